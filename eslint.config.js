@@ -1,0 +1,46 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+// Dependency direction is enforced here (see README "Architecture"): the index engine knows nothing of HTTP,
+// the gateway reaches the worker only through the typed protocol, the browser client only through the public API.
+const engineFolders = ['suffix-array', 'shard', 'corpus', 'metadata', 'release'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/build/**', '**/dist/**', 'packages/news/native/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: engineFolders.map((f) => `packages/news/src/${f}/**/*.ts`),
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['fastify', 'undici', 'node:http', '**/worker/**', '**/gateway/**', '**/cli/**'],
+            message: 'The index engine knows nothing of HTTP, the worker, the gateway or the CLI.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['packages/news/src/gateway/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/shard/**', '**/suffix-array/**', '**/release/**', '**/metadata/**', '**/corpus/**', 'better-sqlite3'],
+            message: 'The gateway knows the worker only through the typed protocol (src/protocol).' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['packages/*/static/**/*.{js,ts}', 'packages/news/src/client/**/*.{js,ts}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);

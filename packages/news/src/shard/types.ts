@@ -1,0 +1,71 @@
+/**
+ * The contract of one shard of the full-text index: a byte-level suffix array over the shard's text,
+ * where every article's UTF-8 bytes are preceded by one 0xFF byte. Two readers implement it (whole
+ * shard in memory; positional reads of the files on disk) and one contract test checks both.
+ *
+ * Every position, length and offset here is in bytes. Ranks are positions in the shard's sorted
+ * suffix order, 0 ≤ rank < textBytes.
+ */
+
+/** A half-open interval [lo, hi) of suffix-array ranks: the suffixes that start with the query. */
+export interface RankInterval {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** Where a rank's suffix starts. */
+export interface Location {
+  /** Shard-local article number, 0-based, in shard order. */
+  readonly doc: number;
+  /** Byte offset of the match inside the article's text (the separator is not part of the text). */
+  readonly offset: number;
+  /** Absolute byte position in the shard text. */
+  readonly pos: number;
+}
+
+/** One piece of a window: `[text, null]` for context, `[match, "0"]` for an occurrence of the query. */
+export type Span = readonly [string, string | null];
+
+/** The get_doc window: see the design doc, "get_doc window". */
+export interface DocWindow {
+  readonly doc: number;
+  /** Byte length of the whole article. */
+  readonly docLen: number;
+  /** Byte length of `text`. */
+  readonly dispLen: number;
+  /** Byte offset of the match inside `text`. */
+  readonly needleOffset: number;
+  /** Byte offset of `text` inside the article. */
+  readonly dispStart: number;
+  readonly text: string;
+  readonly spans: readonly Span[];
+}
+
+export interface ShardStats {
+  /** Indexed text bytes, separators included (the length of the suffix array). */
+  readonly textBytes: number;
+  readonly docCount: number;
+  /** Bytes per suffix-array pointer: 4 (or 5 for shards over 4 GiB, see DESIGN.md). */
+  readonly pointerBytes: number;
+}
+
+export interface ShardReader {
+  readonly stats: ShardStats;
+  /** Number of (overlapping) occurrences of `query`. The empty query counts text bytes, separators excluded. */
+  count(query: Uint8Array): number;
+  /** Rank interval of suffixes starting with `query` (the whole [0, textBytes) for the empty query). */
+  find(query: Uint8Array): RankInterval;
+  /** Text position of the suffix at `rank`. Throws RangeError outside [0, textBytes). */
+  locate(rank: number): Location;
+  /**
+   * Context window around the match at `rank`: [max(docStart, p − maxCtxLen), min(docEnd, p + needleLen + maxCtxLen)),
+   * shrunk inward to UTF-8 character boundaries, with spans marking every non-overlapping occurrence of `query`.
+   * `maxCtxLen = Infinity` returns the whole article.
+   */
+  window(rank: number, query: Uint8Array, maxCtxLen: number): DocWindow;
+  /** Byte length of a shard-local article. */
+  documentLength(doc: number): number;
+  /** The UTF-8 bytes of a shard-local article. */
+  documentBytes(doc: number): Buffer;
+  close(): void;
+}
