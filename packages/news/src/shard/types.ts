@@ -69,3 +69,39 @@ export interface ShardReader {
   documentBytes(doc: number): Buffer;
   close(): void;
 }
+
+/** How a shard is read: whole files in RAM, or positional reads of the files for every probe. */
+export type ShardOpenMode = 'memory' | 'disk';
+
+/** One file of a built shard, as recorded in release manifests and checked by `verifyShardFiles`. */
+export interface ShardFileInfo {
+  /** File name inside the shard directory. */
+  readonly name: string;
+  readonly bytes: number;
+  /** Lower-case hex SHA-256 of the file's bytes. */
+  readonly sha256: string;
+}
+
+/** What `indexShard` built: the header's numbers and every file of the shard directory. */
+export interface ShardFileSet {
+  readonly formatVersion: number;
+  readonly textBytes: number;
+  readonly docCount: number;
+  readonly pointerBytes: number;
+  readonly files: readonly ShardFileInfo[];
+}
+
+/** Streams one shard's text and document offsets to disk as articles arrive (`createShardWriter`). */
+export interface ShardWriter {
+  /** Appends one article's UTF-8 bytes; returns its shard-local document number. */
+  append(doc: Uint8Array): number;
+  readonly textBytes: number;
+  readonly docCount: number;
+  /** Flushes and closes the text and offset files; `indexShard` then builds the suffix array. */
+  finish(): Promise<void>;
+}
+
+export interface IndexShardOptions {
+  /** Called at phase boundaries: `read-text`, `check-docs`, `sort`, `write-sa`, `done`. Units are bytes. */
+  readonly onProgress?: (phase: string, done: number, total: number) => void;
+}

@@ -1,0 +1,28 @@
+/** A shard file is missing, truncated, from another format version or otherwise not what its header says. */
+export class ShardFormatError extends Error {
+  override readonly name = 'ShardFormatError';
+  readonly code = 'shard_format' as const;
+  constructor(
+    /** The file at fault (absolute or as given). */
+    readonly file: string,
+    problem: string,
+  ) {
+    super(`${file}: ${problem}`);
+  }
+}
+
+/** A shard would exceed what format v1 can index (MAX_SHARD_TEXT_BYTES); raised before any sorting. */
+export class ShardTooLargeError extends Error {
+  override readonly name = 'ShardTooLargeError';
+  readonly code = 'shard_too_large' as const;
+  constructor(
+    readonly dir: string,
+    readonly textBytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      `shard ${dir} would hold ${textBytes} text bytes, over the ${limit}-byte limit of shard format v1 ` +
+        '(32-bit suffix sort). Split its period into smaller shards (e.g. monthly instead of yearly).',
+    );
+  }
+}

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildSuffixArray } from '../suffix-array/index.ts';
+import { DocTable } from './doc-table.ts';
+import { ShardFormatError, ShardTooLargeError } from './errors.ts';
+import { FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHARD_FORMAT_VERSION, SHARD_MAGIC, readShardHeader } from './format.ts';
+import type { ShardHeader } from './format.ts';
+import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from './types.ts';
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function writeAtomically(file: string, bytes: Uint8Array | string): Promise<void> {
+  await writeFile(`${file}.tmp`, bytes);
+  await rename(`${file}.tmp`, file);
+}
+
+/**
+ * Builds the suffix array of a shard written by `createShardWriter` and writes it with the header.
+ * Memory: text + 4 × text. Refuses shards over MAX_SHARD_TEXT_BYTES before reading or sorting them.
+ *
+ * @example
+ *   const files = await indexShard('/tmp/shard'); // { formatVersion: 1, textBytes, docCount, pointerBytes: 4, files }
+ */
+export async function indexShard(dir: string, opts: IndexShardOptions = {}): Promise<ShardFileSet> {
+  const progress = opts.onProgress ?? (() => {});
+  const textFile = path.join(dir, FILES.text);
+  const docsFile = path.join(dir, FILES.docOffsets);
+  let size: number;
+  try {
+    size = statSync(textFile).size;
+  } catch {
+    throw new ShardFormatError(textFile, 'missing (write the shard with createShardWriter first)');
+  }
+  if (size > MAX_SHARD_TEXT_BYTES) throw new ShardTooLargeError(dir, size, MAX_SHARD_TEXT_BYTES);
+
+  progress('read-text', 0, size);
+  const text = await readFile(textFile);
+  if (text.length !== size) throw new ShardFormatError(textFile, 'changed while being read');
+  progress('read-text', size, size);
+  progress('check-docs', 0, size);
+  let docsRaw: Buffer;
+  try {
+    docsRaw = await readFile(docsFile);
+  } catch {
+    throw new ShardFormatError(docsFile, 'missing (write the shard with createShardWriter first)');
+  }
+  const docs = new DocTable(docsRaw, size, docsFile, (pos) => text[pos]);
+  let separators = 0;
+  for (let at = text.indexOf(SEPARATOR); at !== -1; at = text.indexOf(SEPARATOR, at + 1)) separators++;
+  if (separators !== docs.docCount) {
+    throw new ShardFormatError(textFile, `${separators} separator bytes (0xFF) but ${docs.docCount} articles in ${FILES.docOffsets}`);
+  }
+  progress('check-docs', size, size);
+
+  const info = (name: string, bytes: Uint8Array): ShardFileInfo => ({ name, bytes: bytes.length, sha256: sha256(bytes) });
+  progress('sort', 0, size);
+  const sorting = buildSuffixArray(text);
+  // The main thread is idle while the addon sorts: hash the text and offsets meanwhile.
+  const textInfo = info(FILES.text, text);
+  const docsInfo = info(FILES.docOffsets, docsRaw);
+  const sa = await sorting;
+  progress('sort', size, size);
+
+  progress('write-sa', 0, sa.length);
+  const writing = writeAtomically(path.join(dir, FILES.suffixArray), sa);
+  const saInfo = info(FILES.suffixArray, sa); // overlaps the write, which runs on the thread pool
+  await writing;
+  progress('write-sa', sa.length, sa.length);
+
+  const header: ShardHeader = {
+    magic: SHARD_MAGIC,
+    formatVersion: SHARD_FORMAT_VERSION,
+    textBytes: size,
+    docCount: docs.docCount,
+    pointerBytes: POINTER_BYTES,
+    separator: SEPARATOR,
+    files: { text: textInfo, docOffsets: docsInfo, suffixArray: saInfo },
+  };
+  const headerBytes = Buffer.from(`${JSON.stringify(header, null, 2)}\n`);
+  await writeAtomically(path.join(dir, FILES.header), headerBytes);
+  progress('done', size, size);
+  return {
+    formatVersion: header.formatVersion,
+    textBytes: header.textBytes,
+    docCount: header.docCount,
+    pointerBytes: header.pointerBytes,
+    files: [info(FILES.header, headerBytes), header.files.text, header.files.docOffsets, header.files.suffixArray],
+  };
+}
+
+async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Checks a shard directory against what `indexShard` returned (e.g. from a release manifest): the header's
+ * numbers, then each file's size and SHA-256 (streamed). Throws ShardFormatError naming the first mismatch.
+ */
+export async function verifyShardFiles(dir: string, expected: ShardFileSet): Promise<void> {
+  const header = readShardHeader(dir);
+  const headerFile = path.join(dir, FILES.header);
+  for (const key of ['formatVersion', 'textBytes', 'docCount', 'pointerBytes'] as const) {
+    if (header[key] !== expected[key]) {
+      throw new ShardFormatError(headerFile, `${key} is ${header[key]}, expected ${expected[key]}`);
+    }
+  }
+  for (const f of expected.files) {
+    const file = path.join(dir, f.name);
+    let bytes: number;
+    try {
+      bytes = statSync(file).size;
+    } catch {
+      throw new ShardFormatError(file, 'missing');
+    }
+    if (bytes !== f.bytes) throw new ShardFormatError(file, `${bytes} bytes, expected ${f.bytes}`);
+    const digest = await hashFile(file);
+    if (digest !== f.sha256) throw new ShardFormatError(file, `sha256 ${digest}, expected ${f.sha256}`);
+  }
+}

@@ -1,0 +1,60 @@
+import { openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildSuffixArray } from '../suffix-array/index.ts';
+import { DiskShardReader } from './disk-reader.ts';
+import { DocTable } from './doc-table.ts';
+import { ShardTooLargeError } from './errors.ts';
+import { FILES, MAX_SHARD_TEXT_BYTES, SEPARATOR, checkShardFileSizes, readShardHeader } from './format.ts';
+import { MemoryShardReader } from './memory-reader.ts';
+import type { ShardOpenMode, ShardReader } from './types.ts';
+
+/**
+ * Opens a shard built by `indexShard`. Checks magic, format version, pointer width and every file's size
+ * (ShardFormatError names the file). `memory` loads all files; `disk` keeps only the document table in RAM.
+ *
+ * @example
+ *   const shard = openShard('/data/release/news/2019-05', 'disk');
+ *   shard.count(Buffer.from('Berlin'));
+ */
+export function openShard(dir: string, mode: ShardOpenMode): ShardReader {
+  const header = readShardHeader(dir);
+  checkShardFileSizes(dir, header);
+  const docsFile = path.join(dir, FILES.docOffsets);
+  const docsRaw = readFileSync(docsFile);
+  if (mode === 'memory') {
+    const text = readFileSync(path.join(dir, FILES.text));
+    const sa = readFileSync(path.join(dir, FILES.suffixArray));
+    const docs = new DocTable(docsRaw, header.textBytes, docsFile, (pos) => text[pos]);
+    return new MemoryShardReader(text, sa, docs);
+  }
+  if (mode !== 'disk') throw new TypeError(`openShard: mode must be 'memory' or 'disk', got ${String(mode)}`);
+  const docs = new DocTable(docsRaw, header.textBytes, docsFile);
+  const textFd = openSync(path.join(dir, FILES.text), 'r');
+  const saFd = openSync(path.join(dir, FILES.suffixArray), 'r');
+  return new DiskShardReader(textFd, saFd, docs);
+}
+
+/**
+ * Builds a memory shard from articles without touching disk; for tests of the modules above the engine.
+ *
+ * @example
+ *   const shard = await buildShardInMemory([Buffer.from('aa'), Buffer.from('a')]);
+ *   shard.count(Buffer.from('a')); // 3
+ */
+export async function buildShardInMemory(docs: readonly Uint8Array[]): Promise<ShardReader> {
+  const textBytes = docs.reduce((sum, d) => sum + 1 + d.length, 0);
+  if (textBytes > MAX_SHARD_TEXT_BYTES) throw new ShardTooLargeError('(in memory)', textBytes, MAX_SHARD_TEXT_BYTES);
+  const text = Buffer.allocUnsafeSlow(textBytes);
+  const offsets = Buffer.alloc(docs.length * 8);
+  let at = 0;
+  docs.forEach((doc, i) => {
+    if (doc.includes(SEPARATOR)) throw new RangeError(`article ${i} contains byte 0xFF, which separates articles`);
+    offsets.writeBigUInt64LE(BigInt(at), i * 8);
+    text[at++] = SEPARATOR;
+    text.set(doc, at);
+    at += doc.length;
+  });
+  const sa = await buildSuffixArray(text);
+  return new MemoryShardReader(text, sa, new DocTable(offsets, textBytes, '(in memory)'));
+}
+

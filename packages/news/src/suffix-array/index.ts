@@ -1,0 +1,40 @@
+import { loadDivsufsort } from './native.ts';
+
+export { NativeAddonMissingError } from './native.ts';
+
+/**
+ * Largest text the suffix sort accepts: libdivsufsort's 32-bit API indexes with signed int32, so n < 2^31.
+ * Shards above this are refused before sorting (see src/shard/DESIGN.md for the plan beyond it).
+ */
+export const MAX_SUFFIX_ARRAY_TEXT_BYTES = 2 ** 31 - 1;
+
+/**
+ * Builds the byte-level suffix array of `text`: 4-byte little-endian pointers, `SA[r]` = start of the r-th
+ * smallest suffix. The sort runs on the libuv thread pool (native libdivsufsort), so several calls run in
+ * parallel. Peak memory is text + 4 × text; pass `out` (4 × text.length bytes) to sort into your own buffer.
+ *
+ * @example
+ *   const sa = await buildSuffixArray(Buffer.from('banana'));
+ *   new Int32Array(sa.buffer, sa.byteOffset, 6); // [5, 3, 1, 0, 4, 2]
+ */
+export async function buildSuffixArray(text: Uint8Array, out?: Buffer): Promise<Buffer> {
+  if (text.length > MAX_SUFFIX_ARRAY_TEXT_BYTES) {
+    throw new RangeError(`buildSuffixArray: ${text.length} bytes exceed the ${MAX_SUFFIX_ARRAY_TEXT_BYTES}-byte limit`);
+  }
+  const bytes = text.length * 4;
+  if (out && out.length !== bytes) {
+    throw new RangeError(`buildSuffixArray: out has ${out.length} bytes, needs exactly ${bytes}`);
+  }
+  // A fresh allocUnsafeSlow buffer owns its ArrayBuffer, so it is 4-byte aligned (pooled small Buffers may not be).
+  const target = out && out.byteOffset % 4 === 0 ? out : Buffer.allocUnsafeSlow(bytes);
+  // V8 may keep tiny typed arrays on its heap, where GC can move them during the sort: copy those off-heap.
+  const input = text.length <= 4096 ? Buffer.from(text) : text;
+  await loadDivsufsort().sortSuffixes(input, target);
+  if (out && target !== out) target.copy(out);
+  return out ?? target;
+}
+
+/** Reads pointer `rank` of a 4-byte suffix array buffer. */
+export function suffixAt(sa: Buffer, rank: number): number {
+  return sa.readUInt32LE(rank * 4);
+}
