@@ -1,0 +1,162 @@
+// npm run bench:events — seeds 10,000 events, 500 venues and 300 organizers into SQLite and PostgreSQL, starts the
+// real service as a child process per store, and measures list, single and create throughput with autocannon.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { openStore } from '../src/db/index.ts';
+import { userService } from '../src/user/index.ts';
+import { formatWall, makeWall, utcToWall } from '../src/time/index.ts';
+import { seed } from './seed.ts';
+
+const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
+const BENCHMARKS = fileURLToPath(new URL('../../../BENCHMARKS.md', import.meta.url));
+const PG_ADMIN = process.env.EVENTS_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DURATION = Number(process.env.EVENTS_BENCH_SECONDS ?? 10);
+const COUNTS = { events: 10_000, venues: 500, organizers: 300, categories: 20, tags: 50 };
+const PASSWORD = 'bench-password-1';
+
+interface Result { name: string; p50: number; p99: number; rps: number; errors: number; non2xx: number }
+
+async function waitFor(port: number, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (child.exitCode !== null) throw new Error('server exited');
+    try { await fetch(`http://127.0.0.1:${port}/wp-json/`); return; } catch { await new Promise((r) => setTimeout(r, 50)); }
+  }
+  throw new Error('server did not start');
+}
+
+async function cannon(name: string, opts: autocannon.Options): Promise<Result> {
+  const r = await autocannon({ duration: DURATION, connections: 10, ...opts });
+  return { name, p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.errors, non2xx: r.non2xx };
+}
+
+async function benchStore(kind: 'sqlite' | 'postgres'): Promise<Result[]> {
+  let url: string;
+  let dispose: () => Promise<void>;
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'events-bench-'));
+    url = `sqlite:${join(dir, 'events.sqlite')}`;
+    dispose = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
+    const name = `events_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    url = PG_ADMIN.replace(/\/[^/]*$/, `/${name}`);
+    dispose = async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const now = Date.now();
+  const store = await openStore(url);
+  const { id: adminId } = await userService(store.db).add('bench', 'administrator', { appPassword: PASSWORD });
+  const t0 = performance.now();
+  const { eventIds } = await seed(store.db, adminId, now, COUNTS);
+  console.log(`${kind}: seeded ${COUNTS.events} events in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  // Fresh planner statistics, as autovacuum would gather them on a live PostgreSQL (SQLite analyzes at start).
+  if (kind === 'postgres') await sql`analyze`.execute(store.db);
+  await store.close();
+  const results: Result[] = [];
+  for (const cacheTtl of ['5000', '0']) results.push(...await runServer(kind, url, cacheTtl, eventIds, now));
+  await dispose();
+  return results;
+}
+
+async function runServer(kind: string, url: string, cacheTtl: string, eventIds: number[], now: number): Promise<Result[]> {
+  const cached = cacheTtl !== '0';
+  const label = cached ? '' : ' (no response cache)';
+
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn', EVENTS_CACHE_TTL_MS: cacheTtl } });
+  const results: Result[] = [];
+  try {
+    await waitFor(port, child);
+    const base = `http://127.0.0.1:${port}/wp-json/tribe/events/v1`;
+    // Month-long windows over the seeded year, rotated so no single query is repeated back to back.
+    const today = utcToWall(now, 'UTC');
+    const windows = Array.from({ length: 24 }, (_, i) => {
+      const from = makeWall(today.y, today.mo - 12 + i, 1);
+      const to = makeWall(today.y, today.mo - 11 + i, 0);
+      return `/wp-json/tribe/events/v1/events?per_page=50&start_date=${encodeURIComponent(formatWall(from).slice(0, 10))}&end_date=${encodeURIComponent(formatWall(to).slice(0, 10))}`;
+    });
+    const check = await fetch(`http://127.0.0.1:${port}${windows[12]}`);
+    const body = (await check.json()) as { events: unknown[]; total: number };
+    console.log(`${kind}: sample window returns ${body.events.length} of ${body.total} events`);
+    let w = 0;
+    results.push(await cannon(`GET /events?per_page=50 + month window${label}`, {
+      url: base, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: windows[w++ % windows.length]! }) }],
+    }));
+    let k = 0;
+    results.push(await cannon(`GET /events/{id}${label}`, {
+      url: base, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/wp-json/tribe/events/v1/events/${eventIds[(k++ * 7919) % eventIds.length]}` }) }],
+    }));
+    let c = 0;
+    if (cached) results.push(await cannon('POST /events (create)', {
+      url: base,
+      requests: [{
+        method: 'POST', path: '/wp-json/tribe/events/v1/events',
+        headers: { authorization: `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        setupRequest: (req) => ({ ...req, body: `title=Bench+create+${c++}&start_date=tomorrow+9am&end_date=tomorrow+11am&categories=Category+1&cost=10` }),
+      }],
+    }));
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 6000);
+    await exited;
+    clearTimeout(timer);
+  }
+  return results;
+}
+
+const TARGETS: Record<string, string> = {
+  'GET /events?per_page=50 + month window': 'p50 ≤ 5 ms, ≥ 1,500 req/s',
+  'GET /events/{id}': '≥ 4,000 req/s',
+  'GET /events?per_page=50 + month window (no response cache)': '(for comparison)',
+  'GET /events/{id} (no response cache)': '(for comparison)',
+  'POST /events (create)': '≥ 300/s (SQLite)',
+};
+
+const loadBefore = loadavg()[0]!;
+const all: Record<string, Result[]> = {};
+for (const kind of ['sqlite', 'postgres'] as const) all[kind] = await benchStore(kind);
+const loadAfter = loadavg()[0]!;
+
+const cpu = cpus();
+const lines = [
+  '## Events calendar (npm run bench:events)',
+  '',
+  `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}. ` +
+    `Data: ${COUNTS.events.toLocaleString('en')} events (one year either side of today), ${COUNTS.venues} venues, ${COUNTS.organizers} organizers, ` +
+    `${COUNTS.categories} categories, ${COUNTS.tags} tags. Server: \`events serve\` in a child process, autocannon with 10 connections for ` +
+    `${DURATION} s per scenario on the same machine (client and server share the cores). SQLite: WAL, synchronous=NORMAL. ` +
+    `Reads rotate over 24 month windows and 10,000 ids. Default rows use the anonymous response cache (5 s TTL, dropped on ` +
+    `every write, as the plugin caches built responses until a post is saved); "no response cache" rows run with ` +
+    `EVENTS_CACHE_TTL_MS=0 and show the cost of building every response. Creates authenticate with HTTP Basic. ` +
+    `PostgreSQL 15 on 127.0.0.1. Measured ${new Date().toISOString().slice(0, 16)} UTC; 1-minute load average ` +
+    `${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other jobs shared the machine: numbers are low bounds).`,
+  '',
+  '| Store | Scenario | p50 ms | p99 ms | req/s | non-2xx | Target |',
+  '|---|---|---:|---:|---:|---:|---|',
+  ...Object.entries(all).flatMap(([kind, rs]) => rs.map((r) =>
+    `| ${kind} | ${r.name} | ${r.p50} | ${r.p99} | ${Math.round(r.rps).toLocaleString('en')} | ${r.non2xx + r.errors} | ${TARGETS[r.name] ?? ''} |`)),
+  '',
+];
+console.log(lines.join('\n'));
+let doc = '';
+try { doc = readFileSync(BENCHMARKS, 'utf8'); } catch { doc = '# Benchmarks\n\n'; }
+const section = lines.join('\n');
+const re = /## Events calendar \(npm run bench:events\)[\s\S]*?(?=\n## |$)/;
+doc = re.test(doc) ? doc.replace(re, section.trimEnd() + '\n') : `${doc.trimEnd()}\n\n${section}`;
+writeFileSync(BENCHMARKS, doc);
+console.log(`wrote ${BENCHMARKS}`);

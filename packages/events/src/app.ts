@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config/index.ts';
+import type { Store } from './db/index.ts';
+import { createHttpApp } from './http/app.ts';
+import { compileRoutes, type CompiledRoute } from './http/route.ts';
+import { createSite, linkedRoutes, linkedService, linkedWriteArgs, NAMESPACE, postRepository, type WriteGeneration } from './post/index.ts';
+import { venueKind } from './venue/index.ts';
+import { organizerKind } from './organizer/index.ts';
+import { termRoutes, termService } from './term/index.ts';
+import { eventRoutes, eventService } from './event/index.ts';
+import { userService } from './user/index.ts';
+import { discoveryRoutes, describeRoute, rootIndex } from './discovery/index.ts';
+import type { Clock } from './time/index.ts';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The composition root: builds services over the store and mounts every route of `tribe/events/v1`.
+ * @example const app = createEventsApp({ config, store, clock: Date.now, logger }); await app.listen({ port: 8787 })
+ */
+export function createEventsApp(deps: AppDeps): FastifyInstance {
+  const { config, store, clock, logger } = deps;
+  const db = store.db;
+  const site = createSite(config);
+  const generation: WriteGeneration = { value: 0 };
+  const users = userService(db);
+  const terms = termService(db, generation);
+  const venues = linkedService(db, venueKind, site, generation);
+  const organizers = linkedService(db, organizerKind, site, generation);
+  const posts = postRepository(db);
+  const isEvent = async (id: number) => (await posts.findById(id))?.type === 'tribe_events';
+  const isPost = async (id: number) => (await posts.findById(id)) !== undefined;
+  const userExists = (id: number) => users.userExists(id);
+  const venueCreateArgs = linkedWriteArgs({ service: venues, userExists }, true);
+  const organizerCreateArgs = linkedWriteArgs({ service: organizers, userExists }, true);
+  const events = eventService({ db, site, generation, terms, venues, organizers, venueCreateArgs, organizerCreateArgs });
+
+  let compiled: CompiledRoute[] = [];
+  compiled = compileRoutes(NAMESPACE, [
+    ...discoveryRoutes(site, () => compiled),
+    ...eventRoutes({ events, terms, site, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists }),
+    ...linkedRoutes({ service: venues, site, isEvent, userExists }),
+    ...linkedRoutes({ service: organizers, site, isEvent, userExists }),
+    ...termRoutes('tribe_events_cat', { terms, site, isEvent }),
+    ...termRoutes('post_tag', { terms, site, isEvent }),
+  ]);
+
+  return createHttpApp({
+    siteUrl: site.home,
+    bodyLimitBytes: config.bodyLimitBytes,
+    routes: compiled,
+    rootIndex: () => rootIndex(site, compiled, clock),
+    optionsReply: (route) => describeRoute(site, route),
+    authenticate: (login, password) => users.authenticate(login, password),
+    clock,
+    logger,
+    generation,
+    cacheTtlMs: config.cacheTtlMs,
+  });
+}

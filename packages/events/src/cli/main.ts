@@ -1,0 +1,92 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { pino } from 'pino';
+import { ConfigError, DEFAULT_PORT, parseConfig } from '../config/index.ts';
+import { openStore } from '../db/index.ts';
+import { createEventsApp } from '../app.ts';
+import { systemClock } from '../time/index.ts';
+import { ROLES, UserError, isRole, userService } from '../user/index.ts';
+
+const DEFAULT_DB = 'sqlite:./data/events.sqlite';
+const program = new Command().name('events').description('REST service compatible with The Events Calendar (tribe/events/v1)');
+
+const portOption = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port number 0-65535');
+  return n;
+};
+
+program.command('serve')
+  .description('serve {site}/wp-json/tribe/events/v1')
+  .option('--port <n>', `port to listen on (default ${DEFAULT_PORT}, or EVENTS_PORT)`, portOption)
+  .option('--host <host>', 'address to bind (default 127.0.0.1, or EVENTS_HOST)')
+  .option('--db <url>', `sqlite:PATH or postgres://… (default ${DEFAULT_DB}, or EVENTS_DB)`)
+  .option('--site-url <url>', 'public home URL used in links (default http://localhost:PORT, or EVENTS_SITE_URL)')
+  .option('--timezone <zone>', 'site time zone (default UTC, or EVENTS_TIMEZONE)')
+  .action(async (opts: { port?: number; host?: string; db?: string; siteUrl?: string; timezone?: string }) => {
+    const config = parseConfig({ port: opts.port, host: opts.host, db: opts.db, siteUrl: opts.siteUrl, timezone: opts.timezone }, process.env);
+    const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+    const store = await openStore(config.db);
+    const app = createEventsApp({ config, store, clock: systemClock, logger });
+    const shutdown = async (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      // Keep-alive clients can hold the server open; never hang a deploy on them.
+      setTimeout(() => process.exit(1), 5000).unref();
+      await app.close();
+      await store.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+    const address = await app.listen({ port: config.port, host: config.host });
+    logger.info({ address, db: config.db.replace(/\/\/[^@]*@/, '//***@'), store: store.kind }, 'events service listening');
+  });
+
+const withUsers = async <T>(db: string | undefined, fn: (users: ReturnType<typeof userService>) => Promise<T>): Promise<T> => {
+  const store = await openStore(db ?? process.env.EVENTS_DB ?? DEFAULT_DB);
+  try { return await fn(userService(store.db)); } finally { await store.close(); }
+};
+
+const user = program.command('user').description('manage users and application passwords');
+user.command('add <login>')
+  .description('create a user; prints the application password when generated')
+  .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`)
+  .option('--app-password <pw>', 'use this application password instead of generating one')
+  .option('--email <email>', 'e-mail address')
+  .option('--db <url>', `sqlite:PATH or postgres://… (default ${DEFAULT_DB})`)
+  .action(async (login: string, opts: { role: string; appPassword?: string; email?: string; db?: string }) => {
+    await withUsers(opts.db, async (users) => {
+      const r = await users.add(login, opts.role, { appPassword: opts.appPassword, email: opts.email });
+      console.log(`created user ${login} (id ${r.id}, ${opts.role})`);
+      if (r.generated) console.log(`application password: ${r.password}`);
+    });
+  });
+user.command('list').description('list users').option('--db <url>', 'database URL')
+  .action(async (opts: { db?: string }) => {
+    await withUsers(opts.db, async (users) => {
+      for (const u of await users.list()) console.log(`${u.id}\t${u.login}\t${u.role}\t${u.created_gmt}`);
+    });
+  });
+user.command('remove <login>').description('remove a user and their application passwords').option('--db <url>', 'database URL')
+  .action(async (login: string, opts: { db?: string }) => {
+    await withUsers(opts.db, async (users) => { await users.remove(login); console.log(`removed user ${login}`); });
+  });
+user.command('set-role <login> <role>').description('change a user role').option('--db <url>', 'database URL')
+  .action(async (login: string, role: string, opts: { db?: string }) => {
+    if (!isRole(role)) throw new UserError(`role must be one of ${ROLES.join(', ')}`);
+    await withUsers(opts.db, async (users) => { await users.setRole(login, role); console.log(`${login} is now ${role}`); });
+  });
+user.command('add-password <login>').description('add an application password to a user').option('--name <name>', 'label', 'cli')
+  .option('--app-password <pw>', 'use this password instead of generating one').option('--db <url>', 'database URL')
+  .action(async (login: string, opts: { name: string; appPassword?: string; db?: string }) => {
+    await withUsers(opts.db, async (users) => { console.log(`application password: ${await users.addPassword(login, opts.name, opts.appPassword)}`); });
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof ConfigError || err instanceof UserError) {
+    console.error(`events: ${err.message}`);
+    process.exit(2);
+  }
+  throw err;
+}

@@ -1,0 +1,79 @@
+import { isValidZone } from '../time/index.ts';
+
+/** Site settings and service options, parsed once at start-up and frozen. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** `sqlite:PATH` or `postgres://…`. */
+  readonly db: string;
+  /** Public home URL of the site, without trailing slash, e.g. `http://localhost:8080`. */
+  readonly siteUrl: string;
+  readonly siteName: string;
+  /** IANA zone or `UTC±h` used when an event has none and for the default date window. */
+  readonly timezone: string;
+  readonly currencySymbol: string;
+  readonly currencyPosition: 'prefix' | 'postfix';
+  /** Radius of the geolocation filter around `geoloc_lat`/`geoloc_lng`. */
+  readonly geolocRadiusKm: number;
+  readonly bodyLimitBytes: number;
+  readonly logLevel: string;
+  /** How long anonymous GET responses may be served from memory; every local write invalidates them at once. */
+  readonly cacheTtlMs: number;
+}
+
+export const DEFAULT_PORT = 8787;
+
+export const defaultConfig: Config = Object.freeze({
+  port: DEFAULT_PORT,
+  host: '127.0.0.1',
+  db: 'sqlite:./data/events.sqlite',
+  siteUrl: `http://localhost:${DEFAULT_PORT}`,
+  siteName: 'Events',
+  timezone: 'UTC',
+  currencySymbol: '$',
+  currencyPosition: 'prefix',
+  geolocRadiusKm: 16,
+  bodyLimitBytes: 1024 * 1024,
+  logLevel: 'info',
+  cacheTtlMs: 5000,
+});
+
+export class ConfigError extends Error {}
+
+/**
+ * Merges flags over environment (`EVENTS_*`) over defaults and checks every value; a bad value stops start-up.
+ * @example parseConfig({ port: '9000' }, process.env)
+ */
+export function parseConfig(flags: Partial<Record<keyof Config, string | number>>, env: NodeJS.ProcessEnv = {}): Config {
+  const pick = (key: keyof Config, envName: string): string | undefined => {
+    const v = flags[key] ?? env[envName];
+    return v === undefined || v === '' ? undefined : String(v);
+  };
+  const port = Number(pick('port', 'EVENTS_PORT') ?? defaultConfig.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0-65535, got ${String(flags.port)}`);
+  const db = pick('db', 'EVENTS_DB') ?? defaultConfig.db;
+  if (!/^sqlite:.+/.test(db) && !/^postgres(ql)?:\/\//.test(db)) {
+    throw new ConfigError(`--db must be sqlite:PATH or postgres://…, got ${db}`);
+  }
+  const host = pick('host', 'EVENTS_HOST') ?? defaultConfig.host;
+  const siteUrl = (pick('siteUrl', 'EVENTS_SITE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  try { new URL(siteUrl); } catch { throw new ConfigError(`EVENTS_SITE_URL must be an absolute URL, got ${siteUrl}`); }
+  const timezone = pick('timezone', 'EVENTS_TIMEZONE') ?? defaultConfig.timezone;
+  if (!isValidZone(timezone)) throw new ConfigError(`EVENTS_TIMEZONE must be an IANA zone or UTC±h, got ${timezone}`);
+  const currencyPosition = pick('currencyPosition', 'EVENTS_CURRENCY_POSITION') ?? defaultConfig.currencyPosition;
+  if (currencyPosition !== 'prefix' && currencyPosition !== 'postfix') {
+    throw new ConfigError('EVENTS_CURRENCY_POSITION must be prefix or postfix');
+  }
+  const geolocRadiusKm = Number(pick('geolocRadiusKm', 'EVENTS_GEOLOC_RADIUS_KM') ?? defaultConfig.geolocRadiusKm);
+  if (!(geolocRadiusKm > 0)) throw new ConfigError('EVENTS_GEOLOC_RADIUS_KM must be a positive number');
+  const bodyLimitBytes = Number(pick('bodyLimitBytes', 'EVENTS_BODY_LIMIT') ?? defaultConfig.bodyLimitBytes);
+  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024) throw new ConfigError('EVENTS_BODY_LIMIT must be an integer ≥ 1024');
+  const cacheTtlMs = Number(pick('cacheTtlMs', 'EVENTS_CACHE_TTL_MS') ?? defaultConfig.cacheTtlMs);
+  if (!Number.isInteger(cacheTtlMs) || cacheTtlMs < 0) throw new ConfigError('EVENTS_CACHE_TTL_MS must be an integer ≥ 0 (0 disables the cache)');
+  return Object.freeze({
+    port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs,
+    siteName: pick('siteName', 'EVENTS_SITE_NAME') ?? defaultConfig.siteName,
+    currencySymbol: pick('currencySymbol', 'EVENTS_CURRENCY_SYMBOL') ?? defaultConfig.currencySymbol,
+    logLevel: pick('logLevel', 'EVENTS_LOG_LEVEL') ?? defaultConfig.logLevel,
+  });
+}

@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, type LogEvent, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.ts';
+import { initialMigration } from './migrations/001-initial.ts';
+import { termCountsMigration } from './migrations/002-term-counts.ts';
+
+export type DbKind = 'sqlite' | 'postgres';
+
+// EVENTS_SLOW_QUERY_MS=N prints queries slower than N ms to stderr (a diagnostic; off by default).
+const SLOW_MS = Number(process.env.EVENTS_SLOW_QUERY_MS ?? 0);
+const slowQueryLog = SLOW_MS > 0
+  ? (e: LogEvent) => { if (e.queryDurationMillis >= SLOW_MS) process.stderr.write(`slow query ${e.queryDurationMillis.toFixed(1)} ms: ${e.query.sql}\n`); }
+  : undefined;
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly kind: DbKind;
+  close(): Promise<void>;
+}
+
+/** Numbered migrations; the Kysely migration table records which ran, so the schema version is checked on start. */
+function migrations(kind: DbKind): Record<string, Migration> {
+  return { '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration };
+}
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly kind: DbKind) {}
+  async getMigrations(): Promise<Record<string, Migration>> { return migrations(this.kind); }
+}
+
+/**
+ * Opens `sqlite:PATH` (creating its folder) or `postgres://…` and applies pending migrations.
+ * @example const store = await openStore('sqlite:./data/events.sqlite')
+ */
+export async function openStore(url: string): Promise<Store> {
+  let db: Kysely<Database>;
+  let kind: DbKind;
+  if (url.startsWith('sqlite:')) {
+    kind = 'sqlite';
+    const path = url.slice('sqlite:'.length);
+    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    const sqlite = new SQLite(path);
+    // WAL with synchronous=NORMAL: a commit is in the WAL (the OS page cache) before the call returns, so a killed
+    // process loses nothing; only a power cut can drop the last commits. EVENTS_SQLITE_SYNC=FULL trades speed for that.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma(`synchronous = ${process.env.EVENTS_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: slowQueryLog });
+  } else {
+    kind = 'postgres';
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    pool.on('error', () => { /* idle client errors surface on the next query */ });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: slowQueryLog });
+  }
+  const migrator = new Migrator({ db, provider: new StaticProvider(kind) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (kind === 'sqlite') {
+    // Planner statistics, sampled so start-up stays fast on big files: without them SQLite drives event lists from
+    // the posts index instead of the start-date index.
+    await sql`pragma analysis_limit = 1000`.execute(db);
+    await sql`analyze`.execute(db);
+  }
+  return { db, kind, close: () => db.destroy() };
+}
+
+/** True when the error is a unique-index violation in either store. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Serialises writers that would compete for the same unique key (a slug, a term name) inside the current
+ * PostgreSQL transaction, so they read each other's committed rows instead of failing and retrying.
+ * SQLite already runs one writer at a time.
+ */
+export async function lockKey(db: Kysely<Database>, key: string): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+  }
+}

@@ -1,0 +1,106 @@
+import type { Generated } from 'kysely';
+
+/** Post types share one id sequence, as WordPress posts do. */
+export type PostType = 'tribe_events' | 'tribe_venue' | 'tribe_organizer';
+
+export interface PostsTable {
+  id: Generated<number>;
+  type: PostType;
+  slug: string;
+  title: string;
+  content: string;
+  excerpt: string;
+  status: string;
+  author: number;
+  password: string;
+  date_local: string;
+  date_gmt: string;
+  modified_local: string;
+  modified_gmt: string;
+  /** -1 marks a sticky event, as WordPress `menu_order`. */
+  menu_order: number;
+}
+
+export interface EventsTable {
+  post_id: number;
+  start_local: string;
+  end_local: string;
+  start_utc: string;
+  end_utc: string;
+  timezone: string;
+  all_day: number;
+  /** JSON array of the cost strings as sent, or null when there is no cost. */
+  cost: string | null;
+  currency_symbol: string;
+  currency_position: string;
+  /** null: never set (reads back as the permalink); '' stays ''. */
+  website: string | null;
+  show_map: number;
+  show_map_link: number;
+  hide_from_listings: number;
+  featured: number;
+  venue_id: number | null;
+  parent_id: number | null;
+}
+
+export interface VenuesTable {
+  post_id: number;
+  address: string; city: string; country: string; province: string; state: string; zip: string;
+  phone: string; website: string; stateprovince: string;
+  show_map: number;
+  show_map_link: number;
+  geo_lat: number | null;
+  geo_lng: number | null;
+}
+
+export interface OrganizersTable {
+  post_id: number;
+  phone: string; website: string; email: string;
+}
+
+export interface EventOrganizersTable { event_id: number; organizer_id: number; position: number }
+
+export type Taxonomy = 'tribe_events_cat' | 'post_tag';
+
+export interface TermsTable {
+  id: Generated<number>;
+  taxonomy: Taxonomy;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  /** Published events carrying the term, kept up to date by writes (migration 002). */
+  count: Generated<number>;
+}
+
+export interface EventTermsTable { event_id: number; term_id: number }
+
+export interface UsersTable {
+  id: Generated<number>;
+  login: string;
+  email: string;
+  display_name: string;
+  role: string;
+  created_gmt: string;
+}
+
+export interface AppPasswordsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** `scrypt$N$r$p$salt$hash`, base64 parts. */
+  hash: string;
+  created_gmt: string;
+}
+
+export interface Database {
+  posts: PostsTable;
+  events: EventsTable;
+  venues: VenuesTable;
+  organizers: OrganizersTable;
+  event_organizers: EventOrganizersTable;
+  terms: TermsTable;
+  event_terms: EventTermsTable;
+  users: UsersTable;
+  app_passwords: AppPasswordsTable;
+}

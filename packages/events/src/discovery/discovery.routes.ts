@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import { endpoint, type CompiledRoute, type RouteDef } from '../http/route.ts';
+import { NAMESPACE, type Site } from '../post/index.ts';
+import { namespaceIndex } from './index-document.ts';
+import { openApiDocument } from './openapi.ts';
+
+/** The namespace index and `/doc`; both read the final route table, so they are built lazily. */
+export function discoveryRoutes(site: Site, routes: () => readonly CompiledRoute[]): RouteDef[] {
+  return [
+    {
+      pattern: '',
+      endpoints: [endpoint<Record<string, unknown>>({
+        methods: ['GET'],
+        args: { schema: Type.Object({
+          namespace: Type.Optional(Type.String({ default: NAMESPACE })),
+          context: Type.Optional(Type.String({ default: 'view' })),
+        }) },
+        handler: () => ({ body: namespaceIndex(site, routes()) }),
+      })],
+    },
+    {
+      pattern: '/doc',
+      endpoints: [endpoint<Record<string, unknown>>({
+        methods: ['GET'], args: { schema: Type.Object({}) },
+        handler: () => ({ body: openApiDocument(site, routes()) }),
+      })],
+    },
+  ];
+}

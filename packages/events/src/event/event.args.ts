@@ -1,0 +1,138 @@
+import { Type } from '@sinclair/typebox';
+import { invalid, invalidWith, type ArgSet, type Validator } from '../http/args.ts';
+import { isTime, isUrlOrEmpty, listStatusValidator, nonEmptyString, positiveInt, registeredStatus, type LinkedService } from '../post/index.ts';
+import type { TermService } from '../term/index.ts';
+import { isValidZone } from '../time/index.ts';
+import { linkedRefsValidator, parseOrganizerRefs, parseVenueRef } from './event.links.ts';
+
+export interface EventWriteParams {
+  title?: string; description?: string; excerpt?: string; slug?: string; author?: number; date?: string; date_utc?: string;
+  status?: string; timezone?: string; all_day?: boolean; start_date?: string; end_date?: string; image?: string;
+  cost?: unknown; website?: unknown; show_map?: boolean; show_map_link?: boolean; hide_from_listings?: boolean;
+  sticky?: boolean; featured?: boolean; categories?: unknown; tags?: unknown; venue?: unknown; organizer?: unknown;
+}
+
+export interface EventListParams {
+  page: number; per_page?: number; start_date?: string; end_date?: string; starts_before?: string; starts_after?: string;
+  ends_before?: string; ends_after?: string; strict_dates?: string; search?: string; categories?: (string | number)[];
+  tags?: (string | number)[]; venue?: number[]; organizer?: number[]; featured?: boolean; status?: unknown; geoloc?: boolean;
+  geoloc_lat?: number; geoloc_lng?: number; include?: number[]; post_parent?: number; ticketed?: boolean;
+}
+
+export interface EventArgDeps {
+  terms: TermService;
+  venues: LinkedService;
+  organizers: LinkedService;
+  venueCreateArgs: ArgSet;
+  organizerCreateArgs: ArgSet;
+  isEvent: (id: number) => Promise<boolean>;
+  /** Any post (event, venue or organizer) has this id. */
+  isPost: (id: number) => Promise<boolean>;
+  userExists: (id: number) => Promise<boolean>;
+}
+
+const S = (description: string) => Type.Optional(Type.String({ description }));
+const B = (description: string) => Type.Optional(Type.Boolean({ description }));
+const U = (description: string) => Type.Optional(Type.Unknown({ description }));
+const refList = (v: unknown): unknown[] => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [v]);
+
+export function eventListArgs(deps: EventArgDeps): ArgSet {
+  const termsExist = (taxonomy: 'tribe_events_cat' | 'post_tag'): Validator => async (v) => {
+    for (const ref of v as unknown[]) {
+      const s = String(ref);
+      const ok = /^\d+$/.test(s) ? await deps.terms.exists(taxonomy, Number(s)) : (await deps.terms.findRef(taxonomy, s)) !== undefined;
+      if (!ok) return invalid();
+    }
+    return true;
+  };
+  const linkedExist = (svc: LinkedService): Validator => async (v) => {
+    for (const id of v as number[]) if (!(await svc.get(id))) return invalid();
+    return true;
+  };
+  const dateFilter = (d: string) => Type.Optional(Type.String({ description: d }));
+  return {
+    schema: Type.Object({
+      page: Type.Optional(Type.Integer({ description: 'The archive page to return', default: 1 })),
+      per_page: Type.Optional(Type.Integer({ description: 'The number of events to return on each page', default: 10 })),
+      start_date: dateFilter('Events should start on or after the specified date'),
+      end_date: dateFilter('Events should end on or before the specified date'),
+      starts_before: dateFilter('Events should start before the specified date'),
+      starts_after: dateFilter('Events should start after the specified date'),
+      ends_before: dateFilter('Events should end before the specified date'),
+      ends_after: dateFilter('Events should end after the specified date'),
+      strict_dates: Type.Optional(Type.String({ description: 'Dates are used as exact times instead of whole days', default: 'false' })),
+      search: S('Events should contain the specified string in the title or description'),
+      categories: Type.Optional(Type.Array(Type.Unknown(), { description: 'Events should be assigned one of the specified categories slugs or IDs' })),
+      tags: Type.Optional(Type.Array(Type.Unknown(), { description: 'Events should be assigned one of the specified tags slugs or IDs' })),
+      venue: Type.Optional(Type.Array(Type.Integer(), { description: 'Events should be assigned one of the specified venue IDs' })),
+      organizer: Type.Optional(Type.Array(Type.Integer(), { description: 'Events should be assigned one of the specified organizer IDs' })),
+      featured: B('Events should be filtered by their featured status'),
+      status: U('The event post status'),
+      geoloc: B('Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data'),
+      geoloc_lat: Type.Optional(Type.Number({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng' })),
+      geoloc_lng: Type.Optional(Type.Number({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat' })),
+      include: Type.Optional(Type.Array(Type.Integer(), { description: 'Include events with the specified IDs' })),
+      post_parent: Type.Optional(Type.Integer({ description: 'Events should be children of the specified event ID' })),
+      ticketed: B('Filter events with or without tickets'),
+    }),
+    validators: {
+      page: positiveInt, per_page: positiveInt, start_date: isTime, end_date: isTime, starts_before: isTime, starts_after: isTime,
+      ends_before: isTime, ends_after: isTime, strict_dates: nonEmptyString, search: nonEmptyString,
+      categories: termsExist('tribe_events_cat'), tags: termsExist('post_tag'),
+      venue: linkedExist(deps.venues), organizer: linkedExist(deps.organizers), status: listStatusValidator,
+      include: (v) => ((v as number[]).every((n) => n > 0) ? true : invalid()),
+      post_parent: async (v) => (typeof v === 'number' && (await deps.isEvent(v)) ? true : invalid()),
+      ticketed: (v) => (v === true ? invalidWith('event-tickets-not-active', 'Event Tickets plugin is not activated.') : true),
+    },
+  };
+}
+
+export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
+  const req = <T extends ReturnType<typeof Type.String>>(t: T) => (create ? t : Type.Optional(t));
+  const costOk: Validator = (v) => {
+    const items = Array.isArray(v) ? v : [v];
+    return items.every((x) => typeof x === 'string' || typeof x === 'number') ? true : invalid();
+  };
+  const termRefs: Validator = (v) => (refList(v).every((x) => typeof x === 'string' || typeof x === 'number') ? true : invalid());
+  return {
+    schema: Type.Object({
+      author: Type.Optional(Type.Integer({ description: 'The event author ID' })),
+      date: S('The event publication date'),
+      date_utc: S('The event publication date (UTC time zone)'),
+      title: req(Type.String({ description: 'The event title' })),
+      description: S('The event description'),
+      slug: S('The event slug'),
+      excerpt: S('The event excerpt'),
+      status: S('The event post status'),
+      timezone: S('The event time zone'),
+      all_day: Type.Optional(Type.Boolean({ description: 'Whether the event lasts the whole day or not', ...(create ? { default: false } : {}) })),
+      start_date: req(Type.String({ description: 'The event start date and time' })),
+      end_date: req(Type.String({ description: 'The event end date and time' })),
+      image: S('The event featured image ID or URL'),
+      cost: U('The event cost'),
+      website: U('The event website URL'),
+      show_map: B('Whether the event should show a map or not'),
+      show_map_link: B('Whether the event should show a map link or not'),
+      hide_from_listings: B('Whether the event should be hidden from the calendar view or not'),
+      sticky: B('Whether the event should be sticky in the calendar view or not'),
+      featured: B('Whether the event should be featured on the site or not'),
+      categories: U('The event category IDs or names'),
+      tags: U('The event tag IDs or names'),
+      venue: U('The event venue ID or data'),
+      organizer: U('The event organizer IDs or data'),
+    }),
+    validators: {
+      author: async (v) => (typeof v === 'number' && v > 0 && (await deps.userExists(v)) ? true : invalid()),
+      date: isTime, date_utc: isTime, title: nonEmptyString, description: nonEmptyString, slug: nonEmptyString,
+      excerpt: nonEmptyString, status: registeredStatus, start_date: isTime, end_date: isTime,
+      timezone: (v) => (v === '' || (typeof v === 'string' && isValidZone(v)) ? true : invalid()),
+      // There is no media library here: only "no image" is accepted (README, known gaps).
+      image: (v) => (v === '' || v === '0' ? true : invalid()),
+      cost: costOk, website: (v) => (isUrlOrEmpty(v) ? true : invalid()), categories: termRefs, tags: termRefs,
+      venue: linkedRefsValidator(parseVenueRef, async (id) => (await deps.venues.get(id)) !== undefined, deps.venueCreateArgs),
+      organizer: linkedRefsValidator(parseOrganizerRefs, async (id) => (await deps.organizers.get(id)) !== undefined, deps.organizerCreateArgs),
+    },
+  };
+}
+
+export { refList };

@@ -1,0 +1,66 @@
+import { checkArgs, invalid, type ArgSet, type Validator } from '../http/args.ts';
+import type { Params } from '../post/index.ts';
+
+/** A venue or organizer named in an event write: an existing id or inline data to create (or reuse). */
+export type LinkedRef = { id: number } | { inline: Params };
+
+const asId = (v: unknown): number | undefined => {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v.trim());
+  return undefined;
+};
+
+function refOf(v: unknown): LinkedRef | undefined {
+  const id = asId(v);
+  if (id !== undefined) return { id };
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    const obj = v as Params;
+    if (obj.id !== undefined) {
+      const inner = asId(obj.id);
+      return inner === undefined ? undefined : { id: inner };
+    }
+    return { inline: obj };
+  }
+  return undefined;
+}
+
+/** `venue`: id, `{id}`, inline data; `""`, `0`, `[]` mean "no change" (a venue cannot be removed, §4.7). */
+export function parseVenueRef(v: unknown): LinkedRef | 'none' | 'invalid' {
+  if (v === '' || v === 0 || v === '0' || v === null || (Array.isArray(v) && v.length === 0)) return 'none';
+  const first = Array.isArray(v) ? v[0] : v;
+  return refOf(first) ?? 'invalid';
+}
+
+/** `organizer`: one id, CSV, array of ids, `{id}`, inline data, or a mix; `""` and `[]` unlink all. */
+export function parseOrganizerRefs(v: unknown): LinkedRef[] | 'invalid' {
+  if (v === '' || v === null || (Array.isArray(v) && v.length === 0)) return [];
+  let items: unknown[];
+  if (Array.isArray(v)) items = v;
+  else if (typeof v === 'string') items = v.split(',').map((s) => s.trim()).filter(Boolean);
+  else items = [v];
+  const refs: LinkedRef[] = [];
+  for (const item of items) {
+    const ref = refOf(item);
+    if (!ref) return 'invalid';
+    refs.push(ref);
+  }
+  return refs;
+}
+
+/** Validator for a list of refs: ids must be of the right type, inline data must pass the create rules. */
+export function linkedRefsValidator(parse: (v: unknown) => LinkedRef[] | LinkedRef | 'none' | 'invalid',
+  exists: (id: number) => Promise<boolean>, createArgs: ArgSet): Validator {
+  return async (v) => {
+    const parsed = parse(v);
+    if (parsed === 'invalid') return invalid();
+    if (parsed === 'none') return true;
+    for (const ref of Array.isArray(parsed) ? parsed : [parsed]) {
+      if ('id' in ref) {
+        if (!(await exists(ref.id))) return invalid();
+      } else {
+        try { await checkArgs(createArgs, ref.inline); } catch { return invalid(); }
+      }
+    }
+    return true;
+  };
+}

@@ -1,0 +1,110 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, EventsTable } from '../db/index.ts';
+import type { PostRow, Visibility } from '../post/index.ts';
+
+export type EventRow = PostRow & Omit<EventsTable, 'post_id'>;
+
+export interface EventListFilter {
+  visibility: Visibility;
+  /** Bounds on local wall times (`YYYY-MM-DD HH:MM:SS`): start ≥, end ≤, and the strict relative ones. */
+  startGte?: string; endLte?: string; startLt?: string; startGt?: string; endLt?: string; endGt?: string;
+  words?: string[];
+  categoryIds?: number[]; tagIds?: number[];
+  venueIds?: number[]; organizerIds?: number[];
+  featured?: boolean; parentId?: number; include?: number[];
+  /** Venue has coordinates; with a point, within `radiusKm` of it. */
+  geo?: { lat?: number; lng?: number; radiusKm: number };
+  limit: number; offset: number;
+}
+
+const escapeLike = (s: string) => s.replace(/[%_\\]/g, (c) => `\\${c}`);
+
+/** SQL for events: the post row joined with its event columns, plus linked organizers and venue. */
+export function eventRepository(db: Kysely<Database>) {
+  const base = () => db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').selectAll('posts')
+    .select(['events.start_local', 'events.end_local', 'events.start_utc', 'events.end_utc', 'events.timezone', 'events.all_day',
+      'events.cost', 'events.currency_symbol', 'events.currency_position', 'events.website', 'events.show_map', 'events.show_map_link',
+      'events.hide_from_listings', 'events.featured', 'events.venue_id', 'events.parent_id'])
+    .where('posts.type', '=', 'tribe_events');
+
+  const filtered = (f: EventListFilter) => {
+    let q = base().where('posts.status', 'in', f.visibility.statuses).where('events.hide_from_listings', '=', 0);
+    if (f.visibility.ownerId !== undefined) {
+      const owner = f.visibility.ownerId;
+      q = q.where((eb) => eb.or([eb('posts.status', '=', 'publish'), eb('posts.author', '=', owner)]));
+    }
+    if (f.startGte !== undefined) q = q.where('events.start_local', '>=', f.startGte);
+    // Every event starts no later than it ends, so an upper bound on the end also bounds the start: that gives the
+    // start-date index a closed range to scan.
+    if (f.endLte !== undefined) q = q.where('events.end_local', '<=', f.endLte).where('events.start_local', '<=', f.endLte);
+    if (f.startLt !== undefined) q = q.where('events.start_local', '<', f.startLt);
+    if (f.startGt !== undefined) q = q.where('events.start_local', '>', f.startGt);
+    if (f.endLt !== undefined) q = q.where('events.end_local', '<', f.endLt).where('events.start_local', '<', f.endLt);
+    if (f.endGt !== undefined) q = q.where('events.end_local', '>', f.endGt);
+    for (const word of f.words ?? []) {
+      const like = sql<string>`${`%${escapeLike(word.toLowerCase())}%`} escape '\\'`;
+      q = q.where((eb) => eb.or([eb(eb.fn('lower', ['posts.title']), 'like', like),
+        eb(eb.fn('lower', ['posts.excerpt']), 'like', like), eb(eb.fn('lower', ['posts.content']), 'like', like)]));
+    }
+    for (const ids of [f.categoryIds, f.tagIds]) {
+      if (ids === undefined) continue;
+      q = q.where('posts.id', 'in', db.selectFrom('event_terms').select('event_id').where('term_id', 'in', ids.length ? ids : [0]));
+    }
+    if (f.venueIds !== undefined) q = q.where('events.venue_id', 'in', f.venueIds.length ? f.venueIds : [0]);
+    if (f.organizerIds !== undefined) {
+      const ids = f.organizerIds.length ? f.organizerIds : [0];
+      q = q.where('posts.id', 'in', db.selectFrom('event_organizers').select('event_id').where('organizer_id', 'in', ids));
+    }
+    if (f.featured !== undefined) q = q.where('events.featured', '=', f.featured ? 1 : 0);
+    if (f.parentId !== undefined) q = q.where('events.parent_id', '=', f.parentId);
+    if (f.include !== undefined) q = q.where('posts.id', 'in', f.include.length ? f.include : [0]);
+    if (f.geo !== undefined) {
+      const { lat, lng, radiusKm } = f.geo;
+      let venues = db.selectFrom('venues').select('post_id').where('geo_lat', 'is not', null).where('geo_lng', 'is not', null);
+      if (lat !== undefined && lng !== undefined) {
+        // Equirectangular distance: exact enough at city radii and plain arithmetic in both SQL dialects.
+        const kmPerDeg = 111.32;
+        const cos = Math.cos((lat * Math.PI) / 180);
+        venues = venues.where(sql<boolean>`((geo_lat - ${lat}) * ${kmPerDeg}) * ((geo_lat - ${lat}) * ${kmPerDeg}) + ((geo_lng - ${lng}) * ${kmPerDeg * cos}) * ((geo_lng - ${lng}) * ${kmPerDeg * cos}) <= ${radiusKm * radiusKm}`);
+      }
+      q = q.where('events.venue_id', 'in', venues);
+    }
+    return q;
+  };
+
+  return {
+    findById: (id: number): Promise<EventRow | undefined> => base().where('posts.id', '=', id).executeTakeFirst(),
+    findBySlug: (slug: string): Promise<EventRow | undefined> => base().where('posts.slug', '=', slug).executeTakeFirst(),
+    async list(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {
+      const counted = await filtered(f).clearSelect().select(sql<number>`count(*)`.as('c')).executeTakeFirst();
+      const total = Number(counted?.c ?? 0);
+      if (total === 0 || f.offset >= total) return { rows: [], total };
+      let q = filtered(f);
+      q = f.include !== undefined ? q.orderBy('posts.date_gmt').orderBy('posts.id') : q.orderBy('events.start_local').orderBy('events.post_id');
+      return { rows: await q.limit(f.limit).offset(f.offset).execute(), total };
+    },
+    async insert(details: EventsTable): Promise<void> {
+      await db.insertInto('events').values(details).execute();
+    },
+    async update(id: number, patch: Partial<Omit<EventsTable, 'post_id'>>): Promise<void> {
+      if (Object.keys(patch).length > 0) await db.updateTable('events').set(patch).where('post_id', '=', id).execute();
+    },
+    async organizersOf(eventIds: readonly number[]): Promise<Map<number, number[]>> {
+      const out = new Map<number, number[]>();
+      if (eventIds.length === 0) return out;
+      const rows = await db.selectFrom('event_organizers').select(['event_id', 'organizer_id'])
+        .where('event_id', 'in', eventIds).orderBy('event_id').orderBy('position').execute();
+      for (const r of rows) out.set(r.event_id, [...(out.get(r.event_id) ?? []), r.organizer_id]);
+      return out;
+    },
+    async setOrganizers(eventId: number, organizerIds: readonly number[]): Promise<void> {
+      await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+      const unique = [...new Set(organizerIds)];
+      if (unique.length > 0) {
+        await db.insertInto('event_organizers').values(unique.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position }))).execute();
+      }
+    },
+  };
+}
+
+export type EventRepository = ReturnType<typeof eventRepository>;

@@ -1,0 +1,152 @@
+import { Type } from '@sinclair/typebox';
+import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
+import { invalid, type ArgSet } from '../http/args.ts';
+import { ApiError, invalidParam } from '../http/errors.ts';
+import { canModify, canRead, clampPerPage, isTruthy, listVisibility, pageLinks, statusEcho, type Site } from '../post/index.ts';
+import type { TermService } from '../term/index.ts';
+import { eventListArgs, eventWriteArgs, type EventArgDeps, type EventListParams, type EventWriteParams } from './event.args.ts';
+import type { EventRow } from './event.repository.ts';
+import type { EventService } from './event.service.ts';
+import { computeWindow } from './window.ts';
+
+export interface EventRouteDeps extends EventArgDeps {
+  events: EventService;
+  terms: TermService;
+  site: Site;
+}
+
+const notFound = (id: string | number) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`);
+const notAnEvent = () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.');
+
+/** `/events`, `/events/{id}` and `/events/by-slug/{slug}` (§1.1). */
+export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
+  const { events, site } = deps;
+  const listArgs = eventListArgs(deps);
+  const createArgs = eventWriteArgs(deps, true);
+  const updateArgs = eventWriteArgs(deps, false);
+  const idSchema = { id: Type.Integer({ description: 'The event ID' }) };
+  const slugSchema = { slug: Type.String({ description: 'The event slug' }) };
+  const slugValidator = { slug: async (v: unknown) => (typeof v === 'string' && (await events.findBySlug(v)) ? true : invalid()) };
+
+  /** The event a by-id or by-slug request names; `undefined` when no post has that id; 'other' for a non-event post. */
+  const target = async (ctx: RequestContext): Promise<EventRow | undefined | 'other'> => {
+    if (ctx.pathParams.slug !== undefined) return events.findBySlug(ctx.pathParams.slug);
+    const id = Number(ctx.pathParams.id);
+    const row = await events.findById(id);
+    if (row) return row;
+    return (await deps.isPost(id)) ? 'other' : undefined;
+  };
+  const existing = async (ctx: RequestContext): Promise<EventRow> => {
+    const row = await target(ctx);
+    if (row === undefined) throw notFound(ctx.pathParams.id ?? ctx.pathParams.slug!);
+    if (row === 'other') throw notAnEvent();
+    return row;
+  };
+  /** Per-post caps when the event exists; the general cap otherwise, so the handler can answer 404/400. */
+  const mayModify = (action: 'edit' | 'delete') => async (ctx: RequestContext) => {
+    const row = await target(ctx);
+    if (row === undefined || row === 'other') return ctx.caller?.can(action) ?? false;
+    return canModify(ctx.caller, row, action);
+  };
+
+  const item = (args: ArgSet) => [
+    endpoint<Record<string, unknown>>({
+      methods: ['GET'], args,
+      async handler(ctx) {
+        const row = await existing(ctx);
+        if (row.status === 'trash') throw new ApiError('event-no-longer-available', 'This event is no longer available');
+        if (!canRead(ctx.caller, row)) throw new ApiError('event-not-accessible', 'The requested event is not accessible');
+        return { body: await events.present(row) };
+      },
+    }),
+    endpoint<Record<string, unknown>>({
+      methods: ['DELETE'], args, permission: mayModify('delete'),
+      async handler(ctx) {
+        const row = await existing(ctx);
+        if (row.status === 'trash') throw new ApiError('event-is-in-trash', 'The event is already trashed');
+        await events.trash(row, ctx.now);
+        return { body: await events.present((await events.findById(row.id))!) };
+      },
+    }),
+    endpoint<EventWriteParams>({
+      methods: ['POST', 'PUT', 'PATCH'],
+      args: { schema: Type.Object({ ...args.schema.properties, ...updateArgs.schema.properties }), validators: { ...updateArgs.validators, ...args.validators } },
+      permission: mayModify('edit'),
+      async handler(ctx, p) {
+        const row = await existing(ctx);
+        guardAuthor(ctx, p);
+        await events.update(ctx.caller!, row, p, ctx.sent, ctx.now);
+        return { body: await events.present((await events.findById(row.id))!) };
+      },
+    }),
+  ];
+
+  const guardAuthor = (ctx: RequestContext, p: EventWriteParams) => {
+    if (p.author !== undefined && p.author !== ctx.caller!.id && !ctx.caller!.can('edit_others')) {
+      throw new ApiError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.');
+    }
+  };
+
+  async function list(ctx: RequestContext, p: EventListParams) {
+    const perPage = clampPerPage(p.per_page);
+    const visibility = listVisibility(ctx.caller, p.status);
+    if ((p.geoloc_lat === undefined) !== (p.geoloc_lng === undefined)) throw invalidParam(p.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
+    const strict = p.strict_dates !== undefined && isTruthy(p.strict_dates);
+    const window = computeWindow({ ...p, strict, include: p.include !== undefined }, site.timezone, ctx.now);
+    const resolveTerms = async (taxonomy: 'tribe_events_cat' | 'post_tag', refs: (string | number)[] | undefined) => {
+      if (refs === undefined) return undefined;
+      const ids: number[] = [];
+      for (const ref of refs) {
+        const s = String(ref);
+        ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef(taxonomy, s))!.id);
+      }
+      return ids;
+    };
+    const geo = p.geoloc || p.geoloc_lat !== undefined ? { lat: p.geoloc_lat, lng: p.geoloc_lng, radiusKm: site.geolocRadiusKm } : undefined;
+    const { items, total } = await events.list({
+      visibility, ...window, words: p.search?.split(/\s+/).filter(Boolean),
+      categoryIds: await resolveTerms('tribe_events_cat', p.categories), tagIds: await resolveTerms('post_tag', p.tags),
+      venueIds: p.venue, organizerIds: p.organizer, featured: p.featured, parentId: p.post_parent, include: p.include, geo,
+      limit: perPage, offset: (p.page - 1) * perPage,
+    });
+    if (items.length === 0 && p.page > 1) throw new ApiError('event-archive-page-not-found', 'The requested event archive page does not exist');
+    const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
+    const echo: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
+    if (window.startGte !== undefined) echo.push(['start_date', window.startGte]);
+    if (window.endLte !== undefined) echo.push(['end_date', window.endLte]);
+    for (const k of ['starts_before', 'starts_after', 'ends_before', 'ends_after', 'strict_dates', 'search'] as const) {
+      if (p[k] !== undefined) echo.push([k, String(p[k])]);
+    }
+    for (const k of ['categories', 'tags'] as const) if (p[k] !== undefined) echo.push([k, p[k]!.join(',')]);
+    echo.push(['status', statusEcho(ctx.caller, p.status)]);
+    if (p.include !== undefined) echo.push(['include', p.include.join(',')]);
+    for (const k of ['post_parent', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (p[k] !== undefined) echo.push([k, String(p[k])]);
+    if (p.venue !== undefined) echo.push(['venue', p.venue.join(',')]);
+    if (p.organizer !== undefined) echo.push(['organizer', p.organizer.join(',')]);
+    if (p.featured !== undefined) echo.push(['featured', p.featured ? '1' : '0']);
+    return {
+      body: { events: items, ...pageLinks(`${site.rest}/events/`, echo, p.page, totalPages), total, total_pages: totalPages },
+      headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },
+    };
+  }
+
+  return [
+    {
+      pattern: '/events',
+      endpoints: [
+        endpoint<EventListParams>({ methods: ['GET'], args: listArgs, handler: list }),
+        endpoint<EventWriteParams>({
+          methods: ['POST'], args: createArgs,
+          permission: (ctx) => ctx.caller?.can('edit') ?? false,
+          async handler(ctx, p) {
+            guardAuthor(ctx, p);
+            const id = await events.create(ctx.caller!, p, ctx.sent, ctx.now);
+            return { status: 201, body: await events.present((await events.findById(id))!) };
+          },
+        }),
+      ],
+    },
+    { pattern: '/events/(?P<id>\\d+)', endpoints: item({ schema: Type.Object(idSchema) }) },
+    { pattern: '/events/by-slug/(?P<slug>[^/]+)', endpoints: item({ schema: Type.Object(slugSchema), validators: slugValidator }) },
+  ];
+}

@@ -1,0 +1,4 @@
+export { eventService } from './event.service.ts';
+export type { EventService } from './event.service.ts';
+export { eventRoutes } from './event.routes.ts';
+export { eventRepository } from './event.repository.ts';

@@ -1,0 +1,188 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { CompiledRoute } from './route.ts';
+import { ApiError, noRoute } from './errors.ts';
+import { createDispatcher, allowedMethods, type Dispatched } from './dispatch.ts';
+import { parseNestedParams } from './nested-params.ts';
+import type { Authenticate } from './auth.ts';
+import { basicAuth } from './auth.ts';
+
+export interface HttpOptions {
+  readonly siteUrl: string;
+  readonly bodyLimitBytes: number;
+  readonly routes: readonly CompiledRoute[];
+  /** Body of `GET /wp-json/`, the site-wide index. */
+  readonly rootIndex: () => unknown;
+  readonly optionsReply: (route: CompiledRoute) => unknown;
+  readonly authenticate: Authenticate;
+  readonly clock: () => number;
+  readonly logger: Logger;
+  /** Bumped by every committed write; cached responses from an older generation are never served. */
+  readonly generation: { readonly value: number };
+  /** Anonymous GET responses are cached this long (0 disables), like the plugin's per-user response cache. */
+  readonly cacheTtlMs: number;
+}
+
+interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer }
+const CACHE_MAX_ENTRIES = 5000;
+
+const REST_PREFIX = '/wp-json';
+const NO_CACHE = {
+  'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
+  Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
+};
+
+/** Extracts the REST route from `/wp-json/...` or `?rest_route=/...`; WordPress strips one trailing slash. */
+function restRoute(url: string, query: Record<string, unknown>): string | undefined {
+  const q = url.indexOf('?');
+  let path = q < 0 ? url : url.slice(0, q);
+  try { path = decodeURIComponent(path); } catch { return undefined; }
+  let route: string | undefined;
+  if (typeof query.rest_route === 'string' && (path === '/' || path === '/index.php')) route = query.rest_route;
+  else if (path.toLowerCase() === REST_PREFIX || path.toLowerCase().startsWith(`${REST_PREFIX}/`)) route = path.slice(REST_PREFIX.length);
+  if (route === undefined) return undefined;
+  if (route.length > 1 && route.endsWith('/')) route = route.slice(0, -1);
+  return route === '' ? '/' : route;
+}
+
+/** `_fields=a,b.c`: keeps only the named top-level keys (and dotted sub-keys), for objects and lists of objects. */
+function filterFields(body: unknown, fields: string): unknown {
+  const wanted = fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const pick = (obj: unknown): unknown => {
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
+    const out: Record<string, unknown> = {};
+    for (const f of wanted) {
+      const [head, ...rest] = f.split('.');
+      const value = (obj as Record<string, unknown>)[head!];
+      if (value === undefined) continue;
+      if (rest.length === 0) out[head!] = value;
+      else if (value !== null && typeof value === 'object') {
+        const inner = filterFields(value, rest.join('.')) as Record<string, unknown>;
+        out[head!] = { ...((out[head!] as object | undefined) ?? {}), ...inner };
+      }
+    }
+    return out;
+  };
+  return Array.isArray(body) ? body.map(pick) : pick(body);
+}
+
+export function createHttpApp(opts: HttpOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    // Reads are not logged one by one (they are the hot path); writes and errors are, below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: opts.bodyLimitBytes,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: (s: string) => parseNestedParams(s) },
+  });
+  const dispatch = createDispatcher(opts.routes, opts.optionsReply);
+  const cache = new Map<string, CachedResponse>();
+  // Only anonymous reads are shared; the key holds the whole URL (filters, _fields…) and the CORS origin.
+  const cacheKeyOf = (req: FastifyRequest): string | undefined =>
+    req.headers.authorization === undefined ? `${req.headers.origin ?? ''}|${req.url}` : undefined;
+  const resolveCaller = basicAuth(opts.authenticate);
+  const home = opts.siteUrl;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  const send = (reply: FastifyReply, req: FastifyRequest, status: number, body: unknown, extra: Record<string, string | number> = {}) => {
+    const query = req.query as Record<string, unknown>;
+    const headers: Record<string, string | number> = {
+      'X-Robots-Tag': 'noindex',
+      'X-Content-Type-Options': 'nosniff',
+      Link: `<${home}${REST_PREFIX}/>; rel="https://api.w.org/"`,
+      'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
+      'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+      ...extra,
+    };
+    const origin = req.headers.origin;
+    if (origin) {
+      Object.assign(headers, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE',
+        'Access-Control-Allow-Credentials': 'true',
+        Vary: 'Origin',
+      });
+    }
+    let outStatus = status;
+    let outBody = body;
+    if (typeof query._fields === 'string' && status < 400) outBody = filterFields(outBody, query._fields);
+    if (query._envelope !== undefined) {
+      outBody = { body: outBody, status, headers };
+      outStatus = 200;
+    }
+    const jsonp = query._jsonp;
+    let payload: string;
+    if (typeof jsonp === 'string' && /^[\w.]+$/.test(jsonp)) {
+      headers['Content-Type'] = 'application/javascript; charset=UTF-8';
+      payload = `/**/${jsonp}(${JSON.stringify(outBody)})`;
+    } else {
+      headers['Content-Type'] = 'application/json; charset=UTF-8';
+      payload = req.method === 'HEAD' ? '' : JSON.stringify(outBody);
+    }
+    if (outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
+      if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+      // Encoded once: a hit then costs a map lookup and a socket write.
+      const bytes = Buffer.from(payload);
+      cache.set(cacheKeyOf(req)!, { gen: opts.generation.value, expires: opts.clock() + opts.cacheTtlMs, status: outStatus, headers, payload: bytes });
+      return reply.code(outStatus).headers(headers).send(bytes);
+    }
+    return reply.code(outStatus).headers(headers).send(payload);
+  };
+
+  const sendError = (reply: FastifyReply, req: FastifyRequest, err: unknown) => {
+    if (err instanceof ApiError) return send(reply, req, err.status, err.toBody());
+    req.log.error({ err, url: req.url, method: req.method }, 'unhandled error');
+    const e = new ApiError('internal_server_error', 'There has been a critical error on this website.');
+    return send(reply, req, 500, e.toBody());
+  };
+
+  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+    const query = req.query as Record<string, unknown>;
+    const now = opts.clock();
+    if (req.method === 'GET' && opts.cacheTtlMs > 0) {
+      const key = cacheKeyOf(req);
+      const hit = key === undefined ? undefined : cache.get(key);
+      if (hit && hit.gen === opts.generation.value && hit.expires > now) return reply.code(hit.status).headers(hit.headers).send(hit.payload);
+    }
+    try {
+      const caller = await resolveCaller(req.headers.authorization, req.ip, now);
+      const route = restRoute(req.url, query);
+      if (route === undefined) throw noRoute();
+      const extra: Record<string, string | number> = caller ? { ...NO_CACHE } : {};
+      if (route === '/') {
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw noRoute();
+        return send(reply, req, 200, opts.rootIndex(), extra);
+      }
+      const out: Dispatched = await dispatch({
+        method: req.method, route, query,
+        contentType: String(req.headers['content-type'] ?? '').toLowerCase(),
+        rawBody: typeof req.body === 'string' ? req.body : '',
+        overrideHeader: req.headers['x-http-method-override'] as string | undefined,
+        caller, now,
+      });
+      if (out.route) extra.Allow = allowedMethods(out.route);
+      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+        req.log.info({ method: req.method, route, status: out.reply.status ?? 200, user: caller?.login, ms: opts.clock() - now }, 'write');
+      }
+      return send(reply, req, out.reply.status ?? 200, out.reply.body, { ...extra, ...out.reply.headers });
+    } catch (err) {
+      return sendError(reply, req, err);
+    }
+  };
+
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/*', exposeHeadRoute: false, handler: handle });
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/', exposeHeadRoute: false, handler: handle });
+  app.setNotFoundHandler((req, reply) => sendError(reply, req, noRoute()));
+  // Errors Fastify raises before our handler (body too large, broken headers) still get the WordPress envelope.
+  app.setErrorHandler((err: { code?: string; statusCode?: number; message: string }, req, reply) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendError(reply, req, new ApiError('rest_payload_too_large', 'The request body is too large.'));
+    }
+    if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+      return sendError(reply, req, new ApiError('rest_bad_request', 'The request could not be read.'));
+    }
+    return sendError(reply, req, err);
+  });
+  return app;
+}

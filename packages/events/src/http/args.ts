@@ -1,0 +1,114 @@
+import { type TSchema, type Type, Kind, OptionalKind } from '@sinclair/typebox';
+import { ApiError, invalidParams, type ParamProblem } from './errors.ts';
+
+// Route arguments are declared as TypeBox schemas: the same declaration drives WordPress-style type coercion here,
+// the namespace index and the /doc document. Semantic checks (existence, formats) are per-argument validators.
+
+export type Validator = (value: unknown, name: string) => Promise<true | ParamProblem> | true | ParamProblem;
+
+/** The argument declarations of one endpoint. */
+export interface ArgSet {
+  readonly schema: ReturnType<typeof Type.Object>;
+  readonly validators?: Readonly<Record<string, Validator>>;
+}
+
+const notOfType = (name: string, type: string): ParamProblem => ({ message: `${name} is not of type ${type}.` });
+
+/** Core's rest_sanitize_boolean accepts exactly these. */
+function toBoolean(v: unknown): boolean | undefined {
+  if (v === true || v === 'true' || v === '1' || v === 1) return true;
+  if (v === false || v === 'false' || v === '0' || v === 0) return false;
+  return undefined;
+}
+
+function schemaType(s: TSchema): string | undefined {
+  if (typeof s.type === 'string') return s.type;
+  if (s[Kind] === 'Union' && Array.isArray(s.anyOf)) return undefined;
+  return undefined;
+}
+
+/** Coerces one value per core's rules; returns the coerced value or a problem. */
+export function coerce(schema: TSchema, value: unknown, name: string): { ok: true; value: unknown } | { ok: false; problem: ParamProblem } {
+  const type = schemaType(schema);
+  switch (type) {
+    case 'integer': {
+      if (typeof value === 'number' && Number.isInteger(value)) return { ok: true, value };
+      if (typeof value === 'string' && /^-?\d+$/.test(value.trim()) && value.trim().length < 16) return { ok: true, value: Number(value) };
+      return { ok: false, problem: notOfType(name, 'integer') };
+    }
+    case 'number': {
+      if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value };
+      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return { ok: true, value: Number(value) };
+      return { ok: false, problem: notOfType(name, 'number') };
+    }
+    case 'boolean': {
+      const b = toBoolean(value);
+      return b === undefined ? { ok: false, problem: notOfType(name, 'boolean') } : { ok: true, value: b };
+    }
+    case 'string':
+      return typeof value === 'string' ? { ok: true, value } : { ok: false, problem: notOfType(name, 'string') };
+    case 'array': {
+      let list: unknown[];
+      if (Array.isArray(value)) list = value;
+      else if (typeof value === 'string') list = value.split(/[\s,]+/).filter((x) => x !== '');
+      else if (typeof value === 'number') list = [value];
+      else if (value !== null && typeof value === 'object') list = Object.values(value);
+      else return { ok: false, problem: notOfType(name, 'array') };
+      const items = schema.items as TSchema | undefined;
+      if (!items) return { ok: true, value: list };
+      const out: unknown[] = [];
+      for (let i = 0; i < list.length; i++) {
+        const r = coerce(items, list[i], `${name}[${i}]`);
+        if (!r.ok) return r;
+        out.push(r.value);
+      }
+      return { ok: true, value: out };
+    }
+    case 'object':
+      return value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? { ok: true, value } : { ok: false, problem: notOfType(name, 'object') };
+    default:
+      return { ok: true, value };
+  }
+}
+
+export function isRequired(schema: TSchema): boolean {
+  return schema[OptionalKind] !== 'Optional' && schema.required !== false;
+}
+
+/**
+ * Runs core's order on the merged request parameters: required → validators → coercion.
+ * Returns the coerced parameters, typed by the caller's schema; unknown keys are dropped, as WordPress ignores them.
+ */
+export async function checkArgs<T>(args: ArgSet, raw: Record<string, unknown>): Promise<T> {
+  const props = args.schema.properties as Record<string, TSchema>;
+  const missing = Object.keys(props).filter((k) => isRequired(props[k]!) && raw[k] === undefined);
+  if (missing.length > 0) {
+    throw new ApiError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
+  }
+  const problems: Record<string, ParamProblem> = {};
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(props)) {
+    let value = raw[name];
+    if (value === undefined) {
+      if (schema.default === undefined) continue;
+      value = schema.default;
+    }
+    const coerced = coerce(schema, value, name);
+    if (!coerced.ok) { problems[name] = coerced.problem; continue; }
+    const validate = args.validators?.[name];
+    if (validate) {
+      const verdict = await validate(coerced.value, name);
+      if (verdict !== true) { problems[name] = verdict; continue; }
+    }
+    out[name] = coerced.value;
+  }
+  if (Object.keys(problems).length > 0) throw invalidParams(problems);
+  return out as T;
+}
+
+export const invalid = (message = 'Invalid parameter.'): ParamProblem => ({ message });
+
+/** Validator failing with a nested error object, which core copies into `data.details`. */
+export const invalidWith = (code: string, message: string): ParamProblem =>
+  ({ message, detail: { code, message, data: { status: 400 } } });

@@ -1,0 +1,65 @@
+import type { ArgSet } from './args.ts';
+import type { ApiError } from './errors.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The authenticated caller: a WordPress-style user with a role's capabilities. */
+export interface Caller {
+  readonly id: number;
+  readonly login: string;
+  readonly role: string;
+  can(cap: string): boolean;
+}
+
+/** What every handler and permission check sees of the request. */
+export interface RequestContext {
+  readonly caller: Caller | null;
+  /** The request instant from the injected clock. */
+  readonly now: number;
+  /** Path params of the matched route (`id`, `slug`). */
+  readonly pathParams: Readonly<Record<string, string>>;
+  /** Names of the parameters the client actually sent (query, form or JSON), before defaults. */
+  readonly sent: ReadonlySet<string>;
+  /** The raw query string parameters, for echoing filters into paging links. */
+  readonly query: Readonly<Record<string, unknown>>;
+}
+
+export interface Reply {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string | number>;
+}
+
+export interface Endpoint {
+  readonly methods: readonly HttpMethod[];
+  readonly args: ArgSet;
+  /** Runs after argument validation, as in WordPress: false → 401/403 `rest_forbidden`. */
+  readonly permission?: (ctx: RequestContext, params: never) => Promise<boolean | ApiError> | boolean | ApiError;
+  readonly handler: (ctx: RequestContext, params: never) => Promise<Reply> | Reply;
+}
+
+export interface RouteDef {
+  /** The raw WordPress route pattern inside the namespace, e.g. `/events/(?P<id>\d+)`. */
+  readonly pattern: string;
+  readonly endpoints: readonly Endpoint[];
+}
+
+export interface CompiledRoute extends RouteDef { readonly regex: RegExp }
+
+/** Compiles WordPress route patterns (PCRE named groups) into anchored, case-insensitive RegExps. */
+export function compileRoutes(namespace: string, routes: readonly RouteDef[]): CompiledRoute[] {
+  return routes.map((r) => ({
+    ...r,
+    regex: new RegExp(`^/${namespace}${r.pattern.replace(/\(\?P</g, '(?<')}$`, 'i'),
+  }));
+}
+
+/** Typed wrapper so an endpoint's params are checked against its own declaration. */
+export function endpoint<P>(def: {
+  methods: readonly HttpMethod[];
+  args: ArgSet;
+  permission?: (ctx: RequestContext, params: P) => Promise<boolean | ApiError> | boolean | ApiError;
+  handler: (ctx: RequestContext, params: P) => Promise<Reply> | Reply;
+}): Endpoint {
+  return def as unknown as Endpoint;
+}

@@ -1,0 +1,1 @@
+export { organizerKind } from './organizer.kind.ts';

@@ -1,0 +1,43 @@
+// Just enough of WordPress's content filters for the plugin's observable output: paragraphs (wpautop), typographic
+// quotes and dashes (wptexturize), and stripping of active content for users without `unfiltered_html` (kses).
+
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]!);
+
+/** wptexturize for plain text runs: quotes, apostrophes, dashes and ellipses. HTML tags pass through untouched. */
+export function texturize(text: string): string {
+  // Most text has nothing to replace; skip the regex passes then (this runs for every name in every list item).
+  if (!/["']|--| - |\.\.\./.test(text)) return text;
+  return text.split(/(<[^>]*>)/).map((part, i) => {
+    if (i % 2 === 1) return part;
+    return part
+      .replace(/\.\.\./g, '&#8230;')
+      .replace(/ -- /g, ' &#8212; ').replace(/---/g, '&#8212;').replace(/--/g, '&#8211;').replace(/ - /g, ' &#8211; ')
+      .replace(/(^|[\s([{])"/g, '$1&#8220;').replace(/"/g, '&#8221;')
+      .replace(/(^|[\s([{])'/g, '$1&#8216;').replace(/'/g, '&#8217;');
+  }).join('');
+}
+
+/** wpautop: blank lines separate paragraphs, single newlines become `<br />`. */
+export function autop(text: string): string {
+  const trimmed = text.replace(/\r\n?/g, '\n').trim();
+  if (trimmed === '') return '';
+  if (!trimmed.includes('\n') && !trimmed.startsWith('<')) return `<p>${trimmed}</p>`;
+  return trimmed.split(/\n\s*\n/).map((p) => {
+    const body = p.trim();
+    if (/^<(p|div|ul|ol|table|h[1-6]|blockquote|pre)[\s>]/i.test(body)) return body;
+    return `<p>${body.replace(/\n/g, '<br />\n')}</p>`;
+  }).join('\n');
+}
+
+/** Removes script-capable markup, as kses does for authors and contributors. */
+export function stripActiveContent(html: string): string {
+  return html
+    .replace(/<(script|style|iframe|object|embed)[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<(script|style|iframe|object|embed)\b[^>]*>/gi, '')
+    .replace(/\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '')
+    .replace(/(href|src)\s*=\s*(["']?)\s*javascript:[^"'>\s]*\2/gi, '$1=$2#$2');
+}
+
+export const renderTitle = (title: string): string => texturize(title).trim();
+export const renderContent = (content: string): string => autop(texturize(content)).trim();

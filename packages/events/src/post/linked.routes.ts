@@ -1,0 +1,153 @@
+import { Type } from '@sinclair/typebox';
+import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
+import { invalid, type Validator } from '../http/args.ts';
+import { ApiError } from '../http/errors.ts';
+import { formatWall, utcToWall } from '../time/index.ts';
+import { canModify, canRead } from './status.ts';
+import { clampPerPage, listStatusValidator, listVisibility, pageLinks, statusEcho } from './listing.ts';
+import { isTime, nonEmptyString, positiveInt, registeredStatus, urlOrEmpty } from './validators.ts';
+import type { LinkedService, Params } from './linked.service.ts';
+import type { LinkedRow } from './linked.repository.ts';
+import type { Site } from './site.ts';
+
+export interface LinkedRouteDeps {
+  readonly service: LinkedService;
+  readonly site: Site;
+  readonly isEvent: (id: number) => Promise<boolean>;
+  readonly userExists: (id: number) => Promise<boolean>;
+}
+
+/** PHP's tribe_is_truthy. */
+export const isTruthy = (v: unknown): boolean => v === true || v === 1 || (typeof v === 'string' && ['true', '1', 'yes', 'on'].includes(v.toLowerCase()));
+
+/** Word tokens of a venue/organizer search: runs of letters, digits and `-`. */
+export const searchTokens = (s: string): string[] => s.match(/[\p{L}\p{N}@.:/_-]+/gu)?.flatMap((t) => t.split(/[@.:/_]+/)).filter(Boolean) ?? [];
+
+/** Venue and organizer write args, shared by their routes and by inline data inside event writes. */
+export function linkedWriteArgs(deps: Pick<LinkedRouteDeps, 'service' | 'userExists'>, requireName: boolean) {
+  const kind = deps.service.kind;
+  const name = Type.String({ description: `The ${kind.kind} name` });
+  const schema = Type.Object({
+    author: Type.Optional(Type.Integer({ description: `The ${kind.kind} author ID` })),
+    date: Type.Optional(Type.Unknown({ description: `The ${kind.kind} publication date` })),
+    date_utc: Type.Optional(Type.Unknown({ description: `The ${kind.kind} publication date (UTC time zone)` })),
+    [kind.nameField]: requireName ? name : Type.Optional(name),
+    description: Type.Optional(Type.String({ description: `The ${kind.kind} description` })),
+    status: Type.Optional(Type.String({ description: `The ${kind.kind} post status` })),
+    ...kind.writeArgs,
+    website: Type.Optional(Type.String({ description: `The ${kind.kind} website URL` })),
+    image: Type.Optional(Type.Unknown({ description: `The ${kind.kind} featured image ID or URL` })),
+  });
+  const userExists = deps.userExists;
+  const validators: Record<string, Validator> = {
+    author: async (v) => (typeof v === 'number' && v > 0 && (await userExists(v)) ? true : invalid()),
+    date: isTime, date_utc: isTime, [kind.nameField]: nonEmptyString, status: registeredStatus, website: urlOrEmpty,
+    // There is no media library here: only "no image" is accepted (README, known gaps).
+    image: (v) => (v === '' || v === 0 || v === '0' || v === false ? true : invalid()),
+    ...kind.writeValidators,
+  };
+  return { schema, validators };
+}
+
+/** The collection, id and by-slug routes of venues or organizers (§1.1). */
+export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
+  const { service, site } = deps;
+  const kind = service.kind;
+  const base = `${site.rest}/${kind.route}/`;
+  const existingEvent: Validator = async (v) => (typeof v === 'number' && (await deps.isEvent(v)) ? true : invalid());
+  const rowOf = async (ctx: RequestContext): Promise<LinkedRow> =>
+    (ctx.pathParams.id !== undefined ? await service.get(Number(ctx.pathParams.id)) : await service.getBySlug(ctx.pathParams.slug!))!;
+  const isKind = async (v: unknown): Promise<boolean> => typeof v === 'number' && (await service.get(v)) !== undefined;
+  const idArgs = { schema: Type.Object({ id: Type.Integer({ description: `The ${kind.kind} ID` }) }), validators: { id: async (v: unknown) => ((await isKind(v)) ? true : invalid()) } as Record<string, Validator> };
+  const slugArgs = { schema: Type.Object({ slug: Type.String({ description: `The ${kind.kind} slug` }) }), validators: { slug: async (v: unknown) => (typeof v === 'string' && (await service.getBySlug(v)) ? true : invalid()) } as Record<string, Validator> };
+  const create = linkedWriteArgs(deps, true);
+  const update = linkedWriteArgs(deps, false);
+
+  const single = async (ctx: RequestContext) => {
+    const row = await rowOf(ctx);
+    if (!canRead(ctx.caller, row)) throw new ApiError(`${kind.kind}-not-accessible`, `The requested ${kind.kind} is not accessible`);
+    return { body: kind.format(site, row, true) };
+  };
+  const itemEndpoints = (args: typeof idArgs) => [
+    endpoint<Params>({ methods: ['GET'], args, handler: single }),
+    endpoint<Params>({
+      methods: ['DELETE'], args,
+      permission: async (ctx) => canModify(ctx.caller, await rowOf(ctx), 'delete'),
+      async handler(ctx) {
+        const row = await rowOf(ctx);
+        if (row.status === 'trash') throw new ApiError(`${kind.kind}-is-in-trash`, `The ${kind.kind} is already trashed`);
+        await service.trash(row, ctx.now);
+        return { body: kind.format(site, (await service.get(row.id))!, true) };
+      },
+    }),
+    endpoint<Params>({
+      methods: ['POST', 'PUT', 'PATCH'],
+      args: { schema: Type.Object({ ...args.schema.properties, ...update.schema.properties }), validators: { ...update.validators, ...args.validators } },
+      permission: async (ctx) => canModify(ctx.caller, await rowOf(ctx), 'edit'),
+      async handler(ctx, p) {
+        const row = await rowOf(ctx);
+        await service.update(ctx.caller!, row.id, p, ctx.sent, ctx.now);
+        return { body: kind.format(site, (await service.get(row.id))!, true) };
+      },
+    }),
+  ];
+
+  type ListParams = { page: number; per_page?: number; search?: string; event?: number; has_events?: unknown; only_with_upcoming: boolean; status?: unknown };
+  return [
+    {
+      pattern: `/${kind.route}`,
+      endpoints: [
+        endpoint<ListParams>({
+          methods: ['GET'],
+          args: {
+            schema: Type.Object({
+              page: Type.Optional(Type.Integer({ description: 'The archive page to return', default: 1 })),
+              per_page: Type.Optional(Type.Integer({ description: `The number of ${kind.route} to return on each page`, default: 10 })),
+              search: Type.Optional(Type.String({ description: `Limit results to those matching a string` })),
+              event: Type.Optional(Type.Integer({ description: `Limit results to ${kind.route} related to an event` })),
+              has_events: Type.Optional(Type.Unknown({ description: `Limit results to ${kind.route} with (or without) published events` })),
+              only_with_upcoming: Type.Optional(Type.Boolean({ description: `Limit results to ${kind.route} with upcoming events`, default: false })),
+              status: Type.Optional(Type.Unknown({ description: `The ${kind.kind} post status` })),
+            }),
+            validators: { page: positiveInt, per_page: positiveInt, search: nonEmptyString, event: existingEvent, status: listStatusValidator },
+          },
+          async handler(ctx, p) {
+            const perPage = clampPerPage(p.per_page);
+            const visibility = listVisibility(ctx.caller, p.status);
+            const { rows, total } = await service.list({
+              visibility, tokens: p.search === undefined ? undefined : searchTokens(p.search), eventId: p.event,
+              hasEvents: p.has_events === undefined ? undefined : isTruthy(p.has_events),
+              upcomingFrom: p.only_with_upcoming ? { utc: formatWall(utcToWall(ctx.now, 'UTC')), visibility: listVisibility(ctx.caller, undefined) } : undefined,
+              limit: perPage, offset: (p.page - 1) * perPage,
+            });
+            if (rows.length === 0 && p.page > 1) {
+              throw new ApiError(`${kind.kind}-archive-page-not-found`, `The requested ${kind.kind} archive page does not exist`);
+            }
+            const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
+            const echo: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
+            if (p.search !== undefined) echo.push(['search', p.search]);
+            if (p.event !== undefined) echo.push(['event', String(p.event)]);
+            if (p.has_events !== undefined) echo.push(['has_events', String(p.has_events)]);
+            if (p.only_with_upcoming) echo.push(['only_with_upcoming', 'true']);
+            echo.push(['status', statusEcho(ctx.caller, p.status)]);
+            const links = pageLinks(base, echo, p.page, totalPages);
+            return {
+              body: { [kind.route]: rows.map((r) => kind.format(site, r, false)), ...links, total, total_pages: totalPages },
+              headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },
+            };
+          },
+        }),
+        endpoint<Params>({
+          methods: ['POST'], args: create,
+          permission: (ctx) => ctx.caller?.can('edit') ?? false,
+          async handler(ctx, p) {
+            const id = await service.create(ctx.caller!, p, ctx.sent, ctx.now);
+            return { status: 201, body: kind.format(site, (await service.get(id))!, true) };
+          },
+        }),
+      ],
+    },
+    { pattern: `/${kind.route}/(?P<id>\\d+)`, endpoints: itemEndpoints(idArgs) },
+    { pattern: `/${kind.route}/by-slug/(?P<slug>[^/]+)`, endpoints: itemEndpoints(slugArgs as unknown as typeof idArgs) },
+  ];
+}

@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { TSchema } from '@sinclair/typebox';
+import { lockKey, type Database } from '../db/index.ts';
+import type { Caller } from '../http/route.ts';
+import type { Validator } from '../http/args.ts';
+import { linkedRepository, type LinkedListFilter, type LinkedRow, type LinkedTable } from './linked.repository.ts';
+import { postRepository } from './post.repository.ts';
+import { sanitizeTitle } from './slug.ts';
+import { scaleStatus } from './status.ts';
+import { stripActiveContent } from './html.ts';
+import { modifiedNow, postDates } from './dates.ts';
+import { writeTransaction, type WriteGeneration } from './write.ts';
+import type { Site } from './site.ts';
+
+export type Params = Record<string, unknown>;
+
+/** What distinguishes venues from organizers; everything else is shared. */
+export interface LinkedKind extends LinkedTable {
+  readonly kind: 'venue' | 'organizer';
+  readonly route: 'venues' | 'organizers';
+  readonly nameField: 'venue' | 'organizer';
+  readonly label: string;
+  /** Write fields besides name, author, date, date_utc, description, status and image. */
+  readonly writeArgs: Record<string, TSchema>;
+  readonly writeValidators: Record<string, Validator>;
+  /** Detail-column values from the sent params (all columns on create, the changed ones on update). */
+  detailsFrom(params: Params, sent: ReadonlySet<string>, existing: LinkedRow | undefined): Record<string, unknown>;
+  format(site: Site, row: LinkedRow, single: boolean): Record<string, unknown>;
+}
+
+/** Create (with the plugin's de-duplication), update and trash for venues and organizers. */
+export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site, generation: WriteGeneration) {
+  const repo = linkedRepository(db, kind);
+
+  async function writeIn(trx: Kysely<Database>, caller: Caller, p: Params, sent: ReadonlySet<string>, now: number, targetId?: number): Promise<number> {
+    const r = linkedRepository(trx, kind);
+    const posts = postRepository(trx);
+    const description = typeof p.description === 'string'
+      ? (caller.can('unfiltered_html') ? p.description : stripActiveContent(p.description)) : undefined;
+    let existing = targetId === undefined ? undefined : await r.findById(targetId);
+    if (!existing && targetId === undefined) {
+      // Same-name creates are serialised so the plugin's de-duplication also holds under concurrency.
+      await lockKey(trx, `linked:${kind.type}:${String(p[kind.nameField]).toLowerCase()}`);
+      existing = await r.findDuplicate(String(p[kind.nameField]), sent.has('description') ? description : undefined);
+    }
+    if (existing) {
+      const patch: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };
+      if (sent.has(kind.nameField)) patch.title = p[kind.nameField];
+      if (description !== undefined) patch.content = description;
+      if (sent.has('status')) patch.status = scaleStatus(p.status as string, caller);
+      if (sent.has('author')) patch.author = p.author;
+      if (sent.has('date') || sent.has('date_utc')) {
+        const d = postDates(site.timezone, now, p.date as string | undefined, p.date_utc as string | undefined);
+        patch.date_local = d.date_local;
+        patch.date_gmt = d.date_gmt;
+      }
+      await posts.update(existing.id, patch);
+      await r.updateDetails(existing.id, kind.detailsFrom(p, sent, existing));
+      return existing.id;
+    }
+    const name = String(p[kind.nameField]);
+    const slug = await posts.freeSlug(kind.type, sanitizeTitle(name) || kind.kind);
+    const id = await posts.insert({
+      type: kind.type, slug, title: name, content: description ?? '', excerpt: '',
+      status: scaleStatus(p.status as string | undefined, caller), author: (p.author as number | undefined) ?? caller.id,
+      password: '', menu_order: 0,
+      ...postDates(site.timezone, now, p.date as string | undefined, p.date_utc as string | undefined),
+      ...modifiedNow(site.timezone, now),
+    });
+    await r.insertDetails(id, kind.detailsFrom(p, sent, undefined));
+    return id;
+  }
+
+  return {
+    kind,
+    repo,
+    get: (id: number) => repo.findById(id),
+    getBySlug: (slug: string) => repo.findBySlug(slug),
+    many: (ids: readonly number[]) => repo.findMany(ids),
+    list: (f: LinkedListFilter) => repo.list(f),
+    /** For inline creation inside an event write: same rules, the caller's transaction. */
+    writeIn,
+    async create(caller: Caller, p: Params, sent: ReadonlySet<string>, now: number): Promise<number> {
+      const id = await writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now));
+      generation.value++;
+      return id;
+    },
+    async update(caller: Caller, id: number, p: Params, sent: ReadonlySet<string>, now: number): Promise<void> {
+      await writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, id));
+      generation.value++;
+    },
+    async trash(row: LinkedRow, now: number): Promise<void> {
+      await writeTransaction(db, async (trx) => {
+        const posts = postRepository(trx);
+        const slug = await posts.freeSlug(kind.type, `${row.slug}__trashed`, row.id);
+        await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now) });
+        await linkedRepository(trx, kind).unlinkFromEvents(row.id);
+      });
+      generation.value++;
+    },
+  };
+}
+
+export type LinkedService = ReturnType<typeof linkedService>;

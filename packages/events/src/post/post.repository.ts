@@ -1,0 +1,32 @@
+import type { Kysely } from 'kysely';
+import { lockKey, type Database, type PostType, type PostsTable } from '../db/index.ts';
+import { nextFreeSlug } from './slug.ts';
+
+export type PostRow = Omit<PostsTable, 'id'> & { id: number };
+
+/** SQL shared by the three post types: lookups, unique slugs, trashing. */
+export function postRepository(db: Kysely<Database>) {
+  return {
+    findById: (id: number): Promise<PostRow | undefined> =>
+      db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst(),
+    findBySlug: (type: PostType, slug: string): Promise<PostRow | undefined> =>
+      db.selectFrom('posts').selectAll().where('type', '=', type).where('slug', '=', slug).executeTakeFirst(),
+    /** The free slug for `base` in `type`, ignoring the post `exceptId` (its own current slug). */
+    async freeSlug(type: PostType, base: string, exceptId?: number): Promise<string> {
+      await lockKey(db, `slug:${type}:${base}`);
+      let q = db.selectFrom('posts').select('slug').where('type', '=', type)
+        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base.replace(/[%_\\]/g, '')}-%`)]));
+      if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+      const taken = new Set((await q.execute()).map((r) => r.slug));
+      return nextFreeSlug(base, taken);
+    },
+    async insert(row: Omit<PostRow, 'id'>): Promise<number> {
+      const r = await db.insertInto('posts').values(row).returning('id').executeTakeFirstOrThrow();
+      return r.id;
+    },
+    async update(id: number, patch: Partial<Omit<PostRow, 'id' | 'type'>>): Promise<void> {
+      if (Object.keys(patch).length === 0) return;
+      await db.updateTable('posts').set(patch).where('id', '=', id).execute();
+    },
+  };
+}

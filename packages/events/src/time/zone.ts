@@ -1,0 +1,77 @@
+import { type Wall, wallFromEpoch, wallToEpoch } from './wall.ts';
+
+// `UTC+5`, `UTC-3:30`, `UTC+2.5`: the manual offsets WordPress offers besides IANA zones.
+const FIXED_RE = /^UTC([+-])(\d{1,2})(?:(?::(\d{2}))|(?:\.(\d+)))?$/;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const abbrFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function fixedOffsetMinutes(zone: string): number | undefined {
+  if (zone === 'UTC' || zone === 'GMT') return 0;
+  const m = FIXED_RE.exec(zone);
+  if (!m) return undefined;
+  const hours = Number(m[2]);
+  const minutes = m[3] !== undefined ? Number(m[3]) : m[4] !== undefined ? Math.round(Number(`0.${m[4]}`) * 60) : 0;
+  if (hours > 14 || minutes >= 60) return undefined;
+  return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+}
+
+function formatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** True for IANA zones the runtime knows and for WordPress manual offsets (`UTC+5`). */
+export function isValidZone(zone: string): boolean {
+  if (fixedOffsetMinutes(zone) !== undefined) return true;
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
+  try { formatter(zone); return true; } catch { return false; }
+}
+
+/** Offset of `zone` from UTC in minutes at the instant `utcMs`. */
+export function offsetMinutes(zone: string, utcMs: number): number {
+  const fixed = fixedOffsetMinutes(zone);
+  if (fixed !== undefined) return fixed;
+  const parts = formatter(zone).formatToParts(new Date(utcMs));
+  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return Math.round((asUtc - Math.floor(utcMs / 1000) * 1000) / 60_000);
+}
+
+export function utcToWall(utcMs: number, zone: string): Wall {
+  return wallFromEpoch(utcMs + offsetMinutes(zone, utcMs) * 60_000);
+}
+
+/** The instant a wall time denotes in `zone` (the later offset wins in a DST gap, as PHP does). */
+export function wallToUtc(w: Wall, zone: string): number {
+  const naive = wallToEpoch(w);
+  const first = naive - offsetMinutes(zone, naive) * 60_000;
+  return naive - offsetMinutes(zone, first) * 60_000;
+}
+
+/** Short zone name such as `EST` or `UTC`; falls back to the runtime's `GMT+1` style where no abbreviation exists. */
+export function zoneAbbr(zone: string, utcMs: number): string {
+  if (fixedOffsetMinutes(zone) !== undefined) return zone;
+  let f = abbrFormatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
+    abbrFormatters.set(zone, f);
+  }
+  const parts = f.formatToParts(new Date(utcMs));
+  return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
+/** ISO 8601 with offset, for schema.org `startDate`. */
+export function isoWithOffset(w: Wall, zone: string): string {
+  const off = offsetMinutes(zone, wallToUtc(w, zone));
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off);
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `${String(w.y).padStart(4, '0')}-${p(w.mo)}-${p(w.d)}T${p(w.h)}:${p(w.mi)}:${p(w.s)}${sign}${p(Math.floor(abs / 60))}:${p(abs % 60)}`;
+}

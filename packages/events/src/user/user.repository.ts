@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+
+export interface UserRow { id: number; login: string; email: string; display_name: string; role: string; created_gmt: string }
+
+export function userRepository(db: Kysely<Database>) {
+  return {
+    async insert(u: Omit<UserRow, 'id'>): Promise<number> {
+      const row = await db.insertInto('users').values(u).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+    findByLogin: (login: string) => db.selectFrom('users').selectAll().where('login', '=', login).executeTakeFirst(),
+    findById: (id: number) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+    async existsId(id: number): Promise<boolean> {
+      return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+    list: () => db.selectFrom('users').selectAll().orderBy('id').execute(),
+    async remove(login: string): Promise<boolean> {
+      const r = await db.deleteFrom('users').where('login', '=', login).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    async setRole(login: string, role: string): Promise<boolean> {
+      const r = await db.updateTable('users').set({ role }).where('login', '=', login).executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async addPassword(userId: number, name: string, hash: string, created: string): Promise<number> {
+      const row = await db.insertInto('app_passwords').values({ user_id: userId, name, hash, created_gmt: created })
+        .returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+    passwordsOf: (userId: number) =>
+      db.selectFrom('app_passwords').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
+    async passwordExists(id: number): Promise<boolean> {
+      return (await db.selectFrom('app_passwords').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+  };
+}
+
+export type UserRepository = ReturnType<typeof userRepository>;

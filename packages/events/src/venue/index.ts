@@ -1,0 +1,1 @@
+export { venueKind } from './venue.kind.ts';

@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import { invalid } from '../http/args.ts';
+import { dropEmpty, isTruthy, plainText, postHead, renderedDescription, renderedExcerpt, renderedName,
+  type LinkedKind, type LinkedRow, type Params, type Site } from '../post/index.ts';
+
+const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
+
+/** The plugin derives stateprovince: the state for the US (or no country), otherwise the province. */
+function deriveStateProvince(v: { state: string; province: string; country: string }): string {
+  const us = v.country === '' || v.country === 'US' || v.country === 'United States';
+  return (us ? v.state : v.province) || v.province || v.state || '';
+}
+
+const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+function venueJsonLd(site: Site, row: LinkedRow): Record<string, unknown> {
+  return dropEmpty({
+    '@context': 'http://schema.org', '@type': 'Place', name: row.title, description: plainText(renderedDescription(row)),
+    url: site.permalink('venue', row.slug),
+    address: dropEmpty({ '@type': 'PostalAddress', streetAddress: row.address, addressLocality: row.city,
+      addressRegion: row.stateprovince, postalCode: row.zip, addressCountry: row.country }),
+    geo: row.geo_lat !== null && row.geo_lng !== null ? { '@type': 'GeoCoordinates', latitude: row.geo_lat, longitude: row.geo_lng } : null,
+    telephone: row.phone, sameAs: row.website,
+  });
+}
+
+export const venueKind: LinkedKind = {
+  kind: 'venue', route: 'venues', nameField: 'venue', label: 'Venue', type: 'tribe_venue', table: 'venues',
+  searchColumns: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  writeArgs: {
+    show_map: Type.Optional(Type.String({ description: 'Whether the venue should show a map' })),
+    show_map_link: Type.Optional(Type.String({ description: 'Whether the venue should show a map link' })),
+    ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, Type.Optional(Type.String({ description: `The venue ${f}` }))])),
+    geo_lat: Type.Optional(Type.Number({ description: 'The venue latitude (an extension: the plugin needs Pro to geocode)' })),
+    geo_lng: Type.Optional(Type.Number({ description: 'The venue longitude (an extension: the plugin needs Pro to geocode)' })),
+  },
+  writeValidators: {
+    geo_lat: (v) => (typeof v === 'number' && v >= -90 && v <= 90 ? true : invalid()),
+    geo_lng: (v) => (typeof v === 'number' && v >= -180 && v <= 180 ? true : invalid()),
+  },
+  detailsFrom(p: Params, sent, existing) {
+    const out: Record<string, unknown> = {};
+    for (const f of [...TEXT_FIELDS, 'website']) {
+      if (sent.has(f)) out[f] = str(p[f]);
+      else if (!existing) out[f] = '';
+    }
+    for (const f of ['show_map', 'show_map_link']) {
+      if (sent.has(f)) out[f] = isTruthy(p[f]) ? 1 : 0;
+      else if (!existing) out[f] = 1;
+    }
+    for (const f of ['geo_lat', 'geo_lng']) if (sent.has(f)) out[f] = p[f];
+    if (!sent.has('stateprovince') && (!existing || sent.has('state') || sent.has('province') || sent.has('country'))) {
+      const pick = (f: 'state' | 'province' | 'country') => str(out[f] ?? existing?.[f]);
+      out.stateprovince = deriveStateProvince({ state: pick('state'), province: pick('province'), country: pick('country') });
+    }
+    return out;
+  },
+  format(site, row, single) {
+    const head = postHead(site, 'venue', row);
+    const body = dropEmpty({
+      ...head, venue: renderedName(row), description: renderedDescription(row), excerpt: renderedExcerpt(row), slug: row.slug,
+      image: false, address: row.address, city: row.city, country: row.country, province: row.province, state: row.state,
+      zip: row.zip, phone: row.phone, website: row.website, stateprovince: row.stateprovince,
+      geo_lat: row.geo_lat, geo_lng: row.geo_lng, json_ld: single ? venueJsonLd(site, row) : null,
+    });
+    return { ...body, show_map: row.show_map === 1, show_map_link: row.show_map_link === 1, global_id: site.globalId(row.id), global_id_lineage: [site.globalId(row.id)] };
+  },
+};

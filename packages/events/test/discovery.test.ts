@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORES, startService, type Service } from './support/harness.ts';
+
+describe.each(STORES)('discovery: namespace index and /doc ($name)', (factory) => {
+  let svc: Service;
+  beforeAll(async () => { svc = await startService(factory); });
+  afterAll(() => svc.close());
+
+  it('lists every route by raw pattern in registration order', async () => {
+    const res = await svc.get('');
+    expect(res.status).toBe(200);
+    expect(res.body.namespace).toBe('tribe/events/v1');
+    const ns = '/tribe/events/v1';
+    expect(Object.keys(res.body.routes)).toEqual([ns, `${ns}/doc`, `${ns}/events`, `${ns}/events/(?P<id>\\d+)`, `${ns}/events/by-slug/(?P<slug>[^/]+)`,
+      `${ns}/venues`, `${ns}/venues/(?P<id>\\d+)`, `${ns}/venues/by-slug/(?P<slug>[^/]+)`, `${ns}/organizers`, `${ns}/organizers/(?P<id>\\d+)`,
+      `${ns}/organizers/by-slug/(?P<slug>[^/]+)`, `${ns}/categories`, `${ns}/categories/(?P<id>\\d+)`, `${ns}/tags`, `${ns}/tags/(?P<id>\\d+)`]);
+    const events = res.body.routes[`${ns}/events`];
+    expect(events.endpoints.map((e: { methods: string[] }) => e.methods)).toEqual([['GET'], ['POST']]);
+    expect(events.endpoints[0].args.per_page).toMatchObject({ required: false, default: 10, type: 'integer' });
+    expect(events.endpoints[1].args.title.required).toBe(true);
+    expect(events._links.self[0].href).toBe('http://wordpress.test/wp-json/tribe/events/v1/events');
+    const item = res.body.routes[`${ns}/events/(?P<id>\\d+)`];
+    expect(item.endpoints.map((e: { methods: string[] }) => e.methods)).toEqual([['GET'], ['DELETE'], ['POST', 'PUT', 'PATCH']]);
+    expect(item).not.toHaveProperty('_links');
+    expect(res.body.routes[ns].endpoints[0].args).toMatchObject({ namespace: { default: 'tribe/events/v1' }, context: { default: 'view' } });
+    expect(res.body._links.up[0].href).toBe('http://wordpress.test/wp-json/');
+  });
+
+  it('serves an OpenAPI 3.0.0 document at /doc', async () => {
+    const res = await svc.get('/doc');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['openapi', 'info', 'components', 'servers', 'paths']);
+    expect(res.body.openapi).toBe('3.0.0');
+    expect(res.body.info).toMatchObject({ version: '1.0.0', title: 'The Events Calendar REST API' });
+    expect(res.body.servers[0].url).toBe('http://wordpress.test/wp-json/tribe/events/v1/');
+    expect(Object.keys(res.body.components.schemas)).toEqual(['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer']);
+    expect(Object.keys(res.body.paths)).toEqual(['/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}',
+      '/venues/by-slug/{slug}', '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}']);
+    expect(res.body.paths['/events'].get.responses['200'].content['application/json'].schema).toEqual({ title: 'events', type: 'array', items: { $ref: '#/components/schemas/Event' } });
+    expect(res.body.paths['/events/{id}'].get).toBeDefined();
+    const include = res.body.paths['/events'].get.parameters.find((p: { name: string }) => p.name === 'include');
+    expect(include).toMatchObject({ in: 'query', style: 'form', explode: false, schema: { type: 'array', items: { type: 'integer' } } });
+    expect(res.body.paths['/events'].post.requestBody.content['application/x-www-form-urlencoded'].schema.required).toEqual(['title', 'start_date', 'end_date']);
+  });
+});

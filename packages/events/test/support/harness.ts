@@ -1,0 +1,154 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import { parseConfig } from '../../src/config/index.ts';
+import { openStore, type Store } from '../../src/db/index.ts';
+import { createEventsApp } from '../../src/app.ts';
+import { userService } from '../../src/user/index.ts';
+
+export const PG_ADMIN_URL = process.env.EVENTS_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh database per test file: a temp SQLite file, or a new PostgreSQL database dropped afterwards. */
+export interface StoreFactory { name: 'sqlite' | 'postgres'; create(): Promise<{ url: string; dispose(): Promise<void> }> }
+
+export const STORES: StoreFactory[] = [
+  {
+    name: 'sqlite',
+    async create() {
+      const dir = mkdtempSync(join(tmpdir(), 'events-test-'));
+      return { url: `sqlite:${join(dir, 'events.sqlite')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'postgres',
+    async create() {
+      const name = `events_test_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+      return {
+        url,
+        async dispose() {
+          const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+          await c.connect();
+          await c.query(`drop database if exists ${name} with (force)`);
+          await c.end();
+        },
+      };
+    },
+  },
+];
+
+export const ROLE_LOGINS = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
+export type RoleLogin = (typeof ROLE_LOGINS)[number];
+export const PASSWORD = 'test-app-password-1';
+
+export interface RequestOptions {
+  as?: RoleLogin | { login: string; password: string };
+  query?: Record<string, string | number | boolean | readonly (string | number)[]>;
+  form?: string | Record<string, unknown>;
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+export interface TestResponse { status: number; headers: Headers; body: any; text: string }
+
+/** Builds a form body the way PHP expects: arrays as `a[]=`, objects as `a[b]=`. */
+export function formEncode(data: Record<string, unknown>, prefix = ''): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(data)) {
+    const key = prefix ? `${prefix}[${k}]` : k;
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => {
+        if (item !== null && typeof item === 'object') parts.push(formEncode(item as Record<string, unknown>, `${key}[${i}]`));
+        else parts.push(`${encodeURIComponent(`${key}[]`)}=${encodeURIComponent(String(item))}`);
+      });
+    } else if (v !== null && typeof v === 'object') parts.push(formEncode(v as Record<string, unknown>, key));
+    else parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
+  }
+  return parts.filter(Boolean).join('&');
+}
+
+export interface Service {
+  readonly base: string;
+  readonly rest: string;
+  readonly store: Store;
+  readonly userIds: Record<RoleLogin, number>;
+  clock: { now: number };
+  request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
+  get(path: string, opts?: RequestOptions): Promise<TestResponse>;
+  post(path: string, form: Record<string, unknown>, as?: RequestOptions['as']): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_NOW = Date.UTC(2018, 0, 10, 12, 0, 0);
+
+/** Starts the real service on 127.0.0.1 over a fresh store, with one user per role. */
+export async function startService(factory: StoreFactory, opts: { timezone?: string; now?: number } = {}): Promise<Service> {
+  const db = await factory.create();
+  const store = await openStore(db.url);
+  const users = userService(store.db);
+  const userIds = {} as Record<RoleLogin, number>;
+  for (const role of ROLE_LOGINS) userIds[role] = (await users.add(role, role, { appPassword: PASSWORD })).id;
+  const clock = { now: opts.now ?? DEFAULT_NOW };
+  const config = parseConfig({ port: 0, db: db.url, siteUrl: 'http://wordpress.test', timezone: opts.timezone ?? 'UTC' }, {});
+  const app = createEventsApp({ config, store, clock: () => clock.now, logger: pino({ level: 'silent' }) });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const rest = '/wp-json/tribe/events/v1';
+  async function request(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.as) {
+      const cred = typeof o.as === 'string' ? { login: o.as, password: PASSWORD } : o.as;
+      headers.authorization = `Basic ${Buffer.from(`${cred.login}:${cred.password}`).toString('base64')}`;
+    }
+    let body: string | undefined = o.body;
+    if (o.form !== undefined) {
+      body = typeof o.form === 'string' ? o.form : formEncode(o.form);
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    }
+    if (o.json !== undefined) {
+      body = JSON.stringify(o.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    let url = path.startsWith('http') ? path : `${address}${path.startsWith('/wp-json') || path.startsWith('/?') ? '' : rest}${path}`;
+    if (o.query) {
+      const qs = Object.entries(o.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${encodeURIComponent(`${k}[]`)}=${encodeURIComponent(String(x))}`) : [`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`])).join('&');
+      url += (url.includes('?') ? '&' : '?') + qs;
+    }
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+  return {
+    base: address, rest: `http://wordpress.test${rest}`, store, userIds, clock, request,
+    get: (path, o) => request('GET', path, o),
+    post: (path, form, as = 'administrator') => request('POST', path, { form, as }),
+    async close() {
+      await app.close();
+      await store.close();
+      await db.dispose();
+    },
+  };
+}
+
+/** Creates an event as the administrator and returns its body; fails the test on any other status. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see TestResponse
+export async function createEvent(svc: Service, fields: Record<string, unknown>, as: RequestOptions['as'] = 'administrator'): Promise<any> {
+  const res = await svc.request('POST', '/events', { form: { start_date: '2018-01-12 10:00:00', end_date: '2018-01-12 12:00:00', ...fields }, as });
+  if (res.status !== 201) throw new Error(`create event failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export async function count(svc: Service, table: 'posts' | 'terms' | 'events' | 'event_terms' | 'event_organizers'): Promise<number> {
+  const r = await svc.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('c')).executeTakeFirstOrThrow();
+  return Number(r.c);
+}

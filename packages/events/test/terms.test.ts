@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORES, startService, createEvent, type Service } from './support/harness.ts';
+
+describe.each(STORES)('categories and tags ($name)', (factory) => {
+  let svc: Service;
+  beforeAll(async () => { svc = await startService(factory); });
+  afterAll(() => svc.close());
+
+  it('creates a category with 201, a Location header and the term body in order', async () => {
+    const res = await svc.post('/categories', { name: 'Foo', description: 'About foo' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('location')).toBe(`http://wordpress.test/wp-json/wp/v2/tribe_events_cat/${res.body.id}`);
+    expect(Object.keys(res.body)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']);
+    expect(res.body).toMatchObject({ count: 0, name: 'Foo', slug: 'foo', taxonomy: 'tribe_events_cat', parent: 0, meta: [],
+      urls: { self: `${svc.rest}/categories/${res.body.id}`, collection: `${svc.rest}/categories` } });
+    const tag = await svc.post('/tags', { name: 'Foo tag' });
+    expect(tag.body).not.toHaveProperty('parent');
+    expect(tag.body.taxonomy).toBe('post_tag');
+  });
+
+  it('refuses duplicate names with term_exists and suffixes duplicate slugs', async () => {
+    const dup = await svc.post('/categories', { name: 'Foo' });
+    expect(dup.status).toBe(400);
+    expect(dup.body.code).toBe('term_exists');
+    expect(typeof dup.body.data.term_id).toBe('number');
+    const s1 = await svc.post('/categories', { name: 'Foo bar one', slug: 'foo-bar' });
+    const s2 = await svc.post('/categories', { name: 'Foo bar two', slug: 'foo-bar' });
+    expect([s1.body.slug, s2.body.slug]).toEqual(['foo-bar', 'foo-bar-2']);
+    const clash = await svc.post(`/categories/${s2.body.id}`, { slug: 'foo-bar' });
+    expect(clash.status).toBe(400);
+    expect(clash.body.code).toBe('duplicate_term_slug');
+  });
+
+  it('validates parents, descriptions and the taxonomy shape', async () => {
+    const parent = (await svc.post('/categories', { name: 'Parent' })).body;
+    const child = await svc.post('/categories', { name: 'Child', parent: parent.slug });
+    expect(child.body.parent).toBe(parent.id);
+    expect(child.body.urls.up).toBe(`${svc.rest}/categories/${parent.id}`);
+    for (const p of ['', '2389', 'no-such-parent']) expect((await svc.post('/categories', { name: `P ${p}`, parent: p })).status).toBe(400);
+    expect((await svc.post('/categories', { name: 'Empty desc', description: '' })).status).toBe(400);
+    expect((await svc.post('/categories', { name: '' })).status).toBe(400);
+    expect((await svc.post('/categories', {})).body.code).toBe('rest_missing_callback_param');
+    const tagParent = await svc.post('/tags', { name: 'Tag with parent', parent: parent.id });
+    expect(tagParent.body.code).toBe('rest_taxonomy_not_hierarchical');
+  });
+
+  it('hides empty terms by default and counts published events', async () => {
+    const e = await createEvent(svc, { title: 'Counted', categories: ['Counted cat'] });
+    await createEvent(svc, { title: 'Uncounted', categories: ['Counted cat'], status: 'draft' });
+    const list = await svc.get('/categories');
+    expect(list.body.categories.map((c: { name: string }) => c.name)).toEqual(['Counted cat']);
+    expect(list.body.total).toBe(1);
+    expect(list.body.categories[0].count).toBe(1);
+    expect(Object.keys(list.body)).toEqual(['rest_url', 'total', 'total_pages', 'categories']);
+    expect(list.headers.get('x-tec-total')).toBe('1');
+    const other = await createEvent(svc, { title: 'Other', categories: ['Other cat'] });
+    const byEvent = await svc.get('/categories', { query: { event: e.id, post: other.id } });
+    expect(byEvent.body.categories[0].name).toBe('Counted cat');
+    expect(byEvent.body.total).toBe(1);
+    for (const bad of ['', '23', 'foo']) expect((await svc.get('/categories', { query: { post: bad } })).status).toBe(400);
+  });
+
+  it('searches, orders, filters and pages term lists', async () => {
+    for (const name of ['A', 'b', 'C']) await svc.post('/tags', { name });
+    const q = { hide_empty: 'false' };
+    expect((await svc.get('/categories', { query: { ...q, search: 'foo' } })).body.total).toBe(3);
+    expect((await svc.get('/categories', { query: { search: 'cat' } })).body.total).toBe(2);
+    const byName = await svc.get('/tags', { query: { ...q, orderby: 'name', order: 'asc', include: '' } });
+    expect(byName.status).toBe(200);
+    const names = (await svc.get('/tags', { query: { ...q, orderby: 'name' } })).body.tags.map((t: { name: string }) => t.name);
+    expect(names).toEqual(['A', 'b', 'C', 'Foo tag']);
+    const desc = (await svc.get('/tags', { query: { ...q, orderby: 'id', order: 'desc' } })).body.tags.map((t: { id: number }) => t.id);
+    expect(desc).toEqual([...desc].sort((a: number, b: number) => b - a));
+    expect((await svc.get('/tags', { query: { ...q, order: '' } })).status).toBe(400);
+    expect((await svc.get('/tags', { query: { ...q, orderby: '' } })).status).toBe(400);
+    expect((await svc.get('/tags', { query: { ...q, include: '99999' } })).status).toBe(400);
+    expect((await svc.get('/tags', { query: { ...q, slug: '' } })).status).toBe(400);
+    expect((await svc.get('/tags', { query: { ...q, slug: 'unknown' } })).body.tags).toEqual([]);
+    const page2 = await svc.get('/tags', { query: { ...q, per_page: 2, page: 2 } });
+    expect(page2.body.previous_rest_url).toBe(`${svc.rest}/tags/`);
+    expect((await svc.get('/tags', { query: { ...q, per_page: 2, page: 1 } })).body.next_rest_url).toBe(`${svc.rest}/tags/?page=2`);
+    const past = await svc.get('/tags', { query: { ...q, page: 50 } });
+    expect(past.status).toBe(200);
+    expect(past.body.tags).toEqual([]);
+    const parent = (await svc.get('/categories', { query: { ...q, slug: 'parent' } })).body.categories[0];
+    expect((await svc.get('/categories', { query: { ...q, parent: parent.id } })).body.categories.map((c: { name: string }) => c.name)).toEqual(['Child']);
+    expect((await svc.get('/categories', { query: { ...q, parent: 0 } })).status).toBe(400);
+  });
+
+  it('updates with POST, PUT or PATCH and deletes permanently, answering 400 the second time', async () => {
+    const t = (await svc.post('/tags', { name: 'Short lived' })).body;
+    expect((await svc.request('PUT', `/tags/${t.id}`, { form: { description: 'Now described' }, as: 'administrator' })).body.description).toBe('Now described');
+    expect((await svc.request('PATCH', `/tags/${t.id}`, { json: { name: 'Renamed' }, as: 'editor' })).body.name).toBe('Renamed');
+    const del = await svc.request('DELETE', `/tags/${t.id}`, { as: 'administrator' });
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ id: t.id, name: 'Renamed' });
+    expect((await svc.request('DELETE', `/tags/${t.id}`, { as: 'administrator' })).status).toBe(400);
+    expect((await svc.get(`/tags/${t.id}`)).status).toBe(400);
+    expect((await svc.get('/categories/abc')).status).toBe(404);
+  });
+});
