@@ -1,0 +1,84 @@
+import Database from 'better-sqlite3';
+import type { ArticleMetadata, MetadataStore } from '../release/types.ts';
+import { ARTICLE_COLUMNS, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION } from './schema.ts';
+
+/** A metadata store that cannot be used as it is; the message names the file and what to do. */
+export class MetadataStoreError extends Error {
+  override readonly name = 'MetadataStoreError';
+}
+
+export interface OpenMetadataStoreOptions {
+  readonly year: string;
+  /** The article count the release manifest promises for this year. */
+  readonly docCount?: number;
+  readonly indexVersion?: string;
+}
+
+type Row = Record<(typeof ARTICLE_COLUMNS)[number], string | number | null>;
+
+/**
+ * Opens a per-year metadata store read-only, checking format, version, year, count and release.
+ * @example const store = openMetadataStore('…/metadata/2024.sqlite', { year: '2024' }); store.get(0)?.title
+ */
+export function openMetadataStore(path: string, options: OpenMetadataStoreOptions): MetadataStore {
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (e) {
+    throw new MetadataStoreError(`metadata store ${path} cannot be opened (${(e as Error).message}); rebuild the release with news build`);
+  }
+  try {
+    const meta = readMeta(db, path);
+    const version = db.pragma('user_version', { simple: true });
+    const problem =
+      meta.get('format') !== METADATA_STORE_FORMAT ? `is not a ${METADATA_STORE_FORMAT} file`
+      : version !== METADATA_STORE_FORMAT_VERSION || meta.get('format_version') !== String(METADATA_STORE_FORMAT_VERSION)
+        ? `has format version ${String(version)}, this build reads ${METADATA_STORE_FORMAT_VERSION}`
+      : meta.get('year') !== options.year ? `holds year ${meta.get('year') ?? '?'}, expected ${options.year}`
+      : options.docCount !== undefined && meta.get('doc_count') !== String(options.docCount)
+        ? `holds ${meta.get('doc_count') ?? '?'} articles, the manifest says ${options.docCount}`
+      : options.indexVersion !== undefined && meta.get('index_version') !== options.indexVersion
+        ? `belongs to release ${meta.get('index_version') ?? '?'}, expected ${options.indexVersion}`
+      : undefined;
+    if (problem) throw new MetadataStoreError(`metadata store ${path} ${problem}; rebuild the release with news build`);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const docCount = Number(db.prepare("SELECT value FROM meta WHERE key = 'doc_count'").pluck().get());
+  const select = db.prepare(`SELECT ${ARTICLE_COLUMNS.join(', ')} FROM articles WHERE doc_ix = ?`);
+  const get = (docIx: number): ArticleMetadata | undefined => {
+    if (!Number.isInteger(docIx) || docIx < 0 || docIx >= docCount) return undefined;
+    const row = select.get(docIx) as Row | undefined;
+    return row ? toMetadata(row) : undefined;
+  };
+  return {
+    year: options.year,
+    docCount,
+    get,
+    getMany: (docIxs) => docIxs.map(get),
+    close: () => db.close(),
+  };
+}
+
+function readMeta(db: Database.Database, path: string): Map<string, string> {
+  try {
+    const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+    return new Map(rows.map((r) => [r.key, r.value]));
+  } catch (e) {
+    throw new MetadataStoreError(`metadata store ${path} is not a readable metadata store (${(e as Error).message}); rebuild the release with news build`);
+  }
+}
+
+function toMetadata(r: Row): ArticleMetadata {
+  const s = (c: keyof Row): string | null => (r[c] === null ? null : String(r[c]));
+  return {
+    url: s('url'), title: s('title'), author: s('author'), sitename: s('sitename'), hostname: s('hostname'),
+    warc_source: s('warc_source'), warc_record_id: s('warc_record_id'), warc_date: s('warc_date'),
+    publish_date: s('publish_date'), date: s('date'), date_source: s('date_source'), language: s('language'),
+    lang: s('lang'), country_tld: s('country_tld'), country: s('country'), country_source: s('country_source'),
+    country_confidence: s('country_confidence'), iptc_topic: s('iptc_topic'),
+    scores: r.scores === null ? null : (JSON.parse(String(r.scores)) as Record<string, number>),
+    text_xxhash64: String(r.text_xxhash64),
+  };
+}

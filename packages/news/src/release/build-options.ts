@@ -1,0 +1,84 @@
+import { BuildError } from './errors.ts';
+import { INDEX_NAME_PATTERN, INDEX_VERSION_PATTERN } from './layout.ts';
+
+export type ShardPeriod = 'month' | 'year';
+
+export type BuildPhase = 'read' | 'index' | 'metadata' | 'manifest' | 'done';
+
+/** A snapshot of a running build, for progress lines. */
+export interface BuildProgress {
+  readonly phase: BuildPhase;
+  readonly records: number;
+  readonly skipped: number;
+  /** Input bytes consumed (compressed bytes for .gz) and their total. */
+  readonly inputBytes: number;
+  readonly inputTotalBytes: number;
+  /** Article text bytes written into shards (separators included). */
+  readonly textBytes: number;
+  /** Text bytes of the shards whose suffix array is built, and of all shards. */
+  readonly indexedBytes: number;
+  readonly indexTotalBytes: number;
+  readonly shardsDone: number;
+  readonly shardsTotal: number;
+  readonly elapsedMs: number;
+}
+
+export interface BuildReleaseOptions {
+  /** Files or folders of .jsonl, .jsonl.gz, .parquet. */
+  readonly inputs: readonly string[];
+  readonly out: string;
+  readonly indexVersion: string;
+  readonly indexName: string;
+  readonly period: ShardPeriod;
+  /** `hostname,country,country_source,country_confidence` CSV compiled into the release. */
+  readonly countries?: string | undefined;
+  readonly skipBad: boolean;
+  /** Replace an existing non-empty `out`. */
+  readonly force: boolean;
+  /** Shards whose suffix arrays are built at once (one per core). */
+  readonly concurrency: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((p: BuildProgress) => void) | undefined;
+  /** Each skipped record's `file:line: reason`. */
+  readonly onSkip?: ((where: string) => void) | undefined;
+}
+
+export const defaultBuildOptions = {
+  indexName: 'news',
+  period: 'month',
+  skipBad: false,
+  force: false,
+  concurrency: 2,
+} as const satisfies Partial<BuildReleaseOptions>;
+
+export type BuildReleaseInput = Omit<BuildReleaseOptions, keyof typeof defaultBuildOptions> & Partial<BuildReleaseOptions>;
+
+export interface BuildSummary {
+  readonly out: string;
+  readonly indexVersion: string;
+  readonly indexName: string;
+  readonly documents: number;
+  readonly shards: number;
+  readonly years: number;
+  /** Article text bytes indexed (separators included). */
+  readonly textBytes: number;
+  /** Bytes of shard files and metadata stores. */
+  readonly indexBytes: number;
+  readonly metadataBytes: number;
+  readonly skipped: number;
+  readonly seconds: number;
+  /** Text MB (10^6 bytes) per second of wall time. */
+  readonly mbPerSecond: number;
+}
+
+export function resolveBuildOptions(input: BuildReleaseInput): BuildReleaseOptions {
+  const o: BuildReleaseOptions = { ...defaultBuildOptions, ...input };
+  if (o.inputs.length === 0) throw new BuildError('invalid_option', 'no input given; pass --input with .jsonl, .jsonl.gz or .parquet files or folders');
+  if (!INDEX_VERSION_PATTERN.test(o.indexVersion)) {
+    throw new BuildError('invalid_option', `index version ${JSON.stringify(o.indexVersion)} is not allowed; use letters, digits and . _ : + - (e.g. 2024-06-01.1)`);
+  }
+  if (!INDEX_NAME_PATTERN.test(o.indexName)) throw new BuildError('invalid_option', `index name ${JSON.stringify(o.indexName)} must match ^[a-z0-9_]+$ (at most 100 characters)`);
+  if (o.period !== 'month' && o.period !== 'year') throw new BuildError('invalid_option', `period ${JSON.stringify(o.period)} must be month or year`);
+  if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new BuildError('invalid_option', 'concurrency must be a positive integer');
+  return o;
+}

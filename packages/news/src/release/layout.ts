@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+
+/**
+ * Release directory layout (see DESIGN.md). All manifest paths are relative to the release root, with `/`.
+ *
+ *   index-manifest.json                         the full-text index manifest
+ *   metadata-manifest.json                      the metadata-store manifest
+ *   indexes/<name>/shards/<shard_id>/…          one shard (engine format, src/shard/DESIGN.md)
+ *   indexes/<name>/metadata/<year>.sqlite       one metadata store per crawl year
+ *   indexes/<name>/metadata/countries.csv       the country attribution table, when built with one
+ */
+export const INDEX_MANIFEST_FILE = 'index-manifest.json';
+export const METADATA_MANIFEST_FILE = 'metadata-manifest.json';
+
+export const shardRelDir = (index: string, shardId: string): string => `indexes/${index}/shards/${shardId}`;
+export const yearStoreRelPath = (index: string, year: string): string => `indexes/${index}/metadata/${year}.sqlite`;
+export const countriesRelPath = (index: string): string => `indexes/${index}/metadata/countries.csv`;
+
+export const resolveRel = (root: string, rel: string): string => join(root, ...rel.split('/'));
+
+/** Index names follow the v1 API's `index` pattern so every index is addressable. */
+export const INDEX_NAME_PATTERN = /^[a-z0-9_]{1,100}$/;
+/** Release identities: printable, no spaces or slashes, so they travel in flags, headers and file names. */
+export const INDEX_VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:+-]{0,199}$/;

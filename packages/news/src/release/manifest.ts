@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { ReleaseVerificationError } from './errors.ts';
+
+/** Version of both manifest formats; bump on any incompatible change (DESIGN.md). */
+export const MANIFEST_FORMAT_VERSION = 1;
+export const INDEX_MANIFEST_FORMAT = 'news-index-manifest';
+export const METADATA_MANIFEST_FORMAT = 'news-metadata-manifest';
+
+const FileEntry = Type.Object({ name: Type.String(), bytes: Type.Integer({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+const StoredFile = Type.Object({ file: Type.String(), bytes: Type.Integer({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+
+/** A shard as both manifests name it: the shard set must be identical in the two. */
+const ShardRef = {
+  shard_id: Type.String(),
+  year: Type.String({ pattern: '^\\d{4}$' }),
+  doc_base: Type.Integer({ minimum: 0 }),
+  doc_count: Type.Integer({ minimum: 0 }),
+};
+
+const IndexShard = Type.Object({
+  ...ShardRef,
+  dir: Type.String(),
+  format_version: Type.Integer(),
+  text_bytes: Type.Integer({ minimum: 0 }),
+  pointer_bytes: Type.Integer({ minimum: 1 }),
+  files: Type.Array(FileEntry),
+});
+
+export const IndexManifestSchema = Type.Object({
+  format: Type.Literal(INDEX_MANIFEST_FORMAT),
+  format_version: Type.Integer(),
+  index_version: Type.String(),
+  created_at: Type.String(),
+  indexes: Type.Array(Type.Object({
+    name: Type.String(),
+    period: Type.Union([Type.Literal('month'), Type.Literal('year')]),
+    shard_format_version: Type.Integer(),
+    shards: Type.Array(IndexShard),
+    totals: Type.Object({ documents: Type.Integer(), text_bytes: Type.Integer(), index_bytes: Type.Integer() }),
+  })),
+});
+export type IndexManifest = Static<typeof IndexManifestSchema>;
+export type IndexManifestShard = Static<typeof IndexShard>;
+
+export const MetadataManifestSchema = Type.Object({
+  format: Type.Literal(METADATA_MANIFEST_FORMAT),
+  format_version: Type.Integer(),
+  index_version: Type.String(),
+  created_at: Type.String(),
+  indexes: Type.Array(Type.Object({
+    name: Type.String(),
+    store_format_version: Type.Integer(),
+    shard_format_version: Type.Integer(),
+    shards: Type.Array(Type.Object(ShardRef)),
+    years: Type.Array(Type.Object({ year: Type.String(), doc_count: Type.Integer({ minimum: 0 }), ...StoredFile.properties })),
+    countries: Type.Union([Type.Null(), Type.Object({ rows: Type.Integer({ minimum: 0 }), ...StoredFile.properties })]),
+    totals: Type.Object({ documents: Type.Integer(), bytes: Type.Integer() }),
+  })),
+});
+export type MetadataManifest = Static<typeof MetadataManifestSchema>;
+
+/** Reads and validates one manifest; a missing, unparsable or foreign file is a ReleaseVerificationError. */
+export async function readManifest<S extends TSchema>(dir: string, file: string, schema: S): Promise<Static<S>> {
+  const path = join(dir, file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new ReleaseVerificationError('manifest_missing', `release ${dir} has no ${file}; point --release at a complete release built by news build`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new ReleaseVerificationError('manifest_invalid', `${path} is not valid JSON (${(e as Error).message}); rebuild the release with news build`);
+  }
+  const version = (value as { format_version?: unknown } | null)?.format_version;
+  if (typeof version === 'number' && version !== MANIFEST_FORMAT_VERSION) {
+    throw new ReleaseVerificationError('format_unsupported', `${path} has manifest format version ${version}, this build reads ${MANIFEST_FORMAT_VERSION}; rebuild the release or use a matching news version`);
+  }
+  if (!Value.Check(schema, value)) {
+    const first = Value.Errors(schema, value).First();
+    throw new ReleaseVerificationError('manifest_invalid', `${path} is not a valid manifest (${first ? `${first.path || '/'}: ${first.message}` : 'unknown shape'}); rebuild the release with news build`);
+  }
+  return value;
+}

@@ -1,0 +1,128 @@
+import { stat } from 'node:fs/promises';
+import { openMetadataStore, MetadataStoreError, METADATA_STORE_FORMAT_VERSION } from '../metadata/index.ts';
+import { openShard, verifyShardFiles, ShardFormatError, SHARD_FORMAT_VERSION } from '../shard/index.ts';
+import { ReleaseVerificationError } from './errors.ts';
+import { digestFile } from './file-digest.ts';
+import { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel } from './layout.ts';
+import { IndexManifestSchema, MetadataManifestSchema, readManifest, type IndexManifestShard } from './manifest.ts';
+import type { IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId } from './types.ts';
+import { checkManifestsAgree } from './verify-manifests.ts';
+
+export interface OpenReleaseOptions {
+  /** 'memory': whole shards in RAM; 'disk': positional reads, RSS independent of corpus size. */
+  readonly mode: 'memory' | 'disk';
+  /** Refuse unless the release is this one (the worker's --index-version). */
+  readonly expectedIndexVersion?: string | undefined;
+  /** 'sizes' (default): every file exists with its recorded size; 'full': also every sha256 (reads everything). */
+  readonly verify: 'sizes' | 'full';
+}
+
+export const defaultOpenReleaseOptions: OpenReleaseOptions = { mode: 'memory', verify: 'sizes' };
+
+/**
+ * Opens a release after checking that its two manifests agree and its files are intact; any difference is a
+ * ReleaseVerificationError with one line that says what differs and what to do.
+ * @example const release = await openRelease('release/', { mode: 'disk', expectedIndexVersion: '2024-06-01' })
+ */
+export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions> = {}): Promise<OpenRelease> {
+  const options = { ...defaultOpenReleaseOptions, ...opts };
+  const index = await readManifest(dir, INDEX_MANIFEST_FILE, IndexManifestSchema);
+  const meta = await readManifest(dir, METADATA_MANIFEST_FILE, MetadataManifestSchema);
+  checkManifestsAgree(dir, index, meta, options.expectedIndexVersion);
+  for (const mx of meta.indexes) {
+    if (mx.store_format_version !== METADATA_STORE_FORMAT_VERSION || mx.shard_format_version !== SHARD_FORMAT_VERSION) {
+      throw new ReleaseVerificationError('format_unsupported',
+        `release ${dir} index ${mx.name} uses shard format ${mx.shard_format_version} and store format ${mx.store_format_version}; this build reads ${SHARD_FORMAT_VERSION} and ${METADATA_STORE_FORMAT_VERSION}; rebuild the release with this version of news build`);
+    }
+  }
+
+  const closers: (() => void)[] = [];
+  try {
+    const indexes = new Map<string, ReleaseIndex>();
+    for (const ix of index.indexes) {
+      const mx = meta.indexes.find((m) => m.name === ix.name);
+      if (!mx) continue;
+      const shards: ShardHandle[] = [];
+      for (const s of ix.shards) {
+        await verifyShard(dir, s, options.verify);
+        const reader = openShardChecked(dir, s, options.mode);
+        closers.push(() => reader.close());
+        shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader });
+      }
+      const stores = new Map<string, MetadataStore>();
+      for (const y of mx.years) {
+        await verifyFile(dir, y.file, y.bytes, y.sha256, options.verify);
+        const store = openStoreChecked(dir, y.file, { year: y.year, docCount: y.doc_count, indexVersion: index.index_version });
+        closers.push(() => store.close());
+        stores.set(y.year, store);
+      }
+      if (mx.countries) await verifyFile(dir, mx.countries.file, mx.countries.bytes, mx.countries.sha256, options.verify);
+      indexes.set(ix.name, { name: ix.name, shards, metadata: (year) => stores.get(year), hasCountryAttribution: mx.countries !== null });
+    }
+    let closed = false;
+    return {
+      indexVersion: index.index_version as IndexVersion,
+      indexes,
+      close() {
+        if (closed) return;
+        closed = true;
+        for (const c of closers) c();
+      },
+    };
+  } catch (e) {
+    for (const c of closers) c();
+    throw e;
+  }
+}
+
+async function verifyShard(dir: string, s: IndexManifestShard, mode: 'sizes' | 'full'): Promise<void> {
+  if (mode === 'full') {
+    try {
+      await verifyShardFiles(resolveRel(dir, s.dir), {
+        formatVersion: s.format_version, textBytes: s.text_bytes, docCount: s.doc_count, pointerBytes: s.pointer_bytes, files: s.files,
+      });
+    } catch (e) {
+      if (e instanceof ShardFormatError) throw corrupt(dir, `shard ${s.shard_id}: ${e.message}`);
+      throw e;
+    }
+  }
+  for (const f of s.files) await verifyFile(dir, `${s.dir}/${f.name}`, f.bytes, f.sha256, mode);
+}
+
+async function verifyFile(dir: string, rel: string, bytes: number, sha256: string, mode: 'sizes' | 'full'): Promise<void> {
+  const path = resolveRel(dir, rel);
+  const st = await stat(path).catch(() => undefined);
+  if (!st) throw new ReleaseVerificationError('file_missing', `release ${dir} is missing ${rel}; restore the release from its source or rebuild it with news build`);
+  if (st.size !== bytes) {
+    throw corrupt(dir, `${rel} has ${st.size} bytes, the manifest says ${bytes} (truncated or replaced)`);
+  }
+  if (mode === 'full' && (await digestFile(path)).sha256 !== sha256) throw corrupt(dir, `${rel} does not match its sha256 in the manifest (corrupted)`);
+}
+
+function openShardChecked(dir: string, s: IndexManifestShard, mode: 'memory' | 'disk'): ReturnType<typeof openShard> {
+  let reader: ReturnType<typeof openShard>;
+  try {
+    reader = openShard(resolveRel(dir, s.dir), mode);
+  } catch (e) {
+    if (e instanceof ShardFormatError) throw corrupt(dir, `shard ${s.shard_id}: ${e.message}`);
+    throw e;
+  }
+  if (reader.stats.docCount !== s.doc_count || reader.stats.textBytes !== s.text_bytes) {
+    reader.close();
+    throw corrupt(dir, `shard ${s.shard_id} holds ${reader.stats.docCount} articles / ${reader.stats.textBytes} bytes, the manifest says ${s.doc_count} / ${s.text_bytes}`);
+  }
+  return reader;
+}
+
+function openStoreChecked(dir: string, rel: string, o: { year: string; docCount: number; indexVersion: string }): MetadataStore {
+  try {
+    return openMetadataStore(resolveRel(dir, rel), o);
+  } catch (e) {
+    if (e instanceof MetadataStoreError) throw corrupt(dir, e.message.replace(/; rebuild the release with news build$/, ''));
+    throw e;
+  }
+}
+
+function corrupt(dir: string, what: string): ReleaseVerificationError {
+  return new ReleaseVerificationError('file_corrupt', `release ${dir}: ${what}; restore the release from its source or rebuild it with news build`);
+}
