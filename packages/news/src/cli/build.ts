@@ -1,0 +1,71 @@
+import { Option, type Command } from 'commander';
+import { buildRelease, defaultBuildOptions, type ShardPeriod } from '../release/index.ts';
+import type { CliCommand } from './context.ts';
+import { action } from './fail.ts';
+import { createProgressReporter } from './progress-line.ts';
+
+interface BuildFlags {
+  input: string[];
+  out: string;
+  indexVersion: string;
+  index: string;
+  period: ShardPeriod;
+  countries?: string;
+  skipBad: boolean;
+  force: boolean;
+}
+
+/** `news build`: corpus files in, release directory out (see src/release/DESIGN.md). */
+export const buildCommand: CliCommand = (program: Command, ctx) => {
+  program
+    .command('build')
+    .description('build a release (shards, metadata stores, manifests) from JSONL / JSONL.gz / Parquet news articles')
+    .requiredOption('--input <path...>', 'input files or folders (.jsonl, .jsonl.gz, .parquet; folders are read recursively)')
+    .requiredOption('--out <dir>', 'release directory to create')
+    .requiredOption('--index-version <id>', 'release identity, echoed as v2 index_version (e.g. 2024-06-01.1)')
+    .option('--index <name>', 'index name', defaultBuildOptions.indexName)
+    .addOption(new Option('--period <period>', 'one shard per crawl month or year').choices(['month', 'year']).default(defaultBuildOptions.period))
+    .option('--countries <csv>', 'hostname,country,country_source,country_confidence table to attribute publisher countries')
+    .option('--skip-bad', 'skip bad records and count them instead of stopping', false)
+    .option('--force', 'replace an existing non-empty --out', false)
+    .action(action(ctx, 'build', async (flags: BuildFlags) => {
+      const progress = createProgressReporter(ctx.stderr, ctx.logger);
+      const controller = new AbortController();
+      // First Ctrl-C: stop cleanly (the partial release is removed). A second one ends the process at once.
+      let interrupts = 0;
+      const onSigint = (): void => {
+        interrupts++;
+        if (interrupts > 1) process.exit(130);
+        ctx.logger.warn('interrupted: stopping the build and removing the partial release');
+        controller.abort();
+      };
+      process.on('SIGINT', onSigint);
+      process.on('SIGTERM', onSigint);
+      try {
+        const summary = await buildRelease({
+          inputs: flags.input, out: flags.out, indexVersion: flags.indexVersion, indexName: flags.index, period: flags.period,
+          countries: flags.countries, skipBad: flags.skipBad, force: flags.force, signal: controller.signal,
+          onProgress: (p) => progress.report(p),
+          onSkip: (where) => ctx.logger.warn({ skipped: where }, 'skipped a bad record'),
+        });
+        progress.end();
+        const mbps = Number(summary.mbPerSecond.toFixed(2));
+        if (ctx.stderr.isTTY) {
+          ctx.stderr.write(`news build: ${summary.documents} documents in ${summary.shards} shards (${summary.years} years), ` +
+            `${(summary.textBytes / 1e6).toFixed(1)} MB text, ${(summary.indexBytes / 1e6).toFixed(1)} MB index, ` +
+            `${summary.skipped} skipped, ${summary.seconds.toFixed(1)} s, ${mbps} MB/s → ${summary.out}\n`);
+        } else {
+          ctx.logger.info({ summary }, 'build complete');
+        }
+        ctx.stdout.write(JSON.stringify({
+          out: summary.out, index_version: summary.indexVersion, index: summary.indexName, documents: summary.documents,
+          shards: summary.shards, years: summary.years, text_bytes: summary.textBytes, index_bytes: summary.indexBytes,
+          skipped: summary.skipped, seconds: Number(summary.seconds.toFixed(2)), mb_per_s: mbps,
+        }) + '\n');
+      } finally {
+        progress.end();
+        process.off('SIGINT', onSigint);
+        process.off('SIGTERM', onSigint);
+      }
+    }));
+};

@@ -1,0 +1,27 @@
+import { Command } from 'commander';
+import { buildCommand } from './build.ts';
+import { createCliContext, type CliCommand } from './context.ts';
+import { countCommand } from './count.ts';
+import { demoCorpusCommand } from './demo-corpus.ts';
+import { workerCommand } from './worker.ts';
+import { gatewayCommand } from './gateway.ts';
+import { serveCommand } from './serve.ts';
+import { demoCommand } from './demo.ts';
+import { publishHubCommand } from './publish-hub.ts';
+
+/** Every `news` command; adding one is one line here. */
+const COMMANDS: readonly CliCommand[] = [
+  buildCommand,
+  countCommand,
+  demoCorpusCommand,
+  workerCommand,
+  gatewayCommand,
+  serveCommand,
+  demoCommand,
+  publishHubCommand,
+];
+
+const ctx = createCliContext();
+const program = new Command('news').description('exact phrase search over crawled news').showHelpAfterError();
+for (const register of COMMANDS) register(program, ctx);
+await program.parseAsync(process.argv);

@@ -1,0 +1,66 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { GatewayContext } from './context.ts';
+import { ERROR_STATUS, GatewayError, toErrorResponse } from './errors/index.ts';
+import { registerV1Routes } from './v1/index.ts';
+import { registerV2 } from './v2/index.ts';
+import { registerPages } from './pages/index.ts';
+import { registerBrowserClient } from './client/index.ts';
+import { elapsedMs, markStart } from './request-timing.ts';
+
+/** Request bodies are small JSON objects; 1 MiB leaves room for a 10,000-character query in any script. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function clientError(err: unknown): GatewayError | null {
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  if (status === 413) return new GatewayError('payload_too_large', `Request body larger than ${BODY_LIMIT_BYTES} bytes.`);
+  if (typeof status === 'number' && status >= 400 && status < 500) return new GatewayError('body_unreadable', 'There was an error parsing the body');
+  return null;
+}
+
+/**
+ * Builds the gateway's HTTP app (not listening). Routes: v1, v2 (health + V2_ROUTES), the HTML pages.
+ * `/` is left to the browser client.
+ */
+export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true, keepAliveTimeout: 65_000 });
+
+  // FastAPI parses JSON itself and answers malformed bodies with a 422; take the raw bytes and do the same.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (req) => { markStart(req); });
+  // One line per request, no bodies, no client addresses (the privacy page says so).
+  app.addHook('onResponse', async (req, reply) => {
+    ctx.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, latency_ms: elapsedMs(req) }, 'request');
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const mapped = clientError(err);
+    const res = toErrorResponse(mapped ?? err);
+    if (res.status >= 500 && !(err instanceof GatewayError)) {
+      ctx.log.error({ err, method: req.method, path: req.url.split('?')[0] }, 'unhandled error');
+    }
+    return reply.code(res.status).headers(res.headers).send(res.body);
+  });
+  // FastAPI answers a known path with the wrong method 405 (with Allow), any other path 404.
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const set = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const m of methods) if (m !== 'HEAD') set.add(m);
+    methodsByPath.set(route.url, set);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const allowed = methodsByPath.get(req.url.split('?')[0] ?? '');
+    if (allowed !== undefined && allowed.size > 0) {
+      return reply.code(ERROR_STATUS.method_not_allowed).header('allow', [...allowed].join(', ')).send({ detail: 'Method Not Allowed' });
+    }
+    return reply.code(ERROR_STATUS.not_found).send({ detail: 'Not Found' });
+  });
+
+  registerV1Routes(app, ctx);
+  registerV2(app, ctx);
+  registerPages(app, ctx.config);
+  registerBrowserClient(app);
+  return app;
+}

@@ -1,0 +1,157 @@
+/**
+ * Gateway settings, parsed once at start-up from the environment (and `--port`) into a frozen object.
+ * A missing or bad value stops start-up with one message listing every variable to fix.
+ */
+
+export type Environment = 'production' | 'development';
+
+export interface OperatorDetails {
+  readonly name: string;
+  /** Postal address, one entry per line. */
+  readonly address: readonly string[];
+  readonly email: string;
+  readonly phone: string | null;
+  readonly representative: string | null;
+  readonly register: string | null;
+  readonly vatId: string | null;
+  readonly contentResponsible: string | null;
+  /** How long request logs are kept, as the operator states it (free text). */
+  readonly logRetention: string | null;
+}
+
+export interface HubSettings {
+  /** `owner/name` of the dataset repository, or null when no hub copy is configured. */
+  readonly repo: string | null;
+  /** Pinned corpus revision (binding rule 5); null means "resolve the latest commit once". */
+  readonly revision: string | null;
+  readonly endpoint: string;
+}
+
+export interface GatewayConfig {
+  readonly indexVersion: string;
+  readonly workerUrl: string;
+  readonly host: string;
+  readonly port: number;
+  readonly workerTimeoutMs: number;
+  readonly workerConnections: number;
+  readonly environment: Environment;
+  readonly hub: HubSettings;
+  /** Null only in development; production refuses to start without it (the legal pages need it). */
+  readonly operator: OperatorDetails | null;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`gateway configuration is incomplete:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+export interface ConfigOverrides {
+  readonly port?: number | undefined;
+  readonly host?: string | undefined;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const HUB_REPO = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
+
+/** Parses the gateway settings. @example parseGatewayConfig(process.env, { port: 8080 }) */
+export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): GatewayConfig {
+  const problems: string[] = [];
+  const get = (key: string): string | undefined => {
+    const v = env[key]?.trim();
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const int = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = get(key);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`set ${key} to an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+      return fallback;
+    }
+    return n;
+  };
+
+  const indexVersion = get('GATEWAY_INDEX_VERSION');
+  if (indexVersion === undefined) {
+    problems.push('set GATEWAY_INDEX_VERSION to the release identity the worker serves (its --index-version)');
+  }
+
+  const workerUrl = get('GATEWAY_WORKER_URL');
+  let worker = '';
+  if (workerUrl === undefined) {
+    problems.push('set GATEWAY_WORKER_URL to the worker address, e.g. http://127.0.0.1:8701');
+  } else {
+    const urls = workerUrl.split(',').map((u) => u.trim()).filter((u) => u !== '');
+    if (urls.length !== 1) {
+      problems.push('set GATEWAY_WORKER_URL to exactly one worker: routing across several workers is not built yet');
+    } else {
+      try {
+        const u = new URL(urls[0] ?? '');
+        if (u.protocol !== 'http:' || u.pathname !== '/' || u.search !== '') throw new Error('not a bare http origin');
+        worker = u.origin;
+      } catch {
+        problems.push(`set GATEWAY_WORKER_URL to an http origin such as http://127.0.0.1:8701 (got ${JSON.stringify(workerUrl)})`);
+      }
+    }
+  }
+
+  const envName = get('GATEWAY_ENVIRONMENT') ?? 'production';
+  let environment: Environment = 'production';
+  if (envName === 'production' || envName === 'development') environment = envName;
+  else problems.push(`set GATEWAY_ENVIRONMENT to production or development (got ${JSON.stringify(envName)})`);
+
+  const port = overrides.port ?? int('GATEWAY_PORT', 8080, 0, 65535);
+  const host = overrides.host ?? get('GATEWAY_HOST') ?? '127.0.0.1';
+  const workerTimeoutMs = int('GATEWAY_WORKER_TIMEOUT_MS', 2000, 50, 60_000);
+  const workerConnections = int('GATEWAY_WORKER_CONNECTIONS', 16, 1, 1024);
+
+  const repo = get('GATEWAY_HF_REPO') ?? null;
+  if (repo !== null && !HUB_REPO.test(repo)) problems.push(`set GATEWAY_HF_REPO to owner/name (got ${JSON.stringify(repo)})`);
+  const endpointRaw = get('GATEWAY_HF_ENDPOINT') ?? 'https://huggingface.co';
+  let endpoint = endpointRaw;
+  try {
+    const u = new URL(endpointRaw);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('scheme');
+    endpoint = u.origin;
+  } catch {
+    problems.push(`set GATEWAY_HF_ENDPOINT to an https URL (got ${JSON.stringify(endpointRaw)})`);
+  }
+  const revision = get('GATEWAY_HF_CORPUS_REVISION') ?? null;
+  if (revision !== null && !/^[\w.\-/]{1,200}$/.test(revision)) {
+    problems.push('set GATEWAY_HF_CORPUS_REVISION to a commit hash, tag or branch name');
+  }
+
+  const operator = parseOperator(get, environment, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    indexVersion: indexVersion ?? '', workerUrl: worker, host, port, workerTimeoutMs, workerConnections, environment,
+    hub: Object.freeze({ repo, revision, endpoint }),
+    operator,
+  });
+}
+
+function parseOperator(get: (k: string) => string | undefined, environment: Environment, problems: string[]): OperatorDetails | null {
+  const name = get('GATEWAY_OPERATOR_NAME');
+  const address = get('GATEWAY_OPERATOR_ADDRESS');
+  const email = get('GATEWAY_OPERATOR_EMAIL');
+  if (name === undefined && address === undefined && email === undefined && environment === 'development') return null;
+  if (name === undefined) problems.push('set GATEWAY_OPERATOR_NAME (legal pages: who runs this service)');
+  if (address === undefined) problems.push('set GATEWAY_OPERATOR_ADDRESS (postal address; separate lines with " | ")');
+  if (email === undefined) problems.push('set GATEWAY_OPERATOR_EMAIL (contact address for the legal pages)');
+  else if (!/^[^\s@]+@[^\s@]+$/.test(email)) problems.push(`set GATEWAY_OPERATOR_EMAIL to an e-mail address (got ${JSON.stringify(email)})`);
+  if (name === undefined || address === undefined || email === undefined) return null;
+  return Object.freeze({
+    name,
+    address: Object.freeze(address.split('|').map((l) => l.trim()).filter((l) => l !== '')),
+    email,
+    phone: get('GATEWAY_OPERATOR_PHONE') ?? null,
+    representative: get('GATEWAY_OPERATOR_REPRESENTATIVE') ?? null,
+    register: get('GATEWAY_OPERATOR_REGISTER') ?? null,
+    vatId: get('GATEWAY_OPERATOR_VAT_ID') ?? null,
+    contentResponsible: get('GATEWAY_OPERATOR_CONTENT_RESPONSIBLE') ?? null,
+    logRetention: get('GATEWAY_LOG_RETENTION') ?? null,
+  });
+}

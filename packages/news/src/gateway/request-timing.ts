@@ -1,0 +1,14 @@
+import type { FastifyRequest } from 'fastify';
+
+const started = new WeakMap<FastifyRequest, number>();
+
+/** Marks the moment a request arrived (onRequest hook), so latency_ms covers parsing, validation and the worker call. */
+export function markStart(req: FastifyRequest): void {
+  started.set(req, performance.now());
+}
+
+/** Milliseconds since the request arrived, rounded to microseconds. */
+export function elapsedMs(req: FastifyRequest): number {
+  const t0 = started.get(req) ?? performance.now();
+  return Math.round((performance.now() - t0) * 1000) / 1000;
+}

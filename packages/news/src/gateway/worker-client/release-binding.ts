@@ -1,0 +1,50 @@
+import type { WorkerIdentity } from '../../protocol/index.ts';
+import { GatewayError } from '../errors/index.ts';
+import type { WorkerClient } from './worker-client.ts';
+
+/** Whether the worker serves the release the gateway is configured for (binding rule 4). */
+export type BindingState =
+  | { readonly kind: 'bound'; readonly identity: WorkerIdentity }
+  | { readonly kind: 'mismatch'; readonly workerIndexVersion: string; readonly identity: WorkerIdentity }
+  | { readonly kind: 'unreachable'; readonly reason: string };
+
+export interface ReleaseBinding {
+  readonly expected: string;
+  /** Asks the worker now. */
+  check(): Promise<BindingState>;
+  /** A state no older than `maxAgeMs` (asks the worker when the cached one is older, or was not `bound`). */
+  current(maxAgeMs: number): Promise<BindingState>;
+}
+
+export function createReleaseBinding(client: WorkerClient, expected: string, now: () => number = Date.now): ReleaseBinding {
+  let cached: { state: BindingState; at: number } | null = null;
+  let inflight: Promise<BindingState> | null = null;
+
+  const check = async (): Promise<BindingState> => {
+    let state: BindingState;
+    try {
+      const reply = await client.call({ kind: 'identity' });
+      if (reply.kind !== 'identity') state = { kind: 'unreachable', reason: `worker refused identity: ${reply.error.code}` };
+      else if (reply.identity.indexVersion === expected) state = { kind: 'bound', identity: reply.identity };
+      else state = { kind: 'mismatch', workerIndexVersion: reply.identity.indexVersion, identity: reply.identity };
+    } catch (e) {
+      state = { kind: 'unreachable', reason: e instanceof GatewayError ? e.detail : 'worker call failed' };
+    }
+    cached = { state, at: now() };
+    return state;
+  };
+
+  return {
+    expected,
+    check,
+    current(maxAgeMs) {
+      const c = cached;
+      // A worker that restarts on another release shows up in the index_version of its very next reply.
+      const drifted = c !== null && c.state.kind === 'bound' && client.lastSeenIndexVersion !== null && client.lastSeenIndexVersion !== expected;
+      if (c !== null && c.state.kind === 'bound' && !drifted && now() - c.at <= maxAgeMs) return Promise.resolve(c.state);
+      // Concurrent requests share one identity call instead of each asking the worker.
+      inflight ??= check().finally(() => { inflight = null; });
+      return inflight;
+    },
+  };
+}

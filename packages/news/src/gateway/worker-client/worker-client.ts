@@ -1,0 +1,97 @@
+import { Pool, errors as undiciErrors } from 'undici';
+import {
+  decodeReply, encodeEnvelope, RPC_PATH,
+  type ReplyFor, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerRequestKind,
+} from '../../protocol/index.ts';
+import { GatewayError } from '../errors/index.ts';
+
+export interface WorkerClientOptions {
+  /** Per-attempt deadline for the worker's answer; a slow worker becomes a 503, never a hang. */
+  readonly timeoutMs: number;
+  readonly connections: number;
+  /** Extra attempts after a connection failure (reads are idempotent, so a retry is safe). */
+  readonly retries: number;
+  readonly retryDelayMs: number;
+}
+
+export const defaultWorkerClientOptions: WorkerClientOptions = { timeoutMs: 2000, connections: 16, retries: 2, retryDelayMs: 25 };
+
+/** A worker reply that is a refusal (unknown index, rank outside the interval, …), for the route to map. */
+export type Outcome<K extends WorkerRequestKind> =
+  | ReplyFor<K>
+  | { readonly kind: 'error'; readonly indexVersion: string; readonly error: WorkerError };
+
+export interface WorkerClient {
+  call<K extends WorkerRequestKind>(request: Extract<WorkerRequest, { kind: K }>): Promise<Outcome<K>>;
+  /** The release the worker said it serves in its latest reply, or null before the first reply. */
+  readonly lastSeenIndexVersion: string | null;
+  close(): Promise<void>;
+}
+
+/** Failures worth another attempt: the connection never carried the request (or died under it). */
+function isConnectionFailure(e: unknown): boolean {
+  if (e instanceof undiciErrors.ConnectTimeoutError || e instanceof undiciErrors.SocketError || e instanceof undiciErrors.ClientClosedError) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+}
+
+function isTimeout(e: unknown): boolean {
+  return e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Calls the worker over a keep-alive pool. Connection failures are retried a bounded number of times;
+ * a timeout is not retried (the worker is busy: piling on would not help) and becomes a 503 at once.
+ * undici reconnects on the next call, so the gateway recovers by itself when the worker is back.
+ * @example const reply = await client.call({ kind: 'count', index: 'news', query: 'x', yearMin: null, yearMax: null });
+ */
+export function createWorkerClient(origin: string, opts: WorkerClientOptions = defaultWorkerClientOptions): WorkerClient {
+  const pool = new Pool(origin, {
+    connections: opts.connections,
+    pipelining: 1,
+    keepAliveTimeout: 10_000,
+    connect: { timeout: Math.min(opts.timeoutMs, 1000) },
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: opts.timeoutMs,
+  });
+  let lastSeen: string | null = null;
+
+  const attempt = async (body: string): Promise<WorkerReply> => {
+    const res = await pool.request({
+      method: 'POST', path: RPC_PATH, body,
+      headers: { 'content-type': 'application/json' },
+    });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) {
+      throw new GatewayError('worker_unavailable', `The search worker answered HTTP ${res.statusCode}; try again shortly.`);
+    }
+    return decodeReply(res.headers['content-type'], text);
+  };
+
+  return {
+    get lastSeenIndexVersion() { return lastSeen; },
+    async call(request) {
+      const body = encodeEnvelope(request);
+      for (let tries = 0; ; tries++) {
+        try {
+          const reply = await attempt(body);
+          lastSeen = reply.indexVersion;
+          if (reply.kind !== request.kind && reply.kind !== 'error') {
+            throw new GatewayError('worker_unavailable', `The search worker answered ${reply.kind} to ${request.kind}.`);
+          }
+          return reply as Outcome<typeof request.kind>;
+        } catch (e) {
+          if (e instanceof GatewayError) throw e;
+          if (isConnectionFailure(e) && tries < opts.retries) { await sleep(opts.retryDelayMs * (tries + 1)); continue; }
+          if (isTimeout(e)) {
+            throw new GatewayError('worker_unavailable', `The search worker did not answer within ${opts.timeoutMs} ms; try again shortly.`);
+          }
+          throw new GatewayError('worker_unavailable', 'The search worker is not reachable; try again shortly.');
+        }
+      }
+    },
+    close: () => pool.close(),
+  };
+}

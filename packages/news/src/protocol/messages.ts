@@ -1,0 +1,128 @@
+/**
+ * The gateway⇄worker protocol: one JSON message per `POST /rpc`, tagged by `kind`.
+ * The worker answers every request with a reply carrying the release it serves (`indexVersion`),
+ * so the gateway notices a worker restarted on another release without an extra round trip.
+ * Lengths and offsets are UTF-8 bytes, as in the public API.
+ */
+
+import type { V2WorkerReply, V2WorkerRequest } from './v2-messages.ts';
+
+/** Path of the single RPC route on the worker. */
+export const RPC_PATH = '/rpc';
+/** Bumped when a message changes shape; the worker refuses other versions so mixed deployments fail loudly. */
+export const PROTOCOL_VERSION = 2;
+
+/** Which shards a query looks at: every shard of `index` whose crawl year lies in [yearMin, yearMax]. */
+export interface ShardSelection {
+  readonly index: string;
+  readonly yearMin: number | null;
+  readonly yearMax: number | null;
+}
+
+export interface IdentityRequest { readonly kind: 'identity' }
+export interface CountRequest extends ShardSelection { readonly kind: 'count'; readonly query: string }
+export interface FindRequest extends ShardSelection { readonly kind: 'find'; readonly query: string }
+export interface GetDocRequest extends ShardSelection {
+  readonly kind: 'get_doc';
+  readonly query: string;
+  /** Position in the find result's shard list (chronological shards inside the year range). */
+  readonly s: number;
+  readonly rank: number;
+  /** Context bytes on each side of the match. */
+  readonly maxCtxLen: number;
+}
+
+export type WorkerRequest = IdentityRequest | CountRequest | FindRequest | GetDocRequest | V2WorkerRequest;
+export type WorkerRequestKind = WorkerRequest['kind'];
+
+/** The envelope the gateway sends. */
+export interface RpcEnvelope {
+  readonly protocol: number;
+  readonly request: WorkerRequest;
+}
+
+export interface ShardIdentity {
+  readonly shardId: string;
+  readonly year: string;
+  readonly docBase: number;
+  readonly docCount: number;
+  readonly textBytes: number;
+}
+
+export interface IndexIdentity {
+  readonly name: string;
+  /** Chronological. */
+  readonly shards: readonly ShardIdentity[];
+  readonly hasCountryAttribution: boolean;
+}
+
+/** What the worker serves: the release identity and its whole shard set. */
+export interface WorkerIdentity {
+  readonly indexVersion: string;
+  readonly indexes: readonly IndexIdentity[];
+}
+
+/** Every stored metadata field of one article; the public API projects it (v1 keeps only its own fields). */
+export interface WireMetadata {
+  readonly url: string | null;
+  readonly title: string | null;
+  readonly author: string | null;
+  readonly sitename: string | null;
+  readonly hostname: string | null;
+  readonly warc_source: string | null;
+  readonly warc_record_id: string | null;
+  readonly warc_date: string | null;
+  readonly publish_date: string | null;
+  readonly date: string | null;
+  readonly date_source: string | null;
+  readonly language: string | null;
+  readonly lang: string | null;
+  readonly country_tld: string | null;
+  readonly country: string | null;
+  readonly country_source: string | null;
+  readonly country_confidence: string | null;
+  readonly iptc_topic: string | null;
+  readonly scores: Readonly<Record<string, number>> | null;
+  readonly text_xxhash64: string;
+}
+
+export interface DocResult {
+  readonly shardId: string;
+  readonly year: string;
+  /** Per-year article number (shard docBase + shard-local doc). */
+  readonly docIx: number;
+  readonly docLen: number;
+  readonly dispLen: number;
+  readonly needleOffset: number;
+  readonly text: string;
+  readonly spans: readonly (readonly [string, string | null])[];
+  /** Null when the release has no metadata store for the year. */
+  readonly metadata: WireMetadata | null;
+}
+
+export type WorkerError =
+  | { readonly code: 'unknown_index'; readonly index: string; readonly available: readonly string[] }
+  | { readonly code: 'shard_out_of_range'; readonly s: number; readonly shardCount: number }
+  | { readonly code: 'rank_out_of_range'; readonly s: number; readonly rank: number; readonly lo: number; readonly hi: number }
+  | { readonly code: 'bad_request'; readonly message: string };
+
+export type WorkerErrorCode = WorkerError['code'];
+
+export type WorkerReply =
+  | { readonly kind: 'identity'; readonly indexVersion: string; readonly identity: WorkerIdentity }
+  | { readonly kind: 'count'; readonly indexVersion: string; readonly count: number }
+  | {
+      readonly kind: 'find';
+      readonly indexVersion: string;
+      readonly count: number;
+      /** [lo, hi) per selected shard, aligned with shardIds and shardYears. */
+      readonly segments: readonly (readonly [number, number])[];
+      readonly shardIds: readonly string[];
+      readonly shardYears: readonly string[];
+    }
+  | { readonly kind: 'get_doc'; readonly indexVersion: string; readonly doc: DocResult }
+  | { readonly kind: 'error'; readonly indexVersion: string; readonly error: WorkerError }
+  | V2WorkerReply;
+
+/** The reply kind that answers a given request kind (errors aside). */
+export type ReplyFor<K extends WorkerRequestKind> = Extract<WorkerReply, { kind: K }>;

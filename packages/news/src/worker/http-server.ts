@@ -1,0 +1,86 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { decodeEnvelope, encodeReply, ProtocolError, RPC_PATH, type WorkerReply } from '../protocol/index.ts';
+import type { RpcHandler } from './rpc-handler.ts';
+
+/** Any body the gateway accepts (1 MiB, e.g. v2 filter lists or 1,000 metadata references) fits; larger is not from our gateway. */
+const MAX_RPC_BODY_BYTES = 2 * 1024 * 1024;
+
+export interface WorkerServerOptions {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: string, contentType = 'application/json'): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    // An oversize body is drained, not kept, so the answer (413) still reaches the client.
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_RPC_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_RPC_BODY_BYTES ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The worker's HTTP framing: plain node:http with one route. The protocol is a single JSON message each
+ * way, so a framework would add routing and schema layers this does not need (CPU per request measured in
+ * src/gateway/DESIGN.md).
+ */
+export function startWorkerServer(handle: RpcHandler, opts: WorkerServerOptions, log: Logger): Promise<RunningServer> {
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    if (req.method !== 'POST' || req.url !== RPC_PATH) {
+      send(res, 404, JSON.stringify({ detail: `the worker answers POST ${RPC_PATH} only` }));
+      return;
+    }
+    readBody(req).then((body) => {
+      if (body === null) { send(res, 413, JSON.stringify({ detail: 'RPC body too large' })); return; }
+      let reply: WorkerReply;
+      try {
+        reply = handle(decodeEnvelope(JSON.parse(body.toString('utf8'))));
+      } catch (e) {
+        if (e instanceof ProtocolError || e instanceof SyntaxError) {
+          send(res, 400, JSON.stringify({ detail: e.message }));
+          return;
+        }
+        log.error({ err: e }, 'rpc failed');
+        send(res, 500, JSON.stringify({ detail: 'internal error' }));
+        return;
+      }
+      const framed = encodeReply(reply);
+      send(res, 200, framed.body, framed.contentType);
+    }, (e: unknown) => {
+      log.warn({ err: e }, 'rpc body read failed');
+    });
+  });
+  // Longer than the gateway's pool keep-alive so the gateway, not the worker, closes idle sockets.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      const addr = server.address();
+      if (addr === null || typeof addr === 'string') { reject(new Error('worker server has no TCP address')); return; }
+      const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      resolve({
+        url: `http://${host}:${addr.port}`,
+        server,
+        close: () => new Promise<void>((res) => { server.closeAllConnections(); server.close(() => res()); }),
+      });
+    });
+  });
+}

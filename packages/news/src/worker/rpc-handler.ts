@@ -1,0 +1,136 @@
+import type { ArticleMetadata, OpenRelease, ReleaseIndex, ShardHandle } from '../release/types.ts';
+import type { ReplyFor, ShardSelection, WireMetadata, WorkerError, WorkerReply, WorkerRequest } from '../protocol/index.ts';
+import { assertNever } from '../protocol/index.ts';
+import { describeRelease } from './identity.ts';
+import { createV2Handler } from './v2-handler.ts';
+import { ResultCache } from './result-cache.ts';
+
+export interface RpcHandlerOptions {
+  /** count/find results kept (LRU); 0 turns the cache off. */
+  readonly cacheEntries: number;
+  /** Longer queries are not cached: they are rarely repeated and would make keys large. */
+  readonly cacheMaxQueryLength: number;
+}
+
+export const defaultRpcHandlerOptions: RpcHandlerOptions = { cacheEntries: 10_000, cacheMaxQueryLength: 256 };
+
+/** Answers one protocol request from an opened release. Pure with respect to HTTP: the server only frames it. */
+export type RpcHandler = (request: WorkerRequest) => WorkerReply;
+
+class RequestRefused extends Error {
+  constructor(readonly error: WorkerError) {
+    super(error.code);
+  }
+}
+
+/** Shards of `index` whose crawl year lies in [yearMin, yearMax], chronological: v1's `s` indexes this list. */
+export function selectShards(index: ReleaseIndex, sel: ShardSelection): readonly ShardHandle[] {
+  if (sel.yearMin === null && sel.yearMax === null) return index.shards;
+  const lo = sel.yearMin ?? -Infinity;
+  const hi = sel.yearMax ?? Infinity;
+  return index.shards.filter((s) => {
+    const y = Number(s.year);
+    return y >= lo && y <= hi;
+  });
+}
+
+function toWire(m: ArticleMetadata): WireMetadata {
+  return {
+    url: m.url, title: m.title, author: m.author, sitename: m.sitename, hostname: m.hostname,
+    warc_source: m.warc_source, warc_record_id: m.warc_record_id, warc_date: m.warc_date,
+    publish_date: m.publish_date, date: m.date, date_source: m.date_source, language: m.language,
+    lang: m.lang, country_tld: m.country_tld, country: m.country, country_source: m.country_source,
+    country_confidence: m.country_confidence, iptc_topic: m.iptc_topic, scores: m.scores,
+    text_xxhash64: m.text_xxhash64,
+  };
+}
+
+export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions = defaultRpcHandlerOptions): RpcHandler {
+  const indexVersion: string = release.indexVersion;
+  const counts = new ResultCache<ReplyFor<'count'>>(opts.cacheEntries);
+  const finds = new ResultCache<ReplyFor<'find'>>(opts.cacheEntries);
+  const keyOf = (r: ShardSelection & { query: string }): string | null =>
+    r.query.length > opts.cacheMaxQueryLength ? null : `${r.index}\0${r.yearMin ?? ''}\0${r.yearMax ?? ''}\0${r.query}`;
+  const identity = describeRelease(release);
+  const v2 = createV2Handler(release);
+  const encoder = new TextEncoder();
+
+  const indexOf = (name: string): ReleaseIndex => {
+    const index = release.indexes.get(name);
+    if (index === undefined) {
+      throw new RequestRefused({ code: 'unknown_index', index: name, available: [...release.indexes.keys()] });
+    }
+    return index;
+  };
+
+  const count = (r: Extract<WorkerRequest, { kind: 'count' }>): ReplyFor<'count'> => {
+    const q = encoder.encode(r.query);
+    let total = 0;
+    for (const shard of selectShards(indexOf(r.index), r)) total += shard.reader.count(q);
+    return { kind: 'count', indexVersion, count: total };
+  };
+
+  const find = (r: Extract<WorkerRequest, { kind: 'find' }>): ReplyFor<'find'> => {
+    const q = encoder.encode(r.query);
+    const shards = selectShards(indexOf(r.index), r);
+    const segments: [number, number][] = [];
+    let total = 0;
+    for (const shard of shards) {
+      const { lo, hi } = shard.reader.find(q);
+      segments.push([lo, hi]);
+      total += hi - lo;
+    }
+    return {
+      kind: 'find', indexVersion, count: total, segments,
+      shardIds: shards.map((s) => s.shardId), shardYears: shards.map((s) => s.year),
+    };
+  };
+
+  const getDoc = (r: Extract<WorkerRequest, { kind: 'get_doc' }>): ReplyFor<'get_doc'> => {
+    const index = indexOf(r.index);
+    const shards = selectShards(index, r);
+    const shard = shards[r.s];
+    if (shard === undefined) throw new RequestRefused({ code: 'shard_out_of_range', s: r.s, shardCount: shards.length });
+    const q = encoder.encode(r.query);
+    const { lo, hi } = shard.reader.find(q);
+    // The rank must belong to this query's interval: any other rank would return an unrelated article.
+    if (r.rank < lo || r.rank >= hi) throw new RequestRefused({ code: 'rank_out_of_range', s: r.s, rank: r.rank, lo, hi });
+    const w = shard.reader.window(r.rank, q, r.maxCtxLen);
+    const docIx = shard.docBase + w.doc;
+    const meta = index.metadata(shard.year)?.get(docIx);
+    return {
+      kind: 'get_doc', indexVersion,
+      doc: {
+        shardId: shard.shardId, year: shard.year, docIx, docLen: w.docLen, dispLen: w.dispLen,
+        needleOffset: w.needleOffset, text: w.text, spans: w.spans, metadata: meta === undefined ? null : toWire(meta),
+      },
+    };
+  };
+
+  const cached = <R extends Extract<WorkerRequest, { query: string }>, V>(cache: ResultCache<V>, r: R, compute: (r: R) => V): V => {
+    const key = keyOf(r);
+    if (key === null) return compute(r);
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const v = compute(r);
+    cache.set(key, v);
+    return v;
+  };
+
+  return (request) => {
+    try {
+      switch (request.kind) {
+        case 'identity': return { kind: 'identity', indexVersion, identity };
+        case 'count': return cached(counts, request, count);
+        case 'find': return cached(finds, request, find);
+        case 'get_doc': return getDoc(request);
+        case 'v2_find': case 'v2_count': case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_metadata': case 'v2_info':
+          return v2(request);
+        default: return assertNever(request, 'request kind');
+      }
+    } catch (e) {
+      if (e instanceof RequestRefused) return { kind: 'error', indexVersion, error: e.error };
+      throw e;
+    }
+  };
+}
