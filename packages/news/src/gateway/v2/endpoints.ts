@@ -1,0 +1,94 @@
+import type { FastifyRequest } from 'fastify';
+import type { TObject } from '@sinclair/typebox';
+import type { V2CountResult, V2Exchanges, V2Kind, V2ReleaseInfo, V2WorkerReply, WorkerReply, WorkerRequest } from '../../protocol/index.ts';
+import type { GatewayContext } from '../context.ts';
+import { GatewayError, V2Refused } from '../errors/index.ts';
+import { readRequestBody, validateBody } from '../validation/index.ts';
+import { elapsedMs } from '../request-timing.ts';
+import { pythonExample } from '../v1/info.ts';
+import type { V2Route } from './routes.ts';
+import { CountV2Request, DocumentsRequest, FindV2Request, GetDocV2Request, MetadataRequest, OccurrencesRequest } from './schemas.ts';
+
+const SERVICE_NAME = 'News corpus search';
+
+function parse<T extends TObject>(schema: T, req: FastifyRequest) {
+  return validateBody(schema, readRequestBody(req.body as Buffer | undefined, req.headers['content-type']));
+}
+
+/**
+ * Sends one v2 request to the worker and unwraps its outcome: a refusal becomes `V2Refused` (its code maps to
+ * the status in one table), an answer from another release than the configured one becomes 503. The worker
+ * itself checks `expected_index_version` before resolving ranks, so this never mixes releases.
+ * Returns the response's JSON text as the worker encoded it.
+ */
+async function callWorker<K extends V2Kind>(ctx: GatewayContext, kind: K, body: V2Exchanges[K]['body']): Promise<string> {
+  // The generic K defeats narrowing of the reply union; the worker client already checked reply.kind.
+  const reply = (await ctx.worker.call({ kind, body } as Extract<WorkerRequest, { kind: K }>)) as V2WorkerReply | Extract<WorkerReply, { kind: 'error' }>;
+  if (reply.kind === 'error') {
+    throw new GatewayError('worker_unavailable', `The search worker refused the request (${reply.error.code}).`);
+  }
+  if (!reply.outcome.ok) throw new V2Refused(reply.outcome.error);
+  if (reply.indexVersion !== ctx.binding.expected) {
+    throw new GatewayError('release_unavailable',
+      `The worker now serves release ${reply.indexVersion}, the gateway is configured for ${ctx.binding.expected}; retry shortly.`,
+      { gateway_index_version: ctx.binding.expected, worker_index_version: reply.indexVersion });
+  }
+  return reply.outcome.json;
+}
+
+/** A continuation or find: validated body in, the worker's JSON text out unchanged. */
+function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject): V2Route {
+  return {
+    method: 'POST',
+    path,
+    handler: async (req, ctx, _identity, reply) => {
+      const json = await callWorker(ctx, kind, parse(schema, req) as V2Exchanges[K]['body']);
+      return reply.type('application/json; charset=utf-8').send(json);
+    },
+  };
+}
+
+/** POST /api/v2/find, count, get_doc, occurrences, documents, metadata and GET /api/v2/info (spec §4 v2). */
+export const V2_ENDPOINTS: readonly V2Route[] = [
+  passThrough('/find', 'v2_find', FindV2Request),
+  {
+    method: 'POST',
+    path: '/count',
+    handler: async (req, ctx) => {
+      const result = JSON.parse(await callWorker(ctx, 'v2_count', parse(CountV2Request, req))) as V2CountResult;
+      return { ...result, latency_ms: elapsedMs(req) };
+    },
+  },
+  passThrough('/get_doc', 'v2_get_doc', GetDocV2Request),
+  passThrough('/occurrences', 'v2_occurrences', OccurrencesRequest),
+  passThrough('/documents', 'v2_documents', DocumentsRequest),
+  passThrough('/metadata', 'v2_metadata', MetadataRequest),
+  {
+    method: 'GET',
+    path: '/info',
+    handler: async (req, ctx) => {
+      // `?index=` picks the index described (default: news); an unknown one is 422 unknown_index.
+      const asked = (req.query as { index?: unknown }).index;
+      const loaded = JSON.parse(await callWorker(ctx, 'v2_info', { index: typeof asked === 'string' ? asked : null })) as V2ReleaseInfo;
+      const { repo, revision } = ctx.config.hub;
+      return {
+        name: SERVICE_NAME,
+        description: `Exact phrase search (byte-exact, case-sensitive) over crawled news articles, release ${loaded.index_version}, `
+          + `index ${loaded.name}. Continuations carry expected_index_version and answer 409 once the release changes.`,
+        index_version: loaded.index_version,
+        document_count: loaded.document_count,
+        date_range: loaded.date_range,
+        shards: loaded.shards,
+        available_indexes: loaded.available_indexes,
+        hub_retrieval: {
+          repo: repo ?? '',
+          revision,
+          python_example: pythonExample(ctx.config, `${req.protocol}://${req.host}`),
+          note: repo === null
+            ? 'No dataset hub copy is configured; everything this API returns is served locally.'
+            : `The hub copy in ${repo} is optional: local search, get_doc and full_text never depend on it.`,
+        },
+      };
+    },
+  },
+];

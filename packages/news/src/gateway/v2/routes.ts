@@ -1,0 +1,19 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WorkerIdentity } from '../../protocol/index.ts';
+import type { GatewayContext } from '../context.ts';
+import { V2_ENDPOINTS } from './endpoints.ts';
+
+/** A v2 endpoint. It runs only while the worker serves the configured release, and receives that identity. */
+export interface V2Route {
+  readonly method: 'GET' | 'POST';
+  /** Path below /api/v2, e.g. `/count`. */
+  readonly path: string;
+  /** Returns the body, or `reply` after sending pre-encoded JSON itself. */
+  handler(req: FastifyRequest, ctx: GatewayContext, identity: WorkerIdentity, reply: FastifyReply): Promise<unknown>;
+}
+
+/**
+ * The one registration point for v2 endpoints: find, count, get_doc, occurrences, documents, metadata, info
+ * (endpoints.ts). Health is built in (health.ts) because it must answer when the binding fails.
+ */
+export const V2_ROUTES: readonly V2Route[] = V2_ENDPOINTS;

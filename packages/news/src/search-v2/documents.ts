@@ -1,0 +1,55 @@
+import type { OpenRelease } from '../release/types.ts';
+import { compileFilters } from './filters.ts';
+import { V2_LIMITS } from './limits.ts';
+import { assertIndexVersion, checkRankRange, encodeQuery, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import type { DocumentRecord, DocumentsRequest, DocumentsResult } from './types.ts';
+
+/**
+ * v2 documents: resolves [rank_from, rank_to) (≤ 1,000 ranks) of one shard to its distinct documents, keeps those
+ * whose metadata passes the filters, and reports the four page-local counts. Documents come in order of first rank.
+ * A document can also occur on neighbouring pages: query-wide totals merge pages by (year, doc_ix).
+ */
+export function documents(release: OpenRelease, request: DocumentsRequest): DocumentsResult {
+  assertIndexVersion(release, request.expected_index_version);
+  const index = lookupIndex(release, request.index);
+  const shard = lookupShard(index, request.shard_id);
+  const query = request.query === undefined || request.query === null ? undefined : encodeQuery(request.query);
+  checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.documentsRanks, query);
+  const passes = compileFilters(request, index);
+
+  // Insertion order of a Map is first-seen order, and ranks are visited in increasing order: first-rank order.
+  const byDoc = new Map<number, { firstRank: number; occurrences: number }>();
+  for (let rank = request.rank_from; rank < request.rank_to; rank++) {
+    const docIx = shard.docBase + shard.reader.locate(rank).doc;
+    const seen = byDoc.get(docIx);
+    if (seen === undefined) byDoc.set(docIx, { firstRank: rank, occurrences: 1 });
+    else seen.occurrences++;
+  }
+
+  const pageDocs = [...byDoc];
+  const metadata = pageDocs.length === 0 ? [] : lookupYearStore(index, shard.year).getMany(pageDocs.map(([docIx]) => docIx));
+  const matching: DocumentRecord[] = [];
+  let matchingOccurrences = 0;
+  pageDocs.forEach(([docIx, { firstRank, occurrences }], i) => {
+    const meta = metadata[i];
+    if (meta === undefined) {
+      // The release verified at load that every shard document has a metadata row; this is a broken release.
+      throw new Error(`metadata store ${shard.year} has no row for doc_ix ${docIx} of shard ${shard.shardId}`);
+    }
+    if (!passes(meta)) return;
+    matching.push({ year: shard.year, doc_ix: docIx, occurrences, first_rank: firstRank, metadata: meta });
+    matchingOccurrences += occurrences;
+  });
+
+  return {
+    index_version: release.indexVersion,
+    shard_id: shard.shardId,
+    rank_from: request.rank_from,
+    rank_to: request.rank_to,
+    page_occurrences: request.rank_to - request.rank_from,
+    page_distinct_documents: byDoc.size,
+    page_matching_documents: matching.length,
+    page_matching_occurrences: matchingOccurrences,
+    documents: matching,
+  };
+}

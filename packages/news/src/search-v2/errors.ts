@@ -1,0 +1,63 @@
+/**
+ * The closed set of v2 error codes (design doc, "v2 shapes the spec does not show"), each with its HTTP status.
+ * Domain code throws `V2Error`; the gateway turns it into `{detail, code, ...context}` with `v2ErrorStatus`.
+ * Request-shape failures (missing field, wrong type) are not here: they keep the v1 pydantic-style `detail` array.
+ */
+export const V2_ERROR_STATUS = {
+  stale_index_version: 409,
+  release_unavailable: 503,
+  country_attribution_unavailable: 503,
+  year_store_missing: 503,
+  article_too_large: 422,
+  invalid_doc_ix: 422,
+  response_too_large: 413,
+  unknown_index: 422,
+  unknown_shard: 422,
+  invalid_query: 422,
+  invalid_year_range: 422,
+  rank_out_of_range: 422,
+  too_many_ranks: 422,
+  too_many_references: 422,
+} as const satisfies Record<string, 409 | 413 | 422 | 503>;
+
+export type V2ErrorCode = keyof typeof V2_ERROR_STATUS;
+export type V2ErrorStatus = (typeof V2_ERROR_STATUS)[V2ErrorCode];
+
+/** Extra fields of an error body, e.g. `{expected_index_version, index_version}` for a stale version. */
+export type V2ErrorContext = Readonly<Record<string, string | number | boolean | null>>;
+
+/** The documented body of every non-validation v2 error. */
+export interface V2ErrorBody {
+  readonly detail: string;
+  readonly code: V2ErrorCode;
+  readonly [context: string]: string | number | boolean | null;
+}
+
+export class V2Error extends Error {
+  override readonly name = 'V2Error';
+  constructor(
+    readonly code: V2ErrorCode,
+    /** What happened and what to do, for the client. */
+    readonly detail: string,
+    readonly context: V2ErrorContext = {},
+  ) {
+    super(`${code}: ${detail}`);
+  }
+
+  get status(): V2ErrorStatus {
+    return V2_ERROR_STATUS[this.code];
+  }
+
+  toBody(): V2ErrorBody {
+    return { ...this.context, detail: this.detail, code: this.code };
+  }
+}
+
+export function isV2ErrorCode(value: unknown): value is V2ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(V2_ERROR_STATUS, value);
+}
+
+/** Status of a code, for a gateway that received `{code}` over the protocol rather than a thrown `V2Error`. */
+export function v2ErrorStatus(code: V2ErrorCode): V2ErrorStatus {
+  return V2_ERROR_STATUS[code];
+}

@@ -1,0 +1,59 @@
+import type { OpenRelease } from '../release/types.ts';
+import { V2Error } from './errors.ts';
+import { V2_LIMITS } from './limits.ts';
+import { assertIndexVersion, encodeQuery, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import type { GetDocRequest, GetDocResult } from './types.ts';
+
+/**
+ * v2 get_doc: the article holding the occurrence at `rank` of the query's interval in one shard, as a context
+ * window (`max_ctx_len` bytes each side, default 1000) or, with `full_text`, the whole article (≤ 1 MiB, else
+ * `article_too_large`), with highlighted spans and full metadata. Everything is read locally.
+ */
+export function getDoc(release: OpenRelease, request: GetDocRequest): GetDocResult {
+  assertIndexVersion(release, request.expected_index_version);
+  const index = lookupIndex(release, request.index);
+  const shard = lookupShard(index, request.shard_id);
+  const query = encodeQuery(request.query);
+  const { lo, hi } = shard.reader.find(query);
+  const { rank } = request;
+  if (!Number.isSafeInteger(rank) || rank < lo || rank >= hi) {
+    throw new V2Error('rank_out_of_range', `rank must lie in the query's interval [${lo}, ${hi}) for shard ${shard.shardId}; use a rank from find`, {
+      shard_id: shard.shardId,
+      rank,
+      interval_lo: lo,
+      interval_hi: hi,
+    });
+  }
+
+  const { doc } = shard.reader.locate(rank);
+  const docIx = shard.docBase + doc;
+  const fullText = request.full_text ?? false;
+  if (fullText) {
+    const docLen = shard.reader.documentLength(doc);
+    if (docLen > V2_LIMITS.fullTextBytes) {
+      throw new V2Error('article_too_large', `the article has ${docLen} bytes, over the ${V2_LIMITS.fullTextBytes}-byte full-text limit; request a window with full_text false`, {
+        year: shard.year,
+        doc_ix: docIx,
+        doc_len: docLen,
+        limit: V2_LIMITS.fullTextBytes,
+      });
+    }
+  }
+  const metadata = lookupYearStore(index, shard.year).get(docIx);
+  if (metadata === undefined) throw new Error(`metadata store ${shard.year} has no row for doc_ix ${docIx} of shard ${shard.shardId}`);
+
+  const window = shard.reader.window(rank, query, fullText ? Infinity : (request.max_ctx_len ?? V2_LIMITS.maxCtxLenDefault));
+  return {
+    index_version: release.indexVersion,
+    year: shard.year,
+    shard_id: shard.shardId,
+    rank,
+    doc_ix: docIx,
+    doc_len: window.docLen,
+    disp_len: window.dispLen,
+    needle_offset: window.needleOffset,
+    text: window.text,
+    spans: window.spans,
+    metadata,
+  };
+}

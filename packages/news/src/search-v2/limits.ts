@@ -1,0 +1,17 @@
+/** Spec §8 and the design doc's v2 limits, in one place so the gateway schemas and the domain agree. */
+export const V2_LIMITS = {
+  /** Ranks one `occurrences` call resolves. */
+  occurrencesRanks: 50_000,
+  /** Ranks one `documents` call resolves (each distinct document carries its metadata). */
+  documentsRanks: 1_000,
+  /** Document references one `metadata` call resolves. */
+  metadataReferences: 1_000,
+  /** Largest article `get_doc` returns with `full_text: true`, in bytes (1 MiB). */
+  fullTextBytes: 1_048_576,
+  /** Largest encoded `metadata` response, in bytes (16 MiB); over it the client retries with fewer references. */
+  metadataResponseBytes: 16 * 1_048_576,
+  /** get_doc context bytes on each side of the match. */
+  maxCtxLenMin: 1,
+  maxCtxLenMax: 10_000,
+  maxCtxLenDefault: 1_000,
+} as const;

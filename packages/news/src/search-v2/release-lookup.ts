@@ -1,0 +1,93 @@
+import type { OpenRelease, ReleaseIndex, ShardHandle, MetadataStore } from '../release/types.ts';
+import { V2Error } from './errors.ts';
+
+const utf8 = new TextEncoder();
+
+/** The query's UTF-8 bytes: matching is byte-exact (design doc, "Matching"). */
+export function encodeQuery(query: string): Uint8Array {
+  return utf8.encode(query);
+}
+
+/**
+ * Throws `stale_index_version` unless the continuation was made against the release served now.
+ * Every continuation calls this first, before any rank or reference is looked at.
+ */
+export function assertIndexVersion(release: OpenRelease, expected: string): void {
+  if (expected !== release.indexVersion) {
+    throw new V2Error(
+      'stale_index_version',
+      `expected_index_version ${JSON.stringify(expected)} is not the release served now (${JSON.stringify(release.indexVersion)}); ` +
+        'run find again and continue with the index_version it returns',
+      { expected_index_version: expected, index_version: release.indexVersion },
+    );
+  }
+}
+
+export function lookupIndex(release: OpenRelease, name: string): ReleaseIndex {
+  const index = release.indexes.get(name);
+  if (index === undefined) {
+    throw new V2Error('unknown_index', `index ${JSON.stringify(name)} is not in this release; see available_indexes in /api/v2/info`, {
+      index: name,
+    });
+  }
+  return index;
+}
+
+export function lookupShard(index: ReleaseIndex, shardId: string): ShardHandle {
+  const shard = index.shards.find((s) => s.shardId === shardId);
+  if (shard === undefined) {
+    throw new V2Error('unknown_shard', `shard_id ${JSON.stringify(shardId)} is not in index ${JSON.stringify(index.name)}; use a shard_id returned by find`, {
+      shard_id: shardId,
+    });
+  }
+  return shard;
+}
+
+export function lookupYearStore(index: ReleaseIndex, year: string): MetadataStore {
+  const store = index.metadata(year);
+  if (store === undefined) {
+    // Spec §7: any requested year without a store is a 503, whether the year was never built or its store is gone.
+    const years = [...new Set(index.shards.map((s) => s.year))].join(', ');
+    throw new V2Error('year_store_missing', `no metadata store for crawl year ${JSON.stringify(year)} is loaded (index ${index.name} has ${years || 'no years'}); check the year or retry later`, {
+      year,
+    });
+  }
+  return store;
+}
+
+export interface RankRange {
+  readonly rankFrom: number;
+  readonly rankTo: number;
+}
+
+/**
+ * Checks a continuation's half-open rank range [rankFrom, rankTo) against the shard size, the per-call limit
+ * and, when a query is given, the query's interval in that shard.
+ */
+export function checkRankRange(shard: ShardHandle, range: RankRange, limit: number, query: Uint8Array | undefined): void {
+  const { rankFrom, rankTo } = range;
+  const size = shard.reader.stats.textBytes;
+  const ctx = { shard_id: shard.shardId, rank_from: rankFrom, rank_to: rankTo };
+  if (!Number.isSafeInteger(rankFrom) || !Number.isSafeInteger(rankTo) || rankFrom < 0 || rankTo < rankFrom) {
+    throw new V2Error('rank_out_of_range', 'rank_from and rank_to must be integers with 0 ≤ rank_from ≤ rank_to', ctx);
+  }
+  if (rankTo - rankFrom > limit) {
+    throw new V2Error('too_many_ranks', `at most ${limit} ranks per call; split [rank_from, rank_to) into smaller pages`, {
+      ...ctx,
+      limit,
+    });
+  }
+  if (rankTo > size) {
+    throw new V2Error('rank_out_of_range', `rank_to must not exceed the shard size ${size}`, { ...ctx, shard_size: size });
+  }
+  if (query !== undefined) {
+    const { lo, hi } = shard.reader.find(query);
+    if (rankFrom < lo || rankTo > hi) {
+      throw new V2Error('rank_out_of_range', `[rank_from, rank_to) must lie inside the query's interval [${lo}, ${hi}) for this shard`, {
+        ...ctx,
+        interval_lo: lo,
+        interval_hi: hi,
+      });
+    }
+  }
+}
