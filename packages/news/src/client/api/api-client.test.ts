@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { ApiClient, StaleReleaseError, describeErrorBody, type ApiError } from './api-client.ts';
+
+let server: Server;
+let base: string;
+const bodies: unknown[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => { raw += c.toString(); });
+    req.on('end', () => {
+      const body = raw === '' ? null : JSON.parse(raw) as Record<string, unknown>;
+      bodies.push(body);
+      const reply = (status: number, value: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)); };
+      if (req.url === '/api/v2/documents') {
+        return reply(409, { detail: 'The corpus release changed.', code: 'stale_index_version', expected_index_version: body?.['expected_index_version'], index_version: 'v2' });
+      }
+      if (req.url === '/api/v2/get_doc') return reply(422, { detail: 'Article is 2,000,000 bytes.', code: 'article_too_large' });
+      if (req.url === '/api/v2/find') return reply(422, { detail: [{ type: 'string_too_short', loc: ['body', 'query'], msg: 'String should have at least 1 character' }] });
+      return reply(404, { detail: 'Not Found' });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const filters = { languages: ['de'], commonlingua_languages: [], topics: [], sources: [], countries: [] };
+
+describe('API client', () => {
+  it('turns a 409 stale_index_version into StaleReleaseError with both releases', async () => {
+    const api = new ApiClient(base);
+    const err = await api.documents({ index: 'news', query: 'x', shardId: '2024-01', rankFrom: 0, rankTo: 10, version: 'v1', filters }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StaleReleaseError);
+    expect([(err as StaleReleaseError).expected, (err as StaleReleaseError).current]).toEqual(['v1', 'v2']);
+  });
+
+  it('sends only the filter lists that have values, with the expected release', async () => {
+    await new ApiClient(base).documents({ index: 'news', query: 'x', shardId: '2024-01', rankFrom: 0, rankTo: 10, version: 'v1', filters }).catch(() => undefined);
+    expect(bodies.at(-1)).toEqual({ index: 'news', query: 'x', shard_id: '2024-01', rank_from: 0, rank_to: 10, expected_index_version: 'v1', languages: ['de'] });
+  });
+
+  it('keeps the error code and the server\'s message for other refusals', async () => {
+    const api = new ApiClient(base);
+    const tooLarge = await api.getDoc({ index: 'news', query: 'x', shardId: '2024-01', rank: 0, version: 'v1', fullText: true }).catch((e: unknown) => e) as ApiError;
+    expect([tooLarge.status, tooLarge.code, tooLarge.message]).toEqual([422, 'article_too_large', 'Article is 2,000,000 bytes.']);
+    const invalid = await api.find({ query: '', index: 'news', yearMin: null, yearMax: null }).catch((e: unknown) => e) as ApiError;
+    expect(invalid.message).toBe('query: String should have at least 1 character');
+  });
+
+  it('reports an unreachable service as a network error', async () => {
+    const err = await new ApiClient('http://127.0.0.1:9').info().catch((e: unknown) => e) as ApiError;
+    expect([err.status, err.code]).toEqual([0, 'network']);
+    expect(describeErrorBody(500, null)).toBe('The server answered 500.');
+  });
+});

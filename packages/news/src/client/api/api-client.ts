@@ -1,0 +1,87 @@
+import type { DocumentsResponse, FilterLists, FindResponse, GetDocResponse, InfoResponse } from './types.ts';
+
+/** Any answer other than 2xx. `code` is the API's stable error code when it sent one. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(readonly status: number, readonly code: string | null, message: string, readonly body: unknown) {
+    super(message);
+  }
+}
+
+/** 409 `stale_index_version`: the corpus release changed since `find`; the search must be rerun. */
+export class StaleReleaseError extends ApiError {
+  constructor(readonly expected: string, readonly current: string | null, body: unknown) {
+    super(409, 'stale_index_version', `The corpus was updated (release ${expected} → ${current ?? 'a newer one'}).`, body);
+  }
+}
+
+export interface SearchParams {
+  readonly query: string;
+  readonly index: string;
+  readonly yearMin: number | null;
+  readonly yearMax: number | null;
+}
+
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Turns an error body into one readable line: v2's `detail` string, or the first validation item's message. */
+export function describeErrorBody(status: number, body: unknown): string {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail) && detail.length > 0) {
+    const first = detail[0] as { msg?: unknown; loc?: unknown };
+    const where = Array.isArray(first.loc) ? first.loc.filter((p) => p !== 'body').join('.') : '';
+    return `${where ? `${where}: ` : ''}${String(first.msg ?? 'invalid request')}`;
+  }
+  return `The server answered ${status}.`;
+}
+
+/** The v2 endpoints the page uses. Every continuation carries the release `find` returned. */
+export class ApiClient {
+  constructor(private readonly base: string = '', private readonly fetchFn: Fetch = (i, o) => fetch(i, o)) {}
+
+  info(index?: string): Promise<InfoResponse> {
+    const q = index === undefined ? '' : `?index=${encodeURIComponent(index)}`;
+    return this.call<InfoResponse>('GET', `/api/v2/info${q}`);
+  }
+
+  find(p: SearchParams): Promise<FindResponse> {
+    return this.call<FindResponse>('POST', '/api/v2/find', { query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax });
+  }
+
+  documents(p: { index: string; query: string; shardId: string; rankFrom: number; rankTo: number; version: string; filters: FilterLists }): Promise<DocumentsResponse> {
+    const filters = Object.fromEntries(Object.entries(p.filters).filter(([, v]) => (v as string[]).length > 0));
+    return this.call<DocumentsResponse>('POST', '/api/v2/documents', {
+      index: p.index, query: p.query, shard_id: p.shardId, rank_from: p.rankFrom, rank_to: p.rankTo,
+      expected_index_version: p.version, ...filters,
+    }, p.version);
+  }
+
+  getDoc(p: { index: string; query: string; shardId: string; rank: number; version: string; maxCtxLen?: number; fullText?: boolean }): Promise<GetDocResponse> {
+    return this.call<GetDocResponse>('POST', '/api/v2/get_doc', {
+      index: p.index, query: p.query, shard_id: p.shardId, rank: p.rank, expected_index_version: p.version,
+      max_ctx_len: p.maxCtxLen ?? 1000, full_text: p.fullText ?? false,
+    }, p.version);
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, version?: string): Promise<T> {
+    let res: Response;
+    try {
+      res = await this.fetchFn(this.base + path, {
+        method,
+        headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+    } catch (e) {
+      throw new ApiError(0, 'network', `The search service cannot be reached (${(e as Error).message}). Check the connection and try again.`, null);
+    }
+    const parsed: unknown = await res.json().catch(() => null);
+    if (res.ok) return parsed as T;
+    const code = (parsed as { code?: unknown } | null)?.code;
+    if (res.status === 409 && code === 'stale_index_version') {
+      const current = (parsed as { index_version?: unknown }).index_version;
+      throw new StaleReleaseError(version ?? '', typeof current === 'string' ? current : null, parsed);
+    }
+    throw new ApiError(res.status, typeof code === 'string' ? code : null, describeErrorBody(res.status, parsed), parsed);
+  }
+}

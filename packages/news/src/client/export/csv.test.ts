@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { csvField, parseCsv, toCsv } from './csv.ts';
+
+describe('CSV fields', () => {
+  it('quotes every field, including numbers and empty values', () => {
+    expect(toCsv(['a', 'b', 'c'], [[1, null, 'x']])).toBe('"a","b","c"\r\n"1","","x"\r\n');
+  });
+
+  it.each(['=1+2', '+49 30 1234', '-5', '@SUM(A1)', '\tindent', '\rcr'])('prefixes %j with a tab so a spreadsheet cannot execute it', (v) => {
+    expect(csvField(v)).toBe(`"\t${v.replace(/"/g, '""')}"`);
+  });
+
+  it('leaves ordinary text and hash digits unchanged', () => {
+    expect(csvField('Merkel says "no"')).toBe('"Merkel says ""no"""');
+    expect(csvField('18446744073709551615')).toBe('"18446744073709551615"');
+  });
+
+  it('round-trips any text, with the tab rule applied exactly once', () => {
+    fc.assert(fc.property(fc.array(fc.array(fc.string(), { minLength: 1, maxLength: 4 }), { maxLength: 5 }), (rows) => {
+      const width = 4;
+      const padded = rows.map((r) => [...r, '', '', '', ''].slice(0, width));
+      const parsed = parseCsv(toCsv(['h1', 'h2', 'h3', 'h4'], padded));
+      expect(parsed[0]).toEqual(['h1', 'h2', 'h3', 'h4']);
+      expect(parsed.slice(1)).toEqual(padded.map((r) => r.map((v) => (/^[=+\-@\t\r]/.test(v) ? `\t${v}` : v))));
+    }));
+  });
+});

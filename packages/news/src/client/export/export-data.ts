@@ -1,0 +1,124 @@
+import { FILTER_NAMES, type ArticleMetadata, type FilterLists } from '../api/types.ts';
+import type { ExaminedInterval, ExaminationTotals, MergedArticle } from '../search/article-merge.ts';
+import { formatIntervals } from '../search/article-merge.ts';
+import { toCsv } from './csv.ts';
+
+export const EXPORT_FORMAT_VERSION = 1;
+
+export type ExportScope = 'examined_matches' | 'loaded_sample';
+
+/** What every export records about the search it comes from (spec §1: release, query, crawl-year range, scope). */
+export interface ExportContext {
+  readonly release: string;
+  readonly query: string;
+  readonly index: string;
+  readonly yearMin: number | null;
+  readonly yearMax: number | null;
+  readonly filters: FilterLists;
+  /** ISO 8601 time of the export. */
+  readonly exportedAt: string;
+}
+
+/** One occurrence whose context the page loaded (get_doc) and showed. */
+export interface LoadedOccurrence {
+  readonly shardId: string;
+  readonly rank: number;
+  readonly year: string;
+  readonly docIx: number;
+  /** The context text around the match, as shown. */
+  readonly snippet: string;
+  readonly metadata: ArticleMetadata;
+}
+
+export interface ExaminedExportInput {
+  readonly articles: readonly MergedArticle[];
+  readonly intervals: readonly ExaminedInterval[];
+  readonly totals: ExaminationTotals;
+}
+
+/** Metadata columns of the CSV exports, in order. Identifiers first: they are what a reader looks up later. */
+const METADATA_COLUMNS = [
+  'warc_record_id', 'text_xxhash64', 'title', 'url', 'sitename', 'hostname', 'publish_date', 'warc_date', 'language', 'lang',
+  'country', 'country_source', 'country_confidence', 'country_tld', 'iptc_topic',
+] as const;
+
+function filterText(filters: FilterLists): string {
+  return FILTER_NAMES.filter((n) => filters[n].length > 0).map((n) => `${n}=${filters[n].join(';')}`).join(' & ');
+}
+
+function metadataCells(m: ArticleMetadata): (string | null)[] {
+  return METADATA_COLUMNS.map((c) => {
+    const v = m[c];
+    return v === null || v === undefined ? null : String(v);
+  });
+}
+
+function header(ctx: ExportContext, scope: ExportScope) {
+  return {
+    format: 'news-search-export', format_version: EXPORT_FORMAT_VERSION, scope,
+    release: ctx.release, query: ctx.query, index: ctx.index,
+    crawl_year_range: { year_min: ctx.yearMin, year_max: ctx.yearMax },
+    exported_at: ctx.exportedAt,
+  };
+}
+
+function filtersObject(filters: FilterLists): Record<string, string[]> {
+  return Object.fromEntries(FILTER_NAMES.map((n) => [n, [...filters[n]]]));
+}
+
+/** JSON export of the examined matches: metadata exactly as the API sent it (hashes stay strings). */
+export function examinedJson(ctx: ExportContext, input: ExaminedExportInput): string {
+  return JSON.stringify({
+    ...header(ctx, 'examined_matches'),
+    filters: filtersObject(ctx.filters),
+    examined_intervals: input.intervals.map((i) => ({ shard_id: i.shardId, rank_from: i.rankFrom, rank_to: i.rankTo })),
+    examined_occurrences: input.totals.examinedOccurrences,
+    matching_occurrences: input.totals.matchingOccurrences,
+    matching_articles: input.totals.matchingArticles,
+    articles: input.articles.map((a) => ({
+      year: a.year, doc_ix: a.docIx, occurrences: a.occurrences, first_shard_id: a.firstShardId, first_rank: a.firstRank, metadata: a.metadata,
+    })),
+  }, null, 2);
+}
+
+export const EXAMINED_CSV_HEADER = [
+  'export_scope', 'release', 'query', 'index', 'year_min', 'year_max', 'filters', 'examined_intervals',
+  'examined_occurrences', 'matching_occurrences', 'matching_articles',
+  'year', 'doc_ix', 'occurrences', 'first_shard_id', 'first_rank', ...METADATA_COLUMNS,
+] as const;
+
+/** CSV export of the examined matches: one row per merged article, each row carrying the search context. */
+export function examinedCsv(ctx: ExportContext, input: ExaminedExportInput): string {
+  const common = [
+    'examined_matches', ctx.release, ctx.query, ctx.index, ctx.yearMin, ctx.yearMax, filterText(ctx.filters),
+    formatIntervals(input.intervals), input.totals.examinedOccurrences, input.totals.matchingOccurrences, input.totals.matchingArticles,
+  ];
+  return toCsv(EXAMINED_CSV_HEADER, input.articles.map((a) => [
+    ...common, a.year, a.docIx, a.occurrences, a.firstShardId, a.firstRank, ...metadataCells(a.metadata),
+  ]));
+}
+
+/** JSON export of the loaded sample: the occurrences whose context the page showed. */
+export function sampleJson(ctx: ExportContext, sample: readonly LoadedOccurrence[]): string {
+  return JSON.stringify({
+    ...header(ctx, 'loaded_sample'),
+    filters: filtersObject(ctx.filters),
+    sample: sample.map((s) => ({ shard_id: s.shardId, rank: s.rank, year: s.year, doc_ix: s.docIx, snippet: s.snippet, metadata: s.metadata })),
+  }, null, 2);
+}
+
+export const SAMPLE_CSV_HEADER = [
+  'export_scope', 'release', 'query', 'index', 'year_min', 'year_max', 'filters',
+  'shard_id', 'rank', 'year', 'doc_ix', ...METADATA_COLUMNS, 'snippet',
+] as const;
+
+export function sampleCsv(ctx: ExportContext, sample: readonly LoadedOccurrence[]): string {
+  const common = ['loaded_sample', ctx.release, ctx.query, ctx.index, ctx.yearMin, ctx.yearMax, filterText(ctx.filters)];
+  return toCsv(SAMPLE_CSV_HEADER, sample.map((s) => [...common, s.shardId, s.rank, s.year, s.docIx, ...metadataCells(s.metadata), s.snippet]));
+}
+
+/** A file name for a download: `news-<scope>-<phrase>.<ext>`, safe on every file system. */
+export function exportFileName(kind: string, query: string, ext: string): string {
+  const slug = query.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 40).toLowerCase();
+  return `news-${kind}${slug ? `-${slug}` : ''}.${ext}`;
+}

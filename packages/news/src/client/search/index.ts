@@ -1,0 +1,5 @@
+/** Search logic of the page: URL state, examination plan (≤ 1,000 ranks per step), merging pages into articles. */
+export * from './url-state.ts';
+export * from './examine-plan.ts';
+export * from './article-merge.ts';
+export { SearchSession, SNIPPET_CONTEXT_BYTES } from './search-session.ts';

@@ -1,0 +1,95 @@
+import { StaleReleaseError, type ApiClient } from '../api/api-client.ts';
+import type { FindResponse, GetDocResponse } from '../api/types.ts';
+import type { LoadedOccurrence } from '../export/export-data.ts';
+import { ArticleSet, type MergedArticle } from './article-merge.ts';
+import { EXAMINE_BUDGET, isExhausted, planPages, remainingRanks, segmentsOf, startCursor, type Cursor, type Segment } from './examine-plan.ts';
+import type { SearchState } from './url-state.ts';
+
+/** Context bytes on each side of the match in a result snippet. */
+export const SNIPPET_CONTEXT_BYTES = 160;
+
+/**
+ * One search against one corpus release: find, then examinations of at most 1,000 ranks, merged into articles.
+ * Continuations carry find's release; a 409 surfaces as `StaleReleaseError` and the session stops (`stale`).
+ */
+export class SearchSession {
+  readonly articles = new ArticleSet();
+  /** The occurrences whose context was loaded and shown, in load order (the "loaded sample"). */
+  readonly sample: LoadedOccurrence[] = [];
+  readonly segments: readonly Segment[];
+  private cursor: Cursor;
+  private readonly snippets = new Map<string, Promise<GetDocResponse>>();
+  stale: StaleReleaseError | null = null;
+
+  private constructor(private readonly api: ApiClient, readonly state: SearchState, readonly found: FindResponse) {
+    this.segments = segmentsOf(found);
+    this.cursor = startCursor(this.segments);
+  }
+
+  static async start(api: ApiClient, state: SearchState): Promise<SearchSession> {
+    const found = await api.find({ query: state.query, index: state.index, yearMin: state.yearMin, yearMax: state.yearMax });
+    return new SearchSession(api, state, found);
+  }
+
+  get release(): string {
+    return this.found.index_version;
+  }
+
+  get remaining(): number {
+    return remainingRanks(this.segments, this.cursor);
+  }
+
+  get done(): boolean {
+    return isExhausted(this.segments, this.cursor);
+  }
+
+  /** Examines the next (at most) 1,000 ranks; returns the articles that were new. */
+  async examineNext(): Promise<MergedArticle[]> {
+    const { pages, next } = planPages(this.segments, this.cursor, EXAMINE_BUDGET);
+    const added: MergedArticle[] = [];
+    for (const page of pages) {
+      const res = await this.guard(this.api.documents({
+        index: this.state.index, query: this.state.query, shardId: page.shardId, rankFrom: page.rankFrom, rankTo: page.rankTo,
+        version: this.release, filters: this.state.filters,
+      }));
+      added.push(...this.articles.addPage(res));
+      this.cursor = { segment: this.segments.findIndex((s) => s.shardId === page.shardId), rank: page.rankTo };
+    }
+    this.cursor = next;
+    return added;
+  }
+
+  /** The context of an article's first examined occurrence; loaded once and then part of the sample. */
+  snippet(article: MergedArticle): Promise<GetDocResponse> {
+    let p = this.snippets.get(article.key);
+    if (p === undefined) {
+      p = this.guard(this.api.getDoc({
+        index: this.state.index, query: this.state.query, shardId: article.firstShardId, rank: article.firstRank,
+        version: this.release, maxCtxLen: SNIPPET_CONTEXT_BYTES,
+      })).then((doc) => {
+        this.sample.push({ shardId: doc.shard_id, rank: doc.rank, year: doc.year, docIx: doc.doc_ix, snippet: doc.text, metadata: doc.metadata });
+        return doc;
+      });
+      p.catch(() => this.snippets.delete(article.key));
+      this.snippets.set(article.key, p);
+    }
+    return p;
+  }
+
+  /** The whole article (get_doc full_text); the API refuses articles over 1 MiB with `article_too_large`. */
+  fullText(article: MergedArticle): Promise<GetDocResponse> {
+    return this.guard(this.api.getDoc({
+      index: this.state.index, query: this.state.query, shardId: article.firstShardId, rank: article.firstRank,
+      version: this.release, maxCtxLen: 1, fullText: true,
+    }));
+  }
+
+  private async guard<T>(p: Promise<T>): Promise<T> {
+    try {
+      return await p;
+    } catch (e) {
+      if (e instanceof StaleReleaseError) this.stale = e;
+      throw e;
+    }
+  }
+}

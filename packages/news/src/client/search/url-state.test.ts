@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { EMPTY_FILTERS, parseSearchState, serializeSearchState, splitFilterValues, type SearchState } from './url-state.ts';
+
+describe('search state in the URL', () => {
+  it('splits filter values on semicolons, trims them and drops empty and repeated values', () => {
+    expect(splitFilterValues(' de; en;;de ; ')).toEqual(['de', 'en']);
+    expect(splitFilterValues('')).toEqual([]);
+  });
+
+  it('reads phrase, index, years and filters from a query string', () => {
+    const s = parseSearchState('?q=Angela+Merkel&index=news_de&year_min=2019&year_max=2024&languages=de;en&countries=AT');
+    expect(s).toEqual({
+      query: 'Angela Merkel', index: 'news_de', yearMin: 2019, yearMax: 2024,
+      filters: { ...EMPTY_FILTERS, languages: ['de', 'en'], countries: ['AT'] },
+    });
+  });
+
+  it('ignores years outside 1900-2200 and malformed index names', () => {
+    const s = parseSearchState('year_min=1200&year_max=abc&index=Bad-Name');
+    expect([s.yearMin, s.yearMax, s.index]).toEqual([null, null, 'news']);
+  });
+
+  it('keeps the phrase byte for byte, including spaces at its ends and reserved characters', () => {
+    const s = parseSearchState(serializeSearchState({ ...parseSearchState(''), query: ' a&b=c;d#e+f% ' }));
+    expect(s.query).toBe(' a&b=c;d#e+f% ');
+  });
+
+  it('round-trips every search state through the URL', () => {
+    const value = fc.string({ minLength: 1 }).map((v) => v.trim()).filter((v) => v !== '' && !v.includes(';'));
+    const list = fc.uniqueArray(value, { maxLength: 3 });
+    const year = fc.option(fc.integer({ min: 1900, max: 2200 }), { nil: null });
+    const state = fc.record({
+      query: fc.string(), index: fc.stringMatching(/^[a-z0-9_]{1,20}$/), yearMin: year, yearMax: year,
+      filters: fc.record({ languages: list, commonlingua_languages: list, topics: list, sources: list, countries: list }),
+    });
+    fc.assert(fc.property(state, (s: SearchState) => {
+      expect(parseSearchState(serializeSearchState(s))).toEqual(s);
+    }));
+  });
+});

@@ -1,0 +1,142 @@
+import { ApiError } from '../api/api-client.ts';
+import type { ArticleMetadata, GetDocResponse } from '../api/types.ts';
+import type { MergedArticle } from '../search/article-merge.ts';
+import { SNIPPET_CONTEXT_BYTES } from '../search/search-session.ts';
+import { formatCount, h, plural, replaceChildren } from './dom.ts';
+import { renderSpans } from './spans.ts';
+
+export interface ArticleActions {
+  snippet(a: MergedArticle): Promise<GetDocResponse>;
+  fullText(a: MergedArticle): Promise<GetDocResponse>;
+  release: string;
+  /** UTF-8 length of the query, to tell whether a snippet window was cut. */
+  queryBytes: number;
+  onError(e: unknown): void;
+}
+
+function str(m: ArticleMetadata, key: string): string | null {
+  const v = m[key];
+  return typeof v === 'string' && v.trim() !== '' ? v : null;
+}
+
+/** A date as its calendar day; the API keeps full timestamps, a reader wants the day. */
+function day(v: string | null): string | null {
+  return v === null ? null : (/^\d{4}-\d{2}-\d{2}/.exec(v)?.[0] ?? v);
+}
+
+/** Only http(s) links become clickable: a `javascript:` URL in the metadata stays plain text. */
+function safeHref(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function row(label: string, value: string | null | undefined, cls?: string): HTMLElement[] {
+  return [h('dt', {}, label), h('dd', { class: cls }, value ?? '—')];
+}
+
+function details(a: MergedArticle, release: string): HTMLElement {
+  const m = a.metadata;
+  const scores = m.scores && typeof m.scores === 'object' ? Object.entries(m.scores) : [];
+  return h('div', { class: 'details' },
+    h('section', {}, h('h4', {}, 'Country attribution'), h('dl', {},
+      ...row('Country', str(m, 'country')),
+      ...row('Attributed by', str(m, 'country_source')),
+      ...row('Confidence', str(m, 'country_confidence')),
+      ...row('Domain suffix', str(m, 'country_tld')))),
+    h('section', {}, h('h4', {}, 'Classification'), h('dl', {},
+      ...row('Topic', str(m, 'iptc_topic')),
+      ...row('Language', str(m, 'language')),
+      ...row('Language (2nd identifier)', str(m, 'lang')),
+      ...(scores.length === 0 ? row('Scores', null) : scores.flatMap(([k, v]) => row(`Score: ${k}`, typeof v === 'number' ? v.toFixed(3) : String(v)))))),
+    h('section', {}, h('h4', {}, 'Identifiers'), h('dl', {},
+      ...row('warc_record_id', str(m, 'warc_record_id'), 'mono'),
+      ...row('text_xxhash64', str(m, 'text_xxhash64'), 'mono'),
+      ...row('Year · doc_ix', `${a.year} · ${a.docIx}`, 'mono'),
+      ...row('Release', release, 'mono'),
+      ...row('Date source', str(m, 'date_source')),
+      ...row('WARC source', str(m, 'warc_source'), 'mono'))),
+  );
+}
+
+/** One result: title, source, dates, snippet with the match highlighted, details and the full text on demand. */
+export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLElement {
+  const m = a.metadata;
+  const title = str(m, 'title') ?? 'Untitled article';
+  const href = safeHref(str(m, 'url'));
+  const source = str(m, 'sitename') ?? str(m, 'hostname') ?? 'Unknown source';
+  const detailsId = `details-${a.key.replace(':', '-')}`;
+  const snippet = h('div', { class: 'snippet-box', 'aria-busy': 'true' }, h('p', { class: 'snippet loading' }, 'Loading context…'));
+  const detailPanel = h('div', { id: detailsId, class: 'detail-panel', hidden: true }, details(a, actions.release));
+  const full = h('div', { class: 'full-text', hidden: true });
+  const detailsBtn = h('button', { type: 'button', class: 'link-button', 'aria-expanded': 'false', 'aria-controls': detailsId }, 'Details');
+  const fullBtn = h('button', { type: 'button', class: 'link-button' }, 'Read full article');
+  detailsBtn.addEventListener('click', () => {
+    const open = detailPanel.hidden;
+    detailPanel.hidden = !open;
+    detailsBtn.setAttribute('aria-expanded', String(open));
+  });
+  fullBtn.addEventListener('click', () => void readFull(a, actions, full, fullBtn));
+
+  const meta = [
+    h('span', { class: 'source' }, source),
+    str(m, 'publish_date') ? h('span', {}, `Published ${day(str(m, 'publish_date'))}`) : null,
+    str(m, 'warc_date') ? h('span', {}, `Crawled ${day(str(m, 'warc_date'))}`) : null,
+    str(m, 'language') ? h('span', { class: 'pill', title: 'Language' }, str(m, 'language')) : null,
+    str(m, 'country') ? h('span', { class: 'pill country', title: 'Publisher country' }, str(m, 'country')) : null,
+  ].filter((x): x is HTMLElement => x !== null);
+  const card = h('article', { class: 'result', 'data-key': a.key },
+    h('header', {},
+      h('h3', {}, href ? h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, title) : title),
+      h('span', { class: 'count', title: 'occurrences in the examined pages' }, plural(a.occurrences, 'match', 'matches'))),
+    h('p', { class: 'meta' }, ...meta.flatMap((x, i) => (i === 0 ? [x] : [h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), x]))),
+    snippet,
+    h('div', { class: 'actions' }, detailsBtn, fullBtn),
+    detailPanel,
+    full,
+  );
+  actions.snippet(a).then((doc) => {
+    snippet.removeAttribute('aria-busy');
+    // The window holds SNIPPET_CONTEXT_BYTES each side unless the article ends first (less up to 3 bytes, since the
+    // server shrinks the window to whole UTF-8 characters); a full side therefore means the article goes on.
+    const after = doc.disp_len - doc.needle_offset - actions.queryBytes;
+    const cutStart = doc.needle_offset >= SNIPPET_CONTEXT_BYTES - 3;
+    const cutEnd = after >= SNIPPET_CONTEXT_BYTES - 3 && doc.disp_len < doc.doc_len;
+    replaceChildren(snippet, renderSpans(doc.spans, { cutStart, cutEnd }));
+  }).catch((e: unknown) => {
+    snippet.removeAttribute('aria-busy');
+    replaceChildren(snippet, h('p', { class: 'snippet error' }, e instanceof ApiError ? `Context unavailable: ${e.message}` : 'Context unavailable.'));
+    actions.onError(e);
+  });
+  return card;
+}
+
+async function readFull(a: MergedArticle, actions: ArticleActions, box: HTMLElement, btn: HTMLButtonElement): Promise<void> {
+  if (!box.hidden && box.childElementCount > 0) {
+    box.hidden = true;
+    btn.textContent = 'Read full article';
+    return;
+  }
+  box.hidden = false;
+  btn.disabled = true;
+  replaceChildren(box, h('p', { class: 'muted', role: 'status' }, 'Loading the full article…'));
+  try {
+    const doc = await actions.fullText(a);
+    replaceChildren(box,
+      h('p', { class: 'muted' }, `${formatCount(doc.doc_len)} bytes · matches highlighted`),
+      renderSpans(doc.spans, { preserveLines: true }));
+    btn.textContent = 'Hide full article';
+  } catch (e) {
+    const tooLarge = e instanceof ApiError && e.code === 'article_too_large';
+    replaceChildren(box, h('p', { class: 'notice', role: 'alert' }, tooLarge
+      ? 'This article is larger than 1 MiB, the most this page reads in full. Its identifiers (Details) locate it in the published corpus copy.'
+      : `The full article could not be loaded: ${(e as Error).message}`));
+    if (!tooLarge) actions.onError(e);
+  } finally {
+    btn.disabled = false;
+  }
+}

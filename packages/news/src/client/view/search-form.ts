@@ -1,0 +1,50 @@
+import { FILTER_NAMES } from '../api/types.ts';
+import { joinFilterValues, parseYear, splitFilterValues, type SearchState } from '../search/url-state.ts';
+import { byId } from './dom.ts';
+
+/** Reads the form into a search state (the same rules as the URL: semicolon lists, four-digit years). */
+export function readForm(): SearchState {
+  const filters = Object.fromEntries(FILTER_NAMES.map((n) => [n, splitFilterValues(byId<HTMLInputElement>(n).value)]));
+  return {
+    query: byId<HTMLInputElement>('q').value,
+    index: byId<HTMLSelectElement>('index').value || 'news',
+    yearMin: parseYear(byId<HTMLInputElement>('year_min').value),
+    yearMax: parseYear(byId<HTMLInputElement>('year_max').value),
+    filters: filters as unknown as SearchState['filters'],
+  };
+}
+
+export function writeForm(state: SearchState): void {
+  byId<HTMLInputElement>('q').value = state.query;
+  const select = byId<HTMLSelectElement>('index');
+  if (![...select.options].some((o) => o.value === state.index)) select.add(new Option(state.index, state.index));
+  select.value = state.index;
+  byId<HTMLInputElement>('year_min').value = state.yearMin === null ? '' : String(state.yearMin);
+  byId<HTMLInputElement>('year_max').value = state.yearMax === null ? '' : String(state.yearMax);
+  let active = 0;
+  for (const n of FILTER_NAMES) {
+    byId<HTMLInputElement>(n).value = joinFilterValues(state.filters[n]);
+    if (state.filters[n].length > 0) active += 1;
+  }
+  const badge = byId('filter-count');
+  badge.hidden = active === 0;
+  badge.textContent = `${active} active`;
+  if (active > 0) byId<HTMLDetailsElement>('filters').open = true;
+}
+
+/** Offers the indexes the service has; keeps the current choice. */
+export function setIndexes(names: readonly string[], current: string): void {
+  const select = byId<HTMLSelectElement>('index');
+  select.replaceChildren(...[...new Set([...names, current])].map((n) => new Option(n, n)));
+  select.value = current;
+}
+
+/** A problem the form can name before asking the server. */
+export function formProblem(state: SearchState): string | null {
+  if (state.query === '') return 'Type a phrase to search for.';
+  const min = byId<HTMLInputElement>('year_min').value.trim();
+  const max = byId<HTMLInputElement>('year_max').value.trim();
+  if ((min !== '' && state.yearMin === null) || (max !== '' && state.yearMax === null)) return 'Crawl years are four-digit years from 1900 to 2200.';
+  if (state.yearMin !== null && state.yearMax !== null && state.yearMin > state.yearMax) return 'The first crawl year is after the last one.';
+  return null;
+}
