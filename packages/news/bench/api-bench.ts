@@ -4,21 +4,16 @@
  *
  * Release: the shared real corpora beside the repository (built once, cached under /tmp).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { createRequire } from 'node:module';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { BENCHMARKS_FILE, CORPORA, pct, spawnListening, writeBenchmarkSection } from './bench-support.ts';
 import { buildRelease, INDEX_MANIFEST_FILE } from '../src/release/index.ts';
 import { encodeEnvelope } from '../src/protocol/index.ts';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const CORPORA = fileURLToPath(new URL('../../../../shared/corpora', import.meta.url));
-const NEWS_BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const RELEASE = '/tmp/news-api-bench/release';
 const VERSION = 'api-bench-1';
 const SECTION = '## News API (npm run bench:api)';
@@ -35,18 +30,6 @@ type Autocannon = (opts: { url: string; connections: number; duration: number; p
 // autocannon ships no type declarations; this is the slice of its API used here.
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-function spawnListening(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [NEWS_BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const m = JSON.parse(line) as { event?: string; url?: string };
-        if (m.event === 'listening' && m.url !== undefined) resolve({ child, url: m.url });
-      } catch { /* not ours */ }
-    });
-    child.once('exit', (code) => reject(new Error(`news ${args[0]} exited ${code}`)));
-  });
-}
 
 /** CPU time (user + system) a process has used, in microseconds, from /proc (clock ticks of 10 ms). */
 function cpuMicros(pid: number | undefined): number {
@@ -55,9 +38,6 @@ function cpuMicros(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 /** Sequential requests on one keep-alive connection: latency at low load, measured per request with hrtime. */
 async function lowLoad(origin: string, path: string, bodies: string[], n: number): Promise<{ p50: number; p99: number }> {
@@ -205,14 +185,8 @@ so on 2 shared cores the gateway, not the index, limits throughput; the sequenti
 A cache miss costs the worker one binary-search pair per shard (~260 µs over 83 shards) against ~90 µs for a hit.
 `;
     console.log(section);
-    const path = `${REPO}BENCHMARKS.md`;
-    const before = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-    const start = before.indexOf(SECTION);
-    let next = start === -1 ? -1 : before.indexOf('\n## ', start + SECTION.length);
-    if (next !== -1) next += 1;
-    const updated = start === -1 ? `${before.trimEnd()}\n\n${section}` : `${before.slice(0, start)}${section}${next === -1 ? '' : `\n${before.slice(next)}`}`;
-    writeFileSync(path, updated);
-    console.error(`wrote ${SECTION} in ${path}`);
+    writeBenchmarkSection(SECTION, section);
+    console.error(`wrote ${SECTION} in ${BENCHMARKS_FILE}`);
   } finally {
     gateway.child.kill('SIGTERM');
     worker.child.kill('SIGTERM');

@@ -4,16 +4,14 @@
  * (memory and disk readers) and a ripgrep linear scan for the same queries. Prints a Markdown table and replaces the
  * "Index engine" section of BENCHMARKS.md. Environment: BENCH_SYNTHETIC_BYTES (default 1.05e9), BENCH_DIR.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defaultSyntheticCorpusOptions, writeSyntheticCorpus } from '../src/corpus/index.ts';
 import { openRelease, type ReleaseIndex } from '../src/release/index.ts';
 import { buildSuffixArray } from '../src/suffix-array/index.ts';
+import { CORPORA, writeBenchmarkSection } from './bench-support.ts';
 import { buildInChild, machine, measureQueries, ripgrepScan, type ChildBuild } from './index-bench-measure.ts';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const CORPORA = join(REPO, '..', 'shared', 'corpora');
 const WORK = process.env['BENCH_DIR'] ?? '/tmp/news-bench';
 const SYNTHETIC_BYTES = Number(process.env['BENCH_SYNTHETIC_BYTES'] ?? 1.05e9);
 const log = (msg: string): void => void process.stderr.write(`bench: ${msg}\n`);
@@ -116,7 +114,7 @@ async function main(): Promise<void> {
   const syn = await benchData('synthetic', [synthetic], join(WORK, 'release-synthetic'), 10, false);
   const report = renderReport(real, syn);
   process.stdout.write(report + '\n');
-  writeSection(join(REPO, 'BENCHMARKS.md'), report);
+  writeBenchmarkSection('## Index engine (npm run bench:index)', report);
   log('BENCHMARKS.md updated');
 }
 
@@ -158,18 +156,6 @@ function renderReport(real: DataResult, syn: DataResult): string {
     'Per-shard latencies meet the targets; "all shards" sums one lookup per shard (83 monthly shards for the real corpora, 72 for the synthetic one), so it grows with the shard count, not the corpus size.',
     '',
   ].join('\n');
-}
-
-/** Replaces the section (up to the next `## ` heading) or appends it. */
-function writeSection(path: string, section: string): void {
-  const old = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n\n';
-  const start = old.indexOf('## Index engine (npm run bench:index)');
-  if (start === -1) {
-    writeFileSync(path, `${old.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const next = old.indexOf('\n## ', start + 1);
-  writeFileSync(path, old.slice(0, start) + section.trimEnd() + '\n' + (next === -1 ? '' : `\n${old.slice(next + 1)}`));
 }
 
 await main();

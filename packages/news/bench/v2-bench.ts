@@ -4,37 +4,19 @@
  *
  * Release: the shared real corpora beside the repository (built once, cached under /tmp).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { BENCHMARKS_FILE, CORPORA, pct, spawnListening, writeBenchmarkSection } from './bench-support.ts';
 import { buildRelease, INDEX_MANIFEST_FILE } from '../src/release/index.ts';
 import { encodeEnvelope, type V2WorkerRequest } from '../src/protocol/index.ts';
 import { planPages, QueryTotals, type DocumentsResult, type FindResult } from '../src/search-v2/index.ts';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const CORPORA = fileURLToPath(new URL('../../../../shared/corpora', import.meta.url));
-const NEWS_BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const RELEASE = '/tmp/news-v2-bench/release';
 const VERSION = 'v2-bench-1';
 const SECTION = '## News v2 API (npm run bench:v2)';
 
-function spawnListening(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [NEWS_BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const m = JSON.parse(line) as { event?: string; url?: string };
-        if (m.event === 'listening' && m.url !== undefined) resolve({ child, url: m.url });
-      } catch { /* not ours */ }
-    });
-    child.once('exit', (code) => reject(new Error(`news ${args[0]} exited ${code}`)));
-  });
-}
 
-const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 interface Client {
   post(path: string, body: string): Promise<{ status: number; text: string }>;
@@ -168,14 +150,8 @@ hand-written byte encoder measured only ~10% faster, so the code keeps JSON.stri
 (50,000 \`locate\` calls) is a small share. With the machine loaded by other jobs every row is inflated several-fold.
 `;
     console.log(section);
-    const path = `${REPO}BENCHMARKS.md`;
-    const before = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-    const start = before.indexOf(SECTION);
-    let next = start === -1 ? -1 : before.indexOf('\n## ', start + SECTION.length);
-    if (next !== -1) next += 1;
-    const updated = start === -1 ? `${before.trimEnd()}\n\n${section}` : `${before.slice(0, start)}${section}${next === -1 ? '' : `\n${before.slice(next)}`}`;
-    writeFileSync(path, updated);
-    console.error(`wrote ${SECTION} in ${path}`);
+    writeBenchmarkSection(SECTION, section);
+    console.error(`wrote ${SECTION} in ${BENCHMARKS_FILE}`);
   } finally {
     await c.close();
     await w.close();

@@ -39,7 +39,7 @@ const VOCAB_SIZE = 20_000;
 const ZIPF_EXPONENT = 1.07;
 
 /** mulberry32: small, fast, good enough for test data, and the same on every platform. */
-function createRandom(seed: number): () => number {
+export function createRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -19,17 +19,8 @@ export function readJsonlGz(path: string): Record<string, unknown>[] {
   return gunzipSync(readFileSync(path)).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** mulberry32: deterministic draws for test queries. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic draws for test queries: the synthetic generator's mulberry32. */
+export { createRandom as seededRandom } from '../../src/corpus/synthetic.ts';
 
 /** Overlapping occurrences of `needle` in `hay` by plain scanning: the reference the index must match. */
 export function bruteCount(hay: Buffer, needle: Buffer): number {
