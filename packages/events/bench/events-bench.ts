@@ -15,6 +15,11 @@ import { formatWall, makeWall, utcToWall } from '../src/time/index.ts';
 import { seed } from './seed.ts';
 
 const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
+const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
+// Bodies the service actually sent (a 50-event page, one event), replayed by the baseline server.
+const SAMPLES = mkdtempSync(join(tmpdir(), 'events-bench-samples-'));
+const SAMPLE_LIST = join(SAMPLES, 'list.json');
+const SAMPLE_ONE = join(SAMPLES, 'one.json');
 const BENCHMARKS = fileURLToPath(new URL('../../../BENCHMARKS.md', import.meta.url));
 const PG_ADMIN = process.env.EVENTS_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DURATION = Number(process.env.EVENTS_BENCH_SECONDS ?? 10);
@@ -90,8 +95,11 @@ async function runServer(kind: string, url: string, cacheTtl: string, eventIds: 
       return `/wp-json/tribe/events/v1/events?per_page=50&start_date=${encodeURIComponent(formatWall(from).slice(0, 10))}&end_date=${encodeURIComponent(formatWall(to).slice(0, 10))}`;
     });
     const check = await fetch(`http://127.0.0.1:${port}${windows[12]}`);
-    const body = (await check.json()) as { events: unknown[]; total: number };
-    console.log(`${kind}: sample window returns ${body.events.length} of ${body.total} events`);
+    const text = await check.text();
+    const body = JSON.parse(text) as { events: unknown[]; total: number };
+    console.log(`${kind}: sample window returns ${body.events.length} of ${body.total} events (${text.length} bytes)`);
+    writeFileSync(SAMPLE_LIST, text);
+    writeFileSync(SAMPLE_ONE, await (await fetch(`${base}/events/${eventIds[0]}`)).text());
     let w = 0;
     results.push(await cannon(`GET /events?per_page=50 + month window${label}`, {
       url: base, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: windows[w++ % windows.length]! }) }],
@@ -119,6 +127,27 @@ async function runServer(kind: string, url: string, cacheTtl: string, eventIds: 
   return results;
 }
 
+/** Plain Fastify serving the sampled bodies, measured right after a store so both see the same machine load. */
+async function benchBaseline(): Promise<Result[]> {
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, ['--import', 'tsx', BASELINE, String(port), SAMPLE_LIST, SAMPLE_ONE], { stdio: 'ignore' });
+  try {
+    for (let i = 0; i < 400; i++) {
+      if (child.exitCode !== null) throw new Error('baseline server exited');
+      try { await fetch(`http://127.0.0.1:${port}/1`); break; } catch { await new Promise((r) => setTimeout(r, 50)); }
+    }
+    const kb = (f: string) => `${Math.round(readFileSync(f).length / 1024)} KB`;
+    return [
+      await cannon(`baseline: trivial Fastify route, same-size body as the list (${kb(SAMPLE_LIST)})`, { url: `http://127.0.0.1:${port}/0` }),
+      await cannon(`baseline: trivial Fastify route, same-size body as one event (${kb(SAMPLE_ONE)})`, { url: `http://127.0.0.1:${port}/1` }),
+    ];
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
 const TARGETS: Record<string, string> = {
   'GET /events?per_page=50 + month window': 'p50 ≤ 5 ms, ≥ 1,500 req/s',
   'GET /events/{id}': '≥ 4,000 req/s',
@@ -129,8 +158,21 @@ const TARGETS: Record<string, string> = {
 
 const loadBefore = loadavg()[0]!;
 const all: Record<string, Result[]> = {};
-for (const kind of ['sqlite', 'postgres'] as const) all[kind] = await benchStore(kind);
+for (const kind of ['sqlite', 'postgres'] as const) {
+  all[kind] = await benchStore(kind);
+  all[kind].push(...await benchBaseline());
+}
 const loadAfter = loadavg()[0]!;
+rmSync(SAMPLES, { recursive: true, force: true });
+
+/** Each service row as a share of the baseline with the same body size measured in the same store's run. */
+const ratios = Object.entries(all).flatMap(([kind, rs]) => {
+  const base = (what: string) => rs.find((r) => r.name.startsWith(`baseline: trivial Fastify route, same-size body as ${what}`));
+  return rs.filter((r) => !r.name.startsWith('baseline') && !r.name.startsWith('POST')).map((r) => {
+    const b = base(r.name.includes('/events/{id}') ? 'one event' : 'the list');
+    return b ? `${kind} ${r.name}: ${Math.round((100 * r.rps) / b.rps)}% of baseline` : '';
+  }).filter(Boolean);
+});
 
 const cpu = cpus();
 const lines = [
@@ -150,6 +192,9 @@ const lines = [
   '|---|---|---:|---:|---:|---:|---|',
   ...Object.entries(all).flatMap(([kind, rs]) => rs.map((r) =>
     `| ${kind} | ${r.name} | ${r.p50} | ${r.p99} | ${Math.round(r.rps).toLocaleString('en')} | ${r.non2xx + r.errors} | ${TARGETS[r.name] ?? ''} |`)),
+  '',
+  'Throughput as a share of the baseline rows (plain Fastify, same body size, measured right after that store on the ' +
+    'same loaded machine): ' + ratios.join('; ') + '.',
   '',
 ];
 console.log(lines.join('\n'));

@@ -5,7 +5,10 @@ import pg from 'pg';
 import { Kysely, Migrator, type LogEvent, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.ts';
 import { initialMigration } from './migrations/001-initial.ts';
+import { cachingDatabase } from './statement-cache.ts';
+import { preparingPool, type PreparingPool } from './pg-prepared.ts';
 import { termCountsMigration } from './migrations/002-term-counts.ts';
+import { termLinksIndexMigration } from './migrations/003-term-links-index.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -23,7 +26,7 @@ export interface Store {
 
 /** Numbered migrations; the Kysely migration table records which ran, so the schema version is checked on start. */
 function migrations(kind: DbKind): Record<string, Migration> {
-  return { '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration };
+  return { '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration };
 }
 
 class StaticProvider implements MigrationProvider {
@@ -38,6 +41,7 @@ class StaticProvider implements MigrationProvider {
 export async function openStore(url: string): Promise<Store> {
   let db: Kysely<Database>;
   let kind: DbKind;
+  let prepared: PreparingPool | undefined;
   if (url.startsWith('sqlite:')) {
     kind = 'sqlite';
     const path = url.slice('sqlite:'.length);
@@ -49,12 +53,13 @@ export async function openStore(url: string): Promise<Store> {
     sqlite.pragma(`synchronous = ${process.env.EVENTS_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: slowQueryLog });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }), log: slowQueryLog });
   } else {
     kind = 'postgres';
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     pool.on('error', () => { /* idle client errors surface on the next query */ });
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: slowQueryLog });
+    prepared = preparingPool(pool);
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared }), log: slowQueryLog });
   }
   const migrator = new Migrator({ db, provider: new StaticProvider(kind) });
   const { error, results } = await migrator.migrateToLatest();
@@ -63,6 +68,7 @@ export async function openStore(url: string): Promise<Store> {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (prepared) prepared.enabled = true;
   if (kind === 'sqlite') {
     // Planner statistics, sampled so start-up stays fast on big files: without them SQLite drives event lists from
     // the posts index instead of the start-date index.
@@ -71,6 +77,9 @@ export async function openStore(url: string): Promise<Store> {
   }
   return { db, kind, close: () => db.destroy() };
 }
+
+/** True when `db` (or a transaction on it) talks to PostgreSQL. */
+export const isPostgres = (db: Kysely<Database>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** True when the error is a unique-index violation in either store. */
 export function isUniqueViolation(err: unknown): boolean {
@@ -84,7 +93,7 @@ export function isUniqueViolation(err: unknown): boolean {
  * SQLite already runs one writer at a time.
  */
 export async function lockKey(db: Kysely<Database>, key: string): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(db)) {
     await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
   }
 }

@@ -1,3 +1,4 @@
-export { openStore, isUniqueViolation, lockKey } from './connection.ts';
+export { openStore, isPostgres, isUniqueViolation, lockKey } from './connection.ts';
 export type { Store, DbKind } from './connection.ts';
+export { reusableByIds } from './reusable.ts';
 export type * from './schema.ts';

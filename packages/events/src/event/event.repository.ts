@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, EventsTable } from '../db/index.ts';
+import { reusableByIds, type Database, type EventsTable } from '../db/index.ts';
 import type { PostRow, Visibility } from '../post/index.ts';
 
 export type EventRow = PostRow & Omit<EventsTable, 'post_id'>;
@@ -72,16 +72,24 @@ export function eventRepository(db: Kysely<Database>) {
     return q;
   };
 
+  const byId = reusableByIds(db, (ids) => base().where('posts.id', '=', ids[0]!));
+  const organizerLinks = reusableByIds(db, (ids) => db.selectFrom('event_organizers').select(['event_id', 'organizer_id'])
+    .where('event_id', 'in', ids).orderBy('event_id').orderBy('position'));
+
   return {
-    findById: (id: number): Promise<EventRow | undefined> => base().where('posts.id', '=', id).executeTakeFirst(),
+    findById: async (id: number): Promise<EventRow | undefined> => (await byId([id]))[0],
     findBySlug: (slug: string): Promise<EventRow | undefined> => base().where('posts.slug', '=', slug).executeTakeFirst(),
     async list(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {
-      const counted = await filtered(f).clearSelect().select(sql<number>`count(*)`.as('c')).executeTakeFirst();
-      const total = Number(counted?.c ?? 0);
-      if (total === 0 || f.offset >= total) return { rows: [], total };
       let q = filtered(f);
       q = f.include !== undefined ? q.orderBy('posts.date_gmt').orderBy('posts.id') : q.orderBy('events.start_local').orderBy('events.post_id');
-      return { rows: await q.limit(f.limit).offset(f.offset).execute(), total };
+      const count = () => filtered(f).clearSelect().select(sql<number>`count(*)`.as('c')).executeTakeFirst();
+      // The page does not need the total first (past the end it is simply empty), so both run at once: on
+      // PostgreSQL that saves a round trip per list.
+      const [counted, rows] = await Promise.all([
+        count(),
+        q.limit(f.limit).offset(f.offset).execute(),
+      ]);
+      return { rows, total: Number(counted?.c ?? 0) };
     },
     async insert(details: EventsTable): Promise<void> {
       await db.insertInto('events').values(details).execute();
@@ -92,8 +100,7 @@ export function eventRepository(db: Kysely<Database>) {
     async organizersOf(eventIds: readonly number[]): Promise<Map<number, number[]>> {
       const out = new Map<number, number[]>();
       if (eventIds.length === 0) return out;
-      const rows = await db.selectFrom('event_organizers').select(['event_id', 'organizer_id'])
-        .where('event_id', 'in', eventIds).orderBy('event_id').orderBy('position').execute();
+      const rows = await organizerLinks(eventIds);
       for (const r of rows) out.set(r.event_id, [...(out.get(r.event_id) ?? []), r.organizer_id]);
       return out;
     },

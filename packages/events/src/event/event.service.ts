@@ -3,7 +3,7 @@ import type { Database, EventsTable } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, stripActiveContent, writeTransaction,
-  type LinkedService, type Params, type Site, type WriteGeneration } from '../post/index.ts';
+  type LinkedKind, type LinkedRow, type LinkedService, type Params, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, parseDateTime, parseWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
 import { parseCost } from './cost.ts';
@@ -28,15 +28,29 @@ const toUtcText = (w: Wall, zone: string) => formatWall(utcToWall(wallToUtc(w, z
 export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
   const repo = eventRepository(db);
-  const fmtDeps = { site, venueKind: venues.kind, organizerKind: organizers.kind };
+  /** A kind whose list-body formatting runs once per row object: events of one page often share a venue. */
+  const formatOnce = (kind: LinkedKind): LinkedKind => {
+    const done = new Map<LinkedRow, Record<string, unknown>>();
+    return { ...kind, format: (s, row, single) => {
+      if (single) return kind.format(s, row, single);
+      let body = done.get(row);
+      if (body === undefined) done.set(row, body = kind.format(s, row, single));
+      return body;
+    } };
+  };
 
-  /** Loads venues, organizers and terms for many events in four queries, then formats them. */
+  /**
+   * Loads venues, organizers and terms for many events in five queries, then formats them. Links, terms and venues
+   * do not depend on each other and run side by side on PostgreSQL; organizer rows follow by primary key (selecting
+   * them through the link table in one query misled PostgreSQL's planner into reading every organizer).
+   */
   async function present(rows: EventRow[], single: boolean): Promise<Record<string, unknown>[]> {
+    if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [orgIds, termMap] = await Promise.all([repo.organizersOf(ids), terms.repo.termsOfEvents(ids)]);
-    const allOrgIds = [...orgIds.values()].flat();
     const venueIds = rows.map((r) => r.venue_id).filter((v): v is number => v !== null);
-    const [venueRows, orgRows] = await Promise.all([venues.many(venueIds), organizers.many(allOrgIds)]);
+    const [orgIds, termMap, venueRows] = await Promise.all([repo.organizersOf(ids), terms.repo.termsOfEvents(ids), venues.many(venueIds)]);
+    const orgRows = await organizers.many([...orgIds.values()].flat());
+    const fmtDeps = { site, venueKind: formatOnce(venues.kind), organizerKind: formatOnce(organizers.kind) };
     return rows.map((r) => {
       const eventTerms = termMap.get(r.id) ?? [];
       return formatEvent(fmtDeps, r, {
@@ -125,10 +139,13 @@ export function eventService(deps: EventServiceDeps) {
           hide_from_listings: 0, featured: 0, venue_id: null, parent_id: null, ...details,
         } as EventsTable);
       }
+      // A new event's links are exactly the terms set here, so a create neither reads old links nor re-reads new ones.
+      const termsSet: number[] = [];
       for (const [field, taxonomy] of [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const) {
         if (!sent.has(field)) continue;
         const ids = await terms.resolveForWrite(trx, taxonomy, refList(p[field]).map((x) => x as string | number));
-        await termRepository(trx).setEventTerms(eventId, taxonomy, ids);
+        await termRepository(trx).setEventTerms(eventId, taxonomy, ids, !existing);
+        termsSet.push(...ids);
       }
       if (orgReady) {
         const ids: number[] = [];
@@ -136,7 +153,7 @@ export function eventService(deps: EventServiceDeps) {
         await events.setOrganizers(eventId, ids);
       }
       const termRepo = termRepository(trx);
-      await termRepo.recount([...termsBefore, ...(await termRepo.termIdsOf(eventId))]);
+      await termRepo.recount([...termsBefore, ...(existing ? await termRepo.termIdsOf(eventId) : termsSet)]);
       return eventId;
     });
     generation.value++;

@@ -76,6 +76,12 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   });
   const dispatch = createDispatcher(opts.routes, opts.optionsReply);
   const cache = new Map<string, CachedResponse>();
+  // Builds under way per cache key: identical anonymous GETs arriving meanwhile wait for that one instead of all
+  // building the same response when an entry expires under load.
+  const inflight = new Map<string, { gen: number; done: Promise<CachedResponse | undefined> }>();
+  // The write generation each request started under, and how to hand its response to the requests waiting on it.
+  const startGen = new WeakMap<FastifyRequest, number>();
+  const settlers = new WeakMap<FastifyRequest, (r: CachedResponse | undefined) => void>();
   // Only anonymous reads are shared; the key holds the whole URL (filters, _fields…) and the CORS origin.
   const cacheKeyOf = (req: FastifyRequest): string | undefined =>
     req.headers.authorization === undefined ? `${req.headers.origin ?? ''}|${req.url}` : undefined;
@@ -121,10 +127,16 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       payload = req.method === 'HEAD' ? '' : JSON.stringify(outBody);
     }
     if (outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
-      if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
       // Encoded once: a hit then costs a map lookup and a socket write.
       const bytes = Buffer.from(payload);
-      cache.set(cacheKeyOf(req)!, { gen: opts.generation.value, expires: opts.clock() + opts.cacheTtlMs, status: outStatus, headers, payload: bytes });
+      const gen = startGen.get(req) ?? opts.generation.value;
+      const entry: CachedResponse = { gen, expires: opts.clock() + opts.cacheTtlMs, status: outStatus, headers, payload: bytes };
+      // A response read before a write that committed meanwhile may not show it: it is not kept.
+      if (gen === opts.generation.value) {
+        if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+        cache.set(cacheKeyOf(req)!, entry);
+      }
+      settlers.get(req)?.(entry);
       return reply.code(outStatus).headers(headers).send(bytes);
     }
     return reply.code(outStatus).headers(headers).send(payload);
@@ -140,11 +152,36 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     const query = req.query as Record<string, unknown>;
     const now = opts.clock();
-    if (req.method === 'GET' && opts.cacheTtlMs > 0) {
-      const key = cacheKeyOf(req);
-      const hit = key === undefined ? undefined : cache.get(key);
-      if (hit && hit.gen === opts.generation.value && hit.expires > now) return reply.code(hit.status).headers(hit.headers).send(hit.payload);
+    const gen = opts.generation.value;
+    const key = req.method === 'GET' && opts.cacheTtlMs > 0 ? cacheKeyOf(req) : undefined;
+    let ours: { gen: number; done: Promise<CachedResponse | undefined> } | undefined;
+    if (key !== undefined) {
+      startGen.set(req, gen);
+      const hit = cache.get(key);
+      if (hit && hit.gen === gen && hit.expires > now) return reply.code(hit.status).headers(hit.headers).send(hit.payload);
+      const running = inflight.get(key);
+      // Only a build that started after the last write may answer: it cannot miss a write this request follows.
+      const shared = running && running.gen === gen ? await running.done : undefined;
+      if (shared) return reply.code(shared.status).headers(shared.headers).send(shared.payload);
+      if (!running) {
+        let settle!: (r: CachedResponse | undefined) => void;
+        ours = { gen, done: new Promise((r) => { settle = r; }) };
+        inflight.set(key, ours);
+        settlers.set(req, settle);
+      }
     }
+    try {
+      return await build(req, reply, query, now);
+    } finally {
+      if (ours) {
+        // Errors and uncacheable answers release the waiters, which then build their own response.
+        settlers.get(req)?.(undefined);
+        if (inflight.get(key!) === ours) inflight.delete(key!);
+      }
+    }
+  };
+
+  const build = async (req: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, now: number) => {
     try {
       const caller = await resolveCaller(req.headers.authorization, req.ip, now);
       const route = restRoute(req.url, query);

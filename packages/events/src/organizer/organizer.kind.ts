@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { dropEmpty, plainText, postHead, renderedDescription, renderedExcerpt, renderedName,
+import { dropEmpty, plainText, putFilled, putPostHead, renderedDescription, renderedExcerpt, renderedName,
   type LinkedKind, type LinkedRow, type Site } from '../post/index.ts';
 
 function organizerJsonLd(site: Site, row: LinkedRow): Record<string, unknown> {
@@ -27,13 +27,20 @@ export const organizerKind: LinkedKind = {
     return out;
   },
   format(site, row, single) {
-    return {
-      ...dropEmpty({
-        ...postHead(site, 'organizer', row), organizer: renderedName(row), description: renderedDescription(row),
-        excerpt: renderedExcerpt(row), slug: row.slug, image: false, phone: row.phone, website: row.website, email: row.email,
-        json_ld: single ? organizerJsonLd(site, row) : null,
-      }),
-      global_id: site.globalId(row.id), global_id_lineage: [site.globalId(row.id)],
-    };
+    // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
+    const out: Record<string, unknown> = {};
+    putPostHead(out, site, 'organizer', row);
+    putFilled(out, 'organizer', renderedName(row));
+    putFilled(out, 'description', renderedDescription(row));
+    putFilled(out, 'excerpt', renderedExcerpt(row));
+    putFilled(out, 'slug', row.slug);
+    putFilled(out, 'phone', row.phone);
+    putFilled(out, 'website', row.website);
+    putFilled(out, 'email', row.email);
+    if (single) putFilled(out, 'json_ld', organizerJsonLd(site, row));
+    const globalId = site.globalId(row.id);
+    out.global_id = globalId;
+    out.global_id_lineage = [globalId];
+    return out;
   },
 };

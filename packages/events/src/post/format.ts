@@ -15,14 +15,31 @@ export const renderedName = (row: PostRow): string => renderTitle(row.title);
 export const renderedDescription = (row: PostRow): string => renderContent(row.content);
 export const renderedExcerpt = (row: PostRow): string => renderContent(row.excerpt);
 
+const isEmpty = (v: unknown): boolean =>
+  v === '' || v === false || v === 0 || v === '0' || v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+
 /** Venues and organizers drop every empty value (`""`, false, 0, `"0"`, `[]`, null), as the plugin does. */
 export function dropEmpty(obj: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (v === '' || v === false || v === 0 || v === '0' || v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
-    out[k] = v;
-  }
+  for (const k in obj) putFilled(out, k, obj[k]);
   return out;
+}
+
+/** `out[key] = value` unless the value is empty in `dropEmpty`'s sense: builds a body in place, without copies. */
+export function putFilled(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (!isEmpty(value)) out[key] = value;
+}
+
+/** `postHead` written into `out` with empty values dropped, for venue and organizer bodies. */
+export function putPostHead(out: Record<string, unknown>, site: Site, kind: PostKind, row: PostRow): void {
+  putFilled(out, 'id', row.id);
+  putFilled(out, 'author', String(row.author));
+  putFilled(out, 'status', row.status);
+  putFilled(out, 'date', row.date_local);
+  putFilled(out, 'date_utc', row.date_gmt);
+  putFilled(out, 'modified', row.modified_local);
+  putFilled(out, 'modified_utc', row.modified_gmt);
+  putFilled(out, 'url', site.permalink(kind, row.slug));
 }
 
 /** Plain text for schema.org descriptions. */

@@ -18,4 +18,4 @@ export { linkedService } from './linked.service.ts';
 export type { LinkedService, LinkedKind, Params } from './linked.service.ts';
 export { linkedRoutes, linkedWriteArgs, isTruthy, searchTokens } from './linked.routes.ts';
 export type { LinkedRouteDeps } from './linked.routes.ts';
-export { postHead, renderedName, renderedDescription, renderedExcerpt, dropEmpty, plainText } from './format.ts';
+export { postHead, renderedName, renderedDescription, renderedExcerpt, dropEmpty, plainText, putFilled, putPostHead } from './format.ts';

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the detail table is chosen at run time, which Kysely's
    static table types cannot express; rows are typed again at the function boundaries. */
 import { sql, type Kysely } from 'kysely';
-import type { Database, PostType } from '../db/index.ts';
+import { reusableByIds, type Database, type PostType } from '../db/index.ts';
 import type { PostRow } from './post.repository.ts';
 import type { Visibility } from './listing.ts';
 
@@ -77,12 +77,13 @@ export function linkedRepository(typed: Kysely<Database>, t: LinkedTable) {
     }
     return q;
   };
+  const byIds = reusableByIds<LinkedRow>(typed, (ids) => base().where('posts.id', 'in', ids));
   return {
     findById: (id: number) => base().where('posts.id', '=', id).executeTakeFirst() as Promise<LinkedRow | undefined>,
     findBySlug: (slug: string) => base().where('posts.slug', '=', slug).executeTakeFirst() as Promise<LinkedRow | undefined>,
     async findMany(ids: readonly number[]): Promise<Map<number, LinkedRow>> {
       if (ids.length === 0) return new Map();
-      const rows = await base().where('posts.id', 'in', [...new Set(ids)]).execute() as LinkedRow[];
+      const rows = await byIds([...new Set(ids)]);
       return new Map(rows.map((r) => [r.id, r]));
     },
     async list(f: LinkedListFilter): Promise<{ rows: LinkedRow[]; total: number }> {

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import { lockKey, type Database, type PostType, type PostsTable } from '../db/index.ts';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { isPostgres, lockKey, type Database, type PostType, type PostsTable } from '../db/index.ts';
 import { nextFreeSlug } from './slug.ts';
 
 export type PostRow = Omit<PostsTable, 'id'> & { id: number };
@@ -14,8 +14,13 @@ export function postRepository(db: Kysely<Database>) {
     /** The free slug for `base` in `type`, ignoring the post `exceptId` (its own current slug). */
     async freeSlug(type: PostType, base: string, exceptId?: number): Promise<string> {
       await lockKey(db, `slug:${type}:${base}`);
+      // SQLite's LIKE ignores case and so cannot use the (type, slug) index: it scanned every post on each write.
+      // Its index is in byte order, where the slugs starting with `base-` are exactly those in [`base-`, `base.`).
+      const suffixed = isPostgres(db)
+        ? (eb: ExpressionBuilder<Database, 'posts'>) => eb('slug', 'like', `${base.replace(/[%_\\]/g, '')}-%`)
+        : (eb: ExpressionBuilder<Database, 'posts'>) => eb.and([eb('slug', '>=', `${base}-`), eb('slug', '<', `${base}.`)]);
       let q = db.selectFrom('posts').select('slug').where('type', '=', type)
-        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base.replace(/[%_\\]/g, '')}-%`)]));
+        .where((eb) => eb.or([eb('slug', '=', base), suffixed(eb)]));
       if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
       const taken = new Set((await q.execute()).map((r) => r.slug));
       return nextFreeSlug(base, taken);

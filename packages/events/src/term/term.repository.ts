@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { lockKey, type Database, type Taxonomy, type TermsTable } from '../db/index.ts';
+import { lockKey, reusableByIds, type Database, type Taxonomy, type TermsTable } from '../db/index.ts';
 
 export type TermRow = Omit<TermsTable, 'id' | 'count'> & { id: number };
 export type TermWithCount = TermRow & { count: number };
@@ -15,6 +15,12 @@ export const byName = (a: TermRow, b: TermRow): number => {
 export function termRepository(db: Kysely<Database>) {
   const counted = () => db.selectFrom('terms').selectAll('terms');
   const withCount = (r: TermRow & { count: unknown }): TermWithCount => ({ ...r, count: Number(r.count ?? 0) });
+  // Pages share a few dozen terms among their events: the links come from the covering index and each term row is
+  // read once, instead of one joined row (all term columns) per link.
+  const linksOf = reusableByIds(db, (ids) => db.selectFrom('event_terms').select(['event_id', 'term_id']).where('event_id', 'in', ids));
+  const termsOf = reusableByIds(db, (ids) => db.selectFrom('terms')
+    .select(['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'count'])
+    .where('id', 'in', db.selectFrom('event_terms').select('term_id').where('event_id', 'in', ids)));
   return {
     async findById(taxonomy: Taxonomy, id: number): Promise<TermWithCount | undefined> {
       const r = await counted().where('terms.taxonomy', '=', taxonomy).where('terms.id', '=', id).executeTakeFirst();
@@ -74,13 +80,15 @@ export function termRepository(db: Kysely<Database>) {
     async termsOfEvents(eventIds: readonly number[]): Promise<Map<number, TermWithCount[]>> {
       const out = new Map<number, TermWithCount[]>();
       if (eventIds.length === 0) return out;
-      const links = await db.selectFrom('event_terms').innerJoin('terms', 'terms.id', 'event_terms.term_id')
-        .select(['event_terms.event_id', 'terms.id', 'terms.taxonomy', 'terms.name', 'terms.slug', 'terms.description', 'terms.parent', 'terms.count'])
-        .where('event_terms.event_id', 'in', eventIds).execute();
-      for (const l of links) {
-        const list = out.get(l.event_id) ?? [];
+      const [links, rows] = await Promise.all([linksOf(eventIds), termsOf(eventIds)]);
+      const terms = new Map(rows.map((l) => [l.id, l]));
+      for (const { event_id: eventId, term_id: termId } of links) {
+        const l = terms.get(termId);
+        // A term deleted between the two reads is left out, as the join would have left it out.
+        if (l === undefined) continue;
+        const list = out.get(eventId) ?? [];
         list.push({ id: l.id, taxonomy: l.taxonomy, name: l.name, slug: l.slug, description: l.description, parent: l.parent, count: Number(l.count) });
-        out.set(l.event_id, list);
+        out.set(eventId, list);
       }
       for (const list of out.values()) list.sort(byName);
       return out;
@@ -100,8 +108,9 @@ export function termRepository(db: Kysely<Database>) {
       await sql`update terms set count = (select count(*) from event_terms et inner join posts p on p.id = et.event_id
         where et.term_id = terms.id and p.status = 'publish') where id in (${sql.join(ids)})`.execute(db);
     },
-    async setEventTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
-      const current = await db.selectFrom('event_terms').innerJoin('terms', 'terms.id', 'event_terms.term_id')
+    /** Replaces the event's terms of one taxonomy; `fresh` says the event was just inserted and has no links yet. */
+    async setEventTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[], fresh = false): Promise<void> {
+      const current = fresh ? [] : await db.selectFrom('event_terms').innerJoin('terms', 'terms.id', 'event_terms.term_id')
         .select('terms.id').where('event_terms.event_id', '=', eventId).where('terms.taxonomy', '=', taxonomy).execute();
       if (current.length > 0) {
         await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', current.map((c) => c.id)).execute();

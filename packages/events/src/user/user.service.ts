@@ -68,8 +68,8 @@ export function userService(db: Kysely<Database>) {
     async authenticate(login: string, password: string): Promise<Caller> {
       const key = createHash('sha256').update(`${login}\0${password}`).digest('base64');
       const hit = verified.get(key);
-      if (hit && (await repo.passwordExists(hit.passwordId))) {
-        const user = await repo.findById(hit.userId);
+      if (hit) {
+        const user = await repo.findWithPassword(hit.userId, hit.passwordId);
         if (user) return toCaller(user);
       }
       verified.delete(key);

@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../http/args.ts';
-import { dropEmpty, isTruthy, plainText, postHead, renderedDescription, renderedExcerpt, renderedName,
+import { dropEmpty, isTruthy, plainText, putFilled, putPostHead, renderedDescription, renderedExcerpt, renderedName,
   type LinkedKind, type LinkedRow, type Params, type Site } from '../post/index.ts';
 
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
+/** Detail columns in body order. */
+const DETAIL_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'geo_lat', 'geo_lng'] as const;
 
 /** The plugin derives stateprovince: the state for the US (or no country), otherwise the province. */
 function deriveStateProvince(v: { state: string; province: string; country: string }): string {
@@ -56,13 +58,20 @@ export const venueKind: LinkedKind = {
     return out;
   },
   format(site, row, single) {
-    const head = postHead(site, 'venue', row);
-    const body = dropEmpty({
-      ...head, venue: renderedName(row), description: renderedDescription(row), excerpt: renderedExcerpt(row), slug: row.slug,
-      image: false, address: row.address, city: row.city, country: row.country, province: row.province, state: row.state,
-      zip: row.zip, phone: row.phone, website: row.website, stateprovince: row.stateprovince,
-      geo_lat: row.geo_lat, geo_lng: row.geo_lng, json_ld: single ? venueJsonLd(site, row) : null,
-    });
-    return { ...body, show_map: row.show_map === 1, show_map_link: row.show_map_link === 1, global_id: site.globalId(row.id), global_id_lineage: [site.globalId(row.id)] };
+    // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
+    const out: Record<string, unknown> = {};
+    putPostHead(out, site, 'venue', row);
+    putFilled(out, 'venue', renderedName(row));
+    putFilled(out, 'description', renderedDescription(row));
+    putFilled(out, 'excerpt', renderedExcerpt(row));
+    putFilled(out, 'slug', row.slug);
+    for (const f of DETAIL_FIELDS) putFilled(out, f, row[f]);
+    if (single) putFilled(out, 'json_ld', venueJsonLd(site, row));
+    out.show_map = row.show_map === 1;
+    out.show_map_link = row.show_map_link === 1;
+    const globalId = site.globalId(row.id);
+    out.global_id = globalId;
+    out.global_id_lineage = [globalId];
+    return out;
   },
 };
