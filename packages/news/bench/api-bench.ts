@@ -179,10 +179,11 @@ ${table}
 
 ${cpuTable}
 
-Reading: the CPU table is the signal that survives a busy machine. In the runs so far the gateway spent about
-3× the worker's CPU per count (Fastify server side plus an undici client hop per request, ~75 µs each measured alone),
-so on 2 shared cores the gateway, not the index, limits throughput; the sequential rows meet the latency target.
-A cache miss costs the worker one binary-search pair per shard (~260 µs over 83 shards) against ~90 µs for a hit.
+Reading: the CPU table is the signal that survives a busy machine. The gateway spends about 2.5× the worker's CPU
+per cached count; a CPU profile of the gateway under load puts ~21% in socket writes (kernel), ~9% in undici, ~7% in
+Fastify and ~6% in our code, so on 2 shared cores the second HTTP hop, not the index, limits throughput. A cache miss
+costs the worker one binary-search pair per shard (83 monthly shards), which bounds distinct-query throughput even
+for the worker alone; the sequential rows meet the latency target.
 `;
     console.log(section);
     writeBenchmarkSection(SECTION, section);

@@ -11,7 +11,7 @@ export { compileFilters, hasNoFilter } from './filters.ts';
 export type { DocumentPredicate } from './filters.ts';
 export { assertIndexVersion } from './release-lookup.ts';
 export { find, count } from './find.ts';
-export { occurrences } from './occurrences.ts';
+export { occurrences, occurrencesJson } from './occurrences.ts';
 export { documents } from './documents.ts';
 export { metadata, metadataJson } from './metadata.ts';
 export { getDoc } from './get-doc.ts';

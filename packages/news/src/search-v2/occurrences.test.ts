@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OpenRelease } from '../release/types.ts';
-import { find, occurrences, V2_LIMITS } from './index.ts';
+import { find, occurrences, occurrencesJson, V2_LIMITS } from './index.ts';
 import { ARTICLES, VERSION } from './continuations.fixture.ts';
 import { bruteForceOffsets, buildMemoryRelease } from './memory-release.fixture.ts';
 import { errorOf } from './v2-error.fixture.ts';
@@ -66,6 +66,27 @@ describe('occurrences', () => {
     expect(errorOf(() => occurrences(release, { ...base, shard_id: '2016-05', rank_from: 4, rank_to: 3 })).code).toBe('rank_out_of_range');
     expect(errorOf(() => occurrences(release, { ...base, shard_id: '2099-01', rank_from: 0, rank_to: 1 })).code).toBe('unknown_shard');
     expect(errorOf(() => occurrences(release, { ...base, index: 'other', shard_id: '2016-05', rank_from: 0, rank_to: 1 })).code).toBe('unknown_index');
+  });
+});
+
+describe('occurrencesJson', () => {
+  it('is the JSON text of occurrences, byte for byte, for every page shape', () => {
+    const found = find(release, { index: 'news', query: 'Berlin' });
+    const size = release.indexes.get('news')?.shards[0]?.reader.stats.textBytes ?? 0;
+    const requests = [
+      ...found.shard_ids.map((shardId, i) => {
+        const [lo, hi] = found.segment_by_shard[i] ?? [0, 0];
+        return { ...base, shard_id: shardId, rank_from: lo, rank_to: hi, query: 'Berlin' };
+      }),
+      { ...base, shard_id: '2016-05', rank_from: 0, rank_to: size },
+      { ...base, shard_id: '2016-05', rank_from: 5, rank_to: 5 },
+    ];
+    for (const r of requests) expect(occurrencesJson(release, r)).toBe(JSON.stringify(occurrences(release, r)));
+  });
+
+  it('refuses what occurrences refuses, with the same error', () => {
+    const bad = { ...base, shard_id: '2016-05', rank_from: 4, rank_to: 3 };
+    expect(errorOf(() => occurrencesJson(release, bad)).toBody()).toEqual(errorOf(() => occurrences(release, bad)).toBody());
   });
 });
 

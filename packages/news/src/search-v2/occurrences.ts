@@ -36,3 +36,56 @@ export function occurrences(release: OpenRelease, request: RankRangeRequest): Oc
   };
 }
 
+
+const ASCII_ONLY = /^[\x20-\x7e]*$/;
+
+/** Writes a non-negative integer's decimal digits at `at`; returns the position after them. */
+function writeDigits(buf: Buffer, at: number, n: number): number {
+  if (n < 10) { buf[at] = 48 + n; return at + 1; }
+  let end = at;
+  for (let m = n; m >= 1; m = Math.floor(m / 10)) end++;
+  for (let i = end - 1, m = n; i >= at; i--, m = Math.floor(m / 10)) buf[i] = 48 + (m % 10);
+  return end;
+}
+
+function writeAscii(buf: Buffer, at: number, s: string): number {
+  for (let i = 0; i < s.length; i++) buf[at + i] = s.charCodeAt(i);
+  return at + s.length;
+}
+
+/**
+ * v2 occurrences encoded as the JSON text of `occurrences(release, request)`, byte for byte. Allocating and
+ * JSON.stringify-ing 50,000 small objects was about 3/4 of the endpoint's time; here the per-rank values are
+ * non-negative integers written as ASCII digits into one buffer, and the shard's year is encoded once.
+ */
+export function occurrencesJson(release: OpenRelease, request: RankRangeRequest): string {
+  const shard = checkedShard(release, request);
+  const { reader, docBase } = shard;
+  const from = request.rank_from;
+  const to = request.rank_to;
+  const year = JSON.stringify(shard.year);
+  const head = `{"index_version":${JSON.stringify(release.indexVersion)},"shard_id":${JSON.stringify(shard.shardId)}`
+    + `,"rank_from":${from},"rank_to":${to},"page_occurrences":${to - from},"occurrences":[`;
+  // The fast loop writes bytes as latin1 characters, so it needs a printable-ASCII year (crawl years are digits).
+  if (!ASCII_ONLY.test(year)) return JSON.stringify(occurrences(release, request));
+  const rankKey = '{"rank":';
+  const yearPart = `,"year":${year},"doc_ix":`;
+  const offsetKey = ',"offset":';
+  // Per entry: the fixed text, three integers of at most 16 digits (< 2^53), a brace and a comma.
+  const buf = Buffer.allocUnsafe((to - from) * (rankKey.length + yearPart.length + offsetKey.length + 3 * 16 + 2) + 2);
+  let at = 0;
+  for (let rank = from; rank < to; rank++) {
+    const { doc, offset } = reader.locate(rank);
+    if (rank !== from) buf[at++] = 44; // ,
+    at = writeAscii(buf, at, rankKey);
+    at = writeDigits(buf, at, rank);
+    at = writeAscii(buf, at, yearPart);
+    at = writeDigits(buf, at, docBase + doc);
+    at = writeAscii(buf, at, offsetKey);
+    at = writeDigits(buf, at, offset);
+    buf[at++] = 125; // }
+  }
+  buf[at++] = 93; // ]
+  buf[at++] = 125; // }
+  return head + buf.toString('latin1', 0, at);
+}

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { GatewayError, ValidationFailed } from '../errors/index.ts';
 import { issue } from './issues.ts';
 
@@ -8,6 +9,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** FastAPI parses the body as JSON when the content type is absent, `application/json` or `application/*+json`. */
 function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === 'application/json') return true; // what nearly every client sends: skip the parsing below
   if (contentType === undefined || contentType.trim() === '') return true;
   const mime = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   const [main, sub] = mime.split('/');
@@ -62,7 +64,8 @@ export function readRequestBody(raw: Buffer | undefined, contentType: string | u
   if (raw === undefined || raw.length === 0) return { kind: 'empty' };
   let text: string;
   try {
-    text = UTF8.decode(raw);
+    // ASCII (most bodies) needs no UTF-8 validation, and latin1 decoding of it is a plain copy.
+    text = isAscii(raw) ? raw.toString('latin1') : UTF8.decode(raw);
   } catch {
     throw new GatewayError('body_unreadable', 'There was an error parsing the body');
   }
