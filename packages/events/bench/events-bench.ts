@@ -79,10 +79,10 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<Result[]> {
 
 async function runServer(kind: string, url: string, cacheTtl: string, eventIds: number[], now: number): Promise<Result[]> {
   const cached = cacheTtl !== '0';
-  const label = cached ? '' : ' (no response cache)';
+  const label = cached ? '' : ' (no caches)';
 
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn', EVENTS_CACHE_TTL_MS: cacheTtl } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn', EVENTS_CACHE_TTL_MS: cacheTtl, EVENTS_ITEM_CACHE_MB: cached ? '' : '0' } });
   const results: Result[] = [];
   try {
     await waitFor(port, child);
@@ -151,8 +151,8 @@ async function benchBaseline(): Promise<Result[]> {
 const TARGETS: Record<string, string> = {
   'GET /events?per_page=50 + month window': 'p50 ≤ 5 ms, ≥ 1,500 req/s',
   'GET /events/{id}': '≥ 4,000 req/s',
-  'GET /events?per_page=50 + month window (no response cache)': '(for comparison)',
-  'GET /events/{id} (no response cache)': '(for comparison)',
+  'GET /events?per_page=50 + month window (no caches)': '(for comparison)',
+  'GET /events/{id} (no caches)': '(for comparison)',
   'POST /events (create)': '≥ 300/s (SQLite)',
 };
 
@@ -182,9 +182,11 @@ const lines = [
     `Data: ${COUNTS.events.toLocaleString('en')} events (one year either side of today), ${COUNTS.venues} venues, ${COUNTS.organizers} organizers, ` +
     `${COUNTS.categories} categories, ${COUNTS.tags} tags. Server: \`events serve\` in a child process, autocannon with 10 connections for ` +
     `${DURATION} s per scenario on the same machine (client and server share the cores). SQLite: WAL, synchronous=NORMAL. ` +
-    `Reads rotate over 24 month windows and 10,000 ids. Default rows use the anonymous response cache (5 s TTL, dropped on ` +
-    `every write, as the plugin caches built responses until a post is saved); "no response cache" rows run with ` +
-    `EVENTS_CACHE_TTL_MS=0 and show the cost of building every response. Creates authenticate with HTTP Basic. ` +
+    `Reads rotate over 24 month windows and 10,000 ids (each scenario starts cold). Default rows use the service's ` +
+    `caches, as the plugin caches built responses until a post is saved: anonymous responses (5 s TTL) and events read ` +
+    `by id with their built bodies (64 MiB), both dropped on every committed change, from this or any other connection; ` +
+    `"no caches" rows run with EVENTS_CACHE_TTL_MS=0 and EVENTS_ITEM_CACHE_MB=0 and show the cost of building every ` +
+    `response. Creates authenticate with HTTP Basic. ` +
     `PostgreSQL 15 on 127.0.0.1. Measured ${new Date().toISOString().slice(0, 16)} UTC; 1-minute load average ` +
     `${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other jobs shared the machine: numbers are low bounds).`,
   '',

@@ -4,7 +4,7 @@ import type { Config } from './config/index.ts';
 import type { Store } from './db/index.ts';
 import { createHttpApp } from './http/app.ts';
 import { compileRoutes, type CompiledRoute } from './http/route.ts';
-import { createSite, linkedRoutes, linkedService, linkedWriteArgs, NAMESPACE, postRepository, type WriteGeneration } from './post/index.ts';
+import { createSite, linkedRoutes, linkedService, linkedWriteArgs, NAMESPACE, postRepository, WriteGeneration } from './post/index.ts';
 import { venueKind } from './venue/index.ts';
 import { organizerKind } from './organizer/index.ts';
 import { termRoutes, termService } from './term/index.ts';
@@ -28,7 +28,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const { config, store, clock, logger } = deps;
   const db = store.db;
   const site = createSite(config);
-  const generation: WriteGeneration = { value: 0 };
+  const generation = new WriteGeneration(store.changes);
   const users = userService(db);
   const terms = termService(db, generation);
   const venues = linkedService(db, venueKind, site, generation);
@@ -39,7 +39,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const userExists = (id: number) => users.userExists(id);
   const venueCreateArgs = linkedWriteArgs({ service: venues, userExists }, true);
   const organizerCreateArgs = linkedWriteArgs({ service: organizers, userExists }, true);
-  const events = eventService({ db, site, generation, terms, venues, organizers, venueCreateArgs, organizerCreateArgs });
+  const events = eventService({ db, site, generation, terms, venues, organizers, venueCreateArgs, organizerCreateArgs, itemCacheBytes: config.itemCacheBytes });
 
   let compiled: CompiledRoute[] = [];
   compiled = compileRoutes(NAMESPACE, [

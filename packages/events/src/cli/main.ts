@@ -25,7 +25,9 @@ program.command('serve')
   .action(async (opts: { port?: number; host?: string; db?: string; siteUrl?: string; timezone?: string }) => {
     const config = parseConfig({ port: opts.port, host: opts.host, db: opts.db, siteUrl: opts.siteUrl, timezone: opts.timezone }, process.env);
     const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
-    const store = await openStore(config.db);
+    const store = await openStore(config.db, {
+      onChangeListenerError: (err) => logger.warn({ err: err.message }, 'PostgreSQL change listener lost; caches are bypassed until it reconnects'),
+    });
     const app = createEventsApp({ config, store, clock: systemClock, logger });
     const shutdown = async (signal: string) => {
       logger.info({ signal }, 'shutting down');

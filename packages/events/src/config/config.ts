@@ -19,6 +19,8 @@ export interface Config {
   readonly logLevel: string;
   /** How long anonymous GET responses may be served from memory; every local write invalidates them at once. */
   readonly cacheTtlMs: number;
+  /** Memory for built single items (events by id), kept until the next committed change; 0 disables. */
+  readonly itemCacheBytes: number;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -36,6 +38,7 @@ export const defaultConfig: Config = Object.freeze({
   bodyLimitBytes: 1024 * 1024,
   logLevel: 'info',
   cacheTtlMs: 5000,
+  itemCacheBytes: 64 * 1024 * 1024,
 });
 
 export class ConfigError extends Error {}
@@ -70,8 +73,10 @@ export function parseConfig(flags: Partial<Record<keyof Config, string | number>
   if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024) throw new ConfigError('EVENTS_BODY_LIMIT must be an integer ≥ 1024');
   const cacheTtlMs = Number(pick('cacheTtlMs', 'EVENTS_CACHE_TTL_MS') ?? defaultConfig.cacheTtlMs);
   if (!Number.isInteger(cacheTtlMs) || cacheTtlMs < 0) throw new ConfigError('EVENTS_CACHE_TTL_MS must be an integer ≥ 0 (0 disables the cache)');
+  const itemCacheMb = Number(env.EVENTS_ITEM_CACHE_MB || defaultConfig.itemCacheBytes / 2 ** 20);
+  if (!Number.isInteger(itemCacheMb) || itemCacheMb < 0) throw new ConfigError('EVENTS_ITEM_CACHE_MB must be an integer ≥ 0 (0 disables the item cache)');
   return Object.freeze({
-    port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs,
+    port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs, itemCacheBytes: itemCacheMb * 2 ** 20,
     siteName: pick('siteName', 'EVENTS_SITE_NAME') ?? defaultConfig.siteName,
     currencySymbol: pick('currencySymbol', 'EVENTS_CURRENCY_SYMBOL') ?? defaultConfig.currencySymbol,
     logLevel: pick('logLevel', 'EVENTS_LOG_LEVEL') ?? defaultConfig.logLevel,

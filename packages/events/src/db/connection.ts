@@ -9,6 +9,8 @@ import { cachingDatabase } from './statement-cache.ts';
 import { preparingPool, type PreparingPool } from './pg-prepared.ts';
 import { termCountsMigration } from './migrations/002-term-counts.ts';
 import { termLinksIndexMigration } from './migrations/003-term-links-index.ts';
+import { changeNotifyMigration } from './migrations/004-change-notify.ts';
+import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -18,15 +20,25 @@ const slowQueryLog = SLOW_MS > 0
   ? (e: LogEvent) => { if (e.queryDurationMillis >= SLOW_MS) process.stderr.write(`slow query ${e.queryDurationMillis.toFixed(1)} ms: ${e.query.sql}\n`); }
   : undefined;
 
+export interface StoreOptions {
+  /** Told when PostgreSQL's change listener loses its connection; it reconnects by itself and caches are bypassed meanwhile. */
+  readonly onChangeListenerError?: (err: Error) => void;
+}
+
 export interface Store {
   readonly db: Kysely<Database>;
   readonly kind: DbKind;
+  /** Changes when another connection or process committed a write (for caches). */
+  readonly changes: ChangeSignal;
   close(): Promise<void>;
 }
 
 /** Numbered migrations; the Kysely migration table records which ran, so the schema version is checked on start. */
 function migrations(kind: DbKind): Record<string, Migration> {
-  return { '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration };
+  return {
+    '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration,
+    '004-change-notify': changeNotifyMigration(kind),
+  };
 }
 
 class StaticProvider implements MigrationProvider {
@@ -38,15 +50,17 @@ class StaticProvider implements MigrationProvider {
  * Opens `sqlite:PATH` (creating its folder) or `postgres://…` and applies pending migrations.
  * @example const store = await openStore('sqlite:./data/events.sqlite')
  */
-export async function openStore(url: string): Promise<Store> {
+export async function openStore(url: string, opts: StoreOptions = {}): Promise<Store> {
   let db: Kysely<Database>;
   let kind: DbKind;
   let prepared: PreparingPool | undefined;
+  let sqliteHandle: SQLite.Database | undefined;
   if (url.startsWith('sqlite:')) {
     kind = 'sqlite';
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
     const sqlite = new SQLite(path);
+    sqliteHandle = sqlite;
     // WAL with synchronous=NORMAL: a commit is in the WAL (the OS page cache) before the call returns, so a killed
     // process loses nothing; only a power cut can drop the last commits. EVENTS_SQLITE_SYNC=FULL trades speed for that.
     sqlite.pragma('journal_mode = WAL');
@@ -75,7 +89,14 @@ export async function openStore(url: string): Promise<Store> {
     await sql`pragma analysis_limit = 1000`.execute(db);
     await sql`analyze`.execute(db);
   }
-  return { db, kind, close: () => db.destroy() };
+  let changes: ChangeSignal;
+  try {
+    changes = sqliteHandle ? sqliteChangeSignal(sqliteHandle) : await pgChangeSignal(url, { onError: opts.onChangeListenerError });
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return { db, kind, changes, close: async () => { await changes.close(); await db.destroy(); } };
 }
 
 /** True when `db` (or a transaction on it) talks to PostgreSQL. */

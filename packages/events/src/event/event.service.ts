@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, EventsTable } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
-import { modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, stripActiveContent, writeTransaction,
+import { JsonText } from '../http/json-text.ts';
+import { ItemCache, modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, stripActiveContent, writeTransaction,
   type LinkedKind, type LinkedRow, type LinkedService, type Params, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, parseDateTime, parseWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
@@ -21,13 +22,21 @@ export interface EventServiceDeps {
   organizers: LinkedService;
   venueCreateArgs: ArgSet;
   organizerCreateArgs: ArgSet;
+  /** Memory for events read by id and their built bodies, kept until the next committed change (0: none). */
+  itemCacheBytes: number;
 }
+
+/** An event read by id, and its single-item body once built for that same row. */
+interface CachedEvent { readonly row: EventRow; readonly body?: JsonText }
+// Rough heap cost of a row: its long texts as UTF-16, plus the fixed columns and map entry.
+const rowBytes = (r: EventRow) => 2 * (r.content.length + r.title.length + r.excerpt.length) + 1024;
 
 const toUtcText = (w: Wall, zone: string) => formatWall(utcToWall(wallToUtc(w, zone), 'UTC'));
 
 export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
   const repo = eventRepository(db);
+  const items = new ItemCache<number, CachedEvent>(generation, deps.itemCacheBytes);
   /** A kind whose list-body formatting runs once per row object: events of one page often share a venue. */
   const formatOnce = (kind: LinkedKind): LinkedKind => {
     const done = new Map<LinkedRow, Record<string, unknown>>();
@@ -156,19 +165,33 @@ export function eventService(deps: EventServiceDeps) {
       await termRepo.recount([...termsBefore, ...(existing ? await termRepo.termIdsOf(eventId) : termsSet)]);
       return eventId;
     });
-    generation.value++;
+    generation.bump();
     return id;
   }
 
   return {
-    findById: (id: number) => repo.findById(id),
+    async findById(id: number): Promise<EventRow | undefined> {
+      const hit = items.get(id);
+      if (hit !== undefined) return hit.row;
+      const readAt = items.current();
+      const row = await repo.findById(id);
+      if (row !== undefined) items.set(id, { row }, rowBytes(row), readAt);
+      return row;
+    },
     findBySlug: (slug: string) => repo.findBySlug(slug),
     async list(f: EventListFilter) {
       const { rows, total } = await repo.list(f);
       return { items: await present(rows, false), total };
     },
-    async present(row: EventRow): Promise<Record<string, unknown>> {
-      return (await present([row], true))[0]!;
+    /** The single-event body; built once per cached row (the row from `findById`) until the next change. */
+    async present(row: EventRow): Promise<JsonText> {
+      const hit = items.get(row.id);
+      if (hit?.row === row && hit.body !== undefined) return hit.body;
+      // The row is cached, so it belongs to the current generation; a write while building keeps the body out.
+      const readAt = items.current();
+      const body = JsonText.of((await present([row], true))[0]);
+      if (hit?.row === row) items.set(row.id, { row, body }, rowBytes(row) + body.text.length, readAt);
+      return body;
     },
     create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now),
     update: (caller: Caller, row: EventRow, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now, row),
@@ -180,7 +203,7 @@ export function eventService(deps: EventServiceDeps) {
         const termRepo = termRepository(trx);
         await termRepo.recount(await termRepo.termIdsOf(row.id));
       });
-      generation.value++;
+      generation.bump();
     },
   };
 }

@@ -6,6 +6,7 @@ import { createDispatcher, allowedMethods, type Dispatched } from './dispatch.ts
 import { parseNestedParams } from './nested-params.ts';
 import type { Authenticate } from './auth.ts';
 import { basicAuth } from './auth.ts';
+import { JsonText } from './json-text.ts';
 
 export interface HttpOptions {
   readonly siteUrl: string;
@@ -111,20 +112,21 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       });
     }
     let outStatus = status;
-    let outBody = body;
+    const jsonp = query._jsonp;
+    const reshaped = (typeof query._fields === 'string' && status < 400) || query._envelope !== undefined || typeof jsonp === 'string';
+    let outBody = body instanceof JsonText && reshaped ? body.value() : body;
     if (typeof query._fields === 'string' && status < 400) outBody = filterFields(outBody, query._fields);
     if (query._envelope !== undefined) {
       outBody = { body: outBody, status, headers };
       outStatus = 200;
     }
-    const jsonp = query._jsonp;
     let payload: string;
     if (typeof jsonp === 'string' && /^[\w.]+$/.test(jsonp)) {
       headers['Content-Type'] = 'application/javascript; charset=UTF-8';
       payload = `/**/${jsonp}(${JSON.stringify(outBody)})`;
     } else {
       headers['Content-Type'] = 'application/json; charset=UTF-8';
-      payload = req.method === 'HEAD' ? '' : JSON.stringify(outBody);
+      payload = req.method === 'HEAD' ? '' : outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
     }
     if (outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
       // Encoded once: a hit then costs a map lookup and a socket write.

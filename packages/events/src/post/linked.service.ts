@@ -82,12 +82,12 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     writeIn,
     async create(caller: Caller, p: Params, sent: ReadonlySet<string>, now: number): Promise<number> {
       const id = await writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now));
-      generation.value++;
+      generation.bump();
       return id;
     },
     async update(caller: Caller, id: number, p: Params, sent: ReadonlySet<string>, now: number): Promise<void> {
       await writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, id));
-      generation.value++;
+      generation.bump();
     },
     async trash(row: LinkedRow, now: number): Promise<void> {
       await writeTransaction(db, async (trx) => {
@@ -96,7 +96,7 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
         await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now) });
         await linkedRepository(trx, kind).unlinkFromEvents(row.id);
       });
-      generation.value++;
+      generation.bump();
     },
   };
 }

@@ -17,5 +17,31 @@ export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Transa
   }
 }
 
-/** Bumped on every committed write so cached responses never outlive the data they show. */
-export interface WriteGeneration { value: number }
+/**
+ * Counts committed changes so cached answers never outlive the data they show: this process's writes bump it, and
+ * a change committed through another connection (seen by the store's change signal) bumps it on the next read.
+ * A cached answer keeps the generation it was read under and is served only while that is still current.
+ */
+export class WriteGeneration {
+  private local = 0;
+  private seen: number;
+
+  constructor(private readonly changes?: { read(): number }) {
+    this.seen = changes?.read() ?? 0;
+  }
+
+  get value(): number {
+    if (this.changes !== undefined) {
+      const v = this.changes.read();
+      if (v !== this.seen) {
+        this.seen = v;
+        this.local++;
+      }
+    }
+    return this.local;
+  }
+
+  bump(): void {
+    this.local++;
+  }
+}

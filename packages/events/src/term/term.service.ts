@@ -63,7 +63,7 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
         const slug = await uniqueSlug(r, taxonomy, sanitizeTitle(w.slug ?? w.name) || 'term');
         return r.insert({ taxonomy, name: w.name, slug, description: w.description ?? '', parent });
       });
-      generation.value++;
+      generation.bump();
       return (await repo.findById(taxonomy, id))!;
     },
 
@@ -91,14 +91,14 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
         }
         await r.update(id, patch);
       });
-      generation.value++;
+      generation.bump();
       return (await repo.findById(taxonomy, id))!;
     },
 
     async remove(taxonomy: Taxonomy, id: number): Promise<TermWithCount> {
       const before = (await repo.findById(taxonomy, id))!;
       await writeTransaction(db, (trx) => termRepository(trx).remove(before));
-      generation.value++;
+      generation.bump();
       return before;
     },
 

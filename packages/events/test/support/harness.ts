@@ -80,6 +80,8 @@ export interface Service {
   readonly base: string;
   readonly rest: string;
   readonly store: Store;
+  /** The database URL, for a second instance or process on the same data. */
+  readonly dbUrl: string;
   readonly userIds: Record<RoleLogin, number>;
   clock: { now: number };
   request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
@@ -90,19 +92,48 @@ export interface Service {
 
 export const DEFAULT_NOW = Date.UTC(2018, 0, 10, 12, 0, 0);
 
-/** Starts the real service on 127.0.0.1 over a fresh store, with one user per role. */
-export async function startService(factory: StoreFactory, opts: { timezone?: string; now?: number } = {}): Promise<Service> {
-  const db = await factory.create();
-  const store = await openStore(db.url);
-  const users = userService(store.db);
-  const userIds = {} as Record<RoleLogin, number>;
-  for (const role of ROLE_LOGINS) userIds[role] = (await users.add(role, role, { appPassword: PASSWORD })).id;
-  const clock = { now: opts.now ?? DEFAULT_NOW };
-  const config = parseConfig({ port: 0, db: db.url, siteUrl: 'http://wordpress.test', timezone: opts.timezone ?? 'UTC' }, {});
+interface ServiceOptions { timezone?: string; now?: number; env?: NodeJS.ProcessEnv }
+
+/** Serves `url` with the real app on 127.0.0.1 (an ephemeral port). */
+async function serve(url: string, clock: { now: number }, opts: ServiceOptions) {
+  const store = await openStore(url);
+  const config = parseConfig({ port: 0, db: url, siteUrl: 'http://wordpress.test', timezone: opts.timezone ?? 'UTC' }, opts.env ?? {});
   const app = createEventsApp({ config, store, clock: () => clock.now, logger: pino({ level: 'silent' }) });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const rest = '/wp-json/tribe/events/v1';
-  async function request(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> {
+  return { store, address, request: requester(address), close: async () => { await app.close(); await store.close(); } };
+}
+
+/** Starts the real service on 127.0.0.1 over a fresh store, with one user per role. */
+export async function startService(factory: StoreFactory, opts: ServiceOptions = {}): Promise<Service> {
+  const db = await factory.create();
+  const clock = { now: opts.now ?? DEFAULT_NOW };
+  const instance = await serve(db.url, clock, opts);
+  const users = userService(instance.store.db);
+  const userIds = {} as Record<RoleLogin, number>;
+  for (const role of ROLE_LOGINS) userIds[role] = (await users.add(role, role, { appPassword: PASSWORD })).id;
+  const { store, address, request } = instance;
+  return {
+    base: address, rest: `http://wordpress.test${REST}`, store, userIds, clock, request, dbUrl: db.url,
+    get: (path, o) => request('GET', path, o),
+    post: (path, form, as = 'administrator') => request('POST', path, { form, as }),
+    async close() {
+      await instance.close();
+      await db.dispose();
+    },
+  };
+}
+
+/** A second instance of the service over the same database as `svc`, as a deployment with several servers runs. */
+export async function startSibling(svc: Service, opts: ServiceOptions = {}): Promise<Pick<Service, 'request' | 'get' | 'close'>> {
+  const instance = await serve(svc.dbUrl, svc.clock, opts);
+  return { request: instance.request, get: (path, o) => instance.request('GET', path, o), close: instance.close };
+}
+
+const REST = '/wp-json/tribe/events/v1';
+
+function requester(address: string): Service['request'] {
+  const rest = REST;
+  return async function request(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.as) {
       const cred = typeof o.as === 'string' ? { login: o.as, password: PASSWORD } : o.as;
@@ -127,16 +158,6 @@ export async function startService(factory: StoreFactory, opts: { timezone?: str
     let parsed: unknown = undefined;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
     return { status: res.status, headers: res.headers, body: parsed, text };
-  }
-  return {
-    base: address, rest: `http://wordpress.test${rest}`, store, userIds, clock, request,
-    get: (path, o) => request('GET', path, o),
-    post: (path, form, as = 'administrator') => request('POST', path, { form, as }),
-    async close() {
-      await app.close();
-      await store.close();
-      await db.dispose();
-    },
   };
 }
 

@@ -1,0 +1,68 @@
+import type { WriteGeneration } from './write.ts';
+
+/**
+ * Items read and built from the store, kept until the next committed change: the plugin caches each built item
+ * until any post is saved (compat §0.7), and a change anywhere may show in an item (a venue's name in its events).
+ * Bounded by an estimate of the bytes held, least recently used dropped first; a value read under an older
+ * generation than the current one is never stored.
+ */
+export class ItemCache<K, V> {
+  private readonly entries = new Map<K, { value: V; bytes: number }>();
+  private bytes = 0;
+  private gen: number;
+
+  constructor(
+    private readonly generation: WriteGeneration,
+    readonly maxBytes: number,
+  ) {
+    this.gen = generation.value;
+  }
+
+  /** The generation a value about to be read belongs to; hand it back to `set`. */
+  current(): number {
+    const g = this.generation.value;
+    if (g !== this.gen) {
+      this.entries.clear();
+      this.bytes = 0;
+      this.gen = g;
+    }
+    return g;
+  }
+
+  get(key: K): V | undefined {
+    this.current();
+    const e = this.entries.get(key);
+    if (e === undefined) return undefined;
+    // Map order is insertion order: re-inserting makes the first key the least recently used.
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e.value;
+  }
+
+  /** Stores `value` when nothing was written since `readAt`; `bytes` is its estimated size. */
+  set(key: K, value: V, bytes: number, readAt: number): void {
+    if (readAt !== this.current() || bytes > this.maxBytes) return;
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.bytes -= old.bytes;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { value, bytes });
+    this.bytes += bytes;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.bytes;
+    }
+  }
+
+  get size(): number {
+    this.current();
+    return this.entries.size;
+  }
+
+  get heldBytes(): number {
+    this.current();
+    return this.bytes;
+  }
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { STORES, startService, startSibling, createEvent, type Service } from './support/harness.ts';
+import { openStore } from '../src/db/index.ts';
+
+// Cached answers must never outlive a change (compat §0.7): these run with a 10-minute response TTL, so only the
+// write generation and the store's change signal can explain a fresh answer.
+const LONG_TTL = { EVENTS_CACHE_TTL_MS: '600000' };
+
+/** PostgreSQL delivers NOTIFY after commit, asynchronously: allow it a moment (far below any TTL). */
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 2000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const titleOn = async (on: Pick<Service, 'get'>, id: number, as?: 'administrator') =>
+  (await on.get(`/events/${id}`, as ? { as } : {})).body.title as string;
+
+describe.each(STORES)('cached reads follow every change ($name)', (factory) => {
+  let svc: Service;
+  let sibling: Awaited<ReturnType<typeof startSibling>>;
+  beforeAll(async () => {
+    svc = await startService(factory, { env: LONG_TTL });
+    sibling = await startSibling(svc, { env: LONG_TTL });
+  });
+  afterAll(async () => { await sibling.close(); await svc.close(); });
+
+
+  it('an update shows at once in the item, for anonymous and logged-in readers', async () => {
+    const e = await createEvent(svc, { title: 'Before', status: 'publish' });
+    expect(await titleOn(svc, e.id)).toBe('Before');
+    expect(await titleOn(svc, e.id)).toBe('Before'); // served from the caches now
+    expect(await titleOn(svc, e.id, 'administrator')).toBe('Before');
+    expect((await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'After' }, as: 'administrator' })).status).toBe(200);
+    expect(await titleOn(svc, e.id)).toBe('After');
+    expect(await titleOn(svc, e.id, 'administrator')).toBe('After');
+  });
+
+  it('renaming a linked venue changes the cached event body', async () => {
+    const e = await createEvent(svc, { title: 'With venue', status: 'publish', venue: { venue: 'Old hall' } });
+    expect((await svc.get(`/events/${e.id}`)).body.venue.venue).toBe('Old hall');
+    await svc.request('POST', `/venues/${e.venue.id}`, { form: { venue: 'New hall' }, as: 'administrator' });
+    expect((await svc.get(`/events/${e.id}`)).body.venue.venue).toBe('New hall');
+  });
+
+  it('a write through another instance shows on this one at once, in items and lists', async () => {
+    const e = await createEvent(svc, { title: 'Shared', status: 'publish' });
+    const listed = async () => ((await sibling.get('/events', { query: { search: 'Shared' } })).body.events as { title: string }[]).map((x) => x.title);
+    expect(await titleOn(sibling, e.id)).toBe('Shared');
+    expect(await listed()).toEqual(['Shared']);
+    await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'Shared, renamed' }, as: 'administrator' });
+    const wait = factory.name === 'postgres' ? 2000 : 0; // SQLite sees it on the very next read
+    expect(await eventually(() => titleOn(sibling, e.id), (t) => t === 'Shared, renamed', wait)).toBe('Shared, renamed');
+    expect(await eventually(listed, (t) => t[0] === 'Shared, renamed', wait)).toEqual(['Shared, renamed']);
+  });
+
+  it('a change made outside the service (an operator with SQL) shows at once', async () => {
+    const e = await createEvent(svc, { title: 'Operator target', status: 'publish' });
+    expect(await titleOn(svc, e.id)).toBe('Operator target');
+    const other = await openStore(svc.dbUrl);
+    await other.db.updateTable('posts').set({ title: 'Fixed by hand' }).where('id', '=', e.id).execute();
+    await other.close();
+    const wait = factory.name === 'postgres' ? 2000 : 0;
+    expect(await eventually(() => titleOn(svc, e.id), (t) => t === 'Fixed by hand', wait)).toBe('Fixed by hand');
+  });
+});
+
+describe('PostgreSQL change listener', () => {
+  let svc: Service;
+  let sibling: Awaited<ReturnType<typeof startSibling>>;
+  beforeAll(async () => {
+    svc = await startService(STORES.find((s) => s.name === 'postgres')!, { env: LONG_TTL });
+    sibling = await startSibling(svc, { env: LONG_TTL });
+  });
+  afterAll(async () => { await sibling.close(); await svc.close(); });
+
+  it('when the change listener is cut off, no stale answer is served meanwhile', async () => {
+    const e = await createEvent(svc, { title: 'Listener test', status: 'publish' });
+    expect(await titleOn(svc, e.id)).toBe('Listener test');
+    const admin = new pg.Client({ connectionString: svc.dbUrl });
+    await admin.connect();
+    // Cut every listening connection of this database, then change the row while nobody listens.
+    const cut = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`);
+    expect(cut.rowCount).toBeGreaterThanOrEqual(2);
+    await admin.query('update posts set title = $1 where id = $2', ['Changed unheard', e.id]);
+    await admin.end();
+    expect(await eventually(() => titleOn(svc, e.id), (t) => t === 'Changed unheard', 500)).toBe('Changed unheard');
+    // The listener comes back by itself and caching resumes: a later change is seen too.
+    await new Promise((r) => setTimeout(r, 1500));
+    const listeners = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and query ilike 'listen %'`.execute(svc.store.db);
+    expect(listeners.rows[0]!.n).toBeGreaterThanOrEqual(2);
+    await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'Heard again' }, as: 'administrator' });
+    expect(await eventually(() => titleOn(sibling, e.id), (t) => t === 'Heard again')).toBe('Heard again');
+  });
+});
