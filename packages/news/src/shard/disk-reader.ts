@@ -21,6 +21,8 @@ export class DiskShardReader implements ShardReader {
   private blockHi = 0;
   private readonly probe = Buffer.alloc(PROBE_CHUNK);
   private closed = false;
+  /** Narrowed by each lower-bound search, as in the memory reader: the upper search ends there. */
+  private upperLimit = 0;
 
   constructor(
     private readonly textFd: number,
@@ -33,8 +35,9 @@ export class DiskShardReader implements ShardReader {
 
   find(query: Uint8Array): RankInterval {
     if (query.length === 0) return { lo: 0, hi: this.n };
+    this.upperLimit = this.n;
     const lo = this.bound(query, 0, this.n, false);
-    const hi = this.bound(query, lo, this.n, true);
+    const hi = this.bound(query, lo, this.upperLimit, true);
     return { lo, hi };
   }
 
@@ -116,6 +119,7 @@ export class DiskShardReader implements ShardReader {
       } else {
         hi = mid;
         rlcp = k;
+        if (c > 0 && !upper) this.upperLimit = mid;
       }
     }
     return lo;

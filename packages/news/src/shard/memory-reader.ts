@@ -2,11 +2,16 @@ import type { DocTable } from './doc-table.ts';
 import type { DocWindow, Location, RankInterval, ShardReader, ShardStats } from './types.ts';
 import { buildDocWindow } from './window.ts';
 
+/** Written by a lower-bound search: the smallest rank it probed whose |query|-prefix is greater than the query. */
+interface UpperLimit { limit: number }
+
 /**
  * First rank in [lo, hi) whose suffix is ≥ query (upper = false) or whose |query|-prefix is > query (upper = true).
  * Keeps the common-prefix lengths of both bounds so each probe compares only past min(llcp, rlcp) bytes.
+ * A lower-bound search also narrows `out.limit`: every rank from there on lies past the query's interval, so the
+ * upper-bound search need not look further (for a phrase absent from a shard it then takes no step at all).
  */
-function bound(text: Buffer, sa: Int32Array, q: Uint8Array, lo: number, hi: number, upper: boolean): number {
+function bound(text: Buffer, sa: Int32Array, q: Uint8Array, lo: number, hi: number, upper: boolean, out?: UpperLimit): number {
   const n = text.length;
   const m = q.length;
   let llcp = 0;
@@ -31,6 +36,8 @@ function bound(text: Buffer, sa: Int32Array, q: Uint8Array, lo: number, hi: numb
     } else {
       hi = mid;
       rlcp = k;
+      // c > 0 is a byte mismatch before the query's end; mids only shrink, so the last one is the smallest.
+      if (c > 0 && out !== undefined) out.limit = mid;
     }
   }
   return lo;
@@ -59,8 +66,9 @@ export class MemoryShardReader implements ShardReader {
   find(query: Uint8Array): RankInterval {
     const n = this.text.length;
     if (query.length === 0) return { lo: 0, hi: n };
-    const lo = bound(this.text, this.sa, query, 0, n, false);
-    const hi = bound(this.text, this.sa, query, lo, n, true);
+    const out: UpperLimit = { limit: n };
+    const lo = bound(this.text, this.sa, query, 0, n, false, out);
+    const hi = bound(this.text, this.sa, query, lo, out.limit, true);
     return { lo, hi };
   }
 
