@@ -5,6 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { pino } from 'pino';
 import { buildRelease, openRelease } from '../src/release/index.ts';
 import { startWorker, type RunningServer } from '../src/worker/index.ts';
@@ -57,6 +58,29 @@ export async function startStack(releaseDir: string, indexVersion: string, env: 
     gatewayUrl: gateway.url, worker, gateway,
     close: async () => { await gateway.close(); await worker.close(); },
   };
+}
+
+/**
+ * For a test file's whole run: builds a release from `articles` and starts a stack on it (beforeAll), then stops
+ * and removes both (afterAll). `url(path)` addresses the gateway; `stack` is there for the tests that need more.
+ */
+export function useFixtureStack(articles: readonly FixtureArticle[], indexVersion: string, env: Record<string, string> = {}) {
+  let stack: Stack | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const built = await buildFixtureRelease(articles, indexVersion);
+    cleanup = built.cleanup;
+    stack = await startStack(built.dir, indexVersion, env);
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await cleanup?.();
+  });
+  const started = (): Stack => {
+    if (stack === undefined) throw new Error('the fixture stack is not running (used outside a test?)');
+    return stack;
+  };
+  return { get stack(): Stack { return started(); }, url: (path: string): string => `${started().gatewayUrl}${path}` };
 }
 
 /** POSTs a JSON value (or raw bytes/text with a chosen content type) and returns status and parsed body. */

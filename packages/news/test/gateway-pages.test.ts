@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRelease, get, OPERATOR_ENV, startStack, type Stack } from './gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { get, OPERATOR_ENV, useFixtureStack } from './gateway-harness.ts';
 import { FIXTURE } from './gateway-fixture.ts';
 import { ConfigError, parseGatewayConfig } from '../src/gateway/index.ts';
 import { v1Schemas } from '../src/gateway/v1/index.ts';
 
-const VERSION = 'fixture-pages';
-let stack: Stack;
-let cleanup: () => Promise<void>;
-const url = (path: string) => `${stack.gatewayUrl}${path}`;
-
-beforeAll(async () => {
-  const built = await buildFixtureRelease(FIXTURE, VERSION);
-  cleanup = built.cleanup;
-  stack = await startStack(built.dir, VERSION, {
-    GATEWAY_HF_REPO: 'example-org/news-corpus', GATEWAY_HF_CORPUS_REVISION: 'abc123', GATEWAY_LOG_RETENTION: '14 Tage',
-  });
-});
-afterAll(async () => {
-  await stack?.close();
-  await cleanup?.();
+const { url } = useFixtureStack(FIXTURE, 'fixture-pages', {
+  GATEWAY_HF_REPO: 'example-org/news-corpus', GATEWAY_HF_CORPUS_REVISION: 'abc123', GATEWAY_LOG_RETENTION: '14 Tage',
 });
 
 describe('HTML pages', () => {

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRelease, post, startStack, type AnyJson, type Stack } from './gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { post, useFixtureStack, type AnyJson } from './gateway-harness.ts';
 import { FIXTURE, LONG_URL } from './gateway-fixture.ts';
 
-const VERSION = 'fixture-getdoc';
-let stack: Stack;
-let cleanup: () => Promise<void>;
-const find = (body: unknown) => post(`${stack.gatewayUrl}/api/v1/find`, body);
-const getDoc = (body: unknown) => post(`${stack.gatewayUrl}/api/v1/get_doc`, body);
+const fixture = useFixtureStack(FIXTURE, 'fixture-getdoc');
+const find = (body: unknown) => post(fixture.url('/api/v1/find'), body);
+const getDoc = (body: unknown) => post(fixture.url('/api/v1/get_doc'), body);
 const q = { query: 'alpha beta', index: 'news' };
-
-beforeAll(async () => {
-  const built = await buildFixtureRelease(FIXTURE, VERSION);
-  cleanup = built.cleanup;
-  stack = await startStack(built.dir, VERSION);
-});
-afterAll(async () => {
-  await stack?.close();
-  await cleanup?.();
-});
 
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 const codePoints = (s: string) => [...s].length;

@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRelease, post, startStack, type Stack } from './gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { post, useFixtureStack } from './gateway-harness.ts';
 import { FIXTURE, bruteCount } from './gateway-fixture.ts';
 
-const VERSION = 'fixture-v1';
-let stack: Stack;
-let cleanup: () => Promise<void>;
-const url = (path: string) => `${stack.gatewayUrl}${path}`;
+const { url } = useFixtureStack(FIXTURE, 'fixture-v1');
 const count = (body: unknown) => post(url('/api/v1/count'), body);
 const ok = { query: 'alpha beta', index: 'news' };
-
-beforeAll(async () => {
-  const built = await buildFixtureRelease(FIXTURE, VERSION);
-  cleanup = built.cleanup;
-  stack = await startStack(built.dir, VERSION);
-});
-afterAll(async () => {
-  await stack?.close();
-  await cleanup?.();
-});
 
 describe('POST /api/v1/count answers', () => {
   it('the number of overlapping occurrences over all shards', async () => {

@@ -1,20 +1,6 @@
 import { esc, page } from './html.ts';
 import { ENDPOINTS } from './openapi.ts';
-
-interface Schema {
-  readonly type?: string;
-  readonly anyOf?: readonly Schema[];
-  readonly items?: Schema;
-  readonly properties?: Readonly<Record<string, Schema>>;
-  readonly required?: readonly string[];
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly default?: unknown;
-  readonly description?: string;
-}
+import type { JsonSchema as Schema } from '../validation/index.ts';
 
 function typeName(s: Schema): string {
   if (s.anyOf !== undefined) return s.anyOf.map(typeName).join(' or ');

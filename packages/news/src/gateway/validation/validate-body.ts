@@ -2,6 +2,7 @@ import type { Static, TObject } from '@sinclair/typebox';
 import { ValidationFailed } from '../errors/index.ts';
 import { issue, type Loc, type ValidationIssue } from './issues.ts';
 import type { RequestBody } from './json-body.ts';
+import type { JsonSchema } from './json-schema.ts';
 
 /**
  * Validates a request body against its TypeBox schema with pydantic v2's lax-mode rules, the way FastAPI
@@ -12,22 +13,6 @@ import type { RequestBody } from './json-body.ts';
  * maxLength, pattern, minimum, maximum and default. Unknown properties are ignored, as FastAPI ignores extra
  * fields by default. A nested object reports every field's first error, as the body does.
  */
-
-interface JsonSchema {
-  readonly type?: string;
-  readonly anyOf?: readonly JsonSchema[];
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly default?: unknown;
-  readonly items?: JsonSchema;
-  readonly maxItems?: number;
-  readonly properties?: Readonly<Record<string, JsonSchema>>;
-  readonly required?: readonly string[];
-  readonly title?: string;
-}
 
 type Result = { ok: true; value: unknown } | { ok: false; issues: readonly ValidationIssue[] };
 
