@@ -14,7 +14,10 @@ export interface OpenMetadataStoreOptions {
   readonly indexVersion?: string;
 }
 
-type Row = Record<(typeof ARTICLE_COLUMNS)[number], string | number | null>;
+/** A row as better-sqlite3 returns it in raw mode: the ARTICLE_COLUMNS values in order (then doc_ix, for getMany). */
+type Row = (string | number | bigint | null)[];
+const COL = Object.fromEntries(ARTICLE_COLUMNS.map((c, i) => [c, i])) as Record<(typeof ARTICLE_COLUMNS)[number], number>;
+const DOC_IX = ARTICLE_COLUMNS.length;
 
 /**
  * Opens a per-year metadata store read-only, checking format, version, year, count and release.
@@ -46,17 +49,29 @@ export function openMetadataStore(path: string, options: OpenMetadataStoreOption
     throw e;
   }
   const docCount = Number(db.prepare("SELECT value FROM meta WHERE key = 'doc_count'").pluck().get());
-  const select = db.prepare(`SELECT ${ARTICLE_COLUMNS.join(', ')} FROM articles WHERE doc_ix = ?`);
+  // Rows come back as arrays in ARTICLE_COLUMNS order: building keyed row objects cost more than the lookups.
+  const select = db.prepare(`SELECT ${ARTICLE_COLUMNS.join(', ')} FROM articles WHERE doc_ix = ?`).raw(true);
+  // A page of documents asks for up to 1,000 rows: one statement over a JSON list of ids is ~4x faster than 1,000 gets.
+  const selectMany = db.prepare(`SELECT ${ARTICLE_COLUMNS.join(', ')}, doc_ix FROM articles
+    WHERE doc_ix IN (SELECT value FROM json_each(?))`).raw(true);
+  const valid = (docIx: number) => Number.isInteger(docIx) && docIx >= 0 && docIx < docCount;
   const get = (docIx: number): ArticleMetadata | undefined => {
-    if (!Number.isInteger(docIx) || docIx < 0 || docIx >= docCount) return undefined;
+    if (!valid(docIx)) return undefined;
     const row = select.get(docIx) as Row | undefined;
     return row ? toMetadata(row) : undefined;
+  };
+  const getMany = (docIxs: readonly number[]): (ArticleMetadata | undefined)[] => {
+    const wanted = docIxs.filter(valid);
+    if (wanted.length < 4) return docIxs.map(get);
+    const byIx = new Map<number, ArticleMetadata>();
+    for (const row of selectMany.all(JSON.stringify(wanted)) as Row[]) byIx.set(row[DOC_IX] as number, toMetadata(row));
+    return docIxs.map((d) => byIx.get(d));
   };
   return {
     year: options.year,
     docCount,
     get,
-    getMany: (docIxs) => docIxs.map(get),
+    getMany,
     close: () => db.close(),
   };
 }
@@ -71,14 +86,14 @@ function readMeta(db: Database.Database, path: string): Map<string, string> {
 }
 
 function toMetadata(r: Row): ArticleMetadata {
-  const s = (c: keyof Row): string | null => (r[c] === null ? null : String(r[c]));
+  const s = (c: keyof typeof COL): string | null => (r[COL[c]] === null ? null : String(r[COL[c]]));
   return {
     url: s('url'), title: s('title'), author: s('author'), sitename: s('sitename'), hostname: s('hostname'),
     warc_source: s('warc_source'), warc_record_id: s('warc_record_id'), warc_date: s('warc_date'),
     publish_date: s('publish_date'), date: s('date'), date_source: s('date_source'), language: s('language'),
     lang: s('lang'), country_tld: s('country_tld'), country: s('country'), country_source: s('country_source'),
     country_confidence: s('country_confidence'), iptc_topic: s('iptc_topic'),
-    scores: r.scores === null ? null : (JSON.parse(String(r.scores)) as Record<string, number>),
-    text_xxhash64: String(r.text_xxhash64),
+    scores: r[COL.scores] === null ? null : (JSON.parse(String(r[COL.scores])) as Record<string, number>),
+    text_xxhash64: String(r[COL.text_xxhash64]),
   };
 }
