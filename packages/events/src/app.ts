@@ -11,6 +11,7 @@ import { termRoutes, termService } from './term/index.ts';
 import { eventRoutes, eventService } from './event/index.ts';
 import { userService } from './user/index.ts';
 import { discoveryRoutes, describeRoute, rootIndex } from './discovery/index.ts';
+import { defaultSafeFetchOptions, imageValidator, mediaService, serveUploads, UPLOADS_PATH } from './media/index.ts';
 import type { Clock } from './time/index.ts';
 
 export interface AppDeps {
@@ -31,22 +32,25 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const generation = new WriteGeneration(store.changes);
   const users = userService(db);
   const terms = termService(db, generation);
-  const venues = linkedService(db, venueKind, site, generation);
-  const organizers = linkedService(db, organizerKind, site, generation);
+  const media = mediaService({ db, site, uploadsDir: config.uploadsDir,
+    fetch: { ...defaultSafeFetchOptions, maxBytes: config.mediaMaxBytes, allowPrivateHosts: config.mediaAllowPrivateHosts } });
+  const imageArg = imageValidator(media.isImage);
+  const venues = linkedService(db, venueKind, site, generation, media);
+  const organizers = linkedService(db, organizerKind, site, generation, media);
   const posts = postRepository(db);
   const isEvent = async (id: number) => (await posts.findById(id))?.type === 'tribe_events';
   const isPost = async (id: number) => (await posts.findById(id)) !== undefined;
   const userExists = (id: number) => users.userExists(id);
-  const venueCreateArgs = linkedWriteArgs({ service: venues, userExists }, true);
-  const organizerCreateArgs = linkedWriteArgs({ service: organizers, userExists }, true);
-  const events = eventService({ db, site, generation, terms, venues, organizers, venueCreateArgs, organizerCreateArgs, itemCacheBytes: config.itemCacheBytes });
+  const venueCreateArgs = linkedWriteArgs({ service: venues, userExists, imageArg }, true);
+  const organizerCreateArgs = linkedWriteArgs({ service: organizers, userExists, imageArg }, true);
+  const events = eventService({ db, site, generation, terms, venues, organizers, media, venueCreateArgs, organizerCreateArgs, itemCacheBytes: config.itemCacheBytes });
 
   let compiled: CompiledRoute[] = [];
   compiled = compileRoutes(NAMESPACE, [
     ...discoveryRoutes(site, () => compiled),
-    ...eventRoutes({ events, terms, site, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists }),
-    ...linkedRoutes({ service: venues, site, isEvent, userExists }),
-    ...linkedRoutes({ service: organizers, site, isEvent, userExists }),
+    ...eventRoutes({ events, terms, site, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists, imageArg }),
+    ...linkedRoutes({ service: venues, site, isEvent, userExists, imageArg }),
+    ...linkedRoutes({ service: organizers, site, isEvent, userExists, imageArg }),
     ...termRoutes('tribe_events_cat', { terms, site, isEvent }),
     ...termRoutes('post_tag', { terms, site, isEvent }),
   ]);
@@ -62,5 +66,6 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     logger,
     generation,
     cacheTtlMs: config.cacheTtlMs,
+    files: { path: UPLOADS_PATH, handler: serveUploads(config.uploadsDir) },
   });
 }

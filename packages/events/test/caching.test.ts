@@ -41,6 +41,18 @@ describe.each(STORES)('cached reads follow every change ($name)', (factory) => {
     expect(await titleOn(svc, e.id, 'administrator')).toBe('After');
   });
 
+  it('by-slug reads follow updates and slug changes', async () => {
+    const e = await createEvent(svc, { title: 'Slug reader', status: 'publish' });
+    const bySlug = (slug: string) => svc.get(`/events/by-slug/${slug}`);
+    expect((await bySlug(e.slug)).body.title).toBe('Slug reader');
+    expect((await bySlug(e.slug)).body.id).toBe(e.id);
+    await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'Slug reader, updated' }, as: 'administrator' });
+    expect((await bySlug(e.slug)).body.title).toBe('Slug reader, updated');
+    await svc.request('PATCH', `/events/${e.id}`, { form: { slug: 'moved-elsewhere' }, as: 'administrator' });
+    expect((await bySlug(e.slug)).status).toBe(400);
+    expect((await bySlug('moved-elsewhere')).body.id).toBe(e.id);
+  });
+
   it('renaming a linked venue changes the cached event body', async () => {
     const e = await createEvent(svc, { title: 'With venue', status: 'publish', venue: { venue: 'Old hall' } });
     expect((await svc.get(`/events/${e.id}`)).body.venue.venue).toBe('Old hall');

@@ -4,7 +4,10 @@ import { ConfigError, DEFAULT_PORT, parseConfig } from '../config/index.ts';
 import { openStore } from '../db/index.ts';
 import { createEventsApp } from '../app.ts';
 import { systemClock } from '../time/index.ts';
+import { postRepository } from '../post/index.ts';
 import { ROLES, UserError, isRole, userService } from '../user/index.ts';
+import { createSite } from '../post/index.ts';
+import { defaultSafeFetchOptions, mediaService } from '../media/index.ts';
 
 const DEFAULT_DB = 'sqlite:./data/events.sqlite';
 const program = new Command().name('events').description('REST service compatible with The Events Calendar (tribe/events/v1)');
@@ -81,6 +84,47 @@ user.command('add-password <login>').description('add an application password to
   .option('--app-password <pw>', 'use this password instead of generating one').option('--db <url>', 'database URL')
   .action(async (login: string, opts: { name: string; appPassword?: string; db?: string }) => {
     await withUsers(opts.db, async (users) => { console.log(`application password: ${await users.addPassword(login, opts.name, opts.appPassword)}`); });
+  });
+
+// Viewing passwords are set by the site's operators, as in WordPress's editor: the plugin's API has no such field.
+const setPassword = async (id: string, password: string, db: string | undefined): Promise<void> => {
+  if (!/^[1-9]\d*$/.test(id)) throw new UserError(`the id must be a positive integer, got ${id}`);
+  const store = await openStore(db ?? process.env.EVENTS_DB ?? DEFAULT_DB);
+  try {
+    if (!(await postRepository(store.db).setPassword(Number(id), password))) throw new UserError(`no event, venue or organizer has id ${id}`);
+  } finally { await store.close(); }
+};
+program.command('protect <id> <password>')
+  .description('password-protect an event, venue or organizer: readers then need ?password=… (running servers see it at once)')
+  .option('--db <url>', 'database URL')
+  .action(async (id: string, password: string, opts: { db?: string }) => {
+    if (password === '') throw new UserError('the password must not be empty (use `events unprotect ID` to remove one)');
+    await setPassword(id, password, opts.db);
+    console.log(`post ${id} is now password-protected`);
+  });
+program.command('unprotect <id>').description('remove the viewing password of an event, venue or organizer')
+  .option('--db <url>', 'database URL')
+  .action(async (id: string, opts: { db?: string }) => {
+    await setPassword(id, '', opts.db);
+    console.log(`post ${id} is no longer password-protected`);
+  });
+
+// The operator imports images so their ids exist for clients; site URL, uploads folder and limits come from EVENTS_*.
+program.command('media').description('manage the media library').command('add <source>')
+  .description('import an image file or URL (jpeg, png, gif, webp); prints its attachment id and URL')
+  .option('--db <url>', `sqlite:PATH or postgres://… (default ${DEFAULT_DB})`)
+  .action(async (source: string, opts: { db?: string }) => {
+    const config = parseConfig({ db: opts.db }, process.env);
+    const store = await openStore(config.db);
+    try {
+      const media = mediaService({ db: store.db, site: createSite(config), uploadsDir: config.uploadsDir,
+        fetch: { ...defaultSafeFetchOptions, maxBytes: config.mediaMaxBytes, allowPrivateHosts: config.mediaAllowPrivateHosts } });
+      const operator = { id: 0, login: 'cli', role: 'administrator', can: () => true };
+      const { id, url } = await media.importSource(source, operator, systemClock()).catch((err: unknown) => {
+        throw new UserError(`could not import ${source}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      console.log(`attachment ${id}\t${url}`);
+    } finally { await store.close(); }
   });
 
 try {

@@ -15,10 +15,16 @@ describe('parseConfig', () => {
     expect(parseConfig({}, { EVENTS_ITEM_CACHE_MB: '0' }).itemCacheBytes).toBe(0);
     expect(parseConfig({}, { EVENTS_ITEM_CACHE_MB: '8' }).itemCacheBytes).toBe(8 * 2 ** 20);
   });
+  it('keeps uploads under ./data/uploads, caps images at 10 MiB and refuses private image hosts by default', () => {
+    expect(parseConfig({}, {})).toMatchObject({ uploadsDir: './data/uploads', mediaMaxBytes: 10 * 2 ** 20, mediaAllowPrivateHosts: false });
+    expect(parseConfig({}, { EVENTS_UPLOADS_DIR: '/srv/up', EVENTS_MEDIA_MAX_BYTES: '1000', EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'true' }))
+      .toMatchObject({ uploadsDir: '/srv/up', mediaMaxBytes: 1000, mediaAllowPrivateHosts: true });
+  });
   it.each([
     [{ port: 'x' }, {}], [{ db: 'mysql://x' }, {}], [{}, { EVENTS_TIMEZONE: 'Mars/Base' }], [{}, { EVENTS_CACHE_TTL_MS: '-1' }],
     [{}, { EVENTS_ITEM_CACHE_MB: '-1' }], [{}, { EVENTS_ITEM_CACHE_MB: '1.5' }], [{}, { EVENTS_ITEM_CACHE_MB: 'lots' }],
     [{}, { EVENTS_CURRENCY_POSITION: 'middle' }], [{ siteUrl: 'not a url' }, {}],
+    [{}, { EVENTS_MEDIA_MAX_BYTES: '0' }], [{}, { EVENTS_MEDIA_MAX_BYTES: 'big' }], [{}, { EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'maybe' }],
   ])('stops start-up on a bad value: %j %j', (flags, env) => {
     expect(() => parseConfig(flags, env)).toThrow(ConfigError);
   });

@@ -21,6 +21,12 @@ export interface Config {
   readonly cacheTtlMs: number;
   /** Memory for built single items (events by id), kept until the next committed change; 0 disables. */
   readonly itemCacheBytes: number;
+  /** Media library folder; files live at `YYYY/MM/name.ext` under it and are served at `{home}/wp-content/uploads/`. */
+  readonly uploadsDir: string;
+  /** Largest image accepted, downloaded or imported (a larger one is a 400). */
+  readonly mediaMaxBytes: number;
+  /** Lets image URLs reach loopback, private and link-local addresses on any port (intranets and tests only). */
+  readonly mediaAllowPrivateHosts: boolean;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -39,6 +45,9 @@ export const defaultConfig: Config = Object.freeze({
   logLevel: 'info',
   cacheTtlMs: 5000,
   itemCacheBytes: 64 * 1024 * 1024,
+  uploadsDir: './data/uploads',
+  mediaMaxBytes: 10 * 1024 * 1024,
+  mediaAllowPrivateHosts: false,
 });
 
 export class ConfigError extends Error {}
@@ -75,8 +84,14 @@ export function parseConfig(flags: Partial<Record<keyof Config, string | number>
   if (!Number.isInteger(cacheTtlMs) || cacheTtlMs < 0) throw new ConfigError('EVENTS_CACHE_TTL_MS must be an integer ≥ 0 (0 disables the cache)');
   const itemCacheMb = Number(env.EVENTS_ITEM_CACHE_MB || defaultConfig.itemCacheBytes / 2 ** 20);
   if (!Number.isInteger(itemCacheMb) || itemCacheMb < 0) throw new ConfigError('EVENTS_ITEM_CACHE_MB must be an integer ≥ 0 (0 disables the item cache)');
+  const mediaMaxBytes = Number(env.EVENTS_MEDIA_MAX_BYTES || defaultConfig.mediaMaxBytes);
+  if (!Number.isInteger(mediaMaxBytes) || mediaMaxBytes < 1) throw new ConfigError('EVENTS_MEDIA_MAX_BYTES must be a positive integer');
+  const allowPrivate = (env.EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS ?? '').toLowerCase();
+  if (!['', '0', '1', 'true', 'false'].includes(allowPrivate)) throw new ConfigError('EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS must be 1/true or 0/false');
   return Object.freeze({
     port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs, itemCacheBytes: itemCacheMb * 2 ** 20,
+    uploadsDir: env.EVENTS_UPLOADS_DIR || defaultConfig.uploadsDir, mediaMaxBytes,
+    mediaAllowPrivateHosts: allowPrivate === '1' || allowPrivate === 'true',
     siteName: pick('siteName', 'EVENTS_SITE_NAME') ?? defaultConfig.siteName,
     currencySymbol: pick('currencySymbol', 'EVENTS_CURRENCY_SYMBOL') ?? defaultConfig.currencySymbol,
     logLevel: pick('logLevel', 'EVENTS_LOG_LEVEL') ?? defaultConfig.logLevel,

@@ -10,6 +10,7 @@ import { preparingPool, type PreparingPool } from './pg-prepared.ts';
 import { termCountsMigration } from './migrations/002-term-counts.ts';
 import { termLinksIndexMigration } from './migrations/003-term-links-index.ts';
 import { changeNotifyMigration } from './migrations/004-change-notify.ts';
+import { attachmentsMigration } from './migrations/005-attachments.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -37,7 +38,7 @@ export interface Store {
 function migrations(kind: DbKind): Record<string, Migration> {
   return {
     '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration,
-    '004-change-notify': changeNotifyMigration(kind),
+    '004-change-notify': changeNotifyMigration(kind), '005-attachments': attachmentsMigration(kind),
   };
 }
 

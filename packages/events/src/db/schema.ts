@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /** Post types share one id sequence, as WordPress posts do. */
-export type PostType = 'tribe_events' | 'tribe_venue' | 'tribe_organizer';
+export type PostType = 'tribe_events' | 'tribe_venue' | 'tribe_organizer' | 'attachment';
 
 export interface PostsTable {
   id: Generated<number>;
@@ -41,6 +41,8 @@ export interface EventsTable {
   featured: number;
   venue_id: number | null;
   parent_id: number | null;
+  /** Featured image: an attachment post id (migration 005). */
+  thumbnail_id: number | null;
 }
 
 export interface VenuesTable {
@@ -51,11 +53,13 @@ export interface VenuesTable {
   show_map_link: number;
   geo_lat: number | null;
   geo_lng: number | null;
+  thumbnail_id: number | null;
 }
 
 export interface OrganizersTable {
   post_id: number;
   phone: string; website: string; email: string;
+  thumbnail_id: number | null;
 }
 
 export interface EventOrganizersTable { event_id: number; organizer_id: number; position: number }
@@ -93,6 +97,20 @@ export interface AppPasswordsTable {
   created_gmt: string;
 }
 
+/** An image in the media library: the detail row of an `attachment` post (migration 005). */
+export interface AttachmentsTable {
+  post_id: number;
+  /** `YYYY/MM/name.ext` under the uploads folder. */
+  file: string;
+  mime_type: string;
+  width: number;
+  height: number;
+  filesize: number;
+  source_url: string | null;
+  /** JSON: `{name: {file, width, height, mime_type, filesize}}`, the generated sizes in WordPress order. */
+  sizes: string;
+}
+
 export interface Database {
   posts: PostsTable;
   events: EventsTable;
@@ -103,4 +121,5 @@ export interface Database {
   event_terms: EventTermsTable;
   users: UsersTable;
   app_passwords: AppPasswordsTable;
+  attachments: AttachmentsTable;
 }

@@ -29,6 +29,8 @@ export interface EventArgDeps {
   /** Any post (event, venue or organizer) has this id. */
   isPost: (id: number) => Promise<boolean>;
   userExists: (id: number) => Promise<boolean>;
+  /** The `image` write rule (`src/media`). */
+  imageArg: Validator;
 }
 
 const S = (description: string) => Type.Optional(Type.String({ description }));
@@ -126,8 +128,7 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
       date: isTime, date_utc: isTime, title: nonEmptyString, description: nonEmptyString, slug: nonEmptyString,
       excerpt: nonEmptyString, status: registeredStatus, start_date: isTime, end_date: isTime,
       timezone: (v) => (v === '' || (typeof v === 'string' && isValidZone(v)) ? true : invalid()),
-      // There is no media library here: only "no image" is accepted (README, known gaps).
-      image: (v) => (v === '' || v === '0' ? true : invalid()),
+      image: deps.imageArg,
       cost: costOk, website: (v) => (isUrlOrEmpty(v) ? true : invalid()), categories: termRefs, tags: termRefs,
       venue: linkedRefsValidator(parseVenueRef, async (id) => (await deps.venues.get(id)) !== undefined, deps.venueCreateArgs),
       organizer: linkedRefsValidator(parseOrganizerRefs, async (id) => (await deps.organizers.get(id)) !== undefined, deps.organizerCreateArgs),

@@ -10,6 +10,8 @@ export interface EventLinks {
   organizers: LinkedRow[];
   categories: TermWithCount[];
   tags: TermWithCount[];
+  /** The featured image body (§1.2); absent means `image: false`. */
+  image?: Record<string, unknown>;
 }
 
 export interface EventFormatDeps { site: Site; venueKind: LinkedKind; organizerKind: LinkedKind }
@@ -19,6 +21,7 @@ const utcMs = (utc: string) => Date.parse(`${utc.replace(' ', 'T')}Z`);
 function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, costValues: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {
     '@context': 'http://schema.org', '@type': 'Event', name: e.title, description: plainText(renderedDescription(e)),
+    ...(links.image ? { image: links.image.url } : {}),
     url: d.site.permalink('event', e.slug),
     startDate: isoWithOffset(parseWall(e.start_local), e.timezone), endDate: isoWithOffset(parseWall(e.end_local), e.timezone),
   };
@@ -45,7 +48,7 @@ export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, 
     id: e.id, global_id: globalId, global_id_lineage: [globalId], author: String(e.author), status: e.status,
     date: e.date_local, date_utc: e.date_gmt, modified: e.modified_local, modified_utc: e.modified_gmt,
     url: site.permalink('event', e.slug), rest_url: `${site.rest}/events/${e.id}`,
-    title: renderedName(e), description: renderedDescription(e), excerpt: renderedExcerpt(e), slug: e.slug, image: false,
+    title: renderedName(e), description: renderedDescription(e), excerpt: renderedExcerpt(e), slug: e.slug, image: links.image ?? false,
     all_day: e.all_day === 1,
     start_date: e.start_local, start_date_details: wallDetails(start), end_date: e.end_local, end_date_details: wallDetails(end),
     utc_start_date: e.start_utc, utc_start_date_details: wallDetails(startUtc), utc_end_date: e.end_utc, utc_end_date_details: wallDetails(endUtc),

@@ -50,7 +50,7 @@ export function parseOrganizerRefs(v: unknown): LinkedRef[] | 'invalid' {
 /** Validator for a list of refs: ids must be of the right type, inline data must pass the create rules. */
 export function linkedRefsValidator(parse: (v: unknown) => LinkedRef[] | LinkedRef | 'none' | 'invalid',
   exists: (id: number) => Promise<boolean>, createArgs: ArgSet): Validator {
-  return async (v) => {
+  return async (v, _name, caller) => {
     const parsed = parse(v);
     if (parsed === 'invalid') return invalid();
     if (parsed === 'none') return true;
@@ -58,7 +58,7 @@ export function linkedRefsValidator(parse: (v: unknown) => LinkedRef[] | LinkedR
       if ('id' in ref) {
         if (!(await exists(ref.id))) return invalid();
       } else {
-        try { await checkArgs(createArgs, ref.inline); } catch { return invalid(); }
+        try { await checkArgs(createArgs, ref.inline, caller); } catch { return invalid(); }
       }
     }
     return true;

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { invalid, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
-import { canModify, canRead, clampPerPage, isTruthy, listVisibility, pageLinks, statusEcho, type Site } from '../post/index.ts';
+import { canModify, canRead, isProtected, unlocks, clampPerPage, isTruthy, listVisibility, pageLinks, statusEcho, type Site } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { eventListArgs, eventWriteArgs, type EventArgDeps, type EventListParams, type EventWriteParams } from './event.args.ts';
 import type { EventRow } from './event.repository.ts';
@@ -56,6 +56,9 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const row = await existing(ctx);
         if (row.status === 'trash') throw new ApiError('event-no-longer-available', 'This event is no longer available');
         if (!canRead(ctx.caller, row)) throw new ApiError('event-not-accessible', 'The requested event is not accessible');
+        if (isProtected(row) && !unlocks(ctx, row)) {
+          throw new ApiError('event-password-protected', 'The requested event is not accessible without a password');
+        }
         return { body: await events.present(row) };
       },
     }),

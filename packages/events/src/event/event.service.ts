@@ -3,8 +3,10 @@ import type { Database, EventsTable } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { JsonText } from '../http/json-text.ts';
-import { ItemCache, modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, stripActiveContent, writeTransaction,
-  type LinkedKind, type LinkedRow, type LinkedService, type Params, type Site, type WriteGeneration } from '../post/index.ts';
+import { ApiError, invalidParam } from '../http/errors.ts';
+import { blankEvent, blankLinked, isProtected, ItemCache, modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, stripActiveContent, withImages,
+  writeTransaction, type ImageLibrary, type LinkedKind, type LinkedRow, type LinkedService, type Params, type PreparedImage, type Site,
+  type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, parseDateTime, parseWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
 import { parseCost } from './cost.ts';
@@ -20,6 +22,7 @@ export interface EventServiceDeps {
   terms: TermService;
   venues: LinkedService;
   organizers: LinkedService;
+  media: ImageLibrary;
   venueCreateArgs: ArgSet;
   organizerCreateArgs: ArgSet;
   /** Memory for events read by id and their built bodies, kept until the next committed change (0: none). */
@@ -37,21 +40,31 @@ export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
   const repo = eventRepository(db);
   const items = new ItemCache<number, CachedEvent>(generation, deps.itemCacheBytes);
+  // Slug → id, so by-slug reads reach the same cached rows and bodies (a slug costs its length plus the map entry).
+  const slugs = new ItemCache<string, number>(generation, deps.itemCacheBytes === 0 ? 0 : Math.max(1, deps.itemCacheBytes >> 6));
   /** A kind whose list-body formatting runs once per row object: events of one page often share a venue. */
   const formatOnce = (kind: LinkedKind): LinkedKind => {
     const done = new Map<LinkedRow, Record<string, unknown>>();
+    // A protected venue or organizer is shown blanked inside events too, or its details would leak through them.
+    const build: LinkedKind['format'] = (s, row, single) =>
+      (isProtected(row) ? blankLinked(kind.kind, kind.format(s, row, single)) : kind.format(s, row, single));
     return { ...kind, format: (s, row, single) => {
-      if (single) return kind.format(s, row, single);
+      if (single) return build(s, row, single);
       let body = done.get(row);
-      if (body === undefined) done.set(row, body = kind.format(s, row, single));
+      if (body === undefined) done.set(row, body = build(s, row, single));
       return body;
     } };
   };
 
+  /** A kind that formats each row with its featured image from `images`. */
+  const imagedKind = (kind: LinkedKind, images: ReadonlyMap<number, Record<string, unknown>>): LinkedKind =>
+    ({ ...kind, format: (s, row, single) => kind.format(s, row, single, typeof row.thumbnail_id === 'number' ? images.get(row.thumbnail_id) : undefined) });
+
   /**
-   * Loads venues, organizers and terms for many events in five queries, then formats them. Links, terms and venues
-   * do not depend on each other and run side by side on PostgreSQL; organizer rows follow by primary key (selecting
-   * them through the link table in one query misled PostgreSQL's planner into reading every organizer).
+   * Loads venues, organizers and terms for many events in five queries, then formats them; a sixth loads all the
+   * page's featured images when any row has one. Links, terms and venues do not depend on each other and run side by
+   * side on PostgreSQL; organizer rows follow by primary key (selecting them through the link table in one query
+   * misled PostgreSQL's planner into reading every organizer).
    */
   async function present(rows: EventRow[], single: boolean): Promise<Record<string, unknown>[]> {
     if (rows.length === 0) return [];
@@ -59,38 +72,70 @@ export function eventService(deps: EventServiceDeps) {
     const venueIds = rows.map((r) => r.venue_id).filter((v): v is number => v !== null);
     const [orgIds, termMap, venueRows] = await Promise.all([repo.organizersOf(ids), terms.repo.termsOfEvents(ids), venues.many(venueIds)]);
     const orgRows = await organizers.many([...orgIds.values()].flat());
-    const fmtDeps = { site, venueKind: formatOnce(venues.kind), organizerKind: formatOnce(organizers.kind) };
+    const imageIds = [...rows.map((r) => r.thumbnail_id).filter((id): id is number => id !== null),
+      ...venues.thumbnailIds(venueRows.values()), ...organizers.thumbnailIds(orgRows.values())];
+    const images = imageIds.length > 0 ? await deps.media.bodies(imageIds) : new Map<number, Record<string, unknown>>();
+    const fmtDeps = { site, venueKind: formatOnce(imagedKind(venues.kind, images)), organizerKind: formatOnce(imagedKind(organizers.kind, images)) };
     return rows.map((r) => {
       const eventTerms = termMap.get(r.id) ?? [];
-      return formatEvent(fmtDeps, r, {
+      const body = formatEvent(fmtDeps, r, {
         venue: r.venue_id === null ? undefined : venueRows.get(r.venue_id),
         organizers: (orgIds.get(r.id) ?? []).map((id) => orgRows.get(id)).filter((o) => o !== undefined),
         categories: eventTerms.filter((t) => t.taxonomy === 'tribe_events_cat'),
         tags: eventTerms.filter((t) => t.taxonomy === 'post_tag'),
+        image: r.thumbnail_id === null ? undefined : images.get(r.thumbnail_id),
       }, single);
+      // Lists show protected events blanked; a single GET refuses them instead unless unlocked (event.routes.ts).
+      return !single && isProtected(r) ? blankEvent(body) : body;
     });
   }
 
-  type ReadyRef = { id: number } | { params: Params; sent: Set<string> };
+  type ReadyRef = { id: number } | { params: Params; sent: Set<string>; image?: PreparedImage };
   /** Coerces inline venue/organizer data before the transaction: its validators read through the pool, and a
    *  transaction waiting on the pool while holding a connection could starve it under load. */
-  async function prepareRefs(args: ArgSet, refs: LinkedRef[]): Promise<ReadyRef[]> {
+  async function prepareRefs(svc: LinkedService, args: ArgSet, refs: LinkedRef[], caller: Caller, now: number): Promise<ReadyRef[]> {
     const out: ReadyRef[] = [];
     for (const ref of refs) {
-      out.push('id' in ref ? ref : { params: await checkArgs<Params>(args, ref.inline), sent: new Set(Object.keys(ref.inline)) });
+      if ('id' in ref) { out.push(ref); continue; }
+      const params = await checkArgs<Params>(args, ref.inline, caller);
+      const sent = new Set(Object.keys(ref.inline));
+      // An unusable image of inline data is a problem with the event's `venue` or `organizer` parameter.
+      const image = await svc.prepareImage(params, sent, caller, now).catch((err: unknown) => {
+        throw err instanceof ApiError && err.code === 'rest_invalid_param' ? invalidParam(svc.kind.nameField) : err;
+      });
+      out.push({ params, sent, image });
     }
     return out;
   }
   const resolveLinked = (trx: Kysely<Database>, svc: LinkedService, caller: Caller, ref: ReadyRef, now: number): Promise<number> =>
-    'id' in ref ? Promise.resolve(ref.id) : svc.writeIn(trx, caller, ref.params, ref.sent, now);
+    'id' in ref ? Promise.resolve(ref.id) : svc.writeIn(trx, caller, ref.params, ref.sent, now, { image: ref.image });
+
+  /**
+   * Resolves the images and inline venue/organizer data of a write before its transaction (downloads and files
+   * included). If one is refused, the files of the images prepared before it are removed.
+   */
+  async function prepareWrite(caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) {
+    const prepared: PreparedImage[] = [];
+    const ready = async (svc: LinkedService, args: ArgSet, refs: LinkedRef[]) => {
+      const out = await prepareRefs(svc, args, refs, caller, now);
+      for (const r of out) if ('image' in r && r.image) prepared.push(r.image);
+      return out;
+    };
+    return withImages(prepared, async () => {
+      const eventImage = sent.has('image') ? await deps.media.prepare(p.image, caller, now) : undefined;
+      if (eventImage) prepared.push(eventImage);
+      const venueRef = sent.has('venue') ? parseVenueRef(p.venue) : 'none';
+      const venueReady = venueRef === 'none' || venueRef === 'invalid' ? [] : await ready(venues, deps.venueCreateArgs, [venueRef]);
+      const orgRefs = sent.has('organizer') ? parseOrganizerRefs(p.organizer) : 'invalid';
+      const orgReady = orgRefs === 'invalid' ? undefined : await ready(organizers, deps.organizerCreateArgs, orgRefs);
+      return { prepared, eventImage, venueReady, orgReady };
+    });
+  }
 
   /** Applies the sent fields of a create or update inside one transaction; returns the event id. */
   async function write(caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number, existing?: EventRow): Promise<number> {
-    const venueRef = sent.has('venue') ? parseVenueRef(p.venue) : 'none';
-    const venueReady = venueRef === 'none' || venueRef === 'invalid' ? [] : await prepareRefs(deps.venueCreateArgs, [venueRef]);
-    const orgRefs = sent.has('organizer') ? parseOrganizerRefs(p.organizer) : 'invalid';
-    const orgReady = orgRefs === 'invalid' ? undefined : await prepareRefs(deps.organizerCreateArgs, orgRefs);
-    const id = await writeTransaction(db, async (trx) => {
+    const { prepared, eventImage, venueReady, orgReady } = await prepareWrite(caller, p, sent, now);
+    const id = await withImages(prepared, () => writeTransaction(db, async (trx) => {
       const posts = postRepository(trx);
       const events = eventRepository(trx);
       const termsBefore = existing ? await termRepository(trx).termIdsOf(existing.id) : [];
@@ -123,6 +168,7 @@ export function eventService(deps: EventServiceDeps) {
         if (p[flag] !== undefined) details[flag] = p[flag] ? 1 : 0;
       }
       if (venueReady[0]) details.venue_id = await resolveLinked(trx, venues, caller, venueReady[0], now);
+      if (eventImage) details.thumbnail_id = await eventImage.commit(trx);
       const post: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };
       if (p.title !== undefined) post.title = p.title;
       if (description !== undefined) post.content = description;
@@ -145,7 +191,7 @@ export function eventService(deps: EventServiceDeps) {
         } as Parameters<typeof posts.insert>[0]);
         await events.insert({
           post_id: eventId, cost: null, currency_symbol: '', currency_position: '', website: null, show_map: 0, show_map_link: 0,
-          hide_from_listings: 0, featured: 0, venue_id: null, parent_id: null, ...details,
+          hide_from_listings: 0, featured: 0, venue_id: null, parent_id: null, thumbnail_id: null, ...details,
         } as EventsTable);
       }
       // A new event's links are exactly the terms set here, so a create neither reads old links nor re-reads new ones.
@@ -164,21 +210,35 @@ export function eventService(deps: EventServiceDeps) {
       const termRepo = termRepository(trx);
       await termRepo.recount([...termsBefore, ...(existing ? await termRepo.termIdsOf(eventId) : termsSet)]);
       return eventId;
-    });
+    }));
     generation.bump();
     return id;
   }
 
+  async function findById(id: number): Promise<EventRow | undefined> {
+    const hit = items.get(id);
+    if (hit !== undefined) return hit.row;
+    const readAt = items.current();
+    const row = await repo.findById(id);
+    if (row !== undefined) items.set(id, { row }, rowBytes(row), readAt);
+    return row;
+  }
+
   return {
-    async findById(id: number): Promise<EventRow | undefined> {
-      const hit = items.get(id);
-      if (hit !== undefined) return hit.row;
+    findById,
+    async findBySlug(slug: string): Promise<EventRow | undefined> {
+      const id = slugs.get(slug);
+      if (id !== undefined) return findById(id);
       const readAt = items.current();
-      const row = await repo.findById(id);
-      if (row !== undefined) items.set(id, { row }, rowBytes(row), readAt);
+      const row = await repo.findBySlug(slug);
+      if (row === undefined) return undefined;
+      slugs.set(slug, row.id, 2 * slug.length + 64, readAt);
+      // The row read by id may be cached already (with its body): keep that one.
+      const cached = items.get(row.id);
+      if (cached !== undefined) return cached.row;
+      items.set(row.id, { row }, rowBytes(row), readAt);
       return row;
     },
-    findBySlug: (slug: string) => repo.findBySlug(slug),
     async list(f: EventListFilter) {
       const { rows, total } = await repo.list(f);
       return { items: await present(rows, false), total };

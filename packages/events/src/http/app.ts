@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import type { Logger } from 'pino';
 import type { CompiledRoute } from './route.ts';
 import { ApiError, noRoute } from './errors.ts';
@@ -22,6 +22,8 @@ export interface HttpOptions {
   readonly generation: { readonly value: number };
   /** Anonymous GET responses are cached this long (0 disables), like the plugin's per-user response cache. */
   readonly cacheTtlMs: number;
+  /** Static files outside `/wp-json` (the media library's `/wp-content/uploads`): GET and HEAD under `path`. */
+  readonly files?: { readonly path: string; readonly handler: RouteHandlerMethod };
 }
 
 interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer }
@@ -212,6 +214,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
 
   app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/*', exposeHeadRoute: false, handler: handle });
   app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/', exposeHeadRoute: false, handler: handle });
+  if (opts.files) app.route({ method: ['GET', 'HEAD'], url: `${opts.files.path}/*`, exposeHeadRoute: false, handler: opts.files.handler });
   app.setNotFoundHandler((req, reply) => sendError(reply, req, noRoute()));
   // Errors Fastify raises before our handler (body too large, broken headers) still get the WordPress envelope.
   app.setErrorHandler((err: { code?: string; statusCode?: number; message: string }, req, reply) => {

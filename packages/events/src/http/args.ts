@@ -1,10 +1,12 @@
 import { type TSchema, type Type, Kind, OptionalKind } from '@sinclair/typebox';
 import { ApiError, invalidParams, type ParamProblem } from './errors.ts';
+import type { Caller } from './route.ts';
 
 // Route arguments are declared as TypeBox schemas: the same declaration drives WordPress-style type coercion here,
 // the namespace index and the /doc document. Semantic checks (existence, formats) are per-argument validators.
 
-export type Validator = (value: unknown, name: string) => Promise<true | ParamProblem> | true | ParamProblem;
+/** A per-argument check; like a WordPress validate_callback it may look at the current user (`image` URLs need `upload_files`). */
+export type Validator = (value: unknown, name: string, caller: Caller | null) => Promise<true | ParamProblem> | true | ParamProblem;
 
 /** The argument declarations of one endpoint. */
 export interface ArgSet {
@@ -80,7 +82,7 @@ export function isRequired(schema: TSchema): boolean {
  * Runs core's order on the merged request parameters: required → validators → coercion.
  * Returns the coerced parameters, typed by the caller's schema; unknown keys are dropped, as WordPress ignores them.
  */
-export async function checkArgs<T>(args: ArgSet, raw: Record<string, unknown>): Promise<T> {
+export async function checkArgs<T>(args: ArgSet, raw: Record<string, unknown>, caller: Caller | null = null): Promise<T> {
   const props = args.schema.properties as Record<string, TSchema>;
   const missing = Object.keys(props).filter((k) => isRequired(props[k]!) && raw[k] === undefined);
   if (missing.length > 0) {
@@ -98,7 +100,7 @@ export async function checkArgs<T>(args: ArgSet, raw: Record<string, unknown>): 
     if (!coerced.ok) { problems[name] = coerced.problem; continue; }
     const validate = args.validators?.[name];
     if (validate) {
-      const verdict = await validate(coerced.value, name);
+      const verdict = await validate(coerced.value, name, caller);
       if (verdict !== true) { problems[name] = verdict; continue; }
     }
     out[name] = coerced.value;

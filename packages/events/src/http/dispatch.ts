@@ -59,7 +59,7 @@ export function createDispatcher(routes: readonly CompiledRoute[], optionsReply:
       for (const [k, v] of Object.entries(pathParams)) merged[k] = v;
       const sent = new Set(Object.keys(merged));
       const ctx: RequestContext = { caller: req.caller, now: req.now, pathParams, sent, query: req.query };
-      const params = await checkArgs<never>(ep.args, merged);
+      const params = await checkArgs<never>(ep.args, merged, req.caller);
       if (ep.permission) {
         const verdict = await ep.permission(ctx, params);
         if (verdict instanceof ApiError) throw verdict;

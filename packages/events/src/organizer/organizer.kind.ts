@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { dropEmpty, plainText, putFilled, putPostHead, renderedDescription, renderedExcerpt, renderedName,
   type LinkedKind, type LinkedRow, type Site } from '../post/index.ts';
 
-function organizerJsonLd(site: Site, row: LinkedRow): Record<string, unknown> {
+function organizerJsonLd(site: Site, row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
   return dropEmpty({
-    '@context': 'http://schema.org', '@type': 'Person', name: row.title, description: plainText(renderedDescription(row)),
+    '@context': 'http://schema.org', '@type': 'Person', name: row.title, description: plainText(renderedDescription(row)), image: image?.url,
     url: site.permalink('organizer', row.slug), telephone: row.phone, email: row.email, sameAs: row.website,
   });
 }
@@ -26,7 +26,7 @@ export const organizerKind: LinkedKind = {
     }
     return out;
   },
-  format(site, row, single) {
+  format(site, row, single, image) {
     // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
     const out: Record<string, unknown> = {};
     putPostHead(out, site, 'organizer', row);
@@ -34,10 +34,11 @@ export const organizerKind: LinkedKind = {
     putFilled(out, 'description', renderedDescription(row));
     putFilled(out, 'excerpt', renderedExcerpt(row));
     putFilled(out, 'slug', row.slug);
+    putFilled(out, 'image', image);
     putFilled(out, 'phone', row.phone);
     putFilled(out, 'website', row.website);
     putFilled(out, 'email', row.email);
-    if (single) putFilled(out, 'json_ld', organizerJsonLd(site, row));
+    if (single) putFilled(out, 'json_ld', organizerJsonLd(site, row, image));
     const globalId = site.globalId(row.id);
     out.global_id = globalId;
     out.global_id_lineage = [globalId];

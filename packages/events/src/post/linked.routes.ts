@@ -4,6 +4,7 @@ import { invalid, type Validator } from '../http/args.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatWall, utcToWall } from '../time/index.ts';
 import { canModify, canRead } from './status.ts';
+import { blankLinked, isProtected, unlocks } from './protected.ts';
 import { clampPerPage, listStatusValidator, listVisibility, pageLinks, statusEcho } from './listing.ts';
 import { isTime, nonEmptyString, positiveInt, registeredStatus, urlOrEmpty } from './validators.ts';
 import type { LinkedService, Params } from './linked.service.ts';
@@ -15,6 +16,8 @@ export interface LinkedRouteDeps {
   readonly site: Site;
   readonly isEvent: (id: number) => Promise<boolean>;
   readonly userExists: (id: number) => Promise<boolean>;
+  /** The `image` write rule (`src/media`): empty, an image attachment id, or a URL for callers with `upload_files`. */
+  readonly imageArg: Validator;
 }
 
 /** PHP's tribe_is_truthy. */
@@ -24,7 +27,7 @@ export const isTruthy = (v: unknown): boolean => v === true || v === 1 || (typeo
 export const searchTokens = (s: string): string[] => s.match(/[\p{L}\p{N}@.:/_-]+/gu)?.flatMap((t) => t.split(/[@.:/_]+/)).filter(Boolean) ?? [];
 
 /** Venue and organizer write args, shared by their routes and by inline data inside event writes. */
-export function linkedWriteArgs(deps: Pick<LinkedRouteDeps, 'service' | 'userExists'>, requireName: boolean) {
+export function linkedWriteArgs(deps: Pick<LinkedRouteDeps, 'service' | 'userExists' | 'imageArg'>, requireName: boolean) {
   const kind = deps.service.kind;
   const name = Type.String({ description: `The ${kind.kind} name` });
   const schema = Type.Object({
@@ -42,8 +45,7 @@ export function linkedWriteArgs(deps: Pick<LinkedRouteDeps, 'service' | 'userExi
   const validators: Record<string, Validator> = {
     author: async (v) => (typeof v === 'number' && v > 0 && (await userExists(v)) ? true : invalid()),
     date: isTime, date_utc: isTime, [kind.nameField]: nonEmptyString, status: registeredStatus, website: urlOrEmpty,
-    // There is no media library here: only "no image" is accepted (README, known gaps).
-    image: (v) => (v === '' || v === 0 || v === '0' || v === false ? true : invalid()),
+    image: deps.imageArg,
     ...kind.writeValidators,
   };
   return { schema, validators };
@@ -66,7 +68,8 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
   const single = async (ctx: RequestContext) => {
     const row = await rowOf(ctx);
     if (!canRead(ctx.caller, row)) throw new ApiError(`${kind.kind}-not-accessible`, `The requested ${kind.kind} is not accessible`);
-    return { body: kind.format(site, row, true) };
+    const body = await service.present(row, true);
+    return { body: isProtected(row) && !unlocks(ctx, row) ? blankLinked(kind.kind, body) : body };
   };
   const itemEndpoints = (args: typeof idArgs) => [
     endpoint<Params>({ methods: ['GET'], args, handler: single }),
@@ -77,7 +80,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
         const row = await rowOf(ctx);
         if (row.status === 'trash') throw new ApiError(`${kind.kind}-is-in-trash`, `The ${kind.kind} is already trashed`);
         await service.trash(row, ctx.now);
-        return { body: kind.format(site, (await service.get(row.id))!, true) };
+        return { body: await service.present((await service.get(row.id))!, true) };
       },
     }),
     endpoint<Params>({
@@ -87,7 +90,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
       async handler(ctx, p) {
         const row = await rowOf(ctx);
         await service.update(ctx.caller!, row.id, p, ctx.sent, ctx.now);
-        return { body: kind.format(site, (await service.get(row.id))!, true) };
+        return { body: await service.present((await service.get(row.id))!, true) };
       },
     }),
   ];
@@ -132,7 +135,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
             echo.push(['status', statusEcho(ctx.caller, p.status)]);
             const links = pageLinks(base, echo, p.page, totalPages);
             return {
-              body: { [kind.route]: rows.map((r) => kind.format(site, r, false)), ...links, total, total_pages: totalPages },
+              body: { [kind.route]: (await service.presentMany(rows)).map((b, i) => (isProtected(rows[i]!) ? blankLinked(kind.kind, b) : b)), ...links, total, total_pages: totalPages },
               headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },
             };
           },
@@ -142,7 +145,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
           permission: (ctx) => ctx.caller?.can('edit') ?? false,
           async handler(ctx, p) {
             const id = await service.create(ctx.caller!, p, ctx.sent, ctx.now);
-            return { status: 201, body: kind.format(site, (await service.get(id))!, true) };
+            return { status: 201, body: await service.present((await service.get(id))!, true) };
           },
         }),
       ],

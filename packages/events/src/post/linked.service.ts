@@ -11,6 +11,7 @@ import { stripActiveContent } from './html.ts';
 import { modifiedNow, postDates } from './dates.ts';
 import { writeTransaction, type WriteGeneration } from './write.ts';
 import type { Site } from './site.ts';
+import { withImages, type ImageLibrary, type PreparedImage } from './featured-image.ts';
 
 export type Params = Record<string, unknown>;
 
@@ -25,14 +26,19 @@ export interface LinkedKind extends LinkedTable {
   readonly writeValidators: Record<string, Validator>;
   /** Detail-column values from the sent params (all columns on create, the changed ones on update). */
   detailsFrom(params: Params, sent: ReadonlySet<string>, existing: LinkedRow | undefined): Record<string, unknown>;
-  format(site: Site, row: LinkedRow, single: boolean): Record<string, unknown>;
+  /** `image` is the featured image body (§1.2) when the row has one. */
+  format(site: Site, row: LinkedRow, single: boolean, image?: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Create (with the plugin's de-duplication), update and trash for venues and organizers. */
-export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site, generation: WriteGeneration) {
+export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site, generation: WriteGeneration, images: ImageLibrary) {
   const repo = linkedRepository(db, kind);
+  const thumbnailIds = (rows: Iterable<LinkedRow>) => [...rows].map((r) => r.thumbnail_id).filter((id): id is number => typeof id === 'number');
 
-  async function writeIn(trx: Kysely<Database>, caller: Caller, p: Params, sent: ReadonlySet<string>, now: number, targetId?: number): Promise<number> {
+  /** Writes one venue or organizer; `image` is its sent featured image, prepared before the transaction. */
+  async function writeIn(trx: Kysely<Database>, caller: Caller, p: Params, sent: ReadonlySet<string>, now: number,
+    opts: { targetId?: number; image?: PreparedImage } = {}): Promise<number> {
+    const { targetId } = opts;
     const r = linkedRepository(trx, kind);
     const posts = postRepository(trx);
     const description = typeof p.description === 'string'
@@ -55,7 +61,9 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
         patch.date_gmt = d.date_gmt;
       }
       await posts.update(existing.id, patch);
-      await r.updateDetails(existing.id, kind.detailsFrom(p, sent, existing));
+      const details = kind.detailsFrom(p, sent, existing);
+      if (opts.image) details.thumbnail_id = await opts.image.commit(trx);
+      await r.updateDetails(existing.id, details);
       return existing.id;
     }
     const name = String(p[kind.nameField]);
@@ -67,9 +75,13 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       ...postDates(site.timezone, now, p.date as string | undefined, p.date_utc as string | undefined),
       ...modifiedNow(site.timezone, now),
     });
-    await r.insertDetails(id, kind.detailsFrom(p, sent, undefined));
+    await r.insertDetails(id, { ...kind.detailsFrom(p, sent, undefined), thumbnail_id: opts.image ? await opts.image.commit(trx) : null });
     return id;
   }
+
+  /** Resolves a sent `image` (download and files included) before a write transaction. */
+  const prepareImage = (p: Params, sent: ReadonlySet<string>, caller: Caller, now: number): Promise<PreparedImage | undefined> =>
+    (sent.has('image') ? images.prepare(p.image, caller, now) : Promise.resolve(undefined));
 
   return {
     kind,
@@ -77,16 +89,31 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     get: (id: number) => repo.findById(id),
     getBySlug: (slug: string) => repo.findBySlug(slug),
     many: (ids: readonly number[]) => repo.findMany(ids),
+    /** The body of one venue or organizer, with its featured image. */
+    async present(row: LinkedRow, single: boolean): Promise<Record<string, unknown>> {
+      const image = typeof row.thumbnail_id === 'number' ? (await images.bodies([row.thumbnail_id])).get(row.thumbnail_id) : undefined;
+      return kind.format(site, row, single, image);
+    },
+    /** List bodies; the featured images of the whole page load in one query. */
+    async presentMany(rows: readonly LinkedRow[]): Promise<Record<string, unknown>[]> {
+      const ids = thumbnailIds(rows);
+      const bodies = ids.length > 0 ? await images.bodies(ids) : new Map<number, Record<string, unknown>>();
+      return rows.map((r) => kind.format(site, r, false, typeof r.thumbnail_id === 'number' ? bodies.get(r.thumbnail_id) : undefined));
+    },
+    thumbnailIds,
+    prepareImage,
     list: (f: LinkedListFilter) => repo.list(f),
     /** For inline creation inside an event write: same rules, the caller's transaction. */
     writeIn,
     async create(caller: Caller, p: Params, sent: ReadonlySet<string>, now: number): Promise<number> {
-      const id = await writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now));
+      const image = await prepareImage(p, sent, caller, now);
+      const id = await withImages(image ? [image] : [], () => writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, { image })));
       generation.bump();
       return id;
     },
     async update(caller: Caller, id: number, p: Params, sent: ReadonlySet<string>, now: number): Promise<void> {
-      await writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, id));
+      const image = await prepareImage(p, sent, caller, now);
+      await withImages(image ? [image] : [], () => writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, { targetId: id, image })));
       generation.bump();
     },
     async trash(row: LinkedRow, now: number): Promise<void> {

@@ -29,6 +29,12 @@ export function postRepository(db: Kysely<Database>) {
       const r = await db.insertInto('posts').values(row).returning('id').executeTakeFirstOrThrow();
       return r.id;
     },
+    /** Sets (or with '' clears) the viewing password of an event, venue or organizer; false when there is none with `id`. */
+    async setPassword(id: number, password: string): Promise<boolean> {
+      const r = await db.updateTable('posts').set({ password }).where('id', '=', id)
+        .where('type', 'in', ['tribe_events', 'tribe_venue', 'tribe_organizer']).executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
     async update(id: number, patch: Partial<Omit<PostRow, 'id' | 'type'>>): Promise<void> {
       if (Object.keys(patch).length === 0) return;
       await db.updateTable('posts').set(patch).where('id', '=', id).execute();

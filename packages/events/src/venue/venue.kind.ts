@@ -15,9 +15,9 @@ function deriveStateProvince(v: { state: string; province: string; country: stri
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
-function venueJsonLd(site: Site, row: LinkedRow): Record<string, unknown> {
+function venueJsonLd(site: Site, row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
   return dropEmpty({
-    '@context': 'http://schema.org', '@type': 'Place', name: row.title, description: plainText(renderedDescription(row)),
+    '@context': 'http://schema.org', '@type': 'Place', name: row.title, description: plainText(renderedDescription(row)), image: image?.url,
     url: site.permalink('venue', row.slug),
     address: dropEmpty({ '@type': 'PostalAddress', streetAddress: row.address, addressLocality: row.city,
       addressRegion: row.stateprovince, postalCode: row.zip, addressCountry: row.country }),
@@ -57,7 +57,7 @@ export const venueKind: LinkedKind = {
     }
     return out;
   },
-  format(site, row, single) {
+  format(site, row, single, image) {
     // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
     const out: Record<string, unknown> = {};
     putPostHead(out, site, 'venue', row);
@@ -65,8 +65,9 @@ export const venueKind: LinkedKind = {
     putFilled(out, 'description', renderedDescription(row));
     putFilled(out, 'excerpt', renderedExcerpt(row));
     putFilled(out, 'slug', row.slug);
+    putFilled(out, 'image', image);
     for (const f of DETAIL_FIELDS) putFilled(out, f, row[f]);
-    if (single) putFilled(out, 'json_ld', venueJsonLd(site, row));
+    if (single) putFilled(out, 'json_ld', venueJsonLd(site, row, image));
     out.show_map = row.show_map === 1;
     out.show_map_link = row.show_map_link === 1;
     const globalId = site.globalId(row.id);

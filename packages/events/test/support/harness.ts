@@ -83,6 +83,8 @@ export interface Service {
   /** The database URL, for a second instance or process on the same data. */
   readonly dbUrl: string;
   readonly userIds: Record<RoleLogin, number>;
+  /** The media library folder (`EVENTS_UPLOADS_DIR`): a temporary one per service unless the test set its own. */
+  readonly uploadsDir: string;
   clock: { now: number };
   request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
   get(path: string, opts?: RequestOptions): Promise<TestResponse>;
@@ -107,25 +109,28 @@ async function serve(url: string, clock: { now: number }, opts: ServiceOptions) 
 export async function startService(factory: StoreFactory, opts: ServiceOptions = {}): Promise<Service> {
   const db = await factory.create();
   const clock = { now: opts.now ?? DEFAULT_NOW };
-  const instance = await serve(db.url, clock, opts);
+  // Each service gets its own uploads folder, removed on close, unless the test chose one.
+  const uploadsDir = opts.env?.EVENTS_UPLOADS_DIR ?? mkdtempSync(join(tmpdir(), 'events-uploads-'));
+  const instance = await serve(db.url, clock, { ...opts, env: { ...opts.env, EVENTS_UPLOADS_DIR: uploadsDir } });
   const users = userService(instance.store.db);
   const userIds = {} as Record<RoleLogin, number>;
   for (const role of ROLE_LOGINS) userIds[role] = (await users.add(role, role, { appPassword: PASSWORD })).id;
   const { store, address, request } = instance;
   return {
-    base: address, rest: `http://wordpress.test${REST}`, store, userIds, clock, request, dbUrl: db.url,
+    base: address, rest: `http://wordpress.test${REST}`, store, userIds, clock, request, dbUrl: db.url, uploadsDir,
     get: (path, o) => request('GET', path, o),
     post: (path, form, as = 'administrator') => request('POST', path, { form, as }),
     async close() {
       await instance.close();
       await db.dispose();
+      if (opts.env?.EVENTS_UPLOADS_DIR === undefined) rmSync(uploadsDir, { recursive: true, force: true });
     },
   };
 }
 
 /** A second instance of the service over the same database as `svc`, as a deployment with several servers runs. */
 export async function startSibling(svc: Service, opts: ServiceOptions = {}): Promise<Pick<Service, 'request' | 'get' | 'close'>> {
-  const instance = await serve(svc.dbUrl, svc.clock, opts);
+  const instance = await serve(svc.dbUrl, svc.clock, { ...opts, env: { EVENTS_UPLOADS_DIR: svc.uploadsDir, ...opts.env } });
   return { request: instance.request, get: (path, o) => instance.request('GET', path, o), close: instance.close };
 }
 
