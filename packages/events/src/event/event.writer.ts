@@ -1,0 +1,171 @@
+import type { Kysely } from 'kysely';
+import type { Database, EventsTable } from '../db/index.ts';
+import type { Caller } from '../http/route.ts';
+import { checkArgs, type ArgSet } from '../http/args.ts';
+import { ApiError, invalidParam } from '../http/errors.ts';
+import { modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, stripActiveContent, withImages, writeTransaction,
+  type ImageLibrary, type LinkedService, type Params, type PreparedImage, type Site, type WriteGeneration } from '../post/index.ts';
+import { termRepository, type TermService } from '../term/index.ts';
+import { endOfDay, formatWall, parseDateTime, parseWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
+import { parseCost } from './cost.ts';
+import { eventRepository, type EventRow } from './event.repository.ts';
+import { parseOrganizerRefs, parseVenueRef, type LinkedRef } from './event.links.ts';
+import { refList, type EventWriteParams } from './event.args.ts';
+
+export interface EventWriterDeps {
+  db: Kysely<Database>;
+  site: Site;
+  generation: WriteGeneration;
+  terms: TermService;
+  venues: LinkedService;
+  organizers: LinkedService;
+  media: ImageLibrary;
+  venueCreateArgs: ArgSet;
+  organizerCreateArgs: ArgSet;
+}
+
+const toUtcText = (w: Wall, zone: string) => formatWall(utcToWall(wallToUtc(w, zone), 'UTC'));
+
+/** Event creates and updates: everything prepared before one transaction, then the sent fields applied in it. */
+export function eventWriter(deps: EventWriterDeps) {
+  const { db, site, generation, terms, venues, organizers } = deps;
+
+  type ReadyRef = { id: number } | { params: Params; sent: Set<string>; image?: PreparedImage };
+  /** Coerces inline venue/organizer data before the transaction: its validators read through the pool, and a
+   *  transaction waiting on the pool while holding a connection could starve it under load. */
+  async function prepareRefs(svc: LinkedService, args: ArgSet, refs: LinkedRef[], caller: Caller, now: number): Promise<ReadyRef[]> {
+    const out: ReadyRef[] = [];
+    for (const ref of refs) {
+      if ('id' in ref) { out.push(ref); continue; }
+      const params = await checkArgs<Params>(args, ref.inline, caller);
+      const sent = new Set(Object.keys(ref.inline));
+      // An unusable image of inline data is a problem with the event's `venue` or `organizer` parameter.
+      const image = await svc.prepareImage(params, sent, caller, now).catch((err: unknown) => {
+        throw err instanceof ApiError && err.code === 'rest_invalid_param' ? invalidParam(svc.kind.nameField) : err;
+      });
+      out.push({ params, sent, image });
+    }
+    return out;
+  }
+  const resolveLinked = (trx: Kysely<Database>, svc: LinkedService, caller: Caller, ref: ReadyRef, now: number): Promise<number> =>
+    'id' in ref ? Promise.resolve(ref.id) : svc.writeIn(trx, caller, ref.params, ref.sent, now, { image: ref.image });
+
+  /**
+   * Resolves the images and inline venue/organizer data of a write before its transaction (downloads and files
+   * included). If one is refused, the files of the images prepared before it are removed.
+   */
+  async function prepareWrite(caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) {
+    const prepared: PreparedImage[] = [];
+    const ready = async (svc: LinkedService, args: ArgSet, refs: LinkedRef[]) => {
+      const out = await prepareRefs(svc, args, refs, caller, now);
+      for (const r of out) if ('image' in r && r.image) prepared.push(r.image);
+      return out;
+    };
+    return withImages(prepared, async () => {
+      const eventImage = sent.has('image') ? await deps.media.prepare(p.image, caller, now) : undefined;
+      if (eventImage) prepared.push(eventImage);
+      const venueRef = sent.has('venue') ? parseVenueRef(p.venue) : 'none';
+      const venueReady = venueRef === 'none' || venueRef === 'invalid' ? [] : await ready(venues, deps.venueCreateArgs, [venueRef]);
+      const orgRefs = sent.has('organizer') ? parseOrganizerRefs(p.organizer) : 'invalid';
+      const orgReady = orgRefs === 'invalid' ? undefined : await ready(organizers, deps.organizerCreateArgs, orgRefs);
+      return { prepared, eventImage, venueReady, orgReady };
+    });
+  }
+
+  /** Applies the sent fields of a create or update inside one transaction; returns the event id. */
+  async function write(caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number, existing?: EventRow): Promise<number> {
+    const { prepared, eventImage, venueReady, orgReady } = await prepareWrite(caller, p, sent, now);
+    const id = await withImages(prepared, () => writeTransaction(db, async (trx) => {
+      const posts = postRepository(trx);
+      const events = eventRepository(trx);
+      const termsBefore = existing ? await termRepository(trx).termIdsOf(existing.id) : [];
+      const zone = sent.has('timezone') ? (p.timezone || site.timezone) : (existing?.timezone ?? site.timezone);
+      const wallOf = (v: string | undefined, fallback: string | undefined): Wall | undefined => {
+        if (v !== undefined) return utcToWall(parseDateTime(v, zone, now)!, zone);
+        return fallback === undefined ? undefined : parseWall(fallback);
+      };
+      const allDay = p.all_day ?? (existing ? existing.all_day === 1 : false);
+      let start = wallOf(p.start_date, existing?.start_local)!;
+      let end = wallOf(p.end_date, existing?.end_local)!;
+      if (allDay) { start = startOfDay(start); end = endOfDay(end); }
+      // End before start is not an error in the plugin: the event gets zero duration.
+      if (formatWall(end) < formatWall(start)) end = start;
+      const description = p.description === undefined ? undefined : caller.can('unfiltered_html') ? p.description : stripActiveContent(p.description);
+      // Dates are rewritten only when a date field was sent, so concurrent updates of other fields cannot write back
+      // dates read before another writer changed them.
+      const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
+      const details: Partial<Omit<EventsTable, 'post_id'>> = datesSent ? {
+        start_local: formatWall(start), end_local: formatWall(end), start_utc: toUtcText(start, zone), end_utc: toUtcText(end, zone),
+        timezone: zone, all_day: allDay ? 1 : 0,
+      } : {};
+      if (sent.has('cost')) {
+        const raw = (Array.isArray(p.cost) ? p.cost : [p.cost]).map(String).filter((s) => s.trim() !== '');
+        const parsed = parseCost(raw);
+        Object.assign(details, { cost: raw.length ? JSON.stringify(raw) : null, currency_symbol: parsed.symbol, currency_position: parsed.position });
+      }
+      if (sent.has('website')) details.website = p.website === null || p.website === undefined ? '' : String(p.website);
+      for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'featured'] as const) {
+        if (p[flag] !== undefined) details[flag] = p[flag] ? 1 : 0;
+      }
+      if (venueReady[0]) details.venue_id = await resolveLinked(trx, venues, caller, venueReady[0], now);
+      if (eventImage) details.thumbnail_id = await eventImage.commit(trx);
+      const post: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };
+      if (p.title !== undefined) post.title = p.title;
+      if (description !== undefined) post.content = description;
+      if (p.excerpt !== undefined) post.excerpt = p.excerpt;
+      if (p.author !== undefined) post.author = p.author;
+      if (p.sticky !== undefined) post.menu_order = p.sticky ? -1 : 0;
+      if (p.status !== undefined || !existing) post.status = scaleStatus(p.status, caller);
+      if (p.date !== undefined || p.date_utc !== undefined || !existing) Object.assign(post, postDates(site.timezone, now, p.date, p.date_utc));
+      let eventId: number;
+      if (existing) {
+        eventId = existing.id;
+        if (p.slug !== undefined) post.slug = await posts.freeSlug('tribe_events', sanitizeTitle(p.slug) || 'event', eventId);
+        await posts.update(eventId, post);
+        await events.update(eventId, details);
+      } else {
+        const slug = await posts.freeSlug('tribe_events', sanitizeTitle(p.slug ?? p.title!) || 'event');
+        eventId = await posts.insert({
+          type: 'tribe_events', slug, title: p.title!, content: '', excerpt: '', status: 'draft', author: caller.id, password: '',
+          date_local: '', date_gmt: '', modified_local: '', modified_gmt: '', menu_order: 0, ...post,
+        } as Parameters<typeof posts.insert>[0]);
+        await events.insert({
+          post_id: eventId, cost: null, currency_symbol: '', currency_position: '', website: null, show_map: 0, show_map_link: 0,
+          hide_from_listings: 0, featured: 0, venue_id: null, parent_id: null, thumbnail_id: null, ...details,
+        } as EventsTable);
+      }
+      // A new event's links are exactly the terms set here, so a create neither reads old links nor re-reads new ones.
+      const termsSet: number[] = [];
+      for (const [field, taxonomy] of [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const) {
+        if (!sent.has(field)) continue;
+        const ids = await terms.resolveForWrite(trx, taxonomy, refList(p[field]).map((x) => x as string | number));
+        await termRepository(trx).setEventTerms(eventId, taxonomy, ids, !existing);
+        termsSet.push(...ids);
+      }
+      if (orgReady) {
+        const ids: number[] = [];
+        for (const ref of orgReady) ids.push(await resolveLinked(trx, organizers, caller, ref, now));
+        await events.setOrganizers(eventId, ids);
+      }
+      const termRepo = termRepository(trx);
+      await termRepo.recount([...termsBefore, ...(existing ? await termRepo.termIdsOf(eventId) : termsSet)]);
+      return eventId;
+    }));
+    generation.bump();
+    return id;
+  }
+
+  /** Moves an event to the trash (WordPress keeps trashed posts; their slug gets `__trashed`). */
+  async function trash(row: EventRow, now: number): Promise<void> {
+    await writeTransaction(db, async (trx) => {
+      const posts = postRepository(trx);
+      const slug = await posts.freeSlug('tribe_events', `${row.slug}__trashed`, row.id);
+      await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now) });
+      const termRepo = termRepository(trx);
+      await termRepo.recount(await termRepo.termIdsOf(row.id));
+    });
+    generation.bump();
+  }
+
+  return { write, trash };
+}
