@@ -53,6 +53,24 @@ describe.each(STORES)('cached reads follow every change ($name)', (factory) => {
     expect((await bySlug('moved-elsewhere')).body.id).toBe(e.id);
   });
 
+  it('list items built for one page or filter are reused by others, and follow every change', async () => {
+    const e = await createEvent(svc, { title: 'Listed twice', status: 'publish', start_date: '2018-03-05 10:00:00', end_date: '2018-03-05 11:00:00' });
+    const titles = async (query: Record<string, string | number>) =>
+      ((await svc.get('/events', { query, as: 'administrator' })).body.events as { id: number; title: string }[]).filter((x) => x.id === e.id).map((x) => x.title);
+    const march = { start_date: '2018-03-01', end_date: '2018-03-31' };
+    const week = { start_date: '2018-03-04', end_date: '2018-03-10', per_page: 5 };
+    expect(await titles(march)).toEqual(['Listed twice']);
+    expect(await titles(week)).toEqual(['Listed twice']); // built for the first list, served to this one
+    await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'Listed, renamed', featured: 'true' }, as: 'administrator' });
+    expect(await titles(week)).toEqual(['Listed, renamed']);
+    expect(await titles({ ...march, featured: 1 })).toEqual(['Listed, renamed']);
+    const single = (await svc.get(`/events/${e.id}`)).body;
+    const listed = ((await svc.get('/events', { query: march })).body.events as { id: number }[]).find((x) => x.id === e.id);
+    // A list item is the single body without json_ld (compat §1.3), whichever was built first.
+    const { json_ld: _ld, ...withoutLd } = single;
+    expect(listed).toEqual(withoutLd);
+  });
+
   it('renaming a linked venue changes the cached event body', async () => {
     const e = await createEvent(svc, { title: 'With venue', status: 'publish', venue: { venue: 'Old hall' } });
     expect((await svc.get(`/events/${e.id}`)).body.venue.venue).toBe('Old hall');

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { invalid, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
+import { JsonText } from '../http/json-text.ts';
 import { canModify, canRead, isProtected, unlocks, clampPerPage, isTruthy, listVisibility, pageLinks, statusEcho, type Site } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { eventListArgs, eventWriteArgs, type EventArgDeps, type EventListParams, type EventWriteParams } from './event.args.ts';
@@ -59,7 +60,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         if (isProtected(row) && !unlocks(ctx, row)) {
           throw new ApiError('event-password-protected', 'The requested event is not accessible without a password');
         }
-        return { body: await events.present(row) };
+        return { body: await events.present(row), ...(events.cachesItems ? { responseCache: false as const } : {}) };
       },
     }),
     endpoint<Record<string, unknown>>({
@@ -127,8 +128,10 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
     if (p.venue !== undefined) echo.push(['venue', p.venue.join(',')]);
     if (p.organizer !== undefined) echo.push(['organizer', p.organizer.join(',')]);
     if (p.featured !== undefined) echo.push(['featured', p.featured ? '1' : '0']);
+    // The events are JSON texts already (event.service.ts); the envelope is joined around them, keys in the plugin's order.
+    const rest = JSON.stringify({ ...pageLinks(`${site.rest}/events/`, echo, p.page, totalPages), total, total_pages: totalPages });
     return {
-      body: { events: items, ...pageLinks(`${site.rest}/events/`, echo, p.page, totalPages), total, total_pages: totalPages },
+      body: new JsonText(`{"events":[${items.join(',')}],${rest.slice(1)}`),
       headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },
     };
   }

@@ -11,10 +11,14 @@ export interface EventServiceDeps extends EventWriterDeps {
   itemCacheBytes: number;
 }
 
-/** An event read by id, and its single-item body once built for that same row. */
-interface CachedEvent { readonly row: EventRow; readonly body?: JsonText }
-// Rough heap cost of a row: its long texts as UTF-16, plus the fixed columns and map entry.
-const rowBytes = (r: EventRow) => 2 * (r.content.length + r.title.length + r.excerpt.length) + 1024;
+/**
+ * An event read in the current generation, with its single-item body once built for that same row and its list-item
+ * body (JSON text) once a list built it. Both bodies depend only on stored data, so any reader may share them.
+ */
+interface CachedEvent { readonly row: EventRow; readonly body?: JsonText; readonly listBody?: string }
+// Rough heap cost: the row's long texts as UTF-16 plus the fixed columns and map entry, and the bodies' text.
+const entryBytes = (e: CachedEvent) => 2 * (e.row.content.length + e.row.title.length + e.row.excerpt.length) + 1024
+  + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0);
 
 export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
@@ -76,11 +80,13 @@ export function eventService(deps: EventServiceDeps) {
     if (hit !== undefined) return hit.row;
     const readAt = items.current();
     const row = await repo.findById(id);
-    if (row !== undefined) items.set(id, { row }, rowBytes(row), readAt);
+    if (row !== undefined) items.set(id, { row }, entryBytes({ row }), readAt);
     return row;
   }
 
   return {
+    /** Whether single bodies are kept here (then the HTTP response cache need not keep them too). */
+    cachesItems: deps.itemCacheBytes > 0,
     findById,
     async findBySlug(slug: string): Promise<EventRow | undefined> {
       const id = slugs.get(slug);
@@ -92,12 +98,33 @@ export function eventService(deps: EventServiceDeps) {
       // The row read by id may be cached already (with its body): keep that one.
       const cached = items.get(row.id);
       if (cached !== undefined) return cached.row;
-      items.set(row.id, { row }, rowBytes(row), readAt);
+      items.set(row.id, { row }, entryBytes({ row }), readAt);
       return row;
     },
-    async list(f: EventListFilter) {
+    /**
+     * A page of events as JSON texts, one per event: list bodies built in this generation are reused (pages,
+     * windows and filters overlap), the others built together and kept.
+     */
+    async list(f: EventListFilter): Promise<{ items: string[]; total: number }> {
+      const readAt = items.current();
       const { rows, total } = await repo.list(f);
-      return { items: await present(rows, false), total };
+      const texts = new Array<string>(rows.length);
+      const missing: number[] = [];
+      rows.forEach((r, i) => {
+        const listBody = items.get(r.id)?.listBody;
+        if (listBody !== undefined) texts[i] = listBody;
+        else missing.push(i);
+      });
+      const built = await present(missing.map((i) => rows[i]!), false);
+      missing.forEach((i, k) => {
+        const row = rows[i]!;
+        texts[i] = JSON.stringify(built[k]);
+        // Keep the cached row and single body when there are some (same generation, same data).
+        const hit = items.get(row.id);
+        const entry: CachedEvent = { row: hit?.row ?? row, body: hit?.body, listBody: texts[i] };
+        items.set(row.id, entry, entryBytes(entry), readAt);
+      });
+      return { items: texts, total };
     },
     /** The single-event body; built once per cached row (the row from `findById`) until the next change. */
     async present(row: EventRow): Promise<JsonText> {
@@ -106,7 +133,10 @@ export function eventService(deps: EventServiceDeps) {
       // The row is cached, so it belongs to the current generation; a write while building keeps the body out.
       const readAt = items.current();
       const body = JsonText.of((await present([row], true))[0]);
-      if (hit?.row === row) items.set(row.id, { row, body }, rowBytes(row) + body.text.length, readAt);
+      if (hit?.row === row) {
+        const entry: CachedEvent = { ...hit, body };
+        items.set(row.id, entry, entryBytes(entry), readAt);
+      }
       return body;
     },
     create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now),

@@ -94,7 +94,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const send = (reply: FastifyReply, req: FastifyRequest, status: number, body: unknown, extra: Record<string, string | number> = {}) => {
+  const send = (reply: FastifyReply, req: FastifyRequest, status: number, body: unknown, extra: Record<string, string | number> = {}, keep = true) => {
     const query = req.query as Record<string, unknown>;
     const headers: Record<string, string | number> = {
       'X-Robots-Tag': 'noindex',
@@ -130,7 +130,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       headers['Content-Type'] = 'application/json; charset=UTF-8';
       payload = req.method === 'HEAD' ? '' : outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
     }
-    if (outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
+    if (keep && outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
       // Encoded once: a hit then costs a map lookup and a socket write.
       const bytes = Buffer.from(payload);
       const gen = startGen.get(req) ?? opts.generation.value;
@@ -206,7 +206,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
         req.log.info({ method: req.method, route, status: out.reply.status ?? 200, user: caller?.login, ms: opts.clock() - now }, 'write');
       }
-      return send(reply, req, out.reply.status ?? 200, out.reply.body, { ...extra, ...out.reply.headers });
+      return send(reply, req, out.reply.status ?? 200, out.reply.body, { ...extra, ...out.reply.headers }, out.reply.responseCache !== false);
     } catch (err) {
       return sendError(reply, req, err);
     }

@@ -28,6 +28,11 @@ export interface Reply {
   status?: number;
   body: unknown;
   headers?: Record<string, string | number>;
+  /**
+   * false when the body comes from the service's own item cache (single events): a response-cache copy would only
+   * double the memory, and with more items than response slots it would cost a store on every request.
+   */
+  responseCache?: false;
 }
 
 export interface Endpoint {
