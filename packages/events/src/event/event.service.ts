@@ -110,20 +110,21 @@ export function eventService(deps: EventServiceDeps) {
       const { rows, total } = await repo.list(f);
       const texts = new Array<string>(rows.length);
       const missing: number[] = [];
-      rows.forEach((r, i) => {
-        const listBody = items.get(r.id)?.listBody;
-        if (listBody !== undefined) texts[i] = listBody;
+      items.getMany(rows.map((r) => r.id)).forEach((hit, i) => {
+        if (hit?.listBody !== undefined) texts[i] = hit.listBody;
         else missing.push(i);
       });
-      const built = await present(missing.map((i) => rows[i]!), false);
-      missing.forEach((i, k) => {
-        const row = rows[i]!;
-        texts[i] = JSON.stringify(built[k]);
-        // Keep the cached row and single body when there are some (same generation, same data).
-        const hit = items.get(row.id);
-        const entry: CachedEvent = { row: hit?.row ?? row, body: hit?.body, listBody: texts[i] };
-        items.set(row.id, entry, entryBytes(entry), readAt);
-      });
+      if (missing.length === 0) return { items: texts, total };
+      const missingRows = missing.map((i) => rows[i]!);
+      const built = await present(missingRows, false);
+      // Keep the cached row and single body when there are some (same generation, same data).
+      const hits = items.getMany(missingRows.map((r) => r.id));
+      items.setMany(missingRows.map((row, k) => {
+        const listBody = JSON.stringify(built[k]);
+        texts[missing[k]!] = listBody;
+        const entry: CachedEvent = { row: hits[k]?.row ?? row, body: hits[k]?.body, listBody };
+        return [row.id, entry, entryBytes(entry)] as const;
+      }), readAt);
       return { items: texts, total };
     },
     /** The single-event body; built once per cached row (the row from `findById`) until the next change. */

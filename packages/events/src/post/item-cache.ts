@@ -31,6 +31,27 @@ export class ItemCache<K, V> {
 
   get(key: K): V | undefined {
     this.current();
+    return this.touch(key);
+  }
+
+  /** `get` for many keys with one generation check (reading the store's change signal costs a few µs a time). */
+  getMany(keys: readonly K[]): (V | undefined)[] {
+    this.current();
+    return keys.map((k) => this.touch(k));
+  }
+
+  /** Stores `value` when nothing was written since `readAt`; `bytes` is its estimated size. */
+  set(key: K, value: V, bytes: number, readAt: number): void {
+    if (readAt === this.current()) this.store(key, value, bytes);
+  }
+
+  /** `set` for many entries with one generation check. */
+  setMany(entries: readonly (readonly [K, V, number])[], readAt: number): void {
+    if (readAt !== this.current()) return;
+    for (const [key, value, bytes] of entries) this.store(key, value, bytes);
+  }
+
+  private touch(key: K): V | undefined {
     const e = this.entries.get(key);
     if (e === undefined) return undefined;
     // Map order is insertion order: re-inserting makes the first key the least recently used.
@@ -39,9 +60,8 @@ export class ItemCache<K, V> {
     return e.value;
   }
 
-  /** Stores `value` when nothing was written since `readAt`; `bytes` is its estimated size. */
-  set(key: K, value: V, bytes: number, readAt: number): void {
-    if (readAt !== this.current() || bytes > this.maxBytes) return;
+  private store(key: K, value: V, bytes: number): void {
+    if (bytes > this.maxBytes) return;
     const old = this.entries.get(key);
     if (old !== undefined) {
       this.bytes -= old.bytes;
