@@ -11,7 +11,7 @@ import { termRoutes, termService } from './term/index.ts';
 import { eventRoutes, eventService } from './event/index.ts';
 import { userService } from './user/index.ts';
 import { discoveryRoutes, describeRoute, rootIndex } from './discovery/index.ts';
-import { defaultSafeFetchOptions, imageValidator, mediaService, serveUploads, UPLOADS_PATH } from './media/index.ts';
+import { imageValidator, mediaDepsFromConfig, mediaService, serveUploads, UPLOADS_PATH } from './media/index.ts';
 import type { Clock } from './time/index.ts';
 
 export interface AppDeps {
@@ -32,8 +32,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const generation = new WriteGeneration(store.changes);
   const users = userService(db);
   const terms = termService(db, generation);
-  const media = mediaService({ db, site, uploadsDir: config.uploadsDir,
-    fetch: { ...defaultSafeFetchOptions, maxBytes: config.mediaMaxBytes, allowPrivateHosts: config.mediaAllowPrivateHosts } });
+  const media = mediaService(mediaDepsFromConfig(db, site, config));
   const imageArg = imageValidator(media.isImage);
   const venues = linkedService(db, venueKind, site, generation, media);
   const organizers = linkedService(db, organizerKind, site, generation, media);

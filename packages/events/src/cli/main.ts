@@ -1,13 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { ConfigError, DEFAULT_PORT, parseConfig } from '../config/index.ts';
-import { openStore } from '../db/index.ts';
+import { openStore, type Store } from '../db/index.ts';
 import { createEventsApp } from '../app.ts';
 import { systemClock } from '../time/index.ts';
-import { postRepository } from '../post/index.ts';
 import { ROLES, UserError, isRole, userService } from '../user/index.ts';
-import { createSite } from '../post/index.ts';
-import { defaultSafeFetchOptions, mediaService } from '../media/index.ts';
+import { createSite, postRepository } from '../post/index.ts';
+import { mediaDepsFromConfig, mediaService } from '../media/index.ts';
 
 const DEFAULT_DB = 'sqlite:./data/events.sqlite';
 const program = new Command().name('events').description('REST service compatible with The Events Calendar (tribe/events/v1)');
@@ -46,10 +45,13 @@ program.command('serve')
     logger.info({ address, db: config.db.replace(/\/\/[^@]*@/, '//***@'), store: store.kind }, 'events service listening');
   });
 
-const withUsers = async <T>(db: string | undefined, fn: (users: ReturnType<typeof userService>) => Promise<T>): Promise<T> => {
+/** Opens the store of `--db` (or EVENTS_DB, or the default) for one operator command and closes it after. */
+const withStore = async <T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> => {
   const store = await openStore(db ?? process.env.EVENTS_DB ?? DEFAULT_DB);
-  try { return await fn(userService(store.db)); } finally { await store.close(); }
+  try { return await fn(store); } finally { await store.close(); }
 };
+const withUsers = <T>(db: string | undefined, fn: (users: ReturnType<typeof userService>) => Promise<T>): Promise<T> =>
+  withStore(db, (store) => fn(userService(store.db)));
 
 const user = program.command('user').description('manage users and application passwords');
 user.command('add <login>')
@@ -89,10 +91,9 @@ user.command('add-password <login>').description('add an application password to
 // Viewing passwords are set by the site's operators, as in WordPress's editor: the plugin's API has no such field.
 const setPassword = async (id: string, password: string, db: string | undefined): Promise<void> => {
   if (!/^[1-9]\d*$/.test(id)) throw new UserError(`the id must be a positive integer, got ${id}`);
-  const store = await openStore(db ?? process.env.EVENTS_DB ?? DEFAULT_DB);
-  try {
+  await withStore(db, async (store) => {
     if (!(await postRepository(store.db).setPassword(Number(id), password))) throw new UserError(`no event, venue or organizer has id ${id}`);
-  } finally { await store.close(); }
+  });
 };
 program.command('protect <id> <password>')
   .description('password-protect an event, venue or organizer: readers then need ?password=… (running servers see it at once)')
@@ -115,16 +116,14 @@ program.command('media').description('manage the media library').command('add <s
   .option('--db <url>', `sqlite:PATH or postgres://… (default ${DEFAULT_DB})`)
   .action(async (source: string, opts: { db?: string }) => {
     const config = parseConfig({ db: opts.db }, process.env);
-    const store = await openStore(config.db);
-    try {
-      const media = mediaService({ db: store.db, site: createSite(config), uploadsDir: config.uploadsDir,
-        fetch: { ...defaultSafeFetchOptions, maxBytes: config.mediaMaxBytes, allowPrivateHosts: config.mediaAllowPrivateHosts } });
+    await withStore(config.db, async (store) => {
+      const media = mediaService(mediaDepsFromConfig(store.db, createSite(config), config));
       const operator = { id: 0, login: 'cli', role: 'administrator', can: () => true };
       const { id, url } = await media.importSource(source, operator, systemClock()).catch((err: unknown) => {
         throw new UserError(`could not import ${source}: ${err instanceof Error ? err.message : String(err)}`);
       });
       console.log(`attachment ${id}\t${url}`);
-    } finally { await store.close(); }
+    });
   });
 
 try {

@@ -1,4 +1,4 @@
-export { mediaService, type MediaService, type MediaDeps } from './media.service.ts';
+export { mediaService, mediaDepsFromConfig, type MediaService, type MediaDeps } from './media.service.ts';
 export { imageValidator } from './media.args.ts';
 export { serveUploads, UPLOADS_PATH } from './uploads.routes.ts';
 export { defaultSafeFetchOptions, type SafeFetchOptions } from './safe-fetch.ts';

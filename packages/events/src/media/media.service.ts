@@ -1,12 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
+import type { Config } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { invalidParam } from '../http/errors.ts';
 import { modifiedNow, postDates, postRepository, sanitizeTitle, writeTransaction, type ImageLibrary, type PreparedImage, type Site } from '../post/index.ts';
 import { mediaRepository } from './media.repository.ts';
 import { formatImage, uploadUrl } from './media.format.ts';
-import { FetchError, safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
+import { defaultSafeFetchOptions, FetchError, safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
 import { NotAnImageError, storeImage, type StoredImage } from './upload-store.ts';
 
 export interface MediaDeps {
@@ -15,6 +16,12 @@ export interface MediaDeps {
   uploadsDir: string;
   fetch: SafeFetchOptions;
 }
+
+/** The media settings of a service config (the server and `events media add` use the same). */
+export const mediaDepsFromConfig = (db: Kysely<Database>, site: Site, config: Config): MediaDeps => ({
+  db, site, uploadsDir: config.uploadsDir,
+  fetch: { ...defaultSafeFetchOptions, maxBytes: config.mediaMaxBytes, allowPrivateHosts: config.mediaAllowPrivateHosts },
+});
 
 /** `""`, `0`, `"0"`, false and null all mean "no featured image". */
 export const isNoImage = (v: unknown): boolean => v === '' || v === 0 || v === '0' || v === false || v === null;
