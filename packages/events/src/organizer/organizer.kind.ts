@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { dropEmpty, plainText, putFilled, putPostHead, renderedDescription, renderedExcerpt, renderedName,
+import { dropEmpty, plainText, putFilled, putLinkedHead, renderedDescription,
   type LinkedKind, type LinkedRow, type Site } from '../post/index.ts';
 
 function organizerJsonLd(site: Site, row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -29,12 +29,7 @@ export const organizerKind: LinkedKind = {
   format(site, row, single, image) {
     // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
     const out: Record<string, unknown> = {};
-    putPostHead(out, site, 'organizer', row);
-    putFilled(out, 'organizer', renderedName(row));
-    putFilled(out, 'description', renderedDescription(row));
-    putFilled(out, 'excerpt', renderedExcerpt(row));
-    putFilled(out, 'slug', row.slug);
-    putFilled(out, 'image', image);
+    putLinkedHead(out, site, 'organizer', row, image);
     putFilled(out, 'phone', row.phone);
     putFilled(out, 'website', row.website);
     putFilled(out, 'email', row.email);

@@ -30,8 +30,11 @@ export function putFilled(out: Record<string, unknown>, key: string, value: unkn
   if (!isEmpty(value)) out[key] = value;
 }
 
-/** `postHead` written into `out` with empty values dropped, for venue and organizer bodies. */
-export function putPostHead(out: Record<string, unknown>, site: Site, kind: PostKind, row: PostRow): void {
+/**
+ * The start of a venue or organizer body, empty values dropped: `postHead`, then the rendered name under the kind's
+ * own key, description, excerpt, slug and the featured image (compat §1.4/§1.5 key order).
+ */
+export function putLinkedHead(out: Record<string, unknown>, site: Site, kind: 'venue' | 'organizer', row: PostRow, image: unknown): void {
   putFilled(out, 'id', row.id);
   putFilled(out, 'author', String(row.author));
   putFilled(out, 'status', row.status);
@@ -40,6 +43,11 @@ export function putPostHead(out: Record<string, unknown>, site: Site, kind: Post
   putFilled(out, 'modified', row.modified_local);
   putFilled(out, 'modified_utc', row.modified_gmt);
   putFilled(out, 'url', site.permalink(kind, row.slug));
+  putFilled(out, kind, renderedName(row));
+  putFilled(out, 'description', renderedDescription(row));
+  putFilled(out, 'excerpt', renderedExcerpt(row));
+  putFilled(out, 'slug', row.slug);
+  putFilled(out, 'image', image);
 }
 
 /** Plain text for schema.org descriptions. */

@@ -18,7 +18,7 @@ export { linkedService } from './linked.service.ts';
 export type { LinkedService, LinkedKind, Params } from './linked.service.ts';
 export { linkedRoutes, linkedWriteArgs, isTruthy, searchTokens } from './linked.routes.ts';
 export type { LinkedRouteDeps } from './linked.routes.ts';
-export { postHead, renderedName, renderedDescription, renderedExcerpt, dropEmpty, plainText, putFilled, putPostHead } from './format.ts';
+export { postHead, renderedName, renderedDescription, renderedExcerpt, dropEmpty, plainText, putFilled, putLinkedHead } from './format.ts';
 export { ItemCache } from './item-cache.ts';
 export { isProtected, unlocks, blankEvent, blankLinked } from './protected.ts';
 export { withImages } from './featured-image.ts';

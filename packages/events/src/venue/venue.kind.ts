@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../http/args.ts';
-import { dropEmpty, isTruthy, plainText, putFilled, putPostHead, renderedDescription, renderedExcerpt, renderedName,
+import { dropEmpty, isTruthy, plainText, putFilled, putLinkedHead, renderedDescription,
   type LinkedKind, type LinkedRow, type Params, type Site } from '../post/index.ts';
 
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
@@ -60,12 +60,7 @@ export const venueKind: LinkedKind = {
   format(site, row, single, image) {
     // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
     const out: Record<string, unknown> = {};
-    putPostHead(out, site, 'venue', row);
-    putFilled(out, 'venue', renderedName(row));
-    putFilled(out, 'description', renderedDescription(row));
-    putFilled(out, 'excerpt', renderedExcerpt(row));
-    putFilled(out, 'slug', row.slug);
-    putFilled(out, 'image', image);
+    putLinkedHead(out, site, 'venue', row, image);
     for (const f of DETAIL_FIELDS) putFilled(out, f, row[f]);
     if (single) putFilled(out, 'json_ld', venueJsonLd(site, row, image));
     out.show_map = row.show_map === 1;
