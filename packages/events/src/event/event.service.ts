@@ -1,6 +1,6 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
-import { blankEvent, blankLinked, isProtected, ItemCache, type LinkedKind, type LinkedRow } from '../post/index.ts';
+import { blankEvent, isProtected, ItemCache, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
@@ -31,8 +31,7 @@ export function eventService(deps: EventServiceDeps) {
   const formatOnce = (kind: LinkedKind): LinkedKind => {
     const done = new Map<LinkedRow, Record<string, unknown>>();
     // A protected venue or organizer is shown blanked inside events too, or its details would leak through them.
-    const build: LinkedKind['format'] = (s, row, single) =>
-      (isProtected(row) ? blankLinked(kind.kind, kind.format(s, row, single)) : kind.format(s, row, single));
+    const build: LinkedKind['format'] = (s, row, single) => shownLinked(kind.kind, row, kind.format(s, row, single));
     return { ...kind, format: (s, row, single) => {
       if (single) return build(s, row, single);
       let body = done.get(row);

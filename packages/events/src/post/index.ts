@@ -20,6 +20,6 @@ export { linkedRoutes, linkedWriteArgs, isTruthy, searchTokens } from './linked.
 export type { LinkedRouteDeps } from './linked.routes.ts';
 export { postHead, renderedName, renderedDescription, renderedExcerpt, dropEmpty, plainText, putFilled, putLinkedHead } from './format.ts';
 export { ItemCache } from './item-cache.ts';
-export { isProtected, unlocks, blankEvent, blankLinked } from './protected.ts';
+export { isProtected, unlocks, blankEvent, blankLinked, shownLinked } from './protected.ts';
 export { withImages } from './featured-image.ts';
 export type { ImageLibrary, PreparedImage } from './featured-image.ts';

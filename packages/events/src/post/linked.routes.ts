@@ -4,7 +4,7 @@ import { invalid, type Validator } from '../http/args.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatWall, utcToWall } from '../time/index.ts';
 import { canModify, canRead } from './status.ts';
-import { blankLinked, isProtected, unlocks } from './protected.ts';
+import { blankLinked, isProtected, shownLinked, unlocks } from './protected.ts';
 import { clampPerPage, listStatusValidator, listVisibility, pageLinks, statusEcho } from './listing.ts';
 import { isTime, nonEmptyString, positiveInt, registeredStatus, urlOrEmpty } from './validators.ts';
 import type { LinkedService, Params } from './linked.service.ts';
@@ -135,7 +135,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
             echo.push(['status', statusEcho(ctx.caller, p.status)]);
             const links = pageLinks(base, echo, p.page, totalPages);
             return {
-              body: { [kind.route]: (await service.presentMany(rows)).map((b, i) => (isProtected(rows[i]!) ? blankLinked(kind.kind, b) : b)), ...links, total, total_pages: totalPages },
+              body: { [kind.route]: (await service.presentMany(rows)).map((b, i) => shownLinked(kind.kind, rows[i]!, b)), ...links, total, total_pages: totalPages },
               headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },
             };
           },

@@ -53,3 +53,7 @@ export function blankLinked(kind: 'venue' | 'organizer', body: Record<string, un
   delete out.json_ld;
   return out;
 }
+
+/** A venue or organizer body as every reader sees it outside its own unlocked single GET: blanked while protected. */
+export const shownLinked = (kind: 'venue' | 'organizer', post: ProtectablePost, body: Record<string, unknown>): Record<string, unknown> =>
+  (isProtected(post) ? blankLinked(kind, body) : body);
