@@ -21,8 +21,6 @@ export class DiskShardReader implements ShardReader {
   private blockHi = 0;
   private readonly probe = Buffer.alloc(PROBE_CHUNK);
   private closed = false;
-  /** Narrowed by each lower-bound search, as in the memory reader: the upper search ends there. */
-  private upperLimit = 0;
 
   constructor(
     private readonly textFd: number,
@@ -35,9 +33,10 @@ export class DiskShardReader implements ShardReader {
 
   find(query: Uint8Array): RankInterval {
     if (query.length === 0) return { lo: 0, hi: this.n };
-    this.upperLimit = this.n;
-    const lo = this.bound(query, 0, this.n, false);
-    const hi = this.bound(query, lo, this.upperLimit, true);
+    // The lower-bound search narrows where the upper one must end, as in the memory reader.
+    const out = { limit: this.n };
+    const lo = this.bound(query, 0, this.n, false, out);
+    const hi = this.bound(query, lo, out.limit, true);
     return { lo, hi };
   }
 
@@ -85,7 +84,7 @@ export class DiskShardReader implements ShardReader {
   }
 
   /** Same search as the memory reader's, with each probe read from the files (see memory-reader.ts). */
-  private bound(q: Uint8Array, lo: number, hi: number, upper: boolean): number {
+  private bound(q: Uint8Array, lo: number, hi: number, upper: boolean, out?: { limit: number }): number {
     const m = q.length;
     const probe = this.probe;
     let llcp = 0;
@@ -119,7 +118,7 @@ export class DiskShardReader implements ShardReader {
       } else {
         hi = mid;
         rlcp = k;
-        if (c > 0 && !upper) this.upperLimit = mid;
+        if (c > 0 && out !== undefined) out.limit = mid;
       }
     }
     return lo;
