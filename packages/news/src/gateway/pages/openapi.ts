@@ -1,15 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { v1Schemas } from '../v1/index.ts';
 import { V2_DOCS } from '../v2/docs.ts';
-
-export interface EndpointDoc {
-  readonly method: 'GET' | 'POST';
-  readonly path: string;
-  readonly summary: string;
-  readonly request: TSchema | null;
-  readonly response: TSchema;
-  readonly errors: readonly { status: number; description: string; schema: TSchema }[];
-}
+import type { EndpointDoc } from '../endpoint-doc.ts';
 
 const validation = { status: 422, description: 'Validation error (FastAPI/pydantic v2 format).', schema: v1Schemas.ValidationErrorResponse };
 const unavailable = { status: 503, description: 'The search worker is down or slow; retry after the Retry-After seconds.', schema: v1Schemas.ServiceErrorResponse };

@@ -1,17 +1,7 @@
-import type { TSchema } from '@sinclair/typebox';
 import { V2_LIMITS } from '../../protocol/index.ts';
 import { ValidationErrorResponse } from '../v1/schemas.ts';
 import * as s from './schemas.ts';
-
-/** An endpoint's reference entry (the shape of pages/openapi.ts's EndpointDoc). */
-interface V2EndpointDoc {
-  readonly method: 'GET' | 'POST';
-  readonly path: string;
-  readonly summary: string;
-  readonly request: TSchema | null;
-  readonly response: TSchema;
-  readonly errors: readonly { status: number; description: string; schema: TSchema }[];
-}
+import type { EndpointDoc } from '../endpoint-doc.ts';
 
 const err = (status: number, description: string) => ({ status, description, schema: s.V2ErrorResponse });
 const validation = { status: 422, description: 'Validation error (FastAPI/pydantic v2 format).', schema: ValidationErrorResponse };
@@ -20,7 +10,7 @@ const unavailable = err(503, 'release_unavailable / worker_unavailable: the work
 const ranks = (limit: number) => err(422, `too_many_ranks (over ${limit} ranks), rank_out_of_range (rank_to over the shard size, or outside the query's interval), unknown_shard, unknown_index.`);
 
 /** The v2 endpoints for /api-docs and /openapi.json, described by the schemas that validate them. */
-export const V2_DOCS: readonly V2EndpointDoc[] = [
+export const V2_DOCS: readonly EndpointDoc[] = [
   { method: 'POST', path: '/api/v2/find', summary: 'Rank intervals of a phrase per shard, with shard ids and the release (index_version).',
     request: s.FindV2Request, response: s.FindV2Response, errors: [validation, err(422, 'unknown_index, invalid_year_range.'), unavailable] },
   { method: 'POST', path: '/api/v2/count', summary: 'Occurrences of a phrase in the selected crawl years.',
