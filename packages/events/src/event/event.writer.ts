@@ -3,7 +3,7 @@ import type { Database, EventsTable } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
-import { modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, stripActiveContent, withImages, writeTransaction,
+import { modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
   type ImageLibrary, type LinkedService, type Params, type PreparedImage, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, parseDateTime, parseWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
@@ -90,7 +90,7 @@ export function eventWriter(deps: EventWriterDeps) {
       if (allDay) { start = startOfDay(start); end = endOfDay(end); }
       // End before start is not an error in the plugin: the event gets zero duration.
       if (formatWall(end) < formatWall(start)) end = start;
-      const description = p.description === undefined ? undefined : caller.can('unfiltered_html') ? p.description : stripActiveContent(p.description);
+      const kses = writeFilters(caller);
       // Dates are rewritten only when a date field was sent, so concurrent updates of other fields cannot write back
       // dates read before another writer changed them.
       const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
@@ -103,16 +103,16 @@ export function eventWriter(deps: EventWriterDeps) {
         const parsed = parseCost(raw);
         Object.assign(details, { cost: raw.length ? JSON.stringify(raw) : null, currency_symbol: parsed.symbol, currency_position: parsed.position });
       }
-      if (sent.has('website')) details.website = p.website === null || p.website === undefined ? '' : String(p.website);
+      if (sent.has('website')) details.website = p.website === null || p.website === undefined ? '' : kses.url(String(p.website));
       for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'featured'] as const) {
         if (p[flag] !== undefined) details[flag] = p[flag] ? 1 : 0;
       }
       if (venueReady[0]) details.venue_id = await resolveLinked(trx, venues, caller, venueReady[0], now);
       if (eventImage) details.thumbnail_id = await eventImage.commit(trx);
       const post: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };
-      if (p.title !== undefined) post.title = p.title;
-      if (description !== undefined) post.content = description;
-      if (p.excerpt !== undefined) post.excerpt = p.excerpt;
+      if (p.title !== undefined) post.title = kses.data(p.title);
+      if (p.description !== undefined) post.content = kses.post(p.description);
+      if (p.excerpt !== undefined) post.excerpt = kses.post(p.excerpt);
       if (p.author !== undefined) post.author = p.author;
       if (p.sticky !== undefined) post.menu_order = p.sticky ? -1 : 0;
       if (p.status !== undefined || !existing) post.status = scaleStatus(p.status, caller);
@@ -124,9 +124,9 @@ export function eventWriter(deps: EventWriterDeps) {
         await posts.update(eventId, post);
         await events.update(eventId, details);
       } else {
-        const slug = await posts.freeSlug('tribe_events', sanitizeTitle(p.slug ?? p.title!) || 'event');
+        const slug = await posts.freeSlug('tribe_events', sanitizeTitle(p.slug ?? kses.data(p.title!)) || 'event');
         eventId = await posts.insert({
-          type: 'tribe_events', slug, title: p.title!, content: '', excerpt: '', status: 'draft', author: caller.id, password: '',
+          type: 'tribe_events', slug, title: kses.data(p.title!), content: '', excerpt: '', status: 'draft', author: caller.id, password: '',
           date_local: '', date_gmt: '', modified_local: '', modified_gmt: '', menu_order: 0, ...post,
         } as Parameters<typeof posts.insert>[0]);
         await events.insert({
@@ -138,7 +138,7 @@ export function eventWriter(deps: EventWriterDeps) {
       const termsSet: number[] = [];
       for (const [field, taxonomy] of [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const) {
         if (!sent.has(field)) continue;
-        const ids = await terms.resolveForWrite(trx, taxonomy, refList(p[field]).map((x) => x as string | number));
+        const ids = await terms.resolveForWrite(trx, taxonomy, refList(p[field]).map((x) => x as string | number), kses.data);
         await termRepository(trx).setEventTerms(eventId, taxonomy, ids, !existing);
         termsSet.push(...ids);
       }

@@ -12,6 +12,7 @@ function organizerJsonLd(site: Site, row: LinkedRow, image: Record<string, unkno
 export const organizerKind: LinkedKind = {
   kind: 'organizer', route: 'organizers', nameField: 'organizer', label: 'Organizer', type: 'tribe_organizer', table: 'organizers',
   searchColumns: ['phone', 'email', 'website'],
+  textFields: ['phone', 'email'],
   writeArgs: {
     phone: Type.Optional(Type.String({ description: 'The organizer phone number' })),
     // The plugin does no e-mail format validation (§4.9); neither do we.

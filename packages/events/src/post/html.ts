@@ -1,5 +1,5 @@
-// Just enough of WordPress's content filters for the plugin's observable output: paragraphs (wpautop), typographic
-// quotes and dashes (wptexturize), and stripping of active content for users without `unfiltered_html` (kses).
+// Just enough of WordPress's content filters for the plugin's observable output: paragraphs (wpautop) and typographic
+// quotes and dashes (wptexturize). What users without `unfiltered_html` may store is kses's job (kses.ts), on write.
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]!);
@@ -28,15 +28,6 @@ export function autop(text: string): string {
     if (/^<(p|div|ul|ol|table|h[1-6]|blockquote|pre)[\s>]/i.test(body)) return body;
     return `<p>${body.replace(/\n/g, '<br />\n')}</p>`;
   }).join('\n');
-}
-
-/** Removes script-capable markup, as kses does for authors and contributors. */
-export function stripActiveContent(html: string): string {
-  return html
-    .replace(/<(script|style|iframe|object|embed)[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<(script|style|iframe|object|embed)\b[^>]*>/gi, '')
-    .replace(/\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '')
-    .replace(/(href|src)\s*=\s*(["']?)\s*javascript:[^"'>\s]*\2/gi, '$1=$2#$2');
 }
 
 export const renderTitle = (title: string): string => texturize(title).trim();

@@ -1,7 +1,9 @@
 export { sanitizeTitle, nextFreeSlug } from './slug.ts';
 export { REGISTERED_STATUSES, ANY_STATUSES, scaleStatus, canModify, canRead } from './status.ts';
 export type { OwnedPost } from './status.ts';
-export { renderTitle, renderContent, stripActiveContent, escapeHtml } from './html.ts';
+export { renderTitle, renderContent, escapeHtml } from './html.ts';
+export { writeFilters, ksesPost, ksesData, ksesUrl } from './kses.ts';
+export type { WriteFilters } from './kses.ts';
 export { createSite, NAMESPACE } from './site.ts';
 export type { Site, PostKind } from './site.ts';
 export { isTime, nonEmptyString, registeredStatus, urlOrEmpty, isUrlOrEmpty, positiveInt, existingUser } from './validators.ts';

@@ -7,7 +7,7 @@ import { linkedRepository, type LinkedListFilter, type LinkedRow, type LinkedTab
 import { postRepository } from './post.repository.ts';
 import { sanitizeTitle } from './slug.ts';
 import { scaleStatus } from './status.ts';
-import { stripActiveContent } from './html.ts';
+import { writeFilters, type WriteFilters } from './kses.ts';
 import { modifiedNow, postDates } from './dates.ts';
 import { writeTransaction, type WriteGeneration } from './write.ts';
 import type { Site } from './site.ts';
@@ -23,6 +23,8 @@ export interface LinkedKind extends LinkedTable {
   readonly label: string;
   /** Write fields besides name, author, date, date_utc, description, status and image. */
   readonly writeArgs: Record<string, TSchema>;
+  /** The write fields that are text (kses-filtered for users without `unfiltered_html`). */
+  readonly textFields: readonly string[];
   readonly writeValidators: Record<string, Validator>;
   /** Detail-column values from the sent params (all columns on create, the changed ones on update). */
   detailsFrom(params: Params, sent: ReadonlySet<string>, existing: LinkedRow | undefined): Record<string, unknown>;
@@ -35,14 +37,23 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
   const repo = linkedRepository(db, kind);
   const thumbnailIds = (rows: Iterable<LinkedRow>) => [...rows].map((r) => r.thumbnail_id).filter((id): id is number => typeof id === 'number');
 
+  /** The sent params with kses applied as WordPress saves them: name and fields as text, description as post content. */
+  function filtered(p: Params, kses: WriteFilters): Params {
+    const out: Params = { ...p };
+    for (const f of [kind.nameField, ...kind.textFields]) if (typeof p[f] === 'string') out[f] = kses.data(p[f]);
+    if (typeof p.description === 'string') out.description = kses.post(p.description);
+    if (typeof p.website === 'string') out.website = kses.url(p.website);
+    return out;
+  }
+
   /** Writes one venue or organizer; `image` is its sent featured image, prepared before the transaction. */
-  async function writeIn(trx: Kysely<Database>, caller: Caller, p: Params, sent: ReadonlySet<string>, now: number,
+  async function writeIn(trx: Kysely<Database>, caller: Caller, sentParams: Params, sent: ReadonlySet<string>, now: number,
     opts: { targetId?: number; image?: PreparedImage } = {}): Promise<number> {
     const { targetId } = opts;
     const r = linkedRepository(trx, kind);
     const posts = postRepository(trx);
-    const description = typeof p.description === 'string'
-      ? (caller.can('unfiltered_html') ? p.description : stripActiveContent(p.description)) : undefined;
+    const p = filtered(sentParams, writeFilters(caller));
+    const description = typeof p.description === 'string' ? p.description : undefined;
     let existing = targetId === undefined ? undefined : await r.findById(targetId);
     if (!existing && targetId === undefined) {
       // Same-name creates are serialised so the plugin's de-duplication also holds under concurrency.

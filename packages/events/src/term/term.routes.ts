@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { Taxonomy } from '../db/index.ts';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { invalid, type Validator } from '../http/args.ts';
-import { ApiError } from '../http/errors.ts';
-import { nonEmptyString, positiveInt, clampPerPage, type Site } from '../post/index.ts';
+import { ApiError, invalidParam } from '../http/errors.ts';
+import { nonEmptyString, positiveInt, clampPerPage, writeFilters, type Site } from '../post/index.ts';
 import { formatTerm, TAXONOMY_ROUTE } from './term.format.ts';
 import type { TermService } from './term.service.ts';
 
@@ -63,6 +63,14 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
   type WriteParams = { id?: number; name?: string; description?: string; slug?: string; parent?: unknown };
   const idArg = { id: Type.Integer({ description: 'The term ID' }) };
 
+  /** Name and description through `wp_filter_kses` unless the caller has `unfiltered_html`, as `pre_term_*` do. */
+  const filteredText = (ctx: RequestContext, p: WriteParams): Pick<WriteParams, 'name' | 'description'> => {
+    const kses = writeFilters(ctx.caller!);
+    const name = p.name === undefined ? undefined : kses.data(p.name);
+    // A name that was only markup is empty now: WordPress's empty_term_name (a 500 there, a 400 here).
+    if (name !== undefined && name.trim() === '') throw invalidParam('name', 'A name is required for this term.');
+    return { name, description: p.description === undefined ? undefined : kses.data(p.description) };
+  };
   const resolveParent = async (p: WriteParams, ctx: RequestContext): Promise<number | undefined> => {
     if (!hierarchical) {
       if (ctx.sent.has('parent')) throw new ApiError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
@@ -103,7 +111,8 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
           permission: canManage,
           async handler(ctx, p) {
             const parent = await resolveParent(p, ctx);
-            const t = await terms.create(taxonomy, { name: p.name, description: p.description, slug: p.slug, parent });
+            const { name, description } = filteredText(ctx, p);
+            const t = await terms.create(taxonomy, { name: name!, description, slug: p.slug, parent });
             const wpBase = hierarchical ? 'tribe_events_cat' : 'tags';
             return { status: 201, body: formatTerm(site, t), headers: { Location: `${site.restRoot}wp/v2/${wpBase}/${t.id}` } };
           },
@@ -124,7 +133,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
           permission: canManage,
           async handler(ctx, p) {
             const parent = await resolveParent(p, ctx);
-            const t = await terms.update(taxonomy, p.id, { name: p.name, description: p.description, slug: p.slug, parent });
+            const t = await terms.update(taxonomy, p.id, { ...filteredText(ctx, p), slug: p.slug, parent });
             return { body: formatTerm(site, t) };
           },
         }),

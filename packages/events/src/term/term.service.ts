@@ -106,7 +106,9 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
      * Event-write term references: numeric → an existing term (unknown ids skipped), otherwise a slug or name,
      * created when missing (§4.5). Runs inside the event's transaction.
      */
-    async resolveForWrite(trx: Kysely<Database>, taxonomy: Taxonomy, refs: readonly (string | number)[]): Promise<number[]> {
+    /** `newName` filters the name of a term created here (kses for writers without `unfiltered_html`). */
+    async resolveForWrite(trx: Kysely<Database>, taxonomy: Taxonomy, refs: readonly (string | number)[],
+      newName: (name: string) => string = (name) => name): Promise<number[]> {
       const r = termRepository(trx);
       const ids: number[] = [];
       for (const ref of refs) {
@@ -119,8 +121,10 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
         await r.lockName(taxonomy, text);
         const found = await r.findBySlugOrName(taxonomy, text);
         if (found) { ids.push(found.id); continue; }
-        const slug = nextFreeSlug(sanitizeTitle(text) || 'term', await r.slugsLike(taxonomy, sanitizeTitle(text) || 'term'));
-        ids.push(await r.insert({ taxonomy, name: text, slug, description: '', parent: 0 }));
+        const name = newName(text).trim();
+        if (name === '') continue;
+        const slug = nextFreeSlug(sanitizeTitle(name) || 'term', await r.slugsLike(taxonomy, sanitizeTitle(name) || 'term'));
+        ids.push(await r.insert({ taxonomy, name, slug, description: '', parent: 0 }));
       }
       return ids;
     },

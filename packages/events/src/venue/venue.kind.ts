@@ -29,6 +29,7 @@ function venueJsonLd(site: Site, row: LinkedRow, image: Record<string, unknown> 
 export const venueKind: LinkedKind = {
   kind: 'venue', route: 'venues', nameField: 'venue', label: 'Venue', type: 'tribe_venue', table: 'venues',
   searchColumns: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  textFields: TEXT_FIELDS,
   writeArgs: {
     show_map: Type.Optional(Type.String({ description: 'Whether the venue should show a map' })),
     show_map_link: Type.Optional(Type.String({ description: 'Whether the venue should show a map link' })),
