@@ -29,11 +29,12 @@ describe('parseDateTime', () => {
     ['@1514800000', '2018-01-01 09:46:40'],
     ['1514800000', '2018-01-01 09:46:40'],
     ['now', '2018-01-10 15:30:00'],
+    ['2018-02-30', '2018-03-02 00:00:00'], // PHP overflows days up to 31 into the next month
   ])('reads %s as %s', (input, expected) => {
     expect(at(input)).toBe(expected);
   });
 
-  it.each(['', 'before my birthday', 'not a strtotime parsable string', 'foo', '2018-02-30', '25:00', '2018-13-01'])(
+  it.each(['', 'before my birthday', 'not a strtotime parsable string', 'foo', '2018-02-32', '25:00', '2018-13-01'])(
     'rejects %j', (input) => {
       expect(at(input)).toBeUndefined();
     });
