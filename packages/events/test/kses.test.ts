@@ -38,15 +38,18 @@ describe.each(STORES)('kses for writers without unfiltered_html ($name)', (facto
 
   it('keeps nothing executable from any payload an author sends in events, inline venues, organizers and terms', async () => {
     const ids: number[] = [];
-    for (const [i, payload] of PAYLOADS.entries()) {
+    const send = async (payload: string, i: number) => {
       const res = await svc.request('POST', '/events', { json: everywhere(i, payload), as: 'author' });
       expect(res.status, `${payload} → ${res.text}`).toBe(201);
       expect(activeContentIn(res.body), payload).toEqual([]);
       ids.push(res.body.id);
-      if (i % 3 !== 0) continue; // term names are all covered through the event; descriptions on every third payload
       const cat = await svc.request('POST', '/categories', { json: { name: `K${i} ${payload}`, description: payload }, as: 'author' });
       expect([201, 400], `${payload} → ${cat.text}`).toContain(cat.status);
       expect(activeContentIn(cat.body), payload).toEqual([]);
+    };
+    // A few writers at a time, as real clients would: the filters hold under concurrency and the test stays short.
+    for (let start = 0; start < PAYLOADS.length; start += 8) {
+      await Promise.all(PAYLOADS.slice(start, start + 8).map((payload, k) => send(payload, start + k)));
     }
     for (const id of ids.slice(0, 20)) expect(activeContentIn((await svc.get(`/events/${id}`)).body)).toEqual([]);
     for (let page = 1; page <= Math.ceil(ids.length / 50); page++) {
@@ -64,7 +67,7 @@ describe.each(STORES)('kses for writers without unfiltered_html ($name)', (facto
     const own = await svc.request('POST', '/events', { json: { ...DATES, title: 'Plain' }, as: 'contributor' });
     const venue = await svc.request('POST', '/venues', { json: { venue: 'Plain hall' }, as: 'author' });
     const cat = await svc.request('POST', '/categories', { json: { name: 'Plain cat' }, as: 'author' });
-    for (const payload of PAYLOADS.filter((_, i) => i % 5 === 2)) {
+    for (const payload of PAYLOADS.filter((_, i) => i % 4 === 2)) {
       const e = await svc.request('PATCH', `/events/${own.body.id}`, { json: { title: payload, description: payload, excerpt: payload }, as: 'contributor' });
       expect(e.status).toBe(200);
       const v = await svc.request('PATCH', `/venues/${venue.body.id}`, { json: { venue: `Hall ${payload}`, address: payload, description: payload }, as: 'author' });
