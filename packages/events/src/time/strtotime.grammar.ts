@@ -12,8 +12,8 @@ export interface Parsed {
   rel: { y: number; m: number; d: number; h: number; i: number; s: number };
   /** `monday`, `next friday`, `monday next week`: behavior 0 = strictly after, 1 = today counts, 2 = of that week. */
   weekday?: { day: number; behavior: 0 | 1 | 2 };
-  /** `first thursday of`, `last friday of`. */
-  special?: 'nth-weekday-of' | 'last-weekday-of';
+  /** `first thursday of`, `last friday of`, or a count of business days (`+3 weekdays`); the last one named wins. */
+  special?: { type: 'nth-weekday-of' | 'last-weekday-of' } | { type: 'weekdays'; amount: number };
   firstLastDayOf?: 'first' | 'last';
 }
 
@@ -45,9 +45,11 @@ const alt = (words: object): string => Object.keys(words).sort((a, b) => b.lengt
 const MONTH = `(${alt(MONTHS)})`;
 const WEEKDAY = `(${alt(WEEKDAYS)})`;
 const RELTEXT = `(${alt(REL_TEXT)})`;
-const UNIT = `(${alt(UNITS)})`;
+/** `weekday(s)` after a number or `next`/ordinal counts business days; alone it is a name for Monday. */
+const BUSINESS = { weekday: 1, weekdays: 1 };
+const UNIT = `(${alt({ ...UNITS, ...BUSINESS })})`;
 // After `next`/`this`/an ordinal, a singular `week` is relativetextweek's (a week's Monday), not an amount.
-const REL_UNIT = `(${alt(Object.fromEntries(Object.entries(UNITS).filter(([u]) => u !== 'week')))})`;
+const REL_UNIT = `(${alt({ ...Object.fromEntries(Object.entries(UNITS).filter(([u]) => u !== 'week')), ...BUSINESS })})`;
 const DAY = '(3[01]|[0-2]?\\d)(?:st|nd|rd|th)?';
 const YEAR4 = '(\\d{4})';
 const SEP = '[ \\t.,-]*';
@@ -89,6 +91,11 @@ function setOffset(p: Parsed, seconds: number): boolean {
  * time unless it came with a number (`+1 wednesday` keeps the clock).
  */
 function addRelative(p: Parsed, amount: number, unit: string, behavior: 0 | 1, keepTime = false): void {
+  if (unit in BUSINESS) {
+    if (!keepTime) unhaveTime(p);
+    p.special = { type: 'weekdays', amount };
+    return;
+  }
   const day = WEEKDAYS[unit];
   if (day === undefined) {
     const [field, mult] = UNITS[unit]!;
@@ -130,10 +137,10 @@ const RULES: [RegExp, Action][] = [
   // times of day
   [/t?(0?[1-9]|1[0-2])(?:[:.]([0-5]\d)(?:[:.]([0-5]\d|60)(?:[.,:]\d+)?)?)?[ \t]*([ap])\.?m\.?/y,
     (m, p) => setTime(p, hour12(+m[1]!, m[4]!), +(m[2] ?? 0), +(m[3] ?? 0))],
-  [/t?([01]?\d|2[0-4])[:.]([0-5]\d)(?:[:.]([0-5]\d|60)(?:[.,]\d+)?)?/y, (m, p) => setTime(p, +m[1]!, +m[2]!, +(m[3] ?? 0))],
+  [/t?(2[0-4]|[01]?\d)[:.]([0-5]\d)(?:[:.]([0-5]\d|60)(?:[.,]\d+)?)?/y, (m, p) => setTime(p, +m[1]!, +m[2]!, +(m[3] ?? 0))],
   // zones: only UTC names and numeric offsets
   [/(?:z|utc|gmt)(?![a-z])/y, (_m, p) => setOffset(p, 0)],
-  [/(?:gmt)?([+-])([01]?\d|2[0-4]):?([0-5]\d)?/y, (m, p) => setOffset(p, (m[1] === '-' ? -1 : 1) * (+m[2]! * 3600 + +(m[3] ?? 0) * 60))],
+  [/(?:gmt)?([+-])(2[0-4]|[01]?\d):?([0-5]\d)?/y, (m, p) => setOffset(p, (m[1] === '-' ? -1 : 1) * (+m[2]! * 3600 + +(m[3] ?? 0) * 60))],
   // words
   [/now/y, () => true],
   [/(?:today|midnight)/y, (_m, p) => { unhaveTime(p); return true; }],
@@ -145,6 +152,7 @@ const RULES: [RegExp, Action][] = [
     p.rel = { y: -r.y, m: -r.m, d: -r.d, h: -r.h, i: -r.i, s: -r.s };
     // A weekday is negated too: `monday 2 weeks ago` counts back from the Monday before.
     if (p.weekday) p.weekday = { ...p.weekday, day: -p.weekday.day || -7 };
+    if (p.special?.type === 'weekdays') p.special = { type: 'weekdays', amount: -p.special.amount };
     return true;
   }],
   // relative amounts: `+1 week`, `2 days`, `next month`, `second monday`
@@ -166,14 +174,22 @@ const RULES: [RegExp, Action][] = [
   [new RegExp(`${RELTEXT}[ \\t]+${WEEKDAY}[ \\t]+of`, 'y'), (m, p) => {
     const amount = REL_TEXT[m[1]!]!;
     if (amount === 0) return false;
-    p.special = amount > 0 ? 'nth-weekday-of' : 'last-weekday-of';
+    p.special = { type: amount > 0 ? 'nth-weekday-of' : 'last-weekday-of' };
     addRelative(p, amount, m[2]!, amount > 0 ? 1 : 0);
     return true;
   }],
-  [/(first|last)[ \t]+day[ \t]+of/y, (m, p) => { p.firstLastDayOf = m[1] as 'first' | 'last'; return true; }],
-  [new RegExp(WEEKDAY, 'y'), (m, p) => {
+  // `back of 7pm` is 19:15, `front of 7pm` 18:45 (the meridian applies after the hour moved back, as in timelib)
+  [/(back|front)[ \t]+of[ \t]+(2[0-4]|[01]?\d)(?:[ \t]*([ap])\.?m\.?)?/y, (m, p) => {
     unhaveTime(p);
-    p.weekday = { day: WEEKDAYS[m[1]!]!, behavior: p.weekday?.behavior === 2 ? 2 : 1 };
+    let h = m[1] === 'back' ? +m[2]! : +m[2]! - 1;
+    if (m[3] === 'a' && h === 12) h = 0;
+    if (m[3] === 'p' && h !== 12) h += 12;
+    return setTime(p, h, m[1] === 'back' ? 15 : 45, 0);
+  }],
+  [/(first|last)[ \t]+day[ \t]+of/y, (m, p) => { p.firstLastDayOf = m[1] as 'first' | 'last'; return true; }],
+  [new RegExp(`${WEEKDAY}|(weekdays?)`, 'y'), (m, p) => {
+    unhaveTime(p);
+    p.weekday = { day: m[1] === undefined ? 1 : WEEKDAYS[m[1]]!, behavior: p.weekday?.behavior === 2 ? 2 : 1 };
     return true;
   }],
 ];

@@ -40,10 +40,10 @@ function resolve(p: Parsed, now: Wall): Wall {
   // `last day of feb` must not overflow from today's day of the month first (timelib does this twice too).
   if (p.firstLastDayOf === 'first') t.d = 1;
   if (p.firstLastDayOf === 'last') { t.d = 0; t.m += 1; }
-  if (p.special) {
+  if (p.special && p.special.type !== 'weekdays') {
     // `first thursday of next month` counts from the 1st of that month, `last … of` back from the next month's 1st.
     t.d = 1;
-    t.m += rel.m + (p.special === 'last-weekday-of' ? 1 : 0);
+    t.m += rel.m + (p.special.type === 'last-weekday-of' ? 1 : 0);
     rel.m = 0;
   }
   let day = makeWall(t.y, t.m, t.d);
@@ -58,7 +58,25 @@ function resolve(p: Parsed, now: Wall): Wall {
   const month = makeWall(y, m, 1);
   y = month.y;
   m = month.mo;
-  return makeWall(y, m, d, t.h + rel.h, t.i + rel.i, t.s + rel.s);
+  const wall = makeWall(y, m, d, t.h + rel.h, t.i + rel.i, t.s + rel.s);
+  return p.special?.type === 'weekdays' ? addBusinessDays(wall, p.special.amount) : wall;
+}
+
+/** timelib's do_adjust_special_weekday: whole weeks first, then the rest, stepping over Saturday and Sunday. */
+function addBusinessDays(w: Wall, count: number): Wall {
+  const dow = new Date(wallToEpoch(w)).getUTCDay();
+  let d = w.d + Math.trunc(count / 5) * 7;
+  const rem = count % 5;
+  if (count > 0) {
+    if (rem === 0) d -= dow === 0 ? 2 : dow === 6 ? 1 : 0;
+    else if (dow === 6) d += 1;
+    else if (dow + rem > 5) d += 2;
+  } else if (rem === 0) {
+    // Zero and whole weeks backwards from a weekend land on the Monday after, as going forwards would.
+    d += dow === 6 ? 2 : dow === 0 ? 1 : 0;
+  } else if (dow === 0) d -= 1;
+  else if (dow + rem < 1) d -= 2;
+  return makeWall(w.y, w.mo, d + rem, w.h, w.mi, w.s);
 }
 
 /**
