@@ -8,7 +8,7 @@ const DATES = { start_date: '2018-02-01 10:00:00', end_date: '2018-02-01 12:00:0
 
 /** One event write that puts `payload` into every text field an author can reach, inline venue, organizer and terms too. */
 const everywhere = (i: number, payload: string) => ({
-  ...DATES, title: `T${i} ${payload}`, description: payload, excerpt: payload,
+  ...DATES, title: `T${i} ${payload}`, description: payload, excerpt: payload, cost: `${payload} 10`,
   venue: { venue: `V${i} ${payload}`, address: payload, city: payload, zip: payload, phone: payload, description: payload },
   organizer: { organizer: `O${i} ${payload}`, email: payload, phone: payload, description: payload },
   categories: [`C${i} ${payload}`], tags: [`G${i} ${payload}`],

@@ -99,7 +99,7 @@ export function eventWriter(deps: EventWriterDeps) {
         timezone: zone, all_day: allDay ? 1 : 0,
       } : {};
       if (sent.has('cost')) {
-        const raw = (Array.isArray(p.cost) ? p.cost : [p.cost]).map(String).filter((s) => s.trim() !== '');
+        const raw = (Array.isArray(p.cost) ? p.cost : [p.cost]).map((c) => kses.data(String(c))).filter((s) => s.trim() !== '');
         const parsed = parseCost(raw);
         Object.assign(details, { cost: raw.length ? JSON.stringify(raw) : null, currency_symbol: parsed.symbol, currency_position: parsed.position });
       }
