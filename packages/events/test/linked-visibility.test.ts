@@ -33,6 +33,15 @@ describe.each(STORES)('linked drafts and private posts ($name)', (factory) => {
     expect(list.body.total).toBe(0);
   });
 
+  it('does not reuse a same-name draft the author cannot read when he sends inline venue data', async () => {
+    const res = await svc.request('POST', '/events', { as: 'author', form: { title: 'Namesake', start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', venue: { venue: 'Hidden Loft', address: '2 Open Road' } } });
+    expect(res.status).toBe(201);
+    expect(res.body.venue.id).not.toBe(venue);
+    expect(res.body.venue.address).toBe('2 Open Road');
+    const original = await svc.get(`/venues/${venue}`, { as: 'administrator' });
+    expect(original.body).toMatchObject({ venue: 'Hidden Loft', address: SECRET_ADDRESS, status: 'draft' });
+  });
+
   it('hides a linked draft from readers who cannot read it, in single bodies, lists and json_ld', async () => {
     const event = await createEvent(svc, { title: 'Gala', venue, organizer: [organizer] });
     expect(event.venue.address).toBe(SECRET_ADDRESS);
