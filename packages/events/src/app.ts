@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/index.ts';
-import type { Store } from './db/index.ts';
+import { isDatabaseUnavailable, type Store } from './db/index.ts';
 import { createHttpApp } from './http/app.ts';
 import { compileRoutes, type CompiledRoute } from './http/route.ts';
 import { createSite, linkedRoutes, linkedService, linkedWriteArgs, NAMESPACE, postRepository, WriteGeneration } from './post/index.ts';
@@ -9,7 +9,7 @@ import { venueKind } from './venue/index.ts';
 import { organizerKind } from './organizer/index.ts';
 import { termRoutes, termService } from './term/index.ts';
 import { eventRoutes, eventService } from './event/index.ts';
-import { userService } from './user/index.ts';
+import { attemptBuckets, storeAttemptCounter, userService } from './user/index.ts';
 import { discoveryRoutes, describeRoute, rootIndex } from './discovery/index.ts';
 import { imageValidator, mediaDepsFromConfig, mediaService, serveUploads, UPLOADS_PATH } from './media/index.ts';
 import type { Clock } from './time/index.ts';
@@ -60,11 +60,12 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     routes: compiled,
     rootIndex: () => rootIndex(site, compiled, clock),
     optionsReply: (route) => describeRoute(site, route),
-    authenticate: (login, password) => users.authenticate(login, password),
+    authenticate: { credentials: users, attempts: storeAttemptCounter(db), bucketsOf: attemptBuckets },
     clock,
     logger,
     generation,
     cacheTtlMs: config.cacheTtlMs,
+    isUnavailable: isDatabaseUnavailable,
     files: { path: UPLOADS_PATH, handler: serveUploads(config.uploadsDir) },
   });
 }

@@ -23,6 +23,17 @@ export function sqliteChangeSignal(sqlite: SQLite.Database): ChangeSignal {
   return { read: () => stmt.get() as number, close: async () => {} };
 }
 
+/**
+ * Ends a listening client for good. It keeps a no-op 'error' listener: a dying connection may still report its
+ * error after this, and an 'error' event without a listener would end the process.
+ */
+function dispose(c: pg.Client | undefined): Promise<void> {
+  if (c === undefined) return Promise.resolve();
+  c.removeAllListeners();
+  c.on('error', () => {});
+  return c.end().catch(() => {});
+}
+
 export interface PgSignalOptions {
   /** Wait before listening again after the listening connection failed. */
   readonly retryMs?: number;
@@ -45,8 +56,7 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
     if (err) opts.onError?.(err);
     listening = false;
     version++;
-    client?.removeAllListeners();
-    client?.end().catch(() => {});
+    void dispose(client);
     client = undefined;
     if (!closed && retry === undefined) {
       retry = setTimeout(() => { retry = undefined; listen().catch(() => {}); }, retryMs);
@@ -79,8 +89,7 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
       const c = client;
       client = undefined;
       listening = false;
-      c?.removeAllListeners();
-      await c?.end().catch(() => {});
+      if (c) await dispose(c);
     },
   }));
 }

@@ -11,6 +11,7 @@ import { termCountsMigration } from './migrations/002-term-counts.ts';
 import { termLinksIndexMigration } from './migrations/003-term-links-index.ts';
 import { changeNotifyMigration } from './migrations/004-change-notify.ts';
 import { attachmentsMigration } from './migrations/005-attachments.ts';
+import { loginAttemptsMigration } from './migrations/006-login-attempts.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -39,6 +40,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
   return {
     '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration,
     '004-change-notify': changeNotifyMigration(kind), '005-attachments': attachmentsMigration(kind),
+    '006-login-attempts': loginAttemptsMigration,
   };
 }
 
@@ -71,8 +73,14 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }), log: slowQueryLog });
   } else {
     kind = 'postgres';
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    pool.on('error', () => { /* idle client errors surface on the next query */ });
+    // A server that accepts TCP but never answers would otherwise hold requests forever; 5 s then 503.
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+    // node-postgres emits 'error' on a client whose server went away (57P01 on restart, a reset socket); without a
+    // listener that event kills the process. The pool listens only on idle clients, so every client gets one for
+    // the time it is checked out: its running query rejects (503 to the caller) and the pool drops the broken
+    // client on release, connecting afresh (prepared statements are re-prepared per connection, pg-prepared.ts).
+    pool.on('error', () => { /* idle client lost: the pool removes it by itself */ });
+    pool.on('connect', (client) => { client.on('error', () => { /* see above: the query in progress reports it */ }); });
     prepared = preparingPool(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared }), log: slowQueryLog });
   }

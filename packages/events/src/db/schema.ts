@@ -111,6 +111,13 @@ export interface AttachmentsTable {
   sizes: string;
 }
 
+/** Authentication attempts of one address or login in its current minute (migration 006). */
+export interface LoginAttemptsTable {
+  bucket: string;
+  minute: number;
+  attempts: number;
+}
+
 export interface Database {
   posts: PostsTable;
   events: EventsTable;
@@ -122,4 +129,5 @@ export interface Database {
   users: UsersTable;
   app_passwords: AppPasswordsTable;
   attachments: AttachmentsTable;
+  login_attempts: LoginAttemptsTable;
 }

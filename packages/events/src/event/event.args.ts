@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { invalid, invalidWith, type ArgSet, type Validator } from '../http/args.ts';
-import { isTime, isUrlOrEmpty, listStatusValidator, nonEmptyString, positiveInt, registeredStatus, type LinkedService } from '../post/index.ts';
+import type { Caller } from '../http/route.ts';
+import { canRead, isTime, isUrlOrEmpty, listStatusValidator, nonEmptyString, positiveInt, registeredStatus, type LinkedService } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { isValidZone } from '../time/index.ts';
 import { linkedRefsValidator, parseOrganizerRefs, parseVenueRef } from './event.links.ts';
@@ -36,6 +37,11 @@ export interface EventArgDeps {
 const S = (description: string) => Type.Optional(Type.String({ description }));
 const B = (description: string) => Type.Optional(Type.Boolean({ description }));
 const U = (description: string) => Type.Optional(Type.Unknown({ description }));
+/** A venue or organizer id an event may link for this caller: it exists and the caller could read it directly. */
+const linkable = (svc: LinkedService) => async (id: number, caller: Caller | null): Promise<boolean> => {
+  const row = await svc.get(id);
+  return row !== undefined && canRead(caller, row);
+};
 const refList = (v: unknown): unknown[] => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [v]);
 
 export function eventListArgs(deps: EventArgDeps): ArgSet {
@@ -130,8 +136,8 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
       timezone: (v) => (v === '' || (typeof v === 'string' && isValidZone(v)) ? true : invalid()),
       image: deps.imageArg,
       cost: costOk, website: (v) => (isUrlOrEmpty(v) ? true : invalid()), categories: termRefs, tags: termRefs,
-      venue: linkedRefsValidator(parseVenueRef, async (id) => (await deps.venues.get(id)) !== undefined, deps.venueCreateArgs),
-      organizer: linkedRefsValidator(parseOrganizerRefs, async (id) => (await deps.organizers.get(id)) !== undefined, deps.organizerCreateArgs),
+      venue: linkedRefsValidator(parseVenueRef, linkable(deps.venues), deps.venueCreateArgs),
+      organizer: linkedRefsValidator(parseOrganizerRefs, linkable(deps.organizers), deps.organizerCreateArgs),
     },
   };
 }

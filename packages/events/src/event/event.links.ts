@@ -1,4 +1,5 @@
 import { checkArgs, invalid, type ArgSet, type Validator } from '../http/args.ts';
+import type { Caller } from '../http/route.ts';
 import type { Params } from '../post/index.ts';
 
 /** A venue or organizer named in an event write: an existing id or inline data to create (or reuse). */
@@ -47,16 +48,19 @@ export function parseOrganizerRefs(v: unknown): LinkedRef[] | 'invalid' {
   return refs;
 }
 
-/** Validator for a list of refs: ids must be of the right type, inline data must pass the create rules. */
+/**
+ * Validator for a list of refs: ids must name a post of the right type that the caller may read (linking a draft
+ * the caller cannot see is refused like an unknown id), inline data must pass the create rules.
+ */
 export function linkedRefsValidator(parse: (v: unknown) => LinkedRef[] | LinkedRef | 'none' | 'invalid',
-  exists: (id: number) => Promise<boolean>, createArgs: ArgSet): Validator {
+  linkable: (id: number, caller: Caller | null) => Promise<boolean>, createArgs: ArgSet): Validator {
   return async (v, _name, caller) => {
     const parsed = parse(v);
     if (parsed === 'invalid') return invalid();
     if (parsed === 'none') return true;
     for (const ref of Array.isArray(parsed) ? parsed : [parsed]) {
       if ('id' in ref) {
-        if (!(await exists(ref.id))) return invalid();
+        if (!(await linkable(ref.id, caller))) return invalid();
       } else {
         try { await checkArgs(createArgs, ref.inline, caller); } catch { return invalid(); }
       }

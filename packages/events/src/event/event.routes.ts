@@ -60,7 +60,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         if (isProtected(row) && !unlocks(ctx, row)) {
           throw new ApiError('event-password-protected', 'The requested event is not accessible without a password');
         }
-        return { body: await events.present(row), ...(events.cachesItems ? { responseCache: false as const } : {}) };
+        return { body: await events.present(row, ctx.caller), ...(events.cachesItems ? { responseCache: false as const } : {}) };
       },
     }),
     endpoint<Record<string, unknown>>({
@@ -69,7 +69,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const row = await existing(ctx);
         if (row.status === 'trash') throw new ApiError('event-is-in-trash', 'The event is already trashed');
         await events.trash(row, ctx.now);
-        return { body: await events.present((await events.findById(row.id))!) };
+        return { body: await events.present((await events.findById(row.id))!, ctx.caller) };
       },
     }),
     endpoint<EventWriteParams>({
@@ -80,7 +80,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const row = await existing(ctx);
         guardAuthor(ctx, p);
         await events.update(ctx.caller!, row, p, ctx.sent, ctx.now);
-        return { body: await events.present((await events.findById(row.id))!) };
+        return { body: await events.present((await events.findById(row.id))!, ctx.caller) };
       },
     }),
   ];
@@ -112,7 +112,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
       categoryIds: await resolveTerms('tribe_events_cat', p.categories), tagIds: await resolveTerms('post_tag', p.tags),
       venueIds: p.venue, organizerIds: p.organizer, featured: p.featured, parentId: p.post_parent, include: p.include, geo,
       limit: perPage, offset: (p.page - 1) * perPage,
-    });
+    }, ctx.caller);
     if (items.length === 0 && p.page > 1) throw new ApiError('event-archive-page-not-found', 'The requested event archive page does not exist');
     const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
     const echo: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
@@ -147,7 +147,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
           async handler(ctx, p) {
             guardAuthor(ctx, p);
             const id = await events.create(ctx.caller!, p, ctx.sent, ctx.now);
-            return { status: 201, body: await events.present((await events.findById(id))!) };
+            return { status: 201, body: await events.present((await events.findById(id))!, ctx.caller) };
           },
         }),
       ],

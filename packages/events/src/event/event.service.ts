@@ -1,6 +1,6 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
-import { blankEvent, isProtected, ItemCache, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
+import { blankEvent, canRead, isProtected, ItemCache, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
@@ -13,9 +13,11 @@ export interface EventServiceDeps extends EventWriterDeps {
 
 /**
  * An event read in the current generation, with its single-item body once built for that same row and its list-item
- * body (JSON text) once a list built it. Both bodies depend only on stored data, so any reader may share them.
+ * body (JSON text) once a list built it. Both bodies are the anonymous reader's view; `restricted` says the event
+ * links a venue or organizer that is not published, which only some logged-in readers may see, so for them the
+ * body is built again (uncached). Otherwise the bodies depend only on stored data and every reader shares them.
  */
-interface CachedEvent { readonly row: EventRow; readonly body?: JsonText; readonly listBody?: string }
+interface CachedEvent { readonly row: EventRow; readonly body?: JsonText; readonly listBody?: string; readonly restricted?: boolean }
 // Rough heap cost: the row's long texts as UTF-16 plus the fixed columns and map entry, and the bodies' text.
 const entryBytes = (e: CachedEvent) => 2 * (e.row.content.length + e.row.title.length + e.row.excerpt.length) + 1024
   + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0);
@@ -50,8 +52,8 @@ export function eventService(deps: EventServiceDeps) {
    * side on PostgreSQL; organizer rows follow by primary key (selecting them through the link table in one query
    * misled PostgreSQL's planner into reading every organizer).
    */
-  async function present(rows: EventRow[], single: boolean): Promise<Record<string, unknown>[]> {
-    if (rows.length === 0) return [];
+  async function present(rows: EventRow[], single: boolean, viewer: Caller | null): Promise<{ bodies: Record<string, unknown>[]; restricted: boolean[] }> {
+    if (rows.length === 0) return { bodies: [], restricted: [] };
     const ids = rows.map((r) => r.id);
     const venueIds = rows.map((r) => r.venue_id).filter((v): v is number => v !== null);
     const [orgIds, termMap, venueRows] = await Promise.all([repo.organizersOf(ids), terms.repo.termsOfEvents(ids), venues.many(venueIds)]);
@@ -60,11 +62,17 @@ export function eventService(deps: EventServiceDeps) {
       ...venues.thumbnailIds(venueRows.values()), ...organizers.thumbnailIds(orgRows.values())];
     const images = imageIds.length > 0 ? await deps.media.bodies(imageIds) : new Map<number, Record<string, unknown>>();
     const fmtDeps = { site, venueKind: formatOnce(imagedKind(venues.kind, images)), organizerKind: formatOnce(imagedKind(organizers.kind, images)) };
-    return rows.map((r) => {
+    const restricted: boolean[] = [];
+    const bodies = rows.map((r) => {
       const eventTerms = termMap.get(r.id) ?? [];
+      const venue = r.venue_id === null ? undefined : venueRows.get(r.venue_id);
+      const orgs = (orgIds.get(r.id) ?? []).map((id) => orgRows.get(id)).filter((o) => o !== undefined);
+      restricted.push([venue, ...orgs].some((l) => l !== undefined && l.status !== 'publish'));
+      // A linked post appears only to a reader who could read it directly (issue 16: a draft venue's address and a
+      // draft organizer's e-mail must not reach anonymous readers through a published event).
       const body = formatEvent(fmtDeps, r, {
-        venue: r.venue_id === null ? undefined : venueRows.get(r.venue_id),
-        organizers: (orgIds.get(r.id) ?? []).map((id) => orgRows.get(id)).filter((o) => o !== undefined),
+        venue: venue !== undefined && canRead(viewer, venue) ? venue : undefined,
+        organizers: orgs.filter((o) => canRead(viewer, o)),
         categories: eventTerms.filter((t) => t.taxonomy === 'tribe_events_cat'),
         tags: eventTerms.filter((t) => t.taxonomy === 'post_tag'),
         image: r.thumbnail_id === null ? undefined : images.get(r.thumbnail_id),
@@ -72,6 +80,7 @@ export function eventService(deps: EventServiceDeps) {
       // Lists show protected events blanked; a single GET refuses them instead unless unlocked (event.routes.ts).
       return !single && isProtected(r) ? blankEvent(body) : body;
     });
+    return { bodies, restricted };
   }
 
   async function findById(id: number): Promise<EventRow | undefined> {
@@ -104,40 +113,60 @@ export function eventService(deps: EventServiceDeps) {
      * A page of events as JSON texts, one per event: list bodies built in this generation are reused (pages,
      * windows and filters overlap), the others built together and kept.
      */
-    async list(f: EventListFilter): Promise<{ items: string[]; total: number }> {
+    async list(f: EventListFilter, viewer: Caller | null): Promise<{ items: string[]; total: number }> {
       const readAt = items.current();
       const { rows, total } = await repo.list(f);
       const texts = new Array<string>(rows.length);
+      const restricted = new Array<boolean>(rows.length).fill(false);
       const missing: number[] = [];
       items.getMany(rows.map((r) => r.id)).forEach((hit, i) => {
-        if (hit?.listBody !== undefined) texts[i] = hit.listBody;
-        else missing.push(i);
+        if (hit?.listBody !== undefined) {
+          texts[i] = hit.listBody;
+          restricted[i] = hit.restricted === true;
+        } else missing.push(i);
       });
-      if (missing.length === 0) return { items: texts, total };
-      const missingRows = missing.map((i) => rows[i]!);
-      const built = await present(missingRows, false);
-      // Keep the cached row and single body when there are some (same generation, same data).
-      const hits = items.getMany(missingRows.map((r) => r.id));
-      items.setMany(missingRows.map((row, k) => {
-        const listBody = JSON.stringify(built[k]);
-        texts[missing[k]!] = listBody;
-        const entry: CachedEvent = { row: hits[k]?.row ?? row, body: hits[k]?.body, listBody };
-        return [row.id, entry, entryBytes(entry)] as const;
-      }), readAt);
+      if (missing.length > 0) {
+        const missingRows = missing.map((i) => rows[i]!);
+        const built = await present(missingRows, false, null);
+        // Keep the cached row and single body when there are some (same generation, same data).
+        const hits = items.getMany(missingRows.map((r) => r.id));
+        items.setMany(missingRows.map((row, k) => {
+          const listBody = JSON.stringify(built.bodies[k]);
+          texts[missing[k]!] = listBody;
+          restricted[missing[k]!] = built.restricted[k]!;
+          const entry: CachedEvent = { row: hits[k]?.row ?? row, body: hits[k]?.body, listBody, restricted: built.restricted[k] };
+          return [row.id, entry, entryBytes(entry)] as const;
+        }), readAt);
+      }
+      // A logged-in reader may see more of the events that link unpublished venues or organizers.
+      const own = viewer === null ? [] : rows.flatMap((_, i) => (restricted[i] ? [i] : []));
+      if (own.length > 0) {
+        const mine = await present(own.map((i) => rows[i]!), false, viewer);
+        own.forEach((i, k) => { texts[i] = JSON.stringify(mine.bodies[k]); });
+      }
       return { items: texts, total };
     },
-    /** The single-event body; built once per cached row (the row from `findById`) until the next change. */
-    async present(row: EventRow): Promise<JsonText> {
+    /**
+     * The single-event body as `viewer` may see it; the anonymous view is built once per cached row (the row from
+     * `findById`) until the next change.
+     */
+    async present(row: EventRow, viewer: Caller | null): Promise<JsonText> {
       const hit = items.get(row.id);
-      if (hit?.row === row && hit.body !== undefined) return hit.body;
-      // The row is cached, so it belongs to the current generation; a write while building keeps the body out.
-      const readAt = items.current();
-      const body = JsonText.of((await present([row], true))[0]);
-      if (hit?.row === row) {
-        const entry: CachedEvent = { ...hit, body };
-        items.set(row.id, entry, entryBytes(entry), readAt);
+      let body = hit?.row === row ? hit.body : undefined;
+      let restricted = hit?.restricted === true;
+      if (body === undefined) {
+        // The row is cached, so it belongs to the current generation; a write while building keeps the body out.
+        const readAt = items.current();
+        const built = await present([row], true, null);
+        body = JsonText.of(built.bodies[0]);
+        restricted = built.restricted[0]!;
+        if (hit?.row === row) {
+          const entry: CachedEvent = { ...hit, body, restricted };
+          items.set(row.id, entry, entryBytes(entry), readAt);
+        }
       }
-      return body;
+      if (!restricted || viewer === null) return body;
+      return JsonText.of((await present([row], true, viewer)).bodies[0]);
     },
     create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now),
     update: (caller: Caller, row: EventRow, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now, row),

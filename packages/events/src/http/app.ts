@@ -1,10 +1,10 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import type { Logger } from 'pino';
 import type { CompiledRoute } from './route.ts';
-import { ApiError, noRoute } from './errors.ts';
+import { ApiError, dbUnavailable, noRoute } from './errors.ts';
 import { createDispatcher, allowedMethods, type Dispatched } from './dispatch.ts';
 import { parseNestedParams } from './nested-params.ts';
-import type { Authenticate } from './auth.ts';
+import type { LoginChecks } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
 
@@ -15,13 +15,16 @@ export interface HttpOptions {
   /** Body of `GET /wp-json/`, the site-wide index. */
   readonly rootIndex: () => unknown;
   readonly optionsReply: (route: CompiledRoute) => unknown;
-  readonly authenticate: Authenticate;
+  /** Basic auth: password checks and the shared attempt counter that limits guessing. */
+  readonly authenticate: LoginChecks;
   readonly clock: () => number;
   readonly logger: Logger;
   /** Bumped by every committed write; cached responses from an older generation are never served. */
   readonly generation: { readonly value: number };
   /** Anonymous GET responses are cached this long (0 disables), like the plugin's per-user response cache. */
   readonly cacheTtlMs: number;
+  /** Tells errors that mean "the database is unreachable" (answered 503 with Retry-After) from bugs (500). */
+  readonly isUnavailable?: (err: unknown) => boolean;
   /** Static files outside `/wp-json` (the media library's `/wp-content/uploads`): GET and HEAD under `path`. */
   readonly files?: { readonly path: string; readonly handler: RouteHandlerMethod };
 }
@@ -147,7 +150,12 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   };
 
   const sendError = (reply: FastifyReply, req: FastifyRequest, err: unknown) => {
-    if (err instanceof ApiError) return send(reply, req, err.status, err.toBody());
+    if (err instanceof ApiError) return send(reply, req, err.status, err.toBody(), { ...err.headers });
+    if (opts.isUnavailable?.(err)) {
+      req.log.warn({ err: (err as Error).message, url: req.url, method: req.method }, 'database unavailable');
+      const e = dbUnavailable();
+      return send(reply, req, e.status, e.toBody(), { ...e.headers });
+    }
     req.log.error({ err, url: req.url, method: req.method }, 'unhandled error');
     const e = new ApiError('internal_server_error', 'There has been a critical error on this website.');
     return send(reply, req, 500, e.toBody());

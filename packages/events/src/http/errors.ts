@@ -35,6 +35,8 @@ export const ERROR_STATUS = {
   // The plugin answers 500 (no status attached); a client error is a 4xx here (events/README.md, differences).
   duplicate_term_slug: 400,
   internal_server_error: 500,
+  // Not in the plugin (WordPress would answer its own database error page): the store is unreachable or restarting.
+  db_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -46,6 +48,8 @@ export class ApiError extends Error {
     message: string,
     readonly extra: Record<string, unknown> = {},
     readonly status: number = ERROR_STATUS[code],
+    /** Response headers that belong to this answer (`Retry-After` of a 429 or 503). */
+    readonly headers: Readonly<Record<string, string | number>> = {},
   ) {
     super(message);
   }
@@ -57,6 +61,14 @@ export class ApiError extends Error {
 
 export const noRoute = (): ApiError =>
   new ApiError('rest_no_route', 'No route was found matching the URL and request method.');
+
+/** Seconds a client is asked to wait before retrying while the database is unreachable. */
+export const DB_RETRY_AFTER_SECONDS = 1;
+
+/** 503 while the database is down or restarting; the service reconnects by itself. */
+export const dbUnavailable = (): ApiError =>
+  new ApiError('db_unavailable', 'The database is temporarily unavailable. Try again shortly.', {}, ERROR_STATUS.db_unavailable,
+    { 'Retry-After': DB_RETRY_AFTER_SECONDS });
 
 /** WordPress answers a failed permission check with 401 when logged out and 403 when logged in. */
 export const forbidden = (loggedIn: boolean): ApiError =>

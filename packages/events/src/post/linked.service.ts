@@ -6,7 +6,7 @@ import type { Validator } from '../http/args.ts';
 import { linkedRepository, type LinkedListFilter, type LinkedRow, type LinkedTable } from './linked.repository.ts';
 import { postRepository } from './post.repository.ts';
 import { sanitizeTitle } from './slug.ts';
-import { scaleStatus } from './status.ts';
+import { canRead, scaleStatus } from './status.ts';
 import { writeFilters, type WriteFilters } from './kses.ts';
 import { modifiedNow, postDates } from './dates.ts';
 import { writeTransaction, type WriteGeneration } from './write.ts';
@@ -59,6 +59,9 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       // Same-name creates are serialised so the plugin's de-duplication also holds under concurrency.
       await lockKey(trx, `linked:${kind.type}:${String(p[kind.nameField]).toLowerCase()}`);
       existing = await r.findDuplicate(String(p[kind.nameField]), sent.has('description') ? description : undefined);
+      // A draft or private duplicate the caller cannot read is not reused: that would link (and change) it behind
+      // its owner's back, as linking its id directly is refused (event.args.ts).
+      if (existing && !canRead(caller, existing)) existing = undefined;
     }
     if (existing) {
       const patch: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };

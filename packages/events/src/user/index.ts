@@ -2,3 +2,4 @@ export { userService, UserError } from './user.service.ts';
 export type { UserService } from './user.service.ts';
 export { ROLES, isRole } from './roles.ts';
 export type { Role } from './roles.ts';
+export { storeAttemptCounter, attemptBuckets } from './login-attempts.ts';

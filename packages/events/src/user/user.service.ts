@@ -15,6 +15,8 @@ function toCaller(u: UserRow): Caller {
   return { id: u.id, login: u.login, role: u.role, can: (cap) => caps.has(cap) };
 }
 
+const credentialKey = (login: string, password: string) => createHash('sha256').update(`${login}\0${password}`).digest('base64');
+
 /** Users, roles and application passwords; also the HTTP Basic check. */
 export function userService(db: Kysely<Database>) {
   const repo = userRepository(db);
@@ -64,15 +66,20 @@ export function userService(db: Kysely<Database>) {
     },
     userExists: (id: number) => repo.existsId(id),
 
-    /** Checks HTTP Basic credentials as WordPress application passwords do, with its 401 codes. */
-    async authenticate(login: string, password: string): Promise<Caller> {
-      const key = createHash('sha256').update(`${login}\0${password}`).digest('base64');
+    /** The caller when this credential was verified before and is still valid (one query, no hashing). */
+    async known(login: string, password: string): Promise<Caller | undefined> {
+      const key = credentialKey(login, password);
       const hit = verified.get(key);
-      if (hit) {
-        const user = await repo.findWithPassword(hit.userId, hit.passwordId);
-        if (user) return toCaller(user);
-      }
+      if (hit === undefined) return undefined;
+      const user = await repo.findWithPassword(hit.userId, hit.passwordId);
+      if (user) return toCaller(user);
       verified.delete(key);
+      return undefined;
+    },
+
+    /** Checks HTTP Basic credentials as WordPress application passwords do, with its 401 codes. */
+    async verify(login: string, password: string): Promise<Caller> {
+      const key = credentialKey(login, password);
       // Concurrent first requests with one credential share a single scrypt run.
       let running = pending.get(key);
       if (!running) {
