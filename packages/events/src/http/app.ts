@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { CompiledRoute } from './route.ts';
 import { ApiError, noRoute } from './errors.ts';
 import { createDispatcher, allowedMethods, type Dispatched } from './dispatch.ts';
-import { parseNestedParams } from './nested-params.ts';
+import { parseQueryParams, queryError } from './nested-params.ts';
 import type { Authenticate } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
@@ -75,7 +75,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     // Reads are not logged one by one (they are the hot path); writes and errors are, below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimitBytes,
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: (s: string) => parseNestedParams(s) },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: (s: string) => parseQueryParams(s) },
   });
   const dispatch = createDispatcher(opts.routes, opts.optionsReply);
   const cache = new Map<string, CachedResponse>();
@@ -187,6 +187,8 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
 
   const build = async (req: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, now: number) => {
     try {
+      const badQuery = queryError(query);
+      if (badQuery) throw badQuery;
       const caller = await resolveCaller(req.headers.authorization, req.ip, now);
       const route = restRoute(req.url, query);
       if (route === undefined) throw noRoute();
