@@ -7,6 +7,7 @@ import { parseQueryParams, queryError } from './nested-params.ts';
 import type { Authenticate } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
+import { clientErrorHandler, frameworkError } from './framework-errors.ts';
 
 export interface HttpOptions {
   readonly siteUrl: string;
@@ -76,6 +77,8 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimitBytes,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: (s: string) => parseQueryParams(s) },
+    frameworkErrors: (err, req, reply) => sendError(reply, req, frameworkError(err) ?? err),
+    clientErrorHandler,
   });
   const dispatch = createDispatcher(opts.routes, opts.optionsReply);
   const cache = new Map<string, CachedResponse>();
@@ -95,7 +98,8 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   const send = (reply: FastifyReply, req: FastifyRequest, status: number, body: unknown, extra: Record<string, string | number> = {}, keep = true) => {
-    const query = req.query as Record<string, unknown>;
+    // Fastify's framework errors (a URL that does not decode) come before any query was parsed.
+    const query = (req.query ?? {}) as Record<string, unknown>;
     const headers: Record<string, string | number> = {
       'X-Robots-Tag': 'noindex',
       'X-Content-Type-Options': 'nosniff',
@@ -219,14 +223,6 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   if (opts.files) app.route({ method: ['GET', 'HEAD'], url: `${opts.files.path}/*`, exposeHeadRoute: false, handler: opts.files.handler });
   app.setNotFoundHandler((req, reply) => sendError(reply, req, noRoute()));
   // Errors Fastify raises before our handler (body too large, broken headers) still get the WordPress envelope.
-  app.setErrorHandler((err: { code?: string; statusCode?: number; message: string }, req, reply) => {
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, req, new ApiError('rest_payload_too_large', 'The request body is too large.'));
-    }
-    if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(reply, req, new ApiError('rest_bad_request', 'The request could not be read.'));
-    }
-    return sendError(reply, req, err);
-  });
+  app.setErrorHandler((err: { code?: string; statusCode?: number; message: string }, req, reply) => sendError(reply, req, frameworkError(err) ?? err));
   return app;
 }
