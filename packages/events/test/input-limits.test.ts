@@ -29,6 +29,8 @@ describe.each(STORES)('form and query input limits ($name)', (factory) => {
     const body = `title=T&start_date=2018-02-01&end_date=2018-02-02&${'x[]=1&'.repeat(1000)}`;
     expectLimit(await svc.request('POST', '/events', { body, headers: FORM }), 'max_input_vars');
     expectLimit(await svc.request('POST', '/events', { body, headers: FORM, as: 'administrator' }), 'max_input_vars');
+    // Refused before the credentials are even checked (a password hash is the expensive part of a request).
+    expectLimit(await svc.request('POST', '/events', { body, headers: FORM, as: { login: 'administrator', password: 'wrong' } }), 'max_input_vars');
     expect(await count(svc, 'posts')).toBe(before);
   });
 

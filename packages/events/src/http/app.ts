@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { CompiledRoute } from './route.ts';
 import { ApiError, noRoute } from './errors.ts';
 import { createDispatcher, allowedMethods, type Dispatched } from './dispatch.ts';
-import { parseQueryParams, queryError } from './nested-params.ts';
+import { checkInputLimits, parseQueryParams, queryError } from './nested-params.ts';
 import type { Authenticate } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
@@ -193,6 +193,8 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     try {
       const badQuery = queryError(query);
       if (badQuery) throw badQuery;
+      // Before authentication: an oversized form costs one scan, never a password hash.
+      if (typeof req.body === 'string' && String(req.headers['content-type']).toLowerCase().includes('application/x-www-form-urlencoded')) checkInputLimits(req.body);
       const caller = await resolveCaller(req.headers.authorization, req.ip, now);
       const route = restRoute(req.url, query);
       if (route === undefined) throw noRoute();
