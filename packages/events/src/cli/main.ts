@@ -7,6 +7,7 @@ import { systemClock } from '../time/index.ts';
 import { ROLES, UserError, isRole, userService } from '../user/index.ts';
 import { createSite, postRepository } from '../post/index.ts';
 import { mediaDepsFromConfig, mediaService } from '../media/index.ts';
+import { reportBadStoredDates } from '../event/index.ts';
 
 const DEFAULT_DB = 'sqlite:./data/events.sqlite';
 const program = new Command().name('events').description('REST service compatible with The Events Calendar (tribe/events/v1)');
@@ -30,6 +31,8 @@ program.command('serve')
     const store = await openStore(config.db, {
       onChangeListenerError: (err) => logger.warn({ err: err.message }, 'PostgreSQL change listener lost; caches are bypassed until it reconnects'),
     });
+    // Rows with broken dates are served safely; the operator learns about them here, with how to repair them.
+    await reportBadStoredDates(store.db, logger);
     const app = createEventsApp({ config, store, clock: systemClock, logger });
     const shutdown = async (signal: string) => {
       logger.info({ signal }, 'shutting down');

@@ -1,7 +1,7 @@
 import type { LinkedKind, LinkedRow, Site } from '../post/index.ts';
 import { plainText, renderedDescription, renderedExcerpt, renderedName } from '../post/index.ts';
 import { formatEventTerm, type TermWithCount } from '../term/index.ts';
-import { isoWithOffset, parseWall, wallDetails, zoneAbbr } from '../time/index.ts';
+import { isoWithOffset, readStoredWall, shownStoredDate, wallDetails, wallToEpoch, zoneAbbr, type Wall } from '../time/index.ts';
 import { formatCost, parseCost } from './cost.ts';
 import type { EventRow } from './event.repository.ts';
 
@@ -16,15 +16,25 @@ export interface EventLinks {
 
 export interface EventFormatDeps { site: Site; venueKind: LinkedKind; organizerKind: LinkedKind }
 
-const utcMs = (utc: string) => Date.parse(`${utc.replace(' ', 'T')}Z`);
+/**
+ * A stored date-time as the body shows it. One that no write could have made (SQL from outside, an older version)
+ * is shown as `""` with empty details rather than failing the whole response: a list never breaks on one row, and
+ * an administrator can still read, repair (send start_date and end_date) or delete the event.
+ */
+function shownDate(text: string): { text: string; wall?: Wall; details: ReturnType<typeof wallDetails> } {
+  const wall = readStoredWall(text);
+  if (wall) return { text, wall, details: wallDetails(wall) };
+  return { text: '', details: { year: '', month: '', day: '', hour: '', minutes: '', seconds: '' } };
+}
 
 function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, costValues: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {
     '@context': 'http://schema.org', '@type': 'Event', name: e.title, description: plainText(renderedDescription(e)),
     ...(links.image ? { image: links.image.url } : {}),
     url: d.site.permalink('event', e.slug),
-    startDate: isoWithOffset(parseWall(e.start_local), e.timezone), endDate: isoWithOffset(parseWall(e.end_local), e.timezone),
   };
+  const [start, end] = [readStoredWall(e.start_local), readStoredWall(e.end_local)];
+  if (start && end) Object.assign(out, { startDate: isoWithOffset(start, e.timezone), endDate: isoWithOffset(end, e.timezone) });
   if (links.venue) out.location = d.venueKind.format(d.site, links.venue, true).json_ld;
   if (links.organizers.length > 0) out.organizer = links.organizers.map((o) => d.organizerKind.format(d.site, o, true).json_ld);
   out.performer = 'Organization';
@@ -39,20 +49,21 @@ export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, 
   const parsed = parseCost(rawCost);
   const symbol = e.currency_symbol || (parsed.values.length ? site.currencySymbol : '');
   const position = (e.currency_position || (parsed.values.length ? site.currencyPosition : '')) as '' | 'prefix' | 'postfix';
-  const start = parseWall(e.start_local);
-  const end = parseWall(e.end_local);
-  const startUtc = parseWall(e.start_utc);
-  const endUtc = parseWall(e.end_utc);
+  const start = shownDate(e.start_local);
+  const end = shownDate(e.end_local);
+  const startUtc = shownDate(e.start_utc);
+  const endUtc = shownDate(e.end_utc);
   const globalId = site.globalId(e.id);
   const body: Record<string, unknown> = {
     id: e.id, global_id: globalId, global_id_lineage: [globalId], author: String(e.author), status: e.status,
-    date: e.date_local, date_utc: e.date_gmt, modified: e.modified_local, modified_utc: e.modified_gmt,
+    date: shownStoredDate(e.date_local), date_utc: shownStoredDate(e.date_gmt),
+    modified: shownStoredDate(e.modified_local), modified_utc: shownStoredDate(e.modified_gmt),
     url: site.permalink('event', e.slug), rest_url: `${site.rest}/events/${e.id}`,
     title: renderedName(e), description: renderedDescription(e), excerpt: renderedExcerpt(e), slug: e.slug, image: links.image ?? false,
     all_day: e.all_day === 1,
-    start_date: e.start_local, start_date_details: wallDetails(start), end_date: e.end_local, end_date_details: wallDetails(end),
-    utc_start_date: e.start_utc, utc_start_date_details: wallDetails(startUtc), utc_end_date: e.end_utc, utc_end_date_details: wallDetails(endUtc),
-    timezone: e.timezone, timezone_abbr: zoneAbbr(e.timezone, utcMs(e.start_utc)),
+    start_date: start.text, start_date_details: start.details, end_date: end.text, end_date_details: end.details,
+    utc_start_date: startUtc.text, utc_start_date_details: startUtc.details, utc_end_date: endUtc.text, utc_end_date_details: endUtc.details,
+    timezone: e.timezone, timezone_abbr: startUtc.wall ? zoneAbbr(e.timezone, wallToEpoch(startUtc.wall)) : '',
     cost: formatCost(rawCost, symbol, position === 'postfix' ? 'postfix' : 'prefix'),
     cost_details: { currency_symbol: symbol, currency_code: '', currency_position: position, values: parsed.values },
     website: e.website ?? site.permalink('event', e.slug),

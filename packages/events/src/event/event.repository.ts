@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { reusableByIds, type Database, type EventsTable } from '../db/index.ts';
-import type { PostRow, Visibility } from '../post/index.ts';
+import { anyBadDate, type PostRow, type Visibility } from '../post/index.ts';
 
 export type EventRow = PostRow & Omit<EventsTable, 'post_id'>;
 
@@ -20,6 +20,8 @@ export interface EventListFilter {
 const escapeLike = (s: string) => s.replace(/[%_\\]/g, (c) => `\\${c}`);
 
 /** SQL for events: the post row joined with its event columns, plus linked organizers and venue. */
+export const EVENT_DATE_COLUMNS = ['start_local', 'end_local', 'start_utc', 'end_utc'] as const;
+
 export function eventRepository(db: Kysely<Database>) {
   const base = () => db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').selectAll('posts')
     .select(['events.start_local', 'events.end_local', 'events.start_utc', 'events.end_utc', 'events.timezone', 'events.all_day',
@@ -77,6 +79,9 @@ export function eventRepository(db: Kysely<Database>) {
     .where('event_id', 'in', ids).orderBy('event_id').orderBy('position'));
 
   return {
+    /** Events whose date columns look broken (see `anyBadDate`), trashed ones included. */
+    badDates: () => db.selectFrom('events').select(['post_id', ...EVENT_DATE_COLUMNS])
+      .where(anyBadDate(EVENT_DATE_COLUMNS)).orderBy('post_id').execute(),
     findById: async (id: number): Promise<EventRow | undefined> => (await byId([id]))[0],
     findBySlug: (slug: string): Promise<EventRow | undefined> => base().where('posts.slug', '=', slug).executeTakeFirst(),
     async list(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {

@@ -3,10 +3,10 @@ import type { Database, EventsTable } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
-import { modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
+import { modifiedNow, OUT_OF_RANGE_DATE, postDates, postRepository, sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
   type ImageLibrary, type LinkedService, type Params, type PreparedImage, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
-import { endOfDay, formatWall, parseDateTime, parseWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
+import { endOfDay, formatWall, isStorableInstant, parseDateTime, readStoredWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
 import { parseCost } from './cost.ts';
 import { eventRepository, type EventRow } from './event.repository.ts';
 import { parseOrganizerRefs, parseVenueRef, type LinkedRef } from './event.links.ts';
@@ -24,7 +24,32 @@ export interface EventWriterDeps {
   organizerCreateArgs: ArgSet;
 }
 
-const toUtcText = (w: Wall, zone: string) => formatWall(utcToWall(wallToUtc(w, zone), 'UTC'));
+/** A written instant outside the storable range is a 400 on the field it came from, before anything is written. */
+function storable(ms: number | undefined, zone: string, name: string): number {
+  if (!isStorableInstant(ms, zone)) throw invalidParam(name, OUT_OF_RANGE_DATE);
+  return ms;
+}
+
+/** The date columns of a write that sent a date field: sent dates parsed in the event's zone, others kept. */
+function eventDates(p: EventWriteParams, existing: EventRow | undefined, zone: string, allDay: boolean, now: number) {
+  const wallOf = (name: 'start_date' | 'end_date', sent: string | undefined, storedText: string | undefined): Wall => {
+    if (sent !== undefined) return utcToWall(storable(parseDateTime(sent, zone, now), zone, name), zone);
+    const stored = readStoredWall(storedText);
+    // A row whose stored date is broken (written outside the service) is repaired by sending both dates.
+    if (stored === undefined) throw invalidParam(name, `The stored ${name} is invalid: send start_date and end_date.`);
+    return stored;
+  };
+  let start = wallOf('start_date', p.start_date, existing?.start_local);
+  let end = wallOf('end_date', p.end_date, existing?.end_local);
+  if (allDay) { start = startOfDay(start); end = endOfDay(end); }
+  // End before start is not an error in the plugin: the event gets zero duration.
+  if (formatWall(end) < formatWall(start)) end = start;
+  const utcText = (w: Wall, name: string) => formatWall(utcToWall(storable(wallToUtc(w, zone), zone, name), 'UTC'));
+  return {
+    start_local: formatWall(start), end_local: formatWall(end), start_utc: utcText(start, 'start_date'), end_utc: utcText(end, 'end_date'),
+    timezone: zone, all_day: allDay ? 1 : 0,
+  };
+}
 
 /** Event creates and updates: everything prepared before one transaction, then the sent fields applied in it. */
 export function eventWriter(deps: EventWriterDeps) {
@@ -80,24 +105,12 @@ export function eventWriter(deps: EventWriterDeps) {
       const events = eventRepository(trx);
       const termsBefore = existing ? await termRepository(trx).termIdsOf(existing.id) : [];
       const zone = sent.has('timezone') ? (p.timezone || site.timezone) : (existing?.timezone ?? site.timezone);
-      const wallOf = (v: string | undefined, fallback: string | undefined): Wall | undefined => {
-        if (v !== undefined) return utcToWall(parseDateTime(v, zone, now)!, zone);
-        return fallback === undefined ? undefined : parseWall(fallback);
-      };
       const allDay = p.all_day ?? (existing ? existing.all_day === 1 : false);
-      let start = wallOf(p.start_date, existing?.start_local)!;
-      let end = wallOf(p.end_date, existing?.end_local)!;
-      if (allDay) { start = startOfDay(start); end = endOfDay(end); }
-      // End before start is not an error in the plugin: the event gets zero duration.
-      if (formatWall(end) < formatWall(start)) end = start;
       const kses = writeFilters(caller);
       // Dates are rewritten only when a date field was sent, so concurrent updates of other fields cannot write back
       // dates read before another writer changed them.
       const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
-      const details: Partial<Omit<EventsTable, 'post_id'>> = datesSent ? {
-        start_local: formatWall(start), end_local: formatWall(end), start_utc: toUtcText(start, zone), end_utc: toUtcText(end, zone),
-        timezone: zone, all_day: allDay ? 1 : 0,
-      } : {};
+      const details: Partial<Omit<EventsTable, 'post_id'>> = datesSent ? eventDates(p, existing, zone, allDay, now) : {};
       if (sent.has('cost')) {
         const raw = (Array.isArray(p.cost) ? p.cost : [p.cost]).map((c) => kses.data(String(c))).filter((s) => s.trim() !== '');
         const parsed = parseCost(raw);

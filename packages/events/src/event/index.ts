@@ -2,3 +2,4 @@ export { eventService } from './event.service.ts';
 export type { EventService } from './event.service.ts';
 export { eventRoutes } from './event.routes.ts';
 export { eventRepository } from './event.repository.ts';
+export { findBadStoredDates, reportBadStoredDates } from './stored-dates.ts';

@@ -1,4 +1,6 @@
-import { endOfDay, formatWall, makeWall, parseDateTime, startOfDay, utcToWall } from '../time/index.ts';
+import { endOfDay, formatWall, isStorableInstant, makeWall, parseDateTime, startOfDay, utcToWall } from '../time/index.ts';
+import { invalidParam } from '../http/errors.ts';
+import { OUT_OF_RANGE_DATE } from '../post/index.ts';
 
 export interface WindowInput {
   start_date?: string | number; end_date?: string | number;
@@ -21,26 +23,31 @@ export function computeWindow(input: WindowInput, siteZone: string, now: number)
   const anyRelative = relative.some((k) => input[k] !== undefined);
   const today = utcToWall(now, siteZone);
   // Strict input is read as UTC and shown in site time; inclusive input is a site-local day.
-  const wall = (v: string | number) => utcToWall(parseDateTime(v, input.strict ? 'UTC' : siteZone, now)!, siteZone);
+  const wall = (v: string | number, name: string) => {
+    const ms = parseDateTime(v, input.strict ? 'UTC' : siteZone, now);
+    // The validator checked the text against the real clock; the window is computed against `now` in the site zone.
+    if (!isStorableInstant(ms, siteZone)) throw invalidParam(name, OUT_OF_RANGE_DATE);
+    return utcToWall(ms, siteZone);
+  };
   const out: DateWindow = {};
   if (input.start_date !== undefined) {
-    const w = wall(input.start_date);
+    const w = wall(input.start_date, 'start_date');
     out.startGte = formatWall(input.strict ? w : startOfDay(w));
   } else if (!anyRelative) {
     out.startGte = formatWall(makeWall(today.y, today.mo, today.d - 1));
   }
   if (input.end_date !== undefined) {
-    const w = wall(input.end_date);
+    const w = wall(input.end_date, 'end_date');
     out.endLte = formatWall(input.strict ? w : endOfDay(w));
   } else if (!anyRelative) {
     out.endLte = formatWall(endOfDay(makeWall(today.y, today.mo + 24, today.d)));
   }
-  const rel = (v: string | number | undefined) => {
+  const rel = (v: string | number | undefined, name: string) => {
     if (v === undefined) return undefined;
-    const w = wall(v);
+    const w = wall(v, name);
     return formatWall(input.strict ? w : endOfDay(w));
   };
-  const [sb, sa, eb, ea] = [rel(input.starts_before), rel(input.starts_after), rel(input.ends_before), rel(input.ends_after)];
+  const [sb, sa, eb, ea] = relative.map((k) => rel(input[k], k));
   if (sb !== undefined) out.startLt = sb;
   if (sa !== undefined) out.startGt = sa;
   if (eb !== undefined) out.endLt = eb;

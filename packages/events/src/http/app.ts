@@ -3,10 +3,11 @@ import type { Logger } from 'pino';
 import type { CompiledRoute } from './route.ts';
 import { ApiError, dbUnavailable, noRoute } from './errors.ts';
 import { createDispatcher, allowedMethods, type Dispatched } from './dispatch.ts';
-import { parseNestedParams } from './nested-params.ts';
+import { checkInputLimits, parseQueryParams, queryError } from './nested-params.ts';
 import type { LoginChecks } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
+import { clientErrorHandler, frameworkError } from './framework-errors.ts';
 
 export interface HttpOptions {
   readonly siteUrl: string;
@@ -78,7 +79,9 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     // Reads are not logged one by one (they are the hot path); writes and errors are, below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimitBytes,
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: (s: string) => parseNestedParams(s) },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: (s: string) => parseQueryParams(s) },
+    frameworkErrors: (err, req, reply) => sendError(reply, req, frameworkError(err) ?? err),
+    clientErrorHandler,
   });
   const dispatch = createDispatcher(opts.routes, opts.optionsReply);
   const cache = new Map<string, CachedResponse>();
@@ -98,7 +101,8 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   const send = (reply: FastifyReply, req: FastifyRequest, status: number, body: unknown, extra: Record<string, string | number> = {}, keep = true) => {
-    const query = req.query as Record<string, unknown>;
+    // Fastify's framework errors (a URL that does not decode) come before any query was parsed.
+    const query = (req.query ?? {}) as Record<string, unknown>;
     const headers: Record<string, string | number> = {
       'X-Robots-Tag': 'noindex',
       'X-Content-Type-Options': 'nosniff',
@@ -195,6 +199,10 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
 
   const build = async (req: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, now: number) => {
     try {
+      const badQuery = queryError(query);
+      if (badQuery) throw badQuery;
+      // Before authentication: an oversized form costs one scan, never a password hash.
+      if (typeof req.body === 'string' && String(req.headers['content-type']).toLowerCase().includes('application/x-www-form-urlencoded')) checkInputLimits(req.body);
       const caller = await resolveCaller(req.headers.authorization, req.ip, now);
       const route = restRoute(req.url, query);
       if (route === undefined) throw noRoute();
@@ -225,14 +233,6 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   if (opts.files) app.route({ method: ['GET', 'HEAD'], url: `${opts.files.path}/*`, exposeHeadRoute: false, handler: opts.files.handler });
   app.setNotFoundHandler((req, reply) => sendError(reply, req, noRoute()));
   // Errors Fastify raises before our handler (body too large, broken headers) still get the WordPress envelope.
-  app.setErrorHandler((err: { code?: string; statusCode?: number; message: string }, req, reply) => {
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, req, new ApiError('rest_payload_too_large', 'The request body is too large.'));
-    }
-    if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(reply, req, new ApiError('rest_bad_request', 'The request could not be read.'));
-    }
-    return sendError(reply, req, err);
-  });
+  app.setErrorHandler((err: { code?: string; statusCode?: number; message: string }, req, reply) => sendError(reply, req, frameworkError(err) ?? err));
   return app;
 }

@@ -74,6 +74,21 @@ export function coerce(schema: TSchema, value: unknown, name: string): { ok: tru
   }
 }
 
+/**
+ * True when a string anywhere in `value` holds a NUL character. PostgreSQL cannot store one in text and SQLite
+ * would cut C strings at it, so it is refused the same way on both stores. Iterative: JSON bodies nest without limit.
+ */
+function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string' && v.includes('\0')) return true;
+    // A loop, not push(...values): a 1 MiB JSON array has more elements than a call takes arguments.
+    if (v !== null && typeof v === 'object') for (const child of Object.values(v)) stack.push(child);
+  }
+  return false;
+}
+
 export function isRequired(schema: TSchema): boolean {
   return schema[OptionalKind] !== 'Optional' && schema.required !== false;
 }
@@ -96,6 +111,7 @@ export async function checkArgs<T>(args: ArgSet, raw: Record<string, unknown>, c
       if (schema.default === undefined) continue;
       value = schema.default;
     }
+    if (holdsNul(value)) { problems[name] = { message: `${name} contains a NUL character.` }; continue; }
     const coerced = coerce(schema, value, name);
     if (!coerced.ok) { problems[name] = coerced.problem; continue; }
     const validate = args.validators?.[name];

@@ -1,7 +1,7 @@
 import type { Caller, CompiledRoute, Endpoint, HttpMethod, RequestContext, Reply } from './route.ts';
 import { checkArgs } from './args.ts';
 import { ApiError, forbidden, noRoute } from './errors.ts';
-import { parseNestedParams } from './nested-params.ts';
+import { parseBodyParams } from './nested-params.ts';
 
 export interface IncomingRequest {
   method: string;
@@ -21,7 +21,7 @@ const RESERVED = new Set(['_method', '_envelope', '_jsonp', '_fields', 'rest_rou
 export interface Dispatched { reply: Reply; route?: CompiledRoute }
 
 /** Request body → params: JSON only under `application/json`, form bodies as PHP parses them, anything else ignored. */
-function parseBody(contentType: string, raw: string): Record<string, unknown> {
+async function parseBody(contentType: string, raw: string): Promise<Record<string, unknown>> {
   if (raw.trim() === '') return {};
   if (contentType.includes('application/json')) {
     let parsed: unknown;
@@ -31,7 +31,7 @@ function parseBody(contentType: string, raw: string): Record<string, unknown> {
     }
     return parsed as Record<string, unknown>;
   }
-  if (contentType.includes('application/x-www-form-urlencoded')) return parseNestedParams(raw);
+  if (contentType.includes('application/x-www-form-urlencoded')) return parseBodyParams(raw);
   return {};
 }
 
@@ -51,7 +51,7 @@ export function createDispatcher(routes: readonly CompiledRoute[], optionsReply:
       const ep: Endpoint | undefined = route.endpoints.find((e) => (e.methods as readonly string[]).includes(lookup));
       if (!ep) throw noRoute();
       const pathParams: Record<string, string> = { ...(m.groups ?? {}) };
-      const body = lookup === 'GET' ? {} : parseBody(req.contentType, req.rawBody);
+      const body = lookup === 'GET' ? {} : await parseBody(req.contentType, req.rawBody);
       const merged: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(req.query)) if (!RESERVED.has(k)) merged[k] = v;
       for (const [k, v] of Object.entries(body)) merged[k] = v;

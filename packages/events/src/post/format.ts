@@ -1,12 +1,14 @@
 import type { PostRow } from './post.repository.ts';
 import type { PostKind, Site } from './site.ts';
 import { renderContent, renderTitle } from './html.ts';
+import { shownStoredDate } from '../time/index.ts';
 
 /** The post fields every venue, organizer and event body starts with. */
 export function postHead(site: Site, kind: PostKind, row: PostRow) {
   return {
     id: row.id, author: String(row.author), status: row.status,
-    date: row.date_local, date_utc: row.date_gmt, modified: row.modified_local, modified_utc: row.modified_gmt,
+    date: shownStoredDate(row.date_local), date_utc: shownStoredDate(row.date_gmt),
+    modified: shownStoredDate(row.modified_local), modified_utc: shownStoredDate(row.modified_gmt),
     url: site.permalink(kind, row.slug),
   };
 }
@@ -38,10 +40,10 @@ export function putLinkedHead(out: Record<string, unknown>, site: Site, kind: 'v
   putFilled(out, 'id', row.id);
   putFilled(out, 'author', String(row.author));
   putFilled(out, 'status', row.status);
-  putFilled(out, 'date', row.date_local);
-  putFilled(out, 'date_utc', row.date_gmt);
-  putFilled(out, 'modified', row.modified_local);
-  putFilled(out, 'modified_utc', row.modified_gmt);
+  putFilled(out, 'date', shownStoredDate(row.date_local));
+  putFilled(out, 'date_utc', shownStoredDate(row.date_gmt));
+  putFilled(out, 'modified', shownStoredDate(row.modified_local));
+  putFilled(out, 'modified_utc', shownStoredDate(row.modified_gmt));
   putFilled(out, 'url', site.permalink(kind, row.slug));
   putFilled(out, kind, renderedName(row));
   putFilled(out, 'description', renderedDescription(row));

@@ -1,8 +1,21 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { isPostgres, lockKey, type Database, type PostType, type PostsTable } from '../db/index.ts';
 import { nextFreeSlug } from './slug.ts';
+import { STORABLE_RANGE } from '../time/index.ts';
 
 export type PostRow = Omit<PostsTable, 'id'> & { id: number };
+
+export const POST_DATE_COLUMNS = ['date_local', 'date_gmt', 'modified_local', 'modified_gmt'] as const;
+
+/**
+ * Rows where any of `columns` is not a storable `YYYY-MM-DD HH:MM:SS` as far as SQL can tell the same way on both
+ * stores (out of range or the wrong shape); callers confirm each hit with `readStoredWall`.
+ */
+export function anyBadDate(columns: readonly string[]): RawBuilder<SqlBool> {
+  const { min, max } = STORABLE_RANGE;
+  const bad = columns.map((c) => sql`${sql.ref(c)} < ${min} or ${sql.ref(c)} > ${max} or ${sql.ref(c)} not like ${'____-__-__ __:__:__'}`);
+  return sql<SqlBool>`(${sql.join(bad, sql` or `)})`;
+}
 
 /** SQL shared by the three post types: lookups, unique slugs, trashing. */
 export function postRepository(db: Kysely<Database>) {
@@ -35,6 +48,9 @@ export function postRepository(db: Kysely<Database>) {
         .where('type', 'in', ['tribe_events', 'tribe_venue', 'tribe_organizer']).executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
+    /** Posts of any type whose post dates look broken (see `anyBadDate`). */
+    badDates: () => db.selectFrom('posts').select(['id', 'type', ...POST_DATE_COLUMNS])
+      .where(anyBadDate(POST_DATE_COLUMNS)).orderBy('id').execute(),
     async update(id: number, patch: Partial<Omit<PostRow, 'id' | 'type'>>): Promise<void> {
       if (Object.keys(patch).length === 0) return;
       await db.updateTable('posts').set(patch).where('id', '=', id).execute();

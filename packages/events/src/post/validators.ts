@@ -1,10 +1,16 @@
-import { parseDateTime } from '../time/index.ts';
+import { isStorableInstant, parseDateTime, STORABLE_RANGE } from '../time/index.ts';
 import { invalid, type Validator } from '../http/args.ts';
 import { REGISTERED_STATUSES } from './status.ts';
 
-/** The plugin's is_time: a Unix timestamp or anything strtotime() parses. */
-export const isTime: Validator = (v) =>
-  (typeof v === 'string' || typeof v === 'number') && parseDateTime(v, 'UTC', Date.now()) !== undefined ? true : invalid();
+export const OUT_OF_RANGE_DATE = `Dates must be between ${STORABLE_RANGE.min} and ${STORABLE_RANGE.max}.`;
+
+/** The plugin's is_time (a Unix timestamp or anything strtotime() parses), within the range a store can hold. */
+export const isTime: Validator = (v) => {
+  if (typeof v !== 'string' && typeof v !== 'number') return invalid();
+  const ms = parseDateTime(v, 'UTC', Date.now());
+  if (ms === undefined) return invalid();
+  return isStorableInstant(ms, 'UTC') ? true : invalid(OUT_OF_RANGE_DATE);
+};
 
 export const nonEmptyString: Validator = (v) => (typeof v === 'string' && v.trim() !== '' ? true : invalid());
 

@@ -6,3 +6,4 @@ export type { Wall } from './wall.ts';
 /** Injected source of "now", so tests can fix the date window. */
 export type Clock = () => number;
 export const systemClock: Clock = () => Date.now();
+export { STORABLE_RANGE, isStorableInstant, readStoredWall, shownStoredDate } from './range.ts';

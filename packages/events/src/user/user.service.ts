@@ -26,7 +26,8 @@ export function userService(db: Kysely<Database>) {
   const pending = new Map<string, Promise<{ user: UserRow; entry: { passwordId: number; userId: number } }>>();
 
   async function verify(login: string, password: string) {
-    const user = await repo.findByLogin(login);
+    // No login holds a NUL (PostgreSQL cannot even compare one), so it is an unknown user on both stores.
+    const user = login.includes('\0') ? undefined : await repo.findByLogin(login);
     if (!user) throw new ApiError('invalid_username', 'Unknown username. Check again or try your email address.');
     for (const pw of await repo.passwordsOf(user.id)) {
       if (await verifyPassword(password, pw.hash)) return { user, entry: { passwordId: pw.id, userId: user.id } };

@@ -178,3 +178,7 @@ export async function count(svc: Service, table: 'posts' | 'terms' | 'events' | 
   const r = await svc.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('c')).executeTakeFirstOrThrow();
   return Number(r.c);
 }
+
+/** Row counts of every table a write touches: equal before and after a refused write. */
+export const countWritten = (svc: Service): Promise<number[]> =>
+  Promise.all((['posts', 'terms', 'events', 'event_terms', 'event_organizers'] as const).map((t) => count(svc, t)));
