@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint, type CompiledRoute, type RouteDef } from '../http/route.ts';
 import { NAMESPACE, type Site } from '../post/index.ts';
-import { namespaceIndex } from './index-document.ts';
+import { namespaceIndex, namespaceIndexLinks } from './index-document.ts';
 import { openApiDocument } from './openapi.ts';
 
 /** The namespace index and `/doc`; both read the final route table, so they are built lazily. */
@@ -15,7 +15,7 @@ export function discoveryRoutes(site: Site, routes: () => readonly CompiledRoute
           namespace: Type.Optional(Type.String({ default: NAMESPACE })),
           context: Type.Optional(Type.String({ default: 'view' })),
         }) },
-        handler: () => ({ body: namespaceIndex(site, routes()) }),
+        handler: () => ({ body: namespaceIndex(site, routes()), links: namespaceIndexLinks(site) }),
       })],
     },
     {

@@ -41,12 +41,15 @@ export function describeRoute(site: Site, route: CompiledRoute): Record<string, 
   return out;
 }
 
-/** GET `/wp-json/tribe/events/v1`: routes keyed by raw pattern, in registration order (§7.2). */
+/** GET `/wp-json/tribe/events/v1`: routes keyed by raw pattern, in registration order (§7.2). Its `up` link is a
+ * response link (`namespaceIndexLinks`), so it survives `_fields` as in core. */
 export function namespaceIndex(site: Site, routes: readonly CompiledRoute[]): Record<string, unknown> {
   const entries: Record<string, unknown> = {};
   for (const r of routes) entries[`/${NAMESPACE}${r.pattern}`.replace(/\/$/, '')] = describeRoute(site, r);
-  return { namespace: NAMESPACE, routes: entries, _links: { up: [{ href: site.restRoot }] } };
+  return { namespace: NAMESPACE, routes: entries };
 }
+
+export const namespaceIndexLinks = (site: Site): Record<string, unknown> => ({ up: [{ href: site.restRoot }] });
 
 /** GET `/wp-json/`: the site index WordPress serves, listing this namespace. */
 export function rootIndex(site: Site, routes: readonly CompiledRoute[], now: () => number): Record<string, unknown> {

@@ -45,8 +45,9 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
   };
   /** Per-post caps when the event exists; the general cap otherwise, so the handler can answer 404/400. */
   const mayModify = (action: 'edit' | 'delete') => async (ctx: RequestContext) => {
+    if (!ctx.caller) return false; // no lookup: `Allow` asks this on every anonymous read
     const row = await target(ctx);
-    if (row === undefined || row === 'other') return ctx.caller?.can(action) ?? false;
+    if (row === undefined || row === 'other') return ctx.caller.can(action);
     return canModify(ctx.caller, row, action);
   };
 

@@ -75,7 +75,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
     endpoint<Params>({ methods: ['GET'], args, handler: single }),
     endpoint<Params>({
       methods: ['DELETE'], args,
-      permission: async (ctx) => canModify(ctx.caller, await rowOf(ctx), 'delete'),
+      permission: async (ctx) => ctx.caller !== null && canModify(ctx.caller, await rowOf(ctx), 'delete'),
       async handler(ctx) {
         const row = await rowOf(ctx);
         if (row.status === 'trash') throw new ApiError(`${kind.kind}-is-in-trash`, `The ${kind.kind} is already trashed`);
@@ -86,7 +86,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
     endpoint<Params>({
       methods: ['POST', 'PUT', 'PATCH'],
       args: { schema: Type.Object({ ...args.schema.properties, ...update.schema.properties }), validators: { ...update.validators, ...args.validators } },
-      permission: async (ctx) => canModify(ctx.caller, await rowOf(ctx), 'edit'),
+      permission: async (ctx) => ctx.caller !== null && canModify(ctx.caller, await rowOf(ctx), 'edit'),
       async handler(ctx, p) {
         const row = await rowOf(ctx);
         await service.update(ctx.caller!, row.id, p, ctx.sent, ctx.now);
