@@ -12,7 +12,8 @@ export function parseFieldList(raw: unknown): string[] {
 
 /** `rest_filter_response_fields`' nested map: `a.b,a.c` → {a: {b: true, c: true}}; a parent named whole wins. */
 function fieldTree(fields: readonly string[]): FieldTree {
-  const root: FieldTree = {};
+  // Null prototypes: a field named `valueOf` or `constructor` must not find Object.prototype's.
+  const root: FieldTree = Object.create(null) as FieldTree;
   next: for (const field of fields) {
     const parts = field.split('.');
     let ref = root;
@@ -20,7 +21,7 @@ function fieldTree(fields: readonly string[]): FieldTree {
       const part = parts.shift()!;
       const sub = ref[part];
       if (sub === true) continue next;
-      ref = ref[part] = sub ?? {};
+      ref = ref[part] = sub ?? (Object.create(null) as FieldTree);
     }
     ref[parts[0]!] = true;
   }
