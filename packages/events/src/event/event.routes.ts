@@ -116,21 +116,25 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
     });
     if (items.length === 0 && p.page > 1) throw new ApiError('event-archive-page-not-found', 'The requested event archive page does not exist');
     const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
-    const echo: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
-    if (window.startGte !== undefined) echo.push(['start_date', window.startGte]);
-    if (window.endLte !== undefined) echo.push(['end_date', window.endLte]);
-    for (const k of ['starts_before', 'starts_after', 'ends_before', 'ends_after', 'strict_dates', 'search'] as const) {
-      if (p[k] !== undefined) echo.push([k, String(p[k])]);
-    }
-    for (const k of ['categories', 'tags'] as const) if (p[k] !== undefined) echo.push([k, p[k]!.join(',')]);
-    echo.push(['status', statusEcho(ctx.caller, p.status)]);
-    if (p.include !== undefined) echo.push(['include', p.include.join(',')]);
-    for (const k of ['post_parent', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (p[k] !== undefined) echo.push([k, String(p[k])]);
-    if (p.venue !== undefined) echo.push(['venue', p.venue.join(',')]);
-    if (p.organizer !== undefined) echo.push(['organizer', p.organizer.join(',')]);
-    if (p.featured !== undefined) echo.push(['featured', p.featured ? '1' : '0']);
+    // The plugin's echo order; relative dates as the window applies them, the extra filters after them.
+    const echoed: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
+    if (window.startGte !== undefined) echoed.push(['start_date', window.startGte]);
+    if (window.endLte !== undefined) echoed.push(['end_date', window.endLte]);
+    if (p.search !== undefined) echoed.push(['search', p.search]);
+    echoed.push(['status', statusEcho(ctx.caller, p.status)]);
+    if (p.include !== undefined) echoed.push(['include', p.include.join(',')]);
+    const relative = [['starts_before', window.startLt], ['starts_after', window.startGt], ['ends_before', window.endLt], ['ends_after', window.endGt]] as const;
+    for (const [k, v] of relative) if (v !== undefined) echoed.push([k, v]);
+    if (p.venue !== undefined) echoed.push(['venue', p.venue.join(',')]);
+    if (p.organizer !== undefined) echoed.push(['organizer', p.organizer.join(',')]);
+    if (p.featured !== undefined) echoed.push(['featured', p.featured ? '1' : '0']);
+    for (const k of ['post_parent', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (p[k] !== undefined) echoed.push([k, String(p[k])]);
+    const kept: Array<[string, string]> = [];
+    if (strict) kept.push(['strict_dates', String(p.strict_dates)]);
+    for (const k of ['categories', 'tags'] as const) if (p[k] !== undefined) kept.push([k, p[k]!.join(',')]);
+    const encodeRestUrl = p.venue !== undefined || p.organizer !== undefined || p.featured !== undefined;
     // The events are JSON texts already (event.service.ts); the envelope is joined around them, keys in the plugin's order.
-    const rest = JSON.stringify({ ...pageLinks(`${site.rest}/events/`, echo, p.page, totalPages), total, total_pages: totalPages });
+    const rest = JSON.stringify({ ...pageLinks(`${site.rest}/events/`, { echoed, kept, encodeRestUrl }, p.page, totalPages), total, total_pages: totalPages });
     return {
       body: new JsonText(`{"events":[${items.join(',')}],${rest.slice(1)}`),
       headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },

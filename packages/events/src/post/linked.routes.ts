@@ -127,13 +127,14 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
               throw new ApiError(`${kind.kind}-archive-page-not-found`, `The requested ${kind.kind} archive page does not exist`);
             }
             const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
-            const echo: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
-            if (p.search !== undefined) echo.push(['search', p.search]);
-            if (p.event !== undefined) echo.push(['event', String(p.event)]);
-            if (p.has_events !== undefined) echo.push(['has_events', String(p.has_events)]);
-            if (p.only_with_upcoming) echo.push(['only_with_upcoming', 'true']);
-            echo.push(['status', statusEcho(ctx.caller, p.status)]);
-            const links = pageLinks(base, echo, p.page, totalPages);
+            const echoed: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
+            if (p.event !== undefined) echoed.push(['event', String(p.event)]);
+            if (p.has_events !== undefined) echoed.push(['has_events', String(p.has_events)]);
+            echoed.push(['status', statusEcho(ctx.caller, p.status)]);
+            const kept: Array<[string, string]> = [];
+            if (p.search !== undefined) kept.push(['search', p.search]);
+            if (p.only_with_upcoming) kept.push(['only_with_upcoming', 'true']);
+            const links = pageLinks(base, { echoed, kept }, p.page, totalPages);
             return {
               body: { [kind.route]: (await service.presentMany(rows)).map((b, i) => shownLinked(kind.kind, rows[i]!, b)), ...links, total, total_pages: totalPages },
               headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },
