@@ -25,8 +25,9 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
   const listArgs = eventListArgs(deps);
   const createArgs = eventWriteArgs(deps, true);
   const updateArgs = eventWriteArgs(deps, false);
-  const idSchema = { id: Type.Integer({ description: 'The event ID' }) };
-  const slugSchema = { slug: Type.String({ description: 'The event slug' }) };
+  // As the plugin declares them; `password` unlocks a protected event (post/protected.ts reads it).
+  const idSchema = { id: Type.Integer({ description: 'the event post ID' }), password: Type.Optional(Type.String({ description: 'The event password' })) };
+  const slugSchema = { slug: Type.String({ description: 'the event post name' }) };
   const slugValidator = { slug: async (v: unknown) => (typeof v === 'string' && (await events.findBySlug(v)) ? true : invalid()) };
 
   /** The event a by-id or by-slug request names; `undefined` when no post has that id; 'other' for a non-event post. */

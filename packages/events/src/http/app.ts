@@ -15,7 +15,7 @@ export interface HttpOptions {
   readonly routes: readonly CompiledRoute[];
   /** Body of `GET /wp-json/`, the site-wide index. */
   readonly rootIndex: () => unknown;
-  readonly optionsReply: (route: CompiledRoute) => unknown;
+  readonly optionsReply: (route: CompiledRoute, now: number) => unknown;
   readonly authenticate: Authenticate;
   readonly clock: () => number;
   readonly logger: Logger;

@@ -59,7 +59,7 @@ async function allowFor(route: CompiledRoute, ctx: RequestContext, merged: Recor
 }
 
 /** The route matcher and core's processing order: route → required → validate → permission → handler. */
-export function createDispatcher(routes: readonly CompiledRoute[], optionsReply: (route: CompiledRoute) => unknown) {
+export function createDispatcher(routes: readonly CompiledRoute[], optionsReply: (route: CompiledRoute, now: number) => unknown) {
   return async function dispatch(req: IncomingRequest): Promise<Dispatched> {
     const method = effectiveMethod(req.method, req.query, req.overrideHeader);
     const lookup = method === 'HEAD' ? 'GET' : method;
@@ -75,7 +75,7 @@ export function createDispatcher(routes: readonly CompiledRoute[], optionsReply:
       const ctx: RequestContext = { caller: req.caller, now: req.now, pathParams, sent, query: req.query };
       let reply: Reply;
       try {
-        if (!ep) reply = { body: optionsReply(route) };
+        if (!ep) reply = { body: optionsReply(route, req.now) };
         else {
           const body = lookup === 'GET' ? {} : parseBody(req.contentType, req.rawBody);
           for (const [k, v] of Object.entries(body)) merged[k] = v;
