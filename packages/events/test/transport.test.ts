@@ -148,6 +148,15 @@ describe.each(STORES)('HTTP transport as WordPress serves it ($name)', (factory)
     expect(res.body.message).toBe('Invalid JSON body passed.');
   });
 
+  it('reads a JSON list as parameters 0, 1, … and a JSON null as not sent, as WP_REST_Request does', async () => {
+    const list = await svc.request('POST', '/events', { body: '["not", "an", "object"]', headers: { 'content-type': 'application/json' }, as: 'administrator' });
+    expect(list.status).toBe(400);
+    expect(list.body).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['title', 'start_date', 'end_date'] } });
+    const nullCost = await svc.request('POST', '/events', { json: { title: 'Null cost', start_date: '2018-02-01 10:00', end_date: '2018-02-01 11:00', cost: null }, as: 'administrator' });
+    expect(nullCost.status).toBe(201);
+    expect(nullCost.body.cost).toBe('');
+  });
+
   it('answers an oversized body with 413 in the WordPress envelope', async () => {
     const res = await svc.request('POST', '/events', { body: `title=${'x'.repeat(1024 * 1024 + 10)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, as: 'administrator' });
     expect(res.status).toBe(413);

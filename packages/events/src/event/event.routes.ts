@@ -16,6 +16,16 @@ export interface EventRouteDeps extends EventArgDeps {
   site: Site;
 }
 
+/** The ids and every term below them. */
+export function withDescendants(ids: readonly number[], terms: ReadonlyArray<{ id: number; parent: number }>): number[] {
+  const out = new Set(ids);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const t of terms) if (!out.has(t.id) && out.has(t.parent)) { out.add(t.id); grew = true; }
+  }
+  return [...out];
+}
+
 const notFound = (id: string | number) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`);
 const notAnEvent = () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.');
 
@@ -106,7 +116,10 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const s = String(ref);
         ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef(taxonomy, s))!.id);
       }
-      return ids;
+      if (taxonomy === 'post_tag') return ids;
+      // A category filter takes its subcategories too (WP_Tax_Query's include_children).
+      const all = await deps.terms.list(taxonomy, { page: 1, perPage: Number.MAX_SAFE_INTEGER, order: 'asc', orderby: 'id', hideEmpty: false });
+      return withDescendants(ids, all.items);
     };
     const geo = p.geoloc || p.geoloc_lat !== undefined ? { lat: p.geoloc_lat, lng: p.geoloc_lng, radiusKm: site.geolocRadiusKm } : undefined;
     const { items, total } = await events.list({

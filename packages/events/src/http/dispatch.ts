@@ -23,16 +23,19 @@ const RESERVED = new Set(['_method', '_envelope', '_jsonp', '_fields', 'rest_rou
  */
 export interface Dispatched { reply: Reply; allow?: string; method: string }
 
-/** Request body → params: JSON only under `application/json`, form bodies as PHP parses them, anything else ignored. */
+/**
+ * Request body → params: JSON only under `application/json`, form bodies as PHP parses them, anything else ignored.
+ * As in WP_REST_Request: a JSON list gives params named 0, 1, … (none of them an argument), a JSON scalar none, and
+ * a `null` value counts as not sent (core checks arguments with isset), so it neither fails a check nor overrides
+ * a default.
+ */
 function parseBody(contentType: string, raw: string): Record<string, unknown> {
   if (raw.trim() === '') return {};
   if (contentType.includes('application/json')) {
     let parsed: unknown;
     try { parsed = JSON.parse(raw); } catch { throw new ApiError('rest_invalid_json', 'Invalid JSON body passed.', { json_error_code: 4, json_error_message: 'Syntax error' }); }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new ApiError('rest_invalid_json', 'Invalid JSON body passed.');
-    }
-    return parsed as Record<string, unknown>;
+    if (parsed === null || typeof parsed !== 'object') return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== null));
   }
   if (contentType.includes('application/x-www-form-urlencoded')) return parseNestedParams(raw);
   return {};
