@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, startService, createEvent, type Service } from './support/harness.ts';
 
-describe.each(STORES)('GET /events?categories= ($name)', (factory) => {
+// Category and tag behaviour where WordPress core decides (WP_Tax_Query, wp_update_term), as the kit records it.
+describe.each(STORES)('term rules as WordPress core applies them ($name)', (factory) => {
   let svc: Service;
   const cat: Record<string, number> = {};
   beforeAll(async () => {
