@@ -59,7 +59,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     bodyLimitBytes: config.bodyLimitBytes,
     routes: compiled,
     rootIndex: () => rootIndex(site, compiled, clock),
-    optionsReply: (route) => describeRoute(site, route),
+    optionsReply: (route, now) => describeRoute(site, route, now),
     authenticate: { credentials: users, attempts: storeAttemptCounter(db), bucketsOf: attemptBuckets },
     clock,
     logger,

@@ -16,12 +16,18 @@ describe.each(STORES)('discovery: namespace index and /doc ($name)', (factory) =
       `${ns}/organizers/by-slug/(?P<slug>[^/]+)`, `${ns}/categories`, `${ns}/categories/(?P<id>\\d+)`, `${ns}/tags`, `${ns}/tags/(?P<id>\\d+)`]);
     const events = res.body.routes[`${ns}/events`];
     expect(events.endpoints.map((e: { methods: string[] }) => e.methods)).toEqual([['GET'], ['POST']]);
-    expect(events.endpoints[0].args.per_page).toMatchObject({ required: false, default: 10, type: 'integer' });
+    // The plugin's declarations, quirks included: a string default for an integer, untyped date filters.
+    expect(events.endpoints[0].args.per_page).toEqual({ required: false, default: '10', type: 'integer', description: 'The number of events to return on each page' });
+    expect(events.endpoints[0].args.start_date).toEqual({ required: false, default: '2018-01-09 23:59:00', description: 'Events that start on the specified date' });
+    expect(events.endpoints[0].args.categories).toEqual({ required: false, items: { type: 'integer' }, description: 'Events should be assigned one of the specified categories slugs or IDs' });
+    expect(res.body.routes[`${ns}/doc`].endpoints[0].args).toEqual([]);
+    expect(res.body.routes[`${ns}/venues`].endpoints[1].args).not.toHaveProperty('geo_lat');
     expect(events.endpoints[1].args.title.required).toBe(true);
     expect(events._links.self[0].href).toBe('http://wordpress.test/wp-json/tribe/events/v1/events');
     const item = res.body.routes[`${ns}/events/(?P<id>\\d+)`];
     expect(item.endpoints.map((e: { methods: string[] }) => e.methods)).toEqual([['GET'], ['DELETE'], ['POST', 'PUT', 'PATCH']]);
     expect(item).not.toHaveProperty('_links');
+    expect(item.endpoints[0].args.password).toEqual({ required: false, type: 'string', description: 'The event password' });
     expect(res.body.routes[ns].endpoints[0].args).toMatchObject({ namespace: { default: 'tribe/events/v1' }, context: { default: 'view' } });
     expect(res.body._links.up[0].href).toBe('http://wordpress.test/wp-json/');
   });

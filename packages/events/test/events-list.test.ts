@@ -123,7 +123,8 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
     expect(paged.body.total_pages).toBe(2);
     expect(paged.headers.get('x-tec-total')).toBe('2');
     expect(paged.headers.get('x-tec-totalpages')).toBe('2');
-    expect(first.body.rest_url).toContain('categories=art');
+    // rest_url is the plugin's echo, which leaves categories out; the paging links keep them (post/listing.test.ts).
+    expect(first.body.rest_url).not.toContain('categories=');
     expect(paged.body.next_rest_url).toContain('page=2');
     expect(paged.body.next_rest_url).toContain('search=foo');
     expect(paged.body).not.toHaveProperty('previous_rest_url');

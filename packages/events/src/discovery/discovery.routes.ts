@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint, type CompiledRoute, type RouteDef } from '../http/route.ts';
+import { declared } from '../http/args.ts';
 import { NAMESPACE, type Site } from '../post/index.ts';
-import { namespaceIndex } from './index-document.ts';
+import { namespaceIndex, namespaceIndexLinks } from './index-document.ts';
 import { openApiDocument } from './openapi.ts';
 
 /** The namespace index and `/doc`; both read the final route table, so they are built lazily. */
@@ -12,10 +13,10 @@ export function discoveryRoutes(site: Site, routes: () => readonly CompiledRoute
       endpoints: [endpoint<Record<string, unknown>>({
         methods: ['GET'],
         args: { schema: Type.Object({
-          namespace: Type.Optional(Type.String({ default: NAMESPACE })),
-          context: Type.Optional(Type.String({ default: 'view' })),
+          namespace: Type.Optional(Type.String({ default: NAMESPACE, ...declared({ type: null }) })),
+          context: Type.Optional(Type.String({ default: 'view', ...declared({ type: null }) })),
         }) },
-        handler: () => ({ body: namespaceIndex(site, routes()) }),
+        handler: (ctx) => ({ body: namespaceIndex(site, routes(), ctx.now), links: namespaceIndexLinks(site) }),
       })],
     },
     {

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { invalid, invalidWith, type ArgSet, type Validator } from '../http/args.ts';
+import { declared, invalid, invalidWith, type ArgSet, type DeclarationContext, type Validator } from '../http/args.ts';
 import type { Caller } from '../http/route.ts';
 import { canRead, isTime, isUrlOrEmpty, listStatusValidator, nonEmptyString, positiveInt, registeredStatus, type LinkedService } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
-import { isValidZone } from '../time/index.ts';
+import { formatWall, isValidZone, makeWall, utcToWall } from '../time/index.ts';
 import { linkedRefsValidator, parseOrganizerRefs, parseVenueRef } from './event.links.ts';
 
 export interface EventWriteParams {
@@ -42,6 +42,24 @@ const linkable = (svc: LinkedService) => async (id: number, caller: Caller | nul
   const row = await svc.get(id);
   return row !== undefined && canRead(caller, row);
 };
+
+// The plugin's declarations (printed by the index, OPTIONS and /doc; validation is ours): id lists without a type,
+// coordinates as `format: double`, references with `items` and a null default.
+const untypedIntList = declared({ type: null, items: { type: 'integer' } });
+const double = declared({ type: null, format: 'double' });
+const declaredNull = declared({ default: null });
+const declaredIntRefs = declared({ items: { type: 'integer' }, default: null });
+
+/** The default window as the plugin prints it: from yesterday 23:59 to now + 24 months, site time. */
+const windowStartDefault = ({ now, timezone }: DeclarationContext): string => {
+  const w = utcToWall(now, timezone);
+  return formatWall(makeWall(w.y, w.mo, w.d - 1, 23, 59));
+};
+const windowEndDefault = ({ now, timezone }: DeclarationContext): string => {
+  const w = utcToWall(now, timezone);
+  return formatWall(makeWall(w.y, w.mo + 24, w.d, w.h, w.mi, w.s));
+};
+
 const refList = (v: unknown): unknown[] => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [v]);
 
 export function eventListArgs(deps: EventArgDeps): ArgSet {
@@ -57,31 +75,33 @@ export function eventListArgs(deps: EventArgDeps): ArgSet {
     for (const id of v as number[]) if (!(await svc.get(id))) return invalid();
     return true;
   };
-  const dateFilter = (d: string) => Type.Optional(Type.String({ description: d }));
+  // The plugin declares its date filters untyped (it parses them itself) and prints the default window as defaults.
+  const dateFilter = (description: string, def?: (c: DeclarationContext) => string) =>
+    Type.Optional(Type.String({ description, ...declared({ type: null, ...(def ? { default: def } : {}) }) }));
   return {
     schema: Type.Object({
       page: Type.Optional(Type.Integer({ description: 'The archive page to return', default: 1 })),
-      per_page: Type.Optional(Type.Integer({ description: 'The number of events to return on each page', default: 10 })),
-      start_date: dateFilter('Events should start on or after the specified date'),
-      end_date: dateFilter('Events should end on or before the specified date'),
-      starts_before: dateFilter('Events should start before the specified date'),
-      starts_after: dateFilter('Events should start after the specified date'),
-      ends_before: dateFilter('Events should end before the specified date'),
-      ends_after: dateFilter('Events should end after the specified date'),
-      strict_dates: Type.Optional(Type.String({ description: 'Dates are used as exact times instead of whole days', default: 'false' })),
+      per_page: Type.Optional(Type.Integer({ description: 'The number of events to return on each page', default: '10' })),
+      start_date: dateFilter('Events that start on the specified date', windowStartDefault),
+      end_date: dateFilter('Events that end on the specified date', windowEndDefault),
+      starts_before: dateFilter('Events that start before the specified date'),
+      starts_after: dateFilter('Events that start after the specified date'),
+      ends_before: dateFilter('Events that end before the specified date'),
+      ends_after: dateFilter('Events that end after the specified date'),
+      strict_dates: Type.Optional(Type.String({ description: 'Dates set using the start_date/end_date, starts_*/ends_* are set to start at the specified times. The default behavior is to include the entire days.', default: 'false', ...declared({ type: null }) })),
       search: S('Events should contain the specified string in the title or description'),
-      categories: Type.Optional(Type.Array(Type.Unknown(), { description: 'Events should be assigned one of the specified categories slugs or IDs' })),
-      tags: Type.Optional(Type.Array(Type.Unknown(), { description: 'Events should be assigned one of the specified tags slugs or IDs' })),
-      venue: Type.Optional(Type.Array(Type.Integer(), { description: 'Events should be assigned one of the specified venue IDs' })),
-      organizer: Type.Optional(Type.Array(Type.Integer(), { description: 'Events should be assigned one of the specified organizer IDs' })),
+      categories: Type.Optional(Type.Array(Type.Unknown(), { description: 'Events should be assigned one of the specified categories slugs or IDs', ...untypedIntList })),
+      tags: Type.Optional(Type.Array(Type.Unknown(), { description: 'Events should be assigned one of the specified tags slugs or IDs', ...untypedIntList })),
+      venue: Type.Optional(Type.Array(Type.Integer(), { description: 'Events should be assigned one of the specified venue IDs', ...untypedIntList })),
+      organizer: Type.Optional(Type.Array(Type.Integer(), { description: 'Events should be assigned one of the specified organizer IDs', ...untypedIntList })),
       featured: B('Events should be filtered by their featured status'),
-      status: U('The event post status'),
+      status: Type.Optional(Type.Unknown({ description: 'The event post status', ...declared({ format: 'string' }) })),
       geoloc: B('Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data'),
-      geoloc_lat: Type.Optional(Type.Number({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng' })),
-      geoloc_lng: Type.Optional(Type.Number({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat' })),
-      include: Type.Optional(Type.Array(Type.Integer(), { description: 'Include events with the specified IDs' })),
-      post_parent: Type.Optional(Type.Integer({ description: 'Events should be children of the specified event ID' })),
-      ticketed: B('Filter events with or without tickets'),
+      geoloc_lat: Type.Optional(Type.Number({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', ...double })),
+      geoloc_lng: Type.Optional(Type.Number({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', ...double })),
+      include: Type.Optional(Type.Array(Type.Integer(), { description: 'Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.', ...untypedIntList })),
+      post_parent: Type.Optional(Type.Integer({ description: 'Events should be filtered by their post_parent being the specified one.' })),
+      ticketed: B('Filter events with or without tickets.'),
     }),
     validators: {
       page: positiveInt, per_page: positiveInt, start_date: isTime, end_date: isTime, starts_before: isTime, starts_after: isTime,
@@ -113,21 +133,22 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
       excerpt: S('The event excerpt'),
       status: S('The event post status'),
       timezone: S('The event time zone'),
-      all_day: Type.Optional(Type.Boolean({ description: 'Whether the event lasts the whole day or not', ...(create ? { default: false } : {}) })),
+      // Updates apply no default (README, differences); the plugin declares `false` on both.
+      all_day: Type.Optional(Type.Boolean({ description: 'Whether the event lasts the whole day or not', ...(create ? { default: false } : declared({ default: false })) })),
       start_date: req(Type.String({ description: 'The event start date and time' })),
       end_date: req(Type.String({ description: 'The event end date and time' })),
       image: S('The event featured image ID or URL'),
       cost: U('The event cost'),
-      website: U('The event website URL'),
+      website: Type.Optional(Type.Unknown({ description: 'The event website URL', ...declaredNull })),
       show_map: B('Whether the event should show a map or not'),
       show_map_link: B('Whether the event should show a map link or not'),
-      hide_from_listings: B('Whether the event should be hidden from the calendar view or not'),
+      hide_from_listings: B('Whether events should be hidden in the calendar view or not'),
       sticky: B('Whether the event should be sticky in the calendar view or not'),
       featured: B('Whether the event should be featured on the site or not'),
-      categories: U('The event category IDs or names'),
-      tags: U('The event tag IDs or names'),
-      venue: U('The event venue ID or data'),
-      organizer: U('The event organizer IDs or data'),
+      categories: Type.Optional(Type.Unknown({ description: 'The event category ID or name', ...declaredIntRefs })),
+      tags: Type.Optional(Type.Unknown({ description: 'The event tag ID or name', ...declaredIntRefs })),
+      venue: Type.Optional(Type.Unknown({ description: 'The event venue IDs or data', ...declaredIntRefs })),
+      organizer: Type.Optional(Type.Unknown({ description: 'The event organizer IDs or data', ...declaredIntRefs })),
     }),
     validators: {
       author: async (v) => (typeof v === 'number' && v > 0 && (await deps.userExists(v)) ? true : invalid()),

@@ -16,6 +16,16 @@ export interface EventRouteDeps extends EventArgDeps {
   site: Site;
 }
 
+/** The ids and every term below them. */
+export function withDescendants(ids: readonly number[], terms: ReadonlyArray<{ id: number; parent: number }>): number[] {
+  const out = new Set(ids);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const t of terms) if (!out.has(t.id) && out.has(t.parent)) { out.add(t.id); grew = true; }
+  }
+  return [...out];
+}
+
 const notFound = (id: string | number) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`);
 const notAnEvent = () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.');
 
@@ -25,8 +35,9 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
   const listArgs = eventListArgs(deps);
   const createArgs = eventWriteArgs(deps, true);
   const updateArgs = eventWriteArgs(deps, false);
-  const idSchema = { id: Type.Integer({ description: 'The event ID' }) };
-  const slugSchema = { slug: Type.String({ description: 'The event slug' }) };
+  // As the plugin declares them; `password` unlocks a protected event (post/protected.ts reads it).
+  const idSchema = { id: Type.Integer({ description: 'the event post ID' }), password: Type.Optional(Type.String({ description: 'The event password' })) };
+  const slugSchema = { slug: Type.String({ description: 'the event post name' }) };
   const slugValidator = { slug: async (v: unknown) => (typeof v === 'string' && (await events.findBySlug(v)) ? true : invalid()) };
 
   /** The event a by-id or by-slug request names; `undefined` when no post has that id; 'other' for a non-event post. */
@@ -45,8 +56,9 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
   };
   /** Per-post caps when the event exists; the general cap otherwise, so the handler can answer 404/400. */
   const mayModify = (action: 'edit' | 'delete') => async (ctx: RequestContext) => {
+    if (!ctx.caller) return false; // no lookup: `Allow` asks this on every anonymous read
     const row = await target(ctx);
-    if (row === undefined || row === 'other') return ctx.caller?.can(action) ?? false;
+    if (row === undefined || row === 'other') return ctx.caller.can(action);
     return canModify(ctx.caller, row, action);
   };
 
@@ -104,7 +116,10 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const s = String(ref);
         ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef(taxonomy, s))!.id);
       }
-      return ids;
+      if (taxonomy === 'post_tag') return ids;
+      // A category filter takes its subcategories too (WP_Tax_Query's include_children).
+      const all = await deps.terms.list(taxonomy, { page: 1, perPage: Number.MAX_SAFE_INTEGER, order: 'asc', orderby: 'id', hideEmpty: false });
+      return withDescendants(ids, all.items);
     };
     const geo = p.geoloc || p.geoloc_lat !== undefined ? { lat: p.geoloc_lat, lng: p.geoloc_lng, radiusKm: site.geolocRadiusKm } : undefined;
     const { items, total } = await events.list({
@@ -115,21 +130,25 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
     }, ctx.caller);
     if (items.length === 0 && p.page > 1) throw new ApiError('event-archive-page-not-found', 'The requested event archive page does not exist');
     const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
-    const echo: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
-    if (window.startGte !== undefined) echo.push(['start_date', window.startGte]);
-    if (window.endLte !== undefined) echo.push(['end_date', window.endLte]);
-    for (const k of ['starts_before', 'starts_after', 'ends_before', 'ends_after', 'strict_dates', 'search'] as const) {
-      if (p[k] !== undefined) echo.push([k, String(p[k])]);
-    }
-    for (const k of ['categories', 'tags'] as const) if (p[k] !== undefined) echo.push([k, p[k]!.join(',')]);
-    echo.push(['status', statusEcho(ctx.caller, p.status)]);
-    if (p.include !== undefined) echo.push(['include', p.include.join(',')]);
-    for (const k of ['post_parent', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (p[k] !== undefined) echo.push([k, String(p[k])]);
-    if (p.venue !== undefined) echo.push(['venue', p.venue.join(',')]);
-    if (p.organizer !== undefined) echo.push(['organizer', p.organizer.join(',')]);
-    if (p.featured !== undefined) echo.push(['featured', p.featured ? '1' : '0']);
+    // The plugin's echo order; relative dates as the window applies them, the extra filters after them.
+    const echoed: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
+    if (window.startGte !== undefined) echoed.push(['start_date', window.startGte]);
+    if (window.endLte !== undefined) echoed.push(['end_date', window.endLte]);
+    if (p.search !== undefined) echoed.push(['search', p.search]);
+    echoed.push(['status', statusEcho(ctx.caller, p.status)]);
+    if (p.include !== undefined) echoed.push(['include', p.include.join(',')]);
+    const relative = [['starts_before', window.startLt], ['starts_after', window.startGt], ['ends_before', window.endLt], ['ends_after', window.endGt]] as const;
+    for (const [k, v] of relative) if (v !== undefined) echoed.push([k, v]);
+    if (p.venue !== undefined) echoed.push(['venue', p.venue.join(',')]);
+    if (p.organizer !== undefined) echoed.push(['organizer', p.organizer.join(',')]);
+    if (p.featured !== undefined) echoed.push(['featured', p.featured ? '1' : '0']);
+    for (const k of ['post_parent', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const) if (p[k] !== undefined) echoed.push([k, String(p[k])]);
+    const kept: Array<[string, string]> = [];
+    if (strict) kept.push(['strict_dates', String(p.strict_dates)]);
+    for (const k of ['categories', 'tags'] as const) if (p[k] !== undefined) kept.push([k, p[k]!.join(',')]);
+    const encodeRestUrl = p.venue !== undefined || p.organizer !== undefined || p.featured !== undefined;
     // The events are JSON texts already (event.service.ts); the envelope is joined around them, keys in the plugin's order.
-    const rest = JSON.stringify({ ...pageLinks(`${site.rest}/events/`, echo, p.page, totalPages), total, total_pages: totalPages });
+    const rest = JSON.stringify({ ...pageLinks(`${site.rest}/events/`, { echoed, kept, encodeRestUrl }, p.page, totalPages), total, total_pages: totalPages });
     return {
       body: new JsonText(`{"events":[${items.join(',')}],${rest.slice(1)}`),
       headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },

@@ -1,8 +1,9 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import type { Logger } from 'pino';
-import type { CompiledRoute } from './route.ts';
+import type { Caller, CompiledRoute } from './route.ts';
 import { ApiError, dbUnavailable, noRoute } from './errors.ts';
-import { createDispatcher, allowedMethods, type Dispatched } from './dispatch.ts';
+import { createDispatcher, type Dispatched } from './dispatch.ts';
+import { filterFields, isValidJsonpCallback, parseFieldList, withLinks } from './response-shape.ts';
 import { checkInputLimits, parseQueryParams, queryError } from './nested-params.ts';
 import type { LoginChecks } from './auth.ts';
 import { basicAuth } from './auth.ts';
@@ -15,7 +16,7 @@ export interface HttpOptions {
   readonly routes: readonly CompiledRoute[];
   /** Body of `GET /wp-json/`, the site-wide index. */
   readonly rootIndex: () => unknown;
-  readonly optionsReply: (route: CompiledRoute) => unknown;
+  readonly optionsReply: (route: CompiledRoute, now: number) => unknown;
   /** Basic auth: password checks and the shared attempt counter that limits guessing. */
   readonly authenticate: LoginChecks;
   readonly clock: () => number;
@@ -32,6 +33,9 @@ export interface HttpOptions {
 
 interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer }
 const CACHE_MAX_ENTRIES = 5000;
+
+/** What a matched route (or an error) answers: core's WP_REST_Response, before serve_request formats it. */
+interface Answer { status: number; body: unknown; headers?: Record<string, string | number>; links?: Record<string, unknown>; method?: string }
 
 const REST_PREFIX = '/wp-json';
 const NO_CACHE = {
@@ -50,27 +54,6 @@ function restRoute(url: string, query: Record<string, unknown>): string | undefi
   if (route === undefined) return undefined;
   if (route.length > 1 && route.endsWith('/')) route = route.slice(0, -1);
   return route === '' ? '/' : route;
-}
-
-/** `_fields=a,b.c`: keeps only the named top-level keys (and dotted sub-keys), for objects and lists of objects. */
-function filterFields(body: unknown, fields: string): unknown {
-  const wanted = fields.split(',').map((f) => f.trim()).filter(Boolean);
-  const pick = (obj: unknown): unknown => {
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
-    const out: Record<string, unknown> = {};
-    for (const f of wanted) {
-      const [head, ...rest] = f.split('.');
-      const value = (obj as Record<string, unknown>)[head!];
-      if (value === undefined) continue;
-      if (rest.length === 0) out[head!] = value;
-      else if (value !== null && typeof value === 'object') {
-        const inner = filterFields(value, rest.join('.')) as Record<string, unknown>;
-        out[head!] = { ...((out[head!] as object | undefined) ?? {}), ...inner };
-      }
-    }
-    return out;
-  };
-  return Array.isArray(body) ? body.map(pick) : pick(body);
 }
 
 export function createHttpApp(opts: HttpOptions): FastifyInstance {
@@ -100,16 +83,17 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const send = (reply: FastifyReply, req: FastifyRequest, status: number, body: unknown, extra: Record<string, string | number> = {}, keep = true) => {
+  const send = (reply: FastifyReply, req: FastifyRequest, answer: Answer, loggedIn: boolean, keep = true) => {
     // Fastify's framework errors (a URL that does not decode) come before any query was parsed.
     const query = (req.query ?? {}) as Record<string, unknown>;
+    // Sent by serve_request and its hooks directly, so never inside an `_envelope`.
     const headers: Record<string, string | number> = {
       'X-Robots-Tag': 'noindex',
       'X-Content-Type-Options': 'nosniff',
       Link: `<${home}${REST_PREFIX}/>; rel="https://api.w.org/"`,
       'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
       'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
-      ...extra,
+      ...(loggedIn ? NO_CACHE : {}),
     };
     const origin = req.headers.origin;
     if (origin) {
@@ -119,23 +103,27 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
         'Access-Control-Allow-Credentials': 'true',
         Vary: 'Origin',
       });
-    }
-    let outStatus = status;
+    } else if (req.method === 'GET' && !loggedIn) headers.Vary = 'Origin'; // rest_send_cors_headers: the real method
+    const own = answer.headers ?? {};
+    let outStatus = answer.status;
+    const fields = answer.status < 400 && query._fields !== undefined ? parseFieldList(query._fields) : [];
     const jsonp = query._jsonp;
-    const reshaped = (typeof query._fields === 'string' && status < 400) || query._envelope !== undefined || typeof jsonp === 'string';
-    let outBody = body instanceof JsonText && reshaped ? body.value() : body;
-    if (typeof query._fields === 'string' && status < 400) outBody = filterFields(outBody, query._fields);
+    const reshaped = fields.length > 0 || answer.links !== undefined || query._envelope !== undefined || jsonp !== undefined;
+    let outBody = answer.body instanceof JsonText && reshaped ? answer.body.value() : answer.body;
+    if (reshaped) outBody = withLinks(filterFields(outBody, fields), answer.links);
     if (query._envelope !== undefined) {
-      outBody = { body: outBody, status, headers };
+      outBody = { body: outBody, status: answer.status, headers: own };
       outStatus = 200;
-    }
+    } else Object.assign(headers, own);
     let payload: string;
-    if (typeof jsonp === 'string' && /^[\w.]+$/.test(jsonp)) {
+    const head = (answer.method ?? req.method) === 'HEAD';
+    if (jsonp !== undefined) {
       headers['Content-Type'] = 'application/javascript; charset=UTF-8';
-      payload = `/**/${jsonp}(${JSON.stringify(outBody)})`;
+      const json = head ? '' : outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
+      payload = typeof jsonp === 'string' && jsonp !== '' && !head ? `/**/${jsonp}(${json})` : json;
     } else {
       headers['Content-Type'] = 'application/json; charset=UTF-8';
-      payload = req.method === 'HEAD' ? '' : outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
+      payload = head ? '' : outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
     }
     if (keep && outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
       // Encoded once: a hit then costs a map lookup and a socket write.
@@ -153,16 +141,24 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     return reply.code(outStatus).headers(headers).send(payload);
   };
 
-  const sendError = (reply: FastifyReply, req: FastifyRequest, err: unknown) => {
-    if (err instanceof ApiError) return send(reply, req, err.status, err.toBody(), { ...err.headers });
+  /** serve_request refuses a bad `_jsonp` name before anything else: only its first four headers, no `data`. */
+  const badJsonp = (reply: FastifyReply) => reply.code(400).headers({
+    'Content-Type': 'application/javascript; charset=UTF-8',
+    'X-Robots-Tag': 'noindex',
+    Link: `<${home}${REST_PREFIX}/>; rel="https://api.w.org/"`,
+    'X-Content-Type-Options': 'nosniff',
+  }).send(JSON.stringify({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }));
+
+  const sendError = (reply: FastifyReply, req: FastifyRequest, err: unknown, loggedIn = false) => {
+    if (err instanceof ApiError) return send(reply, req, { status: err.status, body: err.toBody(), headers: { ...err.headers } }, loggedIn);
     if (opts.isUnavailable?.(err)) {
       req.log.warn({ err: (err as Error).message, url: req.url, method: req.method }, 'database unavailable');
       const e = dbUnavailable();
-      return send(reply, req, e.status, e.toBody(), { ...e.headers });
+      return send(reply, req, { status: e.status, body: e.toBody(), headers: { ...e.headers } }, loggedIn);
     }
     req.log.error({ err, url: req.url, method: req.method }, 'unhandled error');
     const e = new ApiError('internal_server_error', 'There has been a critical error on this website.');
-    return send(reply, req, 500, e.toBody());
+    return send(reply, req, { status: 500, body: e.toBody() }, loggedIn);
   };
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -198,18 +194,20 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   };
 
   const build = async (req: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, now: number) => {
+    const jsonp = query._jsonp;
+    if (jsonp !== undefined && jsonp !== '' && (typeof jsonp !== 'string' || !isValidJsonpCallback(jsonp))) return badJsonp(reply);
+    let caller: Caller | null = null;
     try {
       const badQuery = queryError(query);
       if (badQuery) throw badQuery;
       // Before authentication: an oversized form costs one scan, never a password hash.
       if (typeof req.body === 'string' && String(req.headers['content-type']).toLowerCase().includes('application/x-www-form-urlencoded')) checkInputLimits(req.body);
-      const caller = await resolveCaller(req.headers.authorization, req.ip, now);
+      caller = await resolveCaller(req.headers.authorization, req.ip, now);
       const route = restRoute(req.url, query);
       if (route === undefined) throw noRoute();
-      const extra: Record<string, string | number> = caller ? { ...NO_CACHE } : {};
       if (route === '/') {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw noRoute();
-        return send(reply, req, 200, opts.rootIndex(), extra);
+        return send(reply, req, { status: 200, body: opts.rootIndex(), headers: { Allow: 'GET' } }, caller !== null);
       }
       const out: Dispatched = await dispatch({
         method: req.method, route, query,
@@ -218,13 +216,15 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
         overrideHeader: req.headers['x-http-method-override'] as string | undefined,
         caller, now,
       });
-      if (out.route) extra.Allow = allowedMethods(out.route);
-      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
-        req.log.info({ method: req.method, route, status: out.reply.status ?? 200, user: caller?.login, ms: opts.clock() - now }, 'write');
+      const status = out.reply.status ?? 200;
+      if (out.method !== 'GET' && out.method !== 'HEAD' && out.method !== 'OPTIONS') {
+        req.log.info({ method: out.method, route, status, user: caller?.login, ms: opts.clock() - now }, 'write');
       }
-      return send(reply, req, out.reply.status ?? 200, out.reply.body, { ...extra, ...out.reply.headers }, out.reply.responseCache !== false);
+      const headers = { ...out.reply.headers, ...(out.allow !== undefined ? { Allow: out.allow } : {}) };
+      const answer: Answer = { status, body: out.reply.body, headers, links: out.reply.links, method: out.method };
+      return send(reply, req, answer, caller !== null, out.reply.responseCache !== false);
     } catch (err) {
-      return sendError(reply, req, err);
+      return sendError(reply, req, err, caller !== null);
     }
   };
 

@@ -14,6 +14,49 @@ export interface ArgSet {
   readonly validators?: Readonly<Record<string, Validator>>;
 }
 
+/** The moment and site zone an argument's declaration is printed for (a default date window depends on both). */
+export interface DeclarationContext { readonly now: number; readonly timezone: string }
+
+/**
+ * How the plugin declares an argument where that differs from how we check it: what the namespace index, OPTIONS
+ * and `/doc` print, never what validation applies. `type: null` / `items: null` print none (the plugin checks those
+ * values in its own callbacks); a `default` key prints that value (a function: computed per request, `undefined`:
+ * none), so a declared `null` default is never applied to a request.
+ */
+export interface Declared {
+  readonly type?: string | null;
+  readonly format?: string;
+  readonly items?: { readonly type: string } | null;
+  readonly default?: unknown;
+  /** An extension the plugin does not have: accepted, but not printed. */
+  readonly hidden?: true;
+}
+
+const DECLARED = 'wpDeclared';
+
+/** Schema options carrying the plugin's declaration: `Type.String({ description, ...declared({ type: null }) })`. */
+export const declared = (d: Declared): Record<string, Declared> => ({ [DECLARED]: d });
+
+export const isDeclared = (schema: TSchema): boolean => (schema[DECLARED] as Declared | undefined)?.hidden !== true;
+
+/** One argument as core's index prints it (`get_data_for_route`): schema keywords and `required`, no validators. */
+export function describeArg(schema: TSchema, at: DeclarationContext): Record<string, unknown> {
+  const d = schema[DECLARED] as Declared | undefined;
+  const has = (k: keyof Declared) => d !== undefined && k in d;
+  const out: Record<string, unknown> = {};
+  const type = has('type') ? d!.type : schema.type;
+  if (typeof type === 'string') out.type = type;
+  if (d?.format !== undefined) out.format = d.format;
+  const items = has('items') ? d!.items : (schema.items as TSchema | undefined);
+  if (items && typeof items.type === 'string') out.items = { type: items.type };
+  const def = has('default') ? d!.default : schema.default;
+  if (def !== undefined) out.default = typeof def === 'function' ? (def as (c: DeclarationContext) => unknown)(at) : def;
+  if (schema.description !== undefined) out.description = schema.description;
+  if (Array.isArray(schema.enum)) out.enum = schema.enum;
+  out.required = isRequired(schema);
+  return out;
+}
+
 const notOfType = (name: string, type: string): ParamProblem => ({ message: `${name} is not of type ${type}.` });
 
 /** Core's rest_sanitize_boolean accepts exactly these. */

@@ -28,6 +28,8 @@ export interface Reply {
   status?: number;
   body: unknown;
   headers?: Record<string, string | number>;
+  /** WordPress response links: joined to the data as `_links` after `_fields` filtered it (core's response_to_data). */
+  links?: Record<string, unknown>;
   /**
    * false when the body comes from the service's own item cache (single events): a response-cache copy would only
    * double the memory, and with more items than response slots it would cost a store on every request.

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { declared } from '../http/args.ts';
 import { dropEmpty, plainText, putFilled, putLinkedHead, renderedDescription,
   type LinkedKind, type LinkedRow, type Site } from '../post/index.ts';
 
@@ -14,10 +15,11 @@ export const organizerKind: LinkedKind = {
   searchColumns: ['phone', 'email', 'website'],
   textFields: ['phone', 'email'],
   writeArgs: {
-    phone: Type.Optional(Type.String({ description: 'The organizer phone number' })),
+    phone: Type.Optional(Type.String({ description: 'The organizer phone number', ...declared({ default: null }) })),
     // The plugin does no e-mail format validation (§4.9); neither do we.
-    email: Type.Optional(Type.String({ description: 'The organizer e-mail address' })),
+    email: Type.Optional(Type.String({ description: 'The organizer e-mail address', ...declared({ default: null }) })),
   },
+  declaredNullDefaults: ['author', 'date', 'date_utc', 'organizer', 'description', 'status', 'website', 'image'],
   writeValidators: {},
   detailsFrom(p, sent, existing) {
     const out: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
-import { invalid, type Validator } from '../http/args.ts';
+import { declared, invalid, type Validator } from '../http/args.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatWall, utcToWall } from '../time/index.ts';
 import { canModify, canRead } from './status.ts';
@@ -29,17 +29,21 @@ export const searchTokens = (s: string): string[] => s.match(/[\p{L}\p{N}@.:/_-]
 /** Venue and organizer write args, shared by their routes and by inline data inside event writes. */
 export function linkedWriteArgs(deps: Pick<LinkedRouteDeps, 'service' | 'userExists' | 'imageArg'>, requireName: boolean) {
   const kind = deps.service.kind;
-  const name = Type.String({ description: `The ${kind.kind} name` });
+  // The plugin's declarations as the index prints them; `declared` never changes what validation applies.
+  const nullDefault = (key: string) => (kind.declaredNullDefaults.includes(key) ? declared({ default: null }) : {});
+  const asString = (key: string) => declared({ type: 'string', ...(kind.declaredNullDefaults.includes(key) ? { default: null } : {}) });
+  const name = Type.String({ description: `The ${kind.kind} name`, ...nullDefault(kind.nameField) });
   const schema = Type.Object({
-    author: Type.Optional(Type.Integer({ description: `The ${kind.kind} author ID` })),
-    date: Type.Optional(Type.Unknown({ description: `The ${kind.kind} publication date` })),
-    date_utc: Type.Optional(Type.Unknown({ description: `The ${kind.kind} publication date (UTC time zone)` })),
+    author: Type.Optional(Type.Integer({ description: `The ${kind.kind} author ID`, ...nullDefault('author') })),
+    date: Type.Optional(Type.Unknown({ description: `The ${kind.kind} publication date`, ...asString('date') })),
+    date_utc: Type.Optional(Type.Unknown({ description: `The ${kind.kind} publication date (UTC time zone)`, ...asString('date_utc') })),
     [kind.nameField]: requireName ? name : Type.Optional(name),
-    description: Type.Optional(Type.String({ description: `The ${kind.kind} description` })),
-    status: Type.Optional(Type.String({ description: `The ${kind.kind} post status` })),
+    description: Type.Optional(Type.String({ description: `The ${kind.kind} description`, ...nullDefault('description') })),
+    status: Type.Optional(Type.String({ description: `The ${kind.kind} post status`, ...nullDefault('status') })),
     ...kind.writeArgs,
-    website: Type.Optional(Type.String({ description: `The ${kind.kind} website URL` })),
-    image: Type.Optional(Type.Unknown({ description: `The ${kind.kind} featured image ID or URL` })),
+    website: Type.Optional(Type.String({ description: kind.kind === 'venue' ? 'The venue website URL' : 'The organizer website', ...nullDefault('website') })),
+    // Sic: the plugin describes the venue's image as the organizer's.
+    image: Type.Optional(Type.Unknown({ description: 'The organizer featured image ID or URL', ...asString('image') })),
   });
   const userExists = deps.userExists;
   const validators: Record<string, Validator> = {
@@ -56,12 +60,13 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
   const { service, site } = deps;
   const kind = service.kind;
   const base = `${site.rest}/${kind.route}/`;
+  const plural = `${kind.label}s`;
   const existingEvent: Validator = async (v) => (typeof v === 'number' && (await deps.isEvent(v)) ? true : invalid());
   const rowOf = async (ctx: RequestContext): Promise<LinkedRow> =>
     (ctx.pathParams.id !== undefined ? await service.get(Number(ctx.pathParams.id)) : await service.getBySlug(ctx.pathParams.slug!))!;
   const isKind = async (v: unknown): Promise<boolean> => typeof v === 'number' && (await service.get(v)) !== undefined;
-  const idArgs = { schema: Type.Object({ id: Type.Integer({ description: `The ${kind.kind} ID` }) }), validators: { id: async (v: unknown) => ((await isKind(v)) ? true : invalid()) } as Record<string, Validator> };
-  const slugArgs = { schema: Type.Object({ slug: Type.String({ description: `The ${kind.kind} slug` }) }), validators: { slug: async (v: unknown) => (typeof v === 'string' && (await service.getBySlug(v)) ? true : invalid()) } as Record<string, Validator> };
+  const idArgs = { schema: Type.Object({ id: Type.Integer({ description: `the ${kind.kind} post ID` }) }), validators: { id: async (v: unknown) => ((await isKind(v)) ? true : invalid()) } as Record<string, Validator> };
+  const slugArgs = { schema: Type.Object({ slug: Type.String({ description: `the ${kind.kind} post name` }) }), validators: { slug: async (v: unknown) => (typeof v === 'string' && (await service.getBySlug(v)) ? true : invalid()) } as Record<string, Validator> };
   const create = linkedWriteArgs(deps, true);
   const update = linkedWriteArgs(deps, false);
 
@@ -75,7 +80,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
     endpoint<Params>({ methods: ['GET'], args, handler: single }),
     endpoint<Params>({
       methods: ['DELETE'], args,
-      permission: async (ctx) => canModify(ctx.caller, await rowOf(ctx), 'delete'),
+      permission: async (ctx) => ctx.caller !== null && canModify(ctx.caller, await rowOf(ctx), 'delete'),
       async handler(ctx) {
         const row = await rowOf(ctx);
         if (row.status === 'trash') throw new ApiError(`${kind.kind}-is-in-trash`, `The ${kind.kind} is already trashed`);
@@ -86,7 +91,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
     endpoint<Params>({
       methods: ['POST', 'PUT', 'PATCH'],
       args: { schema: Type.Object({ ...args.schema.properties, ...update.schema.properties }), validators: { ...update.validators, ...args.validators } },
-      permission: async (ctx) => canModify(ctx.caller, await rowOf(ctx), 'edit'),
+      permission: async (ctx) => ctx.caller !== null && canModify(ctx.caller, await rowOf(ctx), 'edit'),
       async handler(ctx, p) {
         const row = await rowOf(ctx);
         await service.update(ctx.caller!, row.id, p, ctx.sent, ctx.now);
@@ -105,12 +110,13 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
           args: {
             schema: Type.Object({
               page: Type.Optional(Type.Integer({ description: 'The archive page to return', default: 1 })),
-              per_page: Type.Optional(Type.Integer({ description: `The number of ${kind.route} to return on each page`, default: 10 })),
-              search: Type.Optional(Type.String({ description: `Limit results to those matching a string` })),
-              event: Type.Optional(Type.Integer({ description: `Limit results to ${kind.route} related to an event` })),
-              has_events: Type.Optional(Type.Unknown({ description: `Limit results to ${kind.route} with (or without) published events` })),
-              only_with_upcoming: Type.Optional(Type.Boolean({ description: `Limit results to ${kind.route} with upcoming events`, default: false })),
-              status: Type.Optional(Type.Unknown({ description: `The ${kind.kind} post status` })),
+              per_page: Type.Optional(Type.Integer({ description: `The number of ${kind.route} to return on each page`, default: '10' })),
+              search: Type.Optional(Type.String({ description: `${plural} should contain the specified string in the title, description or custom fields` })),
+              event: Type.Optional(Type.Integer({ description: `${plural} should be related to this event` })),
+              has_events: Type.Optional(Type.Unknown({ description: `${plural} should have events associated to them` })),
+              only_with_upcoming: Type.Optional(Type.Boolean({ description: `${plural} should have upcoming events associated to them`, default: false, ...declared({ type: null }) })),
+              // Sic: the plugin describes both lists' status as the organizer's.
+              status: Type.Optional(Type.Unknown({ description: 'The organizer post status', ...declared({ format: 'string' }) })),
             }),
             validators: { page: positiveInt, per_page: positiveInt, search: nonEmptyString, event: existingEvent, status: listStatusValidator },
           },
@@ -127,13 +133,14 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
               throw new ApiError(`${kind.kind}-archive-page-not-found`, `The requested ${kind.kind} archive page does not exist`);
             }
             const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
-            const echo: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
-            if (p.search !== undefined) echo.push(['search', p.search]);
-            if (p.event !== undefined) echo.push(['event', String(p.event)]);
-            if (p.has_events !== undefined) echo.push(['has_events', String(p.has_events)]);
-            if (p.only_with_upcoming) echo.push(['only_with_upcoming', 'true']);
-            echo.push(['status', statusEcho(ctx.caller, p.status)]);
-            const links = pageLinks(base, echo, p.page, totalPages);
+            const echoed: Array<[string, string]> = [['page', String(p.page)], ['per_page', String(perPage)]];
+            if (p.event !== undefined) echoed.push(['event', String(p.event)]);
+            if (p.has_events !== undefined) echoed.push(['has_events', String(p.has_events)]);
+            echoed.push(['status', statusEcho(ctx.caller, p.status)]);
+            const kept: Array<[string, string]> = [];
+            if (p.search !== undefined) kept.push(['search', p.search]);
+            if (p.only_with_upcoming) kept.push(['only_with_upcoming', 'true']);
+            const links = pageLinks(base, { echoed, kept }, p.page, totalPages);
             return {
               body: { [kind.route]: (await service.presentMany(rows)).map((b, i) => shownLinked(kind.kind, rows[i]!, b)), ...links, total, total_pages: totalPages },
               headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages },

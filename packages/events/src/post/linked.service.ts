@@ -26,6 +26,8 @@ export interface LinkedKind extends LinkedTable {
   /** The write fields that are text (kses-filtered for users without `unfiltered_html`). */
   readonly textFields: readonly string[];
   readonly writeValidators: Record<string, Validator>;
+  /** Write arguments the plugin declares with a `null` default (printed by the index only). */
+  readonly declaredNullDefaults: readonly string[];
   /** Detail-column values from the sent params (all columns on create, the changed ones on update). */
   detailsFrom(params: Params, sent: ReadonlySet<string>, existing: LinkedRow | undefined): Record<string, unknown>;
   /** `image` is the featured image body (§1.2) when the row has one. */

@@ -40,19 +40,41 @@ export function statusEcho(caller: Caller | null, status: unknown): string {
 
 export interface PageLinks { rest_url: string; next_rest_url?: string; previous_rest_url?: string }
 
+type Args = ReadonlyArray<readonly [string, string]>;
+
+/** What a list answer says about its own URL: the plugin's echo, and the filters its links lose. */
+export interface LinkArgs {
+  /** The arguments the plugin's `rest_url` echoes, in its order, `page` first. */
+  readonly echoed: Args;
+  /**
+   * Filters the plugin drops from `rest_url` and its paging links (categories, tags, strict dates, venue search…),
+   * so its next page is a page of another list. Ours keep them on next/previous (README, deliberate differences).
+   */
+  readonly kept?: Args;
+  /** The plugin's events `rest_url` comes URL-encoded once venue, organizer or featured filters are in it. */
+  readonly encodeRestUrl?: boolean;
+}
+
+/** PHP's `urlencode` (what http_build_query applies): spaces as `+`, every reserved character escaped. */
+const phpUrlencode = (v: string): string =>
+  encodeURIComponent(v).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+
 /**
- * `rest_url` echoes the effective arguments; next/previous exist only when that page has items.
- * Every filter is carried (the plugin drops categories and tags, a documented difference).
+ * The plugin's three URLs: `rest_url` is add_query_arg over the echoed arguments (values as they are), the paging
+ * links rebuild the query with http_build_query and put `page` last (none for page 1). Next/previous exist only
+ * around pages that have items.
  */
-export function pageLinks(base: string, args: ReadonlyArray<readonly [string, string]>, page: number, totalPages: number): PageLinks {
-  const qs = (p: number | undefined) => {
-    const parts = args.filter(([k]) => k !== 'page').map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
-    if (p !== undefined) parts.unshift(`page=${p}`);
+export function pageLinks(base: string, args: LinkArgs, page: number, totalPages: number): PageLinks {
+  const restQuery = args.echoed.map(([k, v]) => `${k}=${args.encodeRestUrl ? phpUrlencode(v) : v}`).join('&');
+  const carried = [...args.echoed.filter(([k]) => k !== 'page'), ...(args.kept ?? [])];
+  const link = (p: number) => {
+    const parts = carried.map(([k, v]) => `${k}=${phpUrlencode(v)}`);
+    if (p > 1) parts.push(`page=${p}`);
     return parts.length > 0 ? `${base}?${parts.join('&')}` : base;
   };
-  const links: PageLinks = { rest_url: qs(page) };
-  if (page < totalPages) links.next_rest_url = qs(page + 1);
-  if (page > 1 && page - 1 <= totalPages && totalPages > 0) links.previous_rest_url = qs(page === 2 ? undefined : page - 1);
+  const links: PageLinks = { rest_url: restQuery === '' ? base : `${base}?${restQuery}` };
+  if (page < totalPages) links.next_rest_url = link(page + 1);
+  if (page > 1 && page - 1 <= totalPages && totalPages > 0) links.previous_rest_url = link(page - 1);
   return links;
 }
 

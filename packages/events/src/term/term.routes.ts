@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Taxonomy } from '../db/index.ts';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
-import { invalid, type Validator } from '../http/args.ts';
+import { declared, invalid, type Validator } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
 import { nonEmptyString, positiveInt, clampPerPage, writeFilters, type Site } from '../post/index.ts';
 import { formatTerm, TAXONOMY_ROUTE } from './term.format.ts';
@@ -13,13 +13,15 @@ export interface TermRouteDeps {
   readonly isEvent: (id: number) => Promise<boolean>;
 }
 
-const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer(), { description }));
+// The plugin declares id lists with `items` only (no `type`); the declaration is printed, the check is ours.
+const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer(), { description, ...declared({ type: null }) }));
 
 /** Routes for one taxonomy: `/categories` (hierarchical) or `/tags`. */
 export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] {
   const { terms, site } = deps;
   const base = TAXONOMY_ROUTE[taxonomy];
   const hierarchical = taxonomy === 'tribe_events_cat';
+  const noun = hierarchical ? 'event category' : 'event tag';
   const existingTerm: Validator = async (v) => (typeof v === 'number' && (await terms.exists(taxonomy, v)) ? true : invalid());
   const existingTerms: Validator = async (v) => {
     for (const id of v as number[]) if (!(await terms.exists(taxonomy, id))) return invalid();
@@ -38,13 +40,14 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
 
   const listArgs = Type.Object({
     page: Type.Optional(Type.Integer({ description: 'The archive page to return', default: 1 })),
-    per_page: Type.Optional(Type.Integer({ description: 'The number of terms to return on each page', default: 10 })),
+    per_page: Type.Optional(Type.Integer({ description: `The number of ${noun.replace(/y$/, 'ie')}s to return on each page`, default: '10' })),
     search: Type.Optional(Type.String({ description: 'Limit results to those matching a string' })),
-    exclude: IntList('Ensure result set excludes specific IDs'),
+    exclude: IntList('Ensure result set exclude specific IDs'),
     include: IntList('Limit result set to specific IDs'),
-    order: Type.Optional(Type.String({ description: 'Order sort attribute ascending or descending', default: 'asc' })),
-    orderby: Type.Optional(Type.String({ description: 'Sort collection by term attribute', default: 'name' })),
-    hide_empty: Type.Optional(Type.Boolean({ description: 'Whether to hide terms not assigned to any posts', default: true })),
+    // Defaults applied here; the plugin declares none for order/orderby and `"1"` for hide_empty.
+    order: Type.Optional(Type.String({ description: 'Order sort attribute ascending or descending', default: 'asc', ...declared({ default: undefined }) })),
+    orderby: Type.Optional(Type.String({ description: 'Sort collection by term attribute', default: 'name', ...declared({ default: undefined }) })),
+    hide_empty: Type.Optional(Type.Boolean({ description: 'Whether to hide terms not assigned to any posts', default: true, ...declared({ default: '1' }) })),
     ...(hierarchical ? { parent: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific parent' })) } : {}),
     post: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific post' })),
     event: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)' })),
@@ -54,14 +57,15 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     orderby: string; hide_empty: boolean; parent?: number; post?: number; event?: number; slug?: string };
 
   const writeFields = {
-    name: Type.String({ description: 'The term name' }),
-    description: Type.Optional(Type.String({ description: 'The term description' })),
-    slug: Type.Optional(Type.String({ description: 'The term slug' })),
-    ...(hierarchical ? { parent: Type.Optional(Type.Unknown({ description: 'The term parent term ID or slug' })) } : {}),
+    name: Type.String({ description: `The ${noun} name` }),
+    description: Type.Optional(Type.String({ description: `The ${noun} description` })),
+    slug: Type.Optional(Type.String({ description: `The ${noun} slug` })),
+    // Sic: the plugin describes `parent` as the slug; it also takes a parent's slug here.
+    ...(hierarchical ? { parent: Type.Optional(Type.Unknown({ description: `The ${noun} slug`, ...declared({ type: 'integer' }) })) } : {}),
   };
   const writeValidators = { name: nonEmptyString, description: nonEmptyString, slug: nonEmptyString, parent: parentRef };
   type WriteParams = { id?: number; name?: string; description?: string; slug?: string; parent?: unknown };
-  const idArg = { id: Type.Integer({ description: 'The term ID' }) };
+  const idArg = { id: Type.Integer({ description: `the ${noun} term ID` }) };
 
   /** Name and description through `wp_filter_kses` unless the caller has `unfiltered_html`, as `pre_term_*` do. */
   const filteredText = (ctx: RequestContext, p: WriteParams): Pick<WriteParams, 'name' | 'description'> => {

@@ -79,8 +79,8 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
         }
         if (w.description !== undefined) patch.description = w.description;
         if (w.parent !== undefined) {
-          if (w.parent === id) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): parent', { params: { parent: 'A term cannot be its own parent.' } });
-          patch.parent = w.parent;
+          // wp_check_term_hierarchy_for_loops: a term made its own parent moves to the top level (the plugin answers 200).
+          patch.parent = w.parent === id ? 0 : w.parent;
         }
         if (w.slug !== undefined) {
           const slug = sanitizeTitle(w.slug) || 'term';

@@ -1,9 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { invalid } from '../http/args.ts';
+import { declared, invalid } from '../http/args.ts';
 import { dropEmpty, isTruthy, plainText, putFilled, putLinkedHead, renderedDescription,
   type LinkedKind, type LinkedRow, type Params, type Site } from '../post/index.ts';
 
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
+const TEXT_FIELD_DESCRIPTIONS: Record<(typeof TEXT_FIELDS)[number], string> = {
+  address: 'The venue address', city: 'The venue city', country: 'The venue country', province: 'The venue province',
+  state: 'The venue state', zip: 'The venue ZIP code', phone: 'The venue phone number', stateprovince: 'The venue state and province',
+};
 /** Detail columns in body order. */
 const DETAIL_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'geo_lat', 'geo_lng'] as const;
 
@@ -31,12 +35,14 @@ export const venueKind: LinkedKind = {
   searchColumns: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
   textFields: TEXT_FIELDS,
   writeArgs: {
-    show_map: Type.Optional(Type.String({ description: 'Whether the venue should show a map' })),
-    show_map_link: Type.Optional(Type.String({ description: 'Whether the venue should show a map link' })),
-    ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, Type.Optional(Type.String({ description: `The venue ${f}` }))])),
-    geo_lat: Type.Optional(Type.Number({ description: 'The venue latitude (an extension: the plugin needs Pro to geocode)' })),
-    geo_lng: Type.Optional(Type.Number({ description: 'The venue longitude (an extension: the plugin needs Pro to geocode)' })),
+    show_map: Type.Optional(Type.String({ description: 'Whether events linked to the venue should show a map or not', ...declared({ default: null }) })),
+    show_map_link: Type.Optional(Type.String({ description: 'Whether events linked to the venue should show a map link or not', ...declared({ default: null }) })),
+    ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, Type.Optional(Type.String({ description: TEXT_FIELD_DESCRIPTIONS[f], ...declared({ default: null }) }))])),
+    // Our extension (the plugin needs Pro to geocode): accepted, not in the plugin's declarations (README, differences).
+    geo_lat: Type.Optional(Type.Number({ description: 'The venue latitude', ...declared({ hidden: true }) })),
+    geo_lng: Type.Optional(Type.Number({ description: 'The venue longitude', ...declared({ hidden: true }) })),
   },
+  declaredNullDefaults: ['description', 'website', 'image'],
   writeValidators: {
     geo_lat: (v) => (typeof v === 'number' && v >= -90 && v <= 90 ? true : invalid()),
     geo_lng: (v) => (typeof v === 'number' && v >= -180 && v <= 180 ? true : invalid()),
