@@ -29,6 +29,10 @@ function clientError(err: unknown): GatewayError | null {
  */
 export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true, keepAliveTimeout: 65_000 });
+  // Every answer, whoever writes it: routes, the error and not-found handlers, and the 400s Fastify sends for a
+  // malformed URL before any hook runs (hence the raw server's request event, not an onRequest hook).
+  // Node merges it into the headers each answer writes; a browser then never reads a JSON error as HTML or script.
+  app.server.prependListener('request', (_req, res) => { res.setHeader('x-content-type-options', 'nosniff'); });
 
   // FastAPI parses JSON itself and answers malformed bodies with a 422; take the raw bytes and do the same.
   app.removeAllContentTypeParsers();
