@@ -1,0 +1,49 @@
+/**
+ * The search page's layout in real Chromium against a live worker + gateway: chart labels that fit whatever the counts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { buildTestRelease, startService, type LiveService } from './client-support/stack.ts';
+import { launchBrowser } from './client-support/browser.ts';
+
+let root: string;
+let service: LiveService;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'client-layout-'));
+  service = await startService(await buildTestRelease(root, 'layout-a'), 'layout-a');
+  browser = await launchBrowser();
+  context = browser.context;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+
+describe('search page layout', () => {
+  it('keeps every y-axis label of the chart inside it for counts in the millions', async () => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => { throw e; });
+    // The real find answer with counts a large corpus has ("the"): the chart is drawn from find alone.
+    await page.route('**/api/v2/find', async (route) => {
+      const real = await (await route.fetch()).json() as Record<string, unknown>;
+      await route.fulfill({ json: { ...real, total_occurrences: 2_400_000, shard_ids: ['2024-01', '2024-02'], shard_years: ['2024', '2024'], segment_by_shard: [[0, 1_300_000], [0, 1_100_000]] } });
+    });
+    await page.route('**/api/v2/documents', (route) => route.fulfill({ status: 503, json: { detail: 'not needed here', code: 'worker_unavailable' } }));
+    await page.goto(`${service.url}/?q=die`);
+    await page.locator('[data-testid=chart] text.tick').first().waitFor();
+    const labels = await page.locator('[data-testid=chart] text.tick[text-anchor=end]').evaluateAll((els) =>
+      els.map((e) => ({ text: e.textContent, x: (e as SVGTextElement).getBBox().x })));
+    expect(labels.map((l) => l.text)).toContain('1,500,000');
+    for (const l of labels) expect(l.x, `label ${l.text}`).toBeGreaterThanOrEqual(0);
+    await page.close();
+  });
+});
