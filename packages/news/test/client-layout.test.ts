@@ -1,11 +1,12 @@
 /**
- * The search page's layout in real Chromium against a live worker + gateway: chart labels that fit whatever the counts.
+ * The search page's layout in real Chromium against a live worker + gateway: no sideways scrolling on a phone
+ * (390 px) or with a long query on a desktop, and chart labels that fit whatever the counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { buildTestRelease, startService, type LiveService } from './client-support/stack.ts';
 import { launchBrowser } from './client-support/browser.ts';
 
@@ -27,8 +28,49 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+async function open(query: string, width: number): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(`${service.url}/${query}`);
+  return page;
+}
+
+const results = (page: Page) => page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
+
+/** The page's scroll width against its viewport width, and what sticks out when they differ. */
+const sideways = (page: Page) => page.evaluate(() => {
+  const root = document.documentElement;
+  const wide = [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5)
+    .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+  return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+});
 
 describe('search page layout', () => {
+  it('does not scroll sideways at 390 px: welcome, results with the chart, and an opened details panel', async () => {
+    const page = await open('', 390);
+    let m = await sideways(page);
+    expect(m.scrollWidth, m.wide.join(' ')).toBe(m.clientWidth);
+    await page.fill('#q', 'die');
+    await page.press('#q', 'Enter');
+    await results(page);
+    await page.locator('article.result').first().getByRole('button', { name: 'Details' }).click();
+    m = await sideways(page);
+    expect(m.scrollWidth, m.wide.join(' ')).toBe(m.clientWidth);
+    await page.close();
+  });
+
+  it('does not scroll sideways at 1280 px with a 140-character query (total, chart caption, empty message)', async () => {
+    const long = `${'Donaudampfschifffahrtsgesellschaftskapitän'.repeat(3)}${'x'.repeat(14)}`;
+    expect(long.length).toBe(140);
+    const page = await open(`?q=${encodeURIComponent(long)}`, 1280);
+    await results(page);
+    const m = await sideways(page);
+    expect(m.scrollWidth, m.wide.join(' ')).toBe(m.clientWidth);
+    await page.close();
+  });
+
   it('keeps every y-axis label of the chart inside it for counts in the millions', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });

@@ -34,9 +34,10 @@ export function renderChart(data: ChartData, query: string): HTMLElement {
     chart.append(rect);
     if (i % labelEvery === 0) chart.append(svg('text', { x: x + barW / 2, y: H - 8, class: 'tick', 'text-anchor': 'middle' }, b.period));
   });
-  const table = h('table', { class: 'visually-hidden' },
+  // The wrapper hides the table: a table ignores `width: 1px` and would widen the page sideways.
+  const table = h('div', { class: 'visually-hidden' }, h('table', {},
     h('caption', {}, caption),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, unit), h('th', { scope: 'col' }, 'occurrences'))),
-    h('tbody', {}, ...data.bars.map((b) => h('tr', {}, h('th', { scope: 'row' }, b.period), h('td', {}, String(b.count))))));
+    h('tbody', {}, ...data.bars.map((b) => h('tr', {}, h('th', { scope: 'row' }, b.period), h('td', {}, String(b.count)))))));
   return h('figure', { class: 'chart', 'data-testid': 'chart' }, h('figcaption', {}, caption), chart, table);
 }
