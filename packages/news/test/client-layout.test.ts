@@ -1,6 +1,7 @@
 /**
- * The search page's layout in real Chromium against a live worker + gateway: no sideways scrolling on a phone
- * (390 px) or with a long query on a desktop, and chart labels that fit whatever the counts.
+ * The search page's layout and wording in real Chromium against a live worker + gateway: no sideways scrolling on
+ * a phone (390 px) or with a long query on a desktop, chart labels that fit whatever the counts, cards that say
+ * what an article is even without a title, and a tab title and year range in words.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -86,6 +87,53 @@ describe('search page layout', () => {
       els.map((e) => ({ text: e.textContent, x: (e as SVGTextElement).getBBox().x })));
     expect(labels.map((l) => l.text)).toContain('1,500,000');
     for (const l of labels) expect(l.x, `label ${l.text}`).toBeGreaterThanOrEqual(0);
+    await page.close();
+  });
+});
+
+describe('search page wording', () => {
+  it('names the search in the tab title and says single and open crawl-year ranges in words', async () => {
+    const page = await open('?q=die&year_min=2024&year_max=2024', 1280);
+    await results(page);
+    expect(await page.title()).toBe('“die” · News corpus search');
+    const note = async () => (await page.locator('#total-note').textContent()) ?? '';
+    expect(await note()).toContain('In crawl year 2024,');
+    await page.goto(`${service.url}/?q=die&year_min=2024`);
+    await results(page);
+    expect(await note()).toContain('In crawl years from 2024,');
+    await page.goto(`${service.url}/?q=die&year_max=2025`);
+    await results(page);
+    expect(await note()).toContain('In crawl years up to 2025,');
+    await page.goto(`${service.url}/`);
+    expect(await page.title()).toBe('News corpus search');
+    await page.close();
+  });
+
+  it('heads an untitled card with the opening words of its context and shows author, URL and a readable size', async () => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => { throw e; });
+    // Corpora without titles (10kGNAD): the first article of each page loses its title and gains an author.
+    await page.route('**/api/v2/documents', async (route) => {
+      const real = await (await route.fetch()).json() as { documents: { metadata: Record<string, unknown> }[] };
+      const [first] = real.documents;
+      if (first !== undefined) first.metadata = { ...first.metadata, title: null, author: 'Erika Mustermann', url: 'https://www.example.org/politik/artikel-1/' };
+      await route.fulfill({ json: real });
+    });
+    await page.goto(`${service.url}/?q=die`);
+    await results(page);
+    const card = page.locator('article.result').first();
+    await card.locator('.snippet:not(.loading)').waitFor();
+    const heading = ((await card.locator('h3').textContent()) ?? '').trim();
+    expect(heading).not.toMatch(/^Untitled/);
+    const snippet = ((await card.locator('.snippet').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(heading.endsWith('…')).toBe(true);
+    expect(snippet).toContain(heading.replace(/^…|…$/g, '').trim());
+    expect(await card.locator('.meta').textContent()).toContain('By Erika Mustermann');
+    expect(await card.locator('.url a').textContent()).toBe('www.example.org/politik/artikel-1');
+    await card.getByRole('button', { name: 'Read full article' }).click();
+    const size = card.locator('.full-text p.muted', { hasText: 'of text' });
+    await size.waitFor();
+    expect(await size.textContent()).toMatch(/^(\d+ bytes|\d+(\.\d)? KB|[\d,]+ KB|\d+(\.\d)? MB) of text · matches highlighted$/);
     await page.close();
   });
 });

@@ -127,8 +127,22 @@ async function examine(s: SearchSession, gen: number): Promise<void> {
   }
 }
 
+/** The crawl-year range in words: "all crawl years", "crawl year 1987", "crawl years from 2025", "… 2019–2021". */
+function crawlYears(state: SearchState): string {
+  const { yearMin: min, yearMax: max } = state;
+  if (min === null && max === null) return 'all crawl years';
+  if (min === max) return `crawl year ${min}`;
+  if (max === null) return `crawl years from ${min}`;
+  if (min === null) return `crawl years up to ${max}`;
+  return `crawl years ${min}–${max}`;
+}
+
+const PAGE_TITLE = document.title;
+
 async function runSearch(state: SearchState): Promise<void> {
   const gen = ++generation;
+  // The tab names the search, so several open searches can be told apart.
+  document.title = state.query === '' ? PAGE_TITLE : `“${state.query.length > 60 ? `${state.query.slice(0, 60)}…` : state.query}” · ${PAGE_TITLE}`;
   clearAlert();
   session = null;
   shown = 0;
@@ -152,8 +166,7 @@ async function runSearch(state: SearchState): Promise<void> {
     el.results.hidden = false;
     el.total.textContent = formatCount(total);
     el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}”`;
-    const years = state.yearMin === null && state.yearMax === null ? 'all crawl years'
-      : `crawl years ${state.yearMin ?? 'first'}–${state.yearMax ?? 'last'}`;
+    const years = crawlYears(state);
     const chart = chartData(s.found);
     const peak = chart.bars.reduce<{ period: string; count: number } | null>((best, b) => (best === null || b.count > best.count ? b : best), null);
     const active = chart.bars.filter((b) => b.count > 0).length;
