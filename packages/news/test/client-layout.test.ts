@@ -109,6 +109,18 @@ describe('search page wording', () => {
     await page.close();
   });
 
+  it('offers a Sources example that matches articles: each value of the placeholder finds one', async () => {
+    const page = await open('', 1280);
+    const values = ((await page.locator('#sources').getAttribute('placeholder')) ?? '').split(';').map((v) => v.trim());
+    expect(values.length).toBeGreaterThan(0);
+    for (const value of values) {
+      await page.goto(`${service.url}/?q=Aufregung&sources=${encodeURIComponent(value)}`);
+      await results(page);
+      expect(await page.locator('article.result').count(), value).toBeGreaterThan(0);
+    }
+    await page.close();
+  });
+
   it('heads an untitled card with the opening words of its context and shows author, URL and a readable size', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });
