@@ -220,6 +220,11 @@ describe('search page', () => {
     expect(sampleJson.scope).toBe('loaded_sample');
     expect(sampleJson.sample).toHaveLength(expected.size);
     expect(sampleJson.sample.every((s) => s.snippet.includes(FIXTURE_PHRASE))).toBe(true);
+    // Each sample snippet reads exactly as its card: whole words, an ellipsis where the article goes on.
+    for (const s of sampleJson.sample as unknown as { year: string; doc_ix: number; snippet: string }[]) {
+      expect(s.snippet).toBe(await page.locator(`article.result[data-key="${s.year}:${s.doc_ix}"] .snippet-box .snippet`).textContent());
+    }
+    expect(sampleJson.sample.some((s) => s.snippet.endsWith(' …'))).toBe(true);
     await page.close();
   });
 

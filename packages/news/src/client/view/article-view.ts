@@ -1,7 +1,7 @@
 import { ApiError } from '../api/api-client.ts';
 import type { ArticleMetadata, GetDocResponse } from '../api/types.ts';
 import type { MergedArticle } from '../search/article-merge.ts';
-import { SNIPPET_CONTEXT_BYTES } from '../search/search-session.ts';
+import { snippetCuts } from '../search/snippet.ts';
 import { formatSize, h, plural, replaceChildren } from './dom.ts';
 import { renderSpans } from './spans.ts';
 
@@ -128,13 +128,9 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
   );
   actions.snippet(a).then((doc) => {
     snippet.removeAttribute('aria-busy');
-    // The window holds SNIPPET_CONTEXT_BYTES each side unless the article ends first (less up to 3 bytes, since the
-    // server shrinks the window to whole UTF-8 characters); a full side therefore means the article goes on.
-    const after = doc.disp_len - doc.needle_offset - actions.queryBytes;
-    const cutStart = doc.needle_offset >= SNIPPET_CONTEXT_BYTES - 3;
-    const cutEnd = after >= SNIPPET_CONTEXT_BYTES - 3 && doc.disp_len < doc.doc_len;
-    replaceChildren(snippet, renderSpans(doc.spans, { cutStart, cutEnd }));
-    if (title === null) heading.textContent = leadWords(doc.text, cutStart);
+    const cuts = snippetCuts(doc, actions.queryBytes);
+    replaceChildren(snippet, renderSpans(doc.spans, cuts));
+    if (title === null) heading.textContent = leadWords(doc.text, cuts.cutStart);
   }).catch((e: unknown) => {
     snippet.removeAttribute('aria-busy');
     replaceChildren(snippet, h('p', { class: 'snippet error' }, e instanceof ApiError ? `Context unavailable: ${e.message}` : 'Context unavailable.'));
