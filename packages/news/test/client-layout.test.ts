@@ -121,6 +121,23 @@ describe('search page wording', () => {
     await page.close();
   });
 
+  it('shows nothing of the previous search while a new one is asked for', async () => {
+    const page = await open('?q=die', 1280);
+    await results(page);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/v2/find', async (route) => { await held; await route.continue(); });
+    await page.fill('#q', 'Regierung');
+    await page.press('#q', 'Enter');
+    await expect.poll(() => page.locator('#results').isHidden()).toBe(true);
+    expect(await page.locator('#export-examined-csv').isVisible()).toBe(false);
+    expect(await page.locator('#status').textContent()).toContain('Searching for “Regierung”');
+    release();
+    await results(page);
+    expect(await page.locator('#total-label').textContent()).toContain('Regierung');
+    await page.close();
+  });
+
   it('heads an untitled card with the opening words of its context and shows author, URL and a readable size', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });

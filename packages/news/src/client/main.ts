@@ -156,6 +156,8 @@ async function runSearch(state: SearchState): Promise<void> {
     return;
   }
   el.welcome.hidden = true;
+  // Nothing of the previous search stays on screen (total, chart, exports) while the new one is asked for.
+  el.results.hidden = true;
   setStatus(`Searching for “${state.query}”…`, true);
   el.searchButton.disabled = true;
   try {
