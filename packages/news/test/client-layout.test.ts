@@ -138,6 +138,20 @@ describe('search page wording', () => {
     await page.close();
   });
 
+  it('"Examine next" visibly adds cards: 25 more, the first of them focused', async () => {
+    const page = await open('?q=die', 1280);
+    await results(page);
+    expect(await page.locator('article.result').count()).toBe(25);
+    const before = (await page.locator('#examined-summary').textContent()) ?? '';
+    await page.click('#examine-next');
+    await page.waitForFunction((b) => document.getElementById('examined-summary')?.textContent !== b, before);
+    const loaded = Number(/· ([\d,]+) articles? with/.exec((await page.locator('#examined-summary').textContent()) ?? '')?.[1]?.replace(/,/g, ''));
+    expect(loaded).toBeGreaterThan(25);
+    expect(await page.locator('article.result').count()).toBe(Math.min(50, loaded));
+    expect(await page.evaluate(() => document.activeElement?.closest('article.result') === document.querySelectorAll('article.result')[25])).toBe(true);
+    await page.close();
+  });
+
   it('heads an untitled card with the opening words of its context and shows author, URL and a readable size', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });

@@ -113,10 +113,13 @@ async function examine(s: SearchSession, gen: number): Promise<void> {
   setStatus(`Examining up to 1,000 occurrences of “${s.state.query}”…`, true);
   el.next.disabled = true;
   try {
+    const firstStep = s.articles.totals().examinedOccurrences === 0;
     const added = await s.examineNext();
     if (gen !== generation) return;
     renderSummary(s);
-    renderMoreCards(s);
+    // A later step shows 25 more cards at once, focused, so "Examine next" visibly adds to the list.
+    if (!firstStep && added.length > 0) limit = shown + PAGE_OF_CARDS;
+    renderMoreCards(s, !firstStep && added.length > 0);
     setStatus(`${plural(added.length, 'new article', 'new articles')} from this step.`, false, true);
   } catch (e) {
     if (gen !== generation) return;
