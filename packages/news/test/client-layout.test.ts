@@ -152,6 +152,32 @@ describe('search page wording', () => {
     await page.close();
   });
 
+  it('retries a 503 after its Retry-After, then says in plain words the service is busy and offers Retry', async () => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => { throw e; });
+    const asked: number[] = [];
+    let down = true;
+    await page.route('**/api/v2/find', async (route) => {
+      asked.push(Date.now());
+      if (!down) { await route.continue(); return; }
+      await route.fulfill({ status: 503, headers: { 'retry-after': '1' }, json: {
+        detail: 'The release identity is not confirmed (The search worker did not answer within 2000 ms; try again shortly.); v2 requests need the worker to serve release layout-a.',
+        code: 'release_unavailable' } });
+    });
+    await page.goto(`${service.url}/?q=die`);
+    const alert = page.locator('#alert');
+    await alert.locator('button', { hasText: 'Retry' }).waitFor({ timeout: 20_000 });
+    expect(await alert.textContent()).toContain('The search service is busy or restarting');
+    expect(await alert.textContent()).not.toContain('release identity');
+    expect(asked).toHaveLength(3);
+    for (let i = 1; i < asked.length; i++) expect(asked[i]! - asked[i - 1]!).toBeGreaterThanOrEqual(950);
+    down = false;
+    await alert.locator('button', { hasText: 'Retry' }).click();
+    await results(page);
+    expect(await alert.isHidden()).toBe(true);
+    await page.close();
+  });
+
   it('heads an untitled card with the opening words of its context and shows author, URL and a readable size', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });

@@ -2,7 +2,7 @@
  * The search page: wires the form, the URL and the result views to a SearchSession. All logic it relies on
  * (URL state, examination plan, merging, exports, chart data) lives in pure modules with their own tests.
  */
-import { ApiClient, ApiError, StaleReleaseError } from './api/api-client.ts';
+import { ApiClient, ApiError, ServiceUnavailableError, StaleReleaseError } from './api/api-client.ts';
 import { chartData } from './chart/chart-data.ts';
 import { buildDownloadScript } from './export/download-script.ts';
 import { examinedCsv, examinedJson, exportFileName, sampleCsv, sampleJson, type ExportContext } from './export/export-data.ts';
@@ -58,7 +58,8 @@ function clearAlert(): void {
   el.alert.replaceChildren();
 }
 
-function reportError(e: unknown): void {
+/** `retry` repeats what failed; it is offered when waiting may help (service busy or unreachable). */
+function reportError(e: unknown, retry?: () => void): void {
   if (e instanceof StaleReleaseError) {
     el.next.disabled = true;
     showAlert(`The corpus was updated since this search (release ${e.expected} is no longer served${e.current ? `; now ${e.current}` : ''}). `
@@ -69,7 +70,8 @@ function reportError(e: unknown): void {
     return;
   }
   const message = e instanceof ApiError ? e.message : `Something went wrong (${(e as Error).message}).`;
-  showAlert(message);
+  const transient = e instanceof ServiceUnavailableError || (e instanceof ApiError && e.status === 0);
+  showAlert(message, transient && retry ? { label: 'Retry', run: () => { clearAlert(); retry(); } } : undefined);
   setStatus('');
 }
 
@@ -124,7 +126,7 @@ async function examine(s: SearchSession, gen: number): Promise<void> {
   } catch (e) {
     if (gen !== generation) return;
     renderSummary(s);
-    reportError(e);
+    reportError(e, () => void examine(s, gen));
   } finally {
     if (gen === generation) el.next.disabled = s.stale !== null;
   }
@@ -189,7 +191,7 @@ async function runSearch(state: SearchState): Promise<void> {
   } catch (e) {
     if (gen !== generation) return;
     el.results.hidden = true;
-    reportError(e);
+    reportError(e, () => void runSearch(state));
   } finally {
     if (gen === generation) el.searchButton.disabled = false;
   }
