@@ -178,6 +178,23 @@ describe('search page wording', () => {
     await page.close();
   });
 
+  it('tells what a shared link asked for that it left out: bad years, an index the service does not have', async () => {
+    const page = await open('?q=die&year_min=abcd&year_max=1800', 1280);
+    await results(page);
+    const alert = page.locator('#alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('first crawl year “abcd”');
+    expect(await alert.textContent()).toContain('last crawl year “1800”');
+    expect(await page.locator('#total-note').textContent()).toContain('In all crawl years');
+
+    await page.goto(`${service.url}/?q=die&index=foo`);
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('index “foo”, which this service does not have (it has news)');
+    expect(await page.locator('#index option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['news']);
+    expect(await page.locator('#results').isHidden()).toBe(true);
+    await page.close();
+  });
+
   it('heads an untitled card with the opening words of its context and shows author, URL and a readable size', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });

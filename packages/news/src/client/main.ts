@@ -7,7 +7,7 @@ import { chartData } from './chart/chart-data.ts';
 import { buildDownloadScript } from './export/download-script.ts';
 import { examinedCsv, examinedJson, exportFileName, sampleCsv, sampleJson, type ExportContext } from './export/export-data.ts';
 import type { MergedArticle } from './search/article-merge.ts';
-import { hasFilters, parseSearchState, serializeSearchState, type SearchState } from './search/url-state.ts';
+import { DEFAULT_INDEX, hasFilters, linkProblems, parseSearchState, serializeSearchState, type SearchState } from './search/url-state.ts';
 import { SearchSession } from './search/search-session.ts';
 import { renderArticle } from './view/article-view.ts';
 import { renderChart } from './view/chart-view.ts';
@@ -241,20 +241,32 @@ document.addEventListener('keydown', (ev) => {
   }
 });
 
-async function describeCorpus(current: string): Promise<void> {
+/** Describes the corpus in the masthead and offers its indexes; false when `current` is not one of them. */
+async function describeCorpus(current: string): Promise<boolean> {
   try {
     const info = await api.info();
-    setIndexes(info.available_indexes, current);
+    const known = setIndexes(info.available_indexes, current);
     const range = info.date_range.first === null ? 'no crawl periods loaded'
       : info.date_range.first === info.date_range.last ? `crawled ${info.date_range.first}` : `crawled ${info.date_range.first} to ${info.date_range.last}`;
     byId('corpus-info').textContent = `${plural(info.document_count, 'article', 'articles')} · ${range} · release ${info.index_version}`;
+    if (!known) showAlert(`This link asks for the index “${current}”, which this service does not have (it has ${info.available_indexes.join(', ')}). Choose an index and search again.`);
+    return known;
   } catch {
     // The page still searches without info; it only loses the corpus description and the index list.
+    return true;
   }
 }
 
-const initial = parseSearchState(location.search);
-writeForm(initial);
-void describeCorpus(initial.index);
-if (initial.query !== '') void runSearch(initial);
-else byId('q').focus();
+async function start(): Promise<void> {
+  const initial = parseSearchState(location.search);
+  writeForm(initial);
+  const problems = linkProblems(location.search);
+  // The default index needs no check before searching; another one is confirmed first (no search on a bogus one).
+  const described = describeCorpus(initial.index);
+  if (initial.index !== DEFAULT_INDEX && !(await described)) return;
+  if (initial.query !== '') await runSearch(initial);
+  else byId('q').focus();
+  // After the search, whose start clears the alert: what the link asked for that was left out.
+  if (problems.length > 0 && el.alert.hidden) showAlert(problems.join(' '));
+}
+void start();
