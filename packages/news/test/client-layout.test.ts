@@ -195,6 +195,29 @@ describe('search page wording', () => {
     await page.close();
   });
 
+  it('says plainly when the release cannot filter by country, stops examining and offers the search without it', async () => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => { throw e; });
+    // The answer of a release built without --countries (search-v2 filters), as the gateway sends it: no Retry-After.
+    await page.route('**/api/v2/documents', async (route) => {
+      if (!(JSON.parse(route.request().postData() ?? '{}') as { countries?: unknown }).countries) { await route.continue(); return; }
+      await route.fulfill({ status: 503, json: { code: 'country_attribution_unavailable',
+        detail: 'this release has no country attribution table, so the countries filter cannot be applied; drop it or ask the operator to build the release with --countries' } });
+    });
+    await page.goto(`${service.url}/?q=die&countries=AT`);
+    const alert = page.locator('#alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('This corpus release has no publisher-country information');
+    expect(await alert.textContent()).not.toContain('--countries');
+    expect(await page.locator('#examine-next').isHidden()).toBe(true);
+    expect(await page.locator('#countries').isDisabled()).toBe(true);
+    await alert.getByRole('button', { name: 'Search without the country filter' }).click();
+    await page.locator('article.result').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('countries')).toBeNull();
+    expect(await alert.isHidden()).toBe(true);
+    await page.close();
+  });
+
   it('heads an untitled card with the opening words of its context and shows author, URL and a readable size', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });

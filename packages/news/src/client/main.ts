@@ -69,9 +69,30 @@ function reportError(e: unknown, retry?: () => void): void {
     setStatus('The corpus was updated; rerun the search.');
     return;
   }
+  if (e instanceof ApiError && e.code === 'country_attribution_unavailable' && session !== null) {
+    noCountryFilter(session.state);
+    return;
+  }
   const message = e instanceof ApiError ? e.message : `Something went wrong (${(e as Error).message}).`;
   const transient = e instanceof ServiceUnavailableError || (e instanceof ApiError && e.status === 0);
   showAlert(message, transient && retry ? { label: 'Retry', run: () => { clearAlert(); retry(); } } : undefined);
+  setStatus('');
+}
+
+/** The release has no publisher-country table: say so plainly, stop examining, offer the search without it. */
+function noCountryFilter(state: SearchState): void {
+  el.next.hidden = true;
+  const countries = byId<HTMLInputElement>('countries');
+  countries.disabled = true;
+  countries.title = 'This corpus release has no publisher-country information.';
+  showAlert('This corpus release has no publisher-country information, so the Publisher countries filter cannot be used.', {
+    label: 'Search without the country filter',
+    run: () => {
+      countries.value = '';
+      writeForm({ ...state, filters: { ...state.filters, countries: [] } });
+      submit();
+    },
+  });
   setStatus('');
 }
 

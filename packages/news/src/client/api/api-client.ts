@@ -101,9 +101,11 @@ export class ApiClient {
       }
       const parsed: unknown = await res.json().catch(() => null);
       if (res.ok) return parsed as T;
-      if (res.status === 503) {
+      const retryAfter = res.headers.get('retry-after');
+      // A 503 with Retry-After may pass (worker busy or restarting); without it (e.g. no country table) it will not.
+      if (res.status === 503 && retryAfter !== null) {
         // Every request is a read, so asking again after the server's Retry-After is safe.
-        const wait = retryAfterSeconds(res.headers.get('retry-after'));
+        const wait = retryAfterSeconds(retryAfter);
         if (attempt < UNAVAILABLE_RETRIES && wait <= MAX_AUTOMATIC_WAIT_S) {
           await new Promise((r) => setTimeout(r, wait * 1000));
           continue;
