@@ -185,6 +185,7 @@ describe('search page', () => {
 
     const csv = await download(page, '#export-examined-csv');
     expect(csv.name).toBe('news-matches-kanalbrucke-zeta.csv');
+    expect(csv.text.startsWith('\uFEFF"export_scope"')).toBe(true);
     const [header, ...rows] = parseCsv(csv.text);
     const records = rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]])));
     expect(records).toHaveLength(expected.size);
@@ -192,8 +193,10 @@ describe('search page', () => {
       const e = expected.get(`${r['year']}:${r['doc_ix']}`)!;
       expect(r).toMatchObject({
         export_scope: 'examined_matches', release: 'client-a', query: FIXTURE_PHRASE, index: 'news', year_min: '2025', year_max: '2025',
-        filters: 'languages=de', occurrences: String(e.occurrences), warc_record_id: e.metadata.warc_record_id, text_xxhash64: e.metadata.text_xxhash64,
+        filters: 'languages=de', occurrences: String(e.occurrences), warc_record_id: e.metadata.warc_record_id,
       });
+      // A hash over 15 digits carries the tab that keeps it text in a spreadsheet.
+      expect(r['text_xxhash64']?.replace(/^\t(?=\d{16})/, '')).toBe(e.metadata.text_xxhash64);
       expect(r['examined_intervals']).toMatch(/^2025-\d\d:\[\d+,\d+\)/);
       expect(r['matching_articles']).toBe(String(expected.size));
     }
@@ -217,6 +220,11 @@ describe('search page', () => {
     expect(sampleJson.scope).toBe('loaded_sample');
     expect(sampleJson.sample).toHaveLength(expected.size);
     expect(sampleJson.sample.every((s) => s.snippet.includes(FIXTURE_PHRASE))).toBe(true);
+    // Each sample snippet reads exactly as its card: whole words, an ellipsis where the article goes on.
+    for (const s of sampleJson.sample as unknown as { year: string; doc_ix: number; snippet: string }[]) {
+      expect(s.snippet).toBe(await page.locator(`article.result[data-key="${s.year}:${s.doc_ix}"] .snippet-box .snippet`).textContent());
+    }
+    expect(sampleJson.sample.some((s) => s.snippet.endsWith(' …'))).toBe(true);
     await page.close();
   });
 

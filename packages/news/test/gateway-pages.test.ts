@@ -74,6 +74,20 @@ describe('HTML pages', () => {
     expect(r.body).toEqual({ detail: 'Method Not Allowed' });
     expect((await get(url('/api/v1/nothing-here'))).body).toEqual({ detail: 'Not Found' });
   });
+
+  it('answers an unknown page address with an HTML 404 page leading back to the search (API paths keep JSON)', async () => {
+    for (const path of ['/nope', '/search/old-link?q=x']) {
+      const r = await get(url(path));
+      expect(r.status).toBe(404);
+      expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(r.text).toContain('<h1>Page not found</h1>');
+      expect(r.text).toContain('<a href="/">Search the news corpus</a>');
+    }
+    const api = await get(url('/api/v2x/nope'));
+    expect(api.status).toBe(404);
+    expect(api.body).toEqual({ detail: 'Not Found' });
+  });
 });
 
 describe('GET /api/v1/info', () => {

@@ -18,6 +18,8 @@ import { buildTestRelease, FIXTURE_PHRASE, startService, type LiveService } from
 import { expectedArticles } from './client-support/expected.ts';
 import { startHubServer, type HubServer } from './hub-support/hub-server.ts';
 import { runPython } from './hub-support/run-python.ts';
+import { controlCharacters, TERMINAL_ESCAPES } from './hub-support/terminal.ts';
+import { createServer } from 'node:http';
 
 const REPO = 'newsroom/news-corpus';
 const SHA_GOOD = 'a'.repeat(40);
@@ -73,6 +75,29 @@ async function runRecipe(h: HubServer, api: string, revision: string | null, arg
 }
 
 let fixtureKey: { year: string; doc_ix: number };
+
+/**
+ * A hostile API in front of the real one: `tamper` may answer a path itself (status, JSON body) or edit the
+ * real answer; everything else passes through.
+ */
+async function tamperingApi(tamper: (path: string, real: () => Promise<unknown>) => Promise<{ status: number; body: unknown }>): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
+      const real = async () => (await fetch(`${service.url}${req.url}`, { method: req.method, body, headers: { 'content-type': 'application/json' } })).json() as Promise<unknown>;
+      void tamper(req.url ?? '', real).then((a) => {
+        res.writeHead(a.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(a.body));
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${addr.port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hub-recipe-'));
@@ -156,6 +181,42 @@ describe('dataset hub retrieval recipe', () => {
       expect(h.requests.some((p) => p.endsWith('.parquet'))).toBe(false);
     } finally {
       await other.close();
+    }
+  });
+
+  it('prints no control character from a hostile answer and stops with the cleaned message', async () => {
+    const h = await hub([{ sha: SHA_GOOD, dir: hubGood }]);
+    const api = await tamperingApi(async (path, real) => path.startsWith('/api/v2/info')
+      ? { status: 503, body: { detail: `down ${TERMINAL_ESCAPES} for now`, code: 'worker_unavailable' } }
+      : { status: 200, body: await real() });
+    try {
+      const r = await runRecipe(h, api.url, null, [FIXTURE_PHRASE]);
+      expect(r.code).toBe(2);
+      expect(controlCharacters(r.stdout + r.stderr)).toEqual([]);
+      expect(r.stderr).toContain('answered 503: down red for now');
+      expect(r.rows).toBeNull();
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("stops at once when find's rank intervals contradict its total instead of paging through them", async () => {
+    const h = await hub([{ sha: SHA_GOOD, dir: hubGood }]);
+    let pages = 0;
+    const api = await tamperingApi(async (path, real) => {
+      const body = await real() as { segment_by_shard?: [number, number][] };
+      if (path === '/api/v2/documents') pages++;
+      if (path === '/api/v2/find') body.segment_by_shard![0]![1] += 10 ** 15;
+      return { status: 200, body };
+    });
+    try {
+      const r = await runRecipe(h, api.url, null, [FIXTURE_PHRASE]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/stopped: find's rank intervals hold \d+ occurrences but its total_occurrences is \d+/);
+      expect(pages).toBe(0);
+      expect(r.rows).toBeNull();
+    } finally {
+      await api.close();
     }
   });
 

@@ -2,12 +2,12 @@
  * The search page: wires the form, the URL and the result views to a SearchSession. All logic it relies on
  * (URL state, examination plan, merging, exports, chart data) lives in pure modules with their own tests.
  */
-import { ApiClient, ApiError, StaleReleaseError } from './api/api-client.ts';
+import { ApiClient, ApiError, ServiceUnavailableError, StaleReleaseError } from './api/api-client.ts';
 import { chartData } from './chart/chart-data.ts';
 import { buildDownloadScript } from './export/download-script.ts';
 import { examinedCsv, examinedJson, exportFileName, sampleCsv, sampleJson, type ExportContext } from './export/export-data.ts';
 import type { MergedArticle } from './search/article-merge.ts';
-import { hasFilters, parseSearchState, serializeSearchState, type SearchState } from './search/url-state.ts';
+import { DEFAULT_INDEX, hasFilters, linkProblems, parseSearchState, serializeSearchState, type SearchState } from './search/url-state.ts';
 import { SearchSession } from './search/search-session.ts';
 import { renderArticle } from './view/article-view.ts';
 import { renderChart } from './view/chart-view.ts';
@@ -58,7 +58,8 @@ function clearAlert(): void {
   el.alert.replaceChildren();
 }
 
-function reportError(e: unknown): void {
+/** `retry` repeats what failed; it is offered when waiting may help (service busy or unreachable). */
+function reportError(e: unknown, retry?: () => void): void {
   if (e instanceof StaleReleaseError) {
     el.next.disabled = true;
     showAlert(`The corpus was updated since this search (release ${e.expected} is no longer served${e.current ? `; now ${e.current}` : ''}). `
@@ -68,8 +69,30 @@ function reportError(e: unknown): void {
     setStatus('The corpus was updated; rerun the search.');
     return;
   }
+  if (e instanceof ApiError && e.code === 'country_attribution_unavailable' && session !== null) {
+    noCountryFilter(session.state);
+    return;
+  }
   const message = e instanceof ApiError ? e.message : `Something went wrong (${(e as Error).message}).`;
-  showAlert(message);
+  const transient = e instanceof ServiceUnavailableError || (e instanceof ApiError && e.status === 0);
+  showAlert(message, transient && retry ? { label: 'Retry', run: () => { clearAlert(); retry(); } } : undefined);
+  setStatus('');
+}
+
+/** The release has no publisher-country table: say so plainly, stop examining, offer the search without it. */
+function noCountryFilter(state: SearchState): void {
+  el.next.hidden = true;
+  const countries = byId<HTMLInputElement>('countries');
+  countries.disabled = true;
+  countries.title = 'This corpus release has no publisher-country information.';
+  showAlert('This corpus release has no publisher-country information, so the Publisher countries filter cannot be used.', {
+    label: 'Search without the country filter',
+    run: () => {
+      countries.value = '';
+      writeForm({ ...state, filters: { ...state.filters, countries: [] } });
+      submit();
+    },
+  });
   setStatus('');
 }
 
@@ -113,22 +136,39 @@ async function examine(s: SearchSession, gen: number): Promise<void> {
   setStatus(`Examining up to 1,000 occurrences of “${s.state.query}”…`, true);
   el.next.disabled = true;
   try {
+    const firstStep = s.articles.totals().examinedOccurrences === 0;
     const added = await s.examineNext();
     if (gen !== generation) return;
     renderSummary(s);
-    renderMoreCards(s);
+    // A later step shows 25 more cards at once, focused, so "Examine next" visibly adds to the list.
+    if (!firstStep && added.length > 0) limit = shown + PAGE_OF_CARDS;
+    renderMoreCards(s, !firstStep && added.length > 0);
     setStatus(`${plural(added.length, 'new article', 'new articles')} from this step.`, false, true);
   } catch (e) {
     if (gen !== generation) return;
     renderSummary(s);
-    reportError(e);
+    reportError(e, () => void examine(s, gen));
   } finally {
     if (gen === generation) el.next.disabled = s.stale !== null;
   }
 }
 
+/** The crawl-year range in words: "all crawl years", "crawl year 1987", "crawl years from 2025", "… 2019–2021". */
+function crawlYears(state: SearchState): string {
+  const { yearMin: min, yearMax: max } = state;
+  if (min === null && max === null) return 'all crawl years';
+  if (min === max) return `crawl year ${min}`;
+  if (max === null) return `crawl years from ${min}`;
+  if (min === null) return `crawl years up to ${max}`;
+  return `crawl years ${min}–${max}`;
+}
+
+const PAGE_TITLE = document.title;
+
 async function runSearch(state: SearchState): Promise<void> {
   const gen = ++generation;
+  // The tab names the search, so several open searches can be told apart.
+  document.title = state.query === '' ? PAGE_TITLE : `“${state.query.length > 60 ? `${state.query.slice(0, 60)}…` : state.query}” · ${PAGE_TITLE}`;
   clearAlert();
   session = null;
   shown = 0;
@@ -142,6 +182,8 @@ async function runSearch(state: SearchState): Promise<void> {
     return;
   }
   el.welcome.hidden = true;
+  // Nothing of the previous search stays on screen (total, chart, exports) while the new one is asked for.
+  el.results.hidden = true;
   setStatus(`Searching for “${state.query}”…`, true);
   el.searchButton.disabled = true;
   try {
@@ -152,8 +194,7 @@ async function runSearch(state: SearchState): Promise<void> {
     el.results.hidden = false;
     el.total.textContent = formatCount(total);
     el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}”`;
-    const years = state.yearMin === null && state.yearMax === null ? 'all crawl years'
-      : `crawl years ${state.yearMin ?? 'first'}–${state.yearMax ?? 'last'}`;
+    const years = crawlYears(state);
     const chart = chartData(s.found);
     const peak = chart.bars.reduce<{ period: string; count: number } | null>((best, b) => (best === null || b.count > best.count ? b : best), null);
     const active = chart.bars.filter((b) => b.count > 0).length;
@@ -171,7 +212,7 @@ async function runSearch(state: SearchState): Promise<void> {
   } catch (e) {
     if (gen !== generation) return;
     el.results.hidden = true;
-    reportError(e);
+    reportError(e, () => void runSearch(state));
   } finally {
     if (gen === generation) el.searchButton.disabled = false;
   }
@@ -221,20 +262,32 @@ document.addEventListener('keydown', (ev) => {
   }
 });
 
-async function describeCorpus(current: string): Promise<void> {
+/** Describes the corpus in the masthead and offers its indexes; false when `current` is not one of them. */
+async function describeCorpus(current: string): Promise<boolean> {
   try {
     const info = await api.info();
-    setIndexes(info.available_indexes, current);
+    const known = setIndexes(info.available_indexes, current);
     const range = info.date_range.first === null ? 'no crawl periods loaded'
       : info.date_range.first === info.date_range.last ? `crawled ${info.date_range.first}` : `crawled ${info.date_range.first} to ${info.date_range.last}`;
     byId('corpus-info').textContent = `${plural(info.document_count, 'article', 'articles')} · ${range} · release ${info.index_version}`;
+    if (!known) showAlert(`This link asks for the index “${current}”, which this service does not have (it has ${info.available_indexes.join(', ')}). Choose an index and search again.`);
+    return known;
   } catch {
     // The page still searches without info; it only loses the corpus description and the index list.
+    return true;
   }
 }
 
-const initial = parseSearchState(location.search);
-writeForm(initial);
-void describeCorpus(initial.index);
-if (initial.query !== '') void runSearch(initial);
-else byId('q').focus();
+async function start(): Promise<void> {
+  const initial = parseSearchState(location.search);
+  writeForm(initial);
+  const problems = linkProblems(location.search);
+  // The default index needs no check before searching; another one is confirmed first (no search on a bogus one).
+  const described = describeCorpus(initial.index);
+  if (initial.index !== DEFAULT_INDEX && !(await described)) return;
+  if (initial.query !== '') await runSearch(initial);
+  else byId('q').focus();
+  // After the search, whose start clears the alert: what the link asked for that was left out.
+  if (problems.length > 0 && el.alert.hidden) showAlert(problems.join(' '));
+}
+void start();

@@ -3,7 +3,7 @@ import type { GatewayContext } from './context.ts';
 import { ERROR_STATUS, GatewayError, toErrorResponse } from './errors/index.ts';
 import { registerV1Routes } from './v1/index.ts';
 import { registerV2 } from './v2/index.ts';
-import { registerPages } from './pages/index.ts';
+import { NOT_FOUND_HTML, registerPages, sendHtml } from './pages/index.ts';
 import { registerBrowserClient } from './client/index.ts';
 import { elapsedMs, markStart } from './request-timing.ts';
 
@@ -29,6 +29,10 @@ function clientError(err: unknown): GatewayError | null {
  */
 export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true, keepAliveTimeout: 65_000 });
+  // Every answer, whoever writes it: routes, the error and not-found handlers, and the 400s Fastify sends for a
+  // malformed URL before any hook runs (hence the raw server's request event, not an onRequest hook).
+  // Node merges it into the headers each answer writes; a browser then never reads a JSON error as HTML or script.
+  app.server.prependListener('request', (_req, res) => { res.setHeader('x-content-type-options', 'nosniff'); });
 
   // FastAPI parses JSON itself and answers malformed bodies with a 422; take the raw bytes and do the same.
   app.removeAllContentTypeParsers();
@@ -63,6 +67,9 @@ export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
     if (allowed !== undefined && allowed.size > 0) {
       return reply.code(ERROR_STATUS.method_not_allowed).header('allow', [...allowed].join(', ')).send({ detail: 'Method Not Allowed' });
     }
+    // API paths keep FastAPI's JSON; a page address a browser follows gets a page.
+    const path = req.url.split('?')[0] ?? '';
+    if ((req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/')) return sendHtml(reply, NOT_FOUND_HTML, ERROR_STATUS.not_found);
     return reply.code(ERROR_STATUS.not_found).send({ detail: 'Not Found' });
   });
 

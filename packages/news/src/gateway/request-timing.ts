@@ -12,3 +12,11 @@ export function elapsedMs(req: FastifyRequest): number {
   const t0 = started.get(req) ?? performance.now();
   return Math.round((performance.now() - t0) * 1000) / 1000;
 }
+
+/**
+ * When the request stops waiting for the worker: arrival + the budget, one deadline for all its worker calls
+ * (a v2 request asks for the release identity first), in `performance.now()` time as the worker client expects.
+ */
+export function requestDeadline(req: FastifyRequest, budgetMs: number): number {
+  return (started.get(req) ?? performance.now()) + budgetMs;
+}

@@ -1,3 +1,4 @@
+import { PYTHON_GUARDS } from '../client/export/python-guards.ts';
 import { HUB_FORMAT, HUB_FORMAT_VERSION, HUB_MANIFEST_FILE, HUB_RELEASE_FILE } from './layout.ts';
 
 /** What the gateway knows when it answers info: where the API and the hub copy are, and which revision to pin. */
@@ -29,7 +30,7 @@ def http_json(url, body=None):
                                  headers={"accept": "application/json", "content-type": "application/json"})
     try:
         with urllib.request.urlopen(req, timeout=120) as res:
-            return json.loads(res.read().decode("utf-8"))
+            return json.loads(read_answer(res, url))
     except urllib.error.HTTPError as err:
         try:
             detail = json.loads(err.read().decode("utf-8"))
@@ -123,12 +124,16 @@ def verify(row, meta, year, doc_ix):
 def article_refs(query, year_min, year_max, limit):
     """The articles to retrieve: the first ones matching the phrase, via v2 find and documents."""
     found = api("/api/v2/find", {"query": query, "index": INDEX, "year_min": year_min, "year_max": year_max})
-    version = found["index_version"]
+    _, plan = checked_plan(found)
+    version = found.get("index_version")
     refs = []
-    for shard_id, (lo, hi) in zip(found["shard_ids"], found["segment_by_shard"]):
+    # Bounded by the checked plan: each page must cover exactly the ranks asked for (check_page).
+    for shard_id, lo, hi in plan:
         for start in range(lo, hi, 1000):
+            end = min(hi, start + 1000)
             page = api("/api/v2/documents", {"index": INDEX, "query": query, "shard_id": shard_id, "rank_from": start,
-                                              "rank_to": min(hi, start + 1000), "expected_index_version": version})
+                                              "rank_to": end, "expected_index_version": version})
+            check_page(page, start, end)
             for doc in page["documents"]:
                 ref = (doc["year"], doc["doc_ix"])
                 if ref not in refs:
@@ -177,11 +182,11 @@ def main():
                         out.write(json.dumps(record, ensure_ascii=False) + "\n")
                         written += 1
         os.replace(args.out + ".partial", args.out)
-        print("verified %d articles from %s@%s (release %s) into %s" % (written, REPO, revision, version, args.out), file=sys.stderr)
-    except RecipeStop as stop:
+        say("verified %d articles from %s@%s (release %s) into %s" % (written, REPO, revision, version, args.out))
+    except (RecipeStop, Contradiction) as stop:
         if os.path.exists(args.out + ".partial"):
             os.remove(args.out + ".partial")
-        print("stopped: %s" % stop, file=sys.stderr)
+        say("stopped: %s" % stop)
         return 2
     return 0
 
@@ -210,7 +215,8 @@ export function pythonRecipe(settings: RecipeSettings): string {
     '2. Checks the publication\'s release identity and the shard manifest\'s row counts against the API first.',
     '3. Maps (year, doc_ix) to partition rows and downloads each needed Parquet partition once at that commit.',
     '4. Verifies warc_record_id and the string-normalized text_xxhash64 of every row against the API metadata.',
-    '5. Stops when either value is absent or differs, or when the API release changes.',
+    '5. Stops when either value is absent or differs, when the API release changes, or when an answer contradicts',
+    '   the totals find reported (it prints no control characters from any answer).',
     '6. Uses no dataset-viewer row links: the viewer cannot address an immutable row.',
     '',
     'Usage: python3 recipe.py "phrase" [--year-min Y] [--year-max Y] [--limit N] [--out hub-articles.jsonl]',
@@ -219,6 +225,7 @@ export function pythonRecipe(settings: RecipeSettings): string {
     'import hashlib',
     'import json',
     'import os',
+    'import re',
     'import sys',
     'import tempfile',
     'import urllib.error',
@@ -237,5 +244,5 @@ export function pythonRecipe(settings: RecipeSettings): string {
     `RELEASE_FILE = ${py(HUB_RELEASE_FILE)}`,
     `MANIFEST_FILE = ${py(HUB_MANIFEST_FILE)}`,
   ].join('\n');
-  return head + BODY;
+  return `${head}\n${PYTHON_GUARDS}${BODY}`;
 }

@@ -18,7 +18,8 @@ export interface RunningServer {
 }
 
 function send(res: ServerResponse, status: number, body: string, contentType = 'application/json'): void {
-  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  // nosniff as on every gateway answer: whoever reads the worker's port directly gets JSON treated as JSON.
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff' });
   res.end(body);
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { ApiClient, StaleReleaseError, describeErrorBody, type ApiError } from './api-client.ts';
+import { ApiClient, StaleReleaseError, describeErrorBody, retryAfterSeconds, type ApiError } from './api-client.ts';
 
 let server: Server;
 let base: string;
@@ -54,5 +54,14 @@ describe('API client', () => {
     const err = await new ApiClient('http://127.0.0.1:9').info().catch((e: unknown) => e) as ApiError;
     expect([err.status, err.code]).toEqual([0, 'network']);
     expect(describeErrorBody(500, null)).toBe('The server answered 500.');
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads the delta-seconds form and counts a missing or date form as 1 s', () => {
+    expect(retryAfterSeconds('2')).toBe(2);
+    expect(retryAfterSeconds(' 0 ')).toBe(0);
+    expect(retryAfterSeconds(null)).toBe(1);
+    expect(retryAfterSeconds('Wed, 21 Oct 2026 07:28:00 GMT')).toBe(1);
   });
 });

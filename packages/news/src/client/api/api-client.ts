@@ -15,6 +15,29 @@ export class StaleReleaseError extends ApiError {
   }
 }
 
+/**
+ * 503: the search worker is busy, restarting or not serving this release. The page says so in plain words and
+ * offers Retry; the client has already retried as often as `Retry-After` allowed.
+ */
+export class ServiceUnavailableError extends ApiError {
+  constructor(readonly retryAfterSeconds: number, body: unknown) {
+    const code = (body as { code?: unknown } | null)?.code;
+    super(503, typeof code === 'string' ? code : 'unavailable',
+      'The search service is busy or restarting and could not answer just now. Please try again in a moment.', body);
+  }
+}
+
+/** Automatic retries of a 503 before the page is told, each after the server's Retry-After. */
+export const UNAVAILABLE_RETRIES = 2;
+/** A Retry-After longer than this is not waited for automatically; the reader can press Retry. */
+const MAX_AUTOMATIC_WAIT_S = 5;
+
+/** Retry-After in seconds (delta form; an HTTP date or nonsense counts as 1 s). */
+export function retryAfterSeconds(header: string | null): number {
+  const n = header === null ? NaN : Number(header.trim());
+  return Number.isFinite(n) && n >= 0 ? n : 1;
+}
+
 export interface SearchParams {
   readonly query: string;
   readonly index: string;
@@ -65,23 +88,40 @@ export class ApiClient {
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, version?: string): Promise<T> {
-    let res: Response;
-    try {
-      res = await this.fetchFn(this.base + path, {
-        method,
-        headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
-        body: body === undefined ? null : JSON.stringify(body),
-      });
-    } catch (e) {
-      throw new ApiError(0, 'network', `The search service cannot be reached (${(e as Error).message}). Check the connection and try again.`, null);
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.fetchFn(this.base + path, {
+          method,
+          headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+          body: body === undefined ? null : JSON.stringify(body),
+        });
+      } catch (e) {
+        throw new ApiError(0, 'network', `The search service cannot be reached (${(e as Error).message}). Check the connection and try again.`, null);
+      }
+      const parsed: unknown = await res.json().catch(() => null);
+      if (res.ok) return parsed as T;
+      const retryAfter = res.headers.get('retry-after');
+      // A 503 with Retry-After may pass (worker busy or restarting); without it (e.g. no country table) it will not.
+      if (res.status === 503 && retryAfter !== null) {
+        // Every request is a read, so asking again after the server's Retry-After is safe.
+        const wait = retryAfterSeconds(retryAfter);
+        if (attempt < UNAVAILABLE_RETRIES && wait <= MAX_AUTOMATIC_WAIT_S) {
+          await new Promise((r) => setTimeout(r, wait * 1000));
+          continue;
+        }
+        throw new ServiceUnavailableError(wait, parsed);
+      }
+      return this.refuse(res.status, parsed, version);
     }
-    const parsed: unknown = await res.json().catch(() => null);
-    if (res.ok) return parsed as T;
+  }
+
+  private refuse(status: number, parsed: unknown, version: string | undefined): never {
     const code = (parsed as { code?: unknown } | null)?.code;
-    if (res.status === 409 && code === 'stale_index_version') {
+    if (status === 409 && code === 'stale_index_version') {
       const current = (parsed as { index_version?: unknown }).index_version;
       throw new StaleReleaseError(version ?? '', typeof current === 'string' ? current : null, parsed);
     }
-    throw new ApiError(res.status, typeof code === 'string' ? code : null, describeErrorBody(res.status, parsed), parsed);
+    throw new ApiError(status, typeof code === 'string' ? code : null, describeErrorBody(status, parsed), parsed);
   }
 }

@@ -3,17 +3,23 @@ import fc from 'fast-check';
 import { csvField, parseCsv, toCsv } from './csv.ts';
 
 describe('CSV fields', () => {
-  it('quotes every field, including numbers and empty values', () => {
-    expect(toCsv(['a', 'b', 'c'], [[1, null, 'x']])).toBe('"a","b","c"\r\n"1","","x"\r\n');
+  it('starts with a UTF-8 byte order mark and quotes every field, including numbers and empty values', () => {
+    expect(toCsv(['a', 'b', 'c'], [[1, null, 'x']])).toBe('\uFEFF"a","b","c"\r\n"1","","x"\r\n');
   });
 
   it.each(['=1+2', '+49 30 1234', '-5', '@SUM(A1)', '\tindent', '\rcr'])('prefixes %j with a tab so a spreadsheet cannot execute it', (v) => {
     expect(csvField(v)).toBe(`"\t${v.replace(/"/g, '""')}"`);
   });
 
-  it('leaves ordinary text and hash digits unchanged', () => {
+  it('leaves ordinary text and numbers a spreadsheet keeps exactly unchanged', () => {
     expect(csvField('Merkel says "no"')).toBe('"Merkel says ""no"""');
-    expect(csvField('18446744073709551615')).toBe('"18446744073709551615"');
+    expect(csvField('123456789012345')).toBe('"123456789012345"');
+    expect(csvField(9007199254740991)).toBe('"9007199254740991"');
+  });
+
+  it('prefixes digit strings longer than 15 digits (hashes) with a tab so a spreadsheet keeps them as text', () => {
+    expect(csvField('18446744073709551615')).toBe('"\t18446744073709551615"');
+    expect(csvField('1234567890123456')).toBe('"\t1234567890123456"');
   });
 
   it('round-trips any text, with the tab rule applied exactly once', () => {
@@ -22,7 +28,7 @@ describe('CSV fields', () => {
       const padded = rows.map((r) => [...r, '', '', '', ''].slice(0, width));
       const parsed = parseCsv(toCsv(['h1', 'h2', 'h3', 'h4'], padded));
       expect(parsed[0]).toEqual(['h1', 'h2', 'h3', 'h4']);
-      expect(parsed.slice(1)).toEqual(padded.map((r) => r.map((v) => (/^[=+\-@\t\r]/.test(v) ? `\t${v}` : v))));
+      expect(parsed.slice(1)).toEqual(padded.map((r) => r.map((v) => (/^[=+\-@\t\r]/.test(v) || /^\d{16,}$/.test(v) ? `\t${v}` : v))));
     }));
   });
 });

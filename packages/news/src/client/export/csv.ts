@@ -1,20 +1,29 @@
 /** Characters that make a spreadsheet treat a cell as a formula (or split it) when they come first. */
 const EXECUTABLE_START = /^[=+\-@\t\r]/;
+/**
+ * Digits a spreadsheet would read as a number and round: it keeps 15 significant digits, so a 20-digit
+ * text_xxhash64 became 1.41967680456432E+019 in LibreOffice.
+ */
+const LONG_DIGITS = /^\d{16,}$/;
+
+/** Makes Excel on Windows read the file as UTF-8 (umlauts, Japanese) when it is opened by double-click. */
+export const UTF8_BOM = '\uFEFF';
 
 /**
- * One CSV field: always quoted, inner quotes doubled; a cell a spreadsheet could execute gets a leading tab,
- * which keeps the text readable and makes the cell plain text (spec §1, CSV export).
+ * One CSV field: always quoted, inner quotes doubled. A cell a spreadsheet could execute, or a digit string it
+ * would round, gets a leading tab, which keeps the text readable and makes the cell plain text on import
+ * (spec §1, CSV export; checked with LibreOffice's CSV import in test/export-spreadsheet.test.ts).
  * @example csvField('=HYPERLINK("x")') // '"\t=HYPERLINK(""x"")"'
  */
 export function csvField(value: string | number | boolean | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);
-  if (EXECUTABLE_START.test(text)) text = `\t${text}`;
+  if (EXECUTABLE_START.test(text) || (typeof value === 'string' && LONG_DIGITS.test(text))) text = `\t${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-/** A whole CSV document: header row then data rows, CRLF line ends (RFC 4180). */
+/** A whole CSV document: UTF-8 byte order mark, header row, data rows, CRLF line ends (RFC 4180). */
 export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | boolean | null | undefined)[])[]): string {
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return UTF8_BOM + [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
 /** Parses CSV written by `toCsv` (quoted fields, CRLF); used by tests to check exports field by field. */
@@ -23,7 +32,7 @@ export function parseCsv(text: string): string[][] {
   let row: string[] = [];
   let field = '';
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = text.startsWith(UTF8_BOM) ? 1 : 0; i < text.length; i++) {
     const c = text[i] as string;
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }

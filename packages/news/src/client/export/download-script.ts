@@ -1,4 +1,5 @@
 import { FILTER_NAMES, type FilterLists } from '../api/types.ts';
+import { PYTHON_GUARDS } from './python-guards.ts';
 
 export interface DownloadScriptInput {
   /** Origin of the API the script talks to, e.g. `https://news.example.org`. */
@@ -33,6 +34,7 @@ class StaleRelease(Exception):
     """The service now serves another corpus release than the one this run started with."""
 
 
+
 class ApiFailure(Exception):
     """Any other error answer; code is the API's stable error code when it sent one."""
 
@@ -48,7 +50,7 @@ def post(api, path, body):
                                      headers={"content-type": "application/json", "accept": "application/json"})
         try:
             with urllib.request.urlopen(req, timeout=60) as res:
-                return json.loads(res.read().decode("utf-8"))
+                return json.loads(read_answer(res, path))
         except urllib.error.HTTPError as err:
             payload = err.read().decode("utf-8", "replace")
             try:
@@ -82,25 +84,24 @@ def main():
     args = parser.parse_args()
     api = args.api.rstrip("/")
 
-    try:
-        found = post(api, "/api/v2/find", {"query": QUERY, "index": INDEX, "year_min": YEAR_MIN, "year_max": YEAR_MAX})
-    except ApiFailure as err:
-        print("news-download: %s" % err, file=sys.stderr)
-        return 1
-    version = found["index_version"]
-    total = found["total_occurrences"]
-    print("release %s: %d occurrences of %r" % (version, total, QUERY), file=sys.stderr)
     filters = {name: values for name, values in FILTERS.items() if values}
-
     articles = {}  # (year, doc_ix) -> record; insertion order = first occurrence in find order
     examined = 0
+    version = None
     try:
-        for shard_id, (lo, hi) in zip(found["shard_ids"], found["segment_by_shard"]):
+        found = post(api, "/api/v2/find", {"query": QUERY, "index": INDEX, "year_min": YEAR_MIN, "year_max": YEAR_MAX})
+        total, plan = checked_plan(found)
+        version = found.get("index_version")
+        say("release %s: %d occurrences of %r" % (version, total, QUERY))
+        # Bounded by the plan checked above: every page must cover exactly the ranks asked for.
+        for shard_id, lo, hi in plan:
             for start in range(lo, hi, PAGE_RANKS):
+                end = min(hi, start + PAGE_RANKS)
                 body = {"index": INDEX, "query": QUERY, "shard_id": shard_id, "rank_from": start,
-                        "rank_to": min(hi, start + PAGE_RANKS), "expected_index_version": version}
+                        "rank_to": end, "expected_index_version": version}
                 body.update(filters)
                 page = post(api, "/api/v2/documents", body)
+                check_page(page, start, end)
                 check_release(page, version)
                 for doc in page["documents"]:
                     key = (doc["year"], doc["doc_ix"])
@@ -108,16 +109,18 @@ def main():
                         articles[key]["occurrences"] += doc["occurrences"]
                     else:
                         articles[key] = {"year": doc["year"], "doc_ix": doc["doc_ix"], "occurrences": doc["occurrences"],
-                                         "first_shard_id": shard_id, "first_rank": doc["first_rank"], "metadata": doc["metadata"]}
-                examined += page["page_occurrences"]
-                print("\rexamined %d of %d occurrences, %d articles" % (examined, total, len(articles)), end="", file=sys.stderr)
-        print(file=sys.stderr)
+                                         "first_shard_id": shard_id, "first_rank": doc["first_rank"], "metadata": doc.get("metadata")}
+                examined += end - start
+                say("examined %d of %d occurrences, %d articles" % (examined, total, len(articles)), progress=True)
+        say("")
         if not args.no_text:
             for n, rec in enumerate(articles.values(), 1):
                 try:
                     doc = post(api, "/api/v2/get_doc", {"index": INDEX, "query": QUERY, "shard_id": rec["first_shard_id"],
                                                          "rank": rec["first_rank"], "expected_index_version": version,
                                                          "max_ctx_len": 1, "full_text": True})
+                    if not isinstance(doc, dict) or not isinstance(doc.get("text"), str):
+                        raise Contradiction("get_doc answered no article text")
                     check_release(doc, version)
                     rec["text"] = doc["text"]
                 except ApiFailure as err:
@@ -125,15 +128,19 @@ def main():
                         raise
                     rec["text"] = None
                     rec["text_error"] = "article_too_large"
-                print("\rtexts %d of %d" % (n, len(articles)), end="", file=sys.stderr)
-            print(file=sys.stderr)
+                say("texts %d of %d" % (n, len(articles)), progress=True)
+            say("")
     except StaleRelease as err:
-        print("news-download: the corpus was updated while downloading (release %s is no longer served: %s). "
-              "Nothing was written; run the script again to download from the new release." % (version, err), file=sys.stderr)
+        say("news-download: the corpus was updated while downloading (release %s is no longer served: %s). "
+            "Nothing was written; run the script again to download from the new release." % (version, err))
         return 3
     except ApiFailure as err:
-        print("news-download: %s. Nothing was written." % err, file=sys.stderr)
+        say("news-download: %s. Nothing was written." % err)
         return 1
+    except Contradiction as err:
+        say("")  # ends the progress line
+        say("news-download: stopped, the service's answer is inconsistent: %s. Nothing was written." % err)
+        return 4
 
     tmp = args.out + ".partial"
     with open(tmp, "w", encoding="utf-8") as out:
@@ -142,7 +149,7 @@ def main():
             rec["query"] = QUERY
             out.write(json.dumps(rec, ensure_ascii=False) + "\n")
     os.replace(tmp, args.out)
-    print("wrote %d articles to %s" % (len(articles), args.out), file=sys.stderr)
+    say("wrote %d articles to %s" % (len(articles), args.out))
     return 0
 
 
@@ -168,12 +175,15 @@ export function buildDownloadScript(input: DownloadScriptInput): string {
     `Generated ${input.generatedAt} by the news search page. Needs only the Python standard library.`,
     'It examines every matching occurrence page through the v2 API, merges occurrences into articles by (year, doc_ix),',
     'and writes nothing if the corpus release changes during the run (answer 409): run it again then.',
+    'It checks every answer against the totals find reported and stops when one contradicts them.',
+    'Exit status: 0 written, 1 API error, 3 release changed, 4 inconsistent answer.',
     '',
     'Usage: python3 news-download.py [--api URL] [--out FILE] [--no-text]',
     '"""',
     'import argparse',
     'import json',
     'import os',
+    'import re',
     'import sys',
     'import time',
     'import urllib.error',
@@ -188,5 +198,5 @@ export function buildDownloadScript(input: DownloadScriptInput): string {
     filters,
     '}',
   ].join('\n');
-  return `${head}\n${SCRIPT_BODY}`;
+  return `${head}\n${PYTHON_GUARDS}${SCRIPT_BODY}`;
 }

@@ -29,7 +29,7 @@ describe('exports', () => {
       export_scope: 'examined_matches', release: '2026-11-01.1', query: 'Bundestag', year_min: '2023', year_max: '',
       filters: 'languages=de;en & countries=AT', examined_intervals: '2024-03:[0,3)', examined_occurrences: '3',
       matching_occurrences: '2', matching_articles: '1', year: '2024', doc_ix: '17', occurrences: '2',
-      text_xxhash64: hash, warc_record_id: '<urn:uuid:1>', title: '\t=cmd|x',
+      text_xxhash64: `\t${hash}`, warc_record_id: '<urn:uuid:1>', title: '\t=cmd|x',
     });
   });
 

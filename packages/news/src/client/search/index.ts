@@ -2,4 +2,5 @@
 export * from './url-state.ts';
 export * from './examine-plan.ts';
 export * from './article-merge.ts';
-export { SearchSession, SNIPPET_CONTEXT_BYTES } from './search-session.ts';
+export { SearchSession } from './search-session.ts';
+export * from './snippet.ts';

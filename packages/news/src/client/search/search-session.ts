@@ -4,9 +4,8 @@ import type { LoadedOccurrence } from '../export/export-data.ts';
 import { ArticleSet, type MergedArticle } from './article-merge.ts';
 import { EXAMINE_BUDGET, isExhausted, planPages, remainingRanks, segmentsOf, startCursor, type Cursor, type Segment } from './examine-plan.ts';
 import type { SearchState } from './url-state.ts';
+import { SNIPPET_CONTEXT_BYTES, snippetCuts, snippetText } from './snippet.ts';
 
-/** Context bytes on each side of the match in a result snippet. */
-export const SNIPPET_CONTEXT_BYTES = 160;
 
 /**
  * One search against one corpus release: find, then examinations of at most 1,000 ranks, merged into articles.
@@ -67,7 +66,9 @@ export class SearchSession {
         index: this.state.index, query: this.state.query, shardId: article.firstShardId, rank: article.firstRank,
         version: this.release, maxCtxLen: SNIPPET_CONTEXT_BYTES,
       })).then((doc) => {
-        this.sample.push({ shardId: doc.shard_id, rank: doc.rank, year: doc.year, docIx: doc.doc_ix, snippet: doc.text, metadata: doc.metadata });
+        // The sample records the snippet as the card shows it: whole words, an ellipsis where the article goes on.
+        const snippet = snippetText(doc.spans, snippetCuts(doc, new TextEncoder().encode(this.state.query).length));
+        this.sample.push({ shardId: doc.shard_id, rank: doc.rank, year: doc.year, docIx: doc.doc_ix, snippet, metadata: doc.metadata });
         return doc;
       });
       p.catch(() => this.snippets.delete(article.key));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { EMPTY_FILTERS, parseSearchState, serializeSearchState, splitFilterValues, type SearchState } from './url-state.ts';
+import { EMPTY_FILTERS, linkProblems, parseSearchState, serializeSearchState, splitFilterValues, type SearchState } from './url-state.ts';
 
 describe('search state in the URL', () => {
   it('splits filter values on semicolons, trims them and drops empty and repeated values', () => {
@@ -19,6 +19,16 @@ describe('search state in the URL', () => {
   it('ignores years outside 1900-2200 and malformed index names', () => {
     const s = parseSearchState('year_min=1200&year_max=abc&index=Bad-Name');
     expect([s.yearMin, s.yearMax, s.index]).toEqual([null, null, 'news']);
+  });
+
+  it('names every value of a link it leaves out, and nothing for a clean link', () => {
+    expect(linkProblems('?q=x&year_min=abcd&year_max=1800&index=Bad-Name')).toEqual([
+      'The link\'s first crawl year “abcd” is not a four-digit year from 1900 to 2200, so it was left out.',
+      'The link\'s last crawl year “1800” is not a four-digit year from 1900 to 2200, so it was left out.',
+      'The link\'s index “Bad-Name” is not an index name, so news is searched.',
+    ]);
+    expect(linkProblems('?year_min=2026&year_max=2024')).toEqual(['The link\'s first crawl year (2026) is after its last (2024), so nothing can match.']);
+    expect(linkProblems('?q=Merkel&index=news&year_min=2019&year_max=2024&languages=de')).toEqual([]);
   });
 
   it('keeps the phrase byte for byte, including spaces at its ends and reserved characters', () => {

@@ -57,6 +57,28 @@ export function parseSearchState(search: string): SearchState {
   };
 }
 
+/**
+ * What a shared link asked for that the page cannot use, in plain words: `parseSearchState` leaves such values
+ * out, and the reader is told rather than left to wonder why the search differs from the link.
+ * @example linkProblems('?year_min=abcd') // ['The link\'s first crawl year “abcd” is not a four-digit year from 1900 to 2200, so it was left out.']
+ */
+export function linkProblems(search: string): string[] {
+  const p = new URLSearchParams(search);
+  const problems: string[] = [];
+  for (const [key, which] of [['year_min', 'first'], ['year_max', 'last']] as const) {
+    const raw = p.get(key)?.trim() ?? '';
+    if (raw !== '' && parseYear(raw) === null) {
+      problems.push(`The link's ${which} crawl year “${raw}” is not a four-digit year from 1900 to 2200, so it was left out.`);
+    }
+  }
+  const index = p.get('index')?.trim() ?? '';
+  if (index !== '' && !/^[a-z0-9_]{1,100}$/.test(index)) problems.push(`The link's index “${index}” is not an index name, so ${DEFAULT_INDEX} is searched.`);
+  const min = parseYear(p.get('year_min'));
+  const max = parseYear(p.get('year_max'));
+  if (min !== null && max !== null && min > max) problems.push(`The link's first crawl year (${min}) is after its last (${max}), so nothing can match.`);
+  return problems;
+}
+
 /** Writes a search as a URL query string (without `?`); empty parts are left out so links stay short. */
 export function serializeSearchState(state: SearchState): string {
   const p = new URLSearchParams();

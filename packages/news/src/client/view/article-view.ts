@@ -1,8 +1,8 @@
 import { ApiError } from '../api/api-client.ts';
 import type { ArticleMetadata, GetDocResponse } from '../api/types.ts';
 import type { MergedArticle } from '../search/article-merge.ts';
-import { SNIPPET_CONTEXT_BYTES } from '../search/search-session.ts';
-import { formatCount, h, plural, replaceChildren } from './dom.ts';
+import { snippetCuts } from '../search/snippet.ts';
+import { formatSize, h, plural, replaceChildren } from './dom.ts';
 import { renderSpans } from './spans.ts';
 
 export interface ArticleActions {
@@ -63,10 +63,32 @@ function details(a: MergedArticle, release: string): HTMLElement {
   );
 }
 
+/** Words a heading shows of an untitled article's context. */
+const LEAD_CHARS = 90;
+
+/**
+ * A heading for an article without a title: the opening words of its loaded context, cut at a word boundary,
+ * so untitled cards (whole corpora have no titles) differ from each other.
+ */
+export function leadWords(text: string, cutStart: boolean, max = LEAD_CHARS): string {
+  let t = text.replace(/\s+/g, ' ').trim();
+  // A window that starts mid-article starts mid-word: drop the partial word.
+  if (cutStart) t = t.replace(/^\S*\s/, '');
+  if (t.length <= max) return cutStart ? `…${t}` : t;
+  const cut = t.slice(0, max + 1);
+  const space = cut.lastIndexOf(' ');
+  return `${cutStart ? '…' : ''}${(space > max / 2 ? cut.slice(0, space) : cut.slice(0, max)).replace(/[\s,;:.–-]+$/, '')}…`;
+}
+
+/** The URL as a reader scans it: no scheme, no trailing slash. */
+function shownUrl(href: string): string {
+  return href.replace(/^https?:\/\//, '').replace(/\/$/, '');
+}
+
 /** One result: title, source, dates, snippet with the match highlighted, details and the full text on demand. */
 export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLElement {
   const m = a.metadata;
-  const title = str(m, 'title') ?? 'Untitled article';
+  const title = str(m, 'title');
   const href = safeHref(str(m, 'url'));
   const source = str(m, 'sitename') ?? str(m, 'hostname') ?? 'Unknown source';
   const detailsId = `details-${a.key.replace(':', '-')}`;
@@ -82,18 +104,23 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
   });
   fullBtn.addEventListener('click', () => void readFull(a, actions, full, fullBtn));
 
+  const author = str(m, 'author');
   const meta = [
     h('span', { class: 'source' }, source),
+    author ? h('span', { class: 'author' }, `By ${author}`) : null,
     str(m, 'publish_date') ? h('span', {}, `Published ${day(str(m, 'publish_date'))}`) : null,
     str(m, 'warc_date') ? h('span', {}, `Crawled ${day(str(m, 'warc_date'))}`) : null,
     str(m, 'language') ? h('span', { class: 'pill', title: 'Language' }, str(m, 'language')) : null,
     str(m, 'country') ? h('span', { class: 'pill country', title: 'Publisher country' }, str(m, 'country')) : null,
   ].filter((x): x is HTMLElement => x !== null);
+  // Without a title the heading names the source until the context arrives, then shows its opening words.
+  const heading = h('span', { class: title === null ? 'untitled' : undefined }, title ?? `Untitled article from ${source}`);
   const card = h('article', { class: 'result', 'data-key': a.key },
     h('header', {},
-      h('h3', {}, href ? h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, title) : title),
+      h('h3', {}, href ? h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, heading) : heading),
       h('span', { class: 'count', title: 'occurrences in the examined pages' }, plural(a.occurrences, 'match', 'matches'))),
     h('p', { class: 'meta' }, ...meta.flatMap((x, i) => (i === 0 ? [x] : [h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), x]))),
+    href ? h('p', { class: 'url' }, h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank', tabindex: -1 }, shownUrl(href))) : null,
     snippet,
     h('div', { class: 'actions' }, detailsBtn, fullBtn),
     detailPanel,
@@ -101,12 +128,9 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
   );
   actions.snippet(a).then((doc) => {
     snippet.removeAttribute('aria-busy');
-    // The window holds SNIPPET_CONTEXT_BYTES each side unless the article ends first (less up to 3 bytes, since the
-    // server shrinks the window to whole UTF-8 characters); a full side therefore means the article goes on.
-    const after = doc.disp_len - doc.needle_offset - actions.queryBytes;
-    const cutStart = doc.needle_offset >= SNIPPET_CONTEXT_BYTES - 3;
-    const cutEnd = after >= SNIPPET_CONTEXT_BYTES - 3 && doc.disp_len < doc.doc_len;
-    replaceChildren(snippet, renderSpans(doc.spans, { cutStart, cutEnd }));
+    const cuts = snippetCuts(doc, actions.queryBytes);
+    replaceChildren(snippet, renderSpans(doc.spans, cuts));
+    if (title === null) heading.textContent = leadWords(doc.text, cuts.cutStart);
   }).catch((e: unknown) => {
     snippet.removeAttribute('aria-busy');
     replaceChildren(snippet, h('p', { class: 'snippet error' }, e instanceof ApiError ? `Context unavailable: ${e.message}` : 'Context unavailable.'));
@@ -127,7 +151,7 @@ async function readFull(a: MergedArticle, actions: ArticleActions, box: HTMLElem
   try {
     const doc = await actions.fullText(a);
     replaceChildren(box,
-      h('p', { class: 'muted' }, `${formatCount(doc.doc_len)} bytes · matches highlighted`),
+      h('p', { class: 'muted' }, `${formatSize(doc.doc_len)} of text · matches highlighted`),
       renderSpans(doc.spans, { preserveLines: true }));
     btn.textContent = 'Hide full article';
   } catch (e) {

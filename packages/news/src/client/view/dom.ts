@@ -48,6 +48,13 @@ export function formatCount(n: number): string {
   return numberFormat.format(n);
 }
 
+/** A size as a reader thinks of it: "840 bytes", "12.3 KB", "1.1 MB" (1 KB = 1,000 bytes). */
+export function formatSize(bytes: number): string {
+  if (bytes < 1000) return plural(bytes, 'byte', 'bytes');
+  const [value, unit] = bytes < 1_000_000 ? [bytes / 1000, 'KB'] : [bytes / 1_000_000, 'MB'];
+  return `${value < 10 ? value.toFixed(1) : formatCount(Math.round(value))} ${unit}`;
+}
+
 export function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }

@@ -16,9 +16,8 @@ export function readForm(): SearchState {
 
 export function writeForm(state: SearchState): void {
   byId<HTMLInputElement>('q').value = state.query;
-  const select = byId<HTMLSelectElement>('index');
-  if (![...select.options].some((o) => o.value === state.index)) select.add(new Option(state.index, state.index));
-  select.value = state.index;
+  // Only indexes the service has are offered (setIndexes); a link's unknown index is reported, not added.
+  byId<HTMLSelectElement>('index').value = state.index;
   byId<HTMLInputElement>('year_min').value = state.yearMin === null ? '' : String(state.yearMin);
   byId<HTMLInputElement>('year_max').value = state.yearMax === null ? '' : String(state.yearMax);
   let active = 0;
@@ -32,11 +31,12 @@ export function writeForm(state: SearchState): void {
   if (active > 0) byId<HTMLDetailsElement>('filters').open = true;
 }
 
-/** Offers the indexes the service has; keeps the current choice. */
-export function setIndexes(names: readonly string[], current: string): void {
+/** Offers the indexes the service has and selects `current`; false when the service has no such index. */
+export function setIndexes(names: readonly string[], current: string): boolean {
   const select = byId<HTMLSelectElement>('index');
-  select.replaceChildren(...[...new Set([...names, current])].map((n) => new Option(n, n)));
-  select.value = current;
+  select.replaceChildren(...names.map((n) => new Option(n, n)));
+  select.value = names.includes(current) ? current : (names[0] ?? '');
+  return names.includes(current);
 }
 
 /** A problem the form can name before asking the server. */

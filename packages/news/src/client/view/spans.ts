@@ -1,4 +1,5 @@
 import type { Span } from '../api/types.ts';
+import { snippetPieces } from '../search/snippet.ts';
 import { h } from './dom.ts';
 
 export interface SpanOptions {
@@ -12,11 +13,7 @@ export interface SpanOptions {
 
 /** Renders get_doc spans as text with every match in a <mark>; pieces are text nodes, never HTML. */
 export function renderSpans(spans: readonly Span[], opts: SpanOptions = {}): HTMLElement {
-  const pieces = spans.map(([text, label]) => ({ text, match: label !== null }));
-  const first = pieces[0];
-  if (opts.cutStart && first && !first.match) first.text = first.text.replace(/^\S*\s+/u, '');
-  const last = pieces.at(-1);
-  if (opts.cutEnd && last && !last.match && pieces.length > 1) last.text = last.text.replace(/\s+\S*$/u, '');
+  const pieces = snippetPieces(spans, opts);
   const p = h('p', { class: opts.preserveLines ? 'snippet full' : 'snippet' });
   if (opts.cutStart) p.append('… ');
   for (const piece of pieces) p.append(piece.match ? h('mark', {}, piece.text) : document.createTextNode(piece.text));

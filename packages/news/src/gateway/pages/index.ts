@@ -5,7 +5,7 @@ import { renderApiDocs } from './api-docs.ts';
 import { buildOpenApi } from './openapi.ts';
 import { renderDatenschutz, renderImpressum } from './legal.ts';
 
-export { HTML_SECURITY_HEADERS, esc, page } from './html.ts';
+export { HTML_SECURITY_HEADERS, NOT_FOUND_HTML, esc, page, sendHtml } from './html.ts';
 export { buildOpenApi, ENDPOINTS } from './openapi.ts';
 
 /** /api-docs, /openapi.json, /impressum, /datenschutz. Rendered once: they depend only on schemas and settings. */

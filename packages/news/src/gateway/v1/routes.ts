@@ -7,7 +7,7 @@ import { CountRequest, FindRequest, GetDocRequest, V1_BOUNDS } from './schemas.t
 import { toMetadataV1 } from './metadata-v1.ts';
 import { v1ErrorFromWorker } from './worker-errors.ts';
 import { buildInfo } from './info.ts';
-import { elapsedMs } from '../request-timing.ts';
+import { elapsedMs, requestDeadline } from '../request-timing.ts';
 
 /** Validates a v1 body: the schema first, then the cross-field rule pydantic would run as a model validator. */
 function parseV1<T extends TObject>(schema: T, req: FastifyRequest): Static<T> & { year_min: number | null; year_max: number | null } {
@@ -23,14 +23,14 @@ function parseV1<T extends TObject>(schema: T, req: FastifyRequest): Static<T> &
 export function registerV1Routes(app: FastifyInstance, ctx: GatewayContext): void {
   app.post('/api/v1/count', async (req) => {
     const b = parseV1(CountRequest, req);
-    const out = await ctx.worker.call({ kind: 'count', index: b.index, query: b.query, yearMin: b.year_min, yearMax: b.year_max });
+    const out = await ctx.worker.call({ kind: 'count', index: b.index, query: b.query, yearMin: b.year_min, yearMax: b.year_max }, requestDeadline(req, ctx.worker.timeoutMs));
     if (out.kind === 'error') throw v1ErrorFromWorker(out.error, b);
     return { count: out.count, latency_ms: elapsedMs(req) };
   });
 
   app.post('/api/v1/find', async (req) => {
     const b = parseV1(FindRequest, req);
-    const out = await ctx.worker.call({ kind: 'find', index: b.index, query: b.query, yearMin: b.year_min, yearMax: b.year_max });
+    const out = await ctx.worker.call({ kind: 'find', index: b.index, query: b.query, yearMin: b.year_min, yearMax: b.year_max }, requestDeadline(req, ctx.worker.timeoutMs));
     if (out.kind === 'error') throw v1ErrorFromWorker(out.error, b);
     return { count: out.count, segment_by_shard: out.segments, shard_years: out.shardYears, latency_ms: elapsedMs(req) };
   });
@@ -40,7 +40,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: GatewayContext): voi
     const out = await ctx.worker.call({
       kind: 'get_doc', index: b.index, query: b.query, yearMin: b.year_min, yearMax: b.year_max,
       s: b.s, rank: b.rank, maxCtxLen: b.max_ctx_len ?? V1_BOUNDS.maxCtxLenDefault,
-    });
+    }, requestDeadline(req, ctx.worker.timeoutMs));
     if (out.kind === 'error') throw v1ErrorFromWorker(out.error, b);
     const d = out.doc;
     return {
@@ -50,7 +50,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: GatewayContext): voi
   });
 
   app.get('/api/v1/info', async (req) => {
-    const out = await ctx.worker.call({ kind: 'identity' });
+    const out = await ctx.worker.call({ kind: 'identity' }, requestDeadline(req, ctx.worker.timeoutMs));
     if (out.kind !== 'identity') throw new GatewayError('worker_unavailable', 'The search worker did not report its release.');
     return { ...buildInfo(out.identity, ctx.config, `${req.protocol}://${req.host}`), latency_ms: elapsedMs(req) };
   });

@@ -4,7 +4,7 @@ import type { V2CountResult, V2Exchanges, V2Kind, V2ReleaseInfo, V2WorkerReply, 
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, V2Refused } from '../errors/index.ts';
 import { readRequestBody, validateBody } from '../validation/index.ts';
-import { elapsedMs } from '../request-timing.ts';
+import { elapsedMs, requestDeadline } from '../request-timing.ts';
 import { pythonExample } from '../v1/info.ts';
 import type { V2Route } from './routes.ts';
 import { CountV2Request, DocumentsRequest, FindV2Request, GetDocV2Request, MetadataRequest, OccurrencesRequest } from './schemas.ts';
@@ -21,9 +21,9 @@ function parse<T extends TObject>(schema: T, req: FastifyRequest) {
  * itself checks `expected_index_version` before resolving ranks, so this never mixes releases.
  * Returns the response's JSON text as the worker encoded it.
  */
-async function callWorker<K extends V2Kind>(ctx: GatewayContext, kind: K, body: V2Exchanges[K]['body']): Promise<string> {
+async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyRequest, kind: K, body: V2Exchanges[K]['body']): Promise<string> {
   // The generic K defeats narrowing of the reply union; the worker client already checked reply.kind.
-  const reply = (await ctx.worker.call({ kind, body } as Extract<WorkerRequest, { kind: K }>)) as V2WorkerReply | Extract<WorkerReply, { kind: 'error' }>;
+  const reply = (await ctx.worker.call({ kind, body } as Extract<WorkerRequest, { kind: K }>, requestDeadline(req, ctx.worker.timeoutMs))) as V2WorkerReply | Extract<WorkerReply, { kind: 'error' }>;
   if (reply.kind === 'error') {
     throw new GatewayError('worker_unavailable', `The search worker refused the request (${reply.error.code}).`);
   }
@@ -42,7 +42,7 @@ function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject): 
     method: 'POST',
     path,
     handler: async (req, ctx, _identity, reply) => {
-      const json = await callWorker(ctx, kind, parse(schema, req) as V2Exchanges[K]['body']);
+      const json = await callWorker(ctx, req, kind, parse(schema, req) as V2Exchanges[K]['body']);
       return reply.type('application/json; charset=utf-8').send(json);
     },
   };
@@ -55,7 +55,7 @@ export const V2_ENDPOINTS: readonly V2Route[] = [
     method: 'POST',
     path: '/count',
     handler: async (req, ctx) => {
-      const result = JSON.parse(await callWorker(ctx, 'v2_count', parse(CountV2Request, req))) as V2CountResult;
+      const result = JSON.parse(await callWorker(ctx, req, 'v2_count', parse(CountV2Request, req))) as V2CountResult;
       return { ...result, latency_ms: elapsedMs(req) };
     },
   },
@@ -69,7 +69,7 @@ export const V2_ENDPOINTS: readonly V2Route[] = [
     handler: async (req, ctx) => {
       // `?index=` picks the index described (default: news); an unknown one is 422 unknown_index.
       const asked = (req.query as { index?: unknown }).index;
-      const loaded = JSON.parse(await callWorker(ctx, 'v2_info', { index: typeof asked === 'string' ? asked : null })) as V2ReleaseInfo;
+      const loaded = JSON.parse(await callWorker(ctx, req, 'v2_info', { index: typeof asked === 'string' ? asked : null })) as V2ReleaseInfo;
       const { repo, revision } = ctx.config.hub;
       return {
         name: SERVICE_NAME,

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requestDeadline } from '../request-timing.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../errors/index.ts';
 import { healthFromBinding } from './health.ts';
@@ -22,13 +23,13 @@ function releaseUnavailable(state: BindingState, expected: string): GatewayError
 /** Registers /api/v2: health, the routes of V2_ROUTES behind the release check, and a guarded not-found. */
 export function registerV2(app: FastifyInstance, ctx: GatewayContext, routes: readonly V2Route[] = V2_ROUTES): void {
   app.register(async (v2) => {
-    v2.get('/health', async (_req, reply) => {
-      const { status, body } = healthFromBinding(await ctx.binding.check(), ctx.binding.expected);
+    v2.get('/health', async (req, reply) => {
+      const { status, body } = healthFromBinding(await ctx.binding.check(requestDeadline(req, ctx.worker.timeoutMs)), ctx.binding.expected);
       return reply.code(status).send(body);
     });
 
-    const bound = async () => {
-      const state = await ctx.binding.current(BINDING_MAX_AGE_MS);
+    const bound = async (req: FastifyRequest) => {
+      const state = await ctx.binding.current(BINDING_MAX_AGE_MS, requestDeadline(req, ctx.worker.timeoutMs));
       if (state.kind !== 'bound') throw releaseUnavailable(state, ctx.binding.expected);
       return state.identity;
     };
@@ -37,13 +38,13 @@ export function registerV2(app: FastifyInstance, ctx: GatewayContext, routes: re
       v2.route({
         method: route.method,
         url: route.path,
-        handler: async (req, reply) => route.handler(req, ctx, await bound(), reply),
+        handler: async (req, reply) => route.handler(req, ctx, await bound(req), reply),
       });
     }
 
     // Any other v2 path: a missing release identity is reported first (spec §7), then FastAPI's 404.
-    v2.setNotFoundHandler(async (_req, reply) => {
-      await bound();
+    v2.setNotFoundHandler(async (req, reply) => {
+      await bound(req);
       return reply.code(404).send({ detail: 'Not Found' });
     });
   }, { prefix: '/api/v2' });

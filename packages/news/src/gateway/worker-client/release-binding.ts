@@ -10,20 +10,23 @@ export type BindingState =
 
 export interface ReleaseBinding {
   readonly expected: string;
-  /** Asks the worker now. */
-  check(): Promise<BindingState>;
-  /** A state no older than `maxAgeMs` (asks the worker when the cached one is older, or was not `bound`). */
-  current(maxAgeMs: number): Promise<BindingState>;
+  /** Asks the worker now; `deadline` as in `WorkerClient.call`. */
+  check(deadline?: number): Promise<BindingState>;
+  /**
+   * A state no older than `maxAgeMs` (asks the worker when the cached one is older, or was not `bound`).
+   * A caller joining a question already under way waits for it (its deadline is no later than the caller's own).
+   */
+  current(maxAgeMs: number, deadline?: number): Promise<BindingState>;
 }
 
 export function createReleaseBinding(client: WorkerClient, expected: string, now: () => number = Date.now): ReleaseBinding {
   let cached: { state: BindingState; at: number } | null = null;
   let inflight: Promise<BindingState> | null = null;
 
-  const check = async (): Promise<BindingState> => {
+  const check = async (deadline?: number): Promise<BindingState> => {
     let state: BindingState;
     try {
-      const reply = await client.call({ kind: 'identity' });
+      const reply = await client.call({ kind: 'identity' }, deadline);
       if (reply.kind !== 'identity') state = { kind: 'unreachable', reason: `worker refused identity: ${reply.error.code}` };
       else if (reply.identity.indexVersion === expected) state = { kind: 'bound', identity: reply.identity };
       else state = { kind: 'mismatch', workerIndexVersion: reply.identity.indexVersion, identity: reply.identity };
@@ -37,13 +40,13 @@ export function createReleaseBinding(client: WorkerClient, expected: string, now
   return {
     expected,
     check,
-    current(maxAgeMs) {
+    current(maxAgeMs, deadline) {
       const c = cached;
       // A worker that restarts on another release shows up in the index_version of its very next reply.
       const drifted = c !== null && c.state.kind === 'bound' && client.lastSeenIndexVersion !== null && client.lastSeenIndexVersion !== expected;
       if (c !== null && c.state.kind === 'bound' && !drifted && now() - c.at <= maxAgeMs) return Promise.resolve(c.state);
       // Concurrent requests share one identity call instead of each asking the worker.
-      inflight ??= check().finally(() => { inflight = null; });
+      inflight ??= check(deadline).finally(() => { inflight = null; });
       return inflight;
     },
   };
