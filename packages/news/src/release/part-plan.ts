@@ -1,5 +1,6 @@
 import { totalmem } from 'node:os';
 import { MAX_SHARD_TEXT_BYTES } from '../shard/index.ts';
+import { defaultSorter, SORT_BYTES_PER_TEXT_BYTE, type SuffixSorter } from '../suffix-array/index.ts';
 import { BuildError } from './errors.ts';
 
 /**
@@ -11,15 +12,16 @@ import { BuildError } from './errors.ts';
  */
 export const MAX_PARTS_PER_PERIOD = 999;
 
-/** Sorting a part holds its text and its 4-byte suffix array in RAM: 5 bytes per text byte (src/shard/DESIGN.md). */
-export const SORT_BYTES_PER_TEXT_BYTE = 5;
 /** Beyond the sort itself: the offset table, write and hash slices, SQLite batches, Node's own heap. */
 export const SORT_OVERHEAD_BYTES = 256 << 20;
 
 export const partShardId = (periodId: string, partIndex: number): string => `${periodId}.p${String(partIndex + 1).padStart(3, '0')}`;
 
-/** Peak RAM of sorting one part of `textBytes`. */
-export const sortMemoryBytes = (textBytes: number): number => SORT_BYTES_PER_TEXT_BYTE * textBytes + SORT_OVERHEAD_BYTES;
+/**
+ * Peak RAM of sorting one part of `textBytes` with the addon's default sorter: its text and 4-byte suffix array
+ * (5 bytes per text byte with libdivsufsort, 5.5 with our SA-IS; src/shard/DESIGN.md) plus the overhead.
+ */
+export const sortMemoryBytes = (textBytes: number): number => SORT_BYTES_PER_TEXT_BYTE[defaultSorter()] * textBytes + SORT_OVERHEAD_BYTES;
 
 /** The build's RAM budget when none is given: half the machine. */
 export const defaultMemoryBytes = (): number => Math.floor(totalmem() / 2);
@@ -34,7 +36,7 @@ export function resolvePartBytes(memoryBytes: number, partBytes?: number): numbe
   if (!Number.isFinite(memoryBytes) || memoryBytes < sortMemoryBytes(1)) {
     throw new BuildError('invalid_option', `--memory ${gb(memoryBytes)} is too small; a build needs at least ${gb(sortMemoryBytes(1 << 20))}`);
   }
-  const fitting = Math.min(MAX_SHARD_TEXT_BYTES, Math.floor((memoryBytes - SORT_OVERHEAD_BYTES) / SORT_BYTES_PER_TEXT_BYTE));
+  const fitting = Math.min(MAX_SHARD_TEXT_BYTES, Math.floor((memoryBytes - SORT_OVERHEAD_BYTES) / SORT_BYTES_PER_TEXT_BYTE[defaultSorter()]));
   if (partBytes === undefined) return fitting;
   if (!Number.isInteger(partBytes) || partBytes < 1 || partBytes > MAX_SHARD_TEXT_BYTES) {
     throw new BuildError('invalid_option', `--part-bytes must be an integer from 1 to ${MAX_SHARD_TEXT_BYTES} (the largest shard the format indexes), got ${partBytes}`);
@@ -58,6 +60,8 @@ export interface IndexPlan {
   readonly maxParallelSorts: number;
   /** Estimated peak RAM of the sorting phase. */
   readonly peakSortBytes: number;
+  /** The suffix sorter the addon uses (libdivsufsort when installed, else our SA-IS). */
+  readonly sorter: SuffixSorter;
 }
 
 /**
@@ -86,7 +90,7 @@ export function planIndexing(partSizes: readonly { id: string; textBytes: number
   return {
     parts: partSizes.length, splitPeriods: [...periods.values()].filter((n) => n > 1).length,
     largestPartBytes: largest?.textBytes ?? 0, textBytes: partSizes.reduce((n, s) => n + s.textBytes, 0),
-    memoryBytes, maxParallelSorts: Math.max(1, parallel), peakSortBytes: peak,
+    memoryBytes, maxParallelSorts: Math.max(1, parallel), peakSortBytes: peak, sorter: defaultSorter(),
   };
 }
 
