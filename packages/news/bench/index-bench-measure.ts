@@ -14,8 +14,8 @@ export interface ChildBuild {
 }
 
 /** Runs `news build` as its own process under /usr/bin/time -v, so its peak RSS is the build's alone. */
-export function buildInChild(inputs: string[], out: string, indexVersion: string): ChildBuild {
-  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, NEWS, 'build', '--input', ...inputs, '--out', out, '--index-version', indexVersion, '--force'],
+export function buildInChild(inputs: string[], out: string, indexVersion: string, extraArgs: readonly string[] = []): ChildBuild {
+  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, NEWS, 'build', '--input', ...inputs, '--out', out, '--index-version', indexVersion, '--force', ...extraArgs],
     { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LOG_LEVEL: 'warn' } });
   if (r.status !== 0) throw new Error(`news build failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);

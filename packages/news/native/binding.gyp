@@ -1,10 +1,15 @@
 {
+  "variables": {
+    "with_divsufsort%": "<!(node -p \"process.env.NEWS_WITH_DIVSUFSORT === '1' ? 1 : 0\")"
+  },
   "targets": [
     {
       "target_name": "divsufsort_addon",
-      "sources": ["divsufsort_addon.c"],
+      "sources": ["divsufsort_addon.c", "sais.c"],
       "cflags": ["-O2", "-Wall", "-Wextra"],
-      "libraries": ["-ldivsufsort"]
+      "conditions": [
+        ["with_divsufsort==1", { "defines": ["HAVE_DIVSUFSORT"], "libraries": ["-ldivsufsort"] }]
+      ]
     }
   ]
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Builds the libdivsufsort addon (root `postinstall`). Finds a node-gyp (a local one, else the one npm bundles)
-// and the Node headers installed beside this node binary, so no network is needed.
+// Builds the suffix-sorting addon (root `postinstall`). Finds a node-gyp (a local one, else the one npm bundles)
+// and the Node headers installed beside this node binary, so no network is needed. Our own SA-IS is always compiled
+// in; libdivsufsort is linked as the faster default when its header is present, unless NEWS_NATIVE_SORTER=sais
+// (the fresh-machine path, also used by the tests that build without it).
 import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,11 +31,20 @@ function findNodeGyp() {
 }
 
 const headerDirs = ['/usr/include/x86_64-linux-gnu', '/usr/include', '/usr/local/include'];
-if (!headerDirs.some((d) => existsSync(path.join(d, 'divsufsort.h')))) {
-  console.warn('news native: divsufsort.h not found; the suffix-array addon is NOT built.\n' +
-    '  Fix: apt-get install -y libdivsufsort-dev && npm run postinstall');
-  process.exit(0); // leave the install usable; the loader throws the same instruction when the addon is needed
+const forced = process.env.NEWS_NATIVE_SORTER;
+if (forced !== undefined && forced !== 'sais' && forced !== 'divsufsort') {
+  console.error(`news native: NEWS_NATIVE_SORTER=${forced} is not a sorter; use sais or divsufsort (or leave it unset)`);
+  process.exit(1);
 }
+const hasDivsufsort = headerDirs.some((d) => existsSync(path.join(d, 'divsufsort.h')));
+if (forced === 'divsufsort' && !hasDivsufsort) {
+  console.error('news native: NEWS_NATIVE_SORTER=divsufsort but divsufsort.h is not installed. Fix: apt-get install -y libdivsufsort-dev');
+  process.exit(1);
+}
+const withDivsufsort = hasDivsufsort && forced !== 'sais';
+console.log(withDivsufsort
+  ? 'news native: building the suffix sorter with libdivsufsort (default) and our SA-IS'
+  : `news native: building the suffix sorter with our SA-IS only (${hasDivsufsort ? 'NEWS_NATIVE_SORTER=sais' : 'libdivsufsort-dev not installed; it is an optional accelerator, ~1.4x faster'})`);
 const nodeGyp = findNodeGyp();
 if (!nodeGyp) {
   console.error('news native: node-gyp not found (neither installed locally nor bundled with npm). Fix: npm i -D node-gyp');
@@ -44,5 +55,5 @@ const nodeDir = path.join(path.dirname(process.execPath), '..');
 if (!process.env.npm_config_nodedir && existsSync(path.join(nodeDir, 'include', 'node', 'node_api.h'))) {
   args.push(`--nodedir=${nodeDir}`);
 }
-const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
+const run = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, NEWS_WITH_DIVSUFSORT: withDivsufsort ? '1' : '0' } });
 process.exit(run.status ?? 1);

@@ -1,15 +1,21 @@
 /*
- * N-API binding to libdivsufsort (Debian libdivsufsort-dev).
+ * N-API binding of the suffix sorters: our own SA-IS (sais.c, always compiled) and, when build.mjs found its header,
+ * libdivsufsort (Debian libdivsufsort-dev, HAVE_DIVSUFSORT), the faster default.
  *
- *   sortSuffixes(text: Uint8Array, out: Uint8Array): Promise<void>
+ *   sortSuffixes(text: Uint8Array, out: Uint8Array, sorter?: "divsufsort" | "sais"): Promise<void>
+ *   sorters: string[]   the sorters compiled in, the default first
  *
  * Writes the suffix array of `text` into `out` as little-endian int32 (the host order on x86-64), so the
  * caller controls the memory (text + 4 x text in all). The sort runs on the libuv thread pool through
  * napi_create_async_work, so several shards sort in parallel while the main thread stays free.
- * The 32-bit libdivsufsort API takes n < 2^31; the caller refuses larger texts before calling.
+ * Both take n < 2^31 (32-bit signed indices); the caller refuses larger texts before calling.
  */
+#ifdef HAVE_DIVSUFSORT
 #include <divsufsort.h>
+#endif
+#include "sais.h"
 #include <node_api.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -22,6 +28,7 @@ typedef struct {
   int32_t *sa;
   int32_t n;
   int32_t status;
+  int use_sais;
 } SortJob;
 
 #define CHECK(env, call)                                                  \
@@ -35,7 +42,13 @@ typedef struct {
 static void execute_sort(napi_env env, void *data) {
   (void)env;
   SortJob *job = (SortJob *)data;
-  job->status = job->n == 0 ? 0 : divsufsort(job->text, job->sa, job->n);
+#ifdef HAVE_DIVSUFSORT
+  if (!job->use_sais) {
+    job->status = job->n == 0 ? 0 : divsufsort(job->text, job->sa, job->n);
+    return;
+  }
+#endif
+  job->status = news_sais(job->text, job->sa, job->n);
 }
 
 static void complete_sort(napi_env env, napi_status status, void *data) {
@@ -43,7 +56,7 @@ static void complete_sort(napi_env env, napi_status status, void *data) {
   napi_value result;
   if (status != napi_ok || job->status != 0) {
     napi_value msg, err;
-    const char *text = status != napi_ok ? "suffix sort was cancelled" : "libdivsufsort failed (out of memory?)";
+    const char *text = status != napi_ok ? "suffix sort was cancelled" : "suffix sort failed: out of memory";
     napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &msg);
     napi_create_error(env, NULL, msg, &err);
     napi_reject_deferred(env, job->deferred, err);
@@ -67,18 +80,36 @@ static int get_bytes(napi_env env, napi_value value, void **data, size_t *length
   return type == napi_uint8_array;
 }
 
+/* argv[2]: an optional sorter name; 1 = SA-IS, 0 = the default; -1 (after throwing) = unknown or not compiled in. */
+static int pick_sorter(napi_env env, size_t argc, napi_value *argv) {
+  napi_valuetype type = napi_undefined;
+  if (argc < 3 || napi_typeof(env, argv[2], &type) != napi_ok || type == napi_undefined) return 0;
+  char name[16] = {0};
+  size_t len = 0;
+  if (type == napi_string && napi_get_value_string_utf8(env, argv[2], name, sizeof name, &len) == napi_ok) {
+    if (strcmp(name, "sais") == 0) return 1;
+#ifdef HAVE_DIVSUFSORT
+    if (strcmp(name, "divsufsort") == 0) return 0;
+#endif
+  }
+  napi_throw_range_error(env, NULL, "sorter must be one of the names in sorters (divsufsort only when built with libdivsufsort)");
+  return -1;
+}
+
 static napi_value sort_suffixes(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2], promise, name;
+  size_t argc = 3;
+  napi_value argv[3], promise, name;
   void *text, *out;
   size_t text_len, out_len;
   CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 2 || !get_bytes(env, argv[0], &text, &text_len) || !get_bytes(env, argv[1], &out, &out_len)) {
-    napi_throw_type_error(env, NULL, "sortSuffixes(text: Uint8Array, out: Uint8Array) expects two Uint8Arrays");
+    napi_throw_type_error(env, NULL, "sortSuffixes(text: Uint8Array, out: Uint8Array, sorter?) expects two Uint8Arrays");
     return NULL;
   }
+  int use_sais = pick_sorter(env, argc, argv);
+  if (use_sais < 0) return NULL;
   if (text_len > INT32_MAX) {
-    napi_throw_range_error(env, NULL, "libdivsufsort's 32-bit API sorts at most 2^31 - 1 bytes");
+    napi_throw_range_error(env, NULL, "the 32-bit suffix sorters sort at most 2^31 - 1 bytes");
     return NULL;
   }
   if (out_len != text_len * 4 || ((uintptr_t)out % 4) != 0) {
@@ -93,19 +124,32 @@ static napi_value sort_suffixes(napi_env env, napi_callback_info info) {
   job->text = (const uint8_t *)text;
   job->sa = (int32_t *)out;
   job->n = (int32_t)text_len;
+  job->use_sais = use_sais;
   CHECK(env, napi_create_reference(env, argv[0], 1, &job->text_ref));
   CHECK(env, napi_create_reference(env, argv[1], 1, &job->out_ref));
   CHECK(env, napi_create_promise(env, &job->deferred, &promise));
-  CHECK(env, napi_create_string_utf8(env, "divsufsort", NAPI_AUTO_LENGTH, &name));
+  CHECK(env, napi_create_string_utf8(env, use_sais ? "sais" : "divsufsort", NAPI_AUTO_LENGTH, &name));
   CHECK(env, napi_create_async_work(env, NULL, name, execute_sort, complete_sort, job, &job->work));
   CHECK(env, napi_queue_async_work(env, job->work));
   return promise;
 }
 
 static napi_value init(napi_env env, napi_value exports) {
-  napi_value fn;
+  napi_value fn, sorters, entry;
   CHECK(env, napi_create_function(env, "sortSuffixes", NAPI_AUTO_LENGTH, sort_suffixes, NULL, &fn));
   CHECK(env, napi_set_named_property(env, exports, "sortSuffixes", fn));
+  const char *names[] = {
+#ifdef HAVE_DIVSUFSORT
+    "divsufsort",
+#endif
+    "sais",
+  };
+  CHECK(env, napi_create_array(env, &sorters));
+  for (uint32_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    CHECK(env, napi_create_string_utf8(env, names[i], NAPI_AUTO_LENGTH, &entry));
+    CHECK(env, napi_set_element(env, sorters, i, entry));
+  }
+  CHECK(env, napi_set_named_property(env, exports, "sorters", sorters));
   return exports;
 }
 

@@ -44,6 +44,13 @@ describe('the synthetic corpus generator', () => {
     expect(new Set(articles.map((a) => a.language))).toEqual(new Set(['en', 'de', 'ja']));
   });
 
+  it('puts every article in one crawl month when asked, with the same texts as the spread corpus', () => {
+    const spread = [...syntheticArticles(options)];
+    const single = [...syntheticArticles({ ...options, firstYear: 2024, month: 3 })];
+    expect(new Set(single.map((x) => x.warc_date.slice(0, 7)))).toEqual(new Set(['2024-03']));
+    expect(single.map((x) => x.text)).toEqual(spread.map((x) => x.text));
+  });
+
   it('draws words with a Zipf-like distribution: few very common, many rare', () => {
     const counts = new Map<string, number>();
     for (const a of syntheticArticles(options)) {

@@ -72,6 +72,21 @@ describe('openRelease', () => {
     expect((await refusal(dir)).message).toMatch(/shard format version 99 in the index manifest, 1 in the metadata manifest/);
   });
 
+  it('refuses a release of manifest format version 1 (before parts), saying to rebuild', async () => {
+    const dir = tampered((d) => editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => { m.format_version = 1; }));
+    const e = await refusal(dir);
+    expect(e.code).toBe('format_unsupported');
+    expect(e.message).toMatch(/manifest format version 1, this build reads 2; rebuild the release/);
+  });
+
+  it('refuses a shard whose part numbers do not match its id or its neighbours', async () => {
+    const dir = tampered((d) => editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
+      const s = m.indexes[0]?.shards[0];
+      if (s) Object.assign(s, { part: 2, parts: 2 });
+    }));
+    expect((await refusal(dir)).message).toMatch(/is listed as part 2 of 2 of \d{4}-\d{2}, out of order or misnamed/);
+  });
+
   it('refuses manifests whose checksums differ from the files', async () => {
     const dir = tampered((d) => editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
       const f = m.indexes[0]?.shards[0]?.files[1];

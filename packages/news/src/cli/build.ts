@@ -1,5 +1,5 @@
-import { Option, type Command } from 'commander';
-import { buildRelease, defaultBuildOptions, type ShardPeriod } from '../release/index.ts';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { buildRelease, defaultBuildOptions, type IndexPlan, type ShardPeriod } from '../release/index.ts';
 import type { CliCommand } from './context.ts';
 import { action } from './fail.ts';
 import { createProgressReporter } from './progress-line.ts';
@@ -13,6 +13,16 @@ interface BuildFlags {
   countries?: string;
   skipBad: boolean;
   force: boolean;
+  partBytes?: number;
+  memory?: number;
+}
+
+function positiveNumber(flag: string, integer: boolean): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new InvalidArgumentError(`${flag} must be a positive ${integer ? 'integer' : 'number'}`);
+    return n;
+  };
 }
 
 /** `news build`: corpus files in, release directory out (see src/release/DESIGN.md). */
@@ -28,6 +38,8 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
     .option('--countries <csv>', 'hostname,country,country_source,country_confidence table to attribute publisher countries')
     .option('--skip-bad', 'skip bad records and count them instead of stopping', false)
     .option('--force', 'replace an existing non-empty --out', false)
+    .option('--part-bytes <n>', 'split a period larger than this many text bytes into parts (default: the largest that --memory can sort)', positiveNumber('--part-bytes', true))
+    .option('--memory <GB>', 'RAM budget of the build in GB (default: half the machine); decides the part size and how many parts sort at once', positiveNumber('--memory', false))
     .action(action(ctx, 'build', async (flags: BuildFlags) => {
       const progress = createProgressReporter(ctx.stderr, ctx.logger);
       const controller = new AbortController();
@@ -45,6 +57,8 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
         const summary = await buildRelease({
           inputs: flags.input, out: flags.out, indexVersion: flags.indexVersion, indexName: flags.index, period: flags.period,
           countries: flags.countries, skipBad: flags.skipBad, force: flags.force, signal: controller.signal,
+          partBytes: flags.partBytes, memoryBytes: flags.memory === undefined ? undefined : Math.floor(flags.memory * 1e9),
+          onPlan: (plan) => ctx.logger.info({ plan }, planLine(plan)),
           onProgress: (p) => progress.report(p),
           onSkip: (where) => ctx.logger.warn({ skipped: where }, 'skipped a bad record'),
         });
@@ -69,3 +83,10 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
       }
     }));
 };
+
+function planLine(p: IndexPlan): string {
+  const gb = (n: number): string => (n / 1e9).toFixed(2);
+  return `plan: ${p.parts} shards (${p.splitPeriods} periods split into parts, largest ${gb(p.largestPartBytes)} GB), ` +
+    `up to ${p.maxParallelSorts} sorting at once, peak ≈ ${gb(p.peakSortBytes)} GB of the ${gb(p.memoryBytes)} GB budget, ` +
+    `suffix sorter ${p.sorter}${p.sorter === 'sais' ? ' (our SA-IS; apt-get install libdivsufsort-dev && npm run postinstall sorts ~1.4x faster)' : ''}`;
+}

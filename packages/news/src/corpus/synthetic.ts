@@ -14,6 +14,8 @@ export interface SyntheticCorpusOptions {
   readonly textBytes: number;
   readonly firstYear: number;
   readonly years: number;
+  /** Put every article in this crawl month (1–12) of `firstYear`: one large period, as a real crawl month is. */
+  readonly month?: number | undefined;
 }
 
 export const defaultSyntheticCorpusOptions: SyntheticCorpusOptions = { seed: 1, textBytes: 10_000_000, firstYear: 2019, years: 6 };
@@ -125,8 +127,11 @@ export function* syntheticArticles(options: SyntheticCorpusOptions): Generator<S
     const text = lang === 'ja' ? sentences.join('') : sentences.join(' ').replaceAll(' \n\n ', '\n\n');
     produced += Buffer.byteLength(text, 'utf8');
 
-    const year = options.firstYear + Math.floor(random() * options.years);
-    const month = 1 + Math.floor(random() * 12);
+    // Drawn even when a month is fixed, so the rest of the article stays the same for a seed.
+    const drawnYear = options.firstYear + Math.floor(random() * options.years);
+    const drawnMonth = 1 + Math.floor(random() * 12);
+    const year = options.month === undefined ? drawnYear : options.firstYear;
+    const month = options.month ?? drawnMonth;
     const day = 1 + Math.floor(random() * 28);
     const two = (v: number): string => String(v).padStart(2, '0');
     const time = `${two(Math.floor(random() * 24))}:${two(Math.floor(random() * 60))}:${two(Math.floor(random() * 60))}`;

@@ -7,16 +7,21 @@ import { ARTICLE_COLUMNS, CREATE_STAGING_SQL, CREATE_STORE_SQL, METADATA_STORE_F
 export interface StagedArticle {
   readonly month: number;
   readonly localDoc: number;
-  readonly shardId: string;
   readonly textBytes: number;
   readonly metadata: ArticleMetadata;
 }
 
-/** A shard of the year, in doc_ix order, with the doc_ix of its first article. */
+/**
+ * A run of one month's articles that lies in one shard (part), in doc_ix order: articles `localFrom` … `localFrom +
+ * docCount − 1` of the month get doc_ix `docBase` … and `shard_id` = `shardId`. Shard ids are known only after
+ * reading (a period is split into parts when it outgrows the part size), so they are set here, not when staged.
+ */
 export interface YearShardPlan {
   readonly month: number;
+  readonly localFrom: number;
   readonly docBase: number;
   readonly docCount: number;
+  readonly shardId: string;
 }
 
 export interface YearStoreWriter {
@@ -66,16 +71,18 @@ export function createYearStoreWriter(path: string, stagingPath: string, year: s
         db.pragma('synchronous = OFF');
         db.exec(CREATE_STORE_SQL);
         db.prepare('ATTACH DATABASE ? AS s').run(stagingPath);
+        const selected = ARTICLE_COLUMNS.map((c) => (c === 'shard_id' ? '@shard' : c)).join(', ');
         const copy = db.prepare(
           `INSERT INTO articles (doc_ix, ${ARTICLE_COLUMNS.join(', ')})
-           SELECT ? + local_doc, ${ARTICLE_COLUMNS.join(', ')} FROM s.staging WHERE month = ? ORDER BY local_doc`,
+           SELECT @base + local_doc - @from, ${selected} FROM s.staging
+           WHERE month = @month AND local_doc >= @from AND local_doc < @from + @count ORDER BY local_doc`,
         );
         let total = 0;
         db.transaction(() => {
-          for (const shard of [...plan].sort((a, b) => a.month - b.month)) {
-            const copied = copy.run(shard.docBase, shard.month).changes;
-            if (copied !== shard.docCount || shard.docBase !== total) {
-              throw new Error(`metadata store ${year}: month ${shard.month} has ${copied} rows, expected ${shard.docCount} from doc_ix ${total}`);
+          for (const run of [...plan].sort((a, b) => a.docBase - b.docBase)) {
+            const copied = copy.run({ base: run.docBase, from: run.localFrom, count: run.docCount, month: run.month, shard: run.shardId }).changes;
+            if (copied !== run.docCount || run.docBase !== total) {
+              throw new Error(`metadata store ${year}: month ${run.month} from article ${run.localFrom} has ${copied} rows, expected ${run.docCount} from doc_ix ${total}`);
             }
             total += copied;
           }
@@ -105,7 +112,7 @@ function rowValues(a: StagedArticle): unknown[] {
     switch (c) {
       case 'scores': return m.scores ? JSON.stringify(m.scores) : null;
       case 'text_bytes': return a.textBytes;
-      case 'shard_id': return a.shardId;
+      case 'shard_id': return ''; // set from the plan when the store is finished
       default: return m[c];
     }
   });

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ArticleRecord } from '../corpus/index.ts';
 import { createYearStoreWriter, type CountryTable, type YearShardPlan, type YearStoreWriter } from '../metadata/index.ts';
@@ -7,6 +7,7 @@ import type { ShardPeriod } from './build-options.ts';
 import { BuildError } from './errors.ts';
 import { resolveRel, shardRelDir, yearStoreRelPath } from './layout.ts';
 import { MonthSpool } from './month-spool.ts';
+import { MAX_PARTS_PER_PERIOD, partShardId } from './part-plan.ts';
 import type { ArticleMetadata } from './types.ts';
 
 /** A shard whose text is complete, ready for its suffix array. */
@@ -18,25 +19,49 @@ export interface ClosedShard {
   readonly docBase: number;
   readonly textBytes: number;
   readonly docCount: number;
+  /** The crawl period (`YYYY-MM` or `YYYY`) and this shard's place among its parts (1-based; 1 of 1 when whole). */
+  readonly crawlPeriod: string;
+  readonly part: number;
+  readonly parts: number;
+}
+
+/** One part being filled: a shard writer plus where its articles start in the period. */
+interface OpenPart {
+  readonly writer: ShardWriter;
+  /** doc_ix of its first article within the year. */
+  readonly docBase: number;
 }
 
 interface MonthState {
   count: number;
   textBytes: number;
-  /** Yearly shards only: the month's texts, written into the year's shard in month order at the end. */
+  /** Yearly shards only: the month's texts, written into the year's parts in month order at the end. */
   spool?: MonthSpool;
-  /** Monthly shards only: the month's shard writer. */
+  /** Monthly shards only: each part's first article (index in the month) and text size; the last one is open. */
+  parts: { readonly from: number; textBytes: number }[];
   writer?: ShardWriter;
+}
+
+/** A run of one month's articles inside one part, before the period's part count (and so its shard ids) is known. */
+interface PartRun {
+  readonly month: number;
+  readonly localFrom: number;
+  readonly docBase: number;
+  docCount: number;
+  readonly part: number;
 }
 
 /**
  * Routes each article to its crawl period and its year's metadata store, in input order. doc_ix orders a year's
  * articles by (month, input order) whatever the shard period, so it is known only once every month is counted:
  * metadata is staged by (month, index in month), and yearly shards are assembled from per-month spools.
+ * A period is cut into parts of at most `partBytes` text bytes (part-plan.ts); part directories are named
+ * `<period>.pNNN` while written and renamed to `<period>` when the period fits one part.
  */
 export class ArticleSink {
   private readonly months = new Map<string, Map<number, MonthState>>();
   private readonly stores = new Map<string, YearStoreWriter>();
+  private readonly storePlans = new Map<string, YearShardPlan[]>();
   textBytes = 0;
 
   constructor(
@@ -44,80 +69,117 @@ export class ArticleSink {
     private readonly indexName: string,
     private readonly period: ShardPeriod,
     private readonly countries: CountryTable | undefined,
+    private readonly partBytes: number,
   ) {}
 
-  add(record: ArticleRecord): void {
+  async add(record: ArticleRecord): Promise<void> {
     const { year, month } = record.crawl;
+    const bytes = record.textBytes.length + 1; // +1 for the 0xFF separator in front of every article
+    if (bytes > MAX_SHARD_TEXT_BYTES) {
+      throw new BuildError('shard_too_large', `an article of ${monthId(year, month)} has ${bytes} text bytes, more than the largest shard the index supports (${MAX_SHARD_TEXT_BYTES}); leave it out of the input`);
+    }
     const state = this.monthState(year, month);
-    const yearBytes = this.period === 'year' ? [...(this.months.get(year)?.values() ?? [])].reduce((n, m) => n + m.textBytes, 0) : state.textBytes;
-    // +1 for the 0xFF separator in front of every article.
-    if (yearBytes + record.textBytes.length + 1 > MAX_SHARD_TEXT_BYTES) {
-      throw new BuildError('shard_too_large', `shard ${this.period === 'year' ? year : monthId(year, month)} would pass ${MAX_SHARD_TEXT_BYTES} text bytes, the largest shard the index supports; build with --period month or split the input into smaller periods`);
+    if (state.writer) {
+      if (state.writer.docCount > 0 && state.writer.textBytes + bytes > this.partBytes) await this.nextMonthPart(year, month, state);
+      state.writer?.append(record.textBytes);
+    } else {
+      state.spool?.append(record.textBytes);
     }
-    if (state.writer) state.writer.append(record.textBytes);
-    else state.spool?.append(record.textBytes);
     const localDoc = state.count++;
-    state.textBytes += record.textBytes.length + 1;
-    this.textBytes += record.textBytes.length + 1;
-    this.store(year).add({
-      month, localDoc, shardId: this.period === 'year' ? year : monthId(year, month),
-      textBytes: record.textBytes.length, metadata: this.metadataOf(record),
-    });
+    state.textBytes += bytes;
+    this.textBytes += bytes;
+    this.store(year).add({ month, localDoc, textBytes: record.textBytes.length, metadata: this.metadataOf(record) });
   }
 
-  /** Per year, its months in order with the doc_ix of each month's first article. */
-  yearPlans(): Map<string, YearShardPlan[]> {
-    const plans = new Map<string, YearShardPlan[]>();
-    for (const [year, months] of this.months) {
-      let base = 0;
-      const plan: YearShardPlan[] = [];
-      for (const month of [...months.keys()].sort((a, b) => a - b)) {
-        const count = months.get(month)?.count ?? 0;
-        plan.push({ month, docBase: base, docCount: count });
-        base += count;
-      }
-      plans.set(year, plan);
-    }
-    return plans;
-  }
-
-  /** Writes every year's final metadata store in doc_ix order; returns the number of years. */
+  /** Writes every year's final metadata store in doc_ix order (after finishShards); returns the number of years. */
   async finishStores(indexVersion: string): Promise<number> {
-    const plans = this.yearPlans();
-    for (const [year, writer] of this.stores) await writer.finish(plans.get(year) ?? [], indexVersion);
+    for (const [year, writer] of this.stores) await writer.finish(this.storePlans.get(year) ?? [], indexVersion);
     return this.stores.size;
   }
 
   /**
-   * Completes every shard's text and forgets the writers (their write buffers must not stay alive while suffix
-   * arrays are sorted). Returns the shards in chronological order.
+   * Completes every part's text and forgets the writers (their write buffers must not stay alive while suffix
+   * arrays are sorted). Returns the shards (parts) in chronological order.
    */
   async finishShards(): Promise<ClosedShard[]> {
     const closed: ClosedShard[] = [];
-    for (const [year, plan] of [...this.yearPlans()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const year of [...this.months.keys()].sort()) {
       const months = this.months.get(year) as Map<number, MonthState>;
-      if (this.period === 'month') {
-        for (const p of plan) {
-          const m = months.get(p.month) as MonthState;
-          await m.writer?.finish();
-          const shardId = monthId(year, p.month);
-          closed.push({ shardId, year, relDir: shardRelDir(this.indexName, shardId), docBase: p.docBase, textBytes: m.textBytes, docCount: m.count });
-          m.writer = undefined;
+      const runs: PartRun[] = [];
+      const plans: YearShardPlan[] = [];
+      let base = 0;
+      if (this.period === 'year') {
+        const parts: OpenPart[] = [];
+        for (const month of [...months.keys()].sort((a, b) => a - b)) {
+          const m = months.get(month) as MonthState;
+          let local = 0;
+          for await (const text of m.spool?.drain() ?? []) {
+            let part = parts.at(-1);
+            if (!part || (part.writer.docCount > 0 && part.writer.textBytes + text.length + 1 > this.partBytes)) {
+              await part?.writer.finish();
+              parts.push(part = { writer: this.openPart(year, parts.length), docBase: base + local });
+            }
+            const last = runs.at(-1);
+            if (last?.month === month && last.part === parts.length - 1) last.docCount++;
+            else runs.push({ month, localFrom: local, docBase: base + local, docCount: 1, part: parts.length - 1 });
+            part.writer.append(text);
+            local++;
+          }
+          m.spool = undefined;
+          base += m.count;
         }
-        continue;
+        await parts.at(-1)?.writer.finish();
+        closed.push(...this.closePeriod(year, year, parts.map((p) => ({ docBase: p.docBase, textBytes: p.writer.textBytes })), runs, plans));
+      } else {
+        for (const month of [...months.keys()].sort((a, b) => a - b)) {
+          const m = months.get(month) as MonthState;
+          await this.closeMonthPart(m);
+          const parts = m.parts.map(({ from, textBytes }, i) => {
+            const to = m.parts[i + 1]?.from ?? m.count;
+            runs.push({ month, localFrom: from, docBase: base + from, docCount: to - from, part: i });
+            return { docBase: base + from, textBytes };
+          });
+          closed.push(...this.closePeriod(year, monthId(year, month), parts, runs.splice(0), plans));
+          base += m.count;
+        }
       }
-      const relDir = shardRelDir(this.indexName, year);
-      mkdirSync(resolveRel(this.root, relDir), { recursive: true });
-      const writer = createShardWriter(resolveRel(this.root, relDir));
-      for (const p of plan) {
-        const m = months.get(p.month) as MonthState;
-        if (m.spool) for await (const text of m.spool.drain()) writer.append(text);
-        m.spool = undefined;
-      }
-      await writer.finish();
-      closed.push({ shardId: year, year, relDir, docBase: 0, textBytes: writer.textBytes, docCount: writer.docCount });
+      this.storePlans.set(year, plans);
     }
     return closed;
+  }
+
+  /** Names a period's parts (renaming a lone part to the period id) and records their runs for the metadata store. */
+  private closePeriod(year: string, periodId: string, parts: readonly { docBase: number; textBytes: number }[], runs: readonly PartRun[], plans: YearShardPlan[]): ClosedShard[] {
+    const idOf = (i: number): string => (parts.length === 1 ? periodId : partShardId(periodId, i));
+    if (parts.length === 1) {
+      renameSync(resolveRel(this.root, shardRelDir(this.indexName, partShardId(periodId, 0))), resolveRel(this.root, shardRelDir(this.indexName, periodId)));
+    }
+    for (const r of runs) plans.push({ month: r.month, localFrom: r.localFrom, docBase: r.docBase, docCount: r.docCount, shardId: idOf(r.part) });
+    return parts.map((p, i) => {
+      const relDir = shardRelDir(this.indexName, idOf(i));
+      const count = runs.filter((r) => r.part === i).reduce((n, r) => n + r.docCount, 0);
+      return { shardId: idOf(i), year, relDir, docBase: p.docBase, textBytes: p.textBytes, docCount: count, crawlPeriod: periodId, part: i + 1, parts: parts.length };
+    });
+  }
+
+  private openPart(periodId: string, index: number): ShardWriter {
+    if (index >= MAX_PARTS_PER_PERIOD) {
+      throw new BuildError('invalid_option', `period ${periodId} needs more than ${MAX_PARTS_PER_PERIOD} parts of --part-bytes ${this.partBytes}; raise --part-bytes`);
+    }
+    return createShardWriter(resolveRel(this.root, shardRelDir(this.indexName, partShardId(periodId, index))));
+  }
+
+  private async closeMonthPart(state: MonthState): Promise<void> {
+    const part = state.parts.at(-1);
+    if (part && state.writer) part.textBytes = state.writer.textBytes;
+    await state.writer?.finish();
+    state.writer = undefined;
+  }
+
+  private async nextMonthPart(year: string, month: number, state: MonthState): Promise<void> {
+    await this.closeMonthPart(state);
+    state.writer = this.openPart(monthId(year, month), state.parts.length);
+    state.parts.push({ from: state.count, textBytes: 0 });
   }
 
   /** Closes every open file after a failed build (the caller removes the folder). */
@@ -131,11 +193,10 @@ export class ArticleSink {
     if (!months) this.months.set(year, (months = new Map()));
     let state = months.get(month);
     if (!state) {
-      state = { count: 0, textBytes: 0 };
+      state = { count: 0, textBytes: 0, parts: [] };
       if (this.period === 'month') {
-        const dir = resolveRel(this.root, shardRelDir(this.indexName, monthId(year, month)));
-        mkdirSync(dir, { recursive: true });
-        state.writer = createShardWriter(dir);
+        state.writer = this.openPart(monthId(year, month), 0);
+        state.parts.push({ from: 0, textBytes: 0 });
       } else {
         const dir = resolveRel(this.root, 'spool');
         mkdirSync(dir, { recursive: true });

@@ -1,5 +1,6 @@
 import { BuildError } from './errors.ts';
 import { INDEX_NAME_PATTERN, INDEX_VERSION_PATTERN } from './layout.ts';
+import { defaultMemoryBytes, resolvePartBytes, type IndexPlan } from './part-plan.ts';
 
 export type ShardPeriod = 'month' | 'year';
 
@@ -35,8 +36,14 @@ export interface BuildReleaseOptions {
   readonly skipBad: boolean;
   /** Replace an existing non-empty `out`. */
   readonly force: boolean;
-  /** Shards whose suffix arrays are built at once (one per core). */
+  /** Shards whose suffix arrays are built at once at most (one per core); fewer when the memory budget says so. */
   readonly concurrency: number;
+  /** The build's RAM budget in bytes (default: half the machine); decides the default part size and parallel sorts. */
+  readonly memoryBytes?: number | undefined;
+  /** Largest part (shard) of a period in text bytes; default: the largest one sort can hold within memoryBytes. */
+  readonly partBytes?: number | undefined;
+  /** Called once after reading, before any sort, with the plan (parts, parallel sorts, peak memory, sorter). */
+  readonly onPlan?: ((plan: IndexPlan) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: ((p: BuildProgress) => void) | undefined;
   /** Each skipped record's `file:line: reason`. */
@@ -71,7 +78,10 @@ export interface BuildSummary {
   readonly mbPerSecond: number;
 }
 
-export function resolveBuildOptions(input: BuildReleaseInput): BuildReleaseOptions {
+/** Options with the memory budget and part size decided. */
+export type ResolvedBuildOptions = BuildReleaseOptions & { readonly memoryBytes: number; readonly partBytes: number };
+
+export function resolveBuildOptions(input: BuildReleaseInput): ResolvedBuildOptions {
   const o: BuildReleaseOptions = { ...defaultBuildOptions, ...input };
   if (o.inputs.length === 0) throw new BuildError('invalid_option', 'no input given; pass --input with .jsonl, .jsonl.gz or .parquet files or folders');
   if (!INDEX_VERSION_PATTERN.test(o.indexVersion)) {
@@ -80,5 +90,6 @@ export function resolveBuildOptions(input: BuildReleaseInput): BuildReleaseOptio
   if (!INDEX_NAME_PATTERN.test(o.indexName)) throw new BuildError('invalid_option', `index name ${JSON.stringify(o.indexName)} must match ^[a-z0-9_]+$ (at most 100 characters)`);
   if (o.period !== 'month' && o.period !== 'year') throw new BuildError('invalid_option', `period ${JSON.stringify(o.period)} must be month or year`);
   if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new BuildError('invalid_option', 'concurrency must be a positive integer');
-  return o;
+  const memoryBytes = o.memoryBytes ?? defaultMemoryBytes();
+  return { ...o, memoryBytes, partBytes: resolvePartBytes(memoryBytes, o.partBytes) };
 }

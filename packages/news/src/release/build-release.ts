@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm, rmdir, mkdir, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, rmdir, mkdir, statfs, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { discoverInputFiles, readArticles, type ReadStats } from '../corpus/index.ts';
 import { loadCountryTable, type CountryTable } from '../metadata/index.ts';
 import { ArticleSink } from './article-sink.ts';
 import { resolveBuildOptions, type BuildProgress, type BuildReleaseInput, type BuildReleaseOptions, type BuildSummary } from './build-options.ts';
+import { planIndexing } from './part-plan.ts';
 import { BuildError } from './errors.ts';
 import { indexShards } from './index-shards.ts';
 import { writeManifests } from './write-manifests.ts';
@@ -26,7 +27,7 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
   await mkdir(dirname(out), { recursive: true });
   await mkdir(partial);
   const started = Date.now();
-  const sink = new ArticleSink(partial, options.indexName, options.period, countries);
+  const sink = new ArticleSink(partial, options.indexName, options.period, countries, options.partBytes);
   try {
     const progress = createProgress(options, files.reduce((n, f) => n + f.bytes, 0), started);
     const stats = await readAll(options, files, sink, progress);
@@ -36,6 +37,10 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     const shards = await sink.finishShards();
     await rm(join(partial, 'spool'), { recursive: true, force: true });
     throwIfAborted(options.signal);
+    // Every part's size is known now: refuse what cannot fit (memory, disk) before the first sort starts.
+    const plan = planIndexing(shards.map((s) => ({ id: s.shardId, textBytes: s.textBytes })), options.memoryBytes, options.concurrency);
+    await refuseShortDisk(partial, plan.textBytes);
+    options.onPlan?.(plan);
 
     const indexed = await indexShards(partial, shards, options, progress);
     progress.update({ phase: 'metadata' });
@@ -64,7 +69,7 @@ async function readAll(options: BuildReleaseOptions, files: Awaited<ReturnType<t
   let inputBytes = 0;
   const articles = readArticles(files, { skipBad: options.skipBad, onSkip: options.onSkip, onInputBytes: (n) => { inputBytes = n; } }, stats);
   for await (const record of articles) {
-    sink.add(record);
+    await sink.add(record);
     if ((stats.records & 255) === 0) {
       throwIfAborted(options.signal);
       progress.update({ phase: 'read', records: stats.records, skipped: stats.skipped, inputBytes, textBytes: sink.textBytes });
@@ -72,6 +77,16 @@ async function readAll(options: BuildReleaseOptions, files: Awaited<ReturnType<t
   }
   progress.update({ phase: 'read', records: stats.records, skipped: stats.skipped, inputBytes, textBytes: sink.textBytes }, true);
   return stats;
+}
+
+/** The suffix arrays take 4 bytes per text byte on disk, beside the text already written. */
+async function refuseShortDisk(dir: string, textBytes: number): Promise<void> {
+  const fs = await statfs(dir);
+  const free = fs.bavail * fs.bsize;
+  const needed = 4 * textBytes * 1.02 + (64 << 20);
+  if (free < needed) {
+    throw new BuildError('no_space', `the suffix arrays need about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`);
+  }
 }
 
 async function writeCountries(path: string, table: CountryTable): Promise<void> {

@@ -1,5 +1,5 @@
 /** Why a build stopped; every message says what to do. */
-export type BuildErrorCode = 'invalid_option' | 'output_exists' | 'no_articles' | 'shard_too_large' | 'aborted';
+export type BuildErrorCode = 'invalid_option' | 'output_exists' | 'no_articles' | 'shard_too_large' | 'no_space' | 'aborted';
 
 export class BuildError extends Error {
   override readonly name = 'BuildError';

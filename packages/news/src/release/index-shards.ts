@@ -1,9 +1,10 @@
 import { indexShard, type ShardFileSet } from '../shard/index.ts';
 import type { ClosedShard } from './article-sink.ts';
-import type { BuildReleaseOptions } from './build-options.ts';
+import type { ResolvedBuildOptions } from './build-options.ts';
 import type { Progress } from './build-release.ts';
 import { BuildError } from './errors.ts';
 import { resolveRel } from './layout.ts';
+import { SortBudget } from './part-plan.ts';
 
 /** A finished shard: its place in the year's doc_ix space and its files as the engine reports them. */
 export interface IndexedShard {
@@ -11,16 +12,19 @@ export interface IndexedShard {
   readonly year: string;
   readonly relDir: string;
   readonly docBase: number;
+  readonly crawlPeriod: string;
+  readonly part: number;
+  readonly parts: number;
   readonly files: ShardFileSet;
 }
 
 /**
- * Builds every shard's suffix array, `options.concurrency` shards at a time (the sort runs off the main thread,
- * so two shards use both cores). Largest first, so the last shard to finish is a small one.
- * Returns the shards in the order given (chronological).
+ * Builds every shard's suffix array, up to `options.concurrency` shards at a time (the sort runs off the main
+ * thread, so two shards use both cores) and only as many as fit `options.memoryBytes` together. Largest first, so
+ * the last shard to finish is a small one. Returns the shards in the order given (chronological).
  */
-export async function indexShards(root: string, shards: readonly ClosedShard[], options: BuildReleaseOptions, progress: Progress): Promise<IndexedShard[]> {
-  const queue = [...shards].sort((a, b) => b.textBytes - a.textBytes);
+export async function indexShards(root: string, shards: readonly ClosedShard[], options: ResolvedBuildOptions, progress: Progress): Promise<IndexedShard[]> {
+  const budget = new SortBudget([...shards], options.memoryBytes);
   const indexTotalBytes = shards.reduce((n, s) => n + s.textBytes, 0);
   let indexedBytes = 0;
   let shardsDone = 0;
@@ -29,9 +33,9 @@ export async function indexShards(root: string, shards: readonly ClosedShard[], 
   let failure: unknown;
 
   const worker = async (): Promise<void> => {
-    for (let s = queue.shift(); s && failure === undefined; s = queue.shift()) {
+    for (let s = await budget.take(); s && failure === undefined; s = await budget.take()) {
       if (options.signal?.aborted) throw new BuildError('aborted', 'build interrupted; nothing was written, run news build again');
-      const files = await indexShard(resolveRel(root, s.relDir));
+      const files = await indexShard(resolveRel(root, s.relDir)).finally(() => budget.release(s));
       results.set(s.shardId, files);
       indexedBytes += s.textBytes;
       shardsDone++;
@@ -47,5 +51,8 @@ export async function indexShards(root: string, shards: readonly ClosedShard[], 
   const rejected = settled.find((r) => r.status === 'rejected');
   if (rejected) throw failure ?? (rejected as PromiseRejectedResult).reason;
 
-  return shards.map((s) => ({ shardId: s.shardId, year: s.year, relDir: s.relDir, docBase: s.docBase, files: results.get(s.shardId) as ShardFileSet }));
+  return shards.map((s) => ({
+    shardId: s.shardId, year: s.year, relDir: s.relDir, docBase: s.docBase, crawlPeriod: s.crawlPeriod, part: s.part, parts: s.parts,
+    files: results.get(s.shardId) as ShardFileSet,
+  }));
 }

@@ -1,5 +1,6 @@
 export { buildRelease } from './build-release.ts';
 export { defaultBuildOptions, type BuildPhase, type BuildProgress, type BuildReleaseInput, type BuildReleaseOptions, type BuildSummary, type ShardPeriod } from './build-options.ts';
+export { MAX_PARTS_PER_PERIOD, defaultMemoryBytes, partShardId, type IndexPlan } from './part-plan.ts';
 export { openRelease, defaultOpenReleaseOptions, type OpenReleaseOptions } from './open-release.ts';
 export { BuildError, ReleaseVerificationError, type BuildErrorCode, type ReleaseVerificationCode } from './errors.ts';
 export { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, shardRelDir, yearStoreRelPath, countriesRelPath } from './layout.ts';

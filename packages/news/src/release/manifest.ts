@@ -4,8 +4,8 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ReleaseVerificationError } from './errors.ts';
 
-/** Version of both manifest formats; bump on any incompatible change (DESIGN.md). */
-export const MANIFEST_FORMAT_VERSION = 1;
+/** Version of both manifest formats; bump on any incompatible change (DESIGN.md). 2: shards record their parts. */
+export const MANIFEST_FORMAT_VERSION = 2;
 export const INDEX_MANIFEST_FORMAT = 'news-index-manifest';
 export const METADATA_MANIFEST_FORMAT = 'news-metadata-manifest';
 
@@ -22,6 +22,10 @@ const ShardRef = {
 
 const IndexShard = Type.Object({
   ...ShardRef,
+  /** The crawl period the shard covers, and its place among that period's parts (part 1 of 1: the whole period). */
+  crawl_period: Type.String({ pattern: '^\\d{4}(-\\d{2})?$' }),
+  part: Type.Integer({ minimum: 1 }),
+  parts: Type.Integer({ minimum: 1 }),
   dir: Type.String(),
   format_version: Type.Integer(),
   text_bytes: Type.Integer({ minimum: 0 }),

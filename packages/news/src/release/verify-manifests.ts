@@ -1,5 +1,6 @@
 import { ReleaseVerificationError } from './errors.ts';
 import type { IndexManifest, MetadataManifest } from './manifest.ts';
+import { partShardId } from './part-plan.ts';
 
 /**
  * Checks that the two manifests describe the same release: identity, expected identity, index names, the exact
@@ -32,6 +33,12 @@ export function checkManifestsAgree(dir: string, index: IndexManifest, meta: Met
       const t = mx.shards[k];
       if (t && (s.year !== t.year || s.doc_base !== t.doc_base || s.doc_count !== t.doc_count)) {
         refuse(`index ${ix.name}: shard ${s.shard_id} is year ${s.year} docs ${s.doc_base}+${s.doc_count} in the index manifest, year ${t.year} docs ${t.doc_base}+${t.doc_count} in the metadata manifest`);
+      }
+      const id = s.parts === 1 ? s.crawl_period : partShardId(s.crawl_period, s.part - 1);
+      const prev = ix.shards[k - 1];
+      const expectedPart = prev?.crawl_period === s.crawl_period ? prev.part + 1 : 1;
+      if (s.shard_id !== id || s.part !== expectedPart || s.part > s.parts || (s.part === s.parts) !== (ix.shards[k + 1]?.crawl_period !== s.crawl_period)) {
+        refuse(`index ${ix.name}: shard ${s.shard_id} is listed as part ${s.part} of ${s.parts} of ${s.crawl_period}, out of order or misnamed`);
       }
       if (s.format_version !== ix.shard_format_version) refuse(`index ${ix.name}: shard ${s.shard_id} has format version ${s.format_version}, the index ${ix.shard_format_version}`);
     });

@@ -65,7 +65,8 @@ export async function writeManifests(input: ManifestInput): Promise<ReleaseTotal
     indexes: [{
       name, period: options.period, shard_format_version: SHARD_FORMAT_VERSION,
       shards: indexed.map((s, i) => ({
-        ...(shardRefs[i] as (typeof shardRefs)[number]), dir: s.relDir, format_version: s.files.formatVersion,
+        ...(shardRefs[i] as (typeof shardRefs)[number]), crawl_period: s.crawlPeriod, part: s.part, parts: s.parts,
+        dir: s.relDir, format_version: s.files.formatVersion,
         text_bytes: s.files.textBytes, pointer_bytes: s.files.pointerBytes,
         files: s.files.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 })),
       })),

@@ -17,7 +17,8 @@ export function describeRelease(release: OpenRelease, indexName?: string): Relea
     name: name ?? DEFAULT_INDEX_NAME,
     index_version: release.indexVersion,
     document_count: shards.reduce((sum, s) => sum + s.reader.stats.docCount, 0),
-    date_range: { first: shards[0]?.shardId ?? null, last: shards.at(-1)?.shardId ?? null },
+    // A period split into parts (`2019-03.p001`) is still the crawl period `2019-03`.
+    date_range: { first: shards[0]?.shardId.replace(/\.p\d{3}$/, '') ?? null, last: shards.at(-1)?.shardId.replace(/\.p\d{3}$/, '') ?? null },
     shards: shards.map((s) => ({ shard_id: s.shardId, year: s.year, documents: s.reader.stats.docCount, bytes: s.reader.stats.textBytes })),
     available_indexes: available,
   };

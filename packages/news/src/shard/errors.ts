@@ -22,7 +22,7 @@ export class ShardTooLargeError extends Error {
   ) {
     super(
       `shard ${dir} would hold ${textBytes} text bytes, over the ${limit}-byte limit of shard format v1 ` +
-        '(32-bit suffix sort). Split its period into smaller shards (e.g. monthly instead of yearly).',
+        '(32-bit suffix sort). Split it into parts: news build --part-bytes N with N below the limit (the default is).',
     );
   }
 }

@@ -1,22 +1,14 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSuffixArray } from '../suffix-array/index.ts';
+import { sha256Chunked, writeAndHash } from './chunked-io.ts';
 import { DocTable } from './doc-table.ts';
 import { ShardFormatError, ShardTooLargeError } from './errors.ts';
 import { FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHARD_FORMAT_VERSION, SHARD_MAGIC, readShardHeader } from './format.ts';
 import type { ShardHeader } from './format.ts';
 import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from './types.ts';
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-async function writeAtomically(file: string, bytes: Uint8Array | string): Promise<void> {
-  await writeFile(`${file}.tmp`, bytes);
-  await rename(`${file}.tmp`, file);
-}
 
 /**
  * Builds the suffix array of a shard written by `createShardWriter` and writes it with the header.
@@ -56,19 +48,25 @@ export async function indexShard(dir: string, opts: IndexShardOptions = {}): Pro
   }
   progress('check-docs', size, size);
 
-  const info = (name: string, bytes: Uint8Array): ShardFileInfo => ({ name, bytes: bytes.length, sha256: sha256(bytes) });
+  const info = (name: string, bytes: Uint8Array): ShardFileInfo => ({ name, bytes: bytes.length, sha256: sha256Chunked(bytes) });
   progress('sort', 0, size);
   const sorting = buildSuffixArray(text);
-  // The main thread is idle while the addon sorts: hash the text and offsets meanwhile.
-  const textInfo = info(FILES.text, text);
-  const docsInfo = info(FILES.docOffsets, docsRaw);
+  // The main thread is idle while the addon sorts: hash the text and offsets meanwhile. If hashing fails, the sort
+  // is still awaited, so no native job keeps running (or rejects unobserved) while the caller removes the folder.
+  let textInfo: ShardFileInfo;
+  let docsInfo: ShardFileInfo;
+  try {
+    textInfo = info(FILES.text, text);
+    docsInfo = info(FILES.docOffsets, docsRaw);
+  } catch (e) {
+    await sorting.catch(() => {});
+    throw e;
+  }
   const sa = await sorting;
   progress('sort', size, size);
 
   progress('write-sa', 0, sa.length);
-  const writing = writeAtomically(path.join(dir, FILES.suffixArray), sa);
-  const saInfo = info(FILES.suffixArray, sa); // overlaps the write, which runs on the thread pool
-  await writing;
+  const saInfo: ShardFileInfo = { name: FILES.suffixArray, bytes: sa.length, sha256: await writeAndHash(path.join(dir, FILES.suffixArray), sa) };
   progress('write-sa', sa.length, sa.length);
 
   const header: ShardHeader = {
@@ -81,14 +79,14 @@ export async function indexShard(dir: string, opts: IndexShardOptions = {}): Pro
     files: { text: textInfo, docOffsets: docsInfo, suffixArray: saInfo },
   };
   const headerBytes = Buffer.from(`${JSON.stringify(header, null, 2)}\n`);
-  await writeAtomically(path.join(dir, FILES.header), headerBytes);
+  const headerInfo: ShardFileInfo = { name: FILES.header, bytes: headerBytes.length, sha256: await writeAndHash(path.join(dir, FILES.header), headerBytes) };
   progress('done', size, size);
   return {
     formatVersion: header.formatVersion,
     textBytes: header.textBytes,
     docCount: header.docCount,
     pointerBytes: header.pointerBytes,
-    files: [info(FILES.header, headerBytes), header.files.text, header.files.docOffsets, header.files.suffixArray],
+    files: [headerInfo, header.files.text, header.files.docOffsets, header.files.suffixArray],
   };
 }
 

@@ -139,6 +139,6 @@ describe('shard files', () => {
     closeSync(fd);
     const err = await indexShard(dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ShardTooLargeError);
-    expect(String(err)).toMatch(/Split its period into smaller shards/);
+    expect(String(err)).toMatch(/Split it into parts: news build --part-bytes N/);
   });
 });

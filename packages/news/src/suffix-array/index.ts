@@ -1,23 +1,40 @@
-import { loadDivsufsort } from './native.ts';
+import { loadDivsufsort, type SuffixSorter } from './native.ts';
 
-export { NativeAddonMissingError } from './native.ts';
+export { NativeAddonMissingError, type SuffixSorter } from './native.ts';
+
+/** The sorters this build of the addon holds, the default first (libdivsufsort when it was installed, else SA-IS). */
+export function availableSorters(): readonly SuffixSorter[] {
+  return loadDivsufsort().sorters;
+}
+
+/** The sorter `buildSuffixArray` uses unless told otherwise. */
+export function defaultSorter(): SuffixSorter {
+  return availableSorters()[0] ?? 'sais';
+}
 
 /**
- * Largest text the suffix sort accepts: libdivsufsort's 32-bit API indexes with signed int32, so n < 2^31.
+ * Peak RAM per text byte of one sort: text + the 4-byte suffix array, plus SA-IS's bucket counters of the first
+ * reduced level (≤ 4 bytes per LMS name, at most n/2 names; about n/8 on natural text) and its n/8 type bitmap.
+ */
+export const SORT_BYTES_PER_TEXT_BYTE: Readonly<Record<SuffixSorter, number>> = { divsufsort: 5, sais: 5.5 };
+
+/**
+ * Largest text the suffix sort accepts: both sorters index with signed int32, so n < 2^31.
  * Shards above this are refused before sorting (see src/shard/DESIGN.md for the plan beyond it).
  */
 export const MAX_SUFFIX_ARRAY_TEXT_BYTES = 2 ** 31 - 1;
 
 /**
  * Builds the byte-level suffix array of `text`: 4-byte little-endian pointers, `SA[r]` = start of the r-th
- * smallest suffix. The sort runs on the libuv thread pool (native libdivsufsort), so several calls run in
- * parallel. Peak memory is text + 4 × text; pass `out` (4 × text.length bytes) to sort into your own buffer.
+ * smallest suffix. The sort runs on the libuv thread pool (native: libdivsufsort or our SA-IS, `sorter` picks one of
+ * availableSorters()), so several calls run in parallel. Peak memory is about text + 4 × text
+ * (SORT_BYTES_PER_TEXT_BYTE); pass `out` (4 × text.length bytes) to sort into your own buffer.
  *
  * @example
  *   const sa = await buildSuffixArray(Buffer.from('banana'));
  *   new Int32Array(sa.buffer, sa.byteOffset, 6); // [5, 3, 1, 0, 4, 2]
  */
-export async function buildSuffixArray(text: Uint8Array, out?: Buffer): Promise<Buffer> {
+export async function buildSuffixArray(text: Uint8Array, out?: Buffer, sorter?: SuffixSorter): Promise<Buffer> {
   if (text.length > MAX_SUFFIX_ARRAY_TEXT_BYTES) {
     throw new RangeError(`buildSuffixArray: ${text.length} bytes exceed the ${MAX_SUFFIX_ARRAY_TEXT_BYTES}-byte limit`);
   }
@@ -29,7 +46,7 @@ export async function buildSuffixArray(text: Uint8Array, out?: Buffer): Promise<
   const target = out && out.byteOffset % 4 === 0 ? out : Buffer.allocUnsafeSlow(bytes);
   // V8 may keep tiny typed arrays on its heap, where GC can move them during the sort: copy those off-heap.
   const input = text.length <= 4096 ? Buffer.from(text) : text;
-  await loadDivsufsort().sortSuffixes(input, target);
+  await loadDivsufsort().sortSuffixes(input, target, sorter);
   if (out && target !== out) target.copy(out);
   return out ?? target;
 }

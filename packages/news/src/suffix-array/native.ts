@@ -2,10 +2,15 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-/** The libdivsufsort addon built from `packages/news/native` (see DESIGN.md in src/shard). */
+/** The suffix sorters the addon can hold: our SA-IS always, libdivsufsort when it was found at build time. */
+export type SuffixSorter = 'divsufsort' | 'sais';
+
+/** The suffix-sorting addon built from `packages/news/native` (see DESIGN.md in src/shard). */
 export interface DivsufsortAddon {
   /** Sorts off the main thread; writes int32 LE pointers into `out` (exactly 4 × text.length bytes, 4-aligned). */
-  sortSuffixes(text: Uint8Array, out: Uint8Array): Promise<void>;
+  sortSuffixes(text: Uint8Array, out: Uint8Array, sorter?: SuffixSorter): Promise<void>;
+  /** The sorters compiled in, the default first. */
+  readonly sorters: readonly SuffixSorter[];
 }
 
 /** Thrown when the native addon is missing or cannot be loaded; the message says what to run. */
@@ -15,8 +20,8 @@ export class NativeAddonMissingError extends Error {
 
 /** Where `packages/news/native/build.mjs` (the root postinstall) puts the addon. */
 export const ADDON_FILE = fileURLToPath(new URL('../../native/build/Release/divsufsort_addon.node', import.meta.url));
-const FIX = 'Build it from the repository root with: apt-get install -y libdivsufsort-dev && npm run postinstall ' +
-  '(runs node packages/news/native/build.mjs).';
+const FIX = 'Build it from the repository root with: npm run postinstall (runs node packages/news/native/build.mjs; ' +
+  'needs only a C compiler, and uses libdivsufsort-dev as a faster sorter when installed).';
 
 let cached: DivsufsortAddon | undefined;
 

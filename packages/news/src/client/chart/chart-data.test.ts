@@ -11,6 +11,14 @@ describe('chart of occurrences per crawl month', () => {
     expect([d.max, d.total, d.yearly]).toEqual([4, 5, false]);
   });
 
+  it('sums the parts of a split period into one bar (monthly and yearly)', () => {
+    const m = chartData({ shard_ids: ['2024-01.p001', '2024-01.p002', '2024-02'], segment_by_shard: [[0, 2], [7, 10], [1, 2]] });
+    expect(m.bars).toEqual([{ period: '2024-01', count: 5 }, { period: '2024-02', count: 1 }]);
+    expect(m.yearly).toBe(false);
+    const y = chartData({ shard_ids: ['2019.p001', '2019.p002'], segment_by_shard: [[0, 1], [0, 4]] });
+    expect([y.bars, y.yearly]).toEqual([[{ period: '2019', count: 5 }], true]);
+  });
+
   it('shows yearly shards as years', () => {
     const d = chartData({ shard_ids: ['1987', '1988'], segment_by_shard: [[0, 3], [5, 5]] });
     expect(d.bars).toEqual([{ period: '1987', count: 3 }, { period: '1988', count: 0 }]);

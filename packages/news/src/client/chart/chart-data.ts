@@ -22,9 +22,12 @@ function nextMonth(period: string): string {
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 }
 
+/** A period split into parts has shards `<period>.p001`, `<period>.p002`, …: one bar per period sums them. */
+const periodOf = (shardId: string): string => shardId.replace(/\.p\d{3}$/, '');
+
 /**
- * Occurrences per crawl month from a find answer (the counts per shard are the widths of its rank intervals).
- * Months without a shard between the first and last one are shown as zero, so the time axis is even.
+ * Occurrences per crawl month from a find answer (the counts per shard are the widths of its rank intervals; parts
+ * of a month add up). Months without a shard between the first and last one are shown as zero, so the time axis is even.
  * @example chartData({shard_ids:['2024-01','2024-03'], segment_by_shard:[[0,4],[9,10]], ...}).bars
  *   // [{period:'2024-01',count:4},{period:'2024-02',count:0},{period:'2024-03',count:1}]
  */
@@ -33,7 +36,7 @@ export function chartData(found: Pick<FindResponse, 'shard_ids' | 'segment_by_sh
   found.shard_ids.forEach((id, i) => {
     const seg = found.segment_by_shard[i];
     const n = seg === undefined ? 0 : Math.max(0, seg[1] - seg[0]);
-    counts.set(id, (counts.get(id) ?? 0) + n);
+    counts.set(periodOf(id), (counts.get(periodOf(id)) ?? 0) + n);
   });
   const periods = [...counts.keys()].sort();
   const monthly = periods.length > 0 && periods.every((p) => /^\d{4}-\d{2}$/.test(p));

@@ -1,0 +1,170 @@
+/**
+ * `npm run bench:scale`: one synthetic crawl month (`news demo-corpus --month`), built with parts, per index kind.
+ * Reports build MB/s (wall), peak RSS, index bytes per text byte, disk-mode count p50/p99 over the whole month (every
+ * part), the same queries with ripgrep over the decompressed text, and both suffix sorters on the real corpora.
+ * Replaces the "Scale" section of BENCHMARKS.md. Big data goes OUTSIDE the repository and is deleted afterwards.
+ * Environment: BENCH_SCALE_BYTES (default 2.5e9 text bytes), BENCH_SCALE_PART_BYTES (512 MiB), BENCH_SCALE_KINDS
+ * (comma list, default `sa`; any other kind is passed as `news build --kind K`), BENCH_SCALE_DIR (/tmp/news-scale),
+ * BENCH_SCALE_QUERIES (300), BENCH_SCALE_RG_QUERIES (12), BENCH_SCALE_KEEP=1 keeps the data.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { openRelease, type IndexManifest, type ReleaseIndex } from '../src/release/index.ts';
+import { availableSorters, buildSuffixArray } from '../src/suffix-array/index.ts';
+import { CORPORA, NEWS_BIN, writeBenchmarkSection } from './bench-support.ts';
+import { buildInChild, machine, percentiles, ripgrepScan, type ChildBuild, type Percentiles } from './index-bench-measure.ts';
+
+const env = (name: string, fallback: string): string => process.env[name] ?? fallback;
+const TEXT_BYTES = Number(env('BENCH_SCALE_BYTES', '2.5e9'));
+const PART_BYTES = Number(env('BENCH_SCALE_PART_BYTES', String(512 * 2 ** 20)));
+const KINDS = env('BENCH_SCALE_KINDS', 'sa').split(',').filter(Boolean);
+const WORK = env('BENCH_SCALE_DIR', '/tmp/news-scale');
+const QUERIES = Number(env('BENCH_SCALE_QUERIES', '300'));
+const RG_QUERIES = Number(env('BENCH_SCALE_RG_QUERIES', '12'));
+const TARGET_BYTES = 20e9;
+const log = (msg: string): void => void process.stderr.write(`bench:scale: ${msg}\n`);
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const now = (): number => Number(process.hrtime.bigint()) / 1000;
+
+interface KindResult {
+  kind: string;
+  build: ChildBuild;
+  parts: number;
+  indexBytesPerTextByte: number;
+  count: Percentiles;
+}
+
+/** Queries drawn from the month's own articles (3–40 bytes), a tenth made absent. */
+function drawQueries(index: ReleaseIndex, n: number): Buffer[] {
+  let seed = 12345;
+  const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const out: Buffer[] = [];
+  while (out.length < n) {
+    const shard = index.shards[Math.floor(random() * index.shards.length)];
+    if (!shard || shard.reader.stats.docCount === 0) continue;
+    const chars = [...shard.reader.documentBytes(Math.floor(random() * shard.reader.stats.docCount)).toString('utf8')];
+    const len = 3 + Math.floor(random() * 38);
+    const start = Math.floor(random() * Math.max(1, chars.length - len));
+    const q = chars.slice(start, start + len).join('');
+    out.push(Buffer.from(random() < 0.1 ? `${q}\u2603absent` : q, 'utf8'));
+  }
+  return out;
+}
+
+/** count over every part of the month, from disk (warm page cache: one unmeasured round first). */
+function countWholeMonth(index: ReleaseIndex, queries: readonly Buffer[]): Percentiles {
+  const samples: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const q of queries) {
+      const t = now();
+      let total = 0;
+      for (const s of index.shards) total += s.reader.count(q);
+      if (round === 1) samples.push(now() - t);
+      if (total < 0) throw new Error('unreachable');
+    }
+  }
+  return percentiles(samples);
+}
+
+/** Both suffix sorters on the four real corpora concatenated (45.6 MB), MB per CPU-second of the sorting thread. */
+async function sorterSpeeds(): Promise<{ sorter: string; mbPerCpuS: number; mbPerWallS: number }[]> {
+  if (!existsSync(CORPORA)) return [];
+  const parts: Buffer[] = [];
+  for (const d of readdirSync(CORPORA, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    for (const f of readdirSync(join(CORPORA, d.name)).filter((x) => x.endsWith('.jsonl.gz'))) {
+      for (const line of gunzipSync(readFileSync(join(CORPORA, d.name, f))).toString('utf8').split('\n')) {
+        if (line) parts.push(Buffer.from([0xff]), Buffer.from(String((JSON.parse(line) as { text: unknown }).text)));
+      }
+    }
+  }
+  const text = Buffer.concat(parts);
+  const out = [];
+  for (const sorter of availableSorters()) {
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    await buildSuffixArray(text, undefined, sorter);
+    const wall = (performance.now() - t) / 1000;
+    const used = process.cpuUsage(cpu);
+    out.push({ sorter, mbPerCpuS: text.length / 1e6 / ((used.user + used.system) / 1e6), mbPerWallS: text.length / 1e6 / wall });
+  }
+  return out;
+}
+
+async function measureKind(kind: string, corpus: string): Promise<KindResult> {
+  const out = join(WORK, `release-${kind}`);
+  log(`building kind ${kind} with --part-bytes ${PART_BYTES} (load ${loadAverage()})`);
+  const build = buildInChild([corpus], out, `scale-${kind}`, ['--part-bytes', String(PART_BYTES), ...(kind === 'sa' ? [] : ['--kind', kind])]);
+  const manifest = JSON.parse(readFileSync(join(out, 'index-manifest.json'), 'utf8')) as IndexManifest;
+  const ix = manifest.indexes[0];
+  const release = await openRelease(out, { mode: 'disk', verify: 'sizes' });
+  try {
+    const index = release.indexes.get('news') as ReleaseIndex;
+    const queries = drawQueries(index, QUERIES);
+    log(`counting ${queries.length} queries over ${index.shards.length} parts from disk`);
+    return { kind, build, parts: index.shards.length, indexBytesPerTextByte: (ix?.totals.index_bytes ?? 0) / (ix?.totals.text_bytes ?? 1), count: countWholeMonth(index, queries) };
+  } finally {
+    release.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const startLoad = loadAverage();
+  mkdirSync(WORK, { recursive: true });
+  const corpus = join(WORK, 'month.jsonl.gz');
+  const results: KindResult[] = [];
+  let rg: ReturnType<typeof ripgrepScan> | undefined;
+  let rgQueries: Buffer[] = [];
+  let indexRg: Percentiles | undefined;
+  try {
+    log(`generating ${TEXT_BYTES / 1e9} GB of text in one crawl month → ${corpus}`);
+    const gen = spawnSync(process.execPath, [NEWS_BIN, 'demo-corpus', '--out', corpus, '--bytes', String(TEXT_BYTES), '--month', '2024-03'], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
+    if (gen.status !== 0) throw new Error(`demo-corpus failed: ${gen.stderr.slice(-2000)}`);
+    for (const kind of KINDS) results.push(await measureKind(kind, corpus));
+    // ripgrep over the decompressed text (the suffix-array kind's text files), and the index for the same queries.
+    const saDir = join(WORK, 'release-sa');
+    if (existsSync(saDir)) {
+      const release = await openRelease(saDir, { mode: 'disk', verify: 'sizes' });
+      const index = release.indexes.get('news') as ReleaseIndex;
+      rgQueries = drawQueries(index, RG_QUERIES);
+      indexRg = countWholeMonth(index, rgQueries);
+      release.close();
+      log(`ripgrep over the text for ${rgQueries.length} queries`);
+      rg = ripgrepScan(join(saDir, 'indexes'), rgQueries);
+    }
+  } finally {
+    if (process.env['BENCH_SCALE_KEEP'] !== '1') rmSync(WORK, { recursive: true, force: true });
+  }
+  const sorters = await sorterSpeeds();
+  const endLoad = loadAverage();
+  const m = machine();
+  const gb = (n: number): string => (n / 1e9).toFixed(2);
+  const lines = [
+    '## Scale: one crawl month in parts (npm run bench:scale)',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 16)} UTC on ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, **shared with other jobs**: load average ${startLoad} at the start, ${endLoad} at the end.`,
+    `**Size: ${gb(TEXT_BYTES)} GB of synthetic text in one crawl month** (\`news demo-corpus --month 2024-03\`), parts of ${(PART_BYTES / 2 ** 20).toFixed(0)} MiB — not the 20 GB of issue 10: the machine and its disk are shared by 8 jobs this session, so the run had to finish in ≤ 25 minutes. Rows marked *extrapolated* scale the measured figures to 20 GB; every other figure is measured.`,
+    '',
+    '| kind | parts | build wall | build MB/s (wall) | build CPU s | peak RSS | index bytes / text byte | count whole month, disk p50 / p99 |',
+    '|---|---|---|---|---|---|---|---|',
+    ...results.map((r) => `| ${r.kind} | ${r.parts} | ${r.build.summary.seconds.toFixed(0)} s | ${r.build.summary.mb_per_s.toFixed(1)} | ${r.build.cpuSeconds.toFixed(0)} | ${gb(r.build.peakRssBytes)} GB | ${r.indexBytesPerTextByte.toFixed(2)} | ${(r.count.p50 / 1000).toFixed(2)} ms / ${(r.count.p99 / 1000).toFixed(2)} ms |`),
+    '',
+  ];
+  if (rg && indexRg) {
+    lines.push(`ripgrep (\`rg -a -F -o -c\` over the month's text files), ${rgQueries.length} queries: p50 ${rg.perQueryMs.p50.toFixed(0)} ms per query; the index from disk for the same queries: p50 ${(indexRg.p50 / 1000).toFixed(2)} ms (**${(rg.perQueryMs.p50 / (indexRg.p50 / 1000)).toFixed(0)}× faster**).`, '');
+  }
+  if (sorters.length > 0) {
+    lines.push(`Suffix sorters on the four real corpora (45.6 MB, one text): ${sorters.map((s) => `${s.sorter} ${s.mbPerCpuS.toFixed(1)} MB per CPU-second (${s.mbPerWallS.toFixed(1)} MB/s wall)`).join('; ')}.`, '');
+  }
+  const scale = TARGET_BYTES / TEXT_BYTES;
+  for (const r of results) {
+    lines.push(`*Extrapolated to 20 GB (${r.kind})*: about ${Math.ceil(TARGET_BYTES / PART_BYTES)} parts of this size; build ≈ ${((r.build.summary.seconds * scale) / 60).toFixed(0)} min at the measured MB/s (sorting is O(n log n) per part, so per-part cost stays as measured); peak RSS stays ≈ ${gb(r.build.peakRssBytes)} GB (it depends on the part size and the parts sorted at once, not on the month); index ≈ ${gb(r.indexBytesPerTextByte * TARGET_BYTES)} GB on disk; whole-month count p50 ≈ ${((r.count.p50 / 1000) * scale).toFixed(1)} ms (one binary search per part, and parts grow with the month).`);
+  }
+  if (rg) lines.push('', `*Extrapolated*: ripgrep over 20 GB ≈ ${((rg.perQueryMs.p50 * scale) / 1000).toFixed(0)} s per query (linear in the text).`);
+  const section = lines.join('\n');
+  process.stdout.write(`${section}\n`);
+  writeBenchmarkSection('## Scale: one crawl month in parts', section);
+}
+
+await main();

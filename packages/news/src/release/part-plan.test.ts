@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_SHARD_TEXT_BYTES } from '../shard/index.ts';
+import { BuildError } from './errors.ts';
+import { partShardId, planIndexing, resolvePartBytes, SortBudget, sortMemoryBytes } from './part-plan.ts';
+
+describe('part planning', () => {
+  it('part ids sort chronologically between their period and the next', () => {
+    const ids = ['2019-03', partShardId('2019-03', 0), partShardId('2019-03', 1), partShardId('2019-03', 998), '2019-04', '2020', partShardId('2020', 0)];
+    expect(ids).toEqual([...ids].sort());
+    expect(partShardId('2019-03', 0)).toBe('2019-03.p001');
+  });
+
+  it('derives the part size from the memory budget and refuses a part size the budget cannot sort, naming both fixes', () => {
+    expect(resolvePartBytes(64e9)).toBe(MAX_SHARD_TEXT_BYTES);
+    const fit = resolvePartBytes(2e9);
+    expect(sortMemoryBytes(fit)).toBeLessThanOrEqual(2e9);
+    expect(sortMemoryBytes(fit + 1)).toBeGreaterThan(2e9);
+    const e = (() => { try { resolvePartBytes(2e9, 1e9); } catch (err) { return err; } })() as BuildError;
+    expect(e).toBeInstanceOf(BuildError);
+    expect(e.message).toMatch(/lower --part-bytes to at most \d+ or raise --memory to \d+(\.\d)?/);
+    expect(() => resolvePartBytes(8e9, 2 ** 31)).toThrow(/from 1 to 2147483647/);
+  });
+
+  it('plans parallel sorts within the budget and refuses a single part the budget cannot hold, before sorting', () => {
+    const parts = [{ id: 'a', textBytes: 100e6 }, { id: 'b', textBytes: 100e6 }, { id: 'c', textBytes: 10e6 }];
+    expect(planIndexing(parts, 2 * sortMemoryBytes(100e6), 2).maxParallelSorts).toBe(2);
+    expect(planIndexing(parts, sortMemoryBytes(100e6) + 1, 2).maxParallelSorts).toBe(1);
+    expect(() => planIndexing([{ id: '2019-03.p004', textBytes: 1e9 }], 2e9, 2)).toThrow(/shard 2019-03\.p004 holds one article/);
+  });
+
+  it('SortBudget never holds more than the budget (beyond one running sort) and hands out every part once', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 1e8 }), { maxLength: 12 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 3e8, max: 2e9 }),
+      async (sizes, workers, memory) => {
+        const budget = new SortBudget(sizes.map((textBytes, i) => ({ textBytes, i })), memory);
+        let held = 0;
+        let running = 0;
+        const seen: number[] = [];
+        await Promise.all(Array.from({ length: workers }, async () => {
+          for (let p = await budget.take(); p; p = await budget.take()) {
+            held += sortMemoryBytes(p.textBytes);
+            running++;
+            expect(running === 1 || held <= memory).toBe(true);
+            seen.push(p.i);
+            await new Promise((r) => setTimeout(r, 0));
+            held -= sortMemoryBytes(p.textBytes);
+            running--;
+            budget.release(p);
+          }
+        }));
+        expect(seen.sort((a, b) => a - b)).toEqual(sizes.map((_, i) => i));
+      }), { numRuns: 50 });
+  });
+});
