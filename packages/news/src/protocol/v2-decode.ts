@@ -40,6 +40,11 @@ const rankRange = (b: Json) => ({
   rank_from: int(b, 'rank_from'), rank_to: int(b, 'rank_to'), query: optStr(b, 'query'),
 });
 
+const filters = (b: Json) => ({
+  languages: optStrings(b, 'languages'), commonlingua_languages: optStrings(b, 'commonlingua_languages'),
+  topics: optStrings(b, 'topics'), sources: optStrings(b, 'sources'), countries: optStrings(b, 'countries'),
+});
+
 /**
  * Checks the body of a v2 request at the process boundary. The gateway validated the public request already;
  * this only guarantees the types the domain relies on (its own range and limit checks follow).
@@ -49,7 +54,12 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
   switch (kind) {
     case 'v2_find':
     case 'v2_count':
+    case 'v2_timeline':
       return { kind, body: selection(b) };
+    case 'v2_contexts':
+      return { kind, body: { ...rankRange(b), query: str(b, 'query'), context_bytes: optInt(b, 'context_bytes') } };
+    case 'v2_estimate':
+      return { kind, body: { ...selection(b), ...filters(b), sample_size: optInt(b, 'sample_size'), seed: optInt(b, 'seed') } };
     case 'v2_get_doc': {
       const fullText = b.full_text;
       if (fullText !== undefined && fullText !== null && typeof fullText !== 'boolean') throw new V2DecodeError('full_text must be a boolean');
@@ -68,8 +78,7 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
         kind,
         body: {
           ...rankRange(b),
-          languages: optStrings(b, 'languages'), commonlingua_languages: optStrings(b, 'commonlingua_languages'),
-          topics: optStrings(b, 'topics'), sources: optStrings(b, 'sources'), countries: optStrings(b, 'countries'),
+          ...filters(b),
         },
       };
     case 'v2_metadata': {

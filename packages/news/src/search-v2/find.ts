@@ -4,7 +4,7 @@ import { encodeQuery, lookupIndex } from './release-lookup.ts';
 import type { CountResult, FindRequest, FindResult } from './types.ts';
 
 /** The index's shards whose crawl year lies in [year_min, year_max] (inclusive; absent = unbounded), in chronological order. */
-function shardsInYears(release: OpenRelease, request: FindRequest): readonly ShardHandle[] {
+export function shardsInYears(release: OpenRelease, request: FindRequest): readonly ShardHandle[] {
   const index = lookupIndex(release, request.index);
   const min = request.year_min ?? -Infinity;
   const max = request.year_max ?? Infinity;
