@@ -4,12 +4,14 @@
  * release's own texts and metadata stores.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { caseFold } from 'unicode-case-folding';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRelease, type OpenRelease } from '../src/release/index.ts';
 import { estimate, type ContextsResult, type EstimateResult, type FindResult, type TimelineResult } from '../src/search-v2/index.ts';
+import { planPages, QueryTotals } from '../src/search-v2/index.ts';
 import {
-  bruteOccurrences, bruteTotals, buildV2Release, corpusFiles, scanRelease, startV2Processes, v2,
+  bruteMatchCount, bruteOccurrences, bruteTotals, buildV2Release, corpusFiles, scanRelease, startV2Processes, v2,
   type BuiltRelease, type ScannedArticle, type V2Processes,
 } from './v2-support.ts';
 
@@ -162,5 +164,71 @@ describe('HTTP compression through the gateway', () => {
     }
     const count = await raw('/api/v2/count', { index: 'news', query: 'the' }, 'gzip, br');
     expect(count.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+describe('matching options on the real corpora', () => {
+  const OPTIONS = [
+    { name: 'case-insensitive', body: { case: 'insensitive' }, opts: { caseInsensitive: true, wholeWord: false } },
+    { name: 'whole word', body: { whole_word: true }, opts: { caseInsensitive: false, wholeWord: true } },
+    { name: 'both', body: { case: 'insensitive', whole_word: true }, opts: { caseInsensitive: true, wholeWord: true } },
+  ] as const;
+
+  it('counts as a brute-force scan with Unicode case folding and the word rule does', async () => {
+    const folded = articles.map((a) => caseFold(a.text.toString('utf8')));
+    for (const query of ['oil prices', 'Oil', 'Regierung', 'STRASSE']) {
+      for (const { name, body, opts } of OPTIONS) {
+        const res = await v2(stack.url, 'count', { index: 'news', query, ...body });
+        expect(res.status, `${query} ${name}`).toBe(200);
+        const expected = articles.reduce((n, a, i) => n + bruteMatchCount(a.text, query, opts, folded[i]), 0);
+        expect(res.body.count, `${query} ${name}`).toBe(expected);
+      }
+    }
+  });
+
+  it('pages every spelling through documents to the brute-force article and occurrence totals', async () => {
+    const query = 'Oil';
+    const body = { case: 'insensitive', whole_word: true };
+    const found = (await v2(stack.url, 'find', { index: 'news', query, ...body })).body as FindResult;
+    expect(found.shard_ids.length).toBeGreaterThan(new Set(found.shard_ids).size); // several spellings in some shard
+    const totals = new QueryTotals();
+    for (const page of planPages(found, 1000)) {
+      const res = await v2(stack.url, 'documents', { index: 'news', expected_index_version: VERSION, query, ...page, ...body });
+      expect(res.status).toBe(200);
+      totals.add(res.body);
+    }
+    const opts = { caseInsensitive: true, wholeWord: true };
+    const perArticle = articles.map((a) => bruteMatchCount(a.text, query, opts)).filter((n) => n > 0);
+    expect(perArticle.length).toBeGreaterThan(10);
+    expect(totals.occurrences).toBe(found.total_occurrences);
+    expect(totals.occurrences).toBe(perArticle.reduce((x, y) => x + y, 0));
+    expect(totals.articles).toBe(perArticle.length);
+  });
+
+  it('answers get_doc for a rank of any spelling, and refuses ranks outside every interval', async () => {
+    const found = (await v2(stack.url, 'find', { index: 'news', query: 'oil', case: 'insensitive' })).body as FindResult;
+    const exactFound = (await v2(stack.url, 'find', { index: 'news', query: 'oil' })).body as FindResult;
+    // An interval of another spelling than "oil" (its ranks differ from the case-sensitive interval of its shard).
+    const i = found.segment_by_shard.findIndex(([lo, hi], k) => {
+      const e = exactFound.segment_by_shard[exactFound.shard_ids.indexOf(found.shard_ids[k] as string)];
+      return hi > lo && e !== undefined && (lo >= e[1] || hi <= e[0]);
+    });
+    expect(i).toBeGreaterThan(-1);
+    const [lo] = found.segment_by_shard[i] as [number, number];
+    const doc = await v2(stack.url, 'get_doc', { index: 'news', expected_index_version: VERSION, query: 'oil', case: 'insensitive', shard_id: found.shard_ids[i], rank: lo });
+    expect(doc.status).toBe(200);
+    expect((doc.body.spans as [string, string | null][]).some(([t, m]) => m === '0' && t.toLowerCase() === 'oil')).toBe(true);
+    const exact = await v2(stack.url, 'get_doc', { index: 'news', expected_index_version: VERSION, query: 'oil', shard_id: found.shard_ids[i], rank: lo });
+    expect(exact.status).toBe(422);
+  });
+
+  it('refuses whole-word matching of Japanese with a clear 422', async () => {
+    const res = await v2(stack.url, 'count', { index: 'news', query: '東京', whole_word: true });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('whole_word_unsupported');
+    expect(res.body.detail).toMatch(/Japanese/);
+    const bad = await v2(stack.url, 'count', { index: 'news', query: 'x', case: 'lower' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ type: 'literal_error', loc: ['body', 'case'] });
   });
 });

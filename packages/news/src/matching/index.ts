@@ -36,7 +36,7 @@ export function matchBudget(steps?: number, ranks = DEFAULT_WHOLE_WORD_RANKS): M
 
 /** A query matched in one shard. */
 export interface ShardMatch {
-  /** Disjoint, in rank order; each holds one spelling. Case-sensitive: at most one. */
+  /** Disjoint, in rank order; each holds one spelling. Case-sensitive: exactly one (possibly empty). */
   readonly intervals: readonly VariantInterval[];
   readonly wholeWord: boolean;
   /** Occurrences that count (after the whole-word rule). */
@@ -60,8 +60,9 @@ export function matchShard(reader: ShardReader, query: string, options: MatchOpt
     intervals = findCaseVariants(reader, query, budget.steps);
   } else {
     const bytes = utf8.encode(query);
+    // Always the one interval, empty or not: its position is where the query would sort (spec behaviour).
     const { lo, hi } = reader.find(bytes);
-    intervals = hi > lo || query.length === 0 ? [{ lo, hi, bytes }] : [];
+    intervals = [{ lo, hi, bytes }];
   }
   const intervalOf = (rank: number): VariantInterval | undefined => intervals.find((iv) => rank >= iv.lo && rank < iv.hi);
   const wholeWord = options.wholeWord && query.length > 0;

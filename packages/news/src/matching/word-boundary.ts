@@ -34,17 +34,57 @@ export function firstChar(s: string): string {
   return cp === undefined ? '' : String.fromCodePoint(cp);
 }
 
+/** Code point of the UTF-8 character that ends at `end` in `bytes` (-1 when none or malformed). */
+function codePointBefore(bytes: Uint8Array, end: number): number {
+  let s = end - 1;
+  while (s > 0 && end - s < 4 && ((bytes[s] as number) & 0xc0) === 0x80) s--;
+  if (s < 0) return -1;
+  return decodeAt(bytes, s, end);
+}
+
+/** Code point of the UTF-8 character that starts at `at` (-1 when none or malformed). */
+function codePointAt(bytes: Uint8Array, at: number): number {
+  if (at >= bytes.length) return -1;
+  const b = bytes[at] as number;
+  const len = b < 0x80 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+  return decodeAt(bytes, at, Math.min(bytes.length, at + len));
+}
+
+function decodeAt(bytes: Uint8Array, start: number, end: number): number {
+  const b = bytes[start] as number;
+  if (b < 0x80) return b;
+  const s = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
+  return s.length === 0 || s.charCodeAt(0) === 0xfffd ? -1 : (s.codePointAt(0) as number);
+}
+
+/** ASCII fast path of the word-character test; other code points go through the Unicode property regex. */
+function isWordCodePoint(cp: number): boolean {
+  if (cp < 0) return false;
+  if (cp < 0x80) return (cp >= 0x30 && cp <= 0x39) || ((cp | 0x20) >= 0x61 && (cp | 0x20) <= 0x7a);
+  return WORD_CHAR.test(String.fromCodePoint(cp));
+}
+
 /**
  * Whether the occurrence at `rank` (whose bytes are `match`) stands as a whole word: the characters just before and
- * just after it in its article are not letters or digits (or are the article's edges). Reads a window of 4 bytes
- * on each side, which always holds the whole neighbouring character.
+ * just after it in its article are not letters or digits (or are the article's edges). Reads at most 4 bytes on
+ * each side, which always hold the whole neighbouring character.
  */
 export function isWholeWordAt(reader: ShardReader, rank: number, match: Uint8Array): boolean {
-  const w = reader.window(rank, match, 4);
-  const bytes = Buffer.from(w.text);
-  const before = bytes.toString('utf8', 0, w.needleOffset);
-  const after = bytes.toString('utf8', Math.min(bytes.length, w.needleOffset + match.length));
-  return isBoundary(lastChar(before)) && isBoundary(firstChar(after));
+  if (reader.readText === undefined) {
+    const w = reader.window(rank, match, 4);
+    const bytes = Buffer.from(w.text);
+    const before = bytes.toString('utf8', 0, w.needleOffset);
+    const after = bytes.toString('utf8', Math.min(bytes.length, w.needleOffset + match.length));
+    return isBoundary(lastChar(before)) && isBoundary(firstChar(after));
+  }
+  const { doc, offset, pos } = reader.locate(rank);
+  const docStart = pos - offset;
+  const docEnd = docStart + reader.documentLength(doc);
+  const before = reader.readText(Math.max(docStart, pos - 4), pos);
+  if (isWordCodePoint(codePointBefore(before, before.length))) return false;
+  const end = pos + match.length;
+  const after = reader.readText(end, Math.min(docEnd, end + 4));
+  return !isWordCodePoint(codePointAt(after, 0));
 }
 
 /** The same rule over an article's bytes, for a match at byte offset `at` of `length` bytes. */

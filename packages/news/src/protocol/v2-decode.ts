@@ -34,10 +34,19 @@ function optStrings(o: Json, key: string): string[] | null {
   return v as string[];
 }
 
-const selection = (b: Json) => ({ index: str(b, 'index'), query: str(b, 'query'), year_min: optInt(b, 'year_min'), year_max: optInt(b, 'year_max') });
+function matching(b: Json): { case: 'sensitive' | 'insensitive' | null; whole_word: boolean | null } {
+  const c = b.case;
+  if (c !== undefined && c !== null && c !== 'sensitive' && c !== 'insensitive') throw new V2DecodeError('case must be sensitive or insensitive');
+  const w = b.whole_word;
+  if (w !== undefined && w !== null && typeof w !== 'boolean') throw new V2DecodeError('whole_word must be a boolean');
+  return { case: c ?? null, whole_word: w ?? null };
+}
+const selection = (b: Json) => ({
+  index: str(b, 'index'), query: str(b, 'query'), year_min: optInt(b, 'year_min'), year_max: optInt(b, 'year_max'), ...matching(b),
+});
 const rankRange = (b: Json) => ({
   index: str(b, 'index'), expected_index_version: str(b, 'expected_index_version'), shard_id: str(b, 'shard_id'),
-  rank_from: int(b, 'rank_from'), rank_to: int(b, 'rank_to'), query: optStr(b, 'query'),
+  rank_from: int(b, 'rank_from'), rank_to: int(b, 'rank_to'), query: optStr(b, 'query'), ...matching(b),
 });
 
 const filters = (b: Json) => ({
@@ -68,6 +77,7 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
         body: {
           index: str(b, 'index'), expected_index_version: str(b, 'expected_index_version'), query: str(b, 'query'),
           shard_id: str(b, 'shard_id'), rank: int(b, 'rank'), max_ctx_len: optInt(b, 'max_ctx_len'), full_text: fullText ?? null,
+          ...matching(b),
         },
       };
     }

@@ -1,7 +1,8 @@
 import type { OpenRelease } from '../release/types.ts';
 import { V2Error } from './errors.ts';
 import { V2_LIMITS } from './limits.ts';
-import { assertIndexVersion, checkRankRange, encodeQuery, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import { continuationMatch, wholeWordFilter } from './matching.ts';
 import type { ConcordanceLine, ContextsRequest, ContextsResult } from './types.ts';
 
 /** First byte index ≥ i that starts a UTF-8 character (or the end). */
@@ -23,15 +24,19 @@ export function contexts(release: OpenRelease, request: ContextsRequest): Contex
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
   if (request.query.length === 0) throw new V2Error('invalid_query', 'contexts needs a non-empty query');
-  const query = encodeQuery(request.query);
-  checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.contextsRanks, query);
+  const match = continuationMatch(shard, request);
+  checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.contextsRanks, match);
+  const keep = wholeWordFilter(match);
   const contextBytes = request.context_bytes ?? V2_LIMITS.contextBytesDefault;
 
   const lines: Omit<ConcordanceLine, 'title' | 'hostname'>[] = [];
   for (let rank = request.rank_from; rank < request.rank_to; rank++) {
-    const w = shard.reader.window(rank, query, contextBytes);
+    if (keep !== undefined && !keep(rank)) continue;
+    // The spelling at this rank (case-insensitive ranges hold one spelling each).
+    const spelling = match?.intervalOf(rank)?.bytes ?? new Uint8Array(0);
+    const w = shard.reader.window(rank, spelling, contextBytes);
     const bytes = Buffer.from(w.text);
-    const matchEnd = charStart(bytes, Math.min(bytes.length, w.needleOffset + query.length));
+    const matchEnd = charStart(bytes, Math.min(bytes.length, w.needleOffset + spelling.length));
     lines.push({
       rank,
       year: shard.year,

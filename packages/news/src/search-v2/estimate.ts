@@ -5,7 +5,9 @@ import { FacetCounter } from './facets.ts';
 import { compileFilters, type DocumentPredicate } from './filters.ts';
 import { shardsInYears } from './find.ts';
 import { V2_LIMITS } from './limits.ts';
-import { encodeQuery, lookupIndex, lookupYearStore } from './release-lookup.ts';
+import { lookupIndex, lookupYearStore } from './release-lookup.ts';
+import { RequestMatcher } from './matching.ts';
+import { countInArticle } from '../matching/index.ts';
 import { meanInterval, sampleRanks, wilsonInterval } from './sampling.ts';
 import type { EstimateRequest, EstimateResult, FacetField } from './types.ts';
 
@@ -26,23 +28,27 @@ function readMetadata(index: ReleaseIndex, byYear: Map<string, Set<number>>): Ma
   return out;
 }
 
-/** Overlapping occurrences of `query` in one article: the k of the article-count estimator. */
-function occurrencesIn(article: Buffer, query: Uint8Array): number {
-  let n = 0;
-  for (let at = article.indexOf(query); at !== -1; at = article.indexOf(query, at + 1)) n++;
-  return n;
+/** The selected shards' candidate ranks: one interval per spelling, each tagged with its shard. */
+interface Selection {
+  readonly shards: readonly ShardHandle[];
+  /** Index into `shards` of each interval. */
+  readonly shardOf: readonly number[];
+  readonly intervals: readonly (readonly [number, number])[];
+  readonly total: number;
+  readonly matcher: RequestMatcher;
+  /** Every spelling found, for counting an article's occurrences (the k of the article estimator). */
+  readonly spellings: readonly Uint8Array[];
 }
-
-interface Selection { readonly shards: readonly ShardHandle[]; readonly intervals: readonly (readonly [number, number])[]; readonly total: number }
 
 function exact(index: ReleaseIndex, sel: Selection, passes: DocumentPredicate, facets: FacetCounter) {
   const perDoc = new Map<string, number>();
   const byYear = new Map<string, Set<number>>();
-  sel.shards.forEach((shard, s) => {
-    const [lo, hi] = sel.intervals[s] as readonly [number, number];
+  sel.intervals.forEach(([lo, hi], i) => {
+    const shard = sel.shards[sel.shardOf[i] as number] as ShardHandle;
     let set = byYear.get(shard.year);
     if (set === undefined) byYear.set(shard.year, (set = new Set()));
     for (let rank = lo; rank < hi; rank++) {
+      if (!sel.matcher.counts(shard, rank)) continue;
       const ix = shard.docBase + shard.reader.locate(rank).doc;
       set.add(ix);
       const key = `${shard.year}\u0000${ix}`;
@@ -62,11 +68,12 @@ function exact(index: ReleaseIndex, sel: Selection, passes: DocumentPredicate, f
   return { occurrences: { value: occurrences, low: occurrences, high: occurrences }, articles: { value: articles, low: articles, high: articles } };
 }
 
-function sampled(index: ReleaseIndex, sel: Selection, query: Uint8Array, size: number, seed: number, passes: DocumentPredicate, facets: FacetCounter) {
-  const draws = sampleRanks(sel.intervals, size, seed).map(({ shard, rank }) => {
-    const handle = sel.shards[shard] as ShardHandle;
+function sampled(index: ReleaseIndex, sel: Selection, size: number, seed: number, passes: DocumentPredicate, facets: FacetCounter) {
+  const draws = sampleRanks(sel.intervals, size, seed).map(({ shard: i, rank }) => {
+    const handle = sel.shards[sel.shardOf[i] as number] as ShardHandle;
     const doc = handle.reader.locate(rank).doc;
-    return { handle, doc, key: `${handle.year}\u0000${handle.docBase + doc}` };
+    // A draw that fails the whole-word rule is a candidate that does not count, like one failing a filter.
+    return { handle, doc, rank, key: `${handle.year}\u0000${handle.docBase + doc}` };
   });
   const byYear = new Map<string, Set<number>>();
   for (const d of draws) {
@@ -80,9 +87,12 @@ function sampled(index: ReleaseIndex, sel: Selection, query: Uint8Array, size: n
   // Horvitz–Thompson: an article with k occurrences is drawn k times as often, so each draw of it counts 1/k.
   const articleShares = draws.map((d) => {
     const m = meta.get(d.key) as ArticleMetadata;
-    if (!passes(m)) return 0;
+    if (!passes(m) || !sel.matcher.counts(d.handle, d.rank)) return 0;
     let k = kOf.get(d.key);
-    if (k === undefined) kOf.set(d.key, (k = Math.max(1, occurrencesIn(d.handle.reader.documentBytes(d.doc), query))));
+    if (k === undefined) {
+      k = Math.max(1, countInArticle(d.handle.reader.documentBytes(d.doc), sel.spellings, sel.matcher.options.wholeWord));
+      kOf.set(d.key, k);
+    }
     hits++;
     facets.add(m, 1, 1 / k);
     return 1 / k;
@@ -110,17 +120,27 @@ export function estimate(release: OpenRelease, request: EstimateRequest): Estima
   if (request.query.length === 0) throw new V2Error('invalid_query', 'estimate needs a non-empty query');
   const index = lookupIndex(release, request.index);
   const passes = compileFilters(request, index);
-  const query = encodeQuery(request.query);
   const shards = shardsInYears(release, request);
-  const intervals = shards.map((s) => { const { lo, hi } = s.reader.find(query); return [lo, hi] as const; });
+  const matcher = new RequestMatcher(request.query, request);
+  const shardOf: number[] = [];
+  const intervals: (readonly [number, number])[] = [];
+  const spellings = new Map<string, Uint8Array>();
+  shards.forEach((s, i) => {
+    for (const iv of matcher.match(s).intervals) {
+      if (iv.hi <= iv.lo) continue;
+      shardOf.push(i);
+      intervals.push([iv.lo, iv.hi]);
+      spellings.set(Buffer.from(iv.bytes).toString('latin1'), iv.bytes);
+    }
+  });
   const total = intervals.reduce((sum, [lo, hi]) => sum + hi - lo, 0);
-  const sel: Selection = { shards, intervals, total };
+  const sel: Selection = { shards, shardOf, intervals, total, matcher, spellings: [...spellings.values()] };
   const fields: FacetField[] = ['language', 'lang', 'topic', 'source', ...(index.hasCountryAttribution ? ['country' as const] : [])];
   const facets = new FacetCounter(fields);
   const seed = request.seed ?? DEFAULT_SEED;
   const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
   const isExact = total <= V2_LIMITS.estimateExactRanks;
-  const result = isExact ? exact(index, sel, passes, facets) : sampled(index, sel, query, size, seed, passes, facets);
+  const result = isExact ? exact(index, sel, passes, facets) : sampled(index, sel, size, seed, passes, facets);
   return {
     index_version: release.indexVersion,
     query: request.query,

@@ -1,7 +1,7 @@
 import type { OpenRelease, ShardHandle } from '../release/types.ts';
 import { V2Error } from './errors.ts';
 import { shardsInYears } from './find.ts';
-import { encodeQuery } from './release-lookup.ts';
+import { RequestMatcher } from './matching.ts';
 import type { FindRequest, TimelineResult, TimelinePeriod } from './types.ts';
 
 /**
@@ -27,7 +27,7 @@ function emptyPeriod(shard: ShardHandle): TimelinePeriod & { occurrences: number
  */
 export function timeline(release: OpenRelease, request: FindRequest): TimelineResult {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'timeline needs a non-empty query');
-  const query = encodeQuery(request.query);
+  const matcher = new RequestMatcher(request.query, request);
   const periods = new Map<string, ReturnType<typeof emptyPeriod>>();
   let total = 0;
   for (const shard of shardsInYears(release, request)) {
@@ -35,7 +35,7 @@ export function timeline(release: OpenRelease, request: FindRequest): TimelineRe
     let entry = periods.get(key);
     if (entry === undefined) periods.set(key, (entry = emptyPeriod(shard)));
     const { docCount, textBytes } = shard.reader.stats;
-    const n = shard.reader.count(query);
+    const n = matcher.count(shard);
     entry.occurrences += n;
     entry.articles += docCount;
     entry.text_bytes += textBytes - docCount;

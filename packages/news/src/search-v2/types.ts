@@ -7,7 +7,15 @@
 import type { ArticleMetadata } from '../release/types.ts';
 import type { Span } from '../shard/types.ts';
 
-export interface FindRequest {
+/** Matching options of every call that takes a query (default: byte-exact, case-sensitive, any substring). */
+export interface MatchingRequest {
+  /** `insensitive`: every spelling equal to the query under full Unicode case folding. */
+  readonly case?: 'sensitive' | 'insensitive' | null;
+  /** Count an occurrence only when the characters around it are not letters or digits. */
+  readonly whole_word?: boolean | null;
+}
+
+export interface FindRequest extends MatchingRequest {
   readonly index: string;
   readonly query: string;
   readonly year_min?: number | null;
@@ -56,7 +64,7 @@ export interface ContinuationRequest {
   readonly expected_index_version: string;
 }
 
-export interface RankRangeRequest extends ContinuationRequest {
+export interface RankRangeRequest extends ContinuationRequest, MatchingRequest {
   readonly shard_id: string;
   readonly rank_from: number;
   readonly rank_to: number;
@@ -81,7 +89,7 @@ export interface OccurrencesResult {
   readonly occurrences: readonly Occurrence[];
 }
 
-export interface ContextsRequest extends ContinuationRequest {
+export interface ContextsRequest extends ContinuationRequest, MatchingRequest {
   readonly shard_id: string;
   readonly rank_from: number;
   readonly rank_to: number;
@@ -205,7 +213,7 @@ export interface MetadataResult {
   readonly documents: readonly { readonly year: string; readonly doc_ix: number; readonly metadata: ArticleMetadata }[];
 }
 
-export interface GetDocRequest extends ContinuationRequest {
+export interface GetDocRequest extends ContinuationRequest, MatchingRequest {
   readonly query: string;
   readonly shard_id: string;
   readonly rank: number;

@@ -165,7 +165,10 @@ export class DiskShardReader implements ShardReader {
     return rank;
   }
 
-  private readText(start: number, end: number): Buffer {
+  readText(start: number, end: number): Buffer {
+    start = Math.max(0, start);
+    end = Math.min(this.n, end);
+    if (end <= start) return Buffer.alloc(0);
     const out = Buffer.allocUnsafe(end - start);
     let done = 0;
     while (done < out.length) {

@@ -72,6 +72,10 @@ export class MemoryShardReader implements ShardReader {
     return { lo, hi };
   }
 
+  readText(start: number, end: number): Uint8Array {
+    return this.text.subarray(Math.max(0, start), Math.min(this.text.length, end));
+  }
+
   narrow(iv: RankInterval, depth: number, byte: number): RankInterval {
     const { text, sa } = this;
     const n = text.length;

@@ -61,6 +61,11 @@ export interface ShardReader {
    * search the whole prefix with `find`.
    */
   narrow?(iv: RankInterval, depth: number, byte: number): RankInterval;
+  /**
+   * Optional: the shard text's bytes [start, end) (positions as in `Location.pos`, clipped to the text). Lets the
+   * matching rules look at a few bytes around an occurrence without building a window.
+   */
+  readText?(start: number, end: number): Uint8Array;
   /** Text position of the suffix at `rank`. Throws RangeError outside [0, textBytes). */
   locate(rank: number): Location;
   /**

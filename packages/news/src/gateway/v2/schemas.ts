@@ -28,7 +28,19 @@ const filter = (matches: string) => Type.Optional(Type.Union([
   Type.Array(Type.String({ maxLength: 500 }), { maxItems: 1000 }), Type.Null(),
 ], { default: null, description: `Keep documents whose ${matches} equals one of these values after NFKC and full case folding. Empty or omitted: no filter.` }));
 
-const selection = { query: query(), index, year_min: year('First'), year_max: year('Last') };
+/** Matching options (research additions): every call that takes a query accepts them. */
+const matching = {
+  case: Type.Optional(Type.Union([Type.Unsafe<'sensitive' | 'insensitive'>(Type.String({ enum: ['sensitive', 'insensitive'] })), Type.Null()], {
+    default: 'sensitive',
+    description: 'insensitive: match every spelling equal to the query under full Unicode case folding (ß ~ SS, Σ/σ/ς, İ); intervals then come one per spelling, so a shard can appear several times in find.',
+  })),
+  whole_word: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], {
+    default: false,
+    description: 'Count an occurrence only when the characters around it are not letters or digits (refused for Chinese, Japanese, Thai, Lao, Khmer and Burmese queries). Totals and pages count only whole words; segments still hold every candidate rank.',
+  })),
+};
+
+const selection = { query: query(), index, year_min: year('First'), year_max: year('Last'), ...matching };
 
 export const FindV2Request = Type.Object({ ...selection, query: query(1) }, { title: 'FindV2Request' });
 export const TimelineRequest = Type.Object({ ...selection, query: query(1) }, {
@@ -47,6 +59,7 @@ export const GetDocV2Request = Type.Object({
     description: 'Context bytes on each side of the match; the window shrinks inward to whole UTF-8 characters.',
   })),
   full_text: Type.Optional(Type.Boolean({ default: false, description: `The whole article (≤ ${V2_LIMITS.fullTextBytes} bytes, else 422 article_too_large).` })),
+  ...matching,
 }, { title: 'GetDocV2Request' });
 
 const rankRange = {
@@ -56,6 +69,7 @@ const rankRange = {
   rank_to: rank('End of the page (exclusive); at most the shard size.'),
   expected_index_version: expectedIndexVersion,
   query: Type.Optional(Type.Union([query(), Type.Null()], { default: null, description: 'When given, [rank_from, rank_to) must lie inside its interval.' })),
+  ...matching,
 };
 
 const filters = {
