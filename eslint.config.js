@@ -4,7 +4,7 @@ import globals from 'globals';
 
 // Dependency direction is enforced here (see README "Architecture"): the index engine knows nothing of HTTP,
 // the gateway reaches the worker only through the typed protocol, the browser client only through the public API.
-const engineFolders = ['suffix-array', 'shard', 'corpus', 'metadata', 'release'];
+const engineFolders = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release'];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/build/**', '**/dist/**', 'packages/news/native/**'] },
@@ -33,7 +33,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: ['**/shard/**', '**/suffix-array/**', '**/release/**', '**/metadata/**', '**/corpus/**', 'better-sqlite3'],
+          { group: ['**/shard/**', '**/matching/**', '**/suffix-array/**', '**/release/**', '**/metadata/**', '**/corpus/**', 'better-sqlite3'],
             message: 'The gateway knows the worker only through the typed protocol (src/protocol).' },
         ],
       }],

@@ -8,9 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { createRequire } from 'node:module';
 import { Pool } from 'undici';
-import { BENCHMARKS_FILE, CORPORA, pct, spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import { autocannon, BENCHMARKS_FILE, CORPORA, pct, spawnListening, writeBenchmarkSection, type AutocannonResult } from './bench-support.ts';
 import { buildRelease, INDEX_MANIFEST_FILE } from '../src/release/index.ts';
 import { encodeEnvelope } from '../src/protocol/index.ts';
 
@@ -18,17 +17,6 @@ const RELEASE = '/tmp/news-api-bench/release';
 const VERSION = 'api-bench-1';
 const SECTION = '## News API (npm run bench:api)';
 
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-interface AutocannonRequest { method: string; path: string; headers: Record<string, string>; setupRequest(req: { body?: string }): { body: string } }
-type Autocannon = (opts: { url: string; connections: number; duration: number; pipelining: number; requests: AutocannonRequest[] }) => Promise<AutocannonResult>;
-// autocannon ships no type declarations; this is the slice of its API used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 
 /** CPU time (user + system) a process has used, in microseconds, from /proc (clock ticks of 10 ms). */

@@ -1,5 +1,6 @@
 /** Plumbing shared by the news benchmarks: starting `news` processes, percentiles, and the BENCHMARKS.md section. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -39,3 +40,16 @@ export function writeBenchmarkSection(heading: string, section: string, path = B
   const next = old.indexOf('\n## ', start + heading.length);
   writeFileSync(path, old.slice(0, start) + section.trimEnd() + '\n' + (next === -1 ? '' : `\n${old.slice(next + 1)}`));
 }
+
+export interface AutocannonResult {
+  requests: { average: number; total: number };
+  throughput: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+export interface AutocannonRequest { method: string; path: string; headers: Record<string, string>; setupRequest(req: { body?: string }): { body: string } }
+export type Autocannon = (opts: { url: string; connections: number; duration: number; pipelining: number; requests: AutocannonRequest[] }) => Promise<AutocannonResult>;
+// autocannon ships no type declarations; this is the slice of its API used here.
+export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;

@@ -6,8 +6,9 @@
  */
 import { existsSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { Pool } from 'undici';
-import { BENCHMARKS_FILE, CORPORA, pct, spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import { BENCHMARKS_FILE, CORPORA, spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import { client, latency, type Client } from './v2-client.ts';
+import { compressionTable, researchRows } from './v2-research-bench.ts';
 import { buildRelease, INDEX_MANIFEST_FILE } from '../src/release/index.ts';
 import { encodeEnvelope, type V2WorkerRequest } from '../src/protocol/index.ts';
 import { planPages, QueryTotals, type DocumentsResult, type FindResult } from '../src/search-v2/index.ts';
@@ -17,37 +18,6 @@ const VERSION = 'v2-bench-1';
 const SECTION = '## News v2 API (npm run bench:v2)';
 
 
-
-interface Client {
-  post(path: string, body: string): Promise<{ status: number; text: string }>;
-  close(): Promise<void>;
-}
-
-/** One keep-alive connection, as a script paging a query would use. */
-function client(origin: string): Client {
-  const pool = new Pool(origin, { connections: 1 });
-  return {
-    async post(path, body) {
-      const res = await pool.request({ method: 'POST', path, body, headers: { 'content-type': 'application/json' } });
-      return { status: res.statusCode, text: await res.body.text() };
-    },
-    close: () => pool.close(),
-  };
-}
-
-/** Sequential requests, each timed with hrtime (the first `warmup` are not counted). */
-async function latency(c: Client, path: string, bodies: readonly string[], n: number, warmup = 20): Promise<{ p50: number; p99: number; bytes: number }> {
-  const times: number[] = [];
-  let bytes = 0;
-  for (let i = 0; i < n + warmup; i++) {
-    const t0 = process.hrtime.bigint();
-    const res = await c.post(path, bodies[i % bodies.length]!);
-    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
-    if (i >= warmup) { times.push(Number(process.hrtime.bigint() - t0) / 1e6); bytes += res.text.length; }
-  }
-  times.sort((a, b) => a - b);
-  return { p50: pct(times, 50), p99: pct(times, 99), bytes: bytes / n };
-}
 
 async function find(c: Client, query: string): Promise<FindResult> {
   const res = await c.post('/api/v2/find', JSON.stringify({ index: 'news', query }));
@@ -130,6 +100,10 @@ async function main(): Promise<void> {
     rows.push([`paging ${JSON.stringify(query)} end to end: ${found.total_occurrences.toLocaleString('en')} occurrences, ${totals.pages} pages, ${totals.articles.toLocaleString('en')} articles`,
       `${(pagingMs / 1000).toFixed(2)} s total`, '', '≤ 10 s']);
 
+    rows.push(...await researchRows({ c, w, gatewayUrl: gateway.url, base, find, toWorker: (kind, bodies) => toWorker(kind, bodies) }));
+    const samplePage = (await c.post('/api/v2/documents', docBodies[0]!)).text;
+    const compression = await compressionTable(gateway.url, docBodies, samplePage);
+
     const table = ['| Measurement | gateway + worker: p50 / p99 ms | worker alone: p50 / p99 ms | target |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
     const section = `${SECTION}
 
@@ -148,6 +122,10 @@ about 4× faster than row by row), so formatting and moving ~323 KiB dominate th
 its ~2.8 MiB of JSON in one loop into one buffer; most of its time is the 50,000 \`locate\` calls, and the worker's
 JSON text crosses the gateway unchanged, so the rest of the row is moving 2.8 MiB over two HTTP hops and the client
 reading it. A batch locate in the shard reader is the next step should that row need to get faster.
+
+### HTTP compression (GATEWAY_COMPRESSION, default on)
+
+${compression}
 `;
     console.log(section);
     writeBenchmarkSection(SECTION, section);

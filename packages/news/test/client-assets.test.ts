@@ -57,3 +57,25 @@ describe('serving the browser client', () => {
     expect(js.includes('/api/v2/documents')).toBe(true);
   });
 });
+
+describe('compressed client assets', () => {
+  it('serves brotli or gzip variants compressed once at start-up, each with its own ETag, and plain bytes otherwise', async () => {
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    const plain = await app.inject({ method: 'GET', url: '/' });
+    for (const [accept, coding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip;q=1, br;q=0', 'gzip', gunzipSync], ['*', 'br', brotliDecompressSync],
+    ] as const) {
+      const res = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': accept } });
+      expect(res.headers['content-encoding'], accept).toBe(coding);
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      expect(decode(res.rawPayload).toString()).toBe(plain.body);
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      expect(res.headers.etag).not.toBe(plain.headers.etag);
+      const again = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': accept, 'if-none-match': String(res.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+    }
+    const identity = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'identity' } });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.headers.vary).toBe('Accept-Encoding');
+  });
+});

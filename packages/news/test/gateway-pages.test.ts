@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { get, OPERATOR_ENV, useFixtureStack } from './gateway-harness.ts';
 import { FIXTURE } from './gateway-fixture.ts';
-import { ConfigError, parseGatewayConfig } from '../src/gateway/index.ts';
+import { COMPRESSION_DEFAULTS, ConfigError, parseGatewayConfig } from '../src/gateway/index.ts';
 import { v1Schemas } from '../src/gateway/v1/index.ts';
 
 const { url } = useFixtureStack(FIXTURE, 'fixture-pages', {
@@ -118,6 +118,8 @@ describe('gateway configuration', () => {
     expect(Object.isFrozen(c)).toBe(true);
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', environment: 'production', workerUrl: 'http://127.0.0.1:9' });
     expect(c.hub).toEqual({ repo: null, revision: null, endpoint: 'https://huggingface.co' });
+    expect(c.compression).toEqual({ ...COMPRESSION_DEFAULTS, enabled: true });
+    expect(parseGatewayConfig({ ...base, GATEWAY_COMPRESSION: 'off' }).compression.enabled).toBe(false);
   });
 
   it('refuses to start without the release identity or worker, naming what to set', () => {
@@ -138,6 +140,7 @@ describe('gateway configuration', () => {
       [{ GATEWAY_HF_REPO: 'not a repo' }, /GATEWAY_HF_REPO/],
       [{ GATEWAY_OPERATOR_EMAIL: 'nobody' }, /GATEWAY_OPERATOR_EMAIL/],
       [{ GATEWAY_ENVIRONMENT: 'staging' }, /GATEWAY_ENVIRONMENT/],
+      [{ GATEWAY_COMPRESSION: 'yes' }, /GATEWAY_COMPRESSION/],
     ];
     for (const [env, message] of bad) {
       expect(() => parseGatewayConfig({ ...base, ...env })).toThrowError(ConfigError);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { buildRelease, openRelease } from '../src/release/index.ts';
 import type { ArticleMetadata } from '../src/release/index.ts';
 import { filterKey, planPages, QueryTotals, type DocumentFilters, type FindResult } from '../src/search-v2/index.ts';
+import { caseFold } from 'unicode-case-folding';
 import { spawnNews, type NewsProcess } from './e2e-processes.ts';
 import { OPERATOR_ENV, post, type AnyJson } from './gateway-harness.ts';
 
@@ -154,4 +155,35 @@ export async function pageThroughDocuments(
     if (res.status === 200) totals.add(res.body);
   }
   return { totals, statuses };
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/**
+ * Brute-force matching with the options, written independently of the engine: the article is case-folded
+ * character by character, remembering which folded positions are character edges; an occurrence is a match of
+ * the folded query in the folded text that starts and ends on character edges (so `s` never matches half of `ß`).
+ */
+export function bruteMatchCount(text: Buffer, query: string, opts: { caseInsensitive: boolean; wholeWord: boolean }, foldedText?: string): number {
+  const fold = (s: string) => (opts.caseInsensitive ? caseFold(s) : s);
+  const want = fold(query);
+  // Cheap exclusion first: without the folded query anywhere in the folded article there is no match.
+  if (!(opts.caseInsensitive ? (foldedText ?? caseFold(text.toString('utf8'))) : text.toString('utf8')).includes(want)) return 0;
+  const chars = Array.from(text.toString('utf8'));
+  let folded = '';
+  const startAt = new Map<number, number>(); // folded offset of a character start → its index in `chars`
+  for (let i = 0; i < chars.length; i++) {
+    startAt.set(folded.length, i);
+    folded += fold(chars[i] as string);
+  }
+  startAt.set(folded.length, chars.length);
+  let n = 0;
+  for (let at = folded.indexOf(want); at !== -1 && want.length > 0; at = folded.indexOf(want, at + 1)) {
+    const first = startAt.get(at);
+    const end = startAt.get(at + want.length);
+    if (first === undefined || end === undefined) continue;
+    if (opts.wholeWord && ((first > 0 && WORD_CHAR.test(chars[first - 1] as string)) || (end < chars.length && WORD_CHAR.test(chars[end] as string)))) continue;
+    n++;
+  }
+  return n;
 }

@@ -5,6 +5,7 @@ import { registerV1Routes } from './v1/index.ts';
 import { registerV2 } from './v2/index.ts';
 import { NOT_FOUND_HTML, registerPages, sendHtml } from './pages/index.ts';
 import { registerBrowserClient } from './client/index.ts';
+import { registerCompression } from './compression/index.ts';
 import { elapsedMs, markStart } from './request-timing.ts';
 
 /** Request bodies are small JSON objects; 1 MiB leaves room for a 10,000-character query in any script. */
@@ -73,9 +74,13 @@ export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
     return reply.code(ERROR_STATUS.not_found).send({ detail: 'Not Found' });
   });
 
-  registerV1Routes(app, ctx);
-  registerV2(app, ctx);
-  registerPages(app, ctx.config);
+  registerCompression(app, ctx.config.compression);
+  // Routes in a plugin registered after the compression plugin, so its onRoute hook sees them all.
+  app.register(async (routes) => {
+    registerV1Routes(routes, ctx);
+    registerV2(routes, ctx);
+    registerPages(routes, ctx.config);
+  });
   registerBrowserClient(app);
   return app;
 }

@@ -4,7 +4,7 @@ import { buildGatewayApp } from './app.ts';
 import { createReleaseBinding, createWorkerClient, defaultWorkerClientOptions } from './worker-client/index.ts';
 import type { FastifyInstance } from 'fastify';
 
-export { parseGatewayConfig, ConfigError, type GatewayConfig } from './config/index.ts';
+export { parseGatewayConfig, ConfigError, COMPRESSION_DEFAULTS, type GatewayConfig } from './config/index.ts';
 export { buildGatewayApp } from './app.ts';
 export type { GatewayContext } from './context.ts';
 

@@ -34,10 +34,24 @@ function optStrings(o: Json, key: string): string[] | null {
   return v as string[];
 }
 
-const selection = (b: Json) => ({ index: str(b, 'index'), query: str(b, 'query'), year_min: optInt(b, 'year_min'), year_max: optInt(b, 'year_max') });
+function matching(b: Json): { case: 'sensitive' | 'insensitive' | null; whole_word: boolean | null } {
+  const c = b.case;
+  if (c !== undefined && c !== null && c !== 'sensitive' && c !== 'insensitive') throw new V2DecodeError('case must be sensitive or insensitive');
+  const w = b.whole_word;
+  if (w !== undefined && w !== null && typeof w !== 'boolean') throw new V2DecodeError('whole_word must be a boolean');
+  return { case: c ?? null, whole_word: w ?? null };
+}
+const selection = (b: Json) => ({
+  index: str(b, 'index'), query: str(b, 'query'), year_min: optInt(b, 'year_min'), year_max: optInt(b, 'year_max'), ...matching(b),
+});
 const rankRange = (b: Json) => ({
   index: str(b, 'index'), expected_index_version: str(b, 'expected_index_version'), shard_id: str(b, 'shard_id'),
-  rank_from: int(b, 'rank_from'), rank_to: int(b, 'rank_to'), query: optStr(b, 'query'),
+  rank_from: int(b, 'rank_from'), rank_to: int(b, 'rank_to'), query: optStr(b, 'query'), ...matching(b),
+});
+
+const filters = (b: Json) => ({
+  languages: optStrings(b, 'languages'), commonlingua_languages: optStrings(b, 'commonlingua_languages'),
+  topics: optStrings(b, 'topics'), sources: optStrings(b, 'sources'), countries: optStrings(b, 'countries'),
 });
 
 /**
@@ -49,7 +63,12 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
   switch (kind) {
     case 'v2_find':
     case 'v2_count':
+    case 'v2_timeline':
       return { kind, body: selection(b) };
+    case 'v2_contexts':
+      return { kind, body: { ...rankRange(b), query: str(b, 'query'), context_bytes: optInt(b, 'context_bytes') } };
+    case 'v2_estimate':
+      return { kind, body: { ...selection(b), ...filters(b), sample_size: optInt(b, 'sample_size'), seed: optInt(b, 'seed') } };
     case 'v2_get_doc': {
       const fullText = b.full_text;
       if (fullText !== undefined && fullText !== null && typeof fullText !== 'boolean') throw new V2DecodeError('full_text must be a boolean');
@@ -58,6 +77,7 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
         body: {
           index: str(b, 'index'), expected_index_version: str(b, 'expected_index_version'), query: str(b, 'query'),
           shard_id: str(b, 'shard_id'), rank: int(b, 'rank'), max_ctx_len: optInt(b, 'max_ctx_len'), full_text: fullText ?? null,
+          ...matching(b),
         },
       };
     }
@@ -68,8 +88,7 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
         kind,
         body: {
           ...rankRange(b),
-          languages: optStrings(b, 'languages'), commonlingua_languages: optStrings(b, 'commonlingua_languages'),
-          topics: optStrings(b, 'topics'), sources: optStrings(b, 'sources'), countries: optStrings(b, 'countries'),
+          ...filters(b),
         },
       };
     case 'v2_metadata': {

@@ -5,8 +5,9 @@
  * `V2_ERROR_STATUS`, the one table of v2 codes.
  */
 import type {
-  CountResult, DocumentsRequest, DocumentsResult, FindRequest as V2FindBody, FindResult, GetDocRequest as V2GetDocBody,
-  GetDocResult, MetadataRequest, MetadataResult, RankRangeRequest, OccurrencesResult, ReleaseInfo,
+  ContextsRequest, ContextsResult, CountResult, DocumentsRequest, DocumentsResult, EstimateRequest, EstimateResult,
+  FindRequest as V2FindBody, FindResult, GetDocRequest as V2GetDocBody, GetDocResult, MetadataRequest, MetadataResult,
+  RankRangeRequest, OccurrencesResult, ReleaseInfo, TimelineResult,
 } from '../search-v2/types.ts';
 import type { V2ErrorBody } from '../search-v2/errors.ts';
 
@@ -17,7 +18,9 @@ export type {
   CountResult as V2CountResult, DocumentsRequest as V2DocumentsBody, DocumentsResult as V2DocumentsResult,
   FindResult as V2FindResult, GetDocResult as V2GetDocResult, MetadataRequest as V2MetadataBody,
   MetadataResult as V2MetadataResult, RankRangeRequest as V2OccurrencesBody, OccurrencesResult as V2OccurrencesResult,
-  ReleaseInfo as V2ReleaseInfo, V2FindBody, V2GetDocBody,
+  ReleaseInfo as V2ReleaseInfo, V2FindBody, V2GetDocBody, TimelineResult as V2TimelineResult,
+  ContextsRequest as V2ContextsBody, ContextsResult as V2ContextsResult, EstimateRequest as V2EstimateBody,
+  EstimateResult as V2EstimateResult,
 };
 
 /** Each v2 request kind with its body and the result its JSON text holds. */
@@ -29,11 +32,15 @@ export interface V2Exchanges {
   readonly v2_documents: { readonly body: DocumentsRequest; readonly result: DocumentsResult };
   readonly v2_metadata: { readonly body: MetadataRequest; readonly result: MetadataResult };
   readonly v2_info: { readonly body: { readonly index: string | null }; readonly result: ReleaseInfo };
+  readonly v2_timeline: { readonly body: V2FindBody; readonly result: TimelineResult };
+  readonly v2_contexts: { readonly body: ContextsRequest; readonly result: ContextsResult };
+  readonly v2_estimate: { readonly body: EstimateRequest; readonly result: EstimateResult };
 }
 
 export type V2Kind = keyof V2Exchanges;
 
-export const V2_KINDS = ['v2_find', 'v2_count', 'v2_get_doc', 'v2_occurrences', 'v2_documents', 'v2_metadata', 'v2_info'] as const satisfies readonly V2Kind[];
+export const V2_KINDS = ['v2_find', 'v2_count', 'v2_get_doc', 'v2_occurrences', 'v2_documents', 'v2_metadata', 'v2_info',
+  'v2_timeline', 'v2_contexts', 'v2_estimate'] as const satisfies readonly V2Kind[];
 
 export type V2WorkerRequest = { [K in V2Kind]: { readonly kind: K; readonly body: V2Exchanges[K]['body'] } }[V2Kind];
 

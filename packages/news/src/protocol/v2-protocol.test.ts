@@ -30,7 +30,11 @@ describe('v2 request decoding at the worker', () => {
 
   it('accepts every v2 kind with its body', () => {
     const range = { index: 'news', expected_index_version: 'r1', shard_id: '2020-01', rank_from: 0, rank_to: 5, query: null };
-    expect(roundTrip({ kind: 'v2_occurrences', body: range })).toEqual({ kind: 'v2_occurrences', body: range });
+    expect(roundTrip({ kind: 'v2_occurrences', body: range })).toEqual({ kind: 'v2_occurrences', body: { ...range, case: null, whole_word: null } });
+    expect(roundTrip({ kind: 'v2_find', body: { index: 'news', query: 'q', case: 'insensitive', whole_word: true } }))
+      .toMatchObject({ body: { case: 'insensitive', whole_word: true } });
+    expect(roundTrip({ kind: 'v2_contexts', body: { ...range, query: 'q', context_bytes: 10 } })).toMatchObject({ body: { context_bytes: 10 } });
+    expect(roundTrip({ kind: 'v2_estimate', body: { index: 'news', query: 'q', seed: 3, languages: ['de'] } })).toMatchObject({ body: { seed: 3, sample_size: null } });
     expect(roundTrip({ kind: 'v2_documents', body: { ...range, languages: ['de'] } })).toMatchObject({ body: { languages: ['de'], topics: null } });
     expect(roundTrip({ kind: 'v2_metadata', body: { index: 'news', expected_index_version: 'r1', documents: [{ year: '2020', doc_ix: 4 }] } }))
       .toMatchObject({ body: { documents: [{ year: '2020', doc_ix: 4 }] } });
@@ -44,6 +48,8 @@ describe('v2 request decoding at the worker', () => {
       { kind: 'v2_documents', body: { index: 'news', expected_index_version: 'r1', shard_id: 's', rank_from: 0, rank_to: 2, topics: [1] } },
       { kind: 'v2_metadata', body: { index: 'news', expected_index_version: 'r1', documents: ['x'] } },
       { kind: 'v2_get_doc', body: { index: 'news', expected_index_version: 'r1', query: 'q', shard_id: 's', rank: 0, full_text: 'yes' } },
+      { kind: 'v2_find', body: { index: 'news', query: 'q', case: 'upper' } },
+      { kind: 'v2_count', body: { index: 'news', query: 'q', whole_word: 'yes' } },
     ];
     for (const request of bad) expect(() => roundTrip(request)).toThrow(ProtocolError);
   });

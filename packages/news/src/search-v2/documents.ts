@@ -1,7 +1,8 @@
 import type { OpenRelease } from '../release/types.ts';
 import { compileFilters } from './filters.ts';
 import { V2_LIMITS } from './limits.ts';
-import { assertIndexVersion, checkRankRange, encodeQuery, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import { continuationMatch, wholeWordFilter } from './matching.ts';
 import type { DocumentRecord, DocumentsRequest, DocumentsResult } from './types.ts';
 
 /**
@@ -13,13 +14,17 @@ export function documents(release: OpenRelease, request: DocumentsRequest): Docu
   assertIndexVersion(release, request.expected_index_version);
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
-  const query = request.query === undefined || request.query === null ? undefined : encodeQuery(request.query);
-  checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.documentsRanks, query);
+  const match = continuationMatch(shard, request);
+  checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.documentsRanks, match);
+  const keep = wholeWordFilter(match);
   const passes = compileFilters(request, index);
 
   // Insertion order of a Map is first-seen order, and ranks are visited in increasing order: first-rank order.
   const byDoc = new Map<number, { firstRank: number; occurrences: number }>();
+  let pageOccurrences = 0;
   for (let rank = request.rank_from; rank < request.rank_to; rank++) {
+    if (keep !== undefined && !keep(rank)) continue;
+    pageOccurrences++;
     const docIx = shard.docBase + shard.reader.locate(rank).doc;
     const seen = byDoc.get(docIx);
     if (seen === undefined) byDoc.set(docIx, { firstRank: rank, occurrences: 1 });
@@ -46,7 +51,7 @@ export function documents(release: OpenRelease, request: DocumentsRequest): Docu
     shard_id: shard.shardId,
     rank_from: request.rank_from,
     rank_to: request.rank_to,
-    page_occurrences: request.rank_to - request.rank_from,
+    page_occurrences: pageOccurrences,
     page_distinct_documents: byDoc.size,
     page_matching_documents: matching.length,
     page_matching_occurrences: matchingOccurrences,

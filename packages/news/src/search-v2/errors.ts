@@ -18,6 +18,9 @@ export const V2_ERROR_STATUS = {
   rank_out_of_range: 422,
   too_many_ranks: 422,
   too_many_references: 422,
+  query_too_complex: 422,
+  whole_word_unsupported: 422,
+  too_many_occurrences: 422,
 } as const satisfies Record<string, 409 | 413 | 422 | 503>;
 
 export type V2ErrorCode = keyof typeof V2_ERROR_STATUS;

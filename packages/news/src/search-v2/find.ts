@@ -1,10 +1,11 @@
 import type { OpenRelease, ShardHandle } from '../release/types.ts';
 import { V2Error } from './errors.ts';
-import { encodeQuery, lookupIndex } from './release-lookup.ts';
+import { lookupIndex } from './release-lookup.ts';
+import { RequestMatcher } from './matching.ts';
 import type { CountResult, FindRequest, FindResult } from './types.ts';
 
 /** The index's shards whose crawl year lies in [year_min, year_max] (inclusive; absent = unbounded), in chronological order. */
-function shardsInYears(release: OpenRelease, request: FindRequest): readonly ShardHandle[] {
+export function shardsInYears(release: OpenRelease, request: FindRequest): readonly ShardHandle[] {
   const index = lookupIndex(release, request.index);
   const min = request.year_min ?? -Infinity;
   const max = request.year_max ?? Infinity;
@@ -30,24 +31,33 @@ export function find(release: OpenRelease, request: FindRequest): FindResult {
   if (request.query.length === 0) {
     throw new V2Error('invalid_query', 'find needs a non-empty query');
   }
-  const query = encodeQuery(request.query);
-  const shards = shardsInYears(release, request);
-  const segments = shards.map((s) => {
-    const { lo, hi } = s.reader.find(query);
-    return [lo, hi] as const;
-  });
-  return {
-    index_version: release.indexVersion,
-    total_occurrences: segments.reduce((sum, [lo, hi]) => sum + (hi - lo), 0),
-    segment_by_shard: segments,
-    shard_ids: shards.map((s) => s.shardId),
-    shard_years: shards.map((s) => s.year),
-  };
+  const matcher = new RequestMatcher(request.query, request);
+  const segments: (readonly [number, number])[] = [];
+  const shardIds: string[] = [];
+  const years: string[] = [];
+  let total = 0;
+  for (const shard of shardsInYears(release, request)) {
+    const m = matcher.match(shard);
+    // One entry per spelling found (case-insensitive: several per shard, in rank order); a shard without any
+    // keeps one empty entry, so every selected shard is listed.
+    const intervals = m.intervals.length === 0 ? [{ lo: 0, hi: 0 }] : m.intervals;
+    for (const { lo, hi } of intervals) {
+      segments.push([lo, hi]);
+      shardIds.push(shard.shardId);
+      years.push(shard.year);
+    }
+    total += matcher.count(shard);
+  }
+  return { index_version: release.indexVersion, total_occurrences: total, segment_by_shard: segments, shard_ids: shardIds, shard_years: years };
 }
 
 /** v2 count: occurrences of the query in the selected years (the empty query counts text bytes). */
 export function count(release: OpenRelease, request: FindRequest): CountResult {
-  const query = encodeQuery(request.query);
-  const total = shardsInYears(release, request).reduce((sum, s) => sum + s.reader.count(query), 0);
+  if (request.query.length === 0) {
+    // The empty query counts text bytes (spec), whatever the matching options.
+    return { index_version: release.indexVersion, count: shardsInYears(release, request).reduce((sum, s) => sum + s.reader.count(new Uint8Array(0)), 0) };
+  }
+  const matcher = new RequestMatcher(request.query, request);
+  const total = shardsInYears(release, request).reduce((sum, s) => sum + matcher.count(s), 0);
   return { index_version: release.indexVersion, count: total };
 }

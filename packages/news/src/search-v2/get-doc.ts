@@ -1,7 +1,8 @@
 import type { OpenRelease } from '../release/types.ts';
 import { V2Error } from './errors.ts';
 import { V2_LIMITS } from './limits.ts';
-import { assertIndexVersion, encodeQuery, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import { assertIndexVersion, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import { continuationMatch, wholeWordFilter } from './matching.ts';
 import type { GetDocRequest, GetDocResult } from './types.ts';
 
 /**
@@ -13,17 +14,26 @@ export function getDoc(release: OpenRelease, request: GetDocRequest): GetDocResu
   assertIndexVersion(release, request.expected_index_version);
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
-  const query = encodeQuery(request.query);
-  const { lo, hi } = shard.reader.find(query);
+  const match = continuationMatch(shard, request);
   const { rank } = request;
-  if (!Number.isSafeInteger(rank) || rank < lo || rank >= hi) {
-    throw new V2Error('rank_out_of_range', `rank must lie in the query's interval [${lo}, ${hi}) for shard ${shard.shardId}; use a rank from find`, {
+  const interval = Number.isSafeInteger(rank) ? match?.intervalOf(rank) : undefined;
+  if (interval === undefined) {
+    const only = match?.intervals.length === 1 ? match.intervals[0] : undefined;
+    const where = only === undefined ? 'one of the query\'s intervals' : `the query's interval [${only.lo}, ${only.hi})`;
+    throw new V2Error('rank_out_of_range', `rank must lie in ${where} for shard ${shard.shardId}; use a rank from find`, {
       shard_id: shard.shardId,
       rank,
-      interval_lo: lo,
-      interval_hi: hi,
+      ...(only === undefined ? {} : { interval_lo: only.lo, interval_hi: only.hi }),
     });
   }
+  const keep = wholeWordFilter(match);
+  if (keep !== undefined && !keep(rank)) {
+    throw new V2Error('rank_out_of_range', `the occurrence at rank ${rank} is not a whole word; page with documents or occurrences to get the ranks that count`, {
+      shard_id: shard.shardId,
+      rank,
+    });
+  }
+  const query = interval.bytes;
 
   const { doc } = shard.reader.locate(rank);
   const docIx = shard.docBase + doc;

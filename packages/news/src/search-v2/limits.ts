@@ -4,6 +4,18 @@ export const V2_LIMITS = {
   occurrencesRanks: 50_000,
   /** Ranks one `documents` call resolves (each distinct document carries its metadata). */
   documentsRanks: 1_000,
+  /** Ranks one `contexts` call resolves (a concordance page). */
+  contextsRanks: 1_000,
+  /** Concordance context bytes on each side of the match. */
+  contextBytesDefault: 60,
+  contextBytesMax: 200,
+  /** Largest interval `estimate` resolves rank by rank (an exact answer); above it, a uniform sample. */
+  estimateExactRanks: 20_000,
+  /** Ranks `estimate` samples by default, and at most. */
+  estimateSampleDefault: 4_000,
+  estimateSampleMax: 20_000,
+  /** Values listed per facet. */
+  facetValues: 20,
   /** Document references one `metadata` call resolves. */
   metadataReferences: 1_000,
   /** Largest article `get_doc` returns with `full_text: true`, in bytes (1 MiB). */

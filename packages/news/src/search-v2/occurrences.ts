@@ -1,15 +1,16 @@
 import type { OpenRelease, ShardHandle } from '../release/types.ts';
 import { V2_LIMITS } from './limits.ts';
-import { assertIndexVersion, checkRankRange, encodeQuery, lookupIndex, lookupShard } from './release-lookup.ts';
+import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard } from './release-lookup.ts';
+import { continuationMatch, wholeWordFilter } from './matching.ts';
 import type { Occurrence, OccurrencesResult, RankRangeRequest } from './types.ts';
 
 /** The continuation checks, in order: release, index and shard, rank range (and the query's interval). */
-function checkedShard(release: OpenRelease, request: RankRangeRequest): ShardHandle {
+function checkedShard(release: OpenRelease, request: RankRangeRequest): { shard: ShardHandle; keep: ((rank: number) => boolean) | undefined } {
   assertIndexVersion(release, request.expected_index_version);
   const shard = lookupShard(lookupIndex(release, request.index), request.shard_id);
-  const query = request.query === undefined || request.query === null ? undefined : encodeQuery(request.query);
-  checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.occurrencesRanks, query);
-  return shard;
+  const match = continuationMatch(shard, request);
+  checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.occurrencesRanks, match);
+  return { shard, keep: wholeWordFilter(match) };
 }
 
 /**
@@ -19,12 +20,13 @@ function checkedShard(release: OpenRelease, request: RankRangeRequest): ShardHan
  * @example occurrences(release, { index: 'news', shard_id: '2016-05', rank_from: 0, rank_to: 10, expected_index_version: v })
  */
 export function occurrences(release: OpenRelease, request: RankRangeRequest): OccurrencesResult {
-  const shard = checkedShard(release, request);
+  const { shard, keep } = checkedShard(release, request);
   const { reader, year, docBase } = shard;
-  const list: Occurrence[] = new Array(request.rank_to - request.rank_from);
-  for (let rank = request.rank_from, i = 0; rank < request.rank_to; rank++, i++) {
+  const list: Occurrence[] = [];
+  for (let rank = request.rank_from; rank < request.rank_to; rank++) {
+    if (keep !== undefined && !keep(rank)) continue;
     const { doc, offset } = reader.locate(rank);
-    list[i] = { rank, year, doc_ix: docBase + doc, offset };
+    list.push({ rank, year, doc_ix: docBase + doc, offset });
   }
   return {
     index_version: release.indexVersion,
@@ -59,7 +61,9 @@ function writeAscii(buf: Buffer, at: number, s: string): number {
  * non-negative integers written as ASCII digits into one buffer, and the shard's year is encoded once.
  */
 export function occurrencesJson(release: OpenRelease, request: RankRangeRequest): string {
-  const shard = checkedShard(release, request);
+  const { shard, keep } = checkedShard(release, request);
+  // With whole_word the page lists only the ranks that count; the general path does that.
+  if (keep !== undefined) return JSON.stringify(occurrences(release, request));
   const { reader, docBase } = shard;
   const from = request.rank_from;
   const to = request.rank_to;

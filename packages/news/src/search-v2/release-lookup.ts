@@ -1,4 +1,5 @@
 import type { OpenRelease, ReleaseIndex, ShardHandle, MetadataStore } from '../release/types.ts';
+import type { ShardMatch } from '../matching/index.ts';
 import { V2Error } from './errors.ts';
 
 const utf8 = new TextEncoder();
@@ -62,9 +63,10 @@ export interface RankRange {
 
 /**
  * Checks a continuation's half-open rank range [rankFrom, rankTo) against the shard size, the per-call limit
- * and, when a query is given, the query's interval in that shard.
+ * and, when a query is given, the query's intervals in that shard (one per spelling found; the range must lie
+ * inside one of them).
  */
-export function checkRankRange(shard: ShardHandle, range: RankRange, limit: number, query: Uint8Array | undefined): void {
+export function checkRankRange(shard: ShardHandle, range: RankRange, limit: number, match: ShardMatch | undefined): void {
   const { rankFrom, rankTo } = range;
   const size = shard.reader.stats.textBytes;
   const ctx = { shard_id: shard.shardId, rank_from: rankFrom, rank_to: rankTo };
@@ -80,14 +82,16 @@ export function checkRankRange(shard: ShardHandle, range: RankRange, limit: numb
   if (rankTo > size) {
     throw new V2Error('rank_out_of_range', `rank_to must not exceed the shard size ${size}`, { ...ctx, shard_size: size });
   }
-  if (query !== undefined) {
-    const { lo, hi } = shard.reader.find(query);
-    if (rankFrom < lo || rankTo > hi) {
-      throw new V2Error('rank_out_of_range', `[rank_from, rank_to) must lie inside the query's interval [${lo}, ${hi}) for this shard`, {
-        ...ctx,
-        interval_lo: lo,
-        interval_hi: hi,
-      });
+  if (match !== undefined && !match.intervals.some((iv) => rankFrom >= iv.lo && rankTo <= iv.hi)) {
+    if (match.intervals.length !== 1) {
+      const shown = match.intervals.slice(0, 5).map((iv) => `[${iv.lo}, ${iv.hi})`).join(', ');
+      throw new V2Error('rank_out_of_range', `[rank_from, rank_to) must lie inside one of the query's intervals for this shard (${shown || 'none'}${match.intervals.length > 5 ? ', …' : ''}); use the segments of find`, ctx);
     }
+    const { lo, hi } = match.intervals[0] as { lo: number; hi: number };
+    throw new V2Error('rank_out_of_range', `[rank_from, rank_to) must lie inside the query's interval [${lo}, ${hi}) for this shard`, {
+      ...ctx,
+      interval_lo: lo,
+      interval_hi: hi,
+    });
   }
 }

@@ -7,7 +7,15 @@
 import type { ArticleMetadata } from '../release/types.ts';
 import type { Span } from '../shard/types.ts';
 
-export interface FindRequest {
+/** Matching options of every call that takes a query (default: byte-exact, case-sensitive, any substring). */
+export interface MatchingRequest {
+  /** `insensitive`: every spelling equal to the query under full Unicode case folding. */
+  readonly case?: 'sensitive' | 'insensitive' | null;
+  /** Count an occurrence only when the characters around it are not letters or digits. */
+  readonly whole_word?: boolean | null;
+}
+
+export interface FindRequest extends MatchingRequest {
   readonly index: string;
   readonly query: string;
   readonly year_min?: number | null;
@@ -23,6 +31,28 @@ export interface FindResult {
   readonly shard_years: readonly string[];
 }
 
+/** One crawl period of a timeline: raw counts and the sizes to normalise them by. */
+export interface TimelinePeriod {
+  /** `YYYY-MM` or `YYYY`: the crawl period, whatever parts it was split into. */
+  readonly period: string;
+  readonly year: string;
+  readonly occurrences: number;
+  /** Articles crawled in the period (matching or not). */
+  readonly articles: number;
+  /** UTF-8 text bytes of those articles (separators excluded). */
+  readonly text_bytes: number;
+  /** The shards (parts) the period is stored in. */
+  readonly shard_ids: readonly string[];
+}
+
+export interface TimelineResult {
+  readonly index_version: string;
+  readonly query: string;
+  readonly total_occurrences: number;
+  /** Chronological, every period of the selected years, zero counts included. */
+  readonly periods: readonly TimelinePeriod[];
+}
+
 export interface CountResult {
   readonly index_version: string;
   readonly count: number;
@@ -34,7 +64,7 @@ export interface ContinuationRequest {
   readonly expected_index_version: string;
 }
 
-export interface RankRangeRequest extends ContinuationRequest {
+export interface RankRangeRequest extends ContinuationRequest, MatchingRequest {
   readonly shard_id: string;
   readonly rank_from: number;
   readonly rank_to: number;
@@ -59,6 +89,77 @@ export interface OccurrencesResult {
   readonly occurrences: readonly Occurrence[];
 }
 
+export interface ContextsRequest extends ContinuationRequest, MatchingRequest {
+  readonly shard_id: string;
+  readonly rank_from: number;
+  readonly rank_to: number;
+  /** Required: the ranks must lie inside its interval, and it is what `match` holds. */
+  readonly query: string;
+  /** Bytes of context on each side (default 60, at most 200). */
+  readonly context_bytes?: number | null;
+}
+
+/** One concordance line: the match with its left and right context. */
+export interface ConcordanceLine {
+  readonly rank: number;
+  readonly year: string;
+  readonly doc_ix: number;
+  /** Byte offset of the match in the article. */
+  readonly offset: number;
+  readonly left: string;
+  readonly match: string;
+  readonly right: string;
+  readonly title: string | null;
+  readonly hostname: string | null;
+}
+
+export interface ContextsResult {
+  readonly index_version: string;
+  readonly shard_id: string;
+  readonly rank_from: number;
+  readonly rank_to: number;
+  readonly context_bytes: number;
+  /** In rank order. */
+  readonly contexts: readonly ConcordanceLine[];
+}
+
+/** Metadata fields `estimate` counts values of. `country` only where the release has an attribution table. */
+export type FacetField = 'language' | 'lang' | 'topic' | 'source' | 'country';
+
+export interface FacetValue {
+  readonly value: string;
+  /** Matching occurrences with this value (estimated in sampled mode). */
+  readonly occurrences: number;
+  /** Matching articles with this value (estimated in sampled mode). */
+  readonly articles: number;
+  /** Articles (exact mode) or sampled occurrences (sampled mode) behind the figures: how much data they rest on. */
+  readonly observed: number;
+}
+
+/** A count with its 95% interval; `low === value === high` when exact. */
+export interface Estimated {
+  readonly value: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+export interface EstimateResult {
+  readonly index_version: string;
+  readonly query: string;
+  /** `exact` when every rank was resolved, `sampled` when a uniform random sample of ranks was. */
+  readonly mode: 'exact' | 'sampled';
+  /** Occurrences of the query in the selected years before filters (always exact). */
+  readonly total_occurrences: number;
+  /** Ranks resolved: all of them (exact) or the sample size. */
+  readonly resolved_ranks: number;
+  readonly seed: number;
+  readonly confidence: number;
+  readonly matching_occurrences: Estimated;
+  readonly matching_articles: Estimated;
+  /** Top values per facet among matching articles. */
+  readonly facets: Readonly<Record<string, readonly FacetValue[]>>;
+}
+
 export interface DocumentFilters {
   readonly languages?: readonly string[] | null;
   readonly commonlingua_languages?: readonly string[] | null;
@@ -68,6 +169,13 @@ export interface DocumentFilters {
 }
 
 export interface DocumentsRequest extends RankRangeRequest, DocumentFilters {}
+
+export interface EstimateRequest extends FindRequest, DocumentFilters {
+  /** Ranks sampled when the query has more than 20,000 occurrences (default 4,000, at most 20,000). */
+  readonly sample_size?: number | null;
+  /** Seed of the sample (default 1): the same request gives the same estimate. */
+  readonly seed?: number | null;
+}
 
 export interface DocumentRecord {
   readonly year: string;
@@ -105,7 +213,7 @@ export interface MetadataResult {
   readonly documents: readonly { readonly year: string; readonly doc_ix: number; readonly metadata: ArticleMetadata }[];
 }
 
-export interface GetDocRequest extends ContinuationRequest {
+export interface GetDocRequest extends ContinuationRequest, MatchingRequest {
   readonly query: string;
   readonly shard_id: string;
   readonly rank: number;

@@ -40,6 +40,25 @@ export class DiskShardReader implements ShardReader {
     return { lo, hi };
   }
 
+  narrow(iv: RankInterval, depth: number, byte: number): RankInterval {
+    const one = this.probe;
+    // A suffix that ends before `depth` sorts first: its "byte" there counts as -1.
+    const at = (r: number): number => {
+      const p = this.pointer(r) + depth;
+      if (p >= this.n) return -1;
+      readSync(this.textFd, one, 0, 1, p);
+      return one[0] as number;
+    };
+    if (iv.hi - iv.lo <= SA_BLOCK_BYTES / 4 && iv.hi > iv.lo) this.readBlock(iv.lo, iv.hi);
+    let a = iv.lo;
+    let b = iv.hi;
+    while (a < b) { const m = (a + b) >>> 1; if (at(m) < byte) a = m + 1; else b = m; }
+    const lo = a;
+    b = iv.hi;
+    while (a < b) { const m = (a + b) >>> 1; if (at(m) <= byte) a = m + 1; else b = m; }
+    return { lo, hi: a };
+  }
+
   count(query: Uint8Array): number {
     if (query.length === 0) return this.n - this.docs.docCount;
     const { lo, hi } = this.find(query);
@@ -146,7 +165,10 @@ export class DiskShardReader implements ShardReader {
     return rank;
   }
 
-  private readText(start: number, end: number): Buffer {
+  readText(start: number, end: number): Buffer {
+    start = Math.max(0, start);
+    end = Math.min(this.n, end);
+    if (end <= start) return Buffer.alloc(0);
     const out = Buffer.allocUnsafe(end - start);
     let done = 0;
     while (done < out.length) {

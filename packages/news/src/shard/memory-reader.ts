@@ -72,6 +72,24 @@ export class MemoryShardReader implements ShardReader {
     return { lo, hi };
   }
 
+  readText(start: number, end: number): Uint8Array {
+    return this.text.subarray(Math.max(0, start), Math.min(this.text.length, end));
+  }
+
+  narrow(iv: RankInterval, depth: number, byte: number): RankInterval {
+    const { text, sa } = this;
+    const n = text.length;
+    // A suffix that ends before `depth` sorts first: its "byte" there counts as -1.
+    const at = (r: number): number => { const p = (sa[r] as number) + depth; return p < n ? (text[p] as number) : -1; };
+    let a = iv.lo;
+    let b = iv.hi;
+    while (a < b) { const m = (a + b) >>> 1; if (at(m) < byte) a = m + 1; else b = m; }
+    const lo = a;
+    b = iv.hi;
+    while (a < b) { const m = (a + b) >>> 1; if (at(m) <= byte) a = m + 1; else b = m; }
+    return { lo, hi: a };
+  }
+
   count(query: Uint8Array): number {
     if (query.length === 0) return this.text.length - this.docs.docCount;
     const { lo, hi } = this.find(query);

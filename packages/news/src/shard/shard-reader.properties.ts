@@ -110,6 +110,28 @@ export function describeShardReaderProperties(name: string, make: ShardFactory, 
       );
     });
 
+    it('narrows an interval by one byte exactly as a search for the longer prefix (where the kind has narrow)', async () => {
+      const docs = fc.array(fc.oneof(rawArticle, textArticle), { maxLength: 6 });
+      await fc.assert(
+        fc.asyncProperty(docs, fc.array(fc.tuple(querySeed, fc.integer({ min: 0, max: 0xff })), { minLength: 1, maxLength: 6 }), async (someDocs, seeds) => {
+          const all = [ALL_BYTES, ...someDocs];
+          const ref = new ReferenceShard(all);
+          await withReader(make, all, (r) => {
+            if (r.narrow === undefined) return;
+            for (const [seed, byte] of seeds) {
+              const q = queryFrom(seed, ref.text);
+              const longer = Uint8Array.from([...q, byte]);
+              const narrowed = r.narrow(r.find(q), q.length, byte);
+              const direct = r.find(longer);
+              expect(narrowed.hi - narrowed.lo).toBe(direct.hi - direct.lo);
+              if (direct.hi > direct.lo) expect(narrowed).toEqual(direct);
+            }
+          });
+        }),
+        { numRuns },
+      );
+    });
+
     it('on windows and spans over UTF-8 articles', async () => {
       const ctx = fc.oneof(fc.nat(24), fc.constant(Infinity));
       await fc.assert(

@@ -55,6 +55,17 @@ export interface ShardReader {
   count(query: Uint8Array): number;
   /** Rank interval of suffixes starting with `query` (the whole [0, textBytes) for the empty query). */
   find(query: Uint8Array): RankInterval;
+  /**
+   * Optional fast path for searches that branch byte by byte (case-insensitive matching): the sub-interval of `iv`,
+   * whose suffixes all share their first `depth` bytes, whose byte at `depth` equals `byte`. Without it, callers
+   * search the whole prefix with `find`.
+   */
+  narrow?(iv: RankInterval, depth: number, byte: number): RankInterval;
+  /**
+   * Optional: the shard text's bytes [start, end) (positions as in `Location.pos`, clipped to the text). Lets the
+   * matching rules look at a few bytes around an occurrence without building a window.
+   */
+  readText?(start: number, end: number): Uint8Array;
   /** Text position of the suffix at `rank`. Throws RangeError outside [0, textBytes). */
   locate(rank: number): Location;
   /**

@@ -125,6 +125,7 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
         case 'find': return cached(finds, request, find);
         case 'get_doc': return getDoc(request);
         case 'v2_find': case 'v2_count': case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_metadata': case 'v2_info':
+        case 'v2_timeline': case 'v2_contexts': case 'v2_estimate':
           return v2(request);
         default: return assertNever(request, 'request kind');
       }

@@ -1,7 +1,9 @@
 import type { OpenRelease } from '../release/types.ts';
 import type { V2Kind, V2Outcome, V2WorkerReply, V2WorkerRequest } from '../protocol/index.ts';
 import { assertNever } from '../protocol/index.ts';
-import { count, describeRelease, documents, find, getDoc, metadataJson, occurrencesJson, V2Error } from '../search-v2/index.ts';
+import {
+  contexts, count, describeRelease, documents, estimate, find, getDoc, metadataJson, occurrencesJson, timeline, V2Error,
+} from '../search-v2/index.ts';
 
 /** Runs one domain call and encodes its response; a `V2Error` becomes the documented refusal. */
 function outcome(run: () => unknown): V2Outcome {
@@ -30,6 +32,9 @@ export function createV2Handler(release: OpenRelease): (request: V2WorkerRequest
       case 'v2_occurrences': return reply(request.kind, outcome(() => occurrencesJson(release, request.body)));
       case 'v2_documents': return reply(request.kind, outcome(() => documents(release, request.body)));
       case 'v2_metadata': return reply(request.kind, outcome(() => metadataJson(release, request.body)));
+      case 'v2_timeline': return reply(request.kind, outcome(() => timeline(release, request.body)));
+      case 'v2_contexts': return reply(request.kind, outcome(() => contexts(release, request.body)));
+      case 'v2_estimate': return reply(request.kind, outcome(() => estimate(release, request.body)));
       case 'v2_info': return reply(request.kind, outcome(() => describeRelease(release, request.body.index ?? undefined)));
       default: return assertNever(request, 'v2 request kind');
     }

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+
+/** A stored representation of an asset: its bytes and the strong ETag of exactly those bytes. */
+export interface AssetVariant {
+  readonly body: Buffer;
+  readonly etag: string;
+}
 
 /** One static file of the browser client, with its content-addressed URL. */
 export interface ClientAsset {
@@ -9,6 +16,8 @@ export interface ClientAsset {
   readonly body: Buffer;
   readonly contentType: string;
   readonly etag: string;
+  /** Compressed once at start-up with the slowest, smallest settings (the files never change while running). */
+  readonly encoded: { readonly br: AssetVariant; readonly gzip: AssetVariant };
 }
 
 export interface ClientAssets {
@@ -23,9 +32,16 @@ function hashOf(body: Buffer): string {
   return createHash('sha256').update(body).digest('base64url').slice(0, 16);
 }
 
+function encodings(body: Buffer, hash: string): ClientAsset['encoded'] {
+  return {
+    br: { body: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }), etag: `"${hash}-br"` },
+    gzip: { body: gzipSync(body, { level: 9 }), etag: `"${hash}-gz"` },
+  };
+}
+
 function asset(name: string, ext: string, body: Buffer, contentType: string): ClientAsset {
   const hash = hashOf(body);
-  return { path: `/assets/${name}.${hash}.${ext}`, body, contentType, etag: `"${hash}"` };
+  return { path: `/assets/${name}.${hash}.${ext}`, body, contentType, etag: `"${hash}"`, encoded: encodings(body, hash) };
 }
 
 /**
@@ -46,6 +62,9 @@ export async function buildClientAssets(): Promise<ClientAssets> {
   const template = await readFile(new URL('index.html', CLIENT_DIR), 'utf8');
   const html = template.replace('{{app}}', app.path).replace('{{styles}}', styles.path).replace('{{icon}}', icon.path);
   const indexBody = Buffer.from(html, 'utf8');
-  const index: ClientAsset = { path: '/', body: indexBody, contentType: 'text/html; charset=utf-8', etag: `"${hashOf(indexBody)}"` };
+  const indexHash = hashOf(indexBody);
+  const index: ClientAsset = {
+    path: '/', body: indexBody, contentType: 'text/html; charset=utf-8', etag: `"${indexHash}"`, encoded: encodings(indexBody, indexHash),
+  };
   return { index, files: new Map([app, styles, icon].map((a) => [a.path, a])) };
 }

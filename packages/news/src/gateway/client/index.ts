@@ -20,10 +20,28 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 } as const;
 
+/** True when an Accept-Encoding header accepts `coding` (named or `*`, with a q-value above 0). */
+export function acceptsEncoding(header: string | undefined, coding: string): boolean {
+  if (header === undefined) return false;
+  let star = false;
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const accepted = q === undefined || Number(q.slice(2)) > 0;
+    if (name.trim() === coding) return accepted;
+    if (name.trim() === '*') star = accepted;
+  }
+  return star;
+}
+
 function send(req: FastifyRequest, reply: FastifyReply, a: ClientAsset, cacheControl: string): FastifyReply {
-  reply.headers({ ...SECURITY_HEADERS, 'content-type': a.contentType, 'cache-control': cacheControl, etag: a.etag });
-  if (req.headers['if-none-match'] === a.etag) return reply.code(304).send();
-  return reply.code(200).send(a.body);
+  const accept = req.headers['accept-encoding'];
+  const coding = acceptsEncoding(accept, 'br') ? 'br' : acceptsEncoding(accept, 'gzip') ? 'gzip' : null;
+  const variant = coding === null ? a : a.encoded[coding];
+  reply.headers({ ...SECURITY_HEADERS, 'content-type': a.contentType, 'cache-control': cacheControl, etag: variant.etag, vary: 'Accept-Encoding' });
+  if (coding !== null) reply.header('content-encoding', coding);
+  if (req.headers['if-none-match'] === variant.etag) return reply.code(304).send();
+  return reply.code(200).send(variant.body);
 }
 
 /**

@@ -38,6 +38,22 @@ export interface GatewayConfig {
   readonly hub: HubSettings;
   /** Null only in development; production refuses to start without it (the legal pages need it). */
   readonly operator: OperatorDetails | null;
+  /** Response compression (`GATEWAY_COMPRESSION`, on by default; off behind a proxy that compresses). */
+  readonly compression: CompressionSettings;
+}
+
+/**
+ * Defaults measured by `npm run bench:v2` (BENCHMARKS.md, "HTTP compression"): brotli quality 4 shrinks a documents
+ * page about as much as gzip 6 at a fraction of brotli's default quality-11 cost; answers under 1 KiB (counts,
+ * errors) stay plain because the headers would eat the gain.
+ */
+export const COMPRESSION_DEFAULTS = { thresholdBytes: 1024, brotliQuality: 4, gzipLevel: 6 } as const;
+
+export interface CompressionSettings {
+  readonly enabled: boolean;
+  readonly thresholdBytes: number;
+  readonly brotliQuality: number;
+  readonly gzipLevel: number;
 }
 
 export class ConfigError extends Error {
@@ -119,6 +135,11 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
   } catch {
     problems.push(`set GATEWAY_HF_ENDPOINT to an https URL (got ${JSON.stringify(endpointRaw)})`);
   }
+  const compressionRaw = get('GATEWAY_COMPRESSION') ?? 'on';
+  const compression = compressionRaw === 'on';
+  if (compressionRaw !== 'on' && compressionRaw !== 'off') {
+    problems.push(`set GATEWAY_COMPRESSION to on or off (got ${JSON.stringify(compressionRaw)})`);
+  }
   const revision = get('GATEWAY_HF_CORPUS_REVISION') ?? null;
   if (revision !== null && !/^[\w.\-/]{1,200}$/.test(revision)) {
     problems.push('set GATEWAY_HF_CORPUS_REVISION to a commit hash, tag or branch name');
@@ -130,6 +151,7 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
     indexVersion: indexVersion ?? '', workerUrl: worker, host, port, workerTimeoutMs, workerConnections, environment,
     hub: Object.freeze({ repo, revision, endpoint }),
     operator,
+    compression: Object.freeze({ ...COMPRESSION_DEFAULTS, enabled: compression }),
   });
 }
 

@@ -1,2 +1,2 @@
-export { parseGatewayConfig, ConfigError } from './config.ts';
-export type { GatewayConfig, OperatorDetails, HubSettings, Environment, ConfigOverrides } from './config.ts';
+export { parseGatewayConfig, ConfigError, COMPRESSION_DEFAULTS } from './config.ts';
+export type { GatewayConfig, OperatorDetails, HubSettings, Environment, ConfigOverrides, CompressionSettings } from './config.ts';

@@ -14,6 +14,7 @@ function bounds(s: Schema): string {
   if (s.minLength !== undefined) parts.push(`min length ${s.minLength}`);
   if (s.maxLength !== undefined) parts.push(`max length ${s.maxLength}`);
   if (s.pattern !== undefined) parts.push(`pattern <code>${esc(s.pattern)}</code>`);
+  if (s.enum !== undefined) parts.push(`one of ${s.enum.map((v) => `<code>${esc(v)}</code>`).join(', ')}`);
   if (s.minimum !== undefined && s.maximum !== undefined) parts.push(`${s.minimum} to ${s.maximum}`);
   else if (s.minimum !== undefined) parts.push(`min ${s.minimum}`);
   else if (s.maximum !== undefined) parts.push(`max ${s.maximum}`);

@@ -27,6 +27,13 @@ export const V2_DOCS: readonly EndpointDoc[] = [
     request: s.MetadataRequest, response: s.MetadataResponse,
     errors: [validation, stale, err(422, 'invalid_doc_ix: doc_ix outside the year\'s articles.'), err(413, 'response_too_large: the response would pass 16 MiB; retry with fewer references.'),
       err(503, 'year_store_missing: no metadata store for a requested year.'), unavailable] },
+  { method: 'POST', path: '/api/v2/timeline', summary: 'Occurrences per crawl period with the articles and text bytes of each period (for per-million-bytes or per-1,000-articles charts).',
+    request: s.TimelineRequest, response: s.TimelineResponse, errors: [validation, err(422, 'unknown_index, invalid_year_range, invalid_query.'), unavailable] },
+  { method: 'POST', path: '/api/v2/contexts', summary: `Concordance: up to ${V2_LIMITS.contextsRanks.toLocaleString('en')} ranks of one shard as left context, match and right context (≤ ${V2_LIMITS.contextBytesMax} bytes each side) with title and hostname.`,
+    request: s.ContextsRequest, response: s.ContextsResponse, errors: [validation, stale, ranks(V2_LIMITS.contextsRanks), unavailable] },
+  { method: 'POST', path: '/api/v2/estimate', summary: `Occurrences and articles passing the metadata filters, with facet counts: exact up to ${V2_LIMITS.estimateExactRanks.toLocaleString('en')} occurrences, else estimated from a seeded uniform sample with 95% intervals.`,
+    request: s.EstimateRequest, response: s.EstimateResponse,
+    errors: [validation, err(422, 'unknown_index, invalid_year_range, invalid_query.'), err(503, 'country_attribution_unavailable: countries filter without an attribution table.'), unavailable] },
   { method: 'GET', path: '/api/v2/info', summary: 'What the worker has loaded (shards, crawl range, documents) and the retrieval recipe.',
     request: null, response: s.InfoV2Response, errors: [unavailable] },
 ];

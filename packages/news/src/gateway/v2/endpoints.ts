@@ -7,7 +7,10 @@ import { readRequestBody, validateBody } from '../validation/index.ts';
 import { elapsedMs, requestDeadline } from '../request-timing.ts';
 import { pythonExample } from '../v1/info.ts';
 import type { V2Route } from './routes.ts';
-import { CountV2Request, DocumentsRequest, FindV2Request, GetDocV2Request, MetadataRequest, OccurrencesRequest } from './schemas.ts';
+import {
+  ContextsRequest, CountV2Request, DocumentsRequest, EstimateRequest, FindV2Request, GetDocV2Request, MetadataRequest, OccurrencesRequest,
+  TimelineRequest,
+} from './schemas.ts';
 
 const SERVICE_NAME = 'News corpus search';
 
@@ -48,7 +51,10 @@ function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject): 
   };
 }
 
-/** POST /api/v2/find, count, get_doc, occurrences, documents, metadata and GET /api/v2/info (spec §4 v2). */
+/**
+ * POST /api/v2/find, count, get_doc, occurrences, documents, metadata and GET /api/v2/info (spec §4 v2), and the
+ * research additions POST /api/v2/timeline, contexts and estimate (search-v2/DESIGN.md).
+ */
 export const V2_ENDPOINTS: readonly V2Route[] = [
   passThrough('/find', 'v2_find', FindV2Request),
   {
@@ -63,6 +69,9 @@ export const V2_ENDPOINTS: readonly V2Route[] = [
   passThrough('/occurrences', 'v2_occurrences', OccurrencesRequest),
   passThrough('/documents', 'v2_documents', DocumentsRequest),
   passThrough('/metadata', 'v2_metadata', MetadataRequest),
+  passThrough('/timeline', 'v2_timeline', TimelineRequest),
+  passThrough('/contexts', 'v2_contexts', ContextsRequest),
+  passThrough('/estimate', 'v2_estimate', EstimateRequest),
   {
     method: 'GET',
     path: '/info',

@@ -28,9 +28,24 @@ const filter = (matches: string) => Type.Optional(Type.Union([
   Type.Array(Type.String({ maxLength: 500 }), { maxItems: 1000 }), Type.Null(),
 ], { default: null, description: `Keep documents whose ${matches} equals one of these values after NFKC and full case folding. Empty or omitted: no filter.` }));
 
-const selection = { query: query(), index, year_min: year('First'), year_max: year('Last') };
+/** Matching options (research additions): every call that takes a query accepts them. */
+const matching = {
+  case: Type.Optional(Type.Union([Type.Unsafe<'sensitive' | 'insensitive'>(Type.String({ enum: ['sensitive', 'insensitive'] })), Type.Null()], {
+    default: 'sensitive',
+    description: 'insensitive: match every spelling equal to the query under full Unicode case folding (ß ~ SS, Σ/σ/ς, İ); intervals then come one per spelling, so a shard can appear several times in find.',
+  })),
+  whole_word: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], {
+    default: false,
+    description: 'Count an occurrence only when the characters around it are not letters or digits (refused for Chinese, Japanese, Thai, Lao, Khmer and Burmese queries). Totals and pages count only whole words; segments still hold every candidate rank.',
+  })),
+};
+
+const selection = { query: query(), index, year_min: year('First'), year_max: year('Last'), ...matching };
 
 export const FindV2Request = Type.Object({ ...selection, query: query(1) }, { title: 'FindV2Request' });
+export const TimelineRequest = Type.Object({ ...selection, query: query(1) }, {
+  title: 'TimelineRequest', description: 'Occurrences per crawl period with the period\'s articles and text bytes, for normalised charts.',
+});
 export const CountV2Request = Type.Object(selection, { title: 'CountV2Request' });
 
 export const GetDocV2Request = Type.Object({
@@ -44,6 +59,7 @@ export const GetDocV2Request = Type.Object({
     description: 'Context bytes on each side of the match; the window shrinks inward to whole UTF-8 characters.',
   })),
   full_text: Type.Optional(Type.Boolean({ default: false, description: `The whole article (≤ ${V2_LIMITS.fullTextBytes} bytes, else 422 article_too_large).` })),
+  ...matching,
 }, { title: 'GetDocV2Request' });
 
 const rankRange = {
@@ -53,6 +69,15 @@ const rankRange = {
   rank_to: rank('End of the page (exclusive); at most the shard size.'),
   expected_index_version: expectedIndexVersion,
   query: Type.Optional(Type.Union([query(), Type.Null()], { default: null, description: 'When given, [rank_from, rank_to) must lie inside its interval.' })),
+  ...matching,
+};
+
+const filters = {
+  languages: filter('language (first language identifier)'),
+  commonlingua_languages: filter('lang (second language identifier)'),
+  topics: filter('topic label (each `;`-separated label of iptc_topic)'),
+  sources: filter('hostname or sitename'),
+  countries: filter('attributed publisher country (503 without an attribution table)'),
 };
 
 export const OccurrencesRequest = Type.Object(rankRange, {
@@ -61,12 +86,31 @@ export const OccurrencesRequest = Type.Object(rankRange, {
 
 export const DocumentsRequest = Type.Object({
   ...rankRange,
-  languages: filter('language (first language identifier)'),
-  commonlingua_languages: filter('lang (second language identifier)'),
-  topics: filter('topic label (each `;`-separated label of iptc_topic)'),
-  sources: filter('hostname or sitename'),
-  countries: filter('attributed publisher country (503 without an attribution table)'),
+  ...filters,
 }, { title: 'DocumentsRequest', description: `At most ${V2_LIMITS.documentsRanks} ranks per call.` });
+
+export const ContextsRequest = Type.Object({
+  ...rankRange,
+  query: query(1),
+  context_bytes: Type.Optional(Type.Integer({
+    minimum: 0, maximum: V2_LIMITS.contextBytesMax, default: V2_LIMITS.contextBytesDefault,
+    description: 'Bytes of context on each side of the match, cut inward to whole UTF-8 characters.',
+  })),
+}, { title: 'ContextsRequest', description: `A concordance page: at most ${V2_LIMITS.contextsRanks} ranks of the query's interval in one shard.` });
+
+
+export const EstimateRequest = Type.Object({
+  ...selection,
+  query: query(1),
+  ...filters,
+  sample_size: Type.Optional(Type.Union([Type.Integer({ minimum: 100, maximum: V2_LIMITS.estimateSampleMax }), Type.Null()], {
+    default: V2_LIMITS.estimateSampleDefault,
+    description: `Ranks sampled when the query has more than ${V2_LIMITS.estimateExactRanks} occurrences (below that every rank is resolved and the answer is exact).`,
+  })),
+  seed: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 4_294_967_295 }), Type.Null()], {
+    default: 1, description: 'Seed of the sample: the same request gives the same estimate.',
+  })),
+}, { title: 'EstimateRequest' });
 
 export const DocumentRef = Type.Object({
   year: Type.String({ maxLength: 10, description: 'Crawl year.' }),
@@ -131,6 +175,32 @@ export const InfoV2Response = Type.Object({
   available_indexes: Type.Array(Type.String()),
   hub_retrieval: Type.Object({ repo: Type.String(), revision: nullable(Type.String()), python_example: Type.String(), note: Type.String() }),
 }, { title: 'InfoV2Response' });
+export const TimelineResponse = Type.Object({
+  index_version: indexVersion, query: Type.String(), total_occurrences: Type.Integer(),
+  periods: Type.Array(Type.Object({
+    period: Type.String({ description: 'Crawl period (YYYY-MM or YYYY); parts of a split period are summed.' }), year: Type.String(),
+    occurrences: Type.Integer(), articles: Type.Integer({ description: 'Articles crawled in the period.' }),
+    text_bytes: Type.Integer({ description: 'UTF-8 text bytes of those articles.' }), shard_ids: Type.Array(Type.String()),
+  }), { description: 'Chronological; periods without a match are listed with 0.' }),
+}, { title: 'TimelineResponse' });
+export const ContextsResponse = Type.Object({
+  index_version: indexVersion, shard_id: Type.String(), rank_from: Type.Integer(), rank_to: Type.Integer(), context_bytes: Type.Integer(),
+  contexts: Type.Array(Type.Object({
+    rank: Type.Integer(), year: Type.String(), doc_ix: Type.Integer(), offset: Type.Integer({ description: 'Byte offset of the match in the article.' }),
+    left: Type.String(), match: Type.String(), right: Type.String(), title: str, hostname: str,
+  }), { description: 'In rank order.' }),
+}, { title: 'ContextsResponse' });
+const estimated = Type.Object({ value: Type.Integer(), low: Type.Integer(), high: Type.Integer() }, { description: 'Point value and 95% interval (equal when exact).' });
+export const EstimateResponse = Type.Object({
+  index_version: indexVersion, query: Type.String(), mode: Type.Union([Type.Literal('exact'), Type.Literal('sampled')]),
+  total_occurrences: Type.Integer({ description: 'Occurrences before filters (exact).' }),
+  resolved_ranks: Type.Integer({ description: 'All ranks (exact) or the sample size.' }), seed: Type.Integer(), confidence: Type.Number(),
+  matching_occurrences: estimated, matching_articles: estimated,
+  facets: Type.Record(Type.String(), Type.Array(Type.Object({
+    value: Type.String(), occurrences: Type.Integer(), articles: Type.Integer(),
+    observed: Type.Integer({ description: 'Articles (exact) or sampled occurrences (sampled) the figures rest on.' }),
+  })), { description: 'Top 20 values of language, lang, topic, source and (with an attribution table) country among matching articles.' }),
+}, { title: 'EstimateResponse' });
 export const V2ErrorResponse = Type.Object({
   detail: Type.String({ description: 'What happened and what to do.' }), code: Type.String({ description: 'Stable code, e.g. stale_index_version.' }),
 }, { title: 'V2Error', additionalProperties: true });

@@ -12,6 +12,8 @@ export interface JsonSchema {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** Allowed string values (pydantic's Literal): anything else is a literal_error. */
+  readonly enum?: readonly string[];
   readonly minimum?: number;
   readonly maximum?: number;
   readonly default?: unknown;

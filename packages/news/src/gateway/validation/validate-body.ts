@@ -10,7 +10,7 @@ import type { JsonSchema } from './json-schema.ts';
  *
  * Supported schema subset (all our request models use): object of string / integer / boolean / null /
  * anyOf-with-null / array (maxItems) / nested object (titled, like a pydantic sub-model) properties with minLength,
- * maxLength, pattern, minimum, maximum and default. Unknown properties are ignored, as FastAPI ignores extra
+ * maxLength, pattern, enum (a Literal), minimum, maximum and default. Unknown properties are ignored, as FastAPI ignores extra
  * fields by default. A nested object reports every field's first error, as the body does.
  */
 
@@ -55,6 +55,7 @@ function validateString(s: JsonSchema, v: unknown, loc: Loc): Result {
     return fail(issue.stringTooLong(loc, v, s.maxLength));
   }
   if (s.pattern !== undefined && !regex(s.pattern).test(v)) return fail(issue.stringPattern(loc, v, s.pattern));
+  if (s.enum !== undefined && !s.enum.includes(v)) return fail(issue.literal(loc, v, s.enum));
   return { ok: true, value: v };
 }
 

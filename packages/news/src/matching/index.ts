@@ -1,0 +1,103 @@
+/**
+ * Matching options over any index kind: case-insensitive search (every spelling equal under full Unicode case
+ * folding, as disjoint rank intervals) and the whole-word rule (an occurrence counts when the characters around it
+ * are not letters or digits). Engine level: no HTTP, no metadata. The v2 layer maps `MatchingError` to 422s.
+ */
+import type { ShardReader } from '../shard/types.ts';
+import { findCaseVariants, stepBudget, type StepBudget, type VariantInterval } from './case-variants.ts';
+import { MatchingError } from './errors.ts';
+import { assertWholeWordSupported, isWholeWordAt, isWholeWordIn } from './word-boundary.ts';
+
+export { MatchingError, type MatchingErrorCode } from './errors.ts';
+export { findCaseVariants, stepBudget, DEFAULT_CASE_STEPS, type StepBudget, type VariantInterval } from './case-variants.ts';
+export { charactersFoldingTo, foldedCodePoints } from './case-folding.ts';
+export { isWholeWordIn } from './word-boundary.ts';
+
+export interface MatchOptions {
+  readonly caseInsensitive: boolean;
+  readonly wholeWord: boolean;
+}
+
+export const EXACT_MATCHING: MatchOptions = { caseInsensitive: false, wholeWord: false };
+
+/** Ranks one request may test against the whole-word rule before it is refused (a sample answers larger ones). */
+export const DEFAULT_WHOLE_WORD_RANKS = 200_000;
+
+/** The work one request may do, shared by all its shards. */
+export interface MatchBudget {
+  readonly steps: StepBudget;
+  ranksLeft: number;
+  readonly rankLimit: number;
+}
+
+export function matchBudget(steps?: number, ranks = DEFAULT_WHOLE_WORD_RANKS): MatchBudget {
+  return { steps: stepBudget(steps), ranksLeft: ranks, rankLimit: ranks };
+}
+
+/** A query matched in one shard. */
+export interface ShardMatch {
+  /** Disjoint, in rank order; each holds one spelling. Case-sensitive: exactly one (possibly empty). */
+  readonly intervals: readonly VariantInterval[];
+  readonly wholeWord: boolean;
+  /** Occurrences that count (after the whole-word rule). */
+  count(): number;
+  /** The interval holding `rank`, if any. */
+  intervalOf(rank: number): VariantInterval | undefined;
+  /** Whether the occurrence at `rank` (inside an interval) counts. */
+  counts(rank: number): boolean;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Matches `query` in one shard with the options. An empty query is the whole shard (case-sensitive).
+ * @example matchShard(reader, 'Oil prices', { caseInsensitive: true, wholeWord: true }, matchBudget()).count()
+ */
+export function matchShard(reader: ShardReader, query: string, options: MatchOptions, budget: MatchBudget): ShardMatch {
+  if (options.wholeWord) assertWholeWordSupported(query);
+  let intervals: VariantInterval[];
+  if (options.caseInsensitive && query.length > 0) {
+    intervals = findCaseVariants(reader, query, budget.steps);
+  } else {
+    const bytes = utf8.encode(query);
+    // Always the one interval, empty or not: its position is where the query would sort (spec behaviour).
+    const { lo, hi } = reader.find(bytes);
+    intervals = [{ lo, hi, bytes }];
+  }
+  const intervalOf = (rank: number): VariantInterval | undefined => intervals.find((iv) => rank >= iv.lo && rank < iv.hi);
+  const wholeWord = options.wholeWord && query.length > 0;
+  const counts = (rank: number): boolean => {
+    if (!wholeWord) return true;
+    const iv = intervalOf(rank);
+    if (iv === undefined) return false;
+    if (--budget.ranksLeft < 0) {
+      throw new MatchingError('too_many_occurrences',
+        `whole_word tests every occurrence, and this request would test more than ${budget.rankLimit}; ` +
+        'use estimate (it samples), narrow the years, or search without whole_word', budget.rankLimit);
+    }
+    return isWholeWordAt(reader, rank, iv.bytes);
+  };
+  let memo: number | undefined;
+  const count = (): number => {
+    if (memo !== undefined) return memo;
+    let n = 0;
+    for (const iv of intervals) {
+      if (!wholeWord) { n += iv.hi - iv.lo; continue; }
+      for (let r = iv.lo; r < iv.hi; r++) if (counts(r)) n++;
+    }
+    return (memo = n);
+  };
+  return { intervals, wholeWord, count, intervalOf, counts };
+}
+
+/** Occurrences of any of the spellings in one article's bytes, under the whole-word rule when asked. */
+export function countInArticle(article: Buffer, spellings: readonly Uint8Array[], wholeWord: boolean): number {
+  let n = 0;
+  for (const s of spellings) {
+    if (s.length === 0) continue;
+    for (let at = article.indexOf(s); at !== -1; at = article.indexOf(s, at + 1)) {
+      if (!wholeWord || isWholeWordIn(article, at, s.length)) n++;
+    }
+  }
+  return n;
+}

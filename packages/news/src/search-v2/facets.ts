@@ -1,0 +1,65 @@
+import type { ArticleMetadata } from '../release/types.ts';
+import { createFilterKeyCache } from './filter-key.ts';
+import type { FacetField, FacetValue } from './types.ts';
+
+/** The labels each facet counts, the same labels the filters of the same name compare (filters.ts). */
+const FACET_LABELS: Readonly<Record<FacetField, (m: ArticleMetadata) => readonly (string | null)[]>> = {
+  language: (m) => [m.language],
+  lang: (m) => [m.lang],
+  topic: (m) => (m.iptc_topic === null ? [] : m.iptc_topic.split(';').map((t) => t.trim())),
+  // One source per article: the hostname where known, else the site name (as the `sources` filter accepts either).
+  source: (m) => [m.hostname ?? m.sitename],
+  country: (m) => [m.country],
+};
+
+const labelKey = createFilterKeyCache();
+
+interface Tally { label: string; occurrences: number; articles: number; draws: number }
+
+/**
+ * Counts facet values of matching articles. Values equal under the filters' comparison (NFKC + case folding) are
+ * one value, shown as first seen, so clicking a value as a filter selects exactly what was counted. Weights let
+ * the same accumulator serve exact counts (occurrences per article, 1 article) and samples (1 draw, 1/k article).
+ */
+export class FacetCounter {
+  readonly #fields: readonly FacetField[];
+  readonly #tallies = new Map<FacetField, Map<string, Tally>>();
+
+  constructor(fields: readonly FacetField[]) {
+    this.#fields = fields;
+    for (const f of fields) this.#tallies.set(f, new Map());
+  }
+
+  add(metadata: ArticleMetadata, occurrences: number, articles: number): void {
+    for (const field of this.#fields) {
+      const tallies = this.#tallies.get(field) as Map<string, Tally>;
+      // A label listed twice in one record (`grain;grain`) counts once for the article.
+      const seen = new Set<string>();
+      for (const label of FACET_LABELS[field](metadata)) {
+        if (label === null || label === '') continue;
+        const key = labelKey(label);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const t = tallies.get(key);
+        if (t === undefined) tallies.set(key, { label, occurrences, articles, draws: 1 });
+        else { t.occurrences += occurrences; t.articles += articles; t.draws++; }
+      }
+    }
+  }
+
+  /** Top `limit` values per field by occurrences, then articles, scaled by `scale` and rounded. */
+  top(limit: number, scale: number): Record<string, FacetValue[]> {
+    const out: Record<string, FacetValue[]> = {};
+    for (const field of this.#fields) {
+      const values = [...(this.#tallies.get(field) as Map<string, Tally>).values()];
+      values.sort((a, b) => b.occurrences - a.occurrences || b.articles - a.articles || (a.label < b.label ? -1 : 1));
+      out[field] = values.slice(0, limit).map((t) => ({
+        value: t.label,
+        occurrences: Math.round(t.occurrences * scale),
+        articles: Math.round(t.articles * scale),
+        observed: t.draws,
+      }));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,75 @@
+import type { ShardHandle } from '../release/types.ts';
+import { EXACT_MATCHING, matchBudget, matchShard, MatchingError, type MatchBudget, type MatchOptions, type ShardMatch } from '../matching/index.ts';
+import { V2Error } from './errors.ts';
+import type { MatchingRequest } from './types.ts';
+
+/** The request's matching options (defaults: case-sensitive, not whole-word: the spec's byte-exact matching). */
+export function matchOptionsOf(request: MatchingRequest): MatchOptions {
+  const caseInsensitive = request.case === 'insensitive';
+  const wholeWord = request.whole_word === true;
+  return caseInsensitive || wholeWord ? { caseInsensitive, wholeWord } : EXACT_MATCHING;
+}
+
+/** Runs `fn`, turning an engine matching refusal into the documented v2 error (422, with its bound). */
+export function withMatchingErrors<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof MatchingError) throw new V2Error(e.code, e.message, e.limit === undefined ? {} : { limit: e.limit });
+    throw e;
+  }
+}
+
+/**
+ * Matches one request's query in the shards it touches, once per shard, within one work budget for the whole
+ * request (so a query cannot explode across many shards).
+ */
+export class RequestMatcher {
+  readonly options: MatchOptions;
+  readonly #budget: MatchBudget = matchBudget();
+  readonly #byShard = new Map<string, ShardMatch>();
+
+  constructor(readonly query: string, request: MatchingRequest) {
+    this.options = matchOptionsOf(request);
+  }
+
+  match(shard: ShardHandle): ShardMatch {
+    let m = this.#byShard.get(shard.shardId);
+    if (m === undefined) {
+      m = withMatchingErrors(() => matchShard(shard.reader, this.query, this.options, this.#budget));
+      this.#byShard.set(shard.shardId, m);
+    }
+    return m;
+  }
+
+  /** Occurrences that count in one shard (whole-word tests included), with matching refusals as v2 errors. */
+  count(shard: ShardHandle): number {
+    const m = this.match(shard);
+    return withMatchingErrors(() => m.count());
+  }
+
+  /** Whether the occurrence at `rank` of `shard` counts. */
+  counts(shard: ShardHandle, rank: number): boolean {
+    const m = this.match(shard);
+    return withMatchingErrors(() => m.counts(rank));
+  }
+}
+
+/**
+ * The query's match in the shard a continuation names, when the continuation carries a query (its ranks must lie
+ * in one of the query's intervals); whole_word needs the query, since the rule tests the match's own bytes.
+ */
+export function continuationMatch(shard: ShardHandle, request: MatchingRequest & { readonly query?: string | null }): ShardMatch | undefined {
+  const query = request.query;
+  if (query === undefined || query === null) {
+    if (request.whole_word === true) throw new V2Error('invalid_query', 'whole_word needs the query: send the query the ranks came from');
+    return undefined;
+  }
+  return new RequestMatcher(query, request).match(shard);
+}
+
+/** A filter of ranks by the whole-word rule, or undefined when every rank of the range counts. */
+export function wholeWordFilter(match: ShardMatch | undefined): ((rank: number) => boolean) | undefined {
+  if (match === undefined || !match.wholeWord) return undefined;
+  return (rank) => withMatchingErrors(() => match.counts(rank));
+}
