@@ -46,6 +46,23 @@ describe('the news CLI', () => {
 
     const disk = news('count', '--release', release, '--disk', 'a');
     expect(jsonLines(disk.stdout)[0]?.['count']).toBeGreaterThan(lines[0]?.['count'] as number);
+
+    // Matching options: a letter case-insensitively is every lower- and upper-case one; whole words are a subset.
+    const letters = 'abcdefghijklmnopqrstuvwxyz'.split('');
+    const upper = jsonLines(news('count', '--release', release, ...letters.map((c) => c.toUpperCase())).stdout).map((l) => l['count'] as number);
+    const i = upper.findIndex((n) => n > 0);
+    expect(i).toBeGreaterThan(-1);
+    const c = letters[i] as string;
+    const exact = jsonLines(news('count', '--release', release, c).stdout)[0]?.['count'] as number;
+    const folded = news('count', '--release', release, '--ignore-case', c);
+    expect(folded.status, folded.stderr).toBe(0);
+    expect(jsonLines(folded.stdout)[0]?.['count']).toBe(exact + (upper[i] ?? 0));
+    const word = news('count', '--release', release, '--whole-word', '--disk', c);
+    expect(word.status, word.stderr).toBe(0);
+    expect(jsonLines(word.stdout)[0]?.['count']).toBeLessThan(exact);
+    const refused = news('count', '--release', release, '--whole-word', '東京');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/whole_word needs words separated/);
   });
 
   it('exits non-zero with a message that says what to do', () => {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { openRelease } from '../release/index.ts';
+import { matchBudget, matchShard, MatchingError } from '../matching/index.ts';
 import type { CliContext, CliCommand } from './context.ts';
 import { action, UsageError } from './fail.ts';
 
@@ -11,6 +12,8 @@ interface CountFlags {
   yearMax?: string;
   disk: boolean;
   queries?: string;
+  ignoreCase: boolean;
+  wholeWord: boolean;
 }
 
 /** `news count`: one JSON line per query, `{"query","count","by_shard":{shard_id:count}}`, for scripts and checks. */
@@ -18,13 +21,15 @@ export const countCommand: CliCommand = (program: Command, ctx) => {
   program
     .command('count')
     .description('count occurrences of exact byte strings in a release, per shard and in total')
-    .argument('[query...]', 'queries (UTF-8, matched byte-exact and case-sensitive)')
+    .argument('[query...]', 'queries (UTF-8, matched byte-exact and case-sensitive unless --ignore-case)')
     .requiredOption('--release <dir>', 'release directory built by news build')
     .option('--index <name>', 'index name', 'news')
     .option('--year-min <year>', 'first crawl year to search')
     .option('--year-max <year>', 'last crawl year to search')
     .option('--disk', 'read shards from disk instead of loading them into memory', false)
     .option('--queries <file>', 'read queries from a file, one per line')
+    .option('--ignore-case', 'match every spelling equal under full Unicode case folding (ß ~ SS, Σ/σ/ς)', false)
+    .option('--whole-word', 'count only occurrences not preceded or followed by a letter or digit', false)
     .action(action(ctx, 'count', async (args: string[], flags: CountFlags) => runCount(ctx, args, flags)));
 };
 
@@ -43,12 +48,19 @@ async function runCount(ctx: CliContext, args: string[], flags: CountFlags): Pro
       throw new UsageError(`release ${flags.release} has no index ${JSON.stringify(flags.index)}; it has ${[...release.indexes.keys()].join(', ')}`);
     }
     const shards = index.shards.filter((s) => Number(s.year) >= yearMin && Number(s.year) <= yearMax);
+    const options = { caseInsensitive: flags.ignoreCase, wholeWord: flags.wholeWord };
     for (const query of queries) {
-      const bytes = Buffer.from(query, 'utf8');
       const byShard: Record<string, number> = {};
       let count = 0;
+      const budget = matchBudget();
       for (const s of shards) {
-        const n = s.reader.count(bytes);
+        let n: number;
+        try {
+          n = query === '' ? s.reader.count(new Uint8Array(0)) : matchShard(s.reader, query, options, budget).count();
+        } catch (e) {
+          if (e instanceof MatchingError) throw new UsageError(`query ${JSON.stringify(query)}: ${e.message}`);
+          throw e;
+        }
         byShard[s.shardId] = n;
         count += n;
       }
