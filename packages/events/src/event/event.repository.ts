@@ -81,7 +81,7 @@ export function eventRepository(db: Kysely<Database>) {
     findBySlug: (slug: string): Promise<EventRow | undefined> => base().where('posts.slug', '=', slug).executeTakeFirst(),
     async list(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {
       let q = filtered(f);
-      q = f.include !== undefined ? q.orderBy('posts.date_gmt').orderBy('posts.id') : q.orderBy('events.start_local').orderBy('events.post_id');
+      q = f.include !== undefined ? q.orderBy('posts.date_local').orderBy('posts.id') : q.orderBy('events.start_local').orderBy('events.post_id');
       const count = () => filtered(f).clearSelect().select(sql<number>`count(*)`.as('c')).executeTakeFirst();
       // The page does not need the total first (past the end it is simply empty), so both run at once: on
       // PostgreSQL that saves a round trip per list.

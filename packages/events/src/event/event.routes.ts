@@ -69,7 +69,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const row = await existing(ctx);
         if (row.status === 'trash') throw new ApiError('event-is-in-trash', 'The event is already trashed');
         await events.trash(row, ctx.now);
-        return { body: await events.present((await events.findById(row.id))!) };
+        return { body: await events.presentWritten((await events.findById(row.id))!) };
       },
     }),
     endpoint<EventWriteParams>({
@@ -80,7 +80,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const row = await existing(ctx);
         guardAuthor(ctx, p);
         await events.update(ctx.caller!, row, p, ctx.sent, ctx.now);
-        return { body: await events.present((await events.findById(row.id))!) };
+        return { body: await events.presentWritten((await events.findById(row.id))!) };
       },
     }),
   ];
@@ -147,7 +147,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
           async handler(ctx, p) {
             guardAuthor(ctx, p);
             const id = await events.create(ctx.caller!, p, ctx.sent, ctx.now);
-            return { status: 201, body: await events.present((await events.findById(id))!) };
+            return { status: 201, body: await events.presentWritten((await events.findById(id))!) };
           },
         }),
       ],

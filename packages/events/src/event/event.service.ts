@@ -50,7 +50,7 @@ export function eventService(deps: EventServiceDeps) {
    * side on PostgreSQL; organizer rows follow by primary key (selecting them through the link table in one query
    * misled PostgreSQL's planner into reading every organizer).
    */
-  async function present(rows: EventRow[], single: boolean): Promise<Record<string, unknown>[]> {
+  async function present(rows: EventRow[], mode: 'list' | 'single' | 'written'): Promise<Record<string, unknown>[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const venueIds = rows.map((r) => r.venue_id).filter((v): v is number => v !== null);
@@ -68,9 +68,10 @@ export function eventService(deps: EventServiceDeps) {
         categories: eventTerms.filter((t) => t.taxonomy === 'tribe_events_cat'),
         tags: eventTerms.filter((t) => t.taxonomy === 'post_tag'),
         image: r.thumbnail_id === null ? undefined : images.get(r.thumbnail_id),
-      }, single);
-      // Lists show protected events blanked; a single GET refuses them instead unless unlocked (event.routes.ts).
-      return !single && isProtected(r) ? blankEvent(body) : body;
+      }, mode === 'single');
+      // Lists show protected events blanked; a single GET refuses them instead unless unlocked (event.routes.ts), and
+      // write answers go to a caller who may edit the event.
+      return mode === 'list' && isProtected(r) ? blankEvent(body) : body;
     });
   }
 
@@ -115,7 +116,7 @@ export function eventService(deps: EventServiceDeps) {
       });
       if (missing.length === 0) return { items: texts, total };
       const missingRows = missing.map((i) => rows[i]!);
-      const built = await present(missingRows, false);
+      const built = await present(missingRows, 'list');
       // Keep the cached row and single body when there are some (same generation, same data).
       const hits = items.getMany(missingRows.map((r) => r.id));
       items.setMany(missingRows.map((row, k) => {
@@ -132,12 +133,16 @@ export function eventService(deps: EventServiceDeps) {
       if (hit?.row === row && hit.body !== undefined) return hit.body;
       // The row is cached, so it belongs to the current generation; a write while building keeps the body out.
       const readAt = items.current();
-      const body = JsonText.of((await present([row], true))[0]);
+      const body = JsonText.of((await present([row], 'single'))[0]);
       if (hit?.row === row) {
         const entry: CachedEvent = { ...hit, body };
         items.set(row.id, entry, entryBytes(entry), readAt);
       }
       return body;
+    },
+    /** The answer to a create, update or delete: the single body without `json_ld`, as the plugin answers writes. */
+    async presentWritten(row: EventRow): Promise<Record<string, unknown>> {
+      return (await present([row], 'written'))[0]!;
     },
     create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now),
     update: (caller: Caller, row: EventRow, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now, row),

@@ -3,7 +3,7 @@ import type { Database, EventsTable } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
-import { modifiedNow, postDates, postRepository, sanitizeTitle, scaleStatus, stripActiveContent, withImages, writeTransaction,
+import { insertedPostTimes, modifiedNow, postRepository, updatedPostDates, sanitizeTitle, scaleStatus, stripActiveContent, withImages, writeTransaction,
   type ImageLibrary, type LinkedService, type Params, type PreparedImage, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, parseDateTime, parseWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
@@ -99,7 +99,8 @@ export function eventWriter(deps: EventWriterDeps) {
         timezone: zone, all_day: allDay ? 1 : 0,
       } : {};
       if (sent.has('cost')) {
-        const raw = (Array.isArray(p.cost) ? p.cost : [p.cost]).map(String).filter((s) => s.trim() !== '');
+        // A lone "0" is dropped like any empty field of the plugin's create arguments (PHP `empty('0')`).
+        const raw = (Array.isArray(p.cost) ? p.cost : String(p.cost) === '0' ? [] : [p.cost]).map(String).filter((s) => s.trim() !== '');
         const parsed = parseCost(raw);
         Object.assign(details, { cost: raw.length ? JSON.stringify(raw) : null, currency_symbol: parsed.symbol, currency_position: parsed.position });
       }
@@ -116,7 +117,9 @@ export function eventWriter(deps: EventWriterDeps) {
       if (p.author !== undefined) post.author = p.author;
       if (p.sticky !== undefined) post.menu_order = p.sticky ? -1 : 0;
       if (p.status !== undefined || !existing) post.status = scaleStatus(p.status, caller);
-      if (p.date !== undefined || p.date_utc !== undefined || !existing) Object.assign(post, postDates(site.timezone, now, p.date, p.date_utc));
+      const status = (post.status as string | undefined) ?? existing!.status;
+      if (!existing) Object.assign(post, insertedPostTimes(site.timezone, now, status, p.date, p.date_utc));
+      else Object.assign(post, updatedPostDates(site.timezone, now, existing, status, p.date, p.date_utc));
       let eventId: number;
       if (existing) {
         eventId = existing.id;

@@ -7,7 +7,7 @@ export function postHead(site: Site, kind: PostKind, row: PostRow) {
   return {
     id: row.id, author: String(row.author), status: row.status,
     date: row.date_local, date_utc: row.date_gmt, modified: row.modified_local, modified_utc: row.modified_gmt,
-    url: site.permalink(kind, row.slug),
+    url: site.permalink(kind, row),
   };
 }
 
@@ -42,7 +42,7 @@ export function putLinkedHead(out: Record<string, unknown>, site: Site, kind: 'v
   putFilled(out, 'date_utc', row.date_gmt);
   putFilled(out, 'modified', row.modified_local);
   putFilled(out, 'modified_utc', row.modified_gmt);
-  putFilled(out, 'url', site.permalink(kind, row.slug));
+  putFilled(out, 'url', site.permalink(kind, row));
   putFilled(out, kind, renderedName(row));
   putFilled(out, 'description', renderedDescription(row));
   putFilled(out, 'excerpt', renderedExcerpt(row));

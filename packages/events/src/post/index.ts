@@ -3,7 +3,7 @@ export { REGISTERED_STATUSES, ANY_STATUSES, scaleStatus, canModify, canRead } fr
 export type { OwnedPost } from './status.ts';
 export { renderTitle, renderContent, stripActiveContent, escapeHtml } from './html.ts';
 export { createSite, NAMESPACE } from './site.ts';
-export type { Site, PostKind } from './site.ts';
+export type { Site, PostKind, LinkablePost } from './site.ts';
 export { isTime, nonEmptyString, registeredStatus, urlOrEmpty, isUrlOrEmpty, positiveInt, existingUser } from './validators.ts';
 export { writeTransaction } from './write.ts';
 export { WriteGeneration } from './write.ts';
@@ -11,7 +11,8 @@ export { postRepository } from './post.repository.ts';
 export type { PostRow } from './post.repository.ts';
 export { listVisibility, listStatusValidator, pageLinks, statusEcho, parseStatusList, clampPerPage, MAX_PER_PAGE, DEFAULT_PER_PAGE } from './listing.ts';
 export type { Visibility } from './listing.ts';
-export { postDates, modifiedNow } from './dates.ts';
+export { postDates, modifiedNow, insertedPostTimes, updatedPostDates, isFloating, ZERO_DATE } from './dates.ts';
+export { jsonLdDescription, escJs } from './json-ld.ts';
 export { linkedRepository } from './linked.repository.ts';
 export type { LinkedRow, LinkedTable, LinkedListFilter, LinkedRepository } from './linked.repository.ts';
 export { linkedService } from './linked.service.ts';

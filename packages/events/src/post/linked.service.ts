@@ -8,7 +8,7 @@ import { postRepository } from './post.repository.ts';
 import { sanitizeTitle } from './slug.ts';
 import { scaleStatus } from './status.ts';
 import { stripActiveContent } from './html.ts';
-import { modifiedNow, postDates } from './dates.ts';
+import { insertedPostTimes, modifiedNow, updatedPostDates } from './dates.ts';
 import { writeTransaction, type WriteGeneration } from './write.ts';
 import type { Site } from './site.ts';
 import { withImages, type ImageLibrary, type PreparedImage } from './featured-image.ts';
@@ -26,8 +26,11 @@ export interface LinkedKind extends LinkedTable {
   readonly writeValidators: Record<string, Validator>;
   /** Detail-column values from the sent params (all columns on create, the changed ones on update). */
   detailsFrom(params: Params, sent: ReadonlySet<string>, existing: LinkedRow | undefined): Record<string, unknown>;
-  /** `image` is the featured image body (§1.2) when the row has one. */
-  format(site: Site, row: LinkedRow, single: boolean, image?: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * `image` is the featured image body (§1.2) when the row has one. `jsonLd`: the plugin adds `json_ld` to GET answers
+   * of one item only (not to lists, nor to create, update and delete answers).
+   */
+  format(site: Site, row: LinkedRow, jsonLd: boolean, image?: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Create (with the plugin's de-duplication), update and trash for venues and organizers. */
@@ -55,11 +58,8 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       if (description !== undefined) patch.content = description;
       if (sent.has('status')) patch.status = scaleStatus(p.status as string, caller);
       if (sent.has('author')) patch.author = p.author;
-      if (sent.has('date') || sent.has('date_utc')) {
-        const d = postDates(site.timezone, now, p.date as string | undefined, p.date_utc as string | undefined);
-        patch.date_local = d.date_local;
-        patch.date_gmt = d.date_gmt;
-      }
+      Object.assign(patch, updatedPostDates(site.timezone, now, existing, (patch.status as string | undefined) ?? existing.status,
+        p.date as string | undefined, p.date_utc as string | undefined));
       await posts.update(existing.id, patch);
       const details = kind.detailsFrom(p, sent, existing);
       if (opts.image) details.thumbnail_id = await opts.image.commit(trx);
@@ -68,12 +68,11 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     }
     const name = String(p[kind.nameField]);
     const slug = await posts.freeSlug(kind.type, sanitizeTitle(name) || kind.kind);
+    const status = scaleStatus(p.status as string | undefined, caller);
     const id = await posts.insert({
       type: kind.type, slug, title: name, content: description ?? '', excerpt: '',
-      status: scaleStatus(p.status as string | undefined, caller), author: (p.author as number | undefined) ?? caller.id,
-      password: '', menu_order: 0,
-      ...postDates(site.timezone, now, p.date as string | undefined, p.date_utc as string | undefined),
-      ...modifiedNow(site.timezone, now),
+      status, author: (p.author as number | undefined) ?? caller.id, password: '', menu_order: 0,
+      ...insertedPostTimes(site.timezone, now, status, p.date as string | undefined, p.date_utc as string | undefined),
     });
     await r.insertDetails(id, { ...kind.detailsFrom(p, sent, undefined), thumbnail_id: opts.image ? await opts.image.commit(trx) : null });
     return id;
@@ -90,9 +89,9 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     getBySlug: (slug: string) => repo.findBySlug(slug),
     many: (ids: readonly number[]) => repo.findMany(ids),
     /** The body of one venue or organizer, with its featured image. */
-    async present(row: LinkedRow, single: boolean): Promise<Record<string, unknown>> {
+    async present(row: LinkedRow, jsonLd: boolean): Promise<Record<string, unknown>> {
       const image = typeof row.thumbnail_id === 'number' ? (await images.bodies([row.thumbnail_id])).get(row.thumbnail_id) : undefined;
-      return kind.format(site, row, single, image);
+      return kind.format(site, row, jsonLd, image);
     },
     /** List bodies; the featured images of the whole page load in one query. */
     async presentMany(rows: readonly LinkedRow[]): Promise<Record<string, unknown>[]> {

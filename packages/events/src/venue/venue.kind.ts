@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../http/args.ts';
-import { dropEmpty, isTruthy, plainText, putFilled, putLinkedHead, renderedDescription,
-  type LinkedKind, type LinkedRow, type Params, type Site } from '../post/index.ts';
+import { dropEmpty, isTruthy, jsonLdDescription, putFilled, putLinkedHead, renderedName,
+  type LinkedKind, type LinkedRow, type Params } from '../post/index.ts';
 
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
 /** Detail columns in body order. */
@@ -15,15 +15,18 @@ function deriveStateProvince(v: { state: string; province: string; country: stri
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
-function venueJsonLd(site: Site, row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
-  return dropEmpty({
-    '@context': 'http://schema.org', '@type': 'Place', name: row.title, description: plainText(renderedDescription(row)), image: image?.url,
-    url: site.permalink('venue', row.slug),
-    address: dropEmpty({ '@type': 'PostalAddress', streetAddress: row.address, addressLocality: row.city,
-      addressRegion: row.stateprovince, postalCode: row.zip, addressCountry: row.country }),
-    geo: row.geo_lat !== null && row.geo_lng !== null ? { '@type': 'GeoCoordinates', latitude: row.geo_lat, longitude: row.geo_lng } : null,
-    telephone: row.phone, sameAs: row.website,
-  });
+/** The plugin's Place (Tribe__Events__JSON_LD__Venue): text keys always present, address parts only when set. */
+function venueJsonLd(row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = { '@type': 'Place', name: renderedName(row), description: jsonLdDescription(row) };
+  if (image) out.image = image.url;
+  // The plugin's venue `url` is the single-venue page it does not link from JSON-LD: always empty.
+  out.url = '';
+  out.address = dropEmpty({ '@type': 'PostalAddress', streetAddress: row.address, addressLocality: row.city,
+    addressRegion: row.stateprovince, postalCode: row.zip, addressCountry: row.country });
+  if (row.geo_lat !== null && row.geo_lng !== null) out.geo = { '@type': 'GeoCoordinates', latitude: row.geo_lat, longitude: row.geo_lng };
+  out.telephone = row.phone;
+  out.sameAs = row.website;
+  return out;
 }
 
 export const venueKind: LinkedKind = {
@@ -57,12 +60,12 @@ export const venueKind: LinkedKind = {
     }
     return out;
   },
-  format(site, row, single, image) {
+  format(site, row, jsonLd, image) {
     // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
     const out: Record<string, unknown> = {};
     putLinkedHead(out, site, 'venue', row, image);
     for (const f of DETAIL_FIELDS) putFilled(out, f, row[f]);
-    if (single) putFilled(out, 'json_ld', venueJsonLd(site, row, image));
+    if (jsonLd) out.json_ld = venueJsonLd(row, image);
     out.show_map = row.show_map === 1;
     out.show_map_link = row.show_map_link === 1;
     const globalId = site.globalId(row.id);
