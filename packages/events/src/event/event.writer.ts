@@ -88,14 +88,16 @@ export function eventWriter(deps: EventWriterDeps) {
       let start = wallOf(p.start_date, existing?.start_local)!;
       let end = wallOf(p.end_date, existing?.end_local)!;
       if (allDay) { start = startOfDay(start); end = endOfDay(end); }
-      // End before start is not an error in the plugin: the event gets zero duration.
+      // End before start is not an error in the plugin: the event gets zero duration, but its UTC end is still
+      // converted from the end as sent (TEC computes `_EventEndDateUTC` before clamping the local end).
+      const endUtc = toUtcText(end, zone);
       if (formatWall(end) < formatWall(start)) end = start;
       const description = p.description === undefined ? undefined : caller.can('unfiltered_html') ? p.description : stripActiveContent(p.description);
       // Dates are rewritten only when a date field was sent, so concurrent updates of other fields cannot write back
       // dates read before another writer changed them.
       const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
       const details: Partial<Omit<EventsTable, 'post_id'>> = datesSent ? {
-        start_local: formatWall(start), end_local: formatWall(end), start_utc: toUtcText(start, zone), end_utc: toUtcText(end, zone),
+        start_local: formatWall(start), end_local: formatWall(end), start_utc: toUtcText(start, zone), end_utc: endUtc,
         timezone: zone, all_day: allDay ? 1 : 0,
       } : {};
       if (sent.has('cost')) {
