@@ -90,7 +90,6 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
     async update(taxonomy: Taxonomy, id: number, w: TermWrite): Promise<TermWithCount> {
       await writeTransaction(db, async (trx) => {
         const r = termRepository(trx);
-        const current = (await r.findById(taxonomy, id))!;
         const patch: TermWrite = {};
         // As wp_update_term: only slugs must stay unique; a name may repeat another term's.
         if (w.name !== undefined) patch.name = w.name;
