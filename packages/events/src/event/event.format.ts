@@ -23,7 +23,9 @@ const utcMs = (utc: string) => Date.parse(`${utc.replace(' ', 'T')}Z`);
  * event has a cost (its range without symbols, `Free` as 0, the site currency code, valid from the publication day).
  */
 function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, url: string, raw: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = { '@context': 'http://schema.org', '@type': 'Event', name: renderedName(e), description: jsonLdDescription(e) };
+  // `get_the_title` marks private and password-protected posts; the REST title does not, the JSON-LD name does.
+  const mark = e.status === 'private' ? 'Private: ' : e.password !== '' ? 'Protected: ' : '';
+  const out: Record<string, unknown> = { '@context': 'http://schema.org', '@type': 'Event', name: `${mark}${renderedName(e)}`, description: jsonLdDescription(e) };
   if (links.image) out.image = links.image.url;
   // The plugin adds a slash to the permalink; on a `?p=ID` link that yields `p=ID%2F/`.
   out.url = url.endsWith('/') ? url : `${url}%2F/`;

@@ -16,6 +16,10 @@ export interface EventRouteDeps extends EventArgDeps {
   site: Site;
 }
 
+const withoutJsonLd = (body: JsonText): JsonText => {
+  const { json_ld: _jsonLd, ...rest } = JSON.parse(body.text) as Record<string, unknown>;
+  return JsonText.of(rest);
+};
 const notFound = (id: string | number) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`);
 const notAnEvent = () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.');
 
@@ -60,7 +64,11 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         if (isProtected(row) && !unlocks(ctx, row)) {
           throw new ApiError('event-password-protected', 'The requested event is not accessible without a password');
         }
-        return { body: await events.present(row), ...(events.cachesItems ? { responseCache: false as const } : {}) };
+        const body = await events.present(row);
+        // The plugin finds the event for its JSON-LD with a query that shows private events only to users who may read
+        // others' private posts: an author reading an own private event gets no `json_ld`.
+        const shown = row.status === 'private' && !ctx.caller?.can('read_private') ? withoutJsonLd(body) : body;
+        return { body: shown, ...(events.cachesItems ? { responseCache: false as const } : {}) };
       },
     }),
     endpoint<Record<string, unknown>>({

@@ -52,6 +52,15 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       await lockKey(trx, `linked:${kind.type}:${String(p[kind.nameField]).toLowerCase()}`);
       existing = await r.findDuplicate(String(p[kind.nameField]), sent.has('description') ? description : undefined);
     }
+    if (existing && targetId === undefined) {
+      // The plugin's de-duplication leaves the found post as it is (dates, name, status) and rewrites only the details
+      // sent with the duplicate; a venue's stateprovince is derived from the sent state, province and country alone.
+      const all = kind.detailsFrom(p, sent, undefined);
+      const details = Object.fromEntries(Object.entries(all).filter(([k]) => sent.has(k) || k === 'stateprovince'));
+      if (opts.image) details.thumbnail_id = await opts.image.commit(trx);
+      await r.updateDetails(existing.id, details);
+      return existing.id;
+    }
     if (existing) {
       const patch: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };
       if (sent.has(kind.nameField)) patch.title = p[kind.nameField];
