@@ -38,12 +38,17 @@ describe('cost', () => {
     expect(formatCost([], own, SITE)).toBe('');
   });
 
+  it('loses the symbol of repeated values, as the plugin does', () => {
+    expect(parseCost(['€11', '€11', '€2'])).toEqual({ symbol: '', position: '' });
+  });
+
   it('uses the site currency when the cost has none of its own', () => {
     expect(formatCost(['7'], { symbol: '', position: '' }, { symbol: 'kr', position: 'postfix' })).toBe('7kr');
   });
 
-  it('shows the smallest and largest of several plain numbers, values sorted numerically', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 100000 }), { minLength: 1, maxLength: 8 }), (ns) => {
+  it('shows the smallest and largest of several distinct numbers, values sorted numerically', () => {
+    // Distinct: with a repeated value the plugin's symbol inference compares the wrong parts and finds no symbol.
+    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 100000 }), { minLength: 1, maxLength: 8 }), (ns) => {
       const raw = ns.map((n) => `€${n}`);
       const sorted = [...new Set(ns)].sort((a, b) => a - b);
       expect(costValues(raw)).toEqual(sorted.map(String));

@@ -28,7 +28,10 @@ export function eventRepository(db: Kysely<Database>) {
     .where('posts.type', '=', 'tribe_events');
 
   const filtered = (f: EventListFilter) => {
-    let q = base().where('posts.status', 'in', f.visibility.statuses).where('events.hide_from_listings', '=', 0);
+    // An event whose UTC end precedes its start (an end sent before the start, §4.3) gets no occurrence in TEC 6's
+    // custom tables, so no list shows it; it is still readable by id.
+    let q = base().where('posts.status', 'in', f.visibility.statuses).where('events.hide_from_listings', '=', 0)
+      .whereRef('events.end_utc', '>=', 'events.start_utc');
     if (f.visibility.ownerId !== undefined) {
       const owner = f.visibility.ownerId;
       q = q.where((eb) => eb.or([eb('posts.status', '=', 'publish'), eb('posts.author', '=', owner)]));

@@ -20,6 +20,15 @@ const withoutJsonLd = (body: JsonText): JsonText => {
   const { json_ld: _jsonLd, ...rest } = JSON.parse(body.text) as Record<string, unknown>;
   return JsonText.of(rest);
 };
+/** The categories and every category under them. */
+function withDescendants(ids: number[], tree: ReadonlyMap<number, { parent: number }>): number[] {
+  const out = new Set(ids);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [id, t] of tree) if (!out.has(id) && out.has(t.parent)) { out.add(id); grew = true; }
+  }
+  return [...out];
+}
 const notFound = (id: string | number) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`);
 const notAnEvent = () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.');
 
@@ -105,19 +114,26 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
     if ((p.geoloc_lat === undefined) !== (p.geoloc_lng === undefined)) throw invalidParam(p.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
     const strict = p.strict_dates !== undefined && isTruthy(p.strict_dates);
     const window = computeWindow({ ...p, strict, include: p.include !== undefined }, site.timezone, ctx.now);
-    const resolveTerms = async (taxonomy: 'tribe_events_cat' | 'post_tag', refs: (string | number)[] | undefined) => {
+    // Categories as a tax query by id with their descendants (WordPress's include_children); tags as the `tag` query
+    // var, which reads every value as a slug, so a numeric value matches only a tag with that slug.
+    const categoryIds = async (refs: (string | number)[] | undefined) => {
       if (refs === undefined) return undefined;
       const ids: number[] = [];
       for (const ref of refs) {
         const s = String(ref);
-        ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef(taxonomy, s))!.id);
+        ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef('tribe_events_cat', s))!.id);
       }
-      return ids;
+      return withDescendants(ids, await deps.terms.tree('tribe_events_cat'));
+    };
+    const tagIds = async (refs: (string | number)[] | undefined) => {
+      if (refs === undefined) return undefined;
+      const bySlug = new Map([...(await deps.terms.tree('post_tag'))].map(([id, t]) => [t.slug, id]));
+      return refs.map((ref) => bySlug.get(String(ref))).filter((id): id is number => id !== undefined);
     };
     const geo = p.geoloc || p.geoloc_lat !== undefined ? { lat: p.geoloc_lat, lng: p.geoloc_lng, radiusKm: site.geolocRadiusKm } : undefined;
     const { items, total } = await events.list({
       visibility, ...window, words: p.search?.split(/\s+/).filter(Boolean),
-      categoryIds: await resolveTerms('tribe_events_cat', p.categories), tagIds: await resolveTerms('post_tag', p.tags),
+      categoryIds: await categoryIds(p.categories), tagIds: await tagIds(p.tags),
       venueIds: p.venue, organizerIds: p.organizer, featured: p.featured, parentId: p.post_parent, include: p.include, geo,
       limit: perPage, offset: (p.page - 1) * perPage,
     });

@@ -1,6 +1,6 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
-import { blankEvent, isProtected, ItemCache, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
+import { blankEvent, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
@@ -88,7 +88,9 @@ export function eventService(deps: EventServiceDeps) {
     /** Whether single bodies are kept here (then the HTTP response cache need not keep them too). */
     cachesItems: deps.itemCacheBytes > 0,
     findById,
-    async findBySlug(slug: string): Promise<EventRow | undefined> {
+    /** The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`). */
+    async findBySlug(sent: string): Promise<EventRow | undefined> {
+      const slug = querySlug(sent);
       const id = slugs.get(slug);
       if (id !== undefined) return findById(id);
       const readAt = items.current();

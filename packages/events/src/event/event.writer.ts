@@ -3,7 +3,7 @@ import type { Database, EventsTable } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
-import { insertedPostTimes, modifiedNow, postRepository, updatedPostDates, sanitizeTitle, scaleStatus, stripActiveContent, withImages, writeTransaction,
+import { insertedPostTimes, isFloating, modifiedNow, postRepository, trashedPostDates, trashedSlug, untrashedSlug, updatedPostDates, sanitizeTitle, scaleStatus, stripActiveContent, withImages, writeTransaction,
   type ImageLibrary, type LinkedService, type Params, type PreparedImage, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, parseDateTime, parseWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
@@ -102,7 +102,7 @@ export function eventWriter(deps: EventWriterDeps) {
       } : {};
       if (sent.has('cost')) {
         // A lone "0" is dropped like any empty field of the plugin's create arguments (PHP `empty('0')`).
-        const raw = (Array.isArray(p.cost) ? p.cost : String(p.cost) === '0' ? [] : [p.cost]).map(String).filter((s) => s.trim() !== '');
+        const raw = (Array.isArray(p.cost) ? p.cost : p.cost === null || String(p.cost) === '0' ? [] : [p.cost]).map(String).filter((s) => s.trim() !== '');
         const parsed = parseCost(raw);
         Object.assign(details, { cost: raw.length ? JSON.stringify(raw) : null, currency_symbol: parsed.symbol, currency_position: parsed.position });
       }
@@ -126,6 +126,10 @@ export function eventWriter(deps: EventWriterDeps) {
       if (existing) {
         eventId = existing.id;
         if (p.slug !== undefined) post.slug = await posts.freeSlug('tribe_events', sanitizeTitle(p.slug) || 'event', eventId);
+        else if (existing.status === 'trash' && status !== 'trash') {
+          const desired = untrashedSlug(existing.slug) || sanitizeTitle(p.title ?? existing.title) || 'event';
+          post.slug = await posts.freeSlug('tribe_events', desired, eventId);
+        }
         await posts.update(eventId, post);
         await events.update(eventId, details);
       } else {
@@ -164,8 +168,9 @@ export function eventWriter(deps: EventWriterDeps) {
   async function trash(row: EventRow, now: number): Promise<void> {
     await writeTransaction(db, async (trx) => {
       const posts = postRepository(trx);
-      const slug = await posts.freeSlug('tribe_events', `${row.slug}__trashed`, row.id);
-      await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now) });
+      // A draft or pending event has no name yet (it shows an empty slug): trashed, it is just `__trashed`.
+      const slug = await posts.freeSlug('tribe_events', trashedSlug(isFloating(row.status) ? '' : row.slug), row.id);
+      await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now), ...trashedPostDates(site.timezone, row) });
       const termRepo = termRepository(trx);
       await termRepo.recount(await termRepo.termIdsOf(row.id));
     });

@@ -1,4 +1,4 @@
-import { formatWall, parseDateTime, utcToWall } from '../time/index.ts';
+import { formatWall, parseDateTime, parseWall, utcToWall, wallToUtc } from '../time/index.ts';
 
 export interface PostDates { date_local: string; date_gmt: string }
 
@@ -42,7 +42,16 @@ export function updatedPostDates(siteZone: string, now: number, old: { status: s
   return FLOATING_STATUSES.has(newStatus) && dateUtc === undefined ? { ...d, date_gmt: ZERO_DATE } : d;
 }
 
-/** Whether WordPress links the post by `?post_type=…&p=ID` (not yet public) rather than by its pretty permalink. */
-export const hasUglyPermalink = (status: string): boolean => FLOATING_STATUSES.has(status) || status === 'future';
+/** Whether the plugin links the post by `?post_type=…&p=ID` (not public: not yet, or trashed) rather than by its slug. */
+export const hasUglyPermalink = (status: string): boolean => FLOATING_STATUSES.has(status) || status === 'future' || status === 'trash';
 /** Whether an event shows an empty slug: WordPress names drafts and pending posts only when they are published. */
 export const isFloating = (status: string): boolean => FLOATING_STATUSES.has(status);
+
+/**
+ * What trashing changes of a floating post's dates: trash does not float, so a zero GMT date is computed from the
+ * local one (as `wp_insert_post` does for any status but draft and pending).
+ */
+export function trashedPostDates(siteZone: string, row: { date_local: string; date_gmt: string }): Partial<PostDates> {
+  if (row.date_gmt !== ZERO_DATE) return {};
+  return { date_gmt: formatWall(utcToWall(wallToUtc(parseWall(row.date_local), siteZone), 'UTC')) };
+}

@@ -1,4 +1,4 @@
-export { sanitizeTitle, nextFreeSlug } from './slug.ts';
+export { sanitizeTitle, querySlug, nextFreeSlug, trashedSlug, untrashedSlug } from './slug.ts';
 export { REGISTERED_STATUSES, ANY_STATUSES, scaleStatus, canModify, canRead } from './status.ts';
 export type { OwnedPost } from './status.ts';
 export { renderTitle, renderContent, stripActiveContent, escapeHtml } from './html.ts';
@@ -11,7 +11,7 @@ export { postRepository } from './post.repository.ts';
 export type { PostRow } from './post.repository.ts';
 export { listVisibility, listStatusValidator, pageLinks, statusEcho, parseStatusList, clampPerPage, MAX_PER_PAGE, DEFAULT_PER_PAGE } from './listing.ts';
 export type { Visibility } from './listing.ts';
-export { postDates, modifiedNow, insertedPostTimes, updatedPostDates, isFloating, ZERO_DATE } from './dates.ts';
+export { postDates, modifiedNow, insertedPostTimes, updatedPostDates, trashedPostDates, isFloating, ZERO_DATE } from './dates.ts';
 export { jsonLdDescription, escJs } from './json-ld.ts';
 export { linkedRepository } from './linked.repository.ts';
 export type { LinkedRow, LinkedTable, LinkedListFilter, LinkedRepository } from './linked.repository.ts';

@@ -5,7 +5,7 @@ import type { Caller } from '../http/route.ts';
 import type { Validator } from '../http/args.ts';
 import { linkedRepository, type LinkedListFilter, type LinkedRow, type LinkedTable } from './linked.repository.ts';
 import { postRepository } from './post.repository.ts';
-import { sanitizeTitle } from './slug.ts';
+import { querySlug, sanitizeTitle, trashedSlug, untrashedSlug } from './slug.ts';
 import { scaleStatus } from './status.ts';
 import { stripActiveContent } from './html.ts';
 import { insertedPostTimes, modifiedNow, updatedPostDates } from './dates.ts';
@@ -54,9 +54,8 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     }
     if (existing && targetId === undefined) {
       // The plugin's de-duplication leaves the found post as it is (dates, name, status) and rewrites only the details
-      // sent with the duplicate; a venue's stateprovince is derived from the sent state, province and country alone.
-      const all = kind.detailsFrom(p, sent, undefined);
-      const details = Object.fromEntries(Object.entries(all).filter(([k]) => sent.has(k) || k === 'stateprovince'));
+      // sent with the duplicate, as an update of the details would.
+      const details = kind.detailsFrom(p, sent, existing);
       if (opts.image) details.thumbnail_id = await opts.image.commit(trx);
       await r.updateDetails(existing.id, details);
       return existing.id;
@@ -66,6 +65,9 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       if (sent.has(kind.nameField)) patch.title = p[kind.nameField];
       if (description !== undefined) patch.content = description;
       if (sent.has('status')) patch.status = scaleStatus(p.status as string, caller);
+      if (existing.status === 'trash' && patch.status !== undefined && patch.status !== 'trash') {
+        patch.slug = await posts.freeSlug(kind.type, untrashedSlug(existing.slug), existing.id);
+      }
       if (sent.has('author')) patch.author = p.author;
       Object.assign(patch, updatedPostDates(site.timezone, now, existing, (patch.status as string | undefined) ?? existing.status,
         p.date as string | undefined, p.date_utc as string | undefined));
@@ -95,7 +97,8 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     kind,
     repo,
     get: (id: number) => repo.findById(id),
-    getBySlug: (slug: string) => repo.findBySlug(slug),
+    /** Read as WordPress reads a URL slug (`sanitize_title_for_query`). */
+    getBySlug: (slug: string) => repo.findBySlug(querySlug(slug)),
     many: (ids: readonly number[]) => repo.findMany(ids),
     /** The body of one venue or organizer, with its featured image. */
     async present(row: LinkedRow, jsonLd: boolean): Promise<Record<string, unknown>> {
@@ -127,7 +130,7 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     async trash(row: LinkedRow, now: number): Promise<void> {
       await writeTransaction(db, async (trx) => {
         const posts = postRepository(trx);
-        const slug = await posts.freeSlug(kind.type, `${row.slug}__trashed`, row.id);
+        const slug = await posts.freeSlug(kind.type, trashedSlug(row.slug), row.id);
         await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now) });
         await linkedRepository(trx, kind).unlinkFromEvents(row.id);
       });

@@ -23,12 +23,25 @@ function uriEncode(text: string): string {
  * @example sanitizeTitle('Crème Brûlée Workshop ☕') // 'creme-brulee-workshop-%e2%98%95'
  */
 export function sanitizeTitle(title: string): string {
-  const plain = title.replace(/<[^>]*>/g, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x00-\x7f]/g, (c) => LIGATURES[c] ?? c)
-    .replace(/%([a-fA-F0-9]{2})/g, '---$1---').replace(/%/g, '').replace(/---([a-fA-F0-9]{2})---/g, '%$1');
-  return uriEncode(plain.toLowerCase()).toLowerCase()
-    .replace(TO_DASH, '-').replace(/&nbsp;|&#8209;|&#160;|&ndash;|&#8211;|&mdash;|&#8212;/g, '-').replace(/\//g, '-')
-    .replace(DROPPED, '').replace(/%c3%97/g, 'x')
-    .replace(/&.+?;/g, '').replace(/\./g, '-')
+  const plain = title.replace(/<[^>]*>/g, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^ -~\s]/g, (c) => LIGATURES[c] ?? c);
+  return withDashes(plain, true);
+}
+
+/**
+ * `sanitize_title_for_query`, as WordPress reads a slug from a URL: no accents removed, non-ASCII percent-encoded.
+ * @example querySlug('creme-brulee-workshop-☕') // 'creme-brulee-workshop-%e2%98%95'
+ */
+export const querySlug = (slug: string): string => withDashes(slug.replace(/<[^>]*>/g, ''), false);
+
+/** `sanitize_title_with_dashes`; `save` adds the save context's dash, quote and symbol rules. */
+function withDashes(title: string, save: boolean): string {
+  let t = uriEncode(title.replace(/%([a-fA-F0-9]{2})/g, '---$1---').replace(/%/g, '').replace(/---([a-fA-F0-9]{2})---/g, '%$1')
+    .toLowerCase()).toLowerCase();
+  if (save) {
+    t = t.replace(TO_DASH, '-').replace(/&nbsp;|&#8209;|&#160;|&ndash;|&#8211;|&mdash;|&#8212;/g, '-').replace(/\//g, '-')
+      .replace(DROPPED, '').replace(/%c3%97/g, 'x');
+  }
+  return t.replace(/&.+?;/g, '').replace(/\./g, '-')
     .replace(/[^%a-z0-9 _-]/g, '')
     .replace(/\s+/g, '-').replace(/-+/g, '-').replace(/^-+|-+$/g, '');
 }
@@ -41,3 +54,9 @@ export function nextFreeSlug(base: string, taken: ReadonlySet<string>): string {
     if (!taken.has(candidate)) return candidate;
   }
 }
+
+const TRASHED = '__trashed';
+/** The slug WordPress gives a trashed post, freeing its own for others (`wp_add_trashed_suffix_to_post_name_for_post`). */
+export const trashedSlug = (slug: string): string => (slug.endsWith(TRASHED) ? slug : `${slug}${TRASHED}`);
+/** The slug a post restored from the trash asks for again (`_wp_desired_post_slug`). */
+export const untrashedSlug = (slug: string): string => (slug.endsWith(TRASHED) ? slug.slice(0, -TRASHED.length) : slug);

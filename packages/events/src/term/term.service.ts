@@ -94,10 +94,8 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
         // As wp_update_term: only slugs must stay unique; a name may repeat another term's.
         if (w.name !== undefined) patch.name = w.name;
         if (w.description !== undefined) patch.description = w.description;
-        if (w.parent !== undefined) {
-          if (w.parent === id) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): parent', { params: { parent: 'A term cannot be its own parent.' } });
-          patch.parent = w.parent;
-        }
+        // wp_update_term ignores a term made its own parent (the plugin answers 200 with the parent unchanged).
+        if (w.parent !== undefined && w.parent !== id) patch.parent = w.parent;
         if (w.slug !== undefined) {
           const slug = sanitizeTitle(w.slug) || 'term';
           if ((await r.slugsLike(taxonomy, slug, id)).has(slug)) {

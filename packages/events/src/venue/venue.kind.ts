@@ -15,6 +15,9 @@ function deriveStateProvince(v: { state: string; province: string; country: stri
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
+/** `tribe_get_region`: the stored stateprovince, else the state in the United States and the province elsewhere. */
+const region = (row: LinkedRow) => row.stateprovince || (row.country === 'United States' ? row.state : row.province);
+
 /** The plugin's Place (Tribe__Events__JSON_LD__Venue): text keys always present, address parts only when set. */
 function venueJsonLd(row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { '@type': 'Place', name: renderedName(row), description: jsonLdDescription(row) };
@@ -22,7 +25,7 @@ function venueJsonLd(row: LinkedRow, image: Record<string, unknown> | undefined)
   // The plugin's venue `url` is the single-venue page it does not link from JSON-LD: always empty.
   out.url = '';
   out.address = dropEmpty({ '@type': 'PostalAddress', streetAddress: row.address, addressLocality: row.city,
-    addressRegion: row.stateprovince, postalCode: row.zip, addressCountry: row.country });
+    addressRegion: region(row), postalCode: row.zip, addressCountry: row.country });
   if (row.geo_lat !== null && row.geo_lng !== null) out.geo = { '@type': 'GeoCoordinates', latitude: row.geo_lat, longitude: row.geo_lng };
   out.telephone = row.phone;
   out.sameAs = row.website;
@@ -54,8 +57,9 @@ export const venueKind: LinkedKind = {
       else if (!existing) out[f] = 1;
     }
     for (const f of ['geo_lat', 'geo_lng']) if (sent.has(f)) out[f] = p[f];
-    if (!sent.has('stateprovince') && (!existing || sent.has('state') || sent.has('province') || sent.has('country'))) {
-      const pick = (f: 'state' | 'province' | 'country') => str(out[f] ?? existing?.[f]);
+    // The plugin's saveVenueMeta derives stateprovince on every write from what that write sends (nothing sent: empty).
+    if (!sent.has('stateprovince')) {
+      const pick = (f: 'state' | 'province' | 'country') => (sent.has(f) ? str(p[f]) : '');
       out.stateprovince = deriveStateProvince({ state: pick('state'), province: pick('province'), country: pick('country') });
     }
     return out;
