@@ -67,6 +67,16 @@ describe.each(STORES)('plugin bodies and list rules ($name)', (factory) => {
     expect((await svc.get(`/events/${e.id}`)).body.json_ld.location.address.addressRegion).toBe('Bavaria');
   });
 
+  it('creates an event without organizer for organizer "", and links a single inline organizer object', async () => {
+    const none = await svc.request('POST', '/events', { json: { title: 'No org', start_date: '2030-05-04 10:00', end_date: '2030-05-04 11:00', organizer: '' }, as: 'administrator' });
+    expect(none.status).toBe(201);
+    expect(none.body.organizer).toEqual([]);
+    const one = await svc.request('POST', '/events', { json: { title: 'One org', start_date: '2030-05-04 10:00', end_date: '2030-05-04 11:00', organizer: { organizer: 'Solo Org', email: 'solo@example.org' } }, as: 'administrator' });
+    expect(one.body.organizer.map((o: { organizer: string; email: string }) => [o.organizer, o.email])).toEqual([['Solo Org', 'solo@example.org']]);
+    const byId = await svc.request('POST', '/events', { json: { title: 'Org by id', start_date: '2030-05-04 10:00', end_date: '2030-05-04 11:00', organizer: { id: one.body.organizer[0].id } }, as: 'administrator' });
+    expect(byId.body.organizer.map((o: { id: number }) => o.id)).toEqual([one.body.organizer[0].id]);
+  });
+
   it('ignores a category made its own parent', async () => {
     const c = (await svc.post('/categories', { name: 'Selfish' })).body;
     const res = await svc.request('PATCH', `/categories/${c.id}`, { json: { parent: c.id }, as: 'administrator' });
