@@ -1,8 +1,8 @@
 import type { LinkedKind, LinkedRow, Site } from '../post/index.ts';
 import { isFloating, jsonLdDescription, renderedDescription, renderedExcerpt, renderedName } from '../post/index.ts';
 import { formatEventTerm, type TermWithCount } from '../term/index.ts';
-import { isoWithOffset, parseWall, wallDetails, zoneAbbr } from '../time/index.ts';
-import { costValues, formatCost, type ParsedCost } from './cost.ts';
+import { isoWithOffset, parseWall, wallDetails, wallToEpoch, zoneAbbr } from '../time/index.ts';
+import { costBody, type ParsedCost } from './cost.ts';
 import type { EventRow } from './event.repository.ts';
 
 export interface EventLinks {
@@ -22,7 +22,7 @@ const utcMs = (utc: string) => Date.parse(`${utc.replace(' ', 'T')}Z`);
  * The plugin's Event (Tribe__Events__JSON_LD__Event): venue and first organizer as nested objects, offers when the
  * event has a cost (its range without symbols, `Free` as 0, the site currency code, valid from the publication day).
  */
-function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, url: string, raw: readonly string[]): Record<string, unknown> {
+function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, url: string): Record<string, unknown> {
   // `get_the_title` marks private and password-protected posts; the REST title does not, the JSON-LD name does.
   const mark = e.status === 'private' ? 'Private: ' : e.password !== '' ? 'Protected: ' : '';
   const out: Record<string, unknown> = { '@context': 'http://schema.org', '@type': 'Event', name: `${mark}${renderedName(e)}`, description: jsonLdDescription(e) };
@@ -31,12 +31,14 @@ function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, url: st
   out.url = url.endsWith('/') ? url : `${url}%2F/`;
   out.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode';
   out.eventStatus = 'https://schema.org/EventScheduled';
-  out.startDate = isoWithOffset(parseWall(e.start_local), e.timezone);
-  out.endDate = isoWithOffset(parseWall(e.end_local), e.timezone);
+  // Offsets from the stored local/UTC pairs; an end clamped to its start has no such pair (§4.3).
+  const offset = (local: string, utc: string) => (wallToEpoch(parseWall(local)) - wallToEpoch(parseWall(utc))) / 60_000;
+  out.startDate = isoWithOffset(parseWall(e.start_local), e.timezone, offset(e.start_local, e.start_utc));
+  out.endDate = isoWithOffset(parseWall(e.end_local), e.timezone, e.end_utc >= e.start_utc ? offset(e.end_local, e.end_utc) : undefined);
   if (links.venue) out.location = d.venueKind.format(d.site, links.venue, true).json_ld;
   const first = links.organizers[0];
   if (first) out.organizer = d.organizerKind.format(d.site, first, true).json_ld;
-  const price = formatCost(raw, { symbol: '', position: '' }, { symbol: '', position: 'prefix' });
+  const price = costBody(e.cost, { symbol: '', position: '' }, { symbol: '', position: 'prefix' }).cost;
   if (price !== '') {
     out.offers = {
       '@type': 'Offer', price: price.toLowerCase() === 'free' ? '0' : price, priceCurrency: d.site.currencyCode, url: out.url,
@@ -53,8 +55,8 @@ function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, url: st
  */
 export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, jsonLd: boolean): Record<string, unknown> {
   const { site } = d;
-  const rawCost: string[] = e.cost === null ? [] : (JSON.parse(e.cost) as string[]);
   const own: ParsedCost = { symbol: e.currency_symbol, position: e.currency_position as ParsedCost['position'] };
+  const cost = costBody(e.cost, own, { symbol: site.currencySymbol, position: site.currencyPosition });
   const start = parseWall(e.start_local);
   const end = parseWall(e.end_local);
   const startUtc = parseWall(e.start_utc);
@@ -71,9 +73,10 @@ export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, 
     all_day: e.all_day === 1,
     start_date: e.start_local, start_date_details: wallDetails(start), end_date: e.end_local, end_date_details: wallDetails(end),
     utc_start_date: e.start_utc, utc_start_date_details: wallDetails(startUtc), utc_end_date: e.end_utc, utc_end_date_details: wallDetails(endUtc),
-    timezone: e.timezone, timezone_abbr: zoneAbbr(e.timezone, utcMs(e.start_utc)),
-    cost: formatCost(rawCost, own, { symbol: site.currencySymbol, position: site.currencyPosition }),
-    cost_details: { currency_symbol: own.symbol, currency_code: '', currency_position: own.position, values: costValues(rawCost) },
+    // The stored local and UTC starts give the offset in force at the start.
+    timezone: e.timezone, timezone_abbr: zoneAbbr(e.timezone, utcMs(e.start_utc), (wallToEpoch(start) - wallToEpoch(startUtc)) / 60_000),
+    cost: cost.cost,
+    cost_details: { currency_symbol: own.symbol, currency_code: '', currency_position: own.position, values: cost.values },
     website: e.website ?? url,
     show_map: e.show_map === 1, show_map_link: e.show_map_link === 1, hide_from_listings: e.hide_from_listings === 1,
     sticky: e.menu_order === -1, featured: e.featured === 1,
@@ -83,6 +86,6 @@ export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, 
     organizer: links.organizers.map((o) => d.organizerKind.format(site, o, jsonLd)),
     custom_fields: [],
   };
-  if (jsonLd) body.json_ld = eventJsonLd(d, e, links, url, rawCost);
+  if (jsonLd) body.json_ld = eventJsonLd(d, e, links, url);
   return body;
 }

@@ -59,10 +59,8 @@ export function wallToUtc(w: Wall, zone: string): number {
   const naive = wallToEpoch(w);
   const before = offsetMinutes(zone, naive - DAY_MS);
   const after = offsetMinutes(zone, naive + DAY_MS);
-  if (before === after) {
-    const first = naive - before * 60_000;
-    return naive - offsetMinutes(zone, first) * 60_000;
-  }
+  // The same offset a day before and after: no change in between (zones change at most twice a year).
+  if (before === after) return naive - before * 60_000;
   const earlier = naive - before * 60_000;
   if (offsetMinutes(zone, earlier) === before) return earlier;
   const later = naive - after * 60_000;
@@ -81,11 +79,12 @@ function canonicalZone(zone: string): string {
 
 /**
  * The zone abbreviation PHP prints (`EST`, `AEDT`, `CEST`, `IST`, `+0545`), from the IANA database; a manual offset
- * is its own name (`UTC+5`). Without a zoneinfo file for the zone, the runtime's `GMT+1` style.
+ * is its own name (`UTC+5`). Without a zoneinfo file for the zone, the runtime's `GMT+1` style. `offset` (minutes
+ * east of UTC at `utcMs`) spares the runtime lookup when the caller knows it, as a stored local/UTC pair does.
  */
-export function zoneAbbr(zone: string, utcMs: number): string {
+export function zoneAbbr(zone: string, utcMs: number, offset?: number): string {
   if (fixedOffsetMinutes(zone) !== undefined) return zone;
-  const named = abbrForOffset(canonicalZone(zone), offsetMinutes(zone, utcMs));
+  const named = abbrForOffset(canonicalZone(zone), offset ?? offsetMinutes(zone, utcMs));
   if (named !== undefined) return named;
   let f = abbrFormatters.get(zone);
   if (!f) {
@@ -96,9 +95,9 @@ export function zoneAbbr(zone: string, utcMs: number): string {
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone;
 }
 
-/** ISO 8601 with offset, for schema.org `startDate`. */
-export function isoWithOffset(w: Wall, zone: string): string {
-  const off = offsetMinutes(zone, wallToUtc(w, zone));
+/** ISO 8601 with offset, for schema.org `startDate`; `offset` (minutes east of UTC) when the caller knows it. */
+export function isoWithOffset(w: Wall, zone: string, offset?: number): string {
+  const off = offset ?? offsetMinutes(zone, wallToUtc(w, zone));
   const sign = off < 0 ? '-' : '+';
   const abs = Math.abs(off);
   const p = (n: number): string => String(n).padStart(2, '0');
