@@ -11,7 +11,7 @@ import { termCountsMigration } from './migrations/002-term-counts.ts';
 import { termLinksIndexMigration } from './migrations/003-term-links-index.ts';
 import { changeNotifyMigration } from './migrations/004-change-notify.ts';
 import { attachmentsMigration } from './migrations/005-attachments.ts';
-import { termNamesRepeatMigration } from './migrations/006-term-names-repeat.ts';
+import { termNamesRepeatMigration } from './migrations/007-term-names-repeat.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -40,7 +40,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
   return {
     '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration,
     '004-change-notify': changeNotifyMigration(kind), '005-attachments': attachmentsMigration(kind),
-    '006-term-names-repeat': termNamesRepeatMigration,
+    '007-term-names-repeat': termNamesRepeatMigration,
   };
 }
 

@@ -1,9 +1,9 @@
 import { sql, type Migration } from 'kysely';
 
 /**
- * Schema version 6: term names may repeat under one parent. WordPress refuses a duplicate name only when a term is
- * created; `wp_update_term` lets a rename take another term's name (only slugs stay unique). The name index stays
- * for lookups by name, no longer unique.
+ * Schema version 7 (006 is the login-attempts table): term names may repeat under one parent. WordPress refuses a
+ * duplicate name only when a term is created; `wp_update_term` lets a rename take another term's name (only slugs
+ * stay unique). The name index stays for lookups by name, no longer unique.
  */
 export const termNamesRepeatMigration: Migration = {
   async up(db) {
