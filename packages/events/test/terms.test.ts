@@ -10,7 +10,7 @@ describe.each(STORES)('categories and tags ($name)', (factory) => {
     const res = await svc.post('/categories', { name: 'Foo', description: 'About foo' });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(`http://wordpress.test/wp-json/wp/v2/tribe_events_cat/${res.body.id}`);
-    expect(Object.keys(res.body)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']);
+    expect(Object.keys(res.body)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls', '_links']);
     expect(res.body).toMatchObject({ count: 0, name: 'Foo', slug: 'foo', taxonomy: 'tribe_events_cat', parent: 0, meta: [],
       urls: { self: `${svc.rest}/categories/${res.body.id}`, collection: `${svc.rest}/categories` } });
     const tag = await svc.post('/tags', { name: 'Foo tag' });
@@ -97,5 +97,48 @@ describe.each(STORES)('categories and tags ($name)', (factory) => {
     expect((await svc.request('DELETE', `/tags/${t.id}`, { as: 'administrator' })).status).toBe(400);
     expect((await svc.get(`/tags/${t.id}`)).status).toBe(400);
     expect((await svc.get('/categories/abc')).status).toBe(404);
+  });
+});
+
+describe.each(STORES)('term bodies as WordPress builds them ($name)', (factory) => {
+  let svc: Service;
+  beforeAll(async () => { svc = await startService(factory); });
+  afterAll(() => svc.close());
+
+  it('nests category URLs under their ancestors, escapes names and suffixes a child slug with its parent', async () => {
+    const arts = (await svc.post('/categories', { name: 'Arts & Culture' })).body;
+    const theatre = (await svc.post('/categories', { name: 'Theatre', parent: arts.id })).body;
+    const outdoors = (await svc.post('/categories', { name: 'Outdoors' })).body;
+    const again = (await svc.post('/categories', { name: 'Theatre', parent: outdoors.id })).body;
+    expect(arts.name).toBe('Arts &amp; Culture');
+    expect(theatre.url).toBe('http://wordpress.test/events/category/arts-culture/theatre/');
+    expect(again).toMatchObject({ slug: 'theatre-outdoors', url: 'http://wordpress.test/events/category/outdoors/theatre-outdoors/' });
+    const list = (await svc.get('/categories', { query: { hide_empty: '0', orderby: 'name' } })).body.categories;
+    // Equal names: the newer term first, as the plugin's MySQL answered.
+    expect(list.map((c: { id: number }) => c.id)).toEqual([arts.id, outdoors.id, again.id, theatre.id]);
+    expect(list.every((c: Record<string, unknown>) => !('_links' in c))).toBe(true);
+  });
+
+  it('adds the core _links to single term answers, allow by what the caller may do', async () => {
+    const tag = (await svc.post('/tags', { name: 'Linked' })).body;
+    const wp = 'http://wordpress.test/wp-json/wp/v2';
+    expect(tag._links).toEqual({
+      self: [{ href: `${wp}/tags/${tag.id}`, targetHints: { allow: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] } }],
+      collection: [{ href: `${wp}/tags` }], about: [{ href: `${wp}/taxonomies/post_tag` }],
+      'wp:post_type': [{ href: `${wp}/posts?tags=${tag.id}` }, { href: `${wp}/tribe_events?tags=${tag.id}` }, { href: `${wp}/tec_calendar_embed?tags=${tag.id}` }],
+      curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
+    });
+    expect((await svc.get(`/tags/${tag.id}`)).body._links.self[0].targetHints.allow).toEqual(['GET']);
+    const deleted = await svc.request('DELETE', `/tags/${tag.id}`, { as: 'administrator' });
+    expect(deleted.body).not.toHaveProperty('_links');
+  });
+
+  it('lets a rename take the name of another term, as wp_update_term does', async () => {
+    const a = (await svc.post('/tags', { name: 'First' })).body;
+    const b = (await svc.post('/tags', { name: 'Second' })).body;
+    const res = await svc.request('PUT', `/tags/${b.id}`, { json: { name: 'First' }, as: 'administrator' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: b.id, name: 'First', slug: 'second' });
+    expect(a.id).not.toBe(b.id);
   });
 });

@@ -13,10 +13,17 @@ describe.each(STORES)('venues and organizers ($name)', (factory) => {
     const res = await svc.request('POST', '/venues', { form: { ...fullVenue, stateProvince: 'ignored', timezone: 'Ignored/Zone' }, as: 'administrator' });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['address', 'author', 'city', 'country', 'date', 'date_utc', 'description', 'global_id',
-      'global_id_lineage', 'id', 'json_ld', 'modified', 'modified_utc', 'phone', 'province', 'show_map', 'show_map_link', 'slug', 'state',
+      'global_id_lineage', 'id', 'modified', 'modified_utc', 'phone', 'province', 'show_map', 'show_map_link', 'slug', 'state',
       'stateprovince', 'status', 'url', 'venue', 'website', 'zip'].sort());
     expect(res.body).toMatchObject({ venue: 'Full venue', description: '<p>A venue description</p>', stateprovince: 'Ile de France',
       show_map: true, show_map_link: true, url: 'http://wordpress.test/venue/full-venue/' });
+    // The plugin's Place: every text key present, `url` always empty, the website as sameAs.
+    expect((await svc.get(`/venues/${res.body.id}`)).body.json_ld).toEqual({
+      '@type': 'Place', name: 'Full venue', description: '&lt;p&gt;A venue description&lt;/p&gt;\\n', url: '',
+      address: { '@type': 'PostalAddress', streetAddress: fullVenue.address, addressLocality: fullVenue.city, addressRegion: 'Ile de France',
+        postalCode: fullVenue.zip, addressCountry: fullVenue.country },
+      telephone: fullVenue.phone, sameAs: fullVenue.website,
+    });
     const us = await svc.post('/venues', { venue: 'US venue', country: 'US', state: 'NY', province: 'P' });
     expect(us.body.stateprovince).toBe('NY');
   });

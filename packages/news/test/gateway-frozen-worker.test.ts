@@ -9,7 +9,6 @@ import { spawnNews, type NewsProcess } from './e2e-processes.ts';
 
 const VERSION = 'fixture-frozen';
 const DEADLINE_MS = 2000;
-/** Deadline + margin for a loaded CI machine (the bug: up to 17 s). */
 // Deadline plus scheduling slack: measured 2.16 s for the slowest answer; a busy 2-core CI machine adds up to ~1 s.
 const ANSWER_WITHIN_MS = DEADLINE_MS + 2_000;
 const CLIENTS = 100;

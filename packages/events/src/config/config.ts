@@ -13,6 +13,8 @@ export interface Config {
   readonly timezone: string;
   readonly currencySymbol: string;
   readonly currencyPosition: 'prefix' | 'postfix';
+  /** ISO 4217 code of the site currency, as the plugin's "currency code" setting (JSON-LD offers). */
+  readonly currencyCode: string;
   /** Radius of the geolocation filter around `geoloc_lat`/`geoloc_lng`. */
   readonly geolocRadiusKm: number;
   readonly bodyLimitBytes: number;
@@ -40,6 +42,7 @@ export const defaultConfig: Config = Object.freeze({
   timezone: 'UTC',
   currencySymbol: '$',
   currencyPosition: 'prefix',
+  currencyCode: 'USD',
   geolocRadiusKm: 16,
   bodyLimitBytes: 1024 * 1024,
   logLevel: 'info',
@@ -94,6 +97,7 @@ export function parseConfig(flags: Partial<Record<keyof Config, string | number>
     mediaAllowPrivateHosts: allowPrivate === '1' || allowPrivate === 'true',
     siteName: pick('siteName', 'EVENTS_SITE_NAME') ?? defaultConfig.siteName,
     currencySymbol: pick('currencySymbol', 'EVENTS_CURRENCY_SYMBOL') ?? defaultConfig.currencySymbol,
+    currencyCode: pick('currencyCode', 'EVENTS_CURRENCY_CODE') ?? defaultConfig.currencyCode,
     logLevel: pick('logLevel', 'EVENTS_LOG_LEVEL') ?? defaultConfig.logLevel,
   });
 }

@@ -12,6 +12,7 @@ import { termLinksIndexMigration } from './migrations/003-term-links-index.ts';
 import { changeNotifyMigration } from './migrations/004-change-notify.ts';
 import { attachmentsMigration } from './migrations/005-attachments.ts';
 import { loginAttemptsMigration } from './migrations/006-login-attempts.ts';
+import { termNamesRepeatMigration } from './migrations/007-term-names-repeat.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -41,6 +42,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration,
     '004-change-notify': changeNotifyMigration(kind), '005-attachments': attachmentsMigration(kind),
     '006-login-attempts': loginAttemptsMigration,
+    '007-term-names-repeat': termNamesRepeatMigration,
   };
 }
 

@@ -118,6 +118,8 @@ export function eventListArgs(deps: EventArgDeps): ArgSet {
 export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
   const req = <T extends ReturnType<typeof Type.String>>(t: T) => (create ? t : Type.Optional(t));
   const costOk: Validator = (v) => {
+    // JSON null is no cost: the plugin declares no type for `cost` and drops empty values.
+    if (v === null) return true;
     const items = Array.isArray(v) ? v : [v];
     return items.every((x) => typeof x === 'string' || typeof x === 'number') ? true : invalid();
   };

@@ -30,7 +30,10 @@ export function eventRepository(db: Kysely<Database>) {
     .where('posts.type', '=', 'tribe_events');
 
   const filtered = (f: EventListFilter) => {
-    let q = base().where('posts.status', 'in', f.visibility.statuses).where('events.hide_from_listings', '=', 0);
+    // An event whose UTC end precedes its start (an end sent before the start, §4.3) gets no occurrence in TEC 6's
+    // custom tables, so no list shows it; it is still readable by id.
+    let q = base().where('posts.status', 'in', f.visibility.statuses).where('events.hide_from_listings', '=', 0)
+      .whereRef('events.end_utc', '>=', 'events.start_utc');
     if (f.visibility.ownerId !== undefined) {
       const owner = f.visibility.ownerId;
       q = q.where((eb) => eb.or([eb('posts.status', '=', 'publish'), eb('posts.author', '=', owner)]));
@@ -86,7 +89,7 @@ export function eventRepository(db: Kysely<Database>) {
     findBySlug: (slug: string): Promise<EventRow | undefined> => base().where('posts.slug', '=', slug).executeTakeFirst(),
     async list(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {
       let q = filtered(f);
-      q = f.include !== undefined ? q.orderBy('posts.date_gmt').orderBy('posts.id') : q.orderBy('events.start_local').orderBy('events.post_id');
+      q = f.include !== undefined ? q.orderBy('posts.date_local').orderBy('posts.id') : q.orderBy('events.start_local').orderBy('events.post_id');
       const count = () => filtered(f).clearSelect().select(sql<number>`count(*)`.as('c')).executeTakeFirst();
       // The page does not need the total first (past the end it is simply empty), so both run at once: on
       // PostgreSQL that saves a round trip per list.

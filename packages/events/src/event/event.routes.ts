@@ -16,16 +16,19 @@ export interface EventRouteDeps extends EventArgDeps {
   site: Site;
 }
 
-/** The ids and every term below them. */
-export function withDescendants(ids: readonly number[], terms: ReadonlyArray<{ id: number; parent: number }>): number[] {
+const withoutJsonLd = (body: JsonText): JsonText => {
+  const { json_ld: _jsonLd, ...rest } = JSON.parse(body.text) as Record<string, unknown>;
+  return JsonText.of(rest);
+};
+/** The categories and every category under them. */
+function withDescendants(ids: number[], tree: ReadonlyMap<number, { parent: number }>): number[] {
   const out = new Set(ids);
   for (let grew = true; grew;) {
     grew = false;
-    for (const t of terms) if (!out.has(t.id) && out.has(t.parent)) { out.add(t.id); grew = true; }
+    for (const [id, t] of tree) if (!out.has(id) && out.has(t.parent)) { out.add(id); grew = true; }
   }
   return [...out];
 }
-
 const notFound = (id: string | number) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`);
 const notAnEvent = () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.');
 
@@ -72,7 +75,11 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         if (isProtected(row) && !unlocks(ctx, row)) {
           throw new ApiError('event-password-protected', 'The requested event is not accessible without a password');
         }
-        return { body: await events.present(row, ctx.caller), ...(events.cachesItems ? { responseCache: false as const } : {}) };
+        const body = await events.present(row, ctx.caller);
+        // The plugin finds the event for its JSON-LD with a query that shows private events only to users who may read
+        // others' private posts: an author reading an own private event gets no `json_ld`.
+        const shown = row.status === 'private' && !ctx.caller?.can('read_private') ? withoutJsonLd(body) : body;
+        return { body: shown, ...(events.cachesItems ? { responseCache: false as const } : {}) };
       },
     }),
     endpoint<Record<string, unknown>>({
@@ -81,7 +88,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const row = await existing(ctx);
         if (row.status === 'trash') throw new ApiError('event-is-in-trash', 'The event is already trashed');
         await events.trash(row, ctx.now);
-        return { body: await events.present((await events.findById(row.id))!, ctx.caller) };
+        return { body: await events.presentWritten((await events.findById(row.id))!, ctx.caller) };
       },
     }),
     endpoint<EventWriteParams>({
@@ -92,7 +99,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const row = await existing(ctx);
         guardAuthor(ctx, p);
         await events.update(ctx.caller!, row, p, ctx.sent, ctx.now);
-        return { body: await events.present((await events.findById(row.id))!, ctx.caller) };
+        return { body: await events.presentWritten((await events.findById(row.id))!, ctx.caller) };
       },
     }),
   ];
@@ -109,22 +116,26 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
     if ((p.geoloc_lat === undefined) !== (p.geoloc_lng === undefined)) throw invalidParam(p.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
     const strict = p.strict_dates !== undefined && isTruthy(p.strict_dates);
     const window = computeWindow({ ...p, strict, include: p.include !== undefined }, site.timezone, ctx.now);
-    const resolveTerms = async (taxonomy: 'tribe_events_cat' | 'post_tag', refs: (string | number)[] | undefined) => {
+    // Categories as a tax query by id with their descendants (WordPress's include_children); tags as the `tag` query
+    // var, which reads every value as a slug, so a numeric value matches only a tag with that slug.
+    const categoryIds = async (refs: (string | number)[] | undefined) => {
       if (refs === undefined) return undefined;
       const ids: number[] = [];
       for (const ref of refs) {
         const s = String(ref);
-        ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef(taxonomy, s))!.id);
+        ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef('tribe_events_cat', s))!.id);
       }
-      if (taxonomy === 'post_tag') return ids;
-      // A category filter takes its subcategories too (WP_Tax_Query's include_children).
-      const all = await deps.terms.list(taxonomy, { page: 1, perPage: Number.MAX_SAFE_INTEGER, order: 'asc', orderby: 'id', hideEmpty: false });
-      return withDescendants(ids, all.items);
+      return withDescendants(ids, await deps.terms.tree('tribe_events_cat'));
+    };
+    const tagIds = async (refs: (string | number)[] | undefined) => {
+      if (refs === undefined) return undefined;
+      const bySlug = new Map([...(await deps.terms.tree('post_tag'))].map(([id, t]) => [t.slug, id]));
+      return refs.map((ref) => bySlug.get(String(ref))).filter((id): id is number => id !== undefined);
     };
     const geo = p.geoloc || p.geoloc_lat !== undefined ? { lat: p.geoloc_lat, lng: p.geoloc_lng, radiusKm: site.geolocRadiusKm } : undefined;
     const { items, total } = await events.list({
       visibility, ...window, words: p.search?.split(/\s+/).filter(Boolean),
-      categoryIds: await resolveTerms('tribe_events_cat', p.categories), tagIds: await resolveTerms('post_tag', p.tags),
+      categoryIds: await categoryIds(p.categories), tagIds: await tagIds(p.tags),
       venueIds: p.venue, organizerIds: p.organizer, featured: p.featured, parentId: p.post_parent, include: p.include, geo,
       limit: perPage, offset: (p.page - 1) * perPage,
     }, ctx.caller);
@@ -166,7 +177,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
           async handler(ctx, p) {
             guardAuthor(ctx, p);
             const id = await events.create(ctx.caller!, p, ctx.sent, ctx.now);
-            return { status: 201, body: await events.present((await events.findById(id))!, ctx.caller) };
+            return { status: 201, body: await events.presentWritten((await events.findById(id))!, ctx.caller) };
           },
         }),
       ],

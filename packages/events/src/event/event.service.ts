@@ -1,6 +1,6 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
-import { blankEvent, canRead, isProtected, ItemCache, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
+import { blankEvent, canRead, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
@@ -52,7 +52,7 @@ export function eventService(deps: EventServiceDeps) {
    * side on PostgreSQL; organizer rows follow by primary key (selecting them through the link table in one query
    * misled PostgreSQL's planner into reading every organizer).
    */
-  async function present(rows: EventRow[], single: boolean, viewer: Caller | null): Promise<{ bodies: Record<string, unknown>[]; restricted: boolean[] }> {
+  async function present(rows: EventRow[], mode: 'list' | 'single' | 'written', viewer: Caller | null): Promise<{ bodies: Record<string, unknown>[]; restricted: boolean[] }> {
     if (rows.length === 0) return { bodies: [], restricted: [] };
     const ids = rows.map((r) => r.id);
     const venueIds = rows.map((r) => r.venue_id).filter((v): v is number => v !== null);
@@ -76,9 +76,10 @@ export function eventService(deps: EventServiceDeps) {
         categories: eventTerms.filter((t) => t.taxonomy === 'tribe_events_cat'),
         tags: eventTerms.filter((t) => t.taxonomy === 'post_tag'),
         image: r.thumbnail_id === null ? undefined : images.get(r.thumbnail_id),
-      }, single);
-      // Lists show protected events blanked; a single GET refuses them instead unless unlocked (event.routes.ts).
-      return !single && isProtected(r) ? blankEvent(body) : body;
+      }, mode === 'single');
+      // Lists show protected events blanked; a single GET refuses them instead unless unlocked (event.routes.ts), and
+      // write answers go to a caller who may edit the event.
+      return mode === 'list' && isProtected(r) ? blankEvent(body) : body;
     });
     return { bodies, restricted };
   }
@@ -96,7 +97,9 @@ export function eventService(deps: EventServiceDeps) {
     /** Whether single bodies are kept here (then the HTTP response cache need not keep them too). */
     cachesItems: deps.itemCacheBytes > 0,
     findById,
-    async findBySlug(slug: string): Promise<EventRow | undefined> {
+    /** The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`). */
+    async findBySlug(sent: string): Promise<EventRow | undefined> {
+      const slug = querySlug(sent);
       const id = slugs.get(slug);
       if (id !== undefined) return findById(id);
       const readAt = items.current();
@@ -127,7 +130,7 @@ export function eventService(deps: EventServiceDeps) {
       });
       if (missing.length > 0) {
         const missingRows = missing.map((i) => rows[i]!);
-        const built = await present(missingRows, false, null);
+        const built = await present(missingRows, 'list', null);
         // Keep the cached row and single body when there are some (same generation, same data).
         const hits = items.getMany(missingRows.map((r) => r.id));
         items.setMany(missingRows.map((row, k) => {
@@ -141,7 +144,7 @@ export function eventService(deps: EventServiceDeps) {
       // A logged-in reader may see more of the events that link unpublished venues or organizers.
       const own = viewer === null ? [] : rows.flatMap((_, i) => (restricted[i] ? [i] : []));
       if (own.length > 0) {
-        const mine = await present(own.map((i) => rows[i]!), false, viewer);
+        const mine = await present(own.map((i) => rows[i]!), 'list', viewer);
         own.forEach((i, k) => { texts[i] = JSON.stringify(mine.bodies[k]); });
       }
       return { items: texts, total };
@@ -157,7 +160,7 @@ export function eventService(deps: EventServiceDeps) {
       if (body === undefined) {
         // The row is cached, so it belongs to the current generation; a write while building keeps the body out.
         const readAt = items.current();
-        const built = await present([row], true, null);
+        const built = await present([row], 'single', null);
         body = JsonText.of(built.bodies[0]);
         restricted = built.restricted[0]!;
         if (hit?.row === row) {
@@ -166,7 +169,11 @@ export function eventService(deps: EventServiceDeps) {
         }
       }
       if (!restricted || viewer === null) return body;
-      return JsonText.of((await present([row], true, viewer)).bodies[0]);
+      return JsonText.of((await present([row], 'single', viewer)).bodies[0]);
+    },
+    /** The answer to a create, update or delete: the single body without `json_ld`, as the plugin answers writes. */
+    async presentWritten(row: EventRow, viewer: Caller | null): Promise<Record<string, unknown>> {
+      return (await present([row], 'written', viewer)).bodies[0]!;
     },
     create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now),
     update: (caller: Caller, row: EventRow, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now, row),

@@ -3,7 +3,8 @@ import type { Database, EventsTable } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
-import { modifiedNow, OUT_OF_RANGE_DATE, postDates, postRepository, sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
+import { insertedPostTimes, isFloating, modifiedNow, OUT_OF_RANGE_DATE, postRepository, trashedPostDates, trashedSlug, untrashedSlug, updatedPostDates,
+  sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
   type ImageLibrary, type LinkedService, type Params, type PreparedImage, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, isStorableInstant, parseDateTime, readStoredWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
@@ -42,11 +43,13 @@ function eventDates(p: EventWriteParams, existing: EventRow | undefined, zone: s
   let start = wallOf('start_date', p.start_date, existing?.start_local);
   let end = wallOf('end_date', p.end_date, existing?.end_local);
   if (allDay) { start = startOfDay(start); end = endOfDay(end); }
-  // End before start is not an error in the plugin: the event gets zero duration.
-  if (formatWall(end) < formatWall(start)) end = start;
   const utcText = (w: Wall, name: string) => formatWall(utcToWall(storable(wallToUtc(w, zone), zone, name), 'UTC'));
+  // End before start is not an error in the plugin: the event gets zero duration, but its UTC end is still
+  // converted from the end as sent (TEC computes `_EventEndDateUTC` before clamping the local end).
+  const endUtc = utcText(end, 'end_date');
+  if (formatWall(end) < formatWall(start)) end = start;
   return {
-    start_local: formatWall(start), end_local: formatWall(end), start_utc: utcText(start, 'start_date'), end_utc: utcText(end, 'end_date'),
+    start_local: formatWall(start), end_local: formatWall(end), start_utc: utcText(start, 'start_date'), end_utc: endUtc,
     timezone: zone, all_day: allDay ? 1 : 0,
   };
 }
@@ -112,7 +115,9 @@ export function eventWriter(deps: EventWriterDeps) {
       const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
       const details: Partial<Omit<EventsTable, 'post_id'>> = datesSent ? eventDates(p, existing, zone, allDay, now) : {};
       if (sent.has('cost')) {
-        const raw = (Array.isArray(p.cost) ? p.cost : [p.cost]).map((c) => kses.data(String(c))).filter((s) => s.trim() !== '');
+        // A lone "0" is dropped like any empty field of the plugin's create arguments (PHP `empty('0')`).
+        const raw = (Array.isArray(p.cost) ? p.cost : p.cost === null || String(p.cost) === '0' ? [] : [p.cost])
+          .map((c) => kses.data(String(c))).filter((s) => s.trim() !== '');
         const parsed = parseCost(raw);
         Object.assign(details, { cost: raw.length ? JSON.stringify(raw) : null, currency_symbol: parsed.symbol, currency_position: parsed.position });
       }
@@ -129,11 +134,17 @@ export function eventWriter(deps: EventWriterDeps) {
       if (p.author !== undefined) post.author = p.author;
       if (p.sticky !== undefined) post.menu_order = p.sticky ? -1 : 0;
       if (p.status !== undefined || !existing) post.status = scaleStatus(p.status, caller);
-      if (p.date !== undefined || p.date_utc !== undefined || !existing) Object.assign(post, postDates(site.timezone, now, p.date, p.date_utc));
+      const status = (post.status as string | undefined) ?? existing!.status;
+      if (!existing) Object.assign(post, insertedPostTimes(site.timezone, now, status, p.date, p.date_utc));
+      else Object.assign(post, updatedPostDates(site.timezone, now, existing, status, p.date, p.date_utc));
       let eventId: number;
       if (existing) {
         eventId = existing.id;
         if (p.slug !== undefined) post.slug = await posts.freeSlug('tribe_events', sanitizeTitle(p.slug) || 'event', eventId);
+        else if (existing.status === 'trash' && status !== 'trash') {
+          const desired = untrashedSlug(existing.slug) || sanitizeTitle(p.title ?? existing.title) || 'event';
+          post.slug = await posts.freeSlug('tribe_events', desired, eventId);
+        }
         await posts.update(eventId, post);
         await events.update(eventId, details);
       } else {
@@ -172,8 +183,9 @@ export function eventWriter(deps: EventWriterDeps) {
   async function trash(row: EventRow, now: number): Promise<void> {
     await writeTransaction(db, async (trx) => {
       const posts = postRepository(trx);
-      const slug = await posts.freeSlug('tribe_events', `${row.slug}__trashed`, row.id);
-      await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now) });
+      // A draft or pending event has no name yet (it shows an empty slug): trashed, it is just `__trashed`.
+      const slug = await posts.freeSlug('tribe_events', trashedSlug(isFloating(row.status) ? '' : row.slug), row.id);
+      await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now), ...trashedPostDates(site.timezone, row) });
       const termRepo = termRepository(trx);
       await termRepo.recount(await termRepo.termIdsOf(row.id));
     });

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { declared } from '../http/args.ts';
-import { dropEmpty, plainText, putFilled, putLinkedHead, renderedDescription,
-  type LinkedKind, type LinkedRow, type Site } from '../post/index.ts';
+import { jsonLdDescription, putFilled, putLinkedHead, renderedName,
+  type LinkedKind, type LinkedRow } from '../post/index.ts';
 
-function organizerJsonLd(site: Site, row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
-  return dropEmpty({
-    '@context': 'http://schema.org', '@type': 'Person', name: row.title, description: plainText(renderedDescription(row)), image: image?.url,
-    url: site.permalink('organizer', row.slug), telephone: row.phone, email: row.email, sameAs: row.website,
-  });
+/** The plugin's Person (Tribe__Events__JSON_LD__Organizer): every text key present, `url` is the website. */
+function organizerJsonLd(row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = { '@type': 'Person', name: renderedName(row), description: jsonLdDescription(row) };
+  if (image) out.image = image.url;
+  Object.assign(out, { url: row.website, telephone: row.phone, email: row.email, sameAs: row.website });
+  return out;
 }
 
 export const organizerKind: LinkedKind = {
@@ -29,14 +30,14 @@ export const organizerKind: LinkedKind = {
     }
     return out;
   },
-  format(site, row, single, image) {
+  format(site, row, jsonLd, image) {
     // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
     const out: Record<string, unknown> = {};
     putLinkedHead(out, site, 'organizer', row, image);
     putFilled(out, 'phone', row.phone);
     putFilled(out, 'website', row.website);
     putFilled(out, 'email', row.email);
-    if (single) putFilled(out, 'json_ld', organizerJsonLd(site, row, image));
+    if (jsonLd) out.json_ld = organizerJsonLd(row, image);
     const globalId = site.globalId(row.id);
     out.global_id = globalId;
     out.global_id_lineage = [globalId];

@@ -9,7 +9,7 @@ export function postHead(site: Site, kind: PostKind, row: PostRow) {
     id: row.id, author: String(row.author), status: row.status,
     date: shownStoredDate(row.date_local), date_utc: shownStoredDate(row.date_gmt),
     modified: shownStoredDate(row.modified_local), modified_utc: shownStoredDate(row.modified_gmt),
-    url: site.permalink(kind, row.slug),
+    url: site.permalink(kind, row),
   };
 }
 
@@ -44,7 +44,7 @@ export function putLinkedHead(out: Record<string, unknown>, site: Site, kind: 'v
   putFilled(out, 'date_utc', shownStoredDate(row.date_gmt));
   putFilled(out, 'modified', shownStoredDate(row.modified_local));
   putFilled(out, 'modified_utc', shownStoredDate(row.modified_gmt));
-  putFilled(out, 'url', site.permalink(kind, row.slug));
+  putFilled(out, 'url', site.permalink(kind, row));
   putFilled(out, kind, renderedName(row));
   putFilled(out, 'description', renderedDescription(row));
   putFilled(out, 'excerpt', renderedExcerpt(row));

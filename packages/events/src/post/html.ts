@@ -4,13 +4,18 @@
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]!);
 
+// An ampersand that does not start an entity; wptexturize writes it `&#038;`.
+const BARE_AMP = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
+
 /** wptexturize for plain text runs: quotes, apostrophes, dashes and ellipses. HTML tags pass through untouched. */
 export function texturize(text: string): string {
   // Most text has nothing to replace; skip the regex passes then (this runs for every name in every list item).
-  if (!/["']|--| - |\.\.\./.test(text)) return text;
+  if (!/["']|--| - |\.\.\./.test(text)) return text.includes('&') ? text.replace(BARE_AMP, '&#038;') : text;
   return text.split(/(<[^>]*>)/).map((part, i) => {
     if (i % 2 === 1) return part;
     return part
+      // A bare ampersand becomes `&#038;`; entities already written stay.
+      .replace(BARE_AMP, '&#038;')
       .replace(/\.\.\./g, '&#8230;')
       .replace(/ -- /g, ' &#8212; ').replace(/---/g, '&#8212;').replace(/--/g, '&#8211;').replace(/ - /g, ' &#8211; ')
       .replace(/(^|[\s([{])"/g, '$1&#8220;').replace(/"/g, '&#8221;')

@@ -1,11 +1,11 @@
-export { sanitizeTitle, nextFreeSlug } from './slug.ts';
+export { sanitizeTitle, querySlug, nextFreeSlug, trashedSlug, untrashedSlug } from './slug.ts';
 export { REGISTERED_STATUSES, ANY_STATUSES, scaleStatus, canModify, canRead } from './status.ts';
 export type { OwnedPost } from './status.ts';
 export { renderTitle, renderContent, escapeHtml } from './html.ts';
 export { writeFilters, ksesPost, ksesData, ksesUrl } from './kses.ts';
 export type { WriteFilters } from './kses.ts';
 export { createSite, NAMESPACE } from './site.ts';
-export type { Site, PostKind } from './site.ts';
+export type { Site, PostKind, LinkablePost } from './site.ts';
 export { isTime, OUT_OF_RANGE_DATE, nonEmptyString, registeredStatus, urlOrEmpty, isUrlOrEmpty, positiveInt, existingUser } from './validators.ts';
 export { writeTransaction } from './write.ts';
 export { WriteGeneration } from './write.ts';
@@ -13,7 +13,8 @@ export { postRepository, anyBadDate, POST_DATE_COLUMNS } from './post.repository
 export type { PostRow } from './post.repository.ts';
 export { listVisibility, listStatusValidator, pageLinks, statusEcho, parseStatusList, clampPerPage, MAX_PER_PAGE, DEFAULT_PER_PAGE } from './listing.ts';
 export type { Visibility } from './listing.ts';
-export { postDates, modifiedNow } from './dates.ts';
+export { postDates, modifiedNow, insertedPostTimes, updatedPostDates, trashedPostDates, isFloating, ZERO_DATE } from './dates.ts';
+export { jsonLdDescription, escJs } from './json-ld.ts';
 export { linkedRepository } from './linked.repository.ts';
 export type { LinkedRow, LinkedTable, LinkedListFilter, LinkedRepository } from './linked.repository.ts';
 export { linkedService } from './linked.service.ts';

@@ -88,7 +88,7 @@ export function linkedRepository(typed: Kysely<Database>, t: LinkedTable) {
     },
     async list(f: LinkedListFilter): Promise<{ rows: LinkedRow[]; total: number }> {
       const total = Number((await filtered(f).clearSelect().select(sql`count(*)`.as('c')).executeTakeFirst())?.c ?? 0);
-      const rows = total === 0 ? [] : await filtered(f).orderBy('posts.date_gmt', 'desc').orderBy('posts.id', 'desc')
+      const rows = total === 0 ? [] : await filtered(f).orderBy('posts.date_local', 'desc').orderBy('posts.id', 'desc')
         .limit(f.limit).offset(f.offset).execute();
       return { rows, total };
     },

@@ -85,7 +85,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
         const row = await rowOf(ctx);
         if (row.status === 'trash') throw new ApiError(`${kind.kind}-is-in-trash`, `The ${kind.kind} is already trashed`);
         await service.trash(row, ctx.now);
-        return { body: await service.present((await service.get(row.id))!, true) };
+        return { body: await service.present((await service.get(row.id))!, false) };
       },
     }),
     endpoint<Params>({
@@ -95,7 +95,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
       async handler(ctx, p) {
         const row = await rowOf(ctx);
         await service.update(ctx.caller!, row.id, p, ctx.sent, ctx.now);
-        return { body: await service.present((await service.get(row.id))!, true) };
+        return { body: await service.present((await service.get(row.id))!, false) };
       },
     }),
   ];
@@ -152,7 +152,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
           permission: (ctx) => ctx.caller?.can('edit') ?? false,
           async handler(ctx, p) {
             const id = await service.create(ctx.caller!, p, ctx.sent, ctx.now);
-            return { status: 201, body: await service.present((await service.get(id))!, true) };
+            return { status: 201, body: await service.present((await service.get(id))!, false) };
           },
         }),
       ],

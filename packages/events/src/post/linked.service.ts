@@ -5,10 +5,10 @@ import type { Caller } from '../http/route.ts';
 import type { Validator } from '../http/args.ts';
 import { linkedRepository, type LinkedListFilter, type LinkedRow, type LinkedTable } from './linked.repository.ts';
 import { postRepository } from './post.repository.ts';
-import { sanitizeTitle } from './slug.ts';
+import { querySlug, sanitizeTitle, trashedSlug, untrashedSlug } from './slug.ts';
 import { canRead, scaleStatus } from './status.ts';
 import { writeFilters, type WriteFilters } from './kses.ts';
-import { modifiedNow, postDates } from './dates.ts';
+import { insertedPostTimes, modifiedNow, updatedPostDates } from './dates.ts';
 import { writeTransaction, type WriteGeneration } from './write.ts';
 import type { Site } from './site.ts';
 import { withImages, type ImageLibrary, type PreparedImage } from './featured-image.ts';
@@ -30,8 +30,11 @@ export interface LinkedKind extends LinkedTable {
   readonly declaredNullDefaults: readonly string[];
   /** Detail-column values from the sent params (all columns on create, the changed ones on update). */
   detailsFrom(params: Params, sent: ReadonlySet<string>, existing: LinkedRow | undefined): Record<string, unknown>;
-  /** `image` is the featured image body (§1.2) when the row has one. */
-  format(site: Site, row: LinkedRow, single: boolean, image?: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * `image` is the featured image body (§1.2) when the row has one. `jsonLd`: the plugin adds `json_ld` to GET answers
+   * of one item only (not to lists, nor to create, update and delete answers).
+   */
+  format(site: Site, row: LinkedRow, jsonLd: boolean, image?: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Create (with the plugin's de-duplication), update and trash for venues and organizers. */
@@ -65,17 +68,25 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       // its owner's back, as linking its id directly is refused (event.args.ts).
       if (existing && !canRead(caller, existing)) existing = undefined;
     }
+    if (existing && targetId === undefined) {
+      // The plugin's de-duplication leaves the found post as it is (dates, name, status) and rewrites only the details
+      // sent with the duplicate, as an update of the details would.
+      const details = kind.detailsFrom(p, sent, existing);
+      if (opts.image) details.thumbnail_id = await opts.image.commit(trx);
+      await r.updateDetails(existing.id, details);
+      return existing.id;
+    }
     if (existing) {
       const patch: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };
       if (sent.has(kind.nameField)) patch.title = p[kind.nameField];
       if (description !== undefined) patch.content = description;
       if (sent.has('status')) patch.status = scaleStatus(p.status as string, caller);
-      if (sent.has('author')) patch.author = p.author;
-      if (sent.has('date') || sent.has('date_utc')) {
-        const d = postDates(site.timezone, now, p.date as string | undefined, p.date_utc as string | undefined);
-        patch.date_local = d.date_local;
-        patch.date_gmt = d.date_gmt;
+      if (existing.status === 'trash' && patch.status !== undefined && patch.status !== 'trash') {
+        patch.slug = await posts.freeSlug(kind.type, untrashedSlug(existing.slug), existing.id);
       }
+      if (sent.has('author')) patch.author = p.author;
+      Object.assign(patch, updatedPostDates(site.timezone, now, existing, (patch.status as string | undefined) ?? existing.status,
+        p.date as string | undefined, p.date_utc as string | undefined));
       await posts.update(existing.id, patch);
       const details = kind.detailsFrom(p, sent, existing);
       if (opts.image) details.thumbnail_id = await opts.image.commit(trx);
@@ -84,12 +95,11 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     }
     const name = String(p[kind.nameField]);
     const slug = await posts.freeSlug(kind.type, sanitizeTitle(name) || kind.kind);
+    const status = scaleStatus(p.status as string | undefined, caller);
     const id = await posts.insert({
       type: kind.type, slug, title: name, content: description ?? '', excerpt: '',
-      status: scaleStatus(p.status as string | undefined, caller), author: (p.author as number | undefined) ?? caller.id,
-      password: '', menu_order: 0,
-      ...postDates(site.timezone, now, p.date as string | undefined, p.date_utc as string | undefined),
-      ...modifiedNow(site.timezone, now),
+      status, author: (p.author as number | undefined) ?? caller.id, password: '', menu_order: 0,
+      ...insertedPostTimes(site.timezone, now, status, p.date as string | undefined, p.date_utc as string | undefined),
     });
     await r.insertDetails(id, { ...kind.detailsFrom(p, sent, undefined), thumbnail_id: opts.image ? await opts.image.commit(trx) : null });
     return id;
@@ -103,12 +113,13 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     kind,
     repo,
     get: (id: number) => repo.findById(id),
-    getBySlug: (slug: string) => repo.findBySlug(slug),
+    /** Read as WordPress reads a URL slug (`sanitize_title_for_query`). */
+    getBySlug: (slug: string) => repo.findBySlug(querySlug(slug)),
     many: (ids: readonly number[]) => repo.findMany(ids),
     /** The body of one venue or organizer, with its featured image. */
-    async present(row: LinkedRow, single: boolean): Promise<Record<string, unknown>> {
+    async present(row: LinkedRow, jsonLd: boolean): Promise<Record<string, unknown>> {
       const image = typeof row.thumbnail_id === 'number' ? (await images.bodies([row.thumbnail_id])).get(row.thumbnail_id) : undefined;
-      return kind.format(site, row, single, image);
+      return kind.format(site, row, jsonLd, image);
     },
     /** List bodies; the featured images of the whole page load in one query. */
     async presentMany(rows: readonly LinkedRow[]): Promise<Record<string, unknown>[]> {
@@ -135,7 +146,7 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     async trash(row: LinkedRow, now: number): Promise<void> {
       await writeTransaction(db, async (trx) => {
         const posts = postRepository(trx);
-        const slug = await posts.freeSlug(kind.type, `${row.slug}__trashed`, row.id);
+        const slug = await posts.freeSlug(kind.type, trashedSlug(row.slug), row.id);
         await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now) });
         await linkedRepository(trx, kind).unlinkFromEvents(row.id);
       });

@@ -39,6 +39,11 @@ export function termRepository(db: Kysely<Database>) {
     findByName: (taxonomy: Taxonomy, parent: number, name: string) =>
       db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('parent', '=', parent)
         .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase())).executeTakeFirst(),
+    /** Slug and parent of every term of the taxonomy (hierarchical URLs, unique child slugs). */
+    async tree(taxonomy: Taxonomy): Promise<Map<number, { slug: string; parent: number }>> {
+      const rows = await db.selectFrom('terms').select(['id', 'slug', 'parent']).where('taxonomy', '=', taxonomy).execute();
+      return new Map(rows.map((r) => [r.id, { slug: r.slug, parent: r.parent }]));
+    },
     async slugsLike(taxonomy: Taxonomy, base: string, exceptId?: number): Promise<Set<string>> {
       let q = db.selectFrom('terms').select('slug').where('taxonomy', '=', taxonomy)
         .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base.replace(/[%_\\]/g, '')}-%`)]));

@@ -4,7 +4,8 @@ import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { declared, invalid, type Validator } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
 import { nonEmptyString, positiveInt, clampPerPage, writeFilters, type Site } from '../post/index.ts';
-import { formatTerm, TAXONOMY_ROUTE } from './term.format.ts';
+import { formatTerm, TAXONOMY_ROUTE, type TermTree } from './term.format.ts';
+import type { TermWithCount } from './term.repository.ts';
 import type { TermService } from './term.service.ts';
 
 export interface TermRouteDeps {
@@ -37,6 +38,9 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
   // Categories are managed by whoever may publish events, tags by category managers (admin and editor), §3.2.
   const manageCap = hierarchical ? 'publish' : 'manage_categories';
   const canManage = (ctx: RequestContext) => (ctx.caller?.can('edit') ?? false) && ctx.caller!.can(manageCap);
+  /** One term as a single answer: with its `_links` unless it was just deleted (`tree` from before the delete). */
+  const single = async (ctx: RequestContext, t: TermWithCount, tree?: TermTree) =>
+    formatTerm(site, t, { tree: tree ?? await terms.tree(taxonomy), links: tree ? undefined : { canWrite: canManage(ctx) } });
 
   const listArgs = Type.Object({
     page: Type.Optional(Type.Integer({ description: 'The archive page to return', default: 1 })),
@@ -103,7 +107,8 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
               parent: p.parent, eventId: p.event ?? p.post, slug: p.slug,
             });
             const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
-            const body: Record<string, unknown> = { rest_url: collection, total, total_pages: totalPages, [base]: items.map((t) => formatTerm(site, t)) };
+            const tree = await terms.tree(taxonomy);
+            const body: Record<string, unknown> = { rest_url: collection, total, total_pages: totalPages, [base]: items.map((t) => formatTerm(site, t, { tree })) };
             if (p.page < totalPages) body.next_rest_url = `${collection}?page=${p.page + 1}`;
             if (p.page > 1 && totalPages > 0) body.previous_rest_url = p.page === 2 ? collection : `${collection}?page=${p.page - 1}`;
             return { body, headers: { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages } };
@@ -118,7 +123,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
             const { name, description } = filteredText(ctx, p);
             const t = await terms.create(taxonomy, { name: name!, description, slug: p.slug, parent });
             const wpBase = hierarchical ? 'tribe_events_cat' : 'tags';
-            return { status: 201, body: formatTerm(site, t), headers: { Location: `${site.restRoot}wp/v2/${wpBase}/${t.id}` } };
+            return { status: 201, body: await single(ctx, t), headers: { Location: `${site.restRoot}wp/v2/${wpBase}/${t.id}` } };
           },
         }),
       ],
@@ -129,7 +134,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
         endpoint<{ id: number }>({
           methods: ['GET'],
           args: { schema: Type.Object(idArg), validators: { id: existingTerm } },
-          handler: async (_ctx, p) => ({ body: formatTerm(site, (await terms.get(taxonomy, p.id))!) }),
+          handler: async (ctx, p) => ({ body: await single(ctx, (await terms.get(taxonomy, p.id))!) }),
         }),
         endpoint<WriteParams & { id: number }>({
           methods: ['POST', 'PUT', 'PATCH'],
@@ -138,14 +143,17 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
           async handler(ctx, p) {
             const parent = await resolveParent(p, ctx);
             const t = await terms.update(taxonomy, p.id, { ...filteredText(ctx, p), slug: p.slug, parent });
-            return { body: formatTerm(site, t) };
+            return { body: await single(ctx, t) };
           },
         }),
         endpoint<{ id: number }>({
           methods: ['DELETE'],
           args: { schema: Type.Object(idArg), validators: { id: existingTerm } },
           permission: canManage,
-          handler: async (_ctx, p) => ({ body: formatTerm(site, await terms.remove(taxonomy, p.id)) }),
+          async handler(ctx, p) {
+            const tree = await terms.tree(taxonomy);
+            return { body: await single(ctx, await terms.remove(taxonomy, p.id), tree) };
+          },
         }),
       ],
     },

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Taxonomy } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { sanitizeTitle, nextFreeSlug, writeTransaction, type WriteGeneration } from '../post/index.ts';
-import { byName, termRepository, type TermWithCount } from './term.repository.ts';
+import { termRepository, type TermWithCount } from './term.repository.ts';
 
 export interface TermWrite { name?: string; description?: string; slug?: string; parent?: number }
 
@@ -11,28 +11,46 @@ export interface TermListQuery {
   orderby: string; hideEmpty: boolean; parent?: number; eventId?: number; slug?: string;
 }
 
+// Primary orders; ties follow the order MySQL gave them on the recorded site (newest first among equal names, oldest
+// first among equal counts and the rest), whichever the direction.
 const SORTERS: Record<string, (a: TermWithCount, b: TermWithCount) => number> = {
-  name: byName,
-  slug: (a, b) => a.slug.localeCompare(b.slug) || a.id - b.id,
+  name: (a, b) => { const x = a.name.toLowerCase(); const y = b.name.toLowerCase(); return x < y ? -1 : x > y ? 1 : 0; },
+  slug: (a, b) => a.slug.localeCompare(b.slug),
   id: (a, b) => a.id - b.id,
-  description: (a, b) => a.description.localeCompare(b.description) || a.id - b.id,
-  count: (a, b) => a.count - b.count || a.id - b.id,
-  parent: (a, b) => a.parent - b.parent || a.id - b.id,
+  description: (a, b) => a.description.localeCompare(b.description),
+  count: (a, b) => a.count - b.count,
+  parent: (a, b) => a.parent - b.parent,
 };
 SORTERS.term_id = SORTERS.id!;
 SORTERS.term_group = SORTERS.id!;
 SORTERS.none = SORTERS.id!;
 SORTERS.term_order = SORTERS.id!;
+const nameTieNewestFirst = (a: TermWithCount, b: TermWithCount) => b.id - a.id;
 
 /** Categories and tags: the rules of the core terms controller as the plugin uses them. */
 export function termService(db: Kysely<Database>, generation: WriteGeneration) {
   const repo = termRepository(db);
 
-  const uniqueSlug = async (r: ReturnType<typeof termRepository>, taxonomy: Taxonomy, base: string, exceptId?: number) =>
-    nextFreeSlug(base, await r.slugsLike(taxonomy, base, exceptId));
+  /**
+   * `wp_unique_term_slug`: a taken slug of a child term gets its ancestors' slugs appended one by one
+   * (`theatre-outdoors`), then a number.
+   */
+  const childSlug = async (r: ReturnType<typeof termRepository>, taxonomy: Taxonomy, base: string, parent: number) => {
+    const taken = await r.slugsLike(taxonomy, base);
+    if (!taken.has(base) || parent === 0) return nextFreeSlug(base, taken);
+    const tree = await r.tree(taxonomy);
+    let slug = base;
+    for (let p = parent; p !== 0 && tree.has(p); p = tree.get(p)!.parent) {
+      slug = `${slug}-${tree.get(p)!.slug}`;
+      if (![...tree.values()].some((t) => t.slug === slug)) return slug;
+    }
+    return nextFreeSlug(slug, await r.slugsLike(taxonomy, slug));
+  };
 
   return {
     repo,
+    /** Slug and parent of every term of the taxonomy, for `formatTerm`. */
+    tree: (taxonomy: Taxonomy) => repo.tree(taxonomy),
     get: (taxonomy: Taxonomy, id: number) => repo.findById(taxonomy, id),
     exists: (taxonomy: Taxonomy, id: number) => repo.exists(taxonomy, id),
     findRef: (taxonomy: Taxonomy, ref: string) => repo.findBySlugOrName(taxonomy, ref),
@@ -44,8 +62,10 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
         const pos = new Map(q.include.map((id, i) => [id, i]));
         all.sort((a, b) => pos.get(a.id)! - pos.get(b.id)!);
       } else {
-        all.sort(SORTERS[q.orderby] ?? SORTERS.name!);
-        if (q.order === 'desc') all.reverse();
+        const primary = SORTERS[q.orderby] ?? SORTERS.name!;
+        const sign = q.order === 'desc' ? -1 : 1;
+        const tie = primary === SORTERS.name ? nameTieNewestFirst : SORTERS.id!;
+        all.sort((a, b) => sign * primary(a, b) || tie(a, b));
       }
       return { items: all.slice((q.page - 1) * q.perPage, q.page * q.perPage), total: all.length };
     },
@@ -60,7 +80,7 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
           throw new ApiError('term_exists', parent ? 'A term with the name provided already exists with this parent.'
             : 'A term with the name provided already exists in this taxonomy.', { term_id: dup.id });
         }
-        const slug = await uniqueSlug(r, taxonomy, sanitizeTitle(w.slug ?? w.name) || 'term');
+        const slug = await childSlug(r, taxonomy, sanitizeTitle(w.slug ?? w.name) || 'term', parent);
         return r.insert({ taxonomy, name: w.name, slug, description: w.description ?? '', parent });
       });
       generation.bump();
@@ -70,18 +90,12 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
     async update(taxonomy: Taxonomy, id: number, w: TermWrite): Promise<TermWithCount> {
       await writeTransaction(db, async (trx) => {
         const r = termRepository(trx);
-        const current = (await r.findById(taxonomy, id))!;
         const patch: TermWrite = {};
-        if (w.name !== undefined && w.name !== current.name) {
-          const dup = await r.findByName(taxonomy, w.parent ?? current.parent, w.name);
-          if (dup && dup.id !== id) throw new ApiError('term_exists', 'A term with the name provided already exists with this parent.', { term_id: dup.id });
-          patch.name = w.name;
-        }
+        // As wp_update_term: only slugs must stay unique; a name may repeat another term's.
+        if (w.name !== undefined) patch.name = w.name;
         if (w.description !== undefined) patch.description = w.description;
-        if (w.parent !== undefined) {
-          // wp_check_term_hierarchy_for_loops: a term made its own parent moves to the top level (the plugin answers 200).
-          patch.parent = w.parent === id ? 0 : w.parent;
-        }
+        // wp_update_term ignores a term made its own parent (the plugin answers 200 with the parent unchanged).
+        if (w.parent !== undefined && w.parent !== id) patch.parent = w.parent;
         if (w.slug !== undefined) {
           const slug = sanitizeTitle(w.slug) || 'term';
           if ((await r.slugsLike(taxonomy, slug, id)).has(slug)) {

@@ -37,5 +37,8 @@ export function readStoredWall(text: string | null | undefined): Wall | undefine
   return Number.isFinite(ms) && formatWall(utcToWall(ms, 'UTC')) === text ? wall : undefined;
 }
 
-/** A stored date-time as bodies show it: itself when `readStoredWall` accepts it, else `""` (never a broken value). */
-export const shownStoredDate = (text: string): string => (readStoredWall(text) ? text : '');
+/**
+ * A stored date-time as bodies show it: itself when `readStoredWall` accepts it, else `""` (never a broken value).
+ * WordPress's zero date (a draft's `date_utc`: not dated yet) is a value of its own and shows as it is.
+ */
+export const shownStoredDate = (text: string): string => (text === '0000-00-00 00:00:00' || readStoredWall(text) ? text : '');

@@ -1,9 +1,12 @@
+import { abbrForOffset } from './tzif.ts';
 import { type Wall, wallFromEpoch, wallToEpoch } from './wall.ts';
 
 // `UTC+5`, `UTC-3:30`, `UTC+2.5`: the manual offsets WordPress offers besides IANA zones.
 const FIXED_RE = /^UTC([+-])(\d{1,2})(?:(?::(\d{2}))|(?:\.(\d+)))?$/;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const abbrFormatters = new Map<string, Intl.DateTimeFormat>();
+const canonicalNames = new Map<string, string>();
+const DAY_MS = 86_400_000;
 
 function fixedOffsetMinutes(zone: string): number | undefined {
   if (zone === 'UTC' || zone === 'GMT') return 0;
@@ -48,16 +51,41 @@ export function utcToWall(utcMs: number, zone: string): Wall {
   return wallFromEpoch(utcMs + offsetMinutes(zone, utcMs) * 60_000);
 }
 
-/** The instant a wall time denotes in `zone` (the later offset wins in a DST gap, as PHP does). */
+/**
+ * The instant a wall time denotes in `zone`, resolved as PHP does: in a DST gap the offset from before the change
+ * applies (02:30 on a spring-forward night is 03:30 in the new offset); in a repeated hour, the first occurrence.
+ */
 export function wallToUtc(w: Wall, zone: string): number {
   const naive = wallToEpoch(w);
-  const first = naive - offsetMinutes(zone, naive) * 60_000;
-  return naive - offsetMinutes(zone, first) * 60_000;
+  const before = offsetMinutes(zone, naive - DAY_MS);
+  const after = offsetMinutes(zone, naive + DAY_MS);
+  // The same offset a day before and after: no change in between (zones change at most twice a year).
+  if (before === after) return naive - before * 60_000;
+  const earlier = naive - before * 60_000;
+  if (offsetMinutes(zone, earlier) === before) return earlier;
+  const later = naive - after * 60_000;
+  return offsetMinutes(zone, later) === after ? later : earlier;
 }
 
-/** Short zone name such as `EST` or `UTC`; falls back to the runtime's `GMT+1` style where no abbreviation exists. */
-export function zoneAbbr(zone: string, utcMs: number): string {
+/** The IANA spelling of a zone name the runtime accepts in any case (`europe/paris` → `Europe/Paris`). */
+function canonicalZone(zone: string): string {
+  let c = canonicalNames.get(zone);
+  if (c === undefined) {
+    c = formatter(zone).resolvedOptions().timeZone;
+    canonicalNames.set(zone, c);
+  }
+  return c;
+}
+
+/**
+ * The zone abbreviation PHP prints (`EST`, `AEDT`, `CEST`, `IST`, `+0545`), from the IANA database; a manual offset
+ * is its own name (`UTC+5`). Without a zoneinfo file for the zone, the runtime's `GMT+1` style. `offset` (minutes
+ * east of UTC at `utcMs`) spares the runtime lookup when the caller knows it, as a stored local/UTC pair does.
+ */
+export function zoneAbbr(zone: string, utcMs: number, offset?: number): string {
   if (fixedOffsetMinutes(zone) !== undefined) return zone;
+  const named = abbrForOffset(canonicalZone(zone), offset ?? offsetMinutes(zone, utcMs));
+  if (named !== undefined) return named;
   let f = abbrFormatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
@@ -67,9 +95,9 @@ export function zoneAbbr(zone: string, utcMs: number): string {
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone;
 }
 
-/** ISO 8601 with offset, for schema.org `startDate`. */
-export function isoWithOffset(w: Wall, zone: string): string {
-  const off = offsetMinutes(zone, wallToUtc(w, zone));
+/** ISO 8601 with offset, for schema.org `startDate`; `offset` (minutes east of UTC) when the caller knows it. */
+export function isoWithOffset(w: Wall, zone: string, offset?: number): string {
+  const off = offset ?? offsetMinutes(zone, wallToUtc(w, zone));
   const sign = off < 0 ? '-' : '+';
   const abs = Math.abs(off);
   const p = (n: number): string => String(n).padStart(2, '0');

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { declared, invalid } from '../http/args.ts';
-import { dropEmpty, isTruthy, plainText, putFilled, putLinkedHead, renderedDescription,
-  type LinkedKind, type LinkedRow, type Params, type Site } from '../post/index.ts';
+import { dropEmpty, isTruthy, jsonLdDescription, putFilled, putLinkedHead, renderedName,
+  type LinkedKind, type LinkedRow, type Params } from '../post/index.ts';
 
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
 const TEXT_FIELD_DESCRIPTIONS: Record<(typeof TEXT_FIELDS)[number], string> = {
@@ -19,15 +19,21 @@ function deriveStateProvince(v: { state: string; province: string; country: stri
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
-function venueJsonLd(site: Site, row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
-  return dropEmpty({
-    '@context': 'http://schema.org', '@type': 'Place', name: row.title, description: plainText(renderedDescription(row)), image: image?.url,
-    url: site.permalink('venue', row.slug),
-    address: dropEmpty({ '@type': 'PostalAddress', streetAddress: row.address, addressLocality: row.city,
-      addressRegion: row.stateprovince, postalCode: row.zip, addressCountry: row.country }),
-    geo: row.geo_lat !== null && row.geo_lng !== null ? { '@type': 'GeoCoordinates', latitude: row.geo_lat, longitude: row.geo_lng } : null,
-    telephone: row.phone, sameAs: row.website,
-  });
+/** `tribe_get_region`: the stored stateprovince, else the state in the United States and the province elsewhere. */
+const region = (row: LinkedRow) => row.stateprovince || (row.country === 'United States' ? row.state : row.province);
+
+/** The plugin's Place (Tribe__Events__JSON_LD__Venue): text keys always present, address parts only when set. */
+function venueJsonLd(row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = { '@type': 'Place', name: renderedName(row), description: jsonLdDescription(row) };
+  if (image) out.image = image.url;
+  // The plugin's venue `url` is the single-venue page it does not link from JSON-LD: always empty.
+  out.url = '';
+  out.address = dropEmpty({ '@type': 'PostalAddress', streetAddress: row.address, addressLocality: row.city,
+    addressRegion: region(row), postalCode: row.zip, addressCountry: row.country });
+  if (row.geo_lat !== null && row.geo_lng !== null) out.geo = { '@type': 'GeoCoordinates', latitude: row.geo_lat, longitude: row.geo_lng };
+  out.telephone = row.phone;
+  out.sameAs = row.website;
+  return out;
 }
 
 export const venueKind: LinkedKind = {
@@ -58,18 +64,19 @@ export const venueKind: LinkedKind = {
       else if (!existing) out[f] = 1;
     }
     for (const f of ['geo_lat', 'geo_lng']) if (sent.has(f)) out[f] = p[f];
-    if (!sent.has('stateprovince') && (!existing || sent.has('state') || sent.has('province') || sent.has('country'))) {
-      const pick = (f: 'state' | 'province' | 'country') => str(out[f] ?? existing?.[f]);
+    // The plugin's saveVenueMeta derives stateprovince on every write from what that write sends (nothing sent: empty).
+    if (!sent.has('stateprovince')) {
+      const pick = (f: 'state' | 'province' | 'country') => (sent.has(f) ? str(p[f]) : '');
       out.stateprovince = deriveStateProvince({ state: pick('state'), province: pick('province'), country: pick('country') });
     }
     return out;
   },
-  format(site, row, single, image) {
+  format(site, row, jsonLd, image) {
     // Written field by field (the plugin's key order, empty values dropped): lists format up to 50 of these.
     const out: Record<string, unknown> = {};
     putLinkedHead(out, site, 'venue', row, image);
     for (const f of DETAIL_FIELDS) putFilled(out, f, row[f]);
-    if (single) putFilled(out, 'json_ld', venueJsonLd(site, row, image));
+    if (jsonLd) out.json_ld = venueJsonLd(row, image);
     out.show_map = row.show_map === 1;
     out.show_map_link = row.show_map_link === 1;
     const globalId = site.globalId(row.id);
