@@ -1,0 +1,55 @@
+/**
+ * The wavelet trees' bits: one Uint32Array for every block (LSB-first within a word), each block starting on a
+ * 256-bit chunk, and a rank directory of one u32 per chunk (ones since the start of its block). The directory is
+ * rebuilt on load (12.5% of the bits, kept in RAM only), so it costs nothing on disk.
+ */
+
+/** 32-bit population count (SWAR). */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+export const CHUNK_WORDS = 8;
+
+/**
+ * Words a block of `bits` bits occupies: whole chunks, with room past the last bit, so a rank at the block's
+ * very end still reads this block's directory entry rather than the next block's.
+ */
+export function blockWords(bits: number): number {
+  return (Math.floor(bits / (32 * CHUNK_WORDS)) + 1) * CHUNK_WORDS;
+}
+
+export class RankBits {
+  private readonly chunkOnes: Uint32Array;
+
+  /** @param blockStarts first word of every block (chunk-aligned), ascending, plus the end. */
+  constructor(readonly words: Uint32Array, blockStarts: Uint32Array) {
+    this.chunkOnes = new Uint32Array(Math.ceil(words.length / CHUNK_WORDS));
+    for (let b = 0; b + 1 < blockStarts.length; b++) {
+      let ones = 0;
+      for (let w = blockStarts[b] as number, end = blockStarts[b + 1] as number; w < end; w++) {
+        if ((w & (CHUNK_WORDS - 1)) === 0) this.chunkOnes[w >>> 3] = ones;
+        ones += popcount(words[w] as number);
+      }
+    }
+  }
+
+  /** Ones in bits [0, bit) of the block starting at word `base`. */
+  rank(base: number, bit: number): number {
+    const words = this.words;
+    const w = base + (bit >>> 5);
+    let r = this.chunkOnes[w >>> 3] as number;
+    for (let k = w & ~(CHUNK_WORDS - 1); k < w; k++) r += popcount(words[k] as number);
+    const rem = bit & 31;
+    if (rem !== 0) r += popcount((words[w] as number) & (0xffffffff >>> (32 - rem)));
+    return r;
+  }
+
+  /** Bit `bit` of the block starting at word `base`. */
+  get(base: number, bit: number): number {
+    return ((this.words[base + (bit >>> 5)] as number) >>> (bit & 31)) & 1;
+  }
+}
