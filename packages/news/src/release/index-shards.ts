@@ -1,4 +1,4 @@
-import { indexShard, type ShardFileSet } from '../shard/index.ts';
+import { indexCompressedShard, indexShard, type ShardFileSet } from '../shard/index.ts';
 import type { ClosedShard } from './article-sink.ts';
 import type { BuildReleaseOptions } from './build-options.ts';
 import type { Progress } from './build-release.ts';
@@ -31,7 +31,7 @@ export async function indexShards(root: string, shards: readonly ClosedShard[], 
   const worker = async (): Promise<void> => {
     for (let s = queue.shift(); s && failure === undefined; s = queue.shift()) {
       if (options.signal?.aborted) throw new BuildError('aborted', 'build interrupted; nothing was written, run news build again');
-      const files = await indexShard(resolveRel(root, s.relDir));
+      const files = await (options.kind === 'compressed' ? indexCompressedShard : indexShard)(resolveRel(root, s.relDir));
       results.set(s.shardId, files);
       indexedBytes += s.textBytes;
       shardsDone++;

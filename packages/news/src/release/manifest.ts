@@ -4,8 +4,8 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ReleaseVerificationError } from './errors.ts';
 
-/** Version of both manifest formats; bump on any incompatible change (DESIGN.md). */
-export const MANIFEST_FORMAT_VERSION = 1;
+/** Version of both manifest formats; bump on any incompatible change (DESIGN.md). 2: shards record their index kind. */
+export const MANIFEST_FORMAT_VERSION = 2;
 export const INDEX_MANIFEST_FORMAT = 'news-index-manifest';
 export const METADATA_MANIFEST_FORMAT = 'news-metadata-manifest';
 
@@ -23,6 +23,8 @@ const ShardRef = {
 const IndexShard = Type.Object({
   ...ShardRef,
   dir: Type.String(),
+  /** Index kind (`sa` or `compressed`); a string here so an unknown kind gets its own clear refusal on open. */
+  kind: Type.String(),
   format_version: Type.Integer(),
   text_bytes: Type.Integer({ minimum: 0 }),
   pointer_bytes: Type.Integer({ minimum: 1 }),

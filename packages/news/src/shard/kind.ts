@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FILES } from './format.ts';
+import { COMPRESSED_FORMAT_VERSION } from './compressed/format.ts';
+import { FILES, SHARD_FORMAT_VERSION } from './format.ts';
 
 /** The index kinds a shard can be built as (`news build --kind`); see DESIGN.md and compressed/DESIGN.md. */
 export const SHARD_KINDS = ['sa', 'compressed'] as const;
@@ -8,6 +9,11 @@ export type ShardKind = (typeof SHARD_KINDS)[number];
 
 export function isShardKind(v: unknown): v is ShardKind {
   return typeof v === 'string' && (SHARD_KINDS as readonly string[]).includes(v);
+}
+
+/** The shard format version this build writes and reads for each kind (each kind versions its own files). */
+export function shardFormatVersionOf(kind: ShardKind): number {
+  return kind === 'compressed' ? COMPRESSED_FORMAT_VERSION : SHARD_FORMAT_VERSION;
 }
 
 /**
