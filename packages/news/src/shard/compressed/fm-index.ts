@@ -161,9 +161,9 @@ export class FmIndex {
     let node = this.root[b] as number;
     const base = this.wordBase[b] as number;
     while (node >= 0) {
-      const at = (this.nodeOff[node] as number) + local;
-      const ones = this.bits.rank(base, at) - (this.nodeOnes[node] as number);
-      if (this.bits.get(base, at)) {
+      const rb = this.bits.rankBit(base, (this.nodeOff[node] as number) + local);
+      const ones = (rb >>> 1) - (this.nodeOnes[node] as number);
+      if (rb & 1) {
         local = ones;
         node = this.child1[node] as number;
       } else {

@@ -4,6 +4,7 @@ import { ShardFormatError } from '../errors.ts';
 import { FILES as SA_FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
 import type { ShardFileInfo } from '../types.ts';
 import { ALPHABET } from './huffman.ts';
+import { packedValueWords } from './sa-samples.ts';
 
 /** Bump on any change to the files below; the reader refuses other versions. See DESIGN.md. */
 export const COMPRESSED_FORMAT_VERSION = 1;
@@ -20,7 +21,7 @@ export interface CompressedParams {
 /** Defaults chosen in DESIGN.md ("Costs"): block sizes, sample rate, text codec quality. */
 export const COMPRESSED_DEFAULTS: CompressedParams = {
   blockSymbols: 1 << 15,
-  sampleRate: 32,
+  sampleRate: 64,
   textBlockBytes: 32 << 10,
   brotliQuality: 6,
 };
@@ -71,7 +72,7 @@ export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Recor
     lengths: ALPHABET * blocks,
     sampleChunks: 4 * (Math.ceil(rows / 256) + 1),
     sampleRows: samples,
-    sampleValues: 4 * samples,
+    sampleValues: 4 * packedValueWords(h.textBytes, h.sampleRate),
   };
 }
 

@@ -45,7 +45,7 @@ export function openCompressedShard(dir: string, mode: ShardOpenMode): ShardRead
   } catch (e) {
     throw new ShardFormatError(file('bits'), (e as Error).message);
   }
-  const samples = new SaSamples(load(file('sampleChunks'), Uint32Array), readFileSync(file('sampleRows')), load(file('sampleValues'), Uint32Array), header.sampleRate);
+  const samples = new SaSamples(load(file('sampleChunks'), Uint32Array), readFileSync(file('sampleRows')), load(file('sampleValues'), Uint32Array), header.sampleRate, header.textBytes);
   const fd = mode === 'disk' ? openSync(file('text'), 'r') : undefined;
   const source: BlockSource = fd === undefined ? { kind: 'memory', bytes: readFileSync(file('text')) } : { kind: 'disk', fd };
   const text = new TextBlocks(source, readFileSync(file('textBlocks')), header.textBytes, header.textBlockBytes, file('textBlocks'), header.files.text.bytes);

@@ -1,7 +1,8 @@
 /**
  * The wavelet trees' bits: one Uint32Array for every block (LSB-first within a word), each block starting on a
- * 256-bit chunk, and a rank directory of one u32 per chunk (ones since the start of its block). The directory is
- * rebuilt on load (12.5% of the bits, kept in RAM only), so it costs nothing on disk.
+ * 128-bit chunk, and a rank directory of one u32 per chunk (ones since the start of its block), so a rank reads
+ * one directory entry and popcounts at most 4 words. The directory is rebuilt on load (25% of the bits, in RAM
+ * only), so it costs nothing on disk.
  */
 
 /** 32-bit population count (SWAR). */
@@ -12,7 +13,8 @@ export function popcount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-export const CHUNK_WORDS = 8;
+export const CHUNK_WORDS = 4;
+const CHUNK_SHIFT = 2;
 
 /**
  * Words a block of `bits` bits occupies: whole chunks, with room past the last bit, so a rank at the block's
@@ -31,7 +33,7 @@ export class RankBits {
     for (let b = 0; b + 1 < blockStarts.length; b++) {
       let ones = 0;
       for (let w = blockStarts[b] as number, end = blockStarts[b + 1] as number; w < end; w++) {
-        if ((w & (CHUNK_WORDS - 1)) === 0) this.chunkOnes[w >>> 3] = ones;
+        if ((w & (CHUNK_WORDS - 1)) === 0) this.chunkOnes[w >>> CHUNK_SHIFT] = ones;
         ones += popcount(words[w] as number);
       }
     }
@@ -41,15 +43,22 @@ export class RankBits {
   rank(base: number, bit: number): number {
     const words = this.words;
     const w = base + (bit >>> 5);
-    let r = this.chunkOnes[w >>> 3] as number;
+    let r = this.chunkOnes[w >>> CHUNK_SHIFT] as number;
     for (let k = w & ~(CHUNK_WORDS - 1); k < w; k++) r += popcount(words[k] as number);
     const rem = bit & 31;
     if (rem !== 0) r += popcount((words[w] as number) & (0xffffffff >>> (32 - rem)));
     return r;
   }
 
-  /** Bit `bit` of the block starting at word `base`. */
-  get(base: number, bit: number): number {
-    return ((this.words[base + (bit >>> 5)] as number) >>> (bit & 31)) & 1;
+  /** 2 × rank(base, bit) + the bit itself, in one pass (an LF step needs both; ranks in a block stay < 2^30). */
+  rankBit(base: number, bit: number): number {
+    const words = this.words;
+    const w = base + (bit >>> 5);
+    let r = this.chunkOnes[w >>> CHUNK_SHIFT] as number;
+    for (let k = w & ~(CHUNK_WORDS - 1); k < w; k++) r += popcount(words[k] as number);
+    const word = words[w] as number;
+    const rem = bit & 31;
+    if (rem !== 0) r += popcount(word & (0xffffffff >>> (32 - rem)));
+    return (r << 1) | ((word >>> rem) & 1);
   }
 }
