@@ -1,23 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexCompressedShard, indexShard, openShard } from '../index.ts';
 import type { ShardReader } from '../index.ts';
+import { readCorpusArticles } from '../shard-reference.ts';
 
 const corpora = fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
 const FILES = ['10kgnad-de/10kgnad-de.jsonl.gz', 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz'];
 const available = FILES.every((f) => existsSync(path.join(corpora, f)));
-
-function readArticles(file: string): Buffer[] {
-  return gunzipSync(readFileSync(path.join(corpora, file)))
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.length > 0)
-    .map((line) => Buffer.from((JSON.parse(line) as { text: string }).text, 'utf8'));
-}
 
 async function build(dir: string, docs: readonly Buffer[], index: (dir: string) => Promise<unknown>): Promise<void> {
   const writer = createShardWriter(dir);
@@ -45,7 +37,7 @@ describe.skipIf(!available)('the compressed kind on real news (10kGNAD + fundus 
   let fmDisk: ShardReader;
 
   beforeAll(async () => {
-    docs = FILES.flatMap(readArticles);
+    docs = FILES.flatMap((f) => readCorpusArticles(corpora, f));
     text = Buffer.concat(docs.flatMap((d) => [Buffer.from([0xff]), d]));
     await build(path.join(root, 'sa'), docs, indexShard);
     await build(path.join(root, 'fm'), docs, indexCompressedShard);
