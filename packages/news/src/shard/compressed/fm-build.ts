@@ -16,14 +16,16 @@ export interface FmBuilt {
 /**
  * The FM-index of `text` from its suffix array (the SA kind's sort, so ranks agree by construction).
  * BWT[0] belongs to the sentinel's suffix ($ sorts first); BWT[r + 1] = T[SA[r] − 1], or FILL where SA[r] = 0.
- * Memory on top of text + SA: the BWT (n bytes), then the wavelet bits (≈ 0.4 n).
+ * CONSUMES the suffix array: the BWT is written over its first n + 1 bytes (byte r + 1 is written after SA[r] is
+ * read and before SA[r′ > r] at byte 4r′, so nothing unread is overwritten). Memory on top of text + SA: only
+ * the wavelet bits (≈ 0.4 n) and the samples.
  */
 export function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOptions): FmBuilt {
   const n = text.length;
   const rows = n + 1;
-  const bwt = new Uint8Array(rows);
+  const bwt = n > 0 ? new Uint8Array(sa.buffer, sa.byteOffset, rows) : new Uint8Array(1);
   const samples = new SaSampleWriter(rows, n, o.sampleRate);
-  bwt[0] = n > 0 ? (text[n - 1] as number) : FILL;
+  const first = n > 0 ? (text[n - 1] as number) : FILL;
   let dollarRank = 0;
   for (let r = 0; r < n; r++) {
     const p = sa[r] as number;
@@ -35,6 +37,7 @@ export function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOptions): Fm
     }
     samples.add(r + 1, p);
   }
+  bwt[0] = first; // byte 0 held SA[0], read in the first step
   samples.finish();
 
   const B = o.blockSymbols;
