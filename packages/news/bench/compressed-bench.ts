@@ -6,7 +6,7 @@
  * /usr/bin/time -v (peak RSS of the build alone). Prints Markdown; BENCH_WRITE=1 replaces the section in BENCHMARKS.md.
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
@@ -129,36 +129,45 @@ function ripgrep(textFile: string, queries: Buffer[]): Percentiles {
   return percentiles(times);
 }
 
-interface DataSet { name: string; sa: Built; fm: Built; saLat: Latency; fmLat: Latency; rg: Percentiles; rgQueries: number }
+/** A data set's results; the SA side is absent when it was not built, `fm` when an existing build was reused. */
+interface DataSet { name: string; textBytes: number; sa?: Built; fm?: Built; saLat?: Latency; fmLat: Latency; rg?: Percentiles; rgQueries: number }
 
-async function dataSet(name: string, inputs: string[], rgQueries: number): Promise<DataSet> {
+/**
+ * BENCH_REUSE=1 measures a compressed shard left by an earlier run instead of rebuilding it (no build figures).
+ * `withSa` false skips the SA kind (this branch's SA indexer cannot hash a suffix array of 2^31 bytes or more,
+ * i.e. shards over 512 MiB; the chunked hashing of issue 10 item 1 lifts that).
+ */
+async function dataSet(name: string, inputs: string[], rgQueries: number, withSa: boolean): Promise<DataSet> {
   const root = join(WORK, name);
   mkdirSync(root, { recursive: true });
-  log(`${name}: building the compressed shard`);
-  const fm = build('compressed', join(root, 'compressed'), inputs);
-  log(`${name}: ${(fm.textBytes / 1e6).toFixed(1)} MB, compressed built in ${fm.indexSeconds.toFixed(1)} s; building the SA shard`);
-  const sa = build('sa', join(root, 'sa'), inputs);
+  const fmDir = join(root, 'compressed');
+  const reuse = process.env['BENCH_REUSE'] === '1' && existsSync(join(fmDir, 'header.json'));
+  log(`${name}: ${reuse ? 'reusing' : 'building'} the compressed shard`);
+  const fm = reuse ? undefined : build('compressed', fmDir, inputs);
+  const sa = withSa ? build('sa', join(root, 'sa'), inputs) : undefined;
   // The compressed reader opens first, so its RSS growth is its own.
-  const fmOpen = open(join(root, 'compressed'));
-  const saOpen = open(join(root, 'sa'));
-  const queries = mixedQueries(saOpen.reader);
-  log(`${name}: measuring the SA kind`);
-  const saLat = measure(saOpen, queries);
-  log(`${name}: measuring the compressed kind (and checking it against the SA kind)`);
-  const fmLat = measure(fmOpen, queries, saOpen.reader);
+  const fmOpen = open(fmDir);
+  const saOpen = sa ? open(join(root, 'sa')) : undefined;
+  const queries = mixedQueries(saOpen?.reader ?? fmOpen.reader);
+  log(`${name}: measuring`);
+  const saLat = saOpen ? measure(saOpen, queries) : undefined;
+  const fmLat = measure(fmOpen, queries, saOpen?.reader);
+  const textBytes = fmOpen.reader.stats.textBytes;
   fmOpen.reader.close();
-  saOpen.reader.close();
-  log(`${name}: ripgrep`);
-  const rg = ripgrep(join(root, 'sa', 'text.bin'), queries.slice(0, rgQueries));
-  return { name, sa, fm, saLat, fmLat, rg, rgQueries };
+  saOpen?.reader.close();
+  const rg = sa ? ripgrep(join(root, 'sa', 'text.bin'), queries.slice(0, rgQueries)) : undefined;
+  return { name, textBytes, sa, fm, saLat, fmLat, rg, rgQueries };
 }
 
 const us = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${v.toFixed(1)} µs`);
 const pq = (p: Percentiles): string => `${us(p.p50)} / ${us(p.p99)}`;
-const perByte = (b: Built, names?: string[]): string => {
-  const total = Object.entries(b.files).filter(([f]) => !names || names.some((n) => f.startsWith(n))).reduce((s, [, v]) => s + v, 0);
-  return (total / b.textBytes).toFixed(3);
-};
+/** Bytes of the shard's files (those starting with one of `names`, or all) per text byte, read from the directory. */
+function files(s: DataSet, k: 'sa' | 'fm', names: string[] | undefined): string {
+  const dir = join(WORK, s.name, k === 'sa' ? 'sa' : 'compressed');
+  if (!existsSync(join(dir, 'header.json'))) return '–';
+  const total = readdirSync(dir).filter((f) => !names || names.some((n) => f.startsWith(n))).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+  return (total / s.textBytes).toFixed(3);
+}
 
 function report(sets: DataSet[]): string {
   const m = machine();
@@ -166,28 +175,30 @@ function report(sets: DataSet[]): string {
   const sep = `|---|---|${sets.map(() => '---|---|').join('')}`;
   const row = (metric: string, target: string, cell: (s: DataSet, kind: 'sa' | 'fm') => string): string =>
     `| ${metric} | ${target} | ${sets.map((s) => `${cell(s, 'sa')} | ${cell(s, 'fm')}`).join(' | ')} |`;
-  const lat = (s: DataSet, k: 'sa' | 'fm'): Latency => (k === 'sa' ? s.saLat : s.fmLat);
-  const built = (s: DataSet, k: 'sa' | 'fm'): Built => (k === 'sa' ? s.sa : s.fm);
+  const lat = (s: DataSet, k: 'sa' | 'fm'): Latency | undefined => (k === 'sa' ? s.saLat : s.fmLat);
+  const built = (s: DataSet, k: 'sa' | 'fm'): Built | undefined => (k === 'sa' ? s.sa : s.fm);
+  const fromBuild = (f: (b: Built) => string) => (s: DataSet, k: 'sa' | 'fm'): string => { const b = built(s, k); return b ? f(b) : '–'; };
+  const fromLat = (f: (l: Latency) => string) => (s: DataSet, k: 'sa' | 'fm'): string => { const l = lat(s, k); return l ? f(l) : '–'; };
   return [
     '## Compressed index kind (npm run bench:compressed)',
     '',
     `Measured ${new Date().toISOString().slice(0, 16)}Z on ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, shared with ~8 other jobs: load average ${LOAD_AT_START} at the start, ${loadAverage()} at the end, so wall times and tails are inflated; compare the two kinds within a column pair.`,
-    `One shard per data set (one "part"): ${sets.map((s) => `${s.name} ${(s.sa.textBytes / 1e6).toFixed(1)} MB of text`).join(', ')}. Queries: 1,000 mixed from the shard's own articles (30% 1–4 chars, 50% 5–20, 10% 40–100, 10% absent); 2,000 random ranks for locate and get_doc; "page" = 1,000 consecutive ranks of a frequent query located with their articles' lengths (the shard-side work of a v2 documents page). Memory mode; the compressed kind's answers were checked equal to the SA kind's for every query and rank of the warm-up round.`,
+    `One shard per data set (one "part"): ${sets.map((s) => `${s.name} ${(s.textBytes / 1e6).toFixed(1)} MB of text`).join(', ')}. Queries: 1,000 mixed from the shard's own articles (30% 1–4 chars, 50% 5–20, 10% 40–100, 10% absent); 2,000 random ranks for locate and get_doc; "page" = 1,000 consecutive ranks of a frequent query located with their articles' lengths (the shard-side work of a v2 documents page). Memory mode; the compressed kind's answers were checked equal to the SA kind's for every query and rank of the warm-up round.`,
     '',
     head,
     sep,
-    row('index files per text byte', '≤ 0.75 (moonshot 0.5); SA ≤ 5.0', (s, k) => perByte(built(s, k))),
-    row('… FM-index (wavelet bits, counts, lengths)', '–', (s, k) => (k === 'fm' ? perByte(s.fm, ['fm-']) : '–')),
-    row('… SA samples (1 per 32 text positions) + marks', '–', (s, k) => (k === 'fm' ? perByte(s.fm, ['sa-']) : '–')),
-    row('… text (brotli q6, 32 KiB blocks; SA kind: raw)', '–', (s, k) => (k === 'fm' ? perByte(s.fm, ['text']) : perByte(s.sa, ['text']))),
-    row('index build (sort + structures), wall', '≥ 10 MB/s', (s, k) => `${built(s, k).indexSeconds.toFixed(1)} s (${(built(s, k).textBytes / 1e6 / built(s, k).indexSeconds).toFixed(1)} MB/s)`),
-    row('build peak RSS (child process)', '≤ 16 GB for 20 GB', (s, k) => `${(built(s, k).peakRss / 1e6).toFixed(0)} MB (${(built(s, k).peakRss / built(s, k).textBytes).toFixed(2)} B/B)`),
-    row('open (memory mode): time, RSS growth', '≤ 18 GB RSS for 20 GB', (s, k) => `${lat(s, k).openSeconds.toFixed(2)} s, ${lat(s, k).rssMB.toFixed(0)} MB`),
-    row('count p50 / p99', '≤ 100 µs / ≤ 1 ms', (s, k) => pq(lat(s, k).count)),
-    row('locate p50 / p99', '≤ 20 µs p50', (s, k) => pq(lat(s, k).locate)),
-    row('get_doc window (1,000 B context) p50 / p99', '≤ 300 µs p50', (s, k) => pq(lat(s, k).window)),
-    row('page of 1,000 ranks p50 / p99', '≤ 50 ms p50 (v2 documents)', (s, k) => pq(lat(s, k).page)),
-    `| ripgrep \`rg -a -F -o -c\` over the raw text, per query p50 / p99 | (alternative) | ${sets.map((s) => `${pq(s.rg)} (first ${s.rgQueries} queries) | `).join(' | ')} |`,
+    row('index files per text byte', '≤ 0.75 (moonshot 0.5); SA ≤ 5.0', (s, k) => files(s, k, undefined)),
+    row('… FM-index (wavelet bits, counts, lengths)', '–', (s, k) => (k === 'fm' ? files(s, k, ['fm-']) : '–')),
+    row('… SA samples (1 per 64 text positions, packed) + marks', '–', (s, k) => (k === 'fm' ? files(s, k, ['sa-']) : '–')),
+    row('… text (brotli q6, 32 KiB blocks; SA kind: raw)', '–', (s, k) => files(s, k, ['text'])),
+    row('index build (sort + structures), wall', '≥ 10 MB/s', fromBuild((b) => `${b.indexSeconds.toFixed(1)} s (${(b.textBytes / 1e6 / b.indexSeconds).toFixed(1)} MB/s)`)),
+    row('build peak RSS (child process)', '≤ 16 GB for 20 GB', fromBuild((b) => `${(b.peakRss / 1e6).toFixed(0)} MB (${(b.peakRss / b.textBytes).toFixed(2)} B/B)`)),
+    row('open (memory mode): time, RSS growth', '≤ 18 GB RSS for 20 GB', fromLat((l) => `${l.openSeconds.toFixed(2)} s, ${l.rssMB.toFixed(0)} MB`)),
+    row('count p50 / p99', '≤ 100 µs / ≤ 1 ms', fromLat((l) => pq(l.count))),
+    row('locate p50 / p99', '≤ 20 µs p50', fromLat((l) => pq(l.locate))),
+    row('get_doc window (1,000 B context) p50 / p99', '≤ 300 µs p50', fromLat((l) => pq(l.window))),
+    row('page of 1,000 ranks p50 / p99', '≤ 50 ms p50 (v2 documents)', fromLat((l) => pq(l.page))),
+    `| ripgrep \`rg -a -F -o -c\` over the raw text, per query p50 / p99 | (alternative) | ${sets.map((s) => `${s.rg ? `${pq(s.rg)} (first ${s.rgQueries} queries)` : '–'} | `).join(' | ')} |`,
     '',
     'infini-gram mini (published, and measured here by the anchors study on the same real corpora): FM-index 0.42–0.44× text with no fast text access, count p50 63 µs, get_doc (1,000-byte context) p50 4.8 ms in RAM, 9.0 ms with mmap; "seconds" for documents at TB scale (`shared/design/anchors-infinigram.md` §3).',
     '',
@@ -203,9 +214,9 @@ async function main(): Promise<void> {
     return;
   }
   const corpora = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) => join(CORPORA, c, `${c}.jsonl.gz`));
-  const sets = [await dataSet('real corpora', corpora, 50)];
+  const sets = [await dataSet('real corpora', corpora, 50, true)];
   const synthetic = process.env['BENCH_SYNTHETIC'];
-  if (synthetic) sets.push(await dataSet('synthetic', [synthetic], 10));
+  if (synthetic) sets.push(await dataSet('synthetic', [synthetic], 10, process.env['BENCH_SYNTHETIC_SA'] !== '0'));
   const text = report(sets);
   process.stdout.write(`${text}\n`);
   if (process.env['BENCH_WRITE'] === '1') writeBenchmarkSection('## Compressed index kind (npm run bench:compressed)', text);
