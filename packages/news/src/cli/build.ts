@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { buildRelease, defaultBuildOptions, type IndexPlan, type ShardPeriod } from '../release/index.ts';
+import { SHARD_KINDS, type ShardKind } from '../shard/index.ts';
 import type { CliCommand } from './context.ts';
 import { action } from './fail.ts';
 import { createProgressReporter } from './progress-line.ts';
@@ -10,6 +11,7 @@ interface BuildFlags {
   indexVersion: string;
   index: string;
   period: ShardPeriod;
+  kind: ShardKind;
   countries?: string;
   skipBad: boolean;
   force: boolean;
@@ -35,6 +37,7 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
     .requiredOption('--index-version <id>', 'release identity, echoed as v2 index_version (e.g. 2024-06-01.1)')
     .option('--index <name>', 'index name', defaultBuildOptions.indexName)
     .addOption(new Option('--period <period>', 'one shard per crawl month or year').choices(['month', 'year']).default(defaultBuildOptions.period))
+    .addOption(new Option('--kind <kind>', 'index kind: suffix array (fastest, ~5× text) or compressed FM-index (~0.8× text)').choices(SHARD_KINDS).default(defaultBuildOptions.kind))
     .option('--countries <csv>', 'hostname,country,country_source,country_confidence table to attribute publisher countries')
     .option('--skip-bad', 'skip bad records and count them instead of stopping', false)
     .option('--force', 'replace an existing non-empty --out', false)
@@ -55,7 +58,7 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
       process.on('SIGTERM', onSigint);
       try {
         const summary = await buildRelease({
-          inputs: flags.input, out: flags.out, indexVersion: flags.indexVersion, indexName: flags.index, period: flags.period,
+          inputs: flags.input, out: flags.out, indexVersion: flags.indexVersion, indexName: flags.index, period: flags.period, kind: flags.kind,
           countries: flags.countries, skipBad: flags.skipBad, force: flags.force, signal: controller.signal,
           partBytes: flags.partBytes, memoryBytes: flags.memory === undefined ? undefined : Math.floor(flags.memory * 1e9),
           onPlan: (plan) => ctx.logger.info({ plan }, planLine(plan)),

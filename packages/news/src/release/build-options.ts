@@ -1,3 +1,4 @@
+import { SHARD_KINDS, isShardKind, type ShardKind } from '../shard/index.ts';
 import { BuildError } from './errors.ts';
 import { INDEX_NAME_PATTERN, INDEX_VERSION_PATTERN } from './layout.ts';
 import { defaultMemoryBytes, resolvePartBytes, type IndexPlan } from './part-plan.ts';
@@ -36,6 +37,8 @@ export interface BuildReleaseOptions {
   readonly skipBad: boolean;
   /** Replace an existing non-empty `out`. */
   readonly force: boolean;
+  /** Index kind of every shard: suffix array, or compressed FM-index (src/shard/compressed/DESIGN.md). */
+  readonly kind: ShardKind;
   /** Shards whose suffix arrays are built at once at most (one per core); fewer when the memory budget says so. */
   readonly concurrency: number;
   /** The build's RAM budget in bytes (default: half the machine); decides the default part size and parallel sorts. */
@@ -55,6 +58,7 @@ export const defaultBuildOptions = {
   period: 'month',
   skipBad: false,
   force: false,
+  kind: 'sa',
   concurrency: 2,
 } as const satisfies Partial<BuildReleaseOptions>;
 
@@ -89,6 +93,7 @@ export function resolveBuildOptions(input: BuildReleaseInput): ResolvedBuildOpti
   }
   if (!INDEX_NAME_PATTERN.test(o.indexName)) throw new BuildError('invalid_option', `index name ${JSON.stringify(o.indexName)} must match ^[a-z0-9_]+$ (at most 100 characters)`);
   if (o.period !== 'month' && o.period !== 'year') throw new BuildError('invalid_option', `period ${JSON.stringify(o.period)} must be month or year`);
+  if (!isShardKind(o.kind)) throw new BuildError('invalid_option', `kind ${JSON.stringify(o.kind)} must be one of ${SHARD_KINDS.join(', ')}`);
   if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new BuildError('invalid_option', 'concurrency must be a positive integer');
   const memoryBytes = o.memoryBytes ?? defaultMemoryBytes();
   return { ...o, memoryBytes, partBytes: resolvePartBytes(memoryBytes, o.partBytes) };

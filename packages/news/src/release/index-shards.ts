@@ -1,4 +1,4 @@
-import { indexShard, type ShardFileSet } from '../shard/index.ts';
+import { indexCompressedShard, indexShard, type ShardFileSet } from '../shard/index.ts';
 import type { ClosedShard } from './article-sink.ts';
 import type { ResolvedBuildOptions } from './build-options.ts';
 import type { Progress } from './build-release.ts';
@@ -35,7 +35,8 @@ export async function indexShards(root: string, shards: readonly ClosedShard[], 
   const worker = async (): Promise<void> => {
     for (let s = await budget.take(); s && failure === undefined; s = await budget.take()) {
       if (options.signal?.aborted) throw new BuildError('aborted', 'build interrupted; nothing was written, run news build again');
-      const files = await indexShard(resolveRel(root, s.relDir)).finally(() => budget.release(s));
+      const files = await (options.kind === 'compressed' ? indexCompressedShard : indexShard)(resolveRel(root, s.relDir))
+        .finally(() => budget.release(s));
       results.set(s.shardId, files);
       indexedBytes += s.textBytes;
       shardsDone++;

@@ -4,7 +4,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ReleaseVerificationError } from './errors.ts';
 
-/** Version of both manifest formats; bump on any incompatible change (DESIGN.md). 2: shards record their parts. */
+/** Version of both manifest formats; bump on any incompatible change (DESIGN.md). 2: shards record their parts and index kind. */
 export const MANIFEST_FORMAT_VERSION = 2;
 export const INDEX_MANIFEST_FORMAT = 'news-index-manifest';
 export const METADATA_MANIFEST_FORMAT = 'news-metadata-manifest';
@@ -27,6 +27,8 @@ const IndexShard = Type.Object({
   part: Type.Integer({ minimum: 1 }),
   parts: Type.Integer({ minimum: 1 }),
   dir: Type.String(),
+  /** Index kind (`sa` or `compressed`); a string here so an unknown kind gets its own clear refusal on open. */
+  kind: Type.String(),
   format_version: Type.Integer(),
   text_bytes: Type.Integer({ minimum: 0 }),
   pointer_bytes: Type.Integer({ minimum: 1 }),

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { openMetadataStore, MetadataStoreError, METADATA_STORE_FORMAT_VERSION } from '../metadata/index.ts';
-import { openShard, verifyShardFiles, ShardFormatError, SHARD_FORMAT_VERSION } from '../shard/index.ts';
+import { openShard, verifyShardFiles, ShardFormatError, SHARD_KINDS, isShardKind, shardFormatVersionOf, shardKindOf } from '../shard/index.ts';
 import { ReleaseVerificationError } from './errors.ts';
 import { digestFile } from './file-digest.ts';
 import { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel } from './layout.ts';
@@ -30,11 +30,12 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
   const meta = await readManifest(dir, METADATA_MANIFEST_FILE, MetadataManifestSchema);
   checkManifestsAgree(dir, index, meta, options.expectedIndexVersion);
   for (const mx of meta.indexes) {
-    if (mx.store_format_version !== METADATA_STORE_FORMAT_VERSION || mx.shard_format_version !== SHARD_FORMAT_VERSION) {
+    if (mx.store_format_version !== METADATA_STORE_FORMAT_VERSION) {
       throw new ReleaseVerificationError('format_unsupported',
-        `release ${dir} index ${mx.name} uses shard format ${mx.shard_format_version} and store format ${mx.store_format_version}; this build reads ${SHARD_FORMAT_VERSION} and ${METADATA_STORE_FORMAT_VERSION}; rebuild the release with this version of news build`);
+        `release ${dir} index ${mx.name} uses store format ${mx.store_format_version}; this build reads ${METADATA_STORE_FORMAT_VERSION}; rebuild the release with this version of news build`);
     }
   }
+  for (const s of index.indexes.flatMap((ix) => ix.shards)) checkShardKind(dir, s);
 
   const closers: (() => void)[] = [];
   try {
@@ -99,8 +100,22 @@ async function verifyFile(dir: string, rel: string, bytes: number, sha256: strin
   if (mode === 'full' && (await digestFile(path)).sha256 !== sha256) throw corrupt(dir, `${rel} does not match its sha256 in the manifest (corrupted)`);
 }
 
+/** The shard's index kind is one this build reads, in the format version it reads for that kind. */
+function checkShardKind(dir: string, s: IndexManifestShard): void {
+  if (!isShardKind(s.kind)) {
+    throw new ReleaseVerificationError('format_unsupported',
+      `release ${dir} shard ${s.shard_id} is of index kind ${JSON.stringify(s.kind)}; this build reads kinds ${SHARD_KINDS.join(', ')}; rebuild the release with this version of news build`);
+  }
+  if (s.format_version !== shardFormatVersionOf(s.kind)) {
+    throw new ReleaseVerificationError('format_unsupported',
+      `release ${dir} shard ${s.shard_id} uses ${s.kind} shard format ${s.format_version}; this build reads ${shardFormatVersionOf(s.kind)}; rebuild the release with this version of news build`);
+  }
+}
+
 function openShardChecked(dir: string, s: IndexManifestShard, mode: 'memory' | 'disk'): ReturnType<typeof openShard> {
   let reader: ReturnType<typeof openShard>;
+  const kind = shardKindOf(resolveRel(dir, s.dir));
+  if (kind !== s.kind) throw corrupt(dir, `shard ${s.shard_id} is of kind ${kind} on disk, the manifest says ${s.kind}`);
   try {
     reader = openShard(resolveRel(dir, s.dir), mode);
   } catch (e) {

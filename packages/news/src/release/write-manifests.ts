@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { METADATA_STORE_FORMAT_VERSION, type CountryTable } from '../metadata/index.ts';
-import { SHARD_FORMAT_VERSION } from '../shard/index.ts';
+import { shardFormatVersionOf } from '../shard/index.ts';
 import type { BuildReleaseOptions } from './build-options.ts';
 import { digestFile } from './file-digest.ts';
 import type { IndexedShard } from './index-shards.ts';
@@ -54,7 +54,7 @@ export async function writeManifests(input: ManifestInput): Promise<ReleaseTotal
   const metadataManifest: MetadataManifest = {
     format: METADATA_MANIFEST_FORMAT, format_version: MANIFEST_FORMAT_VERSION, index_version: options.indexVersion, created_at: createdAt,
     indexes: [{
-      name, store_format_version: METADATA_STORE_FORMAT_VERSION, shard_format_version: SHARD_FORMAT_VERSION,
+      name, store_format_version: METADATA_STORE_FORMAT_VERSION, shard_format_version: shardFormatVersionOf(options.kind),
       shards: shardRefs, years, countries: countriesEntry, totals: { documents, bytes: metadataBytes },
     }],
   };
@@ -63,10 +63,10 @@ export async function writeManifests(input: ManifestInput): Promise<ReleaseTotal
   const indexManifest: IndexManifest = {
     format: INDEX_MANIFEST_FORMAT, format_version: MANIFEST_FORMAT_VERSION, index_version: options.indexVersion, created_at: createdAt,
     indexes: [{
-      name, period: options.period, shard_format_version: SHARD_FORMAT_VERSION,
+      name, period: options.period, shard_format_version: shardFormatVersionOf(options.kind),
       shards: indexed.map((s, i) => ({
         ...(shardRefs[i] as (typeof shardRefs)[number]), crawl_period: s.crawlPeriod, part: s.part, parts: s.parts,
-        dir: s.relDir, format_version: s.files.formatVersion,
+        dir: s.relDir, kind: options.kind, format_version: s.files.formatVersion,
         text_bytes: s.files.textBytes, pointer_bytes: s.files.pointerBytes,
         files: s.files.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 })),
       })),

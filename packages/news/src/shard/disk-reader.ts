@@ -1,7 +1,7 @@
 import { closeSync, readSync } from 'node:fs';
 import type { DocTable } from './doc-table.ts';
-import type { DocWindow, Location, RankInterval, ShardReader, ShardStats } from './types.ts';
-import { buildDocWindow } from './window.ts';
+import { ShardReaderBase } from './reader-base.ts';
+import type { RankInterval, ShardStats } from './types.ts';
 
 /** Once a search interval's pointers fit in this many bytes, read them in one go instead of one by one. */
 const SA_BLOCK_BYTES = 4096;
@@ -12,7 +12,7 @@ const PROBE_CHUNK = 256;
  * Positional reads of the suffix-array and text files for every probe, so RSS does not grow with the shard;
  * only the document table (8 bytes per article) and the header live in RAM. Not safe to share across threads.
  */
-export class DiskShardReader implements ShardReader {
+export class DiskShardReader extends ShardReaderBase {
   readonly stats: ShardStats;
   private readonly n: number;
   private readonly ptr = Buffer.alloc(4);
@@ -25,8 +25,9 @@ export class DiskShardReader implements ShardReader {
   constructor(
     private readonly textFd: number,
     private readonly saFd: number,
-    private readonly docs: DocTable,
+    docs: DocTable,
   ) {
+    super(docs);
     this.n = docs.textBytes;
     this.stats = { textBytes: this.n, docCount: docs.docCount, pointerBytes: 4 };
   }
@@ -57,42 +58,6 @@ export class DiskShardReader implements ShardReader {
     b = iv.hi;
     while (a < b) { const m = (a + b) >>> 1; if (at(m) <= byte) a = m + 1; else b = m; }
     return { lo, hi: a };
-  }
-
-  count(query: Uint8Array): number {
-    if (query.length === 0) return this.n - this.docs.docCount;
-    const { lo, hi } = this.find(query);
-    return hi - lo;
-  }
-
-  locate(rank: number): Location {
-    const pos = this.pointer(this.checkRank(rank));
-    const doc = this.docs.docAt(pos);
-    return { doc, offset: Math.max(0, pos - this.docs.docStart(doc)), pos };
-  }
-
-  window(rank: number, query: Uint8Array, maxCtxLen: number): DocWindow {
-    const pos = this.pointer(this.checkRank(rank));
-    const doc = this.docs.docAt(pos);
-    return buildDocWindow({
-      doc,
-      docStart: this.docs.docStart(doc),
-      docEnd: this.docs.docEnd(doc),
-      pos,
-      query,
-      maxCtxLen,
-      read: (start, end) => this.readText(start, end),
-    });
-  }
-
-  documentLength(doc: number): number {
-    this.docs.checkDoc(doc);
-    return this.docs.docEnd(doc) - this.docs.docStart(doc);
-  }
-
-  documentBytes(doc: number): Buffer {
-    this.docs.checkDoc(doc);
-    return this.readText(this.docs.docStart(doc), this.docs.docEnd(doc));
   }
 
   close(): void {
@@ -154,6 +119,10 @@ export class DiskShardReader implements ShardReader {
     if (rank >= this.blockLo && rank < this.blockHi) return this.block.readUInt32LE((rank - this.blockLo) * 4);
     readSync(this.saFd, this.ptr, 0, 4, rank * 4);
     return this.ptr.readUInt32LE(0);
+  }
+
+  protected textPosition(rank: number): number {
+    return this.pointer(this.checkRank(rank));
   }
 
   private checkRank(rank: number): number {

@@ -8,6 +8,8 @@ import { DocTable } from './doc-table.ts';
 import { ShardFormatError, ShardTooLargeError } from './errors.ts';
 import { FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHARD_FORMAT_VERSION, SHARD_MAGIC, readShardHeader } from './format.ts';
 import type { ShardHeader } from './format.ts';
+import { readCompressedHeader } from './compressed/format.ts';
+import { shardKindOf } from './kind.ts';
 import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from './types.ts';
 
 /**
@@ -101,7 +103,7 @@ async function hashFile(file: string): Promise<string> {
  * numbers, then each file's size and SHA-256 (streamed). Throws ShardFormatError naming the first mismatch.
  */
 export async function verifyShardFiles(dir: string, expected: ShardFileSet): Promise<void> {
-  const header = readShardHeader(dir);
+  const header = shardKindOf(dir) === 'compressed' ? readCompressedHeader(dir) : readShardHeader(dir);
   const headerFile = path.join(dir, FILES.header);
   for (const key of ['formatVersion', 'textBytes', 'docCount', 'pointerBytes'] as const) {
     if (header[key] !== expected[key]) {

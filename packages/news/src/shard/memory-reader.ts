@@ -1,6 +1,6 @@
 import type { DocTable } from './doc-table.ts';
-import type { DocWindow, Location, RankInterval, ShardReader, ShardStats } from './types.ts';
-import { buildDocWindow } from './window.ts';
+import { ShardReaderBase } from './reader-base.ts';
+import type { RankInterval, ShardStats } from './types.ts';
 
 /** Written by a lower-bound search: the smallest rank it probed whose |query|-prefix is greater than the query. */
 interface UpperLimit { limit: number }
@@ -44,15 +44,16 @@ function bound(text: Buffer, sa: Int32Array, q: Uint8Array, lo: number, hi: numb
 }
 
 /** Whole shard in RAM: text, suffix array (int32 view) and document table. */
-export class MemoryShardReader implements ShardReader {
+export class MemoryShardReader extends ShardReaderBase {
   readonly stats: ShardStats;
   private readonly sa: Int32Array;
 
   constructor(
     private readonly text: Buffer,
     saBytes: Buffer,
-    private readonly docs: DocTable,
+    docs: DocTable,
   ) {
+    super(docs);
     // The typed view needs 4-byte alignment; fs buffers of this size own their ArrayBuffer, so no copy in practice.
     let aligned = saBytes;
     if (saBytes.byteOffset % 4 !== 0) {
@@ -72,10 +73,6 @@ export class MemoryShardReader implements ShardReader {
     return { lo, hi };
   }
 
-  readText(start: number, end: number): Uint8Array {
-    return this.text.subarray(Math.max(0, start), Math.min(this.text.length, end));
-  }
-
   narrow(iv: RankInterval, depth: number, byte: number): RankInterval {
     const { text, sa } = this;
     const n = text.length;
@@ -90,48 +87,16 @@ export class MemoryShardReader implements ShardReader {
     return { lo, hi: a };
   }
 
-  count(query: Uint8Array): number {
-    if (query.length === 0) return this.text.length - this.docs.docCount;
-    const { lo, hi } = this.find(query);
-    return hi - lo;
-  }
-
-  locate(rank: number): Location {
-    const pos = this.pointer(rank);
-    const doc = this.docs.docAt(pos);
-    return { doc, offset: Math.max(0, pos - this.docs.docStart(doc)), pos };
-  }
-
-  window(rank: number, query: Uint8Array, maxCtxLen: number): DocWindow {
-    const pos = this.pointer(rank);
-    const doc = this.docs.docAt(pos);
-    return buildDocWindow({
-      doc,
-      docStart: this.docs.docStart(doc),
-      docEnd: this.docs.docEnd(doc),
-      pos,
-      query,
-      maxCtxLen,
-      read: (start, end) => this.text.subarray(start, end),
-    });
-  }
-
-  documentLength(doc: number): number {
-    this.docs.checkDoc(doc);
-    return this.docs.docEnd(doc) - this.docs.docStart(doc);
-  }
-
-  documentBytes(doc: number): Buffer {
-    this.docs.checkDoc(doc);
-    // A copy: callers may keep or change it without touching the index.
-    return Buffer.from(this.text.subarray(this.docs.docStart(doc), this.docs.docEnd(doc)));
-  }
-
   close(): void {
     // Nothing to release: the buffers go with the reader.
   }
 
-  private pointer(rank: number): number {
+  /** Text bytes [start, end), clipped to the text (public: the matching rules read a few bytes around a match). */
+  readText(start: number, end: number): Buffer {
+    return this.text.subarray(Math.max(0, start), Math.min(this.text.length, end));
+  }
+
+  protected textPosition(rank: number): number {
     if (!Number.isInteger(rank) || rank < 0 || rank >= this.sa.length) {
       throw new RangeError(`rank ${rank} is outside [0, ${this.sa.length})`);
     }

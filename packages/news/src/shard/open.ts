@@ -3,13 +3,15 @@ import path from 'node:path';
 import { buildSuffixArray } from '../suffix-array/index.ts';
 import { DiskShardReader } from './disk-reader.ts';
 import { DocTable } from './doc-table.ts';
-import { ShardTooLargeError } from './errors.ts';
+import { ShardFormatError, ShardTooLargeError } from './errors.ts';
 import { FILES, MAX_SHARD_TEXT_BYTES, SEPARATOR, checkShardFileSizes, readShardHeader } from './format.ts';
+import { openCompressedShard } from './compressed/open.ts';
+import { shardKindOf } from './kind.ts';
 import { MemoryShardReader } from './memory-reader.ts';
 import type { ShardOpenMode, ShardReader } from './types.ts';
 
 /**
- * Opens a shard built by `indexShard`. Checks magic, format version, pointer width and every file's size
+ * Opens a shard built by `indexShard` (or, by its header's kind, `indexCompressedShard`). Checks magic, format version, pointer width and every file's size
  * (ShardFormatError names the file). `memory` loads all files; `disk` keeps only the document table in RAM.
  *
  * @example
@@ -17,6 +19,9 @@ import type { ShardOpenMode, ShardReader } from './types.ts';
  *   shard.count(Buffer.from('Berlin'));
  */
 export function openShard(dir: string, mode: ShardOpenMode): ShardReader {
+  const kind = shardKindOf(dir);
+  if (kind === 'compressed') return openCompressedShard(dir, mode);
+  if (kind === 'unknown') throw new ShardFormatError(path.join(dir, FILES.header), 'unknown index kind; this build reads kinds sa and compressed (rebuild the shard)');
   const header = readShardHeader(dir);
   checkShardFileSizes(dir, header);
   const docsFile = path.join(dir, FILES.docOffsets);

@@ -1,23 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexShard, openShard } from './index.ts';
 import type { ShardReader } from './index.ts';
-import { ReferenceShard } from './shard-reference.ts';
+import { ReferenceShard, readCorpusArticles } from './shard-reference.ts';
 
 const corpora = fileURLToPath(new URL('../../../../../shared/corpora', import.meta.url));
 const FILES = ['10kgnad-de/10kgnad-de.jsonl.gz', 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz'];
-
-function readArticles(file: string): Buffer[] {
-  return gunzipSync(readFileSync(path.join(corpora, file)))
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.length > 0)
-    .map((line) => Buffer.from((JSON.parse(line) as { text: string }).text, 'utf8'));
-}
 
 const available = FILES.every((f) => existsSync(path.join(corpora, f)));
 
@@ -28,7 +19,7 @@ describe.skipIf(!available)('a shard of real news (10kGNAD + fundus test data)',
   let readers: ShardReader[] = [];
 
   beforeAll(async () => {
-    docs = FILES.flatMap(readArticles);
+    docs = FILES.flatMap((f) => readCorpusArticles(corpora, f));
     ref = new ReferenceShard(docs);
     const writer = createShardWriter(root);
     for (const d of docs) writer.append(d);

@@ -1,3 +1,16 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+/** The `text` of every record of a shared corpus file (`<corpora>/<file>`, JSONL.gz), as UTF-8 articles. Test-only. */
+export function readCorpusArticles(corpora: string, file: string): Buffer[] {
+  return gunzipSync(readFileSync(path.join(corpora, file)))
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => Buffer.from((JSON.parse(line) as { text: string }).text, 'utf8'));
+}
+
 /**
  * A naive model of a shard for property tests: the text as a Buffer and linear scans for everything.
  * Test-only; the engine never imports it.

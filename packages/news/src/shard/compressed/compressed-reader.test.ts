@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { createShardWriter, indexCompressedShard, openShard } from '../index.ts';
+import type { ShardOpenMode } from '../index.ts';
+import { describeShardReaderContract } from '../shard-reader.contract.ts';
+import type { ShardFactory } from '../shard-reader.contract.ts';
+import { describeShardReaderProperties } from '../shard-reader.properties.ts';
+import type { CompressedParams } from './format.ts';
+
+/** Tiny blocks, so a few-byte shard already crosses wavelet-tree blocks, sample chunks and text blocks. */
+const TINY: CompressedParams = { blockSymbols: 16, sampleRate: 4, textBlockBytes: 64, brotliQuality: 1 };
+
+const root = mkdtempSync(path.join(tmpdir(), 'shard-compressed-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let next = 0;
+
+/** The compressed kind through the real writer, indexer and openShard (which picks the reader by the header). */
+const compressed = (mode: ShardOpenMode, params?: CompressedParams): ShardFactory => async (docs) => {
+  const dir = path.join(root, String(next++));
+  const writer = createShardWriter(dir);
+  for (const doc of docs) writer.append(doc);
+  await writer.finish();
+  await indexCompressedShard(dir, {}, params);
+  return openShard(dir, mode);
+};
+
+describeShardReaderContract('compressed reader (memory)', compressed('memory'));
+describeShardReaderContract('compressed reader (disk)', compressed('disk'));
+describeShardReaderContract('compressed reader (tiny blocks)', compressed('disk', TINY));
+describeShardReaderProperties('compressed reader', compressed('memory'), 60);
+describeShardReaderProperties('compressed reader (tiny blocks)', compressed('memory', TINY), 100);

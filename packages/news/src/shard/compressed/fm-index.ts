@@ -1,0 +1,178 @@
+import { ALPHABET, blockTree } from './huffman.ts';
+import { RankBits, blockWords } from './rank-bits.ts';
+
+/** The stored parts of an FM-index over T$ (see DESIGN.md): what the builder writes and the reader loads. */
+export interface FmParts {
+  /** Text length n (the BWT has n + 1 entries: the virtual sentinel's suffix is rank 0). */
+  readonly textBytes: number;
+  /** Symbols per wavelet-tree block (a power of two ≤ 2^15, so per-block counts fit a u16). */
+  readonly blockSymbols: number;
+  /** Rank (in T$) of the suffix starting at text position 0: the BWT row holding the sentinel. */
+  readonly dollarRank: number;
+  /** Per block, 256 u16 symbol counts of the stored BWT (the sentinel row holds FILL). */
+  readonly counts: Uint16Array;
+  /** Per block, 256 Huffman code lengths. */
+  readonly lengths: Uint8Array;
+  /** Every block's wavelet-tree bits (see rank-bits.ts). */
+  readonly words: Uint32Array;
+}
+
+/** Byte stored in the sentinel's BWT row. Its rank is corrected, so every byte value 0x00–0xFF stays searchable. */
+export const FILL = 0;
+
+/**
+ * Count and rank queries over the BWT of T$ (T = shard text, $ = a virtual sentinel below every byte), one
+ * Huffman-shaped wavelet tree per block of `blockSymbols` BWT rows ("fixed block compression boosting").
+ * Rank r in T$ is rank r − 1 of the suffix-array kind: $ sorts first, exactly as the SA kind's "a suffix that is a
+ * prefix of another sorts first".
+ */
+export class FmIndex {
+  readonly rows: number;
+  /** Words of wavelet bits the block trees lay out (the bits file must hold exactly this many). */
+  readonly words: number;
+  private readonly logBlock: number;
+  private readonly blockMask: number;
+  private readonly dollar: number;
+  /** occ[b·256 + c]: stored count of c in rows [0, b·B). */
+  private readonly occ: Uint32Array;
+  /** C[c]: rows before the first suffix starting with c (the sentinel's row included). */
+  private readonly below: Float64Array;
+  private readonly totals: Float64Array;
+  private readonly lens: Uint8Array;
+  private readonly paths: Uint32Array;
+  /** Per block: global id of the root node, or −(c + 1) when the block holds one symbol only. */
+  private readonly root: Int32Array;
+  private readonly wordBase: Uint32Array;
+  private readonly child0: Int32Array;
+  private readonly child1: Int32Array;
+  private readonly nodeOff: Uint32Array;
+  private readonly nodeOnes: Uint32Array;
+  private readonly bits: RankBits;
+
+  constructor(p: FmParts) {
+    this.rows = p.textBytes + 1;
+    this.logBlock = Math.log2(p.blockSymbols);
+    this.blockMask = p.blockSymbols - 1;
+    this.dollar = p.dollarRank;
+    const blocks = Math.ceil(this.rows / p.blockSymbols);
+    this.occ = new Uint32Array((blocks + 1) * ALPHABET);
+    this.lens = p.lengths;
+    this.paths = new Uint32Array(blocks * ALPHABET);
+    this.root = new Int32Array(blocks);
+    this.wordBase = new Uint32Array(blocks + 1);
+    const trees = [];
+    let nodes = 0;
+    for (let b = 0; b < blocks; b++) {
+      const counts = p.counts.subarray(b * ALPHABET, (b + 1) * ALPHABET);
+      const lens = p.lengths.subarray(b * ALPHABET, (b + 1) * ALPHABET);
+      for (let c = 0; c < ALPHABET; c++) this.occ[(b + 1) * ALPHABET + c] = (this.occ[b * ALPHABET + c] as number) + (counts[c] as number);
+      const tree = blockTree(lens, counts);
+      this.paths.set(tree.path, b * ALPHABET);
+      this.wordBase[b + 1] = (this.wordBase[b] as number) + blockWords(tree.bits);
+      this.root[b] = tree.child0.length > 0 ? nodes : -(counts.findIndex((n) => n > 0) + 1);
+      nodes += tree.child0.length;
+      trees.push(tree);
+    }
+    this.words = this.wordBase[blocks] as number;
+    if (p.words.length !== this.words) throw new RangeError(`the block trees need ${this.words} words of bits, got ${p.words.length}`);
+    this.bits = new RankBits(p.words, this.wordBase);
+    this.child0 = new Int32Array(nodes);
+    this.child1 = new Int32Array(nodes);
+    this.nodeOff = new Uint32Array(nodes);
+    this.nodeOnes = new Uint32Array(nodes);
+    trees.forEach((t, b) => {
+      const first = this.root[b] as number;
+      for (let k = 0; k < t.child0.length; k++) {
+        const c0 = t.child0[k] as number;
+        const c1 = t.child1[k] as number;
+        this.child0[first + k] = c0 >= 0 ? first + c0 : c0;
+        this.child1[first + k] = c1 >= 0 ? first + c1 : c1;
+        this.nodeOff[first + k] = t.offset[k] as number;
+        this.nodeOnes[first + k] = this.bits.rank(this.wordBase[b] as number, t.offset[k] as number);
+      }
+    });
+    this.totals = new Float64Array(ALPHABET);
+    this.below = new Float64Array(ALPHABET + 1);
+    let sum = 1; // the sentinel's row
+    for (let c = 0; c < ALPHABET; c++) {
+      const total = (this.occ[blocks * ALPHABET + c] as number) - (c === FILL && this.rows > 0 ? 1 : 0);
+      this.totals[c] = total;
+      this.below[c] = sum;
+      sum += total;
+    }
+    this.below[ALPHABET] = sum;
+  }
+
+  /** Occurrences of byte c in BWT rows [0, i), 0 ≤ i ≤ rows. */
+  rank(c: number, i: number): number {
+    if (i >= this.rows) return this.totals[c] as number;
+    const b = i >>> this.logBlock;
+    const k = (b << 8) | c;
+    let r = this.occ[k] as number;
+    const len = this.lens[k] as number;
+    let local = i & this.blockMask;
+    let node = this.root[b] as number;
+    if (len === 0) {
+      if (node !== -(c + 1)) local = 0;
+    } else {
+      const base = this.wordBase[b] as number;
+      const path = this.paths[k] as number;
+      for (let d = 0; d < len; d++) {
+        const ones = this.bits.rank(base, (this.nodeOff[node] as number) + local) - (this.nodeOnes[node] as number);
+        if ((path >>> d) & 1) {
+          local = ones;
+          node = this.child1[node] as number;
+        } else {
+          local -= ones;
+          node = this.child0[node] as number;
+        }
+      }
+    }
+    r += local;
+    return c === FILL && i > this.dollar ? r - 1 : r;
+  }
+
+  /**
+   * Backward search: the T$ rows [sp, ep) of suffixes starting with q. Both ends stay exact even when the
+   * interval is empty, so `sp` is always the number of suffixes sorting before q (the SA kind's lower bound).
+   */
+  search(q: Uint8Array): { sp: number; ep: number } {
+    let sp = 0;
+    let ep = this.rows;
+    for (let k = q.length - 1; k >= 0; k--) {
+      const c = q[k] as number;
+      const base = this.below[c] as number;
+      if (sp === ep) {
+        sp = base + this.rank(c, sp);
+        ep = sp;
+      } else {
+        sp = base + this.rank(c, sp);
+        ep = base + this.rank(c, ep);
+      }
+    }
+    return { sp, ep };
+  }
+
+  /** LF(i): the row of the suffix one text position earlier; −1 for the sentinel's row (text position 0). */
+  lf(i: number): number {
+    if (i === this.dollar) return -1;
+    const b = i >>> this.logBlock;
+    let local = i & this.blockMask;
+    let node = this.root[b] as number;
+    const base = this.wordBase[b] as number;
+    while (node >= 0) {
+      const rb = this.bits.rankBit(base, (this.nodeOff[node] as number) + local);
+      const ones = (rb >>> 1) - (this.nodeOnes[node] as number);
+      if (rb & 1) {
+        local = ones;
+        node = this.child1[node] as number;
+      } else {
+        local -= ones;
+        node = this.child0[node] as number;
+      }
+    }
+    const c = -node - 1;
+    const r = (this.occ[(b << 8) | c] as number) + local;
+    return (this.below[c] as number) + (c === FILL && i > this.dollar ? r - 1 : r);
+  }
+}

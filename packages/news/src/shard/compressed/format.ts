@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ShardFormatError } from '../errors.ts';
+import { FILES as SA_FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
+import type { ShardFileInfo } from '../types.ts';
+import { ALPHABET } from './huffman.ts';
+import { packedValueWords } from './sa-samples.ts';
+
+/** Bump on any change to the files below; the reader refuses other versions. See DESIGN.md. */
+export const COMPRESSED_FORMAT_VERSION = 1;
+export const COMPRESSED_KIND = 'compressed';
+
+/** Build parameters, recorded in the header (powers of two; blockSymbols ≤ 2^15 so block counts fit a u16). */
+export interface CompressedParams {
+  readonly blockSymbols: number;
+  readonly sampleRate: number;
+  readonly textBlockBytes: number;
+  readonly brotliQuality: number;
+}
+
+/** Defaults chosen in DESIGN.md ("Costs"): block sizes, sample rate, text codec quality. */
+export const COMPRESSED_DEFAULTS: CompressedParams = {
+  blockSymbols: 1 << 15,
+  sampleRate: 64,
+  textBlockBytes: 32 << 10,
+  brotliQuality: 6,
+};
+
+export const CFILES = {
+  header: SA_FILES.header,
+  docOffsets: SA_FILES.docOffsets,
+  text: 'text.br',
+  textBlocks: 'text-blocks.u64',
+  counts: 'fm-counts.u16',
+  lengths: 'fm-lengths.u8',
+  bits: 'fm-bits.u32',
+  sampleChunks: 'sa-chunks.u32',
+  sampleRows: 'sa-rows.u8',
+  sampleValues: 'sa-values.u32',
+} as const;
+type DataFile = Exclude<keyof typeof CFILES, 'header'>;
+const DATA_FILES = Object.keys(CFILES).filter((k) => k !== 'header') as DataFile[];
+
+/** header.json of a compressed shard, written last (its presence means the shard is complete). */
+export interface CompressedHeader {
+  readonly magic: typeof SHARD_MAGIC;
+  readonly kind: typeof COMPRESSED_KIND;
+  readonly formatVersion: number;
+  readonly textBytes: number;
+  readonly docCount: number;
+  /** Width of a stored SA sample (text position / sampleRate), kept as the SA kind's pointer width. */
+  readonly pointerBytes: number;
+  readonly separator: number;
+  readonly blockSymbols: number;
+  readonly sampleRate: number;
+  /** BWT row of the virtual sentinel (the row of the suffix at text position 0). */
+  readonly dollarRank: number;
+  readonly textBlockBytes: number;
+  readonly textCodec: 'brotli';
+  readonly files: Readonly<Record<DataFile, ShardFileInfo>>;
+}
+
+/** Sizes every data file must have, given the header's numbers (fm-bits and text.br are checked on load). */
+export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Record<DataFile, number>> {
+  const rows = h.textBytes + 1;
+  const blocks = Math.ceil(rows / h.blockSymbols);
+  const samples = Math.ceil(h.textBytes / h.sampleRate);
+  return {
+    docOffsets: 8 * h.docCount,
+    textBlocks: 8 * (Math.ceil(h.textBytes / h.textBlockBytes) + 1),
+    counts: 2 * ALPHABET * blocks,
+    lengths: ALPHABET * blocks,
+    sampleChunks: 4 * (Math.ceil(rows / 256) + 1),
+    sampleRows: samples,
+    sampleValues: 4 * packedValueWords(h.textBytes, h.sampleRate),
+  };
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isPow2 = (v: unknown, max: number): v is number => isCount(v) && v >= 2 && v <= max && (v & (v - 1)) === 0;
+
+/** Reads and validates a compressed shard's header.json (magic, kind, version, parameters, file entries). */
+export function readCompressedHeader(dir: string): CompressedHeader {
+  const file = path.join(dir, CFILES.header);
+  let h: Partial<Record<keyof CompressedHeader, unknown>> | null;
+  try {
+    h = JSON.parse(readFileSync(file, 'utf8')) as typeof h;
+  } catch (err) {
+    throw new ShardFormatError(file, `unreadable: ${String(err)}`);
+  }
+  const fail = (what: string): never => {
+    throw new ShardFormatError(file, what);
+  };
+  if (!h || h.magic !== SHARD_MAGIC || h.kind !== COMPRESSED_KIND) fail(`not a compressed shard header`);
+  const v = h as Record<keyof CompressedHeader, unknown>;
+  if (v.formatVersion !== COMPRESSED_FORMAT_VERSION) {
+    fail(`compressed format version ${String(v.formatVersion)}, this reader supports ${COMPRESSED_FORMAT_VERSION}; rebuild the shard`);
+  }
+  if (!isCount(v.textBytes) || !isCount(v.docCount) || v.textBytes > MAX_SHARD_TEXT_BYTES || v.docCount > v.textBytes || (v.docCount === 0) !== (v.textBytes === 0)) {
+    fail('textBytes/docCount missing, inconsistent or over the format limit');
+  }
+  if (v.pointerBytes !== POINTER_BYTES || v.separator !== SEPARATOR || v.textCodec !== 'brotli') fail('pointerBytes, separator or textCodec unsupported');
+  if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.sampleRate, 1 << 16) || !isPow2(v.textBlockBytes, 1 << 24)) {
+    fail('blockSymbols (≤ 2^15), sampleRate or textBlockBytes is not a supported power of two');
+  }
+  if (!isCount(v.dollarRank) || (v.dollarRank as number) > (v.textBytes as number)) fail('dollarRank missing or out of range');
+  const files = (v.files ?? {}) as Record<string, Partial<ShardFileInfo> | undefined>;
+  const checked = {} as Record<DataFile, ShardFileInfo>;
+  for (const key of DATA_FILES) {
+    const o = files[key];
+    if (!o || o.name !== CFILES[key] || !isCount(o.bytes) || typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256)) {
+      fail(`entry for ${CFILES[key]} is missing or malformed`);
+    }
+    checked[key] = { name: CFILES[key], bytes: o?.bytes as number, sha256: o?.sha256 as string };
+  }
+  const header = { ...(v as unknown as CompressedHeader), files: checked };
+  for (const [key, bytes] of Object.entries(expectedSizes(header)) as [DataFile, number][]) {
+    if (checked[key].bytes !== bytes) fail(`${checked[key].name} recorded as ${checked[key].bytes} bytes, expected ${bytes}`);
+  }
+  return header;
+}

@@ -1,0 +1,59 @@
+import { closeSync } from 'node:fs';
+import type { DocTable } from '../doc-table.ts';
+import { POINTER_BYTES } from '../format.ts';
+import { ShardReaderBase } from '../reader-base.ts';
+import type { RankInterval, ShardStats } from '../types.ts';
+import type { FmIndex } from './fm-index.ts';
+import type { SaSamples } from './sa-samples.ts';
+import type { TextBlocks } from './text-blocks.ts';
+
+/**
+ * The compressed kind behind the ShardReader contract: count/find by backward search over the FM-index,
+ * locate by LF steps to the nearest SA sample, windows and articles from the brotli text blocks (never the BWT).
+ * Ranks are the SA kind's: FM row r + 1 is suffix-array rank r (row 0 is the virtual sentinel's suffix).
+ */
+export class CompressedShardReader extends ShardReaderBase {
+  readonly stats: ShardStats;
+  private closed = false;
+
+  constructor(
+    private readonly fm: FmIndex,
+    private readonly samples: SaSamples,
+    private readonly text: TextBlocks,
+    docs: DocTable,
+    /** Open file descriptor of text.br in disk mode, closed with the reader. */
+    private readonly fd?: number,
+  ) {
+    super(docs);
+    this.stats = { textBytes: fm.rows - 1, docCount: docs.docCount, pointerBytes: POINTER_BYTES };
+  }
+
+  find(query: Uint8Array): RankInterval {
+    const n = this.stats.textBytes;
+    if (query.length === 0 || n === 0) return { lo: 0, hi: query.length === 0 ? n : 0 };
+    const { sp, ep } = this.fm.search(query);
+    return { lo: sp - 1, hi: ep - 1 };
+  }
+
+  close(): void {
+    if (this.fd !== undefined && !this.closed) closeSync(this.fd);
+    this.closed = true;
+  }
+
+  readText(start: number, end: number): Buffer {
+    return this.text.read(Math.max(0, start), Math.min(this.stats.textBytes, end));
+  }
+
+  /** SA[rank]: LF steps back to a sampled row (at most sampleRate − 1 of them), or to text position 0. */
+  protected textPosition(rank: number): number {
+    const n = this.stats.textBytes;
+    if (!Number.isInteger(rank) || rank < 0 || rank >= n) throw new RangeError(`rank ${rank} is outside [0, ${n})`);
+    let row = rank + 1;
+    for (let steps = 0; ; steps++) {
+      const sampled = this.samples.at(row);
+      if (sampled >= 0) return sampled + steps;
+      row = this.fm.lf(row);
+      if (row < 0) return steps;
+    }
+  }
+}

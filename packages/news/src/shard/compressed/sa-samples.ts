@@ -1,0 +1,93 @@
+/**
+ * Suffix-array samples for locate: the rows whose suffix starts at a text position divisible by `rate`.
+ * Text-position sampling bounds a locate at `rate − 1` LF steps (rank sampling would only bound the mean).
+ * Marked rows are found without an n-bit marker vector: per 256-row chunk, the index of its first sample
+ * (`chunkStart`, u32) and each sample's row modulo 256 (`rowLow`, u8), so marking costs 8 bits per sample +
+ * 32 bits per 256 rows. Each sample stores position / rate bit-packed in `valueBits(textBytes, rate)` bits.
+ */
+
+/** Bits per packed sample value: enough for the largest position / rate. */
+export function valueBits(textBytes: number, rate: number): number {
+  return Math.max(1, 32 - Math.clz32(Math.max(0, Math.floor((textBytes - 1) / rate))));
+}
+
+/** Words of the packed sample values. */
+export function packedValueWords(textBytes: number, rate: number): number {
+  return Math.ceil((Math.ceil(textBytes / rate) * valueBits(textBytes, rate)) / 32);
+}
+
+export class SaSamples {
+  private readonly width: number;
+  private readonly mask: number;
+
+  constructor(
+    private readonly chunkStart: Uint32Array,
+    private readonly rowLow: Uint8Array,
+    /** Bit-packed text position / rate of each sample, in row order. */
+    private readonly values: Uint32Array,
+    readonly rate: number,
+    textBytes: number,
+  ) {
+    this.width = valueBits(textBytes, rate);
+    this.mask = 2 ** this.width - 1;
+  }
+
+  /** Text position of the suffix at T$ row i if sampled, else −1. */
+  at(i: number): number {
+    const chunk = i >>> 8;
+    const low = i & 255;
+    const end = this.chunkStart[chunk + 1] as number;
+    for (let k = this.chunkStart[chunk] as number; k < end; k++) {
+      const r = this.rowLow[k] as number;
+      if (r === low) return this.value(k) * this.rate;
+      if (r > low) break;
+    }
+    return -1;
+  }
+
+  private value(k: number): number {
+    const bit = k * this.width;
+    const w = Math.floor(bit / 32);
+    const off = bit - w * 32;
+    let v = (this.values[w] as number) >>> off;
+    if (off + this.width > 32) v |= (this.values[w + 1] as number) << (32 - off);
+    return (v & this.mask) >>> 0;
+  }
+}
+
+/** Collects the samples row by row during the build (rows must arrive in increasing order). */
+export class SaSampleWriter {
+  readonly chunkStart: Uint32Array;
+  readonly rowLow: Uint8Array;
+  readonly values: Uint32Array;
+  private readonly width: number;
+  private next = 0;
+  private chunk = 0;
+
+  constructor(rows: number, textBytes: number, readonly rate: number) {
+    this.chunkStart = new Uint32Array(Math.ceil(rows / 256) + 1);
+    this.rowLow = new Uint8Array(Math.ceil(textBytes / rate));
+    this.values = new Uint32Array(packedValueWords(textBytes, rate));
+    this.width = valueBits(textBytes, rate);
+  }
+
+  /** Records row i if its text position is sampled. */
+  add(i: number, pos: number): void {
+    if (pos % this.rate !== 0) return;
+    const chunk = i >>> 8;
+    while (this.chunk < chunk) this.chunkStart[++this.chunk] = this.next;
+    this.rowLow[this.next] = i & 255;
+    const v = pos / this.rate;
+    const bit = this.next * this.width;
+    const w = Math.floor(bit / 32);
+    const off = bit - w * 32;
+    this.values[w] = (this.values[w] as number) | (v << off);
+    if (off + this.width > 32) this.values[w + 1] = (this.values[w + 1] as number) | (v >>> (32 - off));
+    this.next++;
+  }
+
+  /** Closes the chunk table; call once after the last row. */
+  finish(): void {
+    while (this.chunk + 1 < this.chunkStart.length) this.chunkStart[++this.chunk] = this.next;
+  }
+}
