@@ -2,6 +2,7 @@ import { closeSync, readSync } from 'node:fs';
 import type { DocTable } from './doc-table.ts';
 import { ShardReaderBase } from './reader-base.ts';
 import type { RankInterval, ShardStats } from './types.ts';
+import { narrowInterval } from './narrow.ts';
 
 /** Once a search interval's pointers fit in this many bytes, read them in one go instead of one by one. */
 const SA_BLOCK_BYTES = 4096;
@@ -51,13 +52,7 @@ export class DiskShardReader extends ShardReaderBase {
       return one[0] as number;
     };
     if (iv.hi - iv.lo <= SA_BLOCK_BYTES / 4 && iv.hi > iv.lo) this.readBlock(iv.lo, iv.hi);
-    let a = iv.lo;
-    let b = iv.hi;
-    while (a < b) { const m = (a + b) >>> 1; if (at(m) < byte) a = m + 1; else b = m; }
-    const lo = a;
-    b = iv.hi;
-    while (a < b) { const m = (a + b) >>> 1; if (at(m) <= byte) a = m + 1; else b = m; }
-    return { lo, hi: a };
+    return narrowInterval(iv, byte, at);
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 import type { DocTable } from './doc-table.ts';
 import { ShardReaderBase } from './reader-base.ts';
 import type { RankInterval, ShardStats } from './types.ts';
+import { narrowInterval } from './narrow.ts';
 
 /** Written by a lower-bound search: the smallest rank it probed whose |query|-prefix is greater than the query. */
 interface UpperLimit { limit: number }
@@ -78,13 +79,7 @@ export class MemoryShardReader extends ShardReaderBase {
     const n = text.length;
     // A suffix that ends before `depth` sorts first: its "byte" there counts as -1.
     const at = (r: number): number => { const p = (sa[r] as number) + depth; return p < n ? (text[p] as number) : -1; };
-    let a = iv.lo;
-    let b = iv.hi;
-    while (a < b) { const m = (a + b) >>> 1; if (at(m) < byte) a = m + 1; else b = m; }
-    const lo = a;
-    b = iv.hi;
-    while (a < b) { const m = (a + b) >>> 1; if (at(m) <= byte) a = m + 1; else b = m; }
-    return { lo, hi: a };
+    return narrowInterval(iv, byte, at);
   }
 
   close(): void {
