@@ -45,6 +45,15 @@ export async function researchRows(ctx: ResearchContext): Promise<string[][]> {
   }
   const conc = await both(ctx, '/api/v2/contexts', 'v2_contexts', ctxBodies, 100);
   rows.push([`contexts, 1,000 ranks, 60 bytes each side (${ctxBodies.length} pages rotated)`, ...conc.cells, 'p50 ≤ 40 ms']);
+  // Matching options: the same queries counted case-sensitively, case-insensitively and as whole words (all shards).
+  const queries = ['Bundesregierung', 'oil prices', 'Tokyo', 'market', 'Regierung', 'price'];
+  const counts = async (extra: object) => latency(ctx.c, '/api/v2/count', queries.map((q) => JSON.stringify({ index: 'news', query: q, ...extra })), 120, 12);
+  const cs = await counts({});
+  const ci = await counts({ case: 'insensitive' });
+  const ww = await counts({ whole_word: true });
+  rows.push([`count, ${queries.length} queries rotated: case-sensitive`, `${ms(cs.p50)} / ${ms(cs.p99)}`, '', '']);
+  rows.push(['… case-insensitive (every spelling under Unicode case folding)', `${ms(ci.p50)} / ${ms(ci.p99)}`, '', `p50 ≤ 3× case-sensitive (${(ci.p50 / cs.p50).toFixed(1)}×)`]);
+  rows.push(['… whole word (each of ≤ 10,000 occurrences tested)', `${ms(ww.p50)} / ${ms(ww.p99)}`, '', `p50 ≤ 2× case-sensitive (${(ww.p50 / cs.p50).toFixed(1)}×)`]);
   const tl = await both(ctx, '/api/v2/timeline', 'v2_timeline', ['the', 'Bundesregierung', '東京', 'oil prices'].flatMap((q) => est(q)), 200);
   rows.push(['timeline (per crawl month, 4 queries rotated)', ...tl.cells, '']);
   return rows;
