@@ -11,7 +11,7 @@ describe('parseConfig', () => {
     expect(parseConfig({ port: 9000 }, { EVENTS_PORT: '7000', EVENTS_TIMEZONE: 'Europe/Rome' })).toMatchObject({ port: 9000, timezone: 'Europe/Rome' });
   });
   it('sizes the item cache in MiB, 64 by default and 0 to turn it off', () => {
-    expect(parseConfig({}, {}).itemCacheBytes).toBe(64 * 2 ** 20);
+    expect(parseConfig({}, {}).itemCacheBytes).toBe(128 * 2 ** 20);
     expect(parseConfig({}, { EVENTS_ITEM_CACHE_MB: '0' }).itemCacheBytes).toBe(0);
     expect(parseConfig({}, { EVENTS_ITEM_CACHE_MB: '8' }).itemCacheBytes).toBe(8 * 2 ** 20);
   });

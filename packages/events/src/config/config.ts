@@ -47,7 +47,9 @@ export const defaultConfig: Config = Object.freeze({
   bodyLimitBytes: 1024 * 1024,
   logLevel: 'info',
   cacheTtlMs: 5000,
-  itemCacheBytes: 64 * 1024 * 1024,
+  // 128 MB holds ~18,000 events with list and single bodies; at 64 MB a calendar of 10,000 such events fell off
+  // the LRU cliff (a cyclic scan larger than the cache hits nothing) once json_ld and cost details grew the bodies.
+  itemCacheBytes: 128 * 1024 * 1024,
   uploadsDir: './data/uploads',
   mediaMaxBytes: 10 * 1024 * 1024,
   mediaAllowPrivateHosts: false,
