@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     rows.push([`paging ${JSON.stringify(query)} end to end: ${found.total_occurrences.toLocaleString('en')} occurrences, ${totals.pages} pages, ${totals.articles.toLocaleString('en')} articles`,
       `${(pagingMs / 1000).toFixed(2)} s total`, '', '≤ 10 s']);
 
-    rows.push(...await researchRows({ c, w, gatewayUrl: gateway.url, base, find, toWorker: (kind, bodies) => toWorker(kind, bodies) }));
+    rows.push(...await researchRows({ c, w, gatewayUrl: gateway.url, base, corpora: CORPORA, find, toWorker: (kind, bodies) => toWorker(kind, bodies) }));
     const samplePage = (await c.post('/api/v2/documents', docBodies[0]!)).text;
     const compression = await compressionTable(gateway.url, docBodies, samplePage);
 

@@ -2,6 +2,7 @@
  * The research additions measured inside `npm run bench:v2`: estimate, contexts, timeline latencies, and what HTTP
  * compression costs and saves at 16 connections (issue 12's speed section).
  */
+import { spawnSync } from 'node:child_process';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { autocannon, type AutocannonResult } from './bench-support.ts';
 import { latency, type Client } from './v2-client.ts';
@@ -12,6 +13,8 @@ export interface ResearchContext {
   readonly w: Client;
   readonly gatewayUrl: string;
   readonly base: { readonly index: string; readonly expected_index_version: string };
+  /** The shared corpora folder (gzipped JSONL), for the ripgrep comparison. */
+  readonly corpora: string;
   toWorker(kind: 'v2_estimate' | 'v2_contexts' | 'v2_timeline', bodies: readonly string[]): string[];
   find(c: Client, query: string): Promise<FindResult>;
 }
@@ -54,6 +57,15 @@ export async function researchRows(ctx: ResearchContext): Promise<string[][]> {
   rows.push([`count, ${queries.length} queries rotated: case-sensitive`, `${ms(cs.p50)} / ${ms(cs.p99)}`, '', '']);
   rows.push(['… case-insensitive (every spelling under Unicode case folding)', `${ms(ci.p50)} / ${ms(ci.p99)}`, '', `p50 ≤ 3× case-sensitive (${(ci.p50 / cs.p50).toFixed(1)}×)`]);
   rows.push(['… whole word (each of ≤ 10,000 occurrences tested)', `${ms(ww.p50)} / ${ms(ww.p99)}`, '', `p50 ≤ 2× case-sensitive (${(ww.p50 / cs.p50).toFixed(1)}×)`]);
+  // The linear scan a user would try: ripgrep, case-insensitive, fixed strings, through the gzipped corpus files.
+  const rg = queries.map((q) => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync('rg', ['-z', '-i', '-F', '--count-matches', '--no-filename', q, ctx.corpora], { encoding: 'utf8' });
+    if (r.error) throw new Error(`ripgrep is needed for the comparison row (apt-get install ripgrep): ${r.error.message}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  }).sort((a, b) => a - b);
+  rows.push([`… the same queries with \`rg -z -i -F --count-matches\` over the gzipped corpora (each query once)`, `${ms(rg[Math.floor(rg.length / 2)]!)} (median)`, '',
+    `${(rg[Math.floor(rg.length / 2)]! / ci.p50).toFixed(0)}× the case-insensitive count`]);
   const tl = await both(ctx, '/api/v2/timeline', 'v2_timeline', ['the', 'Bundesregierung', '東京', 'oil prices'].flatMap((q) => est(q)), 200);
   rows.push(['timeline (per crawl month, 4 queries rotated)', ...tl.cells, '']);
   return rows;
