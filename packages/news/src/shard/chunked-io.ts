@@ -22,8 +22,15 @@ function updateChunked(hash: Hash, bytes: Uint8Array, chunkBytes: number): Hash 
  * @example sha256Chunked(Buffer.from('abc'), 1) // 'ba7816bf…' (same digest as one update)
  */
 export function sha256Chunked(bytes: Uint8Array, chunkBytes: number = IO_CHUNK_BYTES): string {
+  return sha256ChunkedParts([bytes], chunkBytes);
+}
+
+/** SHA-256 (hex) of the concatenation of `parts` (a file written from several buffers), in slices of `chunkBytes`. */
+export function sha256ChunkedParts(parts: readonly Uint8Array[], chunkBytes: number = IO_CHUNK_BYTES): string {
   checkChunk(chunkBytes);
-  return updateChunked(createHash('sha256'), bytes, chunkBytes).digest('hex');
+  const hash = createHash('sha256');
+  for (const part of parts) updateChunked(hash, part, chunkBytes);
+  return hash.digest('hex');
 }
 
 /**

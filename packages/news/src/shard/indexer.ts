@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSuffixArray } from '../suffix-array/index.ts';
 import { sha256Chunked, writeAndHash } from './chunked-io.ts';
-import { DocTable } from './doc-table.ts';
-import { ShardFormatError, ShardTooLargeError } from './errors.ts';
-import { FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHARD_FORMAT_VERSION, SHARD_MAGIC, readShardHeader } from './format.ts';
+import { ShardFormatError } from './errors.ts';
+import { FILES, POINTER_BYTES, SEPARATOR, SHARD_FORMAT_VERSION, SHARD_MAGIC, readShardHeader } from './format.ts';
 import type { ShardHeader } from './format.ts';
 import { readCompressedHeader } from './compressed/format.ts';
 import { shardKindOf } from './kind.ts';
 import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from './types.ts';
+import { readShardInput } from './shard-input.ts';
 
 /**
  * Builds the suffix array of a shard written by `createShardWriter` and writes it with the header.
@@ -21,34 +20,7 @@ import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from './types.ts'
  */
 export async function indexShard(dir: string, opts: IndexShardOptions = {}): Promise<ShardFileSet> {
   const progress = opts.onProgress ?? (() => {});
-  const textFile = path.join(dir, FILES.text);
-  const docsFile = path.join(dir, FILES.docOffsets);
-  let size: number;
-  try {
-    size = statSync(textFile).size;
-  } catch {
-    throw new ShardFormatError(textFile, 'missing (write the shard with createShardWriter first)');
-  }
-  if (size > MAX_SHARD_TEXT_BYTES) throw new ShardTooLargeError(dir, size, MAX_SHARD_TEXT_BYTES);
-
-  progress('read-text', 0, size);
-  const text = await readFile(textFile);
-  if (text.length !== size) throw new ShardFormatError(textFile, 'changed while being read');
-  progress('read-text', size, size);
-  progress('check-docs', 0, size);
-  let docsRaw: Buffer;
-  try {
-    docsRaw = await readFile(docsFile);
-  } catch {
-    throw new ShardFormatError(docsFile, 'missing (write the shard with createShardWriter first)');
-  }
-  const docs = new DocTable(docsRaw, size, docsFile, (pos) => text[pos]);
-  let separators = 0;
-  for (let at = text.indexOf(SEPARATOR); at !== -1; at = text.indexOf(SEPARATOR, at + 1)) separators++;
-  if (separators !== docs.docCount) {
-    throw new ShardFormatError(textFile, `${separators} separator bytes (0xFF) but ${docs.docCount} articles in ${FILES.docOffsets}`);
-  }
-  progress('check-docs', size, size);
+  const { size, text, docsRaw, docs } = await readShardInput(dir, progress);
 
   const info = (name: string, bytes: Uint8Array): ShardFileInfo => ({ name, bytes: bytes.length, sha256: sha256Chunked(bytes) });
   progress('sort', 0, size);

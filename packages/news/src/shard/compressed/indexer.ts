@@ -1,28 +1,17 @@
-import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import path from 'node:path';
 import { buildSuffixArray } from '../../suffix-array/index.ts';
-import { DocTable } from '../doc-table.ts';
-import { ShardFormatError, ShardTooLargeError } from '../errors.ts';
-import { FILES as SA_FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
+import { sha256ChunkedParts } from '../chunked-io.ts';
+import { POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
+import { readShardInput } from '../shard-input.ts';
 import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from '../types.ts';
 import { buildFm } from './fm-build.ts';
 import { CFILES, COMPRESSED_DEFAULTS, COMPRESSED_FORMAT_VERSION, COMPRESSED_KIND, type CompressedHeader, type CompressedParams } from './format.ts';
 import { compressTextBlocks } from './text-blocks.ts';
 
-/** Hash input slices: Node's Hash.update refuses a single buffer of 2^31 bytes or more. */
-const HASH_CHUNK = 1 << 28;
-
 function info(name: string, parts: readonly Uint8Array[]): ShardFileInfo {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for (const part of parts) {
-    for (let at = 0; at < part.length; at += HASH_CHUNK) hash.update(part.subarray(at, at + HASH_CHUNK));
-    bytes += part.length;
-  }
-  return { name, bytes, sha256: hash.digest('hex') };
+  return { name, bytes: parts.reduce((n, p) => n + p.length, 0), sha256: sha256ChunkedParts(parts) };
 }
 
 const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -41,26 +30,7 @@ export function assertLittleEndian(what: string): void {
 export async function indexCompressedShard(dir: string, opts: IndexShardOptions = {}, params: CompressedParams = COMPRESSED_DEFAULTS): Promise<ShardFileSet> {
   assertLittleEndian(dir);
   const progress = opts.onProgress ?? (() => {});
-  const textFile = path.join(dir, SA_FILES.text);
-  const docsFile = path.join(dir, SA_FILES.docOffsets);
-  let size: number;
-  try {
-    size = statSync(textFile).size;
-  } catch {
-    throw new ShardFormatError(textFile, 'missing (write the shard with createShardWriter first)');
-  }
-  if (size > MAX_SHARD_TEXT_BYTES) throw new ShardTooLargeError(dir, size, MAX_SHARD_TEXT_BYTES);
-  progress('read-text', 0, size);
-  const text = await readFile(textFile);
-  const docsRaw = await readFile(docsFile).catch(() => {
-    throw new ShardFormatError(docsFile, 'missing (write the shard with createShardWriter first)');
-  });
-  const docs = new DocTable(docsRaw, text.length, docsFile, (pos) => text[pos]);
-  let separators = 0;
-  for (let at = text.indexOf(SEPARATOR); at !== -1; at = text.indexOf(SEPARATOR, at + 1)) separators++;
-  if (text.length !== size || separators !== docs.docCount) {
-    throw new ShardFormatError(textFile, `changed while being read, or ${separators} separator bytes (0xFF) for ${docs.docCount} articles in ${SA_FILES.docOffsets}`);
-  }
+  const { textFile, size, text, docsRaw, docs } = await readShardInput(dir, progress);
   const d = params;
   const { parts, samples, packed } = await sortAndBuild(text, d, progress);
 
