@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { createShardWriter, indexCompressedShard, indexShard, openShard, type ShardKind, type ShardReader } from '../src/shard/index.ts';
 import { CORPORA, writeBenchmarkSection } from './bench-support.ts';
 import { machine, percentiles, type Percentiles } from './index-bench-measure.ts';
+import { createRandom } from '../src/corpus/synthetic.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const WORK = process.env['BENCH_DIR'] ?? '/tmp/news-bench-compressed';
@@ -50,19 +51,9 @@ function build(kind: ShardKind, dir: string, inputs: string[]): Built {
   };
 }
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 1,000 mixed queries from the shard's own articles (as bench:index): 30% 1–4 chars, 50% 5–20, 10% 40–100, 10% absent. */
 function mixedQueries(r: ShardReader, n = 1000): Buffer[] {
-  const random = seeded(42);
+  const random = createRandom(42);
   const out: Buffer[] = [];
   while (out.length < n) {
     const chars = [...r.documentBytes(Math.floor(random() * r.stats.docCount)).toString('utf8')];
@@ -87,7 +78,7 @@ function open(dir: string): { reader: ShardReader; openSeconds: number; rssMB: n
 /** Warm-up round, then measured round; per call in microseconds (page: 1,000 ranks located + their articles' lengths). */
 function measure(o: ReturnType<typeof open>, queries: Buffer[], checkAgainst?: ShardReader): Latency {
   const reader = o.reader;
-  const random = seeded(7);
+  const random = createRandom(7);
   const ranks = Array.from({ length: 2000 }, () => Math.floor(random() * reader.stats.textBytes));
   const frequent = queries.map((q) => reader.find(q)).filter((f) => f.hi - f.lo >= 1000).slice(0, 50);
   const samples = { count: [] as number[], locate: [] as number[], window: [] as number[], page: [] as number[] };

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultSyntheticCorpusOptions, writeSyntheticCorpus } from '../src/corpus/index.ts';
+import { createRandom } from '../src/corpus/synthetic.ts';
 import { openRelease, type ReleaseIndex } from '../src/release/index.ts';
 import { buildSuffixArray } from '../src/suffix-array/index.ts';
 import { CORPORA, writeBenchmarkSection } from './bench-support.ts';
@@ -18,19 +19,9 @@ const log = (msg: string): void => void process.stderr.write(`bench: ${msg}\n`);
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const LOAD_AT_START = loadAverage();
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 1,000 mixed queries drawn from the index's own articles: short, medium, long, and absent ones. */
 function mixedQueries(index: ReleaseIndex, n = 1000): Buffer[] {
-  const random = seeded(42);
+  const random = createRandom(42);
   const out: Buffer[] = [];
   while (out.length < n) {
     const shard = index.shards[Math.floor(random() * index.shards.length)];
