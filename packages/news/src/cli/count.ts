@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { openRelease } from '../release/index.ts';
-import { matchBudget, matchShard, MatchingError } from '../matching/index.ts';
+import { matchBudget, matchPrepared, MatchingError, prepareMatch } from '../matching/index.ts';
 import type { CliContext, CliCommand } from './context.ts';
 import { action, UsageError } from './fail.ts';
 
@@ -53,16 +53,16 @@ async function runCount(ctx: CliContext, args: string[], flags: CountFlags): Pro
       const byShard: Record<string, number> = {};
       let count = 0;
       const budget = matchBudget();
-      for (const s of shards) {
-        let n: number;
-        try {
-          n = query === '' ? s.reader.count(new Uint8Array(0)) : matchShard(s.reader, query, options, budget).count();
-        } catch (e) {
-          if (e instanceof MatchingError) throw new UsageError(`query ${JSON.stringify(query)}: ${e.message}`);
-          throw e;
+      try {
+        const prepared = prepareMatch(query, options);
+        for (const s of shards) {
+          const n = query === '' ? s.reader.count(new Uint8Array(0)) : matchPrepared(s.reader, prepared, budget).count();
+          byShard[s.shardId] = n;
+          count += n;
         }
-        byShard[s.shardId] = n;
-        count += n;
+      } catch (e) {
+        if (e instanceof MatchingError) throw new UsageError(`query ${JSON.stringify(query)}: ${e.message}`);
+        throw e;
       }
       ctx.stdout.write(JSON.stringify({ query, count, by_shard: byShard }) + '\n');
     }

@@ -49,17 +49,34 @@ export interface ShardMatch {
 
 const utf8 = new TextEncoder();
 
+/** The per-query part of matching, done once per request however many shards it touches. */
+export interface PreparedMatch {
+  readonly query: string;
+  readonly bytes: Uint8Array;
+  readonly options: MatchOptions;
+}
+
+/** Encodes the query and checks the options against it (whole_word refuses spaceless scripts). */
+export function prepareMatch(query: string, options: MatchOptions): PreparedMatch {
+  if (options.wholeWord) assertWholeWordSupported(query);
+  return { query, bytes: utf8.encode(query), options };
+}
+
 /**
  * Matches `query` in one shard with the options. An empty query is the whole shard (case-sensitive).
  * @example matchShard(reader, 'Oil prices', { caseInsensitive: true, wholeWord: true }, matchBudget()).count()
  */
 export function matchShard(reader: ShardReader, query: string, options: MatchOptions, budget: MatchBudget): ShardMatch {
-  if (options.wholeWord) assertWholeWordSupported(query);
+  return matchPrepared(reader, prepareMatch(query, options), budget);
+}
+
+/** `matchShard` for a query prepared once (a request over many shards). */
+export function matchPrepared(reader: ShardReader, prepared: PreparedMatch, budget: MatchBudget): ShardMatch {
+  const { query, bytes, options } = prepared;
   let intervals: VariantInterval[];
   if (options.caseInsensitive && query.length > 0) {
     intervals = findCaseVariants(reader, query, budget.steps);
   } else {
-    const bytes = utf8.encode(query);
     // Always the one interval, empty or not: its position is where the query would sort (spec behaviour).
     const { lo, hi } = reader.find(bytes);
     intervals = [{ lo, hi, bytes }];

@@ -1,5 +1,7 @@
 import type { ShardHandle } from '../release/types.ts';
-import { EXACT_MATCHING, matchBudget, matchShard, MatchingError, type MatchBudget, type MatchOptions, type ShardMatch } from '../matching/index.ts';
+import {
+  EXACT_MATCHING, matchBudget, matchPrepared, MatchingError, prepareMatch, type MatchBudget, type MatchOptions, type PreparedMatch, type ShardMatch,
+} from '../matching/index.ts';
 import { V2Error } from './errors.ts';
 import type { MatchingRequest } from './types.ts';
 
@@ -26,17 +28,19 @@ export function withMatchingErrors<T>(fn: () => T): T {
  */
 export class RequestMatcher {
   readonly options: MatchOptions;
+  readonly #prepared: PreparedMatch;
   readonly #budget: MatchBudget = matchBudget();
   readonly #byShard = new Map<string, ShardMatch>();
 
   constructor(readonly query: string, request: MatchingRequest) {
     this.options = matchOptionsOf(request);
+    this.#prepared = withMatchingErrors(() => prepareMatch(query, this.options));
   }
 
   match(shard: ShardHandle): ShardMatch {
     let m = this.#byShard.get(shard.shardId);
     if (m === undefined) {
-      m = withMatchingErrors(() => matchShard(shard.reader, this.query, this.options, this.#budget));
+      m = withMatchingErrors(() => matchPrepared(shard.reader, this.#prepared, this.#budget));
       this.#byShard.set(shard.shardId, m);
     }
     return m;
