@@ -1,0 +1,10 @@
+export { feedPages, REST_FEED_PATH, CALENDAR_CONTENT_TYPE } from './feed.pages.ts';
+export type { FeedDeps } from './feed.pages.ts';
+export { renderCalendar, tzidOf } from './calendar.ts';
+export type { CalendarOptions } from './calendar.ts';
+export { feedEventFromBody, htmlToText } from './feed-event.ts';
+export type { FeedEvent, FeedVenue } from './feed-event.ts';
+export { seriesLines, rruleValue } from './series.ts';
+export type { FeedSeries, RecurrenceRule, SeriesOverride, Weekday } from './series.ts';
+export { foldLine, escapeText, joinLines } from './content-line.ts';
+export { vtimezoneLines } from './vtimezone.ts';

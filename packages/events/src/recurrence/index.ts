@@ -1,0 +1,10 @@
+export { parseRecurrence, RecurrenceError, RECURRENCE_FORMAT } from './rule.ts';
+export type { RecurrenceSpec } from './rule.ts';
+export { expandSeries, HORIZON_YEARS } from './expand.ts';
+export type { ExpandOptions, SeriesPattern } from './expand.ts';
+export { planSeries, syncSeries, excludeOccurrence } from './series.sync.ts';
+export type { SeriesPlan } from './series.sync.ts';
+export { seriesRepository } from './series.repository.ts';
+export { readSeries, readSeriesOf, seriesRole } from './series.read.ts';
+export type { SeriesView, StoredSeries } from './series.read.ts';
+export type { OccurrenceRow } from './series.repository.ts';

@@ -1,0 +1,141 @@
+import type { Kysely } from 'kysely';
+import type { Database, EventsTable } from '../db/index.ts';
+import { invalidParam } from '../http/errors.ts';
+import { postRepository, trashedSlug, untrashedSlug } from '../post/index.ts';
+import { termRepository } from '../term/index.ts';
+import { formatWall, isStorableInstant, parseWall, readStoredWall, utcToWall, wallFromEpoch, wallToEpoch, wallToUtc, type Wall } from '../time/index.ts';
+import { expandSeries, type ExpandOptions } from './expand.ts';
+import { RecurrenceError, type RecurrenceSpec } from './rule.ts';
+import { seriesRepository, type OccurrenceRow, type SeriesPost } from './series.repository.ts';
+
+/** What a write does to a series, decided before its transaction: the rule (null: none any more) and its starts. */
+export interface SeriesPlan {
+  readonly spec: RecurrenceSpec | null;
+  /** Local starts of the occurrences after the first event, sorted. */
+  readonly starts: readonly Wall[];
+}
+
+/**
+ * Expands the rule for the first event's start (as the write will store it); a series beyond the limits is a 400 on
+ * `recurrence` here, before anything is written.
+ */
+export function planSeries(start: Wall, zone: string, spec: RecurrenceSpec | null, o: ExpandOptions): SeriesPlan {
+  if (spec === null) return { spec, starts: [] };
+  try {
+    return { spec, starts: expandSeries({ start, zone, spec }, o).slice(1) };
+  } catch (err) {
+    if (err instanceof RecurrenceError) throw invalidParam('recurrence', err.message);
+    throw err;
+  }
+}
+
+const utcText = (ms: number) => formatWall(wallFromEpoch(ms));
+
+/** The date columns of an occurrence starting at `w`: the first event's wall-clock duration, in the series' zone. */
+function occurrenceDates(first: SeriesPost, w: Wall): Pick<EventsTable, 'start_local' | 'end_local' | 'start_utc' | 'end_utc'> {
+  const s = readStoredWall(first.start_local), e = readStoredWall(first.end_local);
+  if (s === undefined || e === undefined) throw invalidParam('recurrence', 'The first event has a broken stored date: send start_date and end_date.');
+  const zone = first.timezone;
+  const endWall = wallFromEpoch(wallToEpoch(w) + (wallToEpoch(e) - wallToEpoch(s)));
+  const startMs = wallToUtc(w, zone), endMs = wallToUtc(endWall, zone);
+  // Only an occurrence near the year 9999 can leave the range; the transaction is then rolled back whole.
+  if (!isStorableInstant(startMs, zone) || !isStorableInstant(endMs, zone)) {
+    throw invalidParam('recurrence', `The occurrence of ${formatWall(w)} would end outside the dates that can be stored (years 1000 to 9999).`);
+  }
+  // All-day occurrences keep their midnight and 23:59:59 walls; timed ones show the instant's wall (02:30 in a
+  // spring-forward gap is 03:30), as a direct write of that start would.
+  const local = (wall: Wall, ms: number) => formatWall(first.all_day === 1 ? wall : utcToWall(ms, zone));
+  return { start_local: local(w, startMs), end_local: local(endWall, endMs), start_utc: utcText(startMs), end_utc: utcText(endMs) };
+}
+
+/**
+ * Pro's occurrence slugs: the series' slug with the occurrence's date (`weekly-meetup-2018-01-19`). Stored for drafts
+ * too (slugs are unique per type); bodies show a draft's as empty, as for any draft.
+ */
+const occurrenceSlugBase = (first: SeriesPost, w: Wall) => `${untrashedSlug(first.slug) || 'event'}-${formatWall(w).slice(0, 10)}`;
+
+/**
+ * Makes the stored occurrences match the plan inside the write's transaction: occurrences not edited on their own
+ * become copies of the first event at their dates (ids kept), new starts get new posts, starts the rule lost are
+ * deleted (edited ones are detached into plain events, trashed ones stay in the trash).
+ */
+export async function syncSeries(trx: Kysely<Database>, firstId: number, plan: SeriesPlan): Promise<void> {
+  const repo = seriesRepository(trx);
+  const posts = postRepository(trx);
+  const first = (await repo.event(firstId))!;
+  const existing = await repo.occurrences(firstId);
+  const termsBefore = await repo.termIdsOf(existing.map((o) => o.post_id));
+  const byStart = new Map(existing.map((o) => [o.recurrence_id, o]));
+  const wanted = plan.starts.map(formatWall);
+  const wantedSet = new Set(wanted);
+  // A start the rule lost whose day is still in it (the series' time of day moved) keeps its post and its edits.
+  const sameDay = new Map<string, OccurrenceRow[]>();
+  for (const o of existing) {
+    if (wantedSet.has(o.recurrence_id) || o.status === 'trash') continue;
+    const day = o.recurrence_id.slice(0, 10);
+    sameDay.set(day, [...(sameDay.get(day) ?? []), o]);
+  }
+  for (const key of wanted) {
+    if (byStart.has(key)) continue;
+    const moved = sameDay.get(key.slice(0, 10))?.shift();
+    if (moved === undefined) continue;
+    await repo.rekey(moved.post_id, key);
+    byStart.set(key, { ...moved, recurrence_id: key });
+  }
+  const kept = new Set([...byStart.entries()].filter(([key]) => wantedSet.has(key)).map(([, o]) => o.post_id));
+  const lost = existing.filter((o) => !kept.has(o.post_id) && o.status !== 'trash');
+  await repo.deletePosts(lost.filter((o) => o.overridden === 0).map((o) => o.post_id));
+  await repo.detach(lost.filter((o) => o.overridden === 1).map((o) => o.post_id));
+  if (plan.spec === null) await repo.deleteSpec(firstId);
+  else await repo.saveSpec(firstId, plan.spec);
+
+  const { id: _id, post_id: _postId, slug: _slug, type: _type, start_local: _sl, end_local: _el, start_utc: _su, end_utc: _eu, ...copied } = first;
+  const postCols = { title: copied.title, content: copied.content, excerpt: copied.excerpt, status: copied.status, author: copied.author,
+    password: copied.password, date_local: copied.date_local, date_gmt: copied.date_gmt, modified_local: copied.modified_local,
+    modified_gmt: copied.modified_gmt, menu_order: copied.menu_order };
+  const eventCols = { timezone: copied.timezone, all_day: copied.all_day, cost: copied.cost, currency_symbol: copied.currency_symbol,
+    currency_position: copied.currency_position, website: copied.website, show_map: copied.show_map, show_map_link: copied.show_map_link,
+    hide_from_listings: copied.hide_from_listings, featured: copied.featured, venue_id: copied.venue_id, thumbnail_id: copied.thumbnail_id, parent_id: firstId };
+  const slugFor = async (w: Wall, current: string | undefined, id?: number) => {
+    const base = occurrenceSlugBase(first, w);
+    if (current !== undefined && (current === base || new RegExp(`^${base.replace(/[^a-z0-9-]/g, '\\$&')}-\\d+$`).test(current))) return current;
+    const free = await posts.freeSlug('tribe_events', base, id);
+    return first.status === 'trash' ? trashedSlug(free) : free;
+  };
+
+  const followers: number[] = [];
+  const created: { post_id: number; series_id: number; recurrence_id: string; overridden: number }[] = [];
+  for (const w of plan.starts) {
+    const key = formatWall(w);
+    const had = byStart.get(key);
+    if (had?.overridden === 1) continue;
+    const dates = occurrenceDates(first, w);
+    if (had !== undefined) {
+      await posts.update(had.post_id, { ...postCols, slug: await slugFor(w, had.slug, had.post_id) });
+      await trx.updateTable('events').set({ ...eventCols, ...dates }).where('post_id', '=', had.post_id).execute();
+      followers.push(had.post_id);
+    } else {
+      const id = await posts.insert({ type: 'tribe_events', slug: await slugFor(w, undefined), ...postCols });
+      await trx.insertInto('events').values({ post_id: id, ...eventCols, ...dates }).execute();
+      followers.push(id);
+      created.push({ post_id: id, series_id: firstId, recurrence_id: key, overridden: 0 });
+    }
+  }
+  await repo.insertOccurrences(created);
+  await repo.copyLinks(firstId, followers);
+  const termRepo = termRepository(trx);
+  await termRepo.recount([...termsBefore, ...(await termRepo.termIdsOf(firstId))]);
+}
+
+/** Adds an occurrence's start to its series' EXDATEs, so editing the series later does not bring it back. */
+export async function excludeOccurrence(trx: Kysely<Database>, occurrenceId: number): Promise<void> {
+  const repo = seriesRepository(trx);
+  const occ = await repo.occurrence(occurrenceId);
+  if (occ === undefined) return;
+  const spec = await repo.findSpec(occ.series_id);
+  if (spec === undefined) return;
+  const w = parseWall(occ.recurrence_id);
+  const p = (n: number) => String(n).padStart(2, '0');
+  const ical = `${String(w.y).padStart(4, '0')}${p(w.mo)}${p(w.d)}T${p(w.h)}${p(w.mi)}${p(w.s)}`;
+  await repo.saveSpec(occ.series_id, { ...spec, exdates: [...new Set([...spec.exdates, ical])].sort() });
+}
