@@ -4,10 +4,10 @@ declare module 'autocannon' {
   namespace autocannon {
     interface Request { method?: string; path?: string; headers?: Record<string, string>; body?: string }
     interface RequestSpec extends Request { setupRequest?: (req: Request) => Request }
-    interface Options { url: string; duration?: number; connections?: number; requests?: RequestSpec[] }
+    interface Options { url: string; duration?: number; connections?: number; requests?: RequestSpec[]; headers?: Record<string, string> }
     interface Result {
       latency: { p50: number; p99: number };
-      requests: { average: number };
+      requests: { average: number; total: number };
       errors: number;
       non2xx: number;
     }

@@ -13,6 +13,8 @@ import { openStore } from '../src/db/index.ts';
 import { userService } from '../src/user/index.ts';
 import { formatWall, makeWall, utcToWall } from '../src/time/index.ts';
 import { seed } from './seed.ts';
+import { benchValidatorsAndFeeds } from './conditional-bench.ts';
+import { recordRecurrenceBench } from './recurrence-bench.ts';
 
 const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
@@ -25,8 +27,11 @@ const PG_ADMIN = process.env.EVENTS_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5
 const DURATION = Number(process.env.EVENTS_BENCH_SECONDS ?? 10);
 const COUNTS = { events: 10_000, venues: 500, organizers: 300, categories: 20, tags: 50 };
 const PASSWORD = 'bench-password-1';
+const FEED_ONLY = process.env.EVENTS_BENCH_ONLY === 'feed';
 
 interface Result { name: string; p50: number; p99: number; rps: number; errors: number; non2xx: number }
+/** 304 against 200 server CPU, one sentence per case (conditional-bench.ts). */
+const cpuNotes: string[] = [];
 
 async function waitFor(port: number, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -72,7 +77,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<Result[]> {
   if (kind === 'postgres') await sql`analyze`.execute(store.db);
   await store.close();
   const results: Result[] = [];
-  for (const caches of ['all', 'items', 'none'] as const) results.push(...await runServer(kind, url, caches, eventIds, now));
+  for (const caches of FEED_ONLY ? ['items'] as const : ['all', 'items', 'none'] as const) results.push(...await runServer(kind, url, caches, eventIds, now));
   await dispose();
   return results;
 }
@@ -83,11 +88,19 @@ async function runServer(kind: string, url: string, caches: 'all' | 'items' | 'n
   const label = { all: '', items: ' (item cache only)', none: ' (no caches)' }[caches];
 
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn', EVENTS_CACHE_TTL_MS: cached ? '5000' : '0', EVENTS_ITEM_CACHE_MB: caches === 'none' ? '0' : '' } });
+  // EVENTS_BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it exits (node --cpu-prof).
+  const prof = process.env.EVENTS_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.EVENTS_BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...prof, BIN, 'serve', '--port', String(port), '--db', url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn', EVENTS_CACHE_TTL_MS: cached ? '5000' : '0', EVENTS_ITEM_CACHE_MB: caches === 'none' ? '0' : '' } });
   const results: Result[] = [];
   try {
     await waitFor(port, child);
     const base = `http://127.0.0.1:${port}/wp-json/tribe/events/v1`;
+    if (FEED_ONLY) {
+      // The list bodies of the feed's events are built by the first feed; later feeds render from them.
+      for (let i = 0; i < 3; i++) await (await fetch(`${base}/events.ics`)).arrayBuffer();
+      const feed = await autocannon({ duration: DURATION, connections: 1, url: `${base}/events.ics` });
+      return [{ name: `GET /events.ics (1,000 events), 1 connection${label}`, p50: feed.latency.p50, p99: feed.latency.p99, rps: feed.requests.average, errors: feed.errors, non2xx: feed.non2xx }];
+    }
     // Month-long windows over the seeded year, rotated so no single query is repeated back to back.
     const today = utcToWall(now, 'UTC');
     const windows = Array.from({ length: 24 }, (_, i) => {
@@ -114,6 +127,11 @@ async function runServer(kind: string, url: string, caches: 'all' | 'items' | 'n
       while (k < eventIds.length) await fetch(`${base}/events/${eventIds[(k++ * 7919) % eventIds.length]}`);
     }
     results.push(await cannon(`GET /events/{id}${label}`, byId));
+    if (caches !== 'none') {
+      const v = await benchValidatorsAndFeeds(`http://127.0.0.1:${port}`, child.pid!, eventIds[eventIds.length >> 1]!, label, DURATION);
+      results.push(...v.results);
+      cpuNotes.push(...v.notes.map((n) => `${kind} ${n}`));
+    }
     let c = 0;
     if (cached) results.push(await cannon('POST /events (create)', {
       url: base,
@@ -163,8 +181,23 @@ const TARGETS: Record<string, string> = {
   'GET /events?per_page=50 + month window (no caches)': '(for comparison)',
   'GET /events/{id} (no caches)': '(for comparison)',
   'POST /events (create)': '≥ 300/s (SQLite)',
+  'GET /events.ics (1,000 events) 200': '≥ 200 feeds/s cached',
+  'GET /events.ics (1,000 events), 1 connection (item cache only)': 'p50 ≤ 50 ms (rendered every time)',
+  'GET /events?per_page=50 304 (If-None-Match)': '304 CPU ≤ 25% of the 200 (below)',
+  'GET /events/{id} 304 (If-None-Match)': '304 CPU ≤ 25% of the 200 (below)',
+  'GET /events.ics (1,000 events) 304 (If-None-Match)': '304 CPU ≤ 25% of the 200 (below)',
 };
 
+// EVENTS_BENCH_ONLY=recurrence runs only the recurring-series section (bench/recurrence-bench.ts).
+if (process.env.EVENTS_BENCH_ONLY === 'recurrence') {
+  await recordRecurrenceBench();
+  process.exit(0);
+}
+// EVENTS_BENCH_ONLY=feed measures only the uncached 1,000-event feed on both stores and prints it (no file written).
+if (FEED_ONLY) {
+  for (const kind of ['sqlite', 'postgres'] as const) for (const r of await benchStore(kind)) console.log(`${kind} ${r.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s, ${r.errors + r.non2xx} errors; load ${loadavg()[0]!.toFixed(1)}`);
+  process.exit(0);
+}
 const loadBefore = loadavg()[0]!;
 const all: Record<string, Result[]> = {};
 for (const kind of ['sqlite', 'postgres'] as const) {
@@ -177,7 +210,7 @@ rmSync(SAMPLES, { recursive: true, force: true });
 /** Each service row as a share of the baseline with the same body size measured in the same store's run. */
 const ratios = Object.entries(all).flatMap(([kind, rs]) => {
   const base = (what: string) => rs.find((r) => r.name.startsWith(`baseline: trivial Fastify route, same-size body as ${what}`));
-  return rs.filter((r) => !r.name.startsWith('baseline') && !r.name.startsWith('POST')).map((r) => {
+  return rs.filter((r) => !r.name.startsWith('baseline') && !r.name.startsWith('POST') && !/ 30[4]|\.ics| 200/.test(r.name)).map((r) => {
     const b = base(r.name.includes('/events/{id}') ? 'one event' : 'the list');
     return b ? `${kind} ${r.name}: ${Math.round((100 * r.rps) / b.rps)}% of baseline` : '';
   }).filter(Boolean);
@@ -209,6 +242,10 @@ const lines = [
   'Throughput as a share of the baseline rows (plain Fastify, same body size, measured right after that store on the ' +
     'same loaded machine): ' + ratios.join('; ') + '.',
   '',
+  'Conditional requests: server CPU per request (utime+stime of the server process from /proc over each run, divided by ' +
+    'the requests answered) for the same URL answered 200 and answered 304 to a matching If-None-Match (target: 304 ≤ 25% ' +
+    'of the 200): ' + cpuNotes.join('; ') + '.',
+  '',
 ];
 console.log(lines.join('\n'));
 let doc = '';
@@ -218,3 +255,4 @@ const re = /## Events calendar \(npm run bench:events\)[\s\S]*?(?=\n## |$)/;
 doc = re.test(doc) ? doc.replace(re, section.trimEnd() + '\n') : `${doc.trimEnd()}\n\n${section}`;
 writeFileSync(BENCHMARKS, doc);
 console.log(`wrote ${BENCHMARKS}`);
+await recordRecurrenceBench();

@@ -8,11 +8,15 @@ import { createSite, linkedRoutes, linkedService, linkedWriteArgs, NAMESPACE, po
 import { venueKind } from './venue/index.ts';
 import { organizerKind } from './organizer/index.ts';
 import { termRoutes, termService } from './term/index.ts';
-import { eventRoutes, eventService } from './event/index.ts';
+import { eventListArgs, eventRoutes, eventService } from './event/index.ts';
+import { feedPages } from './ical/index.ts';
 import { attemptBuckets, storeAttemptCounter, userService } from './user/index.ts';
 import { discoveryRoutes, describeRoute, rootIndex } from './discovery/index.ts';
 import { imageValidator, mediaDepsFromConfig, mediaService, serveUploads, UPLOADS_PATH } from './media/index.ts';
 import type { Clock } from './time/index.ts';
+
+/** The most events one iCalendar feed holds (README, "iCalendar feeds"). */
+const FEED_MAX_EVENTS = 1000;
 
 export interface AppDeps {
   config: Config;
@@ -30,7 +34,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const db = store.db;
   const site = createSite(config);
   const generation = new WriteGeneration(store.changes);
-  const users = userService(db);
+  const users = userService(db, store.changes);
   const terms = termService(db, generation);
   const media = mediaService(mediaDepsFromConfig(db, site, config));
   const imageArg = imageValidator(media.isImage);
@@ -42,8 +46,11 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const userExists = (id: number) => users.userExists(id);
   const venueCreateArgs = linkedWriteArgs({ service: venues, userExists, imageArg }, true);
   const organizerCreateArgs = linkedWriteArgs({ service: organizers, userExists, imageArg }, true);
-  const events = eventService({ db, site, generation, terms, venues, organizers, media, venueCreateArgs, organizerCreateArgs, itemCacheBytes: config.itemCacheBytes });
+  const events = eventService({ db, site, generation, terms, venues, organizers, media, venueCreateArgs, organizerCreateArgs,
+    itemCacheBytes: config.itemCacheBytes, recurrence: { maxOccurrences: config.recurrenceMaxOccurrences } });
 
+  const eventArgDeps = { terms, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists, imageArg };
+  const feeds = feedPages({ events, terms, site, listArgs: eventListArgs(eventArgDeps), maxEvents: FEED_MAX_EVENTS, refreshMinutes: 60 });
   let compiled: CompiledRoute[] = [];
   compiled = compileRoutes(NAMESPACE, [
     ...discoveryRoutes(site, () => compiled),
@@ -60,12 +67,14 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     routes: compiled,
     rootIndex: () => rootIndex(site, compiled, clock),
     optionsReply: (route, now) => describeRoute(site, route, now),
-    authenticate: { credentials: users, attempts: storeAttemptCounter(db), bucketsOf: attemptBuckets },
+    authenticate: { credentials: users, attempts: storeAttemptCounter(db, store.changes), bucketsOf: attemptBuckets },
     clock,
     logger,
     generation,
     cacheTtlMs: config.cacheTtlMs,
+    validatorTtlMs: config.validatorTtlMs,
     isUnavailable: isDatabaseUnavailable,
     files: { path: UPLOADS_PATH, handler: serveUploads(config.uploadsDir) },
+    pages: feeds,
   });
 }

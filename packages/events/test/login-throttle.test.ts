@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/db/index.ts';
+import { userService } from '../src/user/index.ts';
 import { STORES, PASSWORD, startService, startSibling, type Service, type TestResponse } from './support/harness.ts';
 
 // Issue 16 item 5: the login limit holds against parallel bursts and across instances (policy: events/README.md).
@@ -67,6 +69,46 @@ describe.each(STORES)('login throttle ($name)', (factory) => {
       expectRefused(await guess(svc.request, 'contributor', PASSWORD));
     } finally {
       await sibling.close();
+    }
+  });
+  // A known credential is served from memory (no query); these check that memory never outlives what it stands for.
+  // PostgreSQL instances learn of changes by notification (milliseconds after the commit), SQLite on the next request.
+  const eventually = (factory.name === 'postgres' ? 2000 : 0);
+  const statusSoon = async (send: () => Promise<TestResponse>, status: number) => {
+    if (eventually === 0) expect((await send()).status).toBe(status);
+    else await expect.poll(async () => (await send()).status, { timeout: eventually }).toBe(status);
+  };
+
+  it('refuses a credential known to this instance once failures on another instance reach the limit', async () => {
+    const sibling = await startSibling(svc);
+    try {
+      nextMinute();
+      for (let i = 0; i < 2; i++) expect((await guess(svc.request, 'subscriber', PASSWORD)).status).toBe(200);
+      const rs = await Promise.all(Array.from({ length: 60 }, (_, i) => guess(sibling.request, 'subscriber', `wrong-${i}`)));
+      expect(tally(rs)[429]).toBeGreaterThan(0);
+      await statusSoon(() => guess(svc.request, 'subscriber', PASSWORD), 429);
+      nextMinute();
+      expect((await guess(svc.request, 'subscriber', PASSWORD)).status).toBe(200);
+    } finally {
+      await sibling.close();
+    }
+  });
+
+  it('stops a known credential when another process removes its user or changes its role', async () => {
+    const other = await openStore(svc.dbUrl);
+    const users = userService(other.db);
+    const as = { login: 'leaver', password: 'leaver-password-1' };
+    const create = () => svc.request('POST', '/tags', { as, form: { name: `tag-${Math.random()}` } });
+    try {
+      await users.add(as.login, 'editor', { appPassword: as.password });
+      nextMinute();
+      for (let i = 0; i < 2; i++) expect((await create()).status).toBe(201);
+      await users.setRole(as.login, 'subscriber');
+      await statusSoon(create, 403);
+      await users.remove(as.login);
+      await statusSoon(() => svc.get('/events', { as }), 401);
+    } finally {
+      await other.close();
     }
   });
 });

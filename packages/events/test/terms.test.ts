@@ -142,3 +142,23 @@ describe.each(STORES)('term bodies as WordPress builds them ($name)', (factory) 
     expect(a.id).not.toBe(b.id);
   });
 });
+
+// Its own store: the parallel writes leave a non-empty category that the default-listing tests above must not see.
+describe.each(STORES)('term counts under parallel writes ($name)', (factory) => {
+  let svc: Service;
+  beforeAll(async () => { svc = await startService(factory); });
+  afterAll(() => svc.close());
+
+  it('keeps counts exact under parallel creates (counted by increment) and updates (recounted)', async () => {
+    const first = await createEvent(svc, { title: 'Busy 0', categories: ['Busy cat', 'Busy cat'] });
+    const writes = await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => svc.post('/events', { title: `Busy ${i + 1}`, start_date: '2018-02-01 10:00', end_date: '2018-02-01 11:00',
+        categories: ['Busy cat'], status: i % 4 === 0 ? 'draft' : 'publish' })),
+      svc.post(`/events/${first.id}`, { status: 'draft' }),
+    ]);
+    expect(writes.map((w) => w.status).sort()).toEqual([...Array(12).fill(201), 200].sort());
+    const cat = (await svc.get('/categories', { query: { search: 'Busy cat', hide_empty: false } })).body.categories[0];
+    // 12 creates, of which 3 drafts, and the first event moved to draft.
+    expect(cat.count).toBe(9);
+  });
+});

@@ -20,6 +20,14 @@ describe('parseConfig', () => {
     expect(parseConfig({}, { EVENTS_UPLOADS_DIR: '/srv/up', EVENTS_MEDIA_MAX_BYTES: '1000', EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'true' }))
       .toMatchObject({ uploadsDir: '/srv/up', mediaMaxBytes: 1000, mediaAllowPrivateHosts: true });
   });
+  it('bounds recurring series at 730 occurrences by default, from 1 to 100,000', () => {
+    expect(parseConfig({}, {}).recurrenceMaxOccurrences).toBe(730);
+    expect(parseConfig({}, { EVENTS_RECURRENCE_MAX_OCCURRENCES: '1' }).recurrenceMaxOccurrences).toBe(1);
+    expect(parseConfig({}, { EVENTS_RECURRENCE_MAX_OCCURRENCES: '100000' }).recurrenceMaxOccurrences).toBe(100_000);
+    for (const bad of ['0', '100001', '2.5', 'many']) {
+      expect(() => parseConfig({}, { EVENTS_RECURRENCE_MAX_OCCURRENCES: bad })).toThrow(/EVENTS_RECURRENCE_MAX_OCCURRENCES/);
+    }
+  });
   it.each([
     [{ port: 'x' }, {}], [{ db: 'mysql://x' }, {}], [{}, { EVENTS_TIMEZONE: 'Mars/Base' }], [{}, { EVENTS_CACHE_TTL_MS: '-1' }],
     [{}, { EVENTS_ITEM_CACHE_MB: '-1' }], [{}, { EVENTS_ITEM_CACHE_MB: '1.5' }], [{}, { EVENTS_ITEM_CACHE_MB: 'lots' }],

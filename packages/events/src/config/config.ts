@@ -21,6 +21,8 @@ export interface Config {
   readonly logLevel: string;
   /** How long anonymous GET responses may be served from memory; every local write invalidates them at once. */
   readonly cacheTtlMs: number;
+  /** How long the ETag of an answer may answer a re-poll with 304 without rebuilding it (same generation only). */
+  readonly validatorTtlMs: number;
   /** Memory for built single items (events by id), kept until the next committed change; 0 disables. */
   readonly itemCacheBytes: number;
   /** Media library folder; files live at `YYYY/MM/name.ext` under it and are served at `{home}/wp-content/uploads/`. */
@@ -29,6 +31,8 @@ export interface Config {
   readonly mediaMaxBytes: number;
   /** Lets image URLs reach loopback, private and link-local addresses on any port (intranets and tests only). */
   readonly mediaAllowPrivateHosts: boolean;
+  /** Most occurrences a recurring series may have, its first event included (more is a 400 before any write). */
+  readonly recurrenceMaxOccurrences: number;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -47,12 +51,15 @@ export const defaultConfig: Config = Object.freeze({
   bodyLimitBytes: 1024 * 1024,
   logLevel: 'info',
   cacheTtlMs: 5000,
+  validatorTtlMs: 5000,
   // 128 MB holds ~18,000 events with list and single bodies; at 64 MB a calendar of 10,000 such events fell off
   // the LRU cliff (a cyclic scan larger than the cache hits nothing) once json_ld and cost details grew the bodies.
   itemCacheBytes: 128 * 1024 * 1024,
   uploadsDir: './data/uploads',
   mediaMaxBytes: 10 * 1024 * 1024,
   mediaAllowPrivateHosts: false,
+  // Two years of a daily series: Pro creates occurrences up to 24 months ahead by default.
+  recurrenceMaxOccurrences: 730,
 });
 
 export class ConfigError extends Error {}
@@ -87,14 +94,21 @@ export function parseConfig(flags: Partial<Record<keyof Config, string | number>
   if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024) throw new ConfigError('EVENTS_BODY_LIMIT must be an integer ≥ 1024');
   const cacheTtlMs = Number(pick('cacheTtlMs', 'EVENTS_CACHE_TTL_MS') ?? defaultConfig.cacheTtlMs);
   if (!Number.isInteger(cacheTtlMs) || cacheTtlMs < 0) throw new ConfigError('EVENTS_CACHE_TTL_MS must be an integer ≥ 0 (0 disables the cache)');
+  const validatorTtlMs = Number(env.EVENTS_VALIDATOR_TTL_MS || defaultConfig.validatorTtlMs);
+  if (!Number.isInteger(validatorTtlMs) || validatorTtlMs < 0) throw new ConfigError('EVENTS_VALIDATOR_TTL_MS must be an integer ≥ 0 (0: every 304 rebuilds the answer first)');
   const itemCacheMb = Number(env.EVENTS_ITEM_CACHE_MB || defaultConfig.itemCacheBytes / 2 ** 20);
   if (!Number.isInteger(itemCacheMb) || itemCacheMb < 0) throw new ConfigError('EVENTS_ITEM_CACHE_MB must be an integer ≥ 0 (0 disables the item cache)');
   const mediaMaxBytes = Number(env.EVENTS_MEDIA_MAX_BYTES || defaultConfig.mediaMaxBytes);
   if (!Number.isInteger(mediaMaxBytes) || mediaMaxBytes < 1) throw new ConfigError('EVENTS_MEDIA_MAX_BYTES must be a positive integer');
   const allowPrivate = (env.EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS ?? '').toLowerCase();
   if (!['', '0', '1', 'true', 'false'].includes(allowPrivate)) throw new ConfigError('EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS must be 1/true or 0/false');
+  const recurrenceMax = Number(env.EVENTS_RECURRENCE_MAX_OCCURRENCES || defaultConfig.recurrenceMaxOccurrences);
+  if (!Number.isInteger(recurrenceMax) || recurrenceMax < 1 || recurrenceMax > 100_000) {
+    throw new ConfigError('EVENTS_RECURRENCE_MAX_OCCURRENCES must be an integer from 1 to 100000');
+  }
   return Object.freeze({
-    port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs, itemCacheBytes: itemCacheMb * 2 ** 20,
+    recurrenceMaxOccurrences: recurrenceMax,
+    port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs, validatorTtlMs, itemCacheBytes: itemCacheMb * 2 ** 20,
     uploadsDir: env.EVENTS_UPLOADS_DIR || defaultConfig.uploadsDir, mediaMaxBytes,
     mediaAllowPrivateHosts: allowPrivate === '1' || allowPrivate === 'true',
     siteName: pick('siteName', 'EVENTS_SITE_NAME') ?? defaultConfig.siteName,

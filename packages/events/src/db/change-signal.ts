@@ -10,15 +10,27 @@ export const CHANGE_CHANNEL = 'events_changed';
  * PostgreSQL, or `events user …` beside a running server). This process's own writes bump their generation directly.
  */
 export interface ChangeSignal {
-  read(): number;
+  /** Changes to any data a response shows (`calendar`, the default), to users and their passwords, or a login bucket
+   * reaching the attempt limit (`logins`). Each topic's number moves at least when its data may have changed. */
+  read(topic?: ChangeTopic): number;
   close(): Promise<void>;
 }
+
+export type ChangeTopic = 'calendar' | 'users' | 'logins';
+const TOPICS: readonly ChangeTopic[] = ['calendar', 'users', 'logins'];
+
+/** The tables whose notifications (payload: the table name, migration 008) move `users` and `logins`. */
+const TOPIC_TABLES: Readonly<Record<Exclude<ChangeTopic, 'calendar'>, readonly string[]>> = {
+  users: ['users', 'app_passwords'],
+  logins: ['login_attempts'],
+};
 
 /**
  * SQLite's `data_version` changes for a connection whenever another connection commits, and reading it touches
  * only the shared WAL index, so it is checked on every read.
  */
 export function sqliteChangeSignal(sqlite: SQLite.Database): ChangeSignal {
+  // One number for every topic: a commit from elsewhere may have touched any table.
   const stmt = sqlite.prepare('pragma data_version').pluck();
   return { read: () => stmt.get() as number, close: async () => {} };
 }
@@ -41,12 +53,22 @@ export interface PgSignalOptions {
 }
 
 /**
- * One extra connection LISTENs on the change channel; each notification advances the number. While that connection
- * is down a change could go unseen, so every read then answers a new number: caches rebuild until it is back.
+ * One extra connection LISTENs on the change channel; each notification advances the numbers of its topics. While
+ * that connection is down a change could go unseen, so every read then answers a new number: caches rebuild until it
+ * is back.
  */
 export function pgChangeSignal(connectionString: string, opts: PgSignalOptions = {}): Promise<ChangeSignal> {
   const retryMs = opts.retryMs ?? 1000;
-  let version = 0;
+  const versions: Record<ChangeTopic, number> = { calendar: 0, users: 0, logins: 0 };
+  const moveAll = () => { for (const t of TOPICS) versions[t]++; };
+  /** The payload names the table (migration 008); an empty one (before it) may be any table. */
+  const notified = (table: string) => {
+    if (table === '') return moveAll();
+    if (TOPIC_TABLES.users.includes(table)) versions.users++;
+    // A login bucket at its limit says nothing to cached responses.
+    if (TOPIC_TABLES.logins.includes(table)) versions.logins++;
+    else versions.calendar++;
+  };
   let listening = false;
   let closed = false;
   let client: pg.Client | undefined;
@@ -55,7 +77,7 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
   const lost = (err?: Error) => {
     if (err) opts.onError?.(err);
     listening = false;
-    version++;
+    moveAll();
     void dispose(client);
     client = undefined;
     if (!closed && retry === undefined) {
@@ -68,7 +90,7 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
     client = c;
     c.on('error', lost);
     c.on('end', () => { if (client === c) lost(); });
-    c.on('notification', () => { version++; });
+    c.on('notification', (n) => notified(n.payload ?? ''));
     try {
       await c.connect();
       await c.query(`listen ${CHANGE_CHANNEL}`);
@@ -77,12 +99,12 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
       throw err;
     }
     // Anything committed before LISTEN took effect is behind us; count it as a change.
-    version++;
+    moveAll();
     listening = true;
   };
 
   return listen().then(() => ({
-    read: () => (listening ? version : ++version),
+    read: (topic: ChangeTopic = 'calendar') => (listening ? versions[topic] : ++versions[topic]),
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);

@@ -13,6 +13,8 @@ import { changeNotifyMigration } from './migrations/004-change-notify.ts';
 import { attachmentsMigration } from './migrations/005-attachments.ts';
 import { loginAttemptsMigration } from './migrations/006-login-attempts.ts';
 import { termNamesRepeatMigration } from './migrations/007-term-names-repeat.ts';
+import { notifyTableMigration } from './migrations/008-notify-table.ts';
+import { recurrenceMigration } from './migrations/009-recurrence.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -42,7 +44,8 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration,
     '004-change-notify': changeNotifyMigration(kind), '005-attachments': attachmentsMigration(kind),
     '006-login-attempts': loginAttemptsMigration,
-    '007-term-names-repeat': termNamesRepeatMigration,
+    '007-term-names-repeat': termNamesRepeatMigration, '008-notify-table': notifyTableMigration(kind),
+    '009-recurrence': recurrenceMigration(kind),
   };
 }
 

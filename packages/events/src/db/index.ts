@@ -1,6 +1,7 @@
 export { openStore, isPostgres, isUniqueViolation, lockKey } from './connection.ts';
 export type { Store, DbKind } from './connection.ts';
-export type { ChangeSignal } from './change-signal.ts';
+export type { ChangeSignal, ChangeTopic } from './change-signal.ts';
+export { NOTIFIED_ATTEMPTS } from './migrations/008-notify-table.ts';
 export { reusableByIds } from './reusable.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export type * from './schema.ts';

@@ -118,6 +118,24 @@ export interface LoginAttemptsTable {
   attempts: number;
 }
 
+/** A recurring series: the rule of its first event (migration 008; `format` is recurrence/rule.ts RECURRENCE_FORMAT). */
+export interface EventSeriesTable {
+  post_id: number;
+  format: number;
+  rrule: string;
+  /** JSON arrays of iCalendar date values. */
+  exdates: string;
+  rdates: string;
+}
+
+/** An occurrence post of a series: the rule's start it stands for, and whether it was edited on its own. */
+export interface EventOccurrencesTable {
+  post_id: number;
+  series_id: number;
+  recurrence_id: string;
+  overridden: number;
+}
+
 export interface Database {
   posts: PostsTable;
   events: EventsTable;
@@ -130,4 +148,6 @@ export interface Database {
   app_passwords: AppPasswordsTable;
   attachments: AttachmentsTable;
   login_attempts: LoginAttemptsTable;
+  event_series: EventSeriesTable;
+  event_occurrences: EventOccurrencesTable;
 }

@@ -4,6 +4,7 @@ import type { Caller } from '../http/route.ts';
 import { canRead, isTime, isUrlOrEmpty, listStatusValidator, nonEmptyString, positiveInt, registeredStatus, type LinkedService } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { formatWall, isValidZone, makeWall, utcToWall } from '../time/index.ts';
+import { parseRecurrence, RecurrenceError } from '../recurrence/index.ts';
 import { linkedRefsValidator, parseOrganizerRefs, parseVenueRef } from './event.links.ts';
 
 export interface EventWriteParams {
@@ -11,6 +12,10 @@ export interface EventWriteParams {
   status?: string; timezone?: string; all_day?: boolean; start_date?: string; end_date?: string; image?: string;
   cost?: unknown; website?: unknown; show_map?: boolean; show_map_link?: boolean; hide_from_listings?: boolean;
   sticky?: boolean; featured?: boolean; categories?: unknown; tags?: unknown; venue?: unknown; organizer?: unknown;
+  /** Pro-style recurring series (our extension, src/recurrence): RFC 5545 RRULE/EXDATE/RDATE; null removes it. */
+  recurrence?: unknown;
+  /** On an occurrence: `single` (default) edits it alone, `all` applies the write to its series. */
+  recurrence_edit?: 'single' | 'all';
 }
 
 export interface EventListParams {
@@ -45,7 +50,7 @@ const linkable = (svc: LinkedService) => async (id: number, caller: Caller | nul
 
 // The plugin's declarations (printed by the index, OPTIONS and /doc; validation is ours): id lists without a type,
 // coordinates as `format: double`, references with `items` and a null default.
-const untypedIntList = declared({ type: null, items: { type: 'integer' } });
+const untypedIntList = declared({ type: null, items: { type: 'integer' }, csv: true });
 const double = declared({ type: null, format: 'double' });
 const declaredNull = declared({ default: null });
 const declaredIntRefs = declared({ items: { type: 'integer' }, default: null });
@@ -151,6 +156,9 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
       tags: Type.Optional(Type.Unknown({ description: 'The event tag ID or name', ...declaredIntRefs })),
       venue: Type.Optional(Type.Unknown({ description: 'The event venue IDs or data', ...declaredIntRefs })),
       organizer: Type.Optional(Type.Unknown({ description: 'The event organizer IDs or data', ...declaredIntRefs })),
+      // Extensions the plugin does not declare (Pro documents no REST recurrence field): accepted, never printed.
+      recurrence: Type.Optional(Type.Unknown({ description: 'The recurrence of a series (RFC 5545 RRULE, EXDATE, RDATE)', ...declared({ hidden: true }) })),
+      recurrence_edit: Type.Optional(Type.String({ description: 'On an occurrence: edit it alone (single) or its whole series (all)', ...declared({ hidden: true }) })),
     }),
     validators: {
       author: async (v) => (typeof v === 'number' && v > 0 && (await deps.userExists(v)) ? true : invalid()),
@@ -161,8 +169,21 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
       cost: costOk, website: (v) => (isUrlOrEmpty(v) ? true : invalid()), categories: termRefs, tags: termRefs,
       venue: linkedRefsValidator(parseVenueRef, linkable(deps.venues), deps.venueCreateArgs),
       organizer: linkedRefsValidator(parseOrganizerRefs, linkable(deps.organizers), deps.organizerCreateArgs),
+      recurrence: recurrenceArg,
+      recurrence_edit: (v) => (v === 'single' || v === 'all' ? true : invalid('recurrence_edit must be single or all.')),
     },
   };
 }
+
+/** The `recurrence` field reads as a rule, or is a 400 naming what is wrong with it (src/recurrence/rule.ts). */
+const recurrenceArg: Validator = (v) => {
+  try {
+    parseRecurrence(v);
+    return true;
+  } catch (err) {
+    if (err instanceof RecurrenceError) return invalid(err.message);
+    throw err;
+  }
+};
 
 export { refList };

@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { invalid, type ArgSet } from '../http/args.ts';
-import { ApiError, invalidParam } from '../http/errors.ts';
+import { ApiError, forbidden, invalidParam } from '../http/errors.ts';
 import { JsonText } from '../http/json-text.ts';
-import { canModify, canRead, isProtected, unlocks, clampPerPage, isTruthy, listVisibility, pageLinks, statusEcho, type Site } from '../post/index.ts';
+import { canModify, canRead, eventLastModified, isProtected, unlocks, clampPerPage, pageLinks, statusEcho, type Site } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { eventListArgs, eventWriteArgs, type EventArgDeps, type EventListParams, type EventWriteParams } from './event.args.ts';
 import type { EventRow } from './event.repository.ts';
 import type { EventService } from './event.service.ts';
-import { computeWindow } from './window.ts';
+import { eventListFilter } from './list-filter.ts';
 
 export interface EventRouteDeps extends EventArgDeps {
   events: EventService;
@@ -20,15 +20,6 @@ const withoutJsonLd = (body: JsonText): JsonText => {
   const { json_ld: _jsonLd, ...rest } = JSON.parse(body.text) as Record<string, unknown>;
   return JsonText.of(rest);
 };
-/** The categories and every category under them. */
-function withDescendants(ids: number[], tree: ReadonlyMap<number, { parent: number }>): number[] {
-  const out = new Set(ids);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [id, t] of tree) if (!out.has(id) && out.has(t.parent)) { out.add(id); grew = true; }
-  }
-  return [...out];
-}
 const notFound = (id: string | number) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`);
 const notAnEvent = () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.');
 
@@ -79,7 +70,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         // The plugin finds the event for its JSON-LD with a query that shows private events only to users who may read
         // others' private posts: an author reading an own private event gets no `json_ld`.
         const shown = row.status === 'private' && !ctx.caller?.can('read_private') ? withoutJsonLd(body) : body;
-        return { body: shown, ...(events.cachesItems ? { responseCache: false as const } : {}) };
+        return { body: shown, lastModified: eventLastModified(body), ...(events.cachesItems ? { responseCache: false as const } : {}) };
       },
     }),
     endpoint<Record<string, unknown>>({
@@ -96,13 +87,29 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
       args: { schema: Type.Object({ ...args.schema.properties, ...updateArgs.schema.properties }), validators: { ...updateArgs.validators, ...args.validators } },
       permission: mayModify('edit'),
       async handler(ctx, p) {
-        const row = await existing(ctx);
+        const row = await seriesTarget(ctx, p, await existing(ctx));
         guardAuthor(ctx, p);
         await events.update(ctx.caller!, row, p, ctx.sent, ctx.now);
         return { body: await events.presentWritten((await events.findById(row.id))!, ctx.caller) };
       },
     }),
   ];
+
+  /**
+   * The event an update applies to: `recurrence_edit=all` sent to an occurrence edits its series (the first event,
+   * which carries it to every occurrence not edited alone); dates move a series only through its first event.
+   */
+  const seriesTarget = async (ctx: RequestContext, p: EventWriteParams, row: EventRow): Promise<EventRow> => {
+    if (p.recurrence_edit !== 'all') return row;
+    const role = await events.seriesRole(row.id);
+    if (role.role !== 'occurrence') return row;
+    if (['start_date', 'end_date', 'timezone', 'all_day'].some((k) => ctx.sent.has(k))) {
+      throw invalidParam('recurrence_edit', `Dates of a series change on its first event (${role.seriesId}).`);
+    }
+    const first = (await events.findById(role.seriesId))!;
+    if (!canModify(ctx.caller!, first, 'edit')) throw forbidden(true);
+    return first;
+  };
 
   const guardAuthor = (ctx: RequestContext, p: EventWriteParams) => {
     if (p.author !== undefined && p.author !== ctx.caller!.id && !ctx.caller!.can('edit_others')) {
@@ -112,33 +119,8 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
 
   async function list(ctx: RequestContext, p: EventListParams) {
     const perPage = clampPerPage(p.per_page);
-    const visibility = listVisibility(ctx.caller, p.status);
-    if ((p.geoloc_lat === undefined) !== (p.geoloc_lng === undefined)) throw invalidParam(p.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
-    const strict = p.strict_dates !== undefined && isTruthy(p.strict_dates);
-    const window = computeWindow({ ...p, strict, include: p.include !== undefined }, site.timezone, ctx.now);
-    // Categories as a tax query by id with their descendants (WordPress's include_children); tags as the `tag` query
-    // var, which reads every value as a slug, so a numeric value matches only a tag with that slug.
-    const categoryIds = async (refs: (string | number)[] | undefined) => {
-      if (refs === undefined) return undefined;
-      const ids: number[] = [];
-      for (const ref of refs) {
-        const s = String(ref);
-        ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef('tribe_events_cat', s))!.id);
-      }
-      return withDescendants(ids, await deps.terms.tree('tribe_events_cat'));
-    };
-    const tagIds = async (refs: (string | number)[] | undefined) => {
-      if (refs === undefined) return undefined;
-      const bySlug = new Map([...(await deps.terms.tree('post_tag'))].map(([id, t]) => [t.slug, id]));
-      return refs.map((ref) => bySlug.get(String(ref))).filter((id): id is number => id !== undefined);
-    };
-    const geo = p.geoloc || p.geoloc_lat !== undefined ? { lat: p.geoloc_lat, lng: p.geoloc_lng, radiusKm: site.geolocRadiusKm } : undefined;
-    const { items, total } = await events.list({
-      visibility, ...window, words: p.search?.split(/\s+/).filter(Boolean),
-      categoryIds: await categoryIds(p.categories), tagIds: await tagIds(p.tags),
-      venueIds: p.venue, organizerIds: p.organizer, featured: p.featured, parentId: p.post_parent, include: p.include, geo,
-      limit: perPage, offset: (p.page - 1) * perPage,
-    }, ctx.caller);
+    const { filter, window, strict } = await eventListFilter(deps, ctx.caller, ctx.now, p);
+    const { items, total } = await events.list({ ...filter, limit: perPage, offset: (p.page - 1) * perPage }, ctx.caller);
     if (items.length === 0 && p.page > 1) throw new ApiError('event-archive-page-not-found', 'The requested event archive page does not exist');
     const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
     // The plugin's echo order; relative dates as the window applies them, the extra filters after them.

@@ -5,6 +5,7 @@ import { eventRepository, type EventListFilter, type EventRow } from './event.re
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
 import { eventWriter, type EventWriterDeps } from './event.writer.ts';
+import { readSeries, readSeriesOf, seriesRole } from '../recurrence/index.ts';
 
 export interface EventServiceDeps extends EventWriterDeps {
   /** Memory for events read by id and their built bodies, kept until the next committed change (0: none). */
@@ -93,10 +94,52 @@ export function eventService(deps: EventServiceDeps) {
     return row;
   }
 
+  /**
+   * The list bodies of `rows` as JSON texts, one per row: list bodies built in this generation are reused (pages,
+   * windows and filters overlap), the others built together and kept.
+   */
+  async function listTexts(rows: EventRow[], viewer: Caller | null, readAt: number): Promise<string[]> {
+    const texts = new Array<string>(rows.length);
+    const restricted = new Array<boolean>(rows.length).fill(false);
+    const missing: number[] = [];
+    items.getMany(rows.map((r) => r.id)).forEach((hit, i) => {
+      if (hit?.listBody !== undefined) {
+        texts[i] = hit.listBody;
+        restricted[i] = hit.restricted === true;
+      } else missing.push(i);
+    });
+    if (missing.length > 0) {
+      const missingRows = missing.map((i) => rows[i]!);
+      const built = await present(missingRows, 'list', null);
+      // Keep the cached row and single body when there are some (same generation, same data).
+      const hits = items.getMany(missingRows.map((r) => r.id));
+      items.setMany(missingRows.map((row, k) => {
+        const listBody = JSON.stringify(built.bodies[k]);
+        texts[missing[k]!] = listBody;
+        restricted[missing[k]!] = built.restricted[k]!;
+        const entry: CachedEvent = { row: hits[k]?.row ?? row, body: hits[k]?.body, listBody, restricted: built.restricted[k] };
+        return [row.id, entry, entryBytes(entry)] as const;
+      }), readAt);
+    }
+    // A logged-in reader may see more of the events that link unpublished venues or organizers.
+    const own = viewer === null ? [] : rows.flatMap((_, i) => (restricted[i] ? [i] : []));
+    if (own.length > 0) {
+      const mine = await present(own.map((i) => rows[i]!), 'list', viewer);
+      own.forEach((i, k) => { texts[i] = JSON.stringify(mine.bodies[k]); });
+    }
+    return texts;
+  }
+
   return {
     /** Whether single bodies are kept here (then the HTTP response cache need not keep them too). */
     cachesItems: deps.itemCacheBytes > 0,
     findById,
+    /** Whether the event is a series' first event, one of its occurrences, or neither (src/recurrence). */
+    seriesRole: (id: number) => seriesRole(db, id),
+    /** A series as the iCalendar export emits it (one VEVENT with RRULE/EXDATE/RDATE and RECURRENCE-ID overrides). */
+    readSeries: (id: number) => readSeries(db, id, findById),
+    /** The series many events belong to, read in a bounded number of queries (the iCalendar feeds). */
+    readSeriesOf: (ids: readonly number[]) => readSeriesOf(db, ids),
     /** The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`). */
     async findBySlug(sent: string): Promise<EventRow | undefined> {
       const slug = querySlug(sent);
@@ -112,42 +155,33 @@ export function eventService(deps: EventServiceDeps) {
       items.set(row.id, { row }, entryBytes({ row }), readAt);
       return row;
     },
-    /**
-     * A page of events as JSON texts, one per event: list bodies built in this generation are reused (pages,
-     * windows and filters overlap), the others built together and kept.
-     */
+    /** A page of events as JSON texts, one per event, and the total (`listTexts`). */
     async list(f: EventListFilter, viewer: Caller | null): Promise<{ items: string[]; total: number }> {
       const readAt = items.current();
       const { rows, total } = await repo.list(f);
-      const texts = new Array<string>(rows.length);
-      const restricted = new Array<boolean>(rows.length).fill(false);
-      const missing: number[] = [];
-      items.getMany(rows.map((r) => r.id)).forEach((hit, i) => {
-        if (hit?.listBody !== undefined) {
-          texts[i] = hit.listBody;
-          restricted[i] = hit.restricted === true;
-        } else missing.push(i);
-      });
+      return { items: await listTexts(rows, viewer, readAt), total };
+    },
+    /**
+     * The anonymous list bodies of a page, without its total (the iCalendar feeds): the page's ids first, then rows
+     * only for the events whose list body is not kept. A feed of 1,000 cached events reads 1,000 ids, not 1,000 rows
+     * with their texts (BENCHMARKS.md: most of an uncached feed's time on SQLite was that read).
+     */
+    async listAnonymous(f: EventListFilter): Promise<string[]> {
+      const readAt = items.current();
+      const ids = await repo.listIds(f);
+      const hits = items.getMany(ids);
+      const missing = ids.filter((_, i) => hits[i]?.listBody === undefined);
+      const built = new Map<number, string>();
       if (missing.length > 0) {
-        const missingRows = missing.map((i) => rows[i]!);
-        const built = await present(missingRows, 'list', null);
-        // Keep the cached row and single body when there are some (same generation, same data).
-        const hits = items.getMany(missingRows.map((r) => r.id));
-        items.setMany(missingRows.map((row, k) => {
-          const listBody = JSON.stringify(built.bodies[k]);
-          texts[missing[k]!] = listBody;
-          restricted[missing[k]!] = built.restricted[k]!;
-          const entry: CachedEvent = { row: hits[k]?.row ?? row, body: hits[k]?.body, listBody, restricted: built.restricted[k] };
-          return [row.id, entry, entryBytes(entry)] as const;
-        }), readAt);
+        const { rows } = await repo.list({ visibility: f.visibility, include: missing, limit: missing.length, offset: 0 });
+        const texts = await listTexts(rows, null, readAt);
+        rows.forEach((r, i) => built.set(r.id, texts[i]!));
       }
-      // A logged-in reader may see more of the events that link unpublished venues or organizers.
-      const own = viewer === null ? [] : rows.flatMap((_, i) => (restricted[i] ? [i] : []));
-      if (own.length > 0) {
-        const mine = await present(own.map((i) => rows[i]!), 'list', viewer);
-        own.forEach((i, k) => { texts[i] = JSON.stringify(mine.bodies[k]); });
-      }
-      return { items: texts, total };
+      // An event changed between the two reads (gone from the second) is left out, as a later list would.
+      return ids.flatMap((id, i) => {
+        const text = hits[i]?.listBody ?? built.get(id);
+        return text === undefined ? [] : [text];
+      });
     },
     /**
      * The single-event body as `viewer` may see it; the anonymous view is built once per cached row (the row from

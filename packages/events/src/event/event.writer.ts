@@ -12,6 +12,7 @@ import { parseCost } from './cost.ts';
 import { eventRepository, type EventRow } from './event.repository.ts';
 import { parseOrganizerRefs, parseVenueRef, type LinkedRef } from './event.links.ts';
 import { refList, type EventWriteParams } from './event.args.ts';
+import { excludeOccurrence, parseRecurrence, planSeries, seriesRepository, seriesRole, syncSeries, type ExpandOptions, type SeriesPlan } from '../recurrence/index.ts';
 
 export interface EventWriterDeps {
   db: Kysely<Database>;
@@ -23,6 +24,8 @@ export interface EventWriterDeps {
   media: ImageLibrary;
   venueCreateArgs: ArgSet;
   organizerCreateArgs: ArgSet;
+  /** Bounds of recurring series (`EVENTS_RECURRENCE_MAX_OCCURRENCES`). */
+  recurrence: ExpandOptions;
 }
 
 /** A written instant outside the storable range is a 400 on the field it came from, before anything is written. */
@@ -100,8 +103,29 @@ export function eventWriter(deps: EventWriterDeps) {
     });
   }
 
+  /**
+   * What the write does to a recurring series, expanded (and refused beyond the limits) before anything is written:
+   * a first event's update re-applies its rule (the one sent, or the stored one) to the start it will have.
+   */
+  async function planRecurrence(p: EventWriteParams, sent: ReadonlySet<string>, now: number, existing: EventRow | undefined): Promise<SeriesPlan | 'occurrence' | undefined> {
+    const role = existing ? await seriesRole(db, existing.id) : { role: 'none' as const };
+    if (role.role === 'occurrence') {
+      if (sent.has('recurrence')) throw invalidParam('recurrence', `An occurrence has no rule of its own: send it to the series' first event (${role.seriesId}).`);
+      return 'occurrence';
+    }
+    const spec = sent.has('recurrence') ? parseRecurrence(p.recurrence) : role.role === 'first' ? (await seriesRepository(db).findSpec(existing!.id))! : undefined;
+    if (spec === undefined || (spec === null && role.role === 'none')) return undefined;
+    const zone = sent.has('timezone') ? (p.timezone || site.timezone) : (existing?.timezone ?? site.timezone);
+    const allDay = p.all_day ?? (existing ? existing.all_day === 1 : false);
+    const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
+    const start = readStoredWall(datesSent ? eventDates(p, existing, zone, allDay, now).start_local : existing!.start_local);
+    if (start === undefined) throw invalidParam('start_date', 'The stored start_date is invalid: send start_date and end_date.');
+    return planSeries(start, zone, spec, deps.recurrence);
+  }
+
   /** Applies the sent fields of a create or update inside one transaction; returns the event id. */
   async function write(caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number, existing?: EventRow): Promise<number> {
+    const plan = await planRecurrence(p, sent, now, existing);
     const { prepared, eventImage, venueReady, orgReady } = await prepareWrite(caller, p, sent, now);
     const id = await withImages(prepared, () => writeTransaction(db, async (trx) => {
       const posts = postRepository(trx);
@@ -172,22 +196,41 @@ export function eventWriter(deps: EventWriterDeps) {
         await events.setOrganizers(eventId, ids);
       }
       const termRepo = termRepository(trx);
-      await termRepo.recount([...termsBefore, ...(existing ? await termRepo.termIdsOf(eventId) : termsSet)]);
+      if (existing) await termRepo.recount([...termsBefore, ...(await termRepo.termIdsOf(eventId))]);
+      else if (status === 'publish') await termRepo.countNewEvent(termsSet);
+      // A first event's write carries over to its occurrences; an occurrence written alone leaves the series' edits.
+      if (plan === 'occurrence') await seriesRepository(trx).markOverridden(eventId);
+      else if (plan) await syncSeries(trx, eventId, plan);
       return eventId;
     }));
     generation.bump();
     return id;
   }
 
-  /** Moves an event to the trash (WordPress keeps trashed posts; their slug gets `__trashed`). */
+  /**
+   * Moves an event to the trash (WordPress keeps trashed posts; their slug gets `__trashed`). A series' first event
+   * takes its occurrences with it; a single occurrence becomes an EXDATE of its series, as Pro excludes it.
+   */
   async function trash(row: EventRow, now: number): Promise<void> {
+    const role = await seriesRole(db, row.id);
     await writeTransaction(db, async (trx) => {
       const posts = postRepository(trx);
-      // A draft or pending event has no name yet (it shows an empty slug): trashed, it is just `__trashed`.
-      const slug = await posts.freeSlug('tribe_events', trashedSlug(isFloating(row.status) ? '' : row.slug), row.id);
-      await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now), ...trashedPostDates(site.timezone, row) });
       const termRepo = termRepository(trx);
-      await termRepo.recount(await termRepo.termIdsOf(row.id));
+      const trashOne = async (r: { id: number; status: string; slug: string; date_local: string; date_gmt: string }) => {
+        // A draft or pending event has no name yet (it shows an empty slug): trashed, it is just `__trashed`.
+        const slug = await posts.freeSlug('tribe_events', trashedSlug(isFloating(r.status) ? '' : r.slug), r.id);
+        await posts.update(r.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now), ...trashedPostDates(site.timezone, r) });
+      };
+      await trashOne(row);
+      if (role.role === 'occurrence') await excludeOccurrence(trx, row.id);
+      const trashed = [row.id];
+      if (role.role === 'first') {
+        for (const o of await seriesRepository(trx).occurrences(row.id)) {
+          if (o.status !== 'trash') await trashOne((await posts.findById(o.post_id))!);
+          trashed.push(o.post_id);
+        }
+      }
+      await termRepo.recount(await seriesRepository(trx).termIdsOf(trashed));
     });
     generation.bump();
   }

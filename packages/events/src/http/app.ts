@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import type { Logger } from 'pino';
-import type { Caller, CompiledRoute } from './route.ts';
+import type { Caller, CompiledRoute, Reply } from './route.ts';
 import { ApiError, dbUnavailable, noRoute } from './errors.ts';
 import { createDispatcher, type Dispatched } from './dispatch.ts';
 import { filterFields, isValidJsonpCallback, parseFieldList, withLinks } from './response-shape.ts';
@@ -9,6 +9,9 @@ import type { LoginChecks } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
 import { clientErrorHandler, frameworkError } from './framework-errors.ts';
+import { entityTag, isNotModified, notModifiedHeaders } from './conditional.ts';
+import { TextBody } from './text-body.ts';
+import { ValidatorMemo } from './validator-memo.ts';
 
 export interface HttpOptions {
   readonly siteUrl: string;
@@ -25,17 +28,24 @@ export interface HttpOptions {
   readonly generation: { readonly value: number };
   /** Anonymous GET responses are cached this long (0 disables), like the plugin's per-user response cache. */
   readonly cacheTtlMs: number;
+  /** How long remembered ETags answer matching re-polls with 304 without building the answer (0 disables). */
+  readonly validatorTtlMs: number;
   /** Tells errors that mean "the database is unreachable" (answered 503 with Retry-After) from bugs (500). */
   readonly isUnavailable?: (err: unknown) => boolean;
   /** Static files outside `/wp-json` (the media library's `/wp-content/uploads`): GET and HEAD under `path`. */
   readonly files?: { readonly path: string; readonly handler: RouteHandlerMethod };
+  /**
+   * GET-only documents outside the namespace's routes (the iCalendar feeds): by decoded path without its trailing
+   * slash (`/events`, `/wp-json/tribe/events/v1/events.ics`). They get the same caching, conditional requests and errors.
+   */
+  readonly pages?: (path: string) => ((query: Record<string, unknown>, now: number) => Promise<Reply>) | undefined;
 }
 
-interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer }
+interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer; lastModified?: number }
 const CACHE_MAX_ENTRIES = 5000;
 
 /** What a matched route (or an error) answers: core's WP_REST_Response, before serve_request formats it. */
-interface Answer { status: number; body: unknown; headers?: Record<string, string | number>; links?: Record<string, unknown>; method?: string }
+interface Answer { status: number; body: unknown; headers?: Record<string, string | number>; links?: Record<string, unknown>; method?: string; lastModified?: number }
 
 const REST_PREFIX = '/wp-json';
 const NO_CACHE = {
@@ -54,6 +64,14 @@ function restRoute(url: string, query: Record<string, unknown>): string | undefi
   if (route === undefined) return undefined;
   if (route.length > 1 && route.endsWith('/')) route = route.slice(0, -1);
   return route === '' ? '/' : route;
+}
+
+/** A path outside `/wp-json`, decoded, without its query and trailing slash (`/event/launch/` → `/event/launch`). */
+function sitePath(url: string): string {
+  const q = url.indexOf('?');
+  let path = q < 0 ? url : url.slice(0, q);
+  try { path = decodeURIComponent(path); } catch { return ''; }
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 export function createHttpApp(opts: HttpOptions): FastifyInstance {
@@ -78,6 +96,10 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const cacheKeyOf = (req: FastifyRequest): string | undefined =>
     req.headers.authorization === undefined ? `${req.headers.origin ?? ''}|${req.url}` : undefined;
   const resolveCaller = basicAuth(opts.authenticate);
+  const validators = new ValidatorMemo(opts.generation, opts.validatorTtlMs, opts.clock);
+  // Validators are per reader (user id), CORS origin and URL; GET and HEAD share them.
+  const memoKeyOf = (req: FastifyRequest, caller: Caller | null) => `${caller?.id ?? 0}|${req.headers.origin ?? ''}|${req.url}`;
+  const callers = new WeakMap<FastifyRequest, Caller | null>();
   const home = opts.siteUrl;
 
   app.removeAllContentTypeParsers();
@@ -106,39 +128,66 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     } else if (req.method === 'GET' && !loggedIn) headers.Vary = 'Origin'; // rest_send_cors_headers: the real method
     const own = answer.headers ?? {};
     let outStatus = answer.status;
-    const fields = answer.status < 400 && query._fields !== undefined ? parseFieldList(query._fields) : [];
-    const jsonp = query._jsonp;
-    const reshaped = fields.length > 0 || answer.links !== undefined || query._envelope !== undefined || jsonp !== undefined;
+    const json = !(answer.body instanceof TextBody);
+    const fields = json && answer.status < 400 && query._fields !== undefined ? parseFieldList(query._fields) : [];
+    const jsonp = json ? query._jsonp : undefined;
+    const envelope = json && query._envelope !== undefined;
+    const reshaped = fields.length > 0 || answer.links !== undefined || envelope || jsonp !== undefined;
     let outBody = answer.body instanceof JsonText && reshaped ? answer.body.value() : answer.body;
     if (reshaped) outBody = withLinks(filterFields(outBody, fields), answer.links);
-    if (query._envelope !== undefined) {
+    if (envelope) {
       outBody = { body: outBody, status: answer.status, headers: own };
       outStatus = 200;
     } else Object.assign(headers, own);
-    let payload: string;
-    const head = (answer.method ?? req.method) === 'HEAD';
-    if (jsonp !== undefined) {
+    const method = answer.method ?? req.method;
+    const head = method === 'HEAD';
+    // The GET body, also for HEAD: both answers carry the same ETag.
+    let full: string | JsonText;
+    if (answer.body instanceof TextBody) {
+      headers['Content-Type'] = answer.body.contentType;
+      // Feeds are not WordPress REST answers: scripts may read their validators (the JSON answers keep WordPress's list).
+      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, ETag, Last-Modified';
+      full = answer.body.text;
+    } else if (jsonp !== undefined) {
       headers['Content-Type'] = 'application/javascript; charset=UTF-8';
-      const json = head ? '' : outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
-      payload = typeof jsonp === 'string' && jsonp !== '' && !head ? `/**/${jsonp}(${json})` : json;
+      const json = outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
+      full = typeof jsonp === 'string' && jsonp !== '' ? `/**/${jsonp}(${json})` : json;
     } else {
       headers['Content-Type'] = 'application/json; charset=UTF-8';
-      payload = head ? '' : outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
+      full = outBody instanceof JsonText ? outBody : JSON.stringify(outBody);
     }
+    const validated = answer.status === 200 && (method === 'GET' || method === 'HEAD');
+    if (validated) {
+      headers.ETag = entityTag(full, { ...(envelope ? {} : own), 'Content-Type': headers['Content-Type'] });
+      if (answer.lastModified !== undefined) headers['Last-Modified'] = new Date(answer.lastModified).toUTCString();
+      // As long as our own response cache may keep it: the TTL bounds the answers that depend on the clock.
+      if (!loggedIn) headers['Cache-Control'] = opts.cacheTtlMs >= 1000 ? `public, max-age=${Math.floor(opts.cacheTtlMs / 1000)}` : 'no-cache';
+    }
+    const payload = head ? '' : full instanceof JsonText ? full.text : full;
+    const notModified = validated && isNotModified(req.headers, headers.ETag as string, answer.lastModified);
+    if (validated && callers.has(req)) validators.remember(memoKeyOf(req, callers.get(req)!), startGen.get(req) ?? -1, headers, answer.lastModified);
     if (keep && outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
       // Encoded once: a hit then costs a map lookup and a socket write.
       const bytes = Buffer.from(payload);
       const gen = startGen.get(req) ?? opts.generation.value;
-      const entry: CachedResponse = { gen, expires: opts.clock() + opts.cacheTtlMs, status: outStatus, headers, payload: bytes };
+      const entry: CachedResponse = { gen, expires: opts.clock() + opts.cacheTtlMs, status: outStatus, headers, payload: bytes, lastModified: answer.lastModified };
       // A response read before a write that committed meanwhile may not show it: it is not kept.
       if (gen === opts.generation.value) {
         if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
         cache.set(cacheKeyOf(req)!, entry);
       }
       settlers.get(req)?.(entry);
-      return reply.code(outStatus).headers(headers).send(bytes);
+      return replyWith(reply, req, entry);
     }
+    if (notModified) return reply.code(304).headers(notModifiedHeaders(headers)).send();
     return reply.code(outStatus).headers(headers).send(payload);
+  };
+
+  /** A cached or shared answer, or 304 when the request's validators still match it. */
+  const replyWith = (reply: FastifyReply, req: FastifyRequest, r: CachedResponse) => {
+    const etag = r.headers.ETag;
+    if (typeof etag === 'string' && isNotModified(req.headers, etag, r.lastModified)) return reply.code(304).headers(notModifiedHeaders(r.headers)).send();
+    return reply.code(r.status).headers(r.headers).send(r.payload);
   };
 
   /** serve_request refuses a bad `_jsonp` name before anything else: only its first four headers, no `data`. */
@@ -166,15 +215,15 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     const now = opts.clock();
     const gen = opts.generation.value;
     const key = req.method === 'GET' && opts.cacheTtlMs > 0 ? cacheKeyOf(req) : undefined;
+    if (req.method === 'GET' || req.method === 'HEAD') startGen.set(req, gen);
     let ours: { gen: number; done: Promise<CachedResponse | undefined> } | undefined;
     if (key !== undefined) {
-      startGen.set(req, gen);
       const hit = cache.get(key);
-      if (hit && hit.gen === gen && hit.expires > now) return reply.code(hit.status).headers(hit.headers).send(hit.payload);
+      if (hit && hit.gen === gen && hit.expires > now) return replyWith(reply, req, hit);
       const running = inflight.get(key);
       // Only a build that started after the last write may answer: it cannot miss a write this request follows.
       const shared = running && running.gen === gen ? await running.done : undefined;
-      if (shared) return reply.code(shared.status).headers(shared.headers).send(shared.payload);
+      if (shared) return replyWith(reply, req, shared);
       if (!running) {
         let settle!: (r: CachedResponse | undefined) => void;
         ours = { gen, done: new Promise((r) => { settle = r; }) };
@@ -203,7 +252,19 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       // Before authentication: an oversized form costs one scan, never a password hash.
       if (typeof req.body === 'string' && String(req.headers['content-type']).toLowerCase().includes('application/x-www-form-urlencoded')) checkInputLimits(req.body);
       caller = await resolveCaller(req.headers.authorization, req.ip, now);
+      // A method override makes a GET a write: never answered from remembered validators.
+      if ((req.method === 'GET' || req.method === 'HEAD') && req.headers['x-http-method-override'] === undefined && query._method === undefined) {
+        const unchanged = validators.notModified(memoKeyOf(req, caller), req.headers);
+        if (unchanged) return reply.code(304).headers(unchanged).send();
+        callers.set(req, caller);
+      }
       const route = restRoute(req.url, query);
+      const page = opts.pages?.(route !== undefined ? `${REST_PREFIX}${route}` : sitePath(req.url));
+      if (page !== undefined) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw noRoute();
+        const out = await page(query, now);
+        return send(reply, req, { status: out.status ?? 200, body: out.body, headers: out.headers, lastModified: out.lastModified }, caller !== null);
+      }
       if (route === undefined) throw noRoute();
       if (route === '/') {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw noRoute();
@@ -221,7 +282,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
         req.log.info({ method: out.method, route, status, user: caller?.login, ms: opts.clock() - now }, 'write');
       }
       const headers = { ...out.reply.headers, ...(out.allow !== undefined ? { Allow: out.allow } : {}) };
-      const answer: Answer = { status, body: out.reply.body, headers, links: out.reply.links, method: out.method };
+      const answer: Answer = { status, body: out.reply.body, headers, links: out.reply.links, method: out.method, lastModified: out.reply.lastModified };
       return send(reply, req, answer, caller !== null, out.reply.responseCache !== false);
     } catch (err) {
       return sendError(reply, req, err, caller !== null);

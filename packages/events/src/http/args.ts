@@ -28,6 +28,10 @@ export interface Declared {
   readonly format?: string;
   readonly items?: { readonly type: string } | null;
   readonly default?: unknown;
+  /** `/doc` prints the argument as a comma-separated list (`style: form`), as the plugin's `collectionFormat: csv`. */
+  readonly csv?: true;
+  /** The type only `/doc` prints (the plugin's `swagger_type`, for an argument it declares untyped elsewhere). */
+  readonly swaggerType?: string;
   /** An extension the plugin does not have: accepted, but not printed. */
   readonly hidden?: true;
 }
@@ -38,6 +42,18 @@ const DECLARED = 'wpDeclared';
 export const declared = (d: Declared): Record<string, Declared> => ({ [DECLARED]: d });
 
 export const isDeclared = (schema: TSchema): boolean => (schema[DECLARED] as Declared | undefined)?.hidden !== true;
+
+/**
+ * The type and items `/doc` prints (the plugin's swaggerize_args): the swagger or declared type, else the checked one, else
+ * `array` for a declared list of items and `string` for anything untyped.
+ */
+export function swaggerType(schema: TSchema): { type: string; items?: { type: string }; csv: boolean } {
+  const d = schema[DECLARED] as Declared | undefined;
+  const items = d !== undefined && 'items' in d ? d.items : (schema.items as TSchema | undefined);
+  const itemType = items && typeof items.type === 'string' ? { type: items.type } : undefined;
+  const type = d?.swaggerType !== undefined ? d.swaggerType : typeof d?.type === 'string' ? d.type : typeof schema.type === 'string' ? schema.type : itemType ? 'array' : 'string';
+  return { type, ...(itemType ? { items: itemType } : {}), csv: d?.csv === true };
+}
 
 /** One argument as core's index prints it (`get_data_for_route`): schema keywords and `required`, no validators. */
 export function describeArg(schema: TSchema, at: DeclarationContext): Record<string, unknown> {

@@ -15,8 +15,8 @@ export interface AttemptWindow { readonly minute: number; readonly endsAt: numbe
 export interface AttemptCounter {
   /** Counts one attempt in each bucket, atomically, and returns the counts including it. */
   count(buckets: readonly string[], now: number): Promise<{ counts: number[]; window: AttemptWindow }>;
-  /** The counts without counting. */
-  peek(buckets: readonly string[], now: number): Promise<{ counts: number[]; window: AttemptWindow }>;
+  /** The window when any bucket is at the limit now, without counting (a known credential is refused then). */
+  blocked(buckets: readonly string[], now: number): Promise<AttemptWindow | undefined>;
   /** Takes back one attempt of that window (a correct password, or a check the database could not finish). */
   uncount(buckets: readonly string[], window: AttemptWindow): Promise<void>;
 }
@@ -60,8 +60,8 @@ export function basicAuth(checks: LoginChecks, sleep = (ms: number) => new Promi
 
     const known = await checks.credentials.known(login, password);
     if (known) {
-      const { counts, window } = await checks.attempts.peek(buckets, now);
-      if (Math.max(...counts) >= LOGIN_ATTEMPT_LIMIT) throw tooMany(window, now);
+      const window = await checks.attempts.blocked(buckets, now);
+      if (window !== undefined) throw tooMany(window, now);
       return known;
     }
     const { counts, window } = await checks.attempts.count(buckets, now);

@@ -58,12 +58,14 @@ const WORST_BODIES = {
 };
 
 describe('parseNestedParams limits', () => {
-  it('parses the worst bodies within the limits in at most 50 ms each', () => {
+  it('parses the worst bodies within the limits in linear time (at most 250 ms of CPU each)', () => {
     for (const [name, body] of Object.entries(WORST_BODIES)) {
       expect(body.length, name).toBeLessThanOrEqual(1024 * 1024);
       const out = parseNestedParams(body);
       expect(Object.keys(out).length, name).toBeGreaterThan(0);
-      expect(fastestCpuMs(() => parseNestedParams(body)), name).toBeLessThanOrEqual(50);
+      // A guard against the quadratic parser of issue 16 (a 240 KB body froze it for seconds), not a speed target:
+      // quiet machines measure 9–16 ms, and a busy shared CI host inflates CPU time several-fold.
+      expect(fastestCpuMs(() => parseNestedParams(body)), name).toBeLessThanOrEqual(250);
     }
     expect((parseNestedParams(WORST_BODIES.appends).x as Record<string, string>)['998']).toBe('1');
   });

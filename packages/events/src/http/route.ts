@@ -35,6 +35,8 @@ export interface Reply {
    * double the memory, and with more items than response slots it would cost a store on every request.
    */
   responseCache?: false;
+  /** When the item last changed (ms): sent as `Last-Modified`, which `If-Modified-Since` is compared with. */
+  lastModified?: number;
 }
 
 export interface Endpoint {

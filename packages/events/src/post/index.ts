@@ -26,3 +26,4 @@ export { ItemCache } from './item-cache.ts';
 export { isProtected, unlocks, blankEvent, blankLinked, shownLinked } from './protected.ts';
 export { withImages } from './featured-image.ts';
 export type { ImageLibrary, PreparedImage } from './featured-image.ts';
+export { storedUtcMs, eventLastModified } from './last-modified.ts';

@@ -19,42 +19,81 @@ const ops = fc.array(fc.oneof(
   fc.record({ op: fc.constant('write' as const) }),
 ), { maxLength: 200 });
 
+/** The reference: a segmented LRU over plain arrays (least recently used first), emptied by every write. */
+class Model {
+  probation: { key: number; value: string; bytes: number }[] = [];
+  protected: { key: number; value: string; bytes: number }[] = [];
+  constructor(private readonly maxBytes: number) {}
+  private sum = (xs: { bytes: number }[]) => xs.reduce((n, x) => n + x.bytes, 0);
+  get all() { return [...this.probation, ...this.protected]; }
+  clear() { this.probation = []; this.protected = []; }
+  private demote() {
+    while (this.sum(this.protected) > Math.floor(this.maxBytes * 0.8)) this.probation.push(this.protected.shift()!);
+  }
+  get(key: number): string | undefined {
+    const p = this.protected.findIndex((e) => e.key === key);
+    if (p >= 0) { const [e] = this.protected.splice(p, 1); this.protected.push(e!); return e!.value; }
+    const i = this.probation.findIndex((e) => e.key === key);
+    if (i < 0) return undefined;
+    const [e] = this.probation.splice(i, 1);
+    this.protected.push(e!);
+    this.demote();
+    return e!.value;
+  }
+  set(key: number, value: string, bytes: number) {
+    if (bytes > this.maxBytes) return;
+    const p = this.protected.findIndex((e) => e.key === key);
+    if (p >= 0) { this.protected.splice(p, 1); this.protected.push({ key, value, bytes }); this.demote(); }
+    else { this.probation = this.probation.filter((e) => e.key !== key).concat({ key, value, bytes }); }
+    while (this.sum(this.all) > this.maxBytes) {
+      if (this.probation.length > 0 && (this.probation[0]!.key !== key || this.protected.length === 0)) this.probation.shift();
+      else this.protected.shift();
+    }
+  }
+}
+
 describe('ItemCache', () => {
-  it('never serves a value from before a write, never holds more than its bound, and keeps the most recent values', () => {
+  it('never serves a value from before a write, never holds more than its bound, and evicts as a segmented LRU', () => {
     fc.assert(fc.property(ops, fc.integer({ min: 0, max: 200 }), (script: Op[], maxBytes) => {
       const generation = new WriteGeneration();
       const cache = new ItemCache<number, string>(generation, maxBytes);
-      // The model: values set at the current generation, in least-recently-used order.
-      let model: { key: number; value: string; bytes: number }[] = [];
+      const model = new Model(maxBytes);
       let serial = 0;
       for (const step of script) {
         if (step.op === 'write') {
           generation.bump();
-          model = [];
+          model.clear();
         } else if (step.op === 'set' || step.op === 'setMany') {
           const readAt = step.stale ? cache.current() - 1 : cache.current();
           const entries = (step.op === 'set' ? [step] : step.entries).map((e) => ({ ...e, value: `v${serial++}` }));
           if (step.op === 'set') cache.set(step.key, entries[0]!.value, step.bytes, readAt);
           else cache.setMany(entries.map((e) => [e.key, e.value, e.bytes] as const), readAt);
-          for (const e of entries) {
-            if (step.stale || e.bytes > maxBytes) continue;
-            model = model.filter((m) => m.key !== e.key).concat({ key: e.key, value: e.value, bytes: e.bytes });
-            while (model.reduce((n, m) => n + m.bytes, 0) > maxBytes) model.shift();
-          }
+          if (!step.stale) for (const e of entries) model.set(e.key, e.value, e.bytes);
         } else {
           const keys = step.op === 'get' ? [step.key] : step.keys;
           const got = step.op === 'get' ? [cache.get(step.key)] : cache.getMany(keys);
-          keys.forEach((key, k) => {
-            const i = model.findIndex((e) => e.key === key);
-            expect(got[k]).toBe(i < 0 ? undefined : model[i]!.value);
-            if (i >= 0) model.push(...model.splice(i, 1));
-          });
+          keys.forEach((key, k) => expect(got[k]).toBe(model.get(key)));
         }
         expect(cache.heldBytes).toBeLessThanOrEqual(maxBytes);
-        expect(cache.heldBytes).toBe(model.reduce((n, e) => n + e.bytes, 0));
-        expect(cache.size).toBe(model.length);
+        expect(cache.heldBytes).toBe(model.all.reduce((n, e) => n + e.bytes, 0));
+        expect(cache.size).toBe(model.all.length);
       }
     }));
+  });
+
+  it('keeps a hot set read twice through a scan of 10,000 items read once', () => {
+    const cache = new ItemCache<number, string>(new WriteGeneration(), 1000 * 10);
+    const hot = Array.from({ length: 100 }, (_, i) => -1 - i);
+    for (const k of hot) cache.set(k, `hot${k}`, 10, cache.current());
+    expect(cache.getMany(hot).every((v) => v !== undefined)).toBe(true);
+    for (let id = 0; id < 10_000; id++) {
+      expect(cache.get(id)).toBeUndefined();
+      cache.set(id, `cold${id}`, 10, cache.current());
+    }
+    expect(cache.getMany(hot)).toEqual(hot.map((k) => `hot${k}`));
+    // The scan's most recent items are on probation, in the room the hot set leaves.
+    expect(cache.get(9_999)).toBe('cold9999');
+    expect(cache.heldBytes).toBeLessThanOrEqual(10_000);
   });
 
   it('drops everything when another connection committed (the store signal moved)', () => {

@@ -1,14 +1,25 @@
 import type { WriteGeneration } from './write.ts';
 
+/** The share of the bytes kept for items read again while cached (the protected segment). */
+const PROTECTED_SHARE = 0.8;
+
+interface Entry<V> { value: V; bytes: number }
+
 /**
  * Items read and built from the store, kept until the next committed change: the plugin caches each built item
  * until any post is saved (compat §0.7), and a change anywhere may show in an item (a venue's name in its events).
- * Bounded by an estimate of the bytes held, least recently used dropped first; a value read under an older
- * generation than the current one is never stored.
+ * Bounded by an estimate of the bytes held, as a segmented LRU: an item enters on probation and is protected once
+ * read again while cached, so one pass over many items read once (a crawler, an export) evicts only other items on
+ * probation, never the protected hot set (at most 80% of the bytes; its least recently used go back to probation).
+ * A value read under an older generation than the current one is never stored.
  */
 export class ItemCache<K, V> {
-  private readonly entries = new Map<K, { value: V; bytes: number }>();
-  private bytes = 0;
+  // Map order is insertion order: re-inserting a key makes the first key of each map its least recently used.
+  private readonly probation = new Map<K, Entry<V>>();
+  private readonly protected = new Map<K, Entry<V>>();
+  private probationBytes = 0;
+  private protectedBytes = 0;
+  private readonly protectedMax: number;
   private gen: number;
 
   constructor(
@@ -16,14 +27,17 @@ export class ItemCache<K, V> {
     readonly maxBytes: number,
   ) {
     this.gen = generation.value;
+    this.protectedMax = Math.floor(maxBytes * PROTECTED_SHARE);
   }
 
   /** The generation a value about to be read belongs to; hand it back to `set`. */
   current(): number {
     const g = this.generation.value;
     if (g !== this.gen) {
-      this.entries.clear();
-      this.bytes = 0;
+      this.probation.clear();
+      this.protected.clear();
+      this.probationBytes = 0;
+      this.protectedBytes = 0;
       this.gen = g;
     }
     return g;
@@ -52,37 +66,76 @@ export class ItemCache<K, V> {
   }
 
   private touch(key: K): V | undefined {
-    const e = this.entries.get(key);
+    const hot = this.protected.get(key);
+    if (hot !== undefined) {
+      this.protected.delete(key);
+      this.protected.set(key, hot);
+      return hot.value;
+    }
+    const e = this.probation.get(key);
     if (e === undefined) return undefined;
-    // Map order is insertion order: re-inserting makes the first key the least recently used.
-    this.entries.delete(key);
-    this.entries.set(key, e);
+    this.probation.delete(key);
+    this.probationBytes -= e.bytes;
+    this.protected.set(key, e);
+    this.protectedBytes += e.bytes;
+    this.demote();
     return e.value;
   }
 
   private store(key: K, value: V, bytes: number): void {
     if (bytes > this.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.bytes -= old.bytes;
-      this.entries.delete(key);
+    const hot = this.protected.get(key);
+    if (hot !== undefined) {
+      this.protected.delete(key);
+      this.protected.set(key, { value, bytes });
+      this.protectedBytes += bytes - hot.bytes;
+      this.demote();
+    } else {
+      const old = this.probation.get(key);
+      if (old !== undefined) {
+        this.probation.delete(key);
+        this.probationBytes -= old.bytes;
+      }
+      this.probation.set(key, { value, bytes });
+      this.probationBytes += bytes;
     }
-    this.entries.set(key, { value, bytes });
-    this.bytes += bytes;
-    for (const [k, e] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.bytes -= e.bytes;
+    this.evict(key);
+  }
+
+  /** Moves the protected segment's least recently used items back to probation (as its most recent) while over its share. */
+  private demote(): void {
+    for (const [k, e] of this.protected) {
+      if (this.protectedBytes <= this.protectedMax) break;
+      this.protected.delete(k);
+      this.protectedBytes -= e.bytes;
+      this.probation.set(k, e);
+      this.probationBytes += e.bytes;
+    }
+  }
+
+  /** Drops least recently used items on probation, then protected ones, until within the bound; `kept` goes last. */
+  private evict(kept: K): void {
+    while (this.probationBytes + this.protectedBytes > this.maxBytes) {
+      const [first] = this.probation;
+      const fromProbation = first !== undefined && (first[0] !== kept || this.protected.size === 0);
+      const [k, e] = fromProbation ? first : this.protected.entries().next().value!;
+      if (fromProbation) {
+        this.probation.delete(k);
+        this.probationBytes -= e.bytes;
+      } else {
+        this.protected.delete(k);
+        this.protectedBytes -= e.bytes;
+      }
     }
   }
 
   get size(): number {
     this.current();
-    return this.entries.size;
+    return this.probation.size + this.protected.size;
   }
 
   get heldBytes(): number {
     this.current();
-    return this.bytes;
+    return this.probationBytes + this.protectedBytes;
   }
 }

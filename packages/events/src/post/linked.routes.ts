@@ -4,6 +4,7 @@ import { declared, invalid, type Validator } from '../http/args.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatWall, utcToWall } from '../time/index.ts';
 import { canModify, canRead } from './status.ts';
+import { storedUtcMs } from './last-modified.ts';
 import { blankLinked, isProtected, shownLinked, unlocks } from './protected.ts';
 import { clampPerPage, listStatusValidator, listVisibility, pageLinks, statusEcho } from './listing.ts';
 import { isTime, nonEmptyString, positiveInt, registeredStatus, urlOrEmpty } from './validators.ts';
@@ -74,7 +75,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
     const row = await rowOf(ctx);
     if (!canRead(ctx.caller, row)) throw new ApiError(`${kind.kind}-not-accessible`, `The requested ${kind.kind} is not accessible`);
     const body = await service.present(row, true);
-    return { body: isProtected(row) && !unlocks(ctx, row) ? blankLinked(kind.kind, body) : body };
+    return { body: isProtected(row) && !unlocks(ctx, row) ? blankLinked(kind.kind, body) : body, lastModified: storedUtcMs(row.modified_gmt) };
   };
   const itemEndpoints = (args: typeof idArgs) => [
     endpoint<Params>({ methods: ['GET'], args, handler: single }),
@@ -113,7 +114,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
               per_page: Type.Optional(Type.Integer({ description: `The number of ${kind.route} to return on each page`, default: '10' })),
               search: Type.Optional(Type.String({ description: `${plural} should contain the specified string in the title, description or custom fields` })),
               event: Type.Optional(Type.Integer({ description: `${plural} should be related to this event` })),
-              has_events: Type.Optional(Type.Unknown({ description: `${plural} should have events associated to them` })),
+              has_events: Type.Optional(Type.Unknown({ description: `${plural} should have events associated to them`, ...declared({ swaggerType: 'boolean' }) })),
               only_with_upcoming: Type.Optional(Type.Boolean({ description: `${plural} should have upcoming events associated to them`, default: false, ...declared({ type: null }) })),
               // Sic: the plugin describes both lists' status as the organizer's.
               status: Type.Optional(Type.Unknown({ description: 'The organizer post status', ...declared({ format: 'string' }) })),

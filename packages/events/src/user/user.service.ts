@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/index.ts';
+import type { ChangeSignal, Database } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatWall, wallFromEpoch } from '../time/index.ts';
@@ -17,13 +17,24 @@ function toCaller(u: UserRow): Caller {
 
 const credentialKey = (login: string, password: string) => createHash('sha256').update(`${login}\0${password}`).digest('base64');
 
-/** Users, roles and application passwords; also the HTTP Basic check. */
-export function userService(db: Kysely<Database>) {
+interface Verified { readonly passwordId: number; readonly userId: number; caller?: Caller; checkedAt?: number }
+
+/** Verified credentials remembered at most; past this the memory starts again (each then costs one scrypt run). */
+const MAX_VERIFIED = 10_000;
+
+/**
+ * Users, roles and application passwords; also the HTTP Basic check. With `changes` (the store's change signal),
+ * a verified credential's caller is reused without a query until the `users` topic moves: any change to users or
+ * application passwords, from this process or another (the `events user` CLI, a sibling instance).
+ */
+export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, 'read'>) {
   const repo = userRepository(db);
-  // sha256(login:password) → app password id, so scrypt runs once per credential; the id is re-checked on every
-  // request so a revoked password or removed user stops working at once.
-  const verified = new Map<string, { passwordId: number; userId: number }>();
-  const pending = new Map<string, Promise<{ user: UserRow; entry: { passwordId: number; userId: number } }>>();
+  // sha256(login\0password) → app password id, so scrypt runs once per credential; the id is re-checked whenever the
+  // users signal moved, so a revoked password or removed user stops working at once.
+  const verified = new Map<string, Verified>();
+  const pending = new Map<string, Promise<{ user: UserRow; entry: Verified }>>();
+  // SQLite's signal does not see this connection's own commits: changes made through this service forget directly.
+  const forgetVerified = () => verified.clear();
 
   async function verify(login: string, password: string) {
     // No login holds a NUL (PostgreSQL cannot even compare one), so it is an unknown user on both stores.
@@ -60,22 +71,31 @@ export function userService(db: Kysely<Database>) {
     },
     list: () => repo.list(),
     async remove(login: string): Promise<void> {
+      forgetVerified();
       if (!(await repo.remove(login))) throw new UserError(`no user ${login}`);
     },
     async setRole(login: string, role: Role): Promise<void> {
+      forgetVerified();
       if (!(await repo.setRole(login, role))) throw new UserError(`no user ${login}`);
     },
     userExists: (id: number) => repo.existsId(id),
 
-    /** The caller when this credential was verified before and is still valid (one query, no hashing). */
+    /** The caller when this credential was verified before and is still valid (no hashing; a query only after a change). */
     async known(login: string, password: string): Promise<Caller | undefined> {
       const key = credentialKey(login, password);
       const hit = verified.get(key);
       if (hit === undefined) return undefined;
+      // Read before the query: a change committed while it runs moves the signal past the stamp kept.
+      const stamp = changes?.read('users');
+      if (stamp !== undefined && hit.caller !== undefined && hit.checkedAt === stamp) return hit.caller;
       const user = await repo.findWithPassword(hit.userId, hit.passwordId);
-      if (user) return toCaller(user);
-      verified.delete(key);
-      return undefined;
+      if (user === undefined) {
+        verified.delete(key);
+        return undefined;
+      }
+      hit.caller = toCaller(user);
+      hit.checkedAt = stamp;
+      return hit.caller;
     },
 
     /** Checks HTTP Basic credentials as WordPress application passwords do, with its 401 codes. */
@@ -88,8 +108,9 @@ export function userService(db: Kysely<Database>) {
         pending.set(key, running);
       }
       const hitNow = await running;
-      if (verified.size > 10_000) verified.clear();
-      verified.set(key, hitNow.entry);
+      if (verified.size >= MAX_VERIFIED) verified.clear();
+      // The caller is remembered only by `known`, which stamps it with the signal read before its query.
+      verified.set(key, { passwordId: hitNow.entry.passwordId, userId: hitNow.entry.userId });
       return toCaller(hitNow.user);
     },
   };
