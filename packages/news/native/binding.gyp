@@ -5,10 +5,11 @@
   "targets": [
     {
       "target_name": "divsufsort_addon",
-      "sources": ["divsufsort_addon.c", "sais.c"],
+      "sources": ["divsufsort_addon.c", "sais.c", "fm_locate.c"],
       "cflags": ["-O2", "-Wall", "-Wextra"],
       "conditions": [
-        ["with_divsufsort==1", { "defines": ["HAVE_DIVSUFSORT"], "libraries": ["-ldivsufsort"] }]
+        ["with_divsufsort==1", { "defines": ["HAVE_DIVSUFSORT"], "libraries": ["-ldivsufsort"] }],
+        ["target_arch=='x64'", { "cflags": ["-mpopcnt"] }]
       ]
     }
   ]

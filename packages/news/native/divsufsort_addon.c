@@ -4,6 +4,7 @@
  *
  *   sortSuffixes(text: Uint8Array, out: Uint8Array, sorter?: "divsufsort" | "sais"): Promise<void>
  *   sorters: string[]   the sorters compiled in, the default first
+ *   fmOpen, fmLocate, fmLocateMany: the compressed kind's locate walk (fm_locate.c)
  *
  * Writes the suffix array of `text` into `out` as little-endian int32 (the host order on x86-64), so the
  * caller controls the memory (text + 4 x text in all). The sort runs on the libuv thread pool through
@@ -13,6 +14,8 @@
 #ifdef HAVE_DIVSUFSORT
 #include <divsufsort.h>
 #endif
+#include "fm_locate.h"
+#include "napi_check.h"
 #include "sais.h"
 #include <node_api.h>
 #include <string.h>
@@ -30,14 +33,6 @@ typedef struct {
   int32_t status;
   int use_sais;
 } SortJob;
-
-#define CHECK(env, call)                                                  \
-  do {                                                                    \
-    if ((call) != napi_ok) {                                              \
-      napi_throw_error((env), "ERR_DIVSUFSORT_NAPI", "N-API call failed: " #call); \
-      return NULL;                                                        \
-    }                                                                     \
-  } while (0)
 
 static void execute_sort(napi_env env, void *data) {
   (void)env;
@@ -150,6 +145,7 @@ static napi_value init(napi_env env, napi_value exports) {
     CHECK(env, napi_set_element(env, sorters, i, entry));
   }
   CHECK(env, napi_set_named_property(env, exports, "sorters", sorters));
+  CHECK(env, news_fm_register(env, exports));
   return exports;
 }
 

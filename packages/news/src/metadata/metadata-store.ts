@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { ArticleMetadata, MetadataStore } from '../release/types.ts';
+import type { ArticleMetadata, FilterableField, MetadataStore } from '../release/types.ts';
 import { ARTICLE_COLUMNS, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION } from './schema.ts';
 
 /** A metadata store that cannot be used as it is; the message names the file and what to do. */
@@ -67,11 +67,22 @@ export function openMetadataStore(path: string, options: OpenMetadataStoreOption
     for (const row of selectMany.all(JSON.stringify(wanted)) as Row[]) byIx.set(row[DOC_IX] as number, toMetadata(row));
     return docIxs.map((d) => byIx.get(d));
   };
+  // Answered once per field: a field empty in every row costs one scan of the table, later asks are free.
+  const filled = new Map<FilterableField, boolean>();
+  const hasValues = (field: FilterableField): boolean => {
+    let known = filled.get(field);
+    if (known === undefined) {
+      known = db.prepare(`SELECT EXISTS (SELECT 1 FROM articles WHERE ${field} IS NOT NULL AND ${field} <> '')`).pluck().get() === 1;
+      filled.set(field, known);
+    }
+    return known;
+  };
   return {
     year: options.year,
     docCount,
     get,
     getMany,
+    hasValues,
     close: () => db.close(),
   };
 }

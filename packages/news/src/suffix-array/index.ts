@@ -1,6 +1,15 @@
+import { constants } from 'node:buffer';
 import { loadDivsufsort, type SuffixSorter } from './native.ts';
 
 export { NativeAddonMissingError, type SuffixSorter } from './native.ts';
+
+/**
+ * The whole addon module (one native build for the package): the compressed shard kind finds its locate walk on it
+ * (`src/shard/compressed/native-locate.ts`). Throws NativeAddonMissingError when it is not built.
+ */
+export function nativeAddon(): object {
+  return loadDivsufsort();
+}
 
 /** The sorters this build of the addon holds, the default first (libdivsufsort when it was installed, else SA-IS). */
 export function availableSorters(): readonly SuffixSorter[] {
@@ -25,6 +34,13 @@ export const SORT_BYTES_PER_TEXT_BYTE: Readonly<Record<SuffixSorter, number>> = 
 export const MAX_SUFFIX_ARRAY_TEXT_BYTES = 2 ** 31 - 1;
 
 /**
+ * Largest text `buildSuffixArray` can sort here: its 4-byte suffix array is one Node Buffer, and a Buffer holds at
+ * most `buffer.constants.MAX_LENGTH` bytes (2^32 on 64-bit Node 20), so n ≤ 2^30 — below the sorters' 2^31 − 1.
+ * The release builder caps its part size at this (a 1.34 GB part once died after the whole read, allocating 5.4 GB).
+ */
+export const MAX_SORT_TEXT_BYTES = Math.min(MAX_SUFFIX_ARRAY_TEXT_BYTES, Math.floor(constants.MAX_LENGTH / 4));
+
+/**
  * Builds the byte-level suffix array of `text`: 4-byte little-endian pointers, `SA[r]` = start of the r-th
  * smallest suffix. The sort runs on the libuv thread pool (native: libdivsufsort or our SA-IS, `sorter` picks one of
  * availableSorters()), so several calls run in parallel. Peak memory is about text + 4 × text
@@ -35,8 +51,8 @@ export const MAX_SUFFIX_ARRAY_TEXT_BYTES = 2 ** 31 - 1;
  *   new Int32Array(sa.buffer, sa.byteOffset, 6); // [5, 3, 1, 0, 4, 2]
  */
 export async function buildSuffixArray(text: Uint8Array, out?: Buffer, sorter?: SuffixSorter): Promise<Buffer> {
-  if (text.length > MAX_SUFFIX_ARRAY_TEXT_BYTES) {
-    throw new RangeError(`buildSuffixArray: ${text.length} bytes exceed the ${MAX_SUFFIX_ARRAY_TEXT_BYTES}-byte limit`);
+  if (text.length > MAX_SORT_TEXT_BYTES) {
+    throw new RangeError(`buildSuffixArray: ${text.length} bytes exceed the ${MAX_SORT_TEXT_BYTES}-byte limit (its suffix array must fit one Buffer)`);
   }
   const bytes = text.length * 4;
   if (out && out.length !== bytes) {

@@ -17,6 +17,18 @@ export interface FmParts {
   readonly words: Uint32Array;
 }
 
+/** What the C locate walk (native/fm_locate.c) reads: FmIndex's own RAM arrays, shared, never copied. */
+export interface FmArrays {
+  readonly blockInfo: Int32Array;
+  readonly nodes: Int32Array;
+  readonly chunks: Uint32Array;
+  readonly occ: Uint32Array;
+  readonly below: Float64Array;
+  readonly rows: number;
+  readonly logBlock: number;
+  readonly dollar: number;
+}
+
 /** Byte stored in the sentinel's BWT row. Its rank is corrected, so every byte value 0x00–0xFF stays searchable. */
 export const FILL = 0;
 
@@ -40,13 +52,17 @@ export class FmIndex {
   private readonly totals: Float64Array;
   private readonly lens: Uint8Array;
   private readonly paths: Uint32Array;
-  /** Per block: global id of the root node, or −(c + 1) when the block holds one symbol only. */
-  private readonly root: Int32Array;
-  private readonly wordBase: Uint32Array;
-  private readonly child0: Int32Array;
-  private readonly child1: Int32Array;
-  private readonly nodeOff: Uint32Array;
-  private readonly nodeOnes: Uint32Array;
+  /**
+   * Per block, interleaved (one cache line for both): [2b] global id of the root node, or −(c + 1) when the block
+   * holds one symbol only; [2b + 1] the block's first word of bits.
+   */
+  private readonly blockInfo: Int32Array;
+  /**
+   * Per wavelet node, interleaved (a level of an LF step or rank reads one 16-byte record, not four arrays: locate
+   * is bound by cache misses): [4k] first bit in the block, [4k + 1] ones before it, [4k + 2] child for bit 0,
+   * [4k + 3] child for bit 1 (a child < 0 is the leaf −(c + 1)).
+   */
+  private readonly nodes: Int32Array;
   private readonly bits: RankBits;
 
   constructor(p: FmParts) {
@@ -58,8 +74,8 @@ export class FmIndex {
     this.occ = new Uint32Array((blocks + 1) * ALPHABET);
     this.lens = p.lengths;
     this.paths = new Uint32Array(blocks * ALPHABET);
-    this.root = new Int32Array(blocks);
-    this.wordBase = new Uint32Array(blocks + 1);
+    this.blockInfo = new Int32Array(2 * blocks);
+    const wordBase = new Uint32Array(blocks + 1);
     const trees = [];
     let nodes = 0;
     for (let b = 0; b < blocks; b++) {
@@ -68,27 +84,28 @@ export class FmIndex {
       for (let c = 0; c < ALPHABET; c++) this.occ[(b + 1) * ALPHABET + c] = (this.occ[b * ALPHABET + c] as number) + (counts[c] as number);
       const tree = blockTree(lens, counts);
       this.paths.set(tree.path, b * ALPHABET);
-      this.wordBase[b + 1] = (this.wordBase[b] as number) + blockWords(tree.bits);
-      this.root[b] = tree.child0.length > 0 ? nodes : -(counts.findIndex((n) => n > 0) + 1);
+      wordBase[b + 1] = (wordBase[b] as number) + blockWords(tree.bits);
+      this.blockInfo[2 * b] = tree.child0.length > 0 ? nodes : -(counts.findIndex((n) => n > 0) + 1);
+      this.blockInfo[2 * b + 1] = wordBase[b] as number;
       nodes += tree.child0.length;
       trees.push(tree);
     }
-    this.words = this.wordBase[blocks] as number;
+    this.words = wordBase[blocks] as number;
     if (p.words.length !== this.words) throw new RangeError(`the block trees need ${this.words} words of bits, got ${p.words.length}`);
-    this.bits = new RankBits(p.words, this.wordBase);
-    this.child0 = new Int32Array(nodes);
-    this.child1 = new Int32Array(nodes);
-    this.nodeOff = new Uint32Array(nodes);
-    this.nodeOnes = new Uint32Array(nodes);
+    // Block starts are stored as Int32 (a part's bits stay far below 2^31 words: 2^31 text bytes × ~0.5 B/B).
+    if (this.words >= 2 ** 31) throw new RangeError(`${this.words} words of bits do not fit the block table`);
+    this.bits = new RankBits(p.words, wordBase);
+    this.nodes = new Int32Array(4 * nodes);
     trees.forEach((t, b) => {
-      const first = this.root[b] as number;
+      const first = this.blockInfo[2 * b] as number;
       for (let k = 0; k < t.child0.length; k++) {
         const c0 = t.child0[k] as number;
         const c1 = t.child1[k] as number;
-        this.child0[first + k] = c0 >= 0 ? first + c0 : c0;
-        this.child1[first + k] = c1 >= 0 ? first + c1 : c1;
-        this.nodeOff[first + k] = t.offset[k] as number;
-        this.nodeOnes[first + k] = this.bits.rank(this.wordBase[b] as number, t.offset[k] as number);
+        const at = 4 * (first + k);
+        this.nodes[at] = t.offset[k] as number;
+        this.nodes[at + 1] = this.bits.rank(wordBase[b] as number, t.offset[k] as number);
+        this.nodes[at + 2] = c0 >= 0 ? first + c0 : c0;
+        this.nodes[at + 3] = c1 >= 0 ? first + c1 : c1;
       }
     });
     this.totals = new Float64Array(ALPHABET);
@@ -111,20 +128,22 @@ export class FmIndex {
     let r = this.occ[k] as number;
     const len = this.lens[k] as number;
     let local = i & this.blockMask;
-    let node = this.root[b] as number;
+    let node = this.blockInfo[2 * b] as number;
     if (len === 0) {
       if (node !== -(c + 1)) local = 0;
     } else {
-      const base = this.wordBase[b] as number;
+      const base = this.blockInfo[2 * b + 1] as number;
       const path = this.paths[k] as number;
+      const nodes = this.nodes;
       for (let d = 0; d < len; d++) {
-        const ones = this.bits.rank(base, (this.nodeOff[node] as number) + local) - (this.nodeOnes[node] as number);
+        const at = node << 2;
+        const ones = this.bits.rank(base, (nodes[at] as number) + local) - (nodes[at + 1] as number);
         if ((path >>> d) & 1) {
           local = ones;
-          node = this.child1[node] as number;
+          node = nodes[at + 3] as number;
         } else {
           local -= ones;
-          node = this.child0[node] as number;
+          node = nodes[at + 2] as number;
         }
       }
     }
@@ -153,22 +172,30 @@ export class FmIndex {
     return { sp, ep };
   }
 
+  /** The arrays LF reads, for the C locate walk (its mirror of `lf`). */
+  arrays(): FmArrays {
+    const { blockInfo, nodes, occ, below, rows, logBlock, dollar } = this;
+    return { blockInfo, nodes, chunks: this.bits.chunks, occ, below, rows, logBlock, dollar };
+  }
+
   /** LF(i): the row of the suffix one text position earlier; −1 for the sentinel's row (text position 0). */
   lf(i: number): number {
     if (i === this.dollar) return -1;
     const b = i >>> this.logBlock;
     let local = i & this.blockMask;
-    let node = this.root[b] as number;
-    const base = this.wordBase[b] as number;
+    let node = this.blockInfo[2 * b] as number;
+    const base = this.blockInfo[2 * b + 1] as number;
+    const nodes = this.nodes;
     while (node >= 0) {
-      const rb = this.bits.rankBit(base, (this.nodeOff[node] as number) + local);
-      const ones = (rb >>> 1) - (this.nodeOnes[node] as number);
+      const at = node << 2;
+      const rb = this.bits.rankBit(base, (nodes[at] as number) + local);
+      const ones = (rb >>> 1) - (nodes[at + 1] as number);
       if (rb & 1) {
         local = ones;
-        node = this.child1[node] as number;
+        node = nodes[at + 3] as number;
       } else {
         local -= ones;
-        node = this.child0[node] as number;
+        node = nodes[at + 2] as number;
       }
     }
     const c = -node - 1;

@@ -7,6 +7,7 @@ import type { ShardOpenMode, ShardReader } from '../types.ts';
 import { FmIndex } from './fm-index.ts';
 import { CFILES, readCompressedHeader } from './format.ts';
 import { assertLittleEndian } from './indexer.ts';
+import { NativeLocator } from './native-locate.ts';
 import { CompressedShardReader } from './reader.ts';
 import { SaSamples } from './sa-samples.ts';
 import { TextBlocks, type BlockSource } from './text-blocks.ts';
@@ -49,5 +50,5 @@ export function openCompressedShard(dir: string, mode: ShardOpenMode): ShardRead
   const fd = mode === 'disk' ? openSync(file('text'), 'r') : undefined;
   const source: BlockSource = fd === undefined ? { kind: 'memory', bytes: readFileSync(file('text')) } : { kind: 'disk', fd };
   const text = new TextBlocks(source, readFileSync(file('textBlocks')), header.textBytes, header.textBlockBytes, file('textBlocks'), header.files.text.bytes);
-  return new CompressedShardReader(fm, samples, text, docs, fd);
+  return new CompressedShardReader(fm, samples, text, docs, fd, NativeLocator.open(fm, samples));
 }

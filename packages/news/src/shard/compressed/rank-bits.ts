@@ -29,7 +29,8 @@ export function blockWords(bits: number): number {
 const STRIDE = CHUNK_WORDS + 1;
 
 export class RankBits {
-  private readonly chunks: Uint32Array;
+  /** The RAM layout above (read by the C locate walk, native/fm_locate.c, as it lies). */
+  readonly chunks: Uint32Array;
 
   /** @param blockStarts first word of every block (chunk-aligned), ascending, plus the end. */
   constructor(words: Uint32Array, blockStarts: Uint32Array) {

@@ -3,13 +3,15 @@ import type { DocTable } from '../doc-table.ts';
 import { POINTER_BYTES } from '../format.ts';
 import { ShardReaderBase } from '../reader-base.ts';
 import type { RankInterval, ShardStats } from '../types.ts';
+import { ShardFormatError } from '../errors.ts';
 import type { FmIndex } from './fm-index.ts';
+import type { NativeLocator } from './native-locate.ts';
 import type { SaSamples } from './sa-samples.ts';
 import type { TextBlocks } from './text-blocks.ts';
 
 /**
  * The compressed kind behind the ShardReader contract: count/find by backward search over the FM-index,
- * locate by LF steps to the nearest SA sample, windows and articles from the brotli text blocks (never the BWT).
+ * locate by LF steps to the nearest SA sample (in C when the addon is built: native-locate.ts), windows and articles from the brotli text blocks (never the BWT).
  * Ranks are the SA kind's: FM row r + 1 is suffix-array rank r (row 0 is the virtual sentinel's suffix).
  */
 export class CompressedShardReader extends ShardReaderBase {
@@ -22,7 +24,9 @@ export class CompressedShardReader extends ShardReaderBase {
     private readonly text: TextBlocks,
     docs: DocTable,
     /** Open file descriptor of text.br in disk mode, closed with the reader. */
-    private readonly fd?: number,
+    private readonly fd: number | undefined,
+    /** The C walk over fm's and samples' arrays; undefined walks in TypeScript (`walkToSample`). */
+    private readonly native: NativeLocator | undefined,
   ) {
     super(docs);
     this.stats = { textBytes: fm.rows - 1, docCount: docs.docCount, pointerBytes: POINTER_BYTES };
@@ -48,12 +52,19 @@ export class CompressedShardReader extends ShardReaderBase {
   protected textPosition(rank: number): number {
     const n = this.stats.textBytes;
     if (!Number.isInteger(rank) || rank < 0 || rank >= n) throw new RangeError(`rank ${rank} is outside [0, ${n})`);
-    let row = rank + 1;
-    for (let steps = 0; ; steps++) {
-      const sampled = this.samples.at(row);
-      if (sampled >= 0) return sampled + steps;
-      row = this.fm.lf(row);
-      if (row < 0) return steps;
-    }
+    if (this.native === undefined) return walkToSample(this.fm, this.samples, rank + 1);
+    const pos = this.native.position(rank + 1);
+    if (pos < 0) throw new ShardFormatError('fm-bits.u32', `locate of rank ${rank} left the index: the shard is damaged`);
+    return pos;
+  }
+}
+
+/** The TypeScript locate walk (the reference the C walk is tested against): text position of FM row `row`. */
+export function walkToSample(fm: FmIndex, samples: SaSamples, row: number): number {
+  for (let steps = 0; ; steps++) {
+    const sampled = samples.at(row);
+    if (sampled >= 0) return sampled + steps;
+    row = fm.lf(row);
+    if (row < 0) return steps;
   }
 }

@@ -17,14 +17,16 @@ export function packedValueWords(textBytes: number, rate: number): number {
 }
 
 export class SaSamples {
-  private readonly width: number;
+  /** Bits per packed value. */
+  readonly width: number;
   private readonly mask: number;
 
+  /** The arrays are public so the C locate walk (native/fm_locate.c) reads them as they lie. */
   constructor(
-    private readonly chunkStart: Uint32Array,
-    private readonly rowLow: Uint8Array,
+    readonly chunkStart: Uint32Array,
+    readonly rowLow: Uint8Array,
     /** Bit-packed text position / rate of each sample, in row order. */
-    private readonly values: Uint32Array,
+    readonly values: Uint32Array,
     readonly rate: number,
     textBytes: number,
   ) {

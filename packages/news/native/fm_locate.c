@@ -1,0 +1,358 @@
+/*
+ * The compressed shard kind's locate walk in C: LF steps until a sampled row, then the sample lookup. It mirrors
+ * FmIndex.lf (src/shard/compressed/fm-index.ts) and SaSamples.at (sa-samples.ts) step for step, over the very
+ * typed arrays the TypeScript reader built on open (no copy, no format change); the TypeScript path stays the
+ * reference a property test compares this against. Why: an LF step walks a Huffman wavelet tree, ~1 µs in
+ * TypeScript, and a locate takes ~32 of them at sample rate 64.
+ *
+ *   fmOpen(blockInfo: Int32Array, nodes: Int32Array, chunks: Uint32Array, occ: Uint32Array, below: Float64Array,
+ *          sampleChunks: Uint32Array, sampleRows: Uint8Array, sampleValues: Uint32Array,
+ *          rows, logBlock, dollar, rate, valueBits): External
+ *   fmLocate(handle, row): number               text position of FM row `row` (= SA rank + 1); -1 = corrupt index
+ *   fmLocateMany(handle, rows: Float64Array, out: Float64Array): void   the same per row: one N-API crossing,
+ *                                                 and 16 walks interleaved so their cache misses overlap
+ *
+ * The handle holds references to the arrays, so their memory stays alive and in place while it exists. Every
+ * index is bounds-checked: a damaged shard gives -1 (the reader throws ShardFormatError), never a wild read.
+ */
+#include "fm_locate.h"
+#include "napi_check.h"
+#include <stdint.h>
+#include <stdlib.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+enum { ARRAYS = 8, FILL = 0, CHUNK_WORDS = 4, STRIDE = CHUNK_WORDS + 1 };
+
+typedef struct {
+  napi_ref refs[ARRAYS];
+  const int32_t *block_info; size_t block_info_len;
+  const int32_t *nodes; size_t nodes_len;
+  const uint32_t *chunks; size_t chunks_len;
+  const uint32_t *occ; size_t occ_len;
+  const double *below; size_t below_len;
+  const uint32_t *sample_chunks; size_t sample_chunks_len;
+  const uint8_t *sample_rows; size_t sample_rows_len;
+  const uint32_t *sample_values; size_t sample_values_len;
+  int64_t rows, dollar;
+  uint32_t log_block, block_mask, rate, width, value_mask;
+} Fm;
+
+static inline uint32_t popcount32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
+
+/* LF(i), or -1 for the sentinel's row, or -2 when the index leads outside its arrays. */
+static int64_t lf(const Fm *f, int64_t i) {
+  if (i == f->dollar) return -1;
+  uint64_t b = (uint64_t)i >> f->log_block;
+  if (2 * b + 1 >= f->block_info_len) return -2;
+  uint32_t local = (uint32_t)i & f->block_mask;
+  int32_t node = f->block_info[2 * b];
+  uint32_t base = (uint32_t)f->block_info[2 * b + 1];
+  while (node >= 0) {
+    if (4 * (size_t)node + 3 >= f->nodes_len) return -2;
+    const int32_t *nd = f->nodes + 4 * (size_t)node;
+    uint32_t bit = (uint32_t)nd[0] + local;
+    uint64_t w = (uint64_t)base + (bit >> 5);
+    const uint32_t *ch = f->chunks + (w >> 2) * STRIDE;
+    if ((w >> 2) * STRIDE + STRIDE > f->chunks_len) return -2;
+    uint32_t in = (uint32_t)w & (CHUNK_WORDS - 1);
+    uint32_t r = ch[0];
+    for (uint32_t k = 1; k <= in; k++) r += popcount32(ch[k]);
+    uint32_t word = ch[1 + in];
+    uint32_t rem = bit & 31;
+    if (rem != 0) r += popcount32(word & (0xffffffffu >> (32 - rem)));
+    uint32_t ones = r - (uint32_t)nd[1];
+    if ((word >> rem) & 1) {
+      local = ones;
+      node = nd[3];
+    } else {
+      local -= ones;
+      node = nd[2];
+    }
+  }
+  uint32_t c = (uint32_t)(-(int64_t)node - 1);
+  if (c > 255 || (b << 8 | c) >= f->occ_len) return -2;
+  int64_t r = (int64_t)f->occ[b << 8 | c] + local;
+  int64_t row = (int64_t)f->below[c] + (c == FILL && i > f->dollar ? r - 1 : r);
+  return row >= 0 && row < f->rows ? row : -2;
+}
+
+/* Text position of row i if sampled, -1 if not, -2 when the marks lead outside their arrays. */
+static int64_t sample_at(const Fm *f, int64_t i) {
+  uint64_t chunk = (uint64_t)i >> 8;
+  uint32_t low = (uint32_t)i & 255;
+  if (chunk + 1 >= f->sample_chunks_len) return -2;
+  uint64_t end = f->sample_chunks[chunk + 1];
+  if (end > f->sample_rows_len) return -2;
+  for (uint64_t k = f->sample_chunks[chunk]; k < end; k++) {
+    uint32_t r = f->sample_rows[k];
+    if (r == low) {
+      uint64_t bit = k * f->width;
+      uint64_t w = bit >> 5;
+      uint32_t off = (uint32_t)(bit & 31);
+      if (w >= f->sample_values_len) return -2;
+      uint32_t v = f->sample_values[w] >> off;
+      if (off + f->width > 32) {
+        if (w + 1 >= f->sample_values_len) return -2;
+        v |= f->sample_values[w + 1] << (32 - off);
+      }
+      return (int64_t)(v & f->value_mask) * f->rate;
+    }
+    if (r > low) break;
+  }
+  return -1;
+}
+
+/*
+ * One step of a walk at `*row` after `steps` steps: 1 = finished with *pos (the text position, or -1 for a damaged
+ * index: a position past the text, or a walk longer than `rate` steps, which a valid index never takes since it
+ * samples every position divisible by rate); 0 = not yet, *row is the next row.
+ */
+static inline int step(const Fm *f, int64_t *row, int64_t steps, int64_t *pos) {
+  int64_t sampled = sample_at(f, *row);
+  if (sampled != -1) {
+    *pos = sampled >= 0 && sampled + steps < f->rows - 1 ? sampled + steps : -1;
+    return 1;
+  }
+  int64_t next = lf(f, *row);
+  if (next < 0 || steps >= (int64_t)f->rate) {
+    *pos = next == -1 && steps < f->rows - 1 ? steps : -1;
+    return 1;
+  }
+  *row = next;
+  return 0;
+}
+
+/* The rows a walk starts from: 1 <= row < rows, integral. */
+static inline int valid_row(const Fm *f, double row) {
+  return row >= 1 && row < (double)f->rows && row == (double)(int64_t)row;
+}
+
+/* SA[row - 1]: LF steps back to a sampled row, or to text position 0; -1 for a damaged index. */
+static int64_t locate(const Fm *f, int64_t row) {
+  int64_t pos = -1;
+  for (int64_t steps = 0; !step(f, &row, steps, &pos); steps++) {}
+  return pos;
+}
+
+/* Where the next step of a walk at `row` reads first: fetched early, so other walks' steps hide the misses. */
+static inline void prefetch_step(const Fm *f, int64_t row) {
+  uint64_t b = (uint64_t)row >> f->log_block;
+  if (((uint64_t)row >> 8) < f->sample_chunks_len) __builtin_prefetch(f->sample_chunks + ((uint64_t)row >> 8));
+  if (2 * b + 1 < f->block_info_len) {
+    __builtin_prefetch(f->block_info + 2 * b);
+    /* The root's bits start at its block's first word, so its chunk is known before its node record is read. */
+    uint64_t w = (uint64_t)(uint32_t)f->block_info[2 * b + 1] + (((uint32_t)row & f->block_mask) >> 5);
+    if ((w >> 2) * STRIDE < f->chunks_len) __builtin_prefetch(f->chunks + (w >> 2) * STRIDE);
+  }
+}
+
+enum { LANES = 16 };
+
+/*
+ * out[k] = locate(rows[k]) for every k, LANES walks interleaved step by step: one walk is a chain of dependent
+ * cache misses, but the walks are independent, so while one waits the others proceed (memory-level parallelism).
+ */
+static void locate_many(const Fm *f, const double *rows, double *out, size_t n) {
+  int64_t row[LANES], steps[LANES];
+  size_t slot[LANES];
+  size_t next = 0, active = 0;
+  for (;;) {
+    while (active < LANES && next < n) {
+      size_t k = next++;
+      if (!valid_row(f, rows[k])) {
+        out[k] = -1;
+        continue;
+      }
+      row[active] = (int64_t)rows[k];
+      steps[active] = 0;
+      slot[active] = k;
+      prefetch_step(f, row[active]);
+      active++;
+    }
+    if (active == 0) return;
+    for (size_t j = 0; j < active;) {
+      int64_t pos;
+      if (step(f, &row[j], steps[j], &pos)) {
+        out[slot[j]] = (double)pos;
+        active--; /* the last walk takes this lane; it is stepped in this same pass */
+        row[j] = row[active];
+        steps[j] = steps[active];
+        slot[j] = slot[active];
+        continue;
+      }
+      steps[j]++;
+      prefetch_step(f, row[j]);
+      j++;
+    }
+  }
+}
+
+/*
+ * Asks Linux to back the whole 2 MiB pages inside [p, p + bytes) with huge pages, in place (same addresses, same
+ * arrays, nothing copied as far as JavaScript can tell): a locate reads at random in tens of MB, so with 4 KiB pages
+ * nearly every read also misses the TLB. MADV_COLLAPSE (Linux 6.1+) does it now rather than whenever khugepaged
+ * gets there. Only a hint: any failure (older kernel, THP "never", another system) leaves the pages as they were.
+ */
+static void huge_pages(const void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+  uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (end <= start) return;
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+  madvise((void *)start, end - start, MADV_HUGEPAGE);
+  madvise((void *)start, end - start, MADV_COLLAPSE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+static void finalize(napi_env env, void *data, void *hint) {
+  (void)hint;
+  Fm *f = (Fm *)data;
+  for (int k = 0; k < ARRAYS; k++) if (f->refs[k] != NULL) napi_delete_reference(env, f->refs[k]);
+  free(f);
+}
+
+/* The typed array's data and element count if it has the expected type, else 0. */
+static int typed(napi_env env, napi_value v, napi_typedarray_type want, const void **data, size_t *len) {
+  bool is_typed = false;
+  napi_typedarray_type type;
+  napi_value ab;
+  size_t offset;
+  void *p;
+  if (napi_is_typedarray(env, v, &is_typed) != napi_ok || !is_typed) return 0;
+  if (napi_get_typedarray_info(env, v, &type, len, &p, &ab, &offset) != napi_ok || type != want) return 0;
+  *data = p;
+  return 1;
+}
+
+static int int_arg(napi_env env, napi_value v, int64_t *out) {
+  return napi_get_value_int64(env, v, out) == napi_ok;
+}
+
+static napi_value fm_open(napi_env env, napi_callback_info info) {
+  size_t argc = ARRAYS + 5;
+  napi_value argv[ARRAYS + 5], handle;
+  CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Fm *f = (Fm *)calloc(1, sizeof(Fm));
+  if (f == NULL) {
+    napi_throw_error(env, NULL, "out of memory");
+    return NULL;
+  }
+  int64_t rows, log_block, dollar, rate, width;
+  int ok = argc == ARRAYS + 5 &&
+      typed(env, argv[0], napi_int32_array, (const void **)&f->block_info, &f->block_info_len) &&
+      typed(env, argv[1], napi_int32_array, (const void **)&f->nodes, &f->nodes_len) &&
+      typed(env, argv[2], napi_uint32_array, (const void **)&f->chunks, &f->chunks_len) &&
+      typed(env, argv[3], napi_uint32_array, (const void **)&f->occ, &f->occ_len) &&
+      typed(env, argv[4], napi_float64_array, (const void **)&f->below, &f->below_len) &&
+      typed(env, argv[5], napi_uint32_array, (const void **)&f->sample_chunks, &f->sample_chunks_len) &&
+      typed(env, argv[6], napi_uint8_array, (const void **)&f->sample_rows, &f->sample_rows_len) &&
+      typed(env, argv[7], napi_uint32_array, (const void **)&f->sample_values, &f->sample_values_len) &&
+      int_arg(env, argv[8], &rows) && int_arg(env, argv[9], &log_block) && int_arg(env, argv[10], &dollar) &&
+      int_arg(env, argv[11], &rate) && int_arg(env, argv[12], &width);
+  ok = ok && f->below_len >= 256 && rows > 0 && rows <= INT32_MAX && log_block >= 0 && log_block <= 30 &&
+      dollar >= 0 && dollar < rows && rate >= 1 && rate <= (1 << 30) && width >= 1 && width <= 32;
+  if (!ok) {
+    free(f);
+    napi_throw_type_error(env, NULL, "fmOpen: expected the FM-index and sample arrays and 5 valid integers (see fm_locate.c)");
+    return NULL;
+  }
+  f->rows = rows;
+  f->dollar = dollar;
+  f->log_block = (uint32_t)log_block;
+  f->block_mask = (1u << log_block) - 1;
+  f->rate = (uint32_t)rate;
+  f->width = (uint32_t)width;
+  f->value_mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
+  /* The arrays large enough to hold whole huge pages (the rank chunks are ~0.5 B per text byte). */
+  huge_pages(f->chunks, f->chunks_len * sizeof *f->chunks);
+  huge_pages(f->nodes, f->nodes_len * sizeof *f->nodes);
+  huge_pages(f->occ, f->occ_len * sizeof *f->occ);
+  huge_pages(f->sample_chunks, f->sample_chunks_len * sizeof *f->sample_chunks);
+  huge_pages(f->sample_rows, f->sample_rows_len);
+  huge_pages(f->sample_values, f->sample_values_len * sizeof *f->sample_values);
+  for (int k = 0; k < ARRAYS; k++) {
+    if (napi_create_reference(env, argv[k], 1, &f->refs[k]) != napi_ok) {
+      finalize(env, f, NULL);
+      napi_throw_error(env, NULL, "fmOpen: could not keep the arrays alive");
+      return NULL;
+    }
+  }
+  if (napi_create_external(env, f, finalize, NULL, &handle) != napi_ok) {
+    finalize(env, f, NULL);
+    napi_throw_error(env, NULL, "fmOpen: could not create the handle");
+    return NULL;
+  }
+  return handle;
+}
+
+static const Fm *get_fm(napi_env env, napi_value v) {
+  napi_valuetype type;
+  void *data = NULL;
+  if (napi_typeof(env, v, &type) != napi_ok || type != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
+    napi_throw_type_error(env, NULL, "expected a handle from fmOpen");
+    return NULL;
+  }
+  return (const Fm *)data;
+}
+
+static napi_value fm_locate(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2], result;
+  double row;
+  CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  const Fm *f = argc == 2 ? get_fm(env, argv[0]) : NULL;
+  if (f == NULL) {
+    if (argc != 2) napi_throw_type_error(env, NULL, "fmLocate(handle, row)");
+    return NULL;
+  }
+  if (napi_get_value_double(env, argv[1], &row) != napi_ok) {
+    napi_throw_type_error(env, NULL, "fmLocate: row must be a number");
+    return NULL;
+  }
+  /* Callers pass integer rows; anything else is a row no index has. */
+  int64_t at = valid_row(f, row) ? locate(f, (int64_t)row) : -1;
+  CHECK(env, napi_create_double(env, (double)at, &result));
+  return result;
+}
+
+static napi_value fm_locate_many(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  const double *rows;
+  double *out;
+  size_t n, out_n;
+  CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  const Fm *f = argc == 3 ? get_fm(env, argv[0]) : NULL;
+  if (f == NULL) {
+    if (argc != 3) napi_throw_type_error(env, NULL, "fmLocateMany(handle, rows, out)");
+    return NULL;
+  }
+  if (!typed(env, argv[1], napi_float64_array, (const void **)&rows, &n) ||
+      !typed(env, argv[2], napi_float64_array, (const void **)&out, &out_n) || out_n != n) {
+    napi_throw_type_error(env, NULL, "fmLocateMany: rows and out must be Float64Arrays of one length");
+    return NULL;
+  }
+  locate_many(f, rows, out, n);
+  return NULL;
+}
+
+napi_status news_fm_register(napi_env env, napi_value exports) {
+  static const struct { const char *name; napi_callback cb; } fns[] = {
+    {"fmOpen", fm_open}, {"fmLocate", fm_locate}, {"fmLocateMany", fm_locate_many},
+  };
+  for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
+    napi_value fn;
+    napi_status s = napi_create_function(env, fns[k].name, NAPI_AUTO_LENGTH, fns[k].cb, NULL, &fn);
+    if (s == napi_ok) s = napi_set_named_property(env, exports, fns[k].name, fn);
+    if (s != napi_ok) return s;
+  }
+  return napi_ok;
+}

@@ -1,0 +1,68 @@
+import { nativeAddon } from '../../suffix-array/index.ts';
+import type { FmIndex } from './fm-index.ts';
+import type { SaSamples } from './sa-samples.ts';
+
+/** An opaque handle from the addon's fmOpen: pointers into the arrays it keeps alive. */
+type FmHandle = { readonly __fmHandle: unique symbol };
+
+/** The locate walk in `native/fm_locate.c` (see the comment at its top). */
+interface FmLocateAddon {
+  fmOpen(
+    blockInfo: Int32Array, nodes: Int32Array, chunks: Uint32Array, occ: Uint32Array, below: Float64Array,
+    sampleChunks: Uint32Array, sampleRows: Uint8Array, sampleValues: Uint32Array,
+    rows: number, logBlock: number, dollar: number, rate: number, valueBits: number,
+  ): FmHandle;
+  fmLocate(handle: FmHandle, row: number): number;
+  fmLocateMany(handle: FmHandle, rows: Float64Array, out: Float64Array): void;
+}
+
+function isFmLocateAddon(addon: object): addon is FmLocateAddon {
+  return 'fmOpen' in addon && typeof addon.fmOpen === 'function';
+}
+
+/** The addon's locate functions, or undefined when the addon is not built or predates them. */
+function loadFmLocate(): FmLocateAddon | undefined {
+  try {
+    const addon = nativeAddon();
+    return isFmLocateAddon(addon) ? addon : undefined;
+  } catch {
+    return undefined; // not built: readers still work, through the TypeScript walk
+  }
+}
+
+/**
+ * A shard's locate walk in C over the arrays FmIndex and SaSamples already hold (no copy): one N-API call per
+ * locate, or per batch. Results equal `FmIndex.lf` + `SaSamples.at` walked in TypeScript (the reference; see
+ * native-locate.test.ts). −1 means the walk left the index's arrays or took more steps than the sample rate allows:
+ * a damaged shard.
+ */
+export class NativeLocator {
+  private constructor(
+    private readonly addon: FmLocateAddon,
+    private readonly handle: FmHandle,
+  ) {}
+
+  /** The locator for this index, or undefined when the addon is unavailable (the caller walks in TypeScript). */
+  static open(fm: FmIndex, samples: SaSamples): NativeLocator | undefined {
+    const addon = loadFmLocate();
+    if (addon === undefined) return undefined;
+    const a = fm.arrays();
+    const handle = addon.fmOpen(
+      a.blockInfo, a.nodes, a.chunks, a.occ, a.below, samples.chunkStart, samples.rowLow, samples.values,
+      a.rows, a.logBlock, a.dollar, samples.rate, samples.width,
+    );
+    return new NativeLocator(addon, handle);
+  }
+
+  /** Text position of the suffix at FM row `row` (1 ≤ row < rows), or −1 for a damaged index. */
+  position(row: number): number {
+    return this.addon.fmLocate(this.handle, row);
+  }
+
+  /** `position` of every row, in one call. */
+  positions(rows: Float64Array): Float64Array {
+    const out = new Float64Array(rows.length);
+    this.addon.fmLocateMany(this.handle, rows, out);
+    return out;
+  }
+}
