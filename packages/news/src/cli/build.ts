@@ -3,6 +3,7 @@ import { buildRelease, defaultBuildOptions, type IndexPlan, type ShardPeriod } f
 import { SHARD_KINDS, type ShardKind } from '../shard/index.ts';
 import type { CliCommand } from './context.ts';
 import { action } from './fail.ts';
+import { withInterrupt } from './interrupt.ts';
 import { createProgressReporter } from './progress-line.ts';
 
 interface BuildFlags {
@@ -17,6 +18,7 @@ interface BuildFlags {
   force: boolean;
   partBytes?: number;
   memory?: number;
+  onlyPeriods?: string;
 }
 
 function positiveNumber(flag: string, integer: boolean): (value: string) => number {
@@ -42,29 +44,19 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
     .option('--skip-bad', 'skip bad records and count them instead of stopping', false)
     .option('--force', 'replace an existing non-empty --out', false)
     .option('--part-bytes <n>', 'split a period larger than this many text bytes into parts (default: the largest that --memory can sort)', positiveNumber('--part-bytes', true))
+    .option('--only-periods <spec>', 'build only a part of the release: these crawl months or years (e.g. 2019-01..2019-06,2020-02 or 2019,2021..2023), for news release assemble')
     .option('--memory <GB>', 'RAM budget of the build in GB (default: half the machine); decides the part size and how many parts sort at once', positiveNumber('--memory', false))
     .action(action(ctx, 'build', async (flags: BuildFlags) => {
       const progress = createProgressReporter(ctx.stderr, ctx.logger);
-      const controller = new AbortController();
-      // First Ctrl-C: stop cleanly (the partial release is removed). A second one ends the process at once.
-      let interrupts = 0;
-      const onSigint = (): void => {
-        interrupts++;
-        if (interrupts > 1) process.exit(130);
-        ctx.logger.warn('interrupted: stopping the build and removing the partial release');
-        controller.abort();
-      };
-      process.on('SIGINT', onSigint);
-      process.on('SIGTERM', onSigint);
       try {
-        const summary = await buildRelease({
+        const summary = await withInterrupt(ctx, 'build', (signal) => buildRelease({
           inputs: flags.input, out: flags.out, indexVersion: flags.indexVersion, indexName: flags.index, period: flags.period, kind: flags.kind,
-          countries: flags.countries, skipBad: flags.skipBad, force: flags.force, signal: controller.signal,
-          partBytes: flags.partBytes, memoryBytes: flags.memory === undefined ? undefined : Math.floor(flags.memory * 1e9),
+          countries: flags.countries, skipBad: flags.skipBad, force: flags.force, signal,
+          partBytes: flags.partBytes, onlyPeriods: flags.onlyPeriods, memoryBytes: flags.memory === undefined ? undefined : Math.floor(flags.memory * 1e9),
           onPlan: (plan) => ctx.logger.info({ plan }, planLine(plan)),
           onProgress: (p) => progress.report(p),
           onSkip: (where) => ctx.logger.warn({ skipped: where }, 'skipped a bad record'),
-        });
+        }));
         progress.end();
         const mbps = Number(summary.mbPerSecond.toFixed(2));
         if (ctx.stderr.isTTY) {
@@ -78,11 +70,10 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
           out: summary.out, index_version: summary.indexVersion, index: summary.indexName, documents: summary.documents,
           shards: summary.shards, years: summary.years, text_bytes: summary.textBytes, index_bytes: summary.indexBytes,
           skipped: summary.skipped, seconds: Number(summary.seconds.toFixed(2)), mb_per_s: mbps,
+          ...(summary.partYears ? { part_years: summary.partYears } : {}),
         }) + '\n');
       } finally {
         progress.end();
-        process.off('SIGINT', onSigint);
-        process.off('SIGTERM', onSigint);
       }
     }));
 };

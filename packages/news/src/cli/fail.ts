@@ -2,6 +2,7 @@ import { CorpusError } from '../corpus/index.ts';
 import { CountryTableError, MetadataStoreError } from '../metadata/index.ts';
 import { BuildError, ReleaseVerificationError } from '../release/index.ts';
 import { ShardFormatError, ShardTooLargeError } from '../shard/index.ts';
+import { ShardSpecError } from '../protocol/index.ts';
 import type { CliContext } from './context.ts';
 
 /** An error of the command line itself (bad flags, unreadable query file); the message says what to do. */
@@ -9,7 +10,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const KNOWN = [UsageError, CorpusError, CountryTableError, MetadataStoreError, BuildError, ReleaseVerificationError, ShardFormatError, ShardTooLargeError];
+const KNOWN = [UsageError, CorpusError, CountryTableError, MetadataStoreError, BuildError, ReleaseVerificationError, ShardFormatError, ShardTooLargeError, ShardSpecError];
 
 /**
  * Wraps a command action: a known error prints its one-line message and exits 1 (2 for usage errors);

@@ -8,6 +8,7 @@ import { gatewayCommand } from './gateway.ts';
 import { serveCommand } from './serve.ts';
 import { demoCommand } from './demo.ts';
 import { publishHubCommand } from './publish-hub.ts';
+import { releaseCommand } from './release-assemble.ts';
 
 /** Every `news` command; adding one is one line here. */
 const COMMANDS: readonly CliCommand[] = [
@@ -19,6 +20,7 @@ const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   demoCommand,
   publishHubCommand,
+  releaseCommand,
 ];
 
 const ctx = createCliContext();

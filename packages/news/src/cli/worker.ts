@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { openRelease } from '../release/index.ts';
+import { parseShardSpec, selectShardIds, type ShardSpec } from '../protocol/index.ts';
 import { defaultRpcHandlerOptions, startWorker } from '../worker/index.ts';
 import type { CliCommand } from './context.ts';
 import { action } from './fail.ts';
@@ -12,6 +13,7 @@ interface WorkerFlags {
   mode: 'memory' | 'disk';
   verify: 'sizes' | 'full';
   cacheEntries: number;
+  shards?: string;
 }
 
 export function parsePort(value: string): number {
@@ -51,13 +53,19 @@ export const workerCommand: CliCommand = (program: Command, ctx) => {
     .option('--port <n>', 'port (0 picks a free one)', parsePort, 8701)
     .addOption(new Option('--mode <mode>', 'shards in memory or read from disk per probe').choices(['memory', 'disk']).default('memory'))
     .option('--cache-entries <n>', 'count/find results kept in an LRU cache (0 turns it off)', parseCount, defaultRpcHandlerOptions.cacheEntries)
+    .option('--shards <spec>', 'serve only these shards: ids and ranges, e.g. 2019-01..2019-06,2020-02.p001 (default: all)')
     .addOption(new Option('--verify <level>', 'check file sizes, or also every sha256 checksum').choices(['sizes', 'full']).default('full'))
     .action(action(ctx, 'worker', async (flags: WorkerFlags) => {
-      const release = await openRelease(flags.release, { mode: flags.mode, expectedIndexVersion: flags.indexVersion, verify: flags.verify });
-      const running = await startWorker(release, { host: flags.host, port: flags.port, cacheEntries: flags.cacheEntries }, ctx.logger);
-      const shards = [...release.indexes.values()].reduce((n, i) => n + i.shards.length, 0);
-      ctx.logger.info({ url: running.url, index_version: release.indexVersion, shards }, 'worker listening');
-      ctx.stdout.write(JSON.stringify({ event: 'listening', url: running.url, index_version: release.indexVersion, shards }) + '\n');
+      // A spec that does not parse, or names a shard the release lacks, is a ShardSpecError: one line, exit 1,
+      // before any shard is read.
+      const spec: ShardSpec | undefined = flags.shards === undefined ? undefined : parseShardSpec(flags.shards);
+      const selectShards = spec === undefined ? undefined : (_index: string, ids: readonly string[]) => selectShardIds(spec, ids);
+      const release = await openRelease(flags.release, { mode: flags.mode, expectedIndexVersion: flags.indexVersion, verify: flags.verify, selectShards });
+      const running = await startWorker(release, { host: flags.host, port: flags.port, cacheEntries: flags.cacheEntries, shardSpec: spec?.text ?? null }, ctx.logger);
+      const served = [...release.indexes.values()].flatMap((i) => i.shards.map((s) => s.shardId));
+      const shards = served.length;
+      ctx.logger.info({ url: running.url, index_version: release.indexVersion, shards, served }, 'worker listening');
+      ctx.stdout.write(JSON.stringify({ event: 'listening', url: running.url, index_version: release.indexVersion, shards, served }) + '\n');
       closeOnSignals(running.close);
     }));
 };

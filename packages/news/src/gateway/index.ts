@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config/index.ts';
 import { buildGatewayApp } from './app.ts';
-import { createReleaseBinding, createWorkerClient, defaultWorkerClientOptions } from './worker-client/index.ts';
+import { createReleaseBinding, createWorkerClient, defaultWorkerClientOptions, type WorkerClient } from './worker-client/index.ts';
+import { createClusterClient, defaultClusterOptions } from './cluster/index.ts';
 import type { FastifyInstance } from 'fastify';
 
 export { parseGatewayConfig, ConfigError, COMPRESSION_DEFAULTS, type GatewayConfig } from './config/index.ts';
@@ -20,9 +21,11 @@ export interface RunningGateway {
  * @example const gw = await startGateway(parseGatewayConfig(process.env), log); console.log(gw.url);
  */
 export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningGateway> {
-  const worker = createWorkerClient(config.workerUrl, {
-    ...defaultWorkerClientOptions, timeoutMs: config.workerTimeoutMs, connections: config.workerConnections,
-  });
+  // One worker serving the whole release keeps the direct client; several, or a topology file, route by shard.
+  const routed = config.workers.length > 1 || config.workers.some((w) => w.shards !== null);
+  const worker: WorkerClient = routed
+    ? createClusterClient(config.workers, config.indexVersion, { ...defaultClusterOptions, timeoutMs: config.workerTimeoutMs, connections: config.workerConnections })
+    : createWorkerClient(config.workerUrl, { ...defaultWorkerClientOptions, timeoutMs: config.workerTimeoutMs, connections: config.workerConnections });
   const binding = createReleaseBinding(worker, config.indexVersion);
   const app = buildGatewayApp({ config, worker, binding, log });
   await app.listen({ host: config.host, port: config.port });

@@ -66,6 +66,14 @@ export function decodeEnvelope(value: unknown): WorkerRequest {
   }
 }
 
-export function encodeEnvelope(request: WorkerRequest): string {
-  return JSON.stringify({ protocol: PROTOCOL_VERSION, request } satisfies RpcEnvelope);
+/** The envelope's shard restriction (null: every served shard); checked at the same boundary as the request. */
+export function decodeShardRestriction(value: unknown): readonly string[] | null {
+  if (!isObject(value) || value.shards === undefined) return null;
+  const s = value.shards;
+  if (!Array.isArray(s) || !s.every((x): x is string => typeof x === 'string')) throw new ProtocolError('shards must be a list of shard ids');
+  return s;
+}
+
+export function encodeEnvelope(request: WorkerRequest, shards?: readonly string[]): string {
+  return JSON.stringify((shards === undefined ? { protocol: PROTOCOL_VERSION, request } : { protocol: PROTOCOL_VERSION, request, shards }) satisfies RpcEnvelope);
 }

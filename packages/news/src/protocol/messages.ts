@@ -1,5 +1,6 @@
 /**
- * The gateway⇄worker protocol: one JSON message per `POST /rpc`, tagged by `kind`.
+ * The gateway⇄worker protocol: one JSON message per call, tagged by `kind`, as the body of `POST /rpc` or as a frame of
+ * the upgraded `GET /rpc` stream (stream-framing.ts; the gateway uses the stream).
  * The worker answers every request with a reply carrying the release it serves (`indexVersion`),
  * so the gateway notices a worker restarted on another release without an extra round trip.
  * Lengths and offsets are UTF-8 bytes, as in the public API.
@@ -10,7 +11,7 @@ import type { V2WorkerReply, V2WorkerRequest } from './v2-messages.ts';
 /** Path of the single RPC route on the worker. */
 export const RPC_PATH = '/rpc';
 /** Bumped when a message changes shape; the worker refuses other versions so mixed deployments fail loudly. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 4;
 
 /** Which shards a query looks at: every shard of `index` whose crawl year lies in [yearMin, yearMax]. */
 export interface ShardSelection {
@@ -39,6 +40,11 @@ export type WorkerRequestKind = WorkerRequest['kind'];
 export interface RpcEnvelope {
   readonly protocol: number;
   readonly request: WorkerRequest;
+  /**
+   * Answer from these served shards only (the gateway's routing: with replicas holding overlapping sets, each shard
+   * must be counted by exactly one of them). Absent: every shard the worker serves.
+   */
+  readonly shards?: readonly string[];
 }
 
 export interface ShardIdentity {
@@ -49,16 +55,26 @@ export interface ShardIdentity {
   readonly textBytes: number;
 }
 
+/** A shard of the release's manifest, served here or not. */
+export interface ReleaseShard {
+  readonly shardId: string;
+  readonly year: string;
+}
+
 export interface IndexIdentity {
   readonly name: string;
-  /** Chronological. */
+  /** The shards this worker serves, chronological. */
   readonly shards: readonly ShardIdentity[];
+  /** Every shard of the release's index (chronological), so a gateway knows the whole set from any one worker. */
+  readonly releaseShards: readonly ReleaseShard[];
   readonly hasCountryAttribution: boolean;
 }
 
-/** What the worker serves: the release identity and its whole shard set. */
+/** What the worker serves: the release identity and the shards it serves of it. */
 export interface WorkerIdentity {
   readonly indexVersion: string;
+  /** The worker's `--shards` as given, or null when it serves the whole release. */
+  readonly shardSpec: string | null;
   readonly indexes: readonly IndexIdentity[];
 }
 
@@ -104,7 +120,9 @@ export type WorkerError =
   | { readonly code: 'unknown_index'; readonly index: string; readonly available: readonly string[] }
   | { readonly code: 'shard_out_of_range'; readonly s: number; readonly shardCount: number }
   | { readonly code: 'rank_out_of_range'; readonly s: number; readonly rank: number; readonly lo: number; readonly hi: number }
-  | { readonly code: 'bad_request'; readonly message: string };
+  | { readonly code: 'bad_request'; readonly message: string }
+  /** The gateway asked about shards this worker does not serve (it was restarted with other --shards). */
+  | { readonly code: 'shards_not_served'; readonly shards: readonly string[]; readonly shardSpec: string | null };
 
 export type WorkerErrorCode = WorkerError['code'];
 

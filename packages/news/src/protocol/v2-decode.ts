@@ -54,6 +54,8 @@ const filters = (b: Json) => ({
   topics: optStrings(b, 'topics'), sources: optStrings(b, 'sources'), countries: optStrings(b, 'countries'),
 });
 
+const estimateBody = (b: Json) => ({ ...selection(b), ...filters(b), sample_size: optInt(b, 'sample_size'), seed: optInt(b, 'seed') });
+
 /**
  * Checks the body of a v2 request at the process boundary. The gateway validated the public request already;
  * this only guarantees the types the domain relies on (its own range and limit checks follow).
@@ -68,7 +70,15 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
     case 'v2_contexts':
       return { kind, body: { ...rankRange(b), query: str(b, 'query'), context_bytes: optInt(b, 'context_bytes') } };
     case 'v2_estimate':
-      return { kind, body: { ...selection(b), ...filters(b), sample_size: optInt(b, 'sample_size'), seed: optInt(b, 'seed') } };
+    case 'v2_estimate_intervals':
+      return { kind, body: estimateBody(b) };
+    case 'v2_estimate_resolve': {
+      const draws = b.draws;
+      if (draws !== null && (!Array.isArray(draws) || !draws.every((d) => Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && Number.isSafeInteger(d[1])))) {
+        throw new V2DecodeError('draws must be null or a list of [shard_id, rank]');
+      }
+      return { kind, body: { request: estimateBody(obj(b.request, 'request')), draws: draws as [string, number][] | null } };
+    }
     case 'v2_get_doc': {
       const fullText = b.full_text;
       if (fullText !== undefined && fullText !== null && typeof fullText !== 'boolean') throw new V2DecodeError('full_text must be a boolean');

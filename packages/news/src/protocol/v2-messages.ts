@@ -10,9 +10,12 @@ import type {
   RankRangeRequest, OccurrencesResult, ReleaseInfo, TimelineResult,
 } from '../search-v2/types.ts';
 import type { V2ErrorBody } from '../search-v2/errors.ts';
+import type { EstimateIntervals, ResolvedDoc } from '../search-v2/estimate-parts.ts';
 
 export { V2_ERROR_STATUS, isV2ErrorCode } from '../search-v2/errors.ts';
 export { V2_LIMITS } from '../search-v2/limits.ts';
+// How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
+export { combineEstimate, estimateDraws } from '../search-v2/estimate.ts';
 export type { V2ErrorBody, V2ErrorCode } from '../search-v2/errors.ts';
 export type {
   CountResult as V2CountResult, DocumentsRequest as V2DocumentsBody, DocumentsResult as V2DocumentsResult,
@@ -20,8 +23,14 @@ export type {
   MetadataResult as V2MetadataResult, RankRangeRequest as V2OccurrencesBody, OccurrencesResult as V2OccurrencesResult,
   ReleaseInfo as V2ReleaseInfo, V2FindBody, V2GetDocBody, TimelineResult as V2TimelineResult,
   ContextsRequest as V2ContextsBody, ContextsResult as V2ContextsResult, EstimateRequest as V2EstimateBody,
-  EstimateResult as V2EstimateResult,
+  EstimateResult as V2EstimateResult, EstimateIntervals as V2EstimateIntervals, ResolvedDoc as V2ResolvedDoc,
 };
+
+/** Step 2 of an estimate spread over workers: the draws to resolve (null: every rank, exact mode). */
+export interface V2EstimateResolveBody {
+  readonly request: EstimateRequest;
+  readonly draws: readonly (readonly [string, number])[] | null;
+}
 
 /** Each v2 request kind with its body and the result its JSON text holds. */
 export interface V2Exchanges {
@@ -35,12 +44,15 @@ export interface V2Exchanges {
   readonly v2_timeline: { readonly body: V2FindBody; readonly result: TimelineResult };
   readonly v2_contexts: { readonly body: ContextsRequest; readonly result: ContextsResult };
   readonly v2_estimate: { readonly body: EstimateRequest; readonly result: EstimateResult };
+  /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
+  readonly v2_estimate_intervals: { readonly body: EstimateRequest; readonly result: EstimateIntervals };
+  readonly v2_estimate_resolve: { readonly body: V2EstimateResolveBody; readonly result: { readonly resolved: readonly ResolvedDoc[] } };
 }
 
 export type V2Kind = keyof V2Exchanges;
 
 export const V2_KINDS = ['v2_find', 'v2_count', 'v2_get_doc', 'v2_occurrences', 'v2_documents', 'v2_metadata', 'v2_info',
-  'v2_timeline', 'v2_contexts', 'v2_estimate'] as const satisfies readonly V2Kind[];
+  'v2_timeline', 'v2_contexts', 'v2_estimate', 'v2_estimate_intervals', 'v2_estimate_resolve'] as const satisfies readonly V2Kind[];
 
 export type V2WorkerRequest = { [K in V2Kind]: { readonly kind: K; readonly body: V2Exchanges[K]['body'] } }[V2Kind];
 

@@ -2,12 +2,12 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ArticleRecord } from '../corpus/index.ts';
 import { createYearStoreWriter, type CountryTable, type YearShardPlan, type YearStoreWriter } from '../metadata/index.ts';
-import { createShardWriter, MAX_SHARD_TEXT_BYTES, type ShardWriter } from '../shard/index.ts';
+import { createShardWriter, type ShardWriter } from '../shard/index.ts';
 import type { ShardPeriod } from './build-options.ts';
 import { BuildError } from './errors.ts';
 import { resolveRel, shardRelDir, yearStoreRelPath } from './layout.ts';
 import { MonthSpool } from './month-spool.ts';
-import { MAX_PARTS_PER_PERIOD, partShardId } from './part-plan.ts';
+import { MAX_PART_BYTES, MAX_PARTS_PER_PERIOD, partShardId } from './part-plan.ts';
 import type { ArticleMetadata } from './types.ts';
 
 /** A shard whose text is complete, ready for its suffix array. */
@@ -35,6 +35,8 @@ interface OpenPart {
 interface MonthState {
   count: number;
   textBytes: number;
+  /** False for a month outside this part (`--only-periods`): only counted and cut, for its year's metadata store. */
+  readonly written: boolean;
   /** Yearly shards only: the month's texts, written into the year's parts in month order at the end. */
   spool?: MonthSpool;
   /** Monthly shards only: each part's first article (index in the month) and text size; the last one is open. */
@@ -63,6 +65,8 @@ export class ArticleSink {
   private readonly stores = new Map<string, YearStoreWriter>();
   private readonly storePlans = new Map<string, YearShardPlan[]>();
   textBytes = 0;
+  /** Articles written into shards (all of them unless `writes` leaves months out). */
+  writtenDocs = 0;
 
   constructor(
     private readonly root: string,
@@ -70,25 +74,38 @@ export class ArticleSink {
     private readonly period: ShardPeriod,
     private readonly countries: CountryTable | undefined,
     private readonly partBytes: number,
+    /** Which months get shards; the others of the same years still go to the metadata store (distributed builds). */
+    private readonly writes: (year: string, month: number) => boolean = () => true,
   ) {}
 
   async add(record: ArticleRecord): Promise<void> {
     const { year, month } = record.crawl;
     const bytes = record.textBytes.length + 1; // +1 for the 0xFF separator in front of every article
-    if (bytes > MAX_SHARD_TEXT_BYTES) {
-      throw new BuildError('shard_too_large', `an article of ${monthId(year, month)} has ${bytes} text bytes, more than the largest shard the index supports (${MAX_SHARD_TEXT_BYTES}); leave it out of the input`);
+    if (bytes > MAX_PART_BYTES) {
+      throw new BuildError('shard_too_large', `an article of ${monthId(year, month)} has ${bytes} text bytes, more than the largest shard the index can sort (${MAX_PART_BYTES}); leave it out of the input`);
     }
     const state = this.monthState(year, month);
     if (state.writer) {
       if (state.writer.docCount > 0 && state.writer.textBytes + bytes > this.partBytes) await this.nextMonthPart(year, month, state);
       state.writer?.append(record.textBytes);
+    } else if (state.spool) {
+      state.spool.append(record.textBytes);
     } else {
-      state.spool?.append(record.textBytes);
+      // A month of another part: cut its parts exactly as its own part does, so the store names the same shard ids.
+      const part = state.parts.at(-1) as { textBytes: number };
+      if (part.textBytes > 0 && part.textBytes + bytes > this.partBytes) state.parts.push({ from: state.count, textBytes: 0 });
+      (state.parts.at(-1) as { textBytes: number }).textBytes += bytes;
     }
+    if (state.written) this.writtenDocs++;
     const localDoc = state.count++;
     state.textBytes += bytes;
     this.textBytes += bytes;
     this.store(year).add({ month, localDoc, textBytes: record.textBytes.length, metadata: this.metadataOf(record) });
+  }
+
+  /** Articles per crawl year, as the years' metadata stores hold them (every month, written or not). */
+  yearDocCounts(): Map<string, number> {
+    return new Map([...this.months].map(([year, months]) => [year, [...months.values()].reduce((n, m) => n + m.count, 0)]));
   }
 
   /** Writes every year's final metadata store in doc_ix order (after finishShards); returns the number of years. */
@@ -139,7 +156,7 @@ export class ArticleSink {
             runs.push({ month, localFrom: from, docBase: base + from, docCount: to - from, part: i });
             return { docBase: base + from, textBytes };
           });
-          closed.push(...this.closePeriod(year, monthId(year, month), parts, runs.splice(0), plans));
+          closed.push(...this.closePeriod(year, monthId(year, month), parts, runs.splice(0), plans, m.written));
           base += m.count;
         }
       }
@@ -149,12 +166,13 @@ export class ArticleSink {
   }
 
   /** Names a period's parts (renaming a lone part to the period id) and records their runs for the metadata store. */
-  private closePeriod(year: string, periodId: string, parts: readonly { docBase: number; textBytes: number }[], runs: readonly PartRun[], plans: YearShardPlan[]): ClosedShard[] {
+  private closePeriod(year: string, periodId: string, parts: readonly { docBase: number; textBytes: number }[], runs: readonly PartRun[], plans: YearShardPlan[], written = true): ClosedShard[] {
     const idOf = (i: number): string => (parts.length === 1 ? periodId : partShardId(periodId, i));
+    for (const r of runs) plans.push({ month: r.month, localFrom: r.localFrom, docBase: r.docBase, docCount: r.docCount, shardId: idOf(r.part) });
+    if (!written) return [];
     if (parts.length === 1) {
       renameSync(resolveRel(this.root, shardRelDir(this.indexName, partShardId(periodId, 0))), resolveRel(this.root, shardRelDir(this.indexName, periodId)));
     }
-    for (const r of runs) plans.push({ month: r.month, localFrom: r.localFrom, docBase: r.docBase, docCount: r.docCount, shardId: idOf(r.part) });
     return parts.map((p, i) => {
       const relDir = shardRelDir(this.indexName, idOf(i));
       const count = runs.filter((r) => r.part === i).reduce((n, r) => n + r.docCount, 0);
@@ -193,9 +211,9 @@ export class ArticleSink {
     if (!months) this.months.set(year, (months = new Map()));
     let state = months.get(month);
     if (!state) {
-      state = { count: 0, textBytes: 0, parts: [] };
+      state = { count: 0, textBytes: 0, parts: [], written: this.writes(year, month) };
       if (this.period === 'month') {
-        state.writer = this.openPart(monthId(year, month), 0);
+        if (state.written) state.writer = this.openPart(monthId(year, month), 0);
         state.parts.push({ from: 0, textBytes: 0 });
       } else {
         const dir = resolveRel(this.root, 'spool');

@@ -1,4 +1,5 @@
 import { SHARD_KINDS, isShardKind, type ShardKind } from '../shard/index.ts';
+import { parsePeriodSelection, type PeriodSelection } from './distributed/period-selection.ts';
 import { BuildError } from './errors.ts';
 import { INDEX_NAME_PATTERN, INDEX_VERSION_PATTERN } from './layout.ts';
 import { defaultMemoryBytes, resolvePartBytes, type IndexPlan } from './part-plan.ts';
@@ -45,6 +46,12 @@ export interface BuildReleaseOptions {
   readonly memoryBytes?: number | undefined;
   /** Largest part (shard) of a period in text bytes; default: the largest one sort can hold within memoryBytes. */
   readonly partBytes?: number | undefined;
+  /**
+   * Build only a part of the release: the crawl months this spec selects (`2019,2021..2023`, `2019-01..2019-06`;
+   * whole years with period 'year'). The output holds their shards, the whole metadata store of every year they
+   * touch, and a part manifest for `assembleRelease`.
+   */
+  readonly onlyPeriods?: string | undefined;
   /** Called once after reading, before any sort, with the plan (parts, parallel sorts, peak memory, sorter). */
   readonly onPlan?: ((plan: IndexPlan) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -77,13 +84,19 @@ export interface BuildSummary {
   readonly indexBytes: number;
   readonly metadataBytes: number;
   readonly skipped: number;
+  /** A part build (`onlyPeriods`): the crawl years it holds; undefined for a whole release. */
+  readonly partYears?: readonly string[] | undefined;
   readonly seconds: number;
   /** Text MB (10^6 bytes) per second of wall time. */
   readonly mbPerSecond: number;
 }
 
-/** Options with the memory budget and part size decided. */
-export type ResolvedBuildOptions = BuildReleaseOptions & { readonly memoryBytes: number; readonly partBytes: number };
+/** Options with the memory budget, part size and (for a part build) the selected years decided. */
+export type ResolvedBuildOptions = BuildReleaseOptions & {
+  readonly memoryBytes: number;
+  readonly partBytes: number;
+  readonly selection: PeriodSelection | undefined;
+};
 
 export function resolveBuildOptions(input: BuildReleaseInput): ResolvedBuildOptions {
   const o: BuildReleaseOptions = { ...defaultBuildOptions, ...input };
@@ -96,5 +109,6 @@ export function resolveBuildOptions(input: BuildReleaseInput): ResolvedBuildOpti
   if (!isShardKind(o.kind)) throw new BuildError('invalid_option', `kind ${JSON.stringify(o.kind)} must be one of ${SHARD_KINDS.join(', ')}`);
   if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new BuildError('invalid_option', 'concurrency must be a positive integer');
   const memoryBytes = o.memoryBytes ?? defaultMemoryBytes();
-  return { ...o, memoryBytes, partBytes: resolvePartBytes(memoryBytes, o.partBytes) };
+  const selection = o.onlyPeriods === undefined ? undefined : parsePeriodSelection(o.onlyPeriods, o.period === 'year');
+  return { ...o, memoryBytes, partBytes: resolvePartBytes(memoryBytes, o.partBytes, o.kind), selection };
 }

@@ -1,13 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm, rmdir, mkdir, statfs, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { rm, statfs, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { discoverInputFiles, readArticles, type ReadStats } from '../corpus/index.ts';
 import { loadCountryTable, type CountryTable } from '../metadata/index.ts';
 import { ArticleSink } from './article-sink.ts';
-import { resolveBuildOptions, type BuildProgress, type BuildReleaseInput, type BuildReleaseOptions, type BuildSummary } from './build-options.ts';
+import { resolveBuildOptions, type BuildProgress, type BuildReleaseInput, type BuildReleaseOptions, type BuildSummary, type ResolvedBuildOptions } from './build-options.ts';
+import { InputCensus } from './distributed/input-census.ts';
+import { writePartManifest } from './distributed/part-manifest.ts';
 import { planIndexing } from './part-plan.ts';
 import { BuildError } from './errors.ts';
 import { indexShards } from './index-shards.ts';
+import { createPartialDir, putInPlace, refuseExistingOutput } from './output-dir.ts';
 import { writeManifests } from './write-manifests.ts';
 
 /**
@@ -22,23 +24,27 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
   await refuseExistingOutput(out, options.force);
   const files = await discoverInputFiles(options.inputs);
   const countries = options.countries ? await loadCountryTable(options.countries) : undefined;
-
-  const partial = `${out}.partial-${randomBytes(6).toString('hex')}`;
-  await mkdir(dirname(out), { recursive: true });
-  await mkdir(partial);
+  const partial = await createPartialDir(out);
   const started = Date.now();
-  const sink = new ArticleSink(partial, options.indexName, options.period, countries, options.partBytes);
+  const months = options.selection && new Set(options.selection.months);
+  const writes = months ? (year: string, month: number): boolean => months.has(`${year}-${String(month).padStart(2, '0')}`) : undefined;
+  const sink = new ArticleSink(partial, options.indexName, options.period, countries, options.partBytes, writes);
   try {
     const progress = createProgress(options, files.reduce((n, f) => n + f.bytes, 0), started);
-    const stats = await readAll(options, files, sink, progress);
+    const census = options.selection ? new InputCensus() : undefined;
+    const stats = await readAll(options, files, sink, progress, census);
     if (stats.records === 0) {
       throw new BuildError('no_articles', `no articles in ${options.inputs.join(', ')}${stats.skipped ? ` (all ${stats.skipped} records were bad)` : ''}; check the input files`);
+    }
+    const input = census?.finish(stats.skipped);
+    if (input && options.selection && sink.writtenDocs === 0) {
+      throw new BuildError('no_articles', `--only-periods ${options.selection.spec} selects no article: the input holds crawl years ${input.years.map((y) => y.year).join(', ')}; select some of those`);
     }
     const shards = await sink.finishShards();
     await rm(join(partial, 'spool'), { recursive: true, force: true });
     throwIfAborted(options.signal);
     // Every part's size is known now: refuse what cannot fit (memory, disk) before the first sort starts.
-    const plan = planIndexing(shards.map((s) => ({ id: s.shardId, textBytes: s.textBytes })), options.memoryBytes, options.concurrency);
+    const plan = planIndexing(shards.map((s) => ({ id: s.shardId, textBytes: s.textBytes })), options.memoryBytes, options.concurrency, options.kind);
     await refuseShortDisk(partial, plan.textBytes);
     options.onPlan?.(plan);
 
@@ -48,14 +54,20 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     throwIfAborted(options.signal);
 
     progress.update({ phase: 'manifest' });
-    const totals = await writeManifests({ root: partial, options, indexed, countries, writeCountries });
+    const totals = await writeManifests({ root: partial, options, indexed, countries, writeCountries, yearDocCounts: sink.yearDocCounts() });
+    if (input && options.selection) {
+      await writePartManifest(partial, {
+        indexVersion: options.indexVersion, indexName: options.indexName, period: options.period, kind: options.kind,
+        onlyPeriods: options.selection.spec, years: options.selection.years, months: options.selection.months, input,
+      });
+    }
     await putInPlace(partial, out, options.force);
     progress.update({ phase: 'done' });
     const seconds = (Date.now() - started) / 1000;
     return {
       out, indexVersion: options.indexVersion, indexName: options.indexName, documents: totals.documents,
       shards: indexed.length, years, textBytes: totals.textBytes, indexBytes: totals.indexBytes,
-      metadataBytes: totals.metadataBytes, skipped: stats.skipped, seconds, mbPerSecond: totals.textBytes / 1e6 / Math.max(seconds, 1e-3),
+      metadataBytes: totals.metadataBytes, skipped: stats.skipped, partYears: options.selection?.years, seconds, mbPerSecond: totals.textBytes / 1e6 / Math.max(seconds, 1e-3),
     };
   } catch (e) {
     sink.abort();
@@ -64,12 +76,15 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
   }
 }
 
-async function readAll(options: BuildReleaseOptions, files: Awaited<ReturnType<typeof discoverInputFiles>>, sink: ArticleSink, progress: Progress): Promise<ReadStats> {
+/** Streams the input into the sink; a part build (census given) reads everything but keeps only its years. */
+async function readAll(options: ResolvedBuildOptions, files: Awaited<ReturnType<typeof discoverInputFiles>>, sink: ArticleSink, progress: Progress, census?: InputCensus): Promise<ReadStats> {
   const stats: ReadStats = { records: 0, skipped: 0 };
   let inputBytes = 0;
+  const years = options.selection ? new Set(options.selection.years) : undefined;
   const articles = readArticles(files, { skipBad: options.skipBad, onSkip: options.onSkip, onInputBytes: (n) => { inputBytes = n; } }, stats);
   for await (const record of articles) {
-    await sink.add(record);
+    census?.add(record);
+    if (!years || years.has(record.crawl.year)) await sink.add(record);
     if ((stats.records & 255) === 0) {
       throwIfAborted(options.signal);
       progress.update({ phase: 'read', records: stats.records, skipped: stats.skipped, inputBytes, textBytes: sink.textBytes });
@@ -91,36 +106,6 @@ async function refuseShortDisk(dir: string, textBytes: number): Promise<void> {
 
 async function writeCountries(path: string, table: CountryTable): Promise<void> {
   await writeFile(path, table.toCsv());
-}
-
-async function refuseExistingOutput(out: string, force: boolean): Promise<void> {
-  const entries = await readdir(out).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return [];
-    if (e.code === 'ENOTDIR') throw new BuildError('output_exists', `--out ${out} is a file; choose a folder path`);
-    throw e;
-  });
-  if (entries.length > 0 && !force) {
-    throw new BuildError('output_exists', `--out ${out} exists and is not empty; choose a new folder or pass --force to replace it`);
-  }
-}
-
-/** Renames the finished release into place; with --force the old one is moved aside first and removed after. */
-async function putInPlace(partial: string, out: string, force: boolean): Promise<void> {
-  const old = `${out}.old-${randomBytes(6).toString('hex')}`;
-  let movedAside = false;
-  if (force) {
-    movedAside = await rename(out, old).then(() => true, (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return false;
-      throw e;
-    });
-  } else {
-    // An empty folder may stand there (checked before the build); rename cannot replace it.
-    await rmdir(out).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'ENOENT') throw e;
-    });
-  }
-  await rename(partial, out);
-  if (movedAside) await rm(old, { recursive: true, force: true });
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

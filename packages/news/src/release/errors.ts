@@ -1,5 +1,7 @@
-/** Why a build stopped; every message says what to do. */
-export type BuildErrorCode = 'invalid_option' | 'output_exists' | 'no_articles' | 'shard_too_large' | 'no_space' | 'aborted';
+/** Why a build (or an assembly of parts) stopped; every message says what to do. */
+export type BuildErrorCode =
+  | 'invalid_option' | 'output_exists' | 'no_articles' | 'shard_too_large' | 'no_space' | 'aborted'
+  | 'parts_mismatch' | 'parts_overlap' | 'periods_missing';
 
 export class BuildError extends Error {
   override readonly name = 'BuildError';

@@ -24,7 +24,7 @@ export interface IndexedShard {
  * the last shard to finish is a small one. Returns the shards in the order given (chronological).
  */
 export async function indexShards(root: string, shards: readonly ClosedShard[], options: ResolvedBuildOptions, progress: Progress): Promise<IndexedShard[]> {
-  const budget = new SortBudget([...shards], options.memoryBytes);
+  const budget = new SortBudget([...shards], options.memoryBytes, options.kind);
   const indexTotalBytes = shards.reduce((n, s) => n + s.textBytes, 0);
   let indexedBytes = 0;
   let shardsDone = 0;

@@ -6,3 +6,7 @@ export { BuildError, ReleaseVerificationError, type BuildErrorCode, type Release
 export { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, shardRelDir, yearStoreRelPath, countriesRelPath } from './layout.ts';
 export { MANIFEST_FORMAT_VERSION, type IndexManifest, type MetadataManifest } from './manifest.ts';
 export type { ArticleMetadata, DocIx, IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId } from './types.ts';
+export {
+  assembleRelease, defaultAssembleOptions, parsePeriodSelection, PART_MANIFEST_FILE, PART_MANIFEST_FORMAT_VERSION,
+  type AssemblePhase, type AssembleProgress, type AssembleReleaseInput, type AssembleSummary, type PartManifest, type PeriodSelection,
+} from './distributed/index.ts';

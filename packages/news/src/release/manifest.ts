@@ -69,27 +69,34 @@ export const MetadataManifestSchema = Type.Object({
 export type MetadataManifest = Static<typeof MetadataManifestSchema>;
 
 /** Reads and validates one manifest; a missing, unparsable or foreign file is a ReleaseVerificationError. */
-export async function readManifest<S extends TSchema>(dir: string, file: string, schema: S): Promise<Static<S>> {
+export const readManifest = <S extends TSchema>(dir: string, file: string, schema: S): Promise<Static<S>> =>
+  readVersionedJson(dir, file, schema, MANIFEST_FORMAT_VERSION, 'point --release at a complete release built by news build', 'rebuild the release');
+
+/**
+ * Reads a versioned JSON file of a release (or of a release part) and checks it against its schema. `whereFix` says
+ * where to find a right folder when the file is missing, `rebuildFix` how to get a readable one.
+ */
+export async function readVersionedJson<S extends TSchema>(dir: string, file: string, schema: S, formatVersion: number, whereFix: string, rebuildFix = 'rebuild it'): Promise<Static<S>> {
   const path = join(dir, file);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    throw new ReleaseVerificationError('manifest_missing', `release ${dir} has no ${file}; point --release at a complete release built by news build`);
+    throw new ReleaseVerificationError('manifest_missing', `release ${dir} has no ${file}; ${whereFix}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new ReleaseVerificationError('manifest_invalid', `${path} is not valid JSON (${(e as Error).message}); rebuild the release with news build`);
+    throw new ReleaseVerificationError('manifest_invalid', `${path} is not valid JSON (${(e as Error).message}); ${rebuildFix} with news build`);
   }
   const version = (value as { format_version?: unknown } | null)?.format_version;
-  if (typeof version === 'number' && version !== MANIFEST_FORMAT_VERSION) {
-    throw new ReleaseVerificationError('format_unsupported', `${path} has manifest format version ${version}, this build reads ${MANIFEST_FORMAT_VERSION}; rebuild the release or use a matching news version`);
+  if (typeof version === 'number' && version !== formatVersion) {
+    throw new ReleaseVerificationError('format_unsupported', `${path} has manifest format version ${version}, this build reads ${formatVersion}; ${rebuildFix} or use a matching news version`);
   }
   if (!Value.Check(schema, value)) {
     const first = Value.Errors(schema, value).First();
-    throw new ReleaseVerificationError('manifest_invalid', `${path} is not a valid manifest (${first ? `${first.path || '/'}: ${first.message}` : 'unknown shape'}); rebuild the release with news build`);
+    throw new ReleaseVerificationError('manifest_invalid', `${path} is not a valid manifest (${first ? `${first.path || '/'}: ${first.message}` : 'unknown shape'}); ${rebuildFix} with news build`);
   }
   return value;
 }

@@ -15,6 +15,11 @@ export interface OpenReleaseOptions {
   readonly expectedIndexVersion?: string | undefined;
   /** 'sizes' (default): every file exists with its recorded size; 'full': also every sha256 (reads everything). */
   readonly verify: 'sizes' | 'full';
+  /**
+   * Serve a subset (scale-out workers): given an index's shard ids from the manifest, the ids to open. Only those
+   * shards and the metadata stores of their years are verified and opened; may throw to refuse the release.
+   */
+  readonly selectShards?: ((index: string, shardIds: readonly string[]) => readonly string[]) | undefined;
 }
 
 export const defaultOpenReleaseOptions: OpenReleaseOptions = { mode: 'memory', verify: 'sizes' };
@@ -44,7 +49,10 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
       const mx = meta.indexes.find((m) => m.name === ix.name);
       if (!mx) continue;
       const shards: ShardHandle[] = [];
-      for (const s of ix.shards) {
+      const chosen = options.selectShards === undefined ? null : new Set(options.selectShards(ix.name, ix.shards.map((s) => s.shard_id)));
+      const served = chosen === null ? ix.shards : ix.shards.filter((s) => chosen.has(s.shard_id));
+      const servedYears = new Set(served.map((s) => s.year));
+      for (const s of served) {
         await verifyShard(dir, s, options.verify);
         const reader = openShardChecked(dir, s, options.mode);
         closers.push(() => reader.close());
@@ -52,13 +60,17 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
       }
       const stores = new Map<string, MetadataStore>();
       for (const y of mx.years) {
+        if (chosen !== null && !servedYears.has(y.year)) continue;
         await verifyFile(dir, y.file, y.bytes, y.sha256, options.verify);
         const store = openStoreChecked(dir, y.file, { year: y.year, docCount: y.doc_count, indexVersion: index.index_version });
         closers.push(() => store.close());
         stores.set(y.year, store);
       }
       if (mx.countries) await verifyFile(dir, mx.countries.file, mx.countries.bytes, mx.countries.sha256, options.verify);
-      indexes.set(ix.name, { name: ix.name, shards, metadata: (year) => stores.get(year), hasCountryAttribution: mx.countries !== null });
+      indexes.set(ix.name, {
+        name: ix.name, shards, metadata: (year) => stores.get(year), hasCountryAttribution: mx.countries !== null,
+        releaseShards: ix.shards.map((s) => ({ shardId: s.shard_id as ShardId, year: s.year })),
+      });
     }
     let closed = false;
     return {

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_SHARD_TEXT_BYTES } from '../shard/index.ts';
+import { MAX_SORT_TEXT_BYTES } from '../suffix-array/index.ts';
 import { BuildError } from './errors.ts';
-import { partShardId, planIndexing, resolvePartBytes, SortBudget, sortMemoryBytes } from './part-plan.ts';
+import { COMPRESSED_EXTRA_BYTES_PER_TEXT_BYTE, MAX_PART_BYTES, partShardId, planIndexing, resolvePartBytes, SortBudget, sortMemoryBytes } from './part-plan.ts';
 
 describe('part planning', () => {
   it('part ids sort chronologically between their period and the next', () => {
@@ -12,14 +13,32 @@ describe('part planning', () => {
   });
 
   it('derives the part size from the memory budget and refuses a part size the budget cannot sort, naming both fixes', () => {
-    expect(resolvePartBytes(64e9)).toBe(MAX_SHARD_TEXT_BYTES);
+    // A part's suffix array is one Buffer (≤ 2^32 bytes on 64-bit Node 20): parts stop at 2^30 text bytes, below the format's limit.
+    expect(MAX_PART_BYTES).toBe(Math.min(MAX_SHARD_TEXT_BYTES, MAX_SORT_TEXT_BYTES));
+    expect(4 * MAX_PART_BYTES).toBeLessThanOrEqual(2 ** 32);
+    expect(resolvePartBytes(64e9)).toBe(MAX_PART_BYTES);
+    expect(resolvePartBytes(64e9, undefined, 'compressed')).toBe(MAX_PART_BYTES);
     const fit = resolvePartBytes(2e9);
     expect(sortMemoryBytes(fit)).toBeLessThanOrEqual(2e9);
     expect(sortMemoryBytes(fit + 1)).toBeGreaterThan(2e9);
     const e = (() => { try { resolvePartBytes(2e9, 1e9); } catch (err) { return err; } })() as BuildError;
     expect(e).toBeInstanceOf(BuildError);
     expect(e.message).toMatch(/lower --part-bytes to at most \d+ or raise --memory to \d+(\.\d)?/);
-    expect(() => resolvePartBytes(8e9, 2 ** 31)).toThrow(/from 1 to 2147483647/);
+    expect(() => resolvePartBytes(64e9, MAX_PART_BYTES + 1)).toThrow(new RegExp(`from 1 to ${MAX_PART_BYTES} \\(the largest part the suffix sort can hold\\)`));
+  });
+
+  it('budgets the compressed kind for what it builds beside the sort (brotli blocks, wavelet bits, samples): smaller parts, fewer at once', () => {
+    expect(sortMemoryBytes(1e9, 'compressed') - sortMemoryBytes(1e9, 'sa')).toBe(COMPRESSED_EXTRA_BYTES_PER_TEXT_BYTE * 1e9);
+    // 5.79 GB measured for a 1 GB compressed part with libdivsufsort (BENCHMARKS.md): the plan must not promise less.
+    expect(sortMemoryBytes(1e9, 'compressed')).toBeGreaterThan(5.79e9);
+    const fit = resolvePartBytes(5e9, undefined, 'compressed');
+    expect(fit).toBeLessThan(resolvePartBytes(5e9));
+    expect(sortMemoryBytes(fit, 'compressed')).toBeLessThanOrEqual(5e9);
+    expect(sortMemoryBytes(fit + 1, 'compressed')).toBeGreaterThan(5e9);
+    expect(() => resolvePartBytes(5e9, resolvePartBytes(5e9), 'compressed')).toThrow(/needs about \d+\.\d\d GB of RAM to sort/);
+    const parts = [{ id: 'a', textBytes: 600e6 }, { id: 'b', textBytes: 600e6 }];
+    expect(planIndexing(parts, 2 * sortMemoryBytes(600e6), 2, 'sa').maxParallelSorts).toBe(2);
+    expect(planIndexing(parts, 2 * sortMemoryBytes(600e6), 2, 'compressed').maxParallelSorts).toBe(1);
   });
 
   it('plans parallel sorts within the budget and refuses a single part the budget cannot hold, before sorting', () => {

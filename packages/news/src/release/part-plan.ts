@@ -1,6 +1,6 @@
 import { totalmem } from 'node:os';
-import { MAX_SHARD_TEXT_BYTES } from '../shard/index.ts';
-import { defaultSorter, SORT_BYTES_PER_TEXT_BYTE, type SuffixSorter } from '../suffix-array/index.ts';
+import { MAX_SHARD_TEXT_BYTES, type ShardKind } from '../shard/index.ts';
+import { defaultSorter, MAX_SORT_TEXT_BYTES, SORT_BYTES_PER_TEXT_BYTE, type SuffixSorter } from '../suffix-array/index.ts';
 import { BuildError } from './errors.ts';
 
 /**
@@ -15,35 +15,51 @@ export const MAX_PARTS_PER_PERIOD = 999;
 /** Beyond the sort itself: the offset table, write and hash slices, SQLite batches, Node's own heap. */
 export const SORT_OVERHEAD_BYTES = 256 << 20;
 
+/** The largest part: the format's shard limit, or less where the sort's suffix array cannot be one Buffer. */
+export const MAX_PART_BYTES = Math.min(MAX_SHARD_TEXT_BYTES, MAX_SORT_TEXT_BYTES);
+
 export const partShardId = (periodId: string, partIndex: number): string => `${periodId}.p${String(partIndex + 1).padStart(3, '0')}`;
 
 /**
- * Peak RAM of sorting one part of `textBytes` with the addon's default sorter: its text and 4-byte suffix array
- * (5 bytes per text byte with libdivsufsort, 5.5 with our SA-IS; src/shard/DESIGN.md) plus the overhead.
+ * What the compressed kind holds beyond the sort, per text byte: the brotli blocks (≈ 0.38, compressed on the pool
+ * while the sort runs), the wavelet bits and SA samples (≈ 0.35) built while the suffix array is still alive (the BWT
+ * is written over the suffix array, so it adds nothing). Measured peak on the 1 GB synthetic shard: 5.79 bytes per
+ * text byte with libdivsufsort, overhead included (BENCHMARKS.md); 0.75 keeps the plan above it.
  */
-export const sortMemoryBytes = (textBytes: number): number => SORT_BYTES_PER_TEXT_BYTE[defaultSorter()] * textBytes + SORT_OVERHEAD_BYTES;
+export const COMPRESSED_EXTRA_BYTES_PER_TEXT_BYTE = 0.75;
+
+/** Peak RAM per text byte of indexing one part of `kind` with the addon's default sorter (overhead aside). */
+export const indexBytesPerTextByte = (kind: ShardKind): number =>
+  SORT_BYTES_PER_TEXT_BYTE[defaultSorter()] + (kind === 'compressed' ? COMPRESSED_EXTRA_BYTES_PER_TEXT_BYTE : 0);
+
+/**
+ * Peak RAM of indexing one part of `textBytes` with the addon's default sorter: its text and 4-byte suffix array
+ * (5 bytes per text byte with libdivsufsort, 5.5 with our SA-IS; src/shard/DESIGN.md), what the kind builds beside
+ * them, plus the overhead.
+ */
+export const sortMemoryBytes = (textBytes: number, kind: ShardKind = 'sa'): number => indexBytesPerTextByte(kind) * textBytes + SORT_OVERHEAD_BYTES;
 
 /** The build's RAM budget when none is given: half the machine. */
 export const defaultMemoryBytes = (): number => Math.floor(totalmem() / 2);
 
 /**
  * The part size: as given (checked against the budget), else the largest part one sort can hold within the memory
- * budget, capped at the format's shard limit. Throws BuildError('invalid_option') with the numbers to change.
- * @example resolvePartBytes(16e9) // 2147483647 (the shard limit; 16 GB holds a 2 GiB sort)
+ * budget, capped at MAX_PART_BYTES. Throws BuildError('invalid_option') with the numbers to change.
+ * @example resolvePartBytes(16e9) // 1073741824 (MAX_PART_BYTES: 2^30 on 64-bit Node 20)
  */
-export function resolvePartBytes(memoryBytes: number, partBytes?: number): number {
+export function resolvePartBytes(memoryBytes: number, partBytes?: number, kind: ShardKind = 'sa'): number {
   const gb = (n: number): string => `${(n / 1e9).toFixed(2)} GB`;
-  if (!Number.isFinite(memoryBytes) || memoryBytes < sortMemoryBytes(1)) {
-    throw new BuildError('invalid_option', `--memory ${gb(memoryBytes)} is too small; a build needs at least ${gb(sortMemoryBytes(1 << 20))}`);
+  if (!Number.isFinite(memoryBytes) || memoryBytes < sortMemoryBytes(1, kind)) {
+    throw new BuildError('invalid_option', `--memory ${gb(memoryBytes)} is too small; a build needs at least ${gb(sortMemoryBytes(1 << 20, kind))}`);
   }
-  const fitting = Math.min(MAX_SHARD_TEXT_BYTES, Math.floor((memoryBytes - SORT_OVERHEAD_BYTES) / SORT_BYTES_PER_TEXT_BYTE[defaultSorter()]));
+  const fitting = Math.min(MAX_PART_BYTES, Math.floor((memoryBytes - SORT_OVERHEAD_BYTES) / indexBytesPerTextByte(kind)));
   if (partBytes === undefined) return fitting;
-  if (!Number.isInteger(partBytes) || partBytes < 1 || partBytes > MAX_SHARD_TEXT_BYTES) {
-    throw new BuildError('invalid_option', `--part-bytes must be an integer from 1 to ${MAX_SHARD_TEXT_BYTES} (the largest shard the format indexes), got ${partBytes}`);
+  if (!Number.isInteger(partBytes) || partBytes < 1 || partBytes > MAX_PART_BYTES) {
+    throw new BuildError('invalid_option', `--part-bytes must be an integer from 1 to ${MAX_PART_BYTES} (the largest part the suffix sort can hold), got ${partBytes}`);
   }
   if (partBytes > fitting) {
-    throw new BuildError('invalid_option', `--part-bytes ${partBytes} needs about ${gb(sortMemoryBytes(partBytes))} of RAM to sort, over the --memory budget of ${gb(memoryBytes)}; ` +
-      `lower --part-bytes to at most ${fitting} or raise --memory to ${Math.ceil(sortMemoryBytes(partBytes) / 1e8) / 10}`);
+    throw new BuildError('invalid_option', `--part-bytes ${partBytes} needs about ${gb(sortMemoryBytes(partBytes, kind))} of RAM to sort, over the --memory budget of ${gb(memoryBytes)}; ` +
+      `lower --part-bytes to at most ${fitting} or raise --memory to ${Math.ceil(sortMemoryBytes(partBytes, kind) / 1e8) / 10}`);
   }
   return partBytes;
 }
@@ -68,18 +84,18 @@ export interface IndexPlan {
  * Plans the sorting phase from the parts' sizes, known once every article is read. Refuses, before any sort, a part
  * whose sort cannot fit the budget (only possible for a single article larger than the part size).
  */
-export function planIndexing(partSizes: readonly { id: string; textBytes: number }[], memoryBytes: number, concurrency: number): IndexPlan {
+export function planIndexing(partSizes: readonly { id: string; textBytes: number }[], memoryBytes: number, concurrency: number, kind: ShardKind = 'sa'): IndexPlan {
   const sizes = [...partSizes].sort((a, b) => b.textBytes - a.textBytes);
   const largest = sizes[0];
-  if (largest && sortMemoryBytes(largest.textBytes) > memoryBytes) {
+  if (largest && sortMemoryBytes(largest.textBytes, kind) > memoryBytes) {
     throw new BuildError('shard_too_large', `shard ${largest.id} holds one article of ${largest.textBytes} text bytes, which needs about ` +
-      `${(sortMemoryBytes(largest.textBytes) / 1e9).toFixed(2)} GB to sort, over the --memory budget of ${(memoryBytes / 1e9).toFixed(2)} GB; raise --memory or leave that article out`);
+      `${(sortMemoryBytes(largest.textBytes, kind) / 1e9).toFixed(2)} GB to index, over the --memory budget of ${(memoryBytes / 1e9).toFixed(2)} GB; raise --memory or leave that article out`);
   }
   let parallel = 0;
   let peak = 0;
   for (const s of sizes.slice(0, concurrency)) {
-    if (parallel > 0 && peak + sortMemoryBytes(s.textBytes) > memoryBytes) break;
-    peak += sortMemoryBytes(s.textBytes);
+    if (parallel > 0 && peak + sortMemoryBytes(s.textBytes, kind) > memoryBytes) break;
+    peak += sortMemoryBytes(s.textBytes, kind);
     parallel++;
   }
   const periods = new Map<string, number>();
@@ -103,7 +119,7 @@ export class SortBudget<T extends { readonly textBytes: number }> {
   private running = 0;
   private waiters: (() => void)[] = [];
 
-  constructor(private readonly queue: T[], private readonly memoryBytes: number) {
+  constructor(private readonly queue: T[], private readonly memoryBytes: number, private readonly kind: ShardKind = 'sa') {
     queue.sort((a, b) => b.textBytes - a.textBytes);
   }
 
@@ -112,10 +128,10 @@ export class SortBudget<T extends { readonly textBytes: number }> {
     for (;;) {
       if (this.queue.length === 0) return undefined;
       const free = this.memoryBytes - this.reserved;
-      const at = this.running === 0 ? 0 : this.queue.findIndex((p) => sortMemoryBytes(p.textBytes) <= free);
+      const at = this.running === 0 ? 0 : this.queue.findIndex((p) => sortMemoryBytes(p.textBytes, this.kind) <= free);
       if (at !== -1) {
         const [part] = this.queue.splice(at, 1) as [T];
-        this.reserved += sortMemoryBytes(part.textBytes);
+        this.reserved += sortMemoryBytes(part.textBytes, this.kind);
         this.running++;
         return part;
       }
@@ -124,7 +140,7 @@ export class SortBudget<T extends { readonly textBytes: number }> {
   }
 
   release(part: T): void {
-    this.reserved -= sortMemoryBytes(part.textBytes);
+    this.reserved -= sortMemoryBytes(part.textBytes, this.kind);
     this.running--;
     const waiting = this.waiters;
     this.waiters = [];

@@ -34,6 +34,9 @@ export interface ArticleMetadata {
   readonly text_xxhash64: string;
 }
 
+/** The metadata fields a v2 filter compares. */
+export type FilterableField = 'language' | 'lang' | 'iptc_topic' | 'hostname' | 'sitename' | 'country';
+
 export interface MetadataStore {
   readonly year: string;
   readonly docCount: number;
@@ -41,6 +44,8 @@ export interface MetadataStore {
   get(docIx: number): ArticleMetadata | undefined;
   /** Metadata of many articles, in the order asked. */
   getMany(docIxs: readonly number[]): (ArticleMetadata | undefined)[];
+  /** Whether any article has a non-empty value in this field (what info's filter support rests on). */
+  hasValues(field: FilterableField): boolean;
   close(): void;
 }
 
@@ -60,6 +65,8 @@ export interface ReleaseIndex {
   metadata(year: string): MetadataStore | undefined;
   /** True when the release carries a country attribution table. */
   readonly hasCountryAttribution: boolean;
+  /** Every shard of the manifest, served or not (chronological); absent means `shards` is the whole set. */
+  readonly releaseShards?: readonly { readonly shardId: ShardId; readonly year: string }[];
 }
 
 export interface OpenRelease {

@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { METADATA_STORE_FORMAT_VERSION, type CountryTable } from '../metadata/index.ts';
-import { shardFormatVersionOf } from '../shard/index.ts';
-import type { BuildReleaseOptions } from './build-options.ts';
+import { shardFormatVersionOf, type ShardKind } from '../shard/index.ts';
+import type { BuildReleaseOptions, ShardPeriod } from './build-options.ts';
 import { digestFile } from './file-digest.ts';
 import type { IndexedShard } from './index-shards.ts';
 import { countriesRelPath, INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel, yearStoreRelPath } from './layout.ts';
 import {
-  INDEX_MANIFEST_FORMAT, MANIFEST_FORMAT_VERSION, METADATA_MANIFEST_FORMAT, type IndexManifest, type MetadataManifest,
+  INDEX_MANIFEST_FORMAT, MANIFEST_FORMAT_VERSION, METADATA_MANIFEST_FORMAT, type IndexManifest, type IndexManifestShard, type MetadataManifest,
 } from './manifest.ts';
 
 export interface ManifestInput {
@@ -16,6 +16,11 @@ export interface ManifestInput {
   readonly indexed: readonly IndexedShard[];
   readonly countries: CountryTable | undefined;
   readonly writeCountries: (path: string, table: CountryTable) => Promise<void>;
+  /**
+   * Articles per year in the stores. A part build (`--only-periods` with some months of a year) writes the whole
+   * year's store but only its months' shards, so the store counts more than the shards; absent: the shards' sum.
+   */
+  readonly yearDocCounts?: ReadonlyMap<string, number> | undefined;
 }
 
 export interface ReleaseTotals {
@@ -26,54 +31,83 @@ export interface ReleaseTotals {
   readonly metadataBytes: number;
 }
 
+type MetadataIndex = MetadataManifest['indexes'][number];
+export type YearStoreEntry = MetadataIndex['years'][number];
+export type CountriesEntry = MetadataIndex['countries'];
+
+/** Everything the two manifests say, before totals: what a build measured, or what assemble took from its parts. */
+export interface ReleaseContents {
+  readonly indexVersion: string;
+  readonly indexName: string;
+  readonly period: ShardPeriod;
+  readonly kind: ShardKind;
+  /** In chronological order. */
+  readonly shards: readonly IndexManifestShard[];
+  /** In year order. */
+  readonly years: readonly YearStoreEntry[];
+  readonly countries: CountriesEntry;
+}
+
 /**
- * Writes the metadata-store manifest and the full-text index manifest. Both name the release, the shard set
- * (id, year, doc_base, doc_count) and the format versions, so a worker can refuse a release whose halves differ.
+ * Writes the metadata-store manifest and the full-text index manifest of a finished build. Both name the release,
+ * the shard set (id, year, doc_base, doc_count) and the format versions, so a worker can refuse a release whose
+ * halves differ.
  */
 export async function writeManifests(input: ManifestInput): Promise<ReleaseTotals> {
   const { root, options, indexed, countries } = input;
   const name = options.indexName;
-  const createdAt = new Date().toISOString();
-  const shardRefs = indexed.map((s) => ({ shard_id: s.shardId, year: s.year, doc_base: s.docBase, doc_count: s.files.docCount }));
-
-  const years: MetadataManifest['indexes'][number]['years'] = [];
+  const shards: IndexManifestShard[] = indexed.map((s) => ({
+    shard_id: s.shardId, year: s.year, doc_base: s.docBase, doc_count: s.files.docCount,
+    crawl_period: s.crawlPeriod, part: s.part, parts: s.parts, dir: s.relDir, kind: options.kind, format_version: s.files.formatVersion,
+    text_bytes: s.files.textBytes, pointer_bytes: s.files.pointerBytes,
+    files: s.files.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 })),
+  }));
+  const years: YearStoreEntry[] = [];
   for (const year of [...new Set(indexed.map((s) => s.year))].sort()) {
     const file = yearStoreRelPath(name, year);
-    const docCount = indexed.filter((s) => s.year === year).reduce((n, s) => n + s.files.docCount, 0);
+    const docCount = input.yearDocCounts?.get(year) ?? indexed.filter((s) => s.year === year).reduce((n, s) => n + s.files.docCount, 0);
     years.push({ year, doc_count: docCount, file, ...(await digestFile(resolveRel(root, file))) });
   }
-  let countriesEntry: MetadataManifest['indexes'][number]['countries'] = null;
+  let countriesEntry: CountriesEntry = null;
   if (countries) {
     const file = countriesRelPath(name);
     await input.writeCountries(resolveRel(root, file), countries);
     countriesEntry = { rows: countries.rows, file, ...(await digestFile(resolveRel(root, file))) };
   }
-  const metadataBytes = years.reduce((n, y) => n + y.bytes, 0) + (countriesEntry?.bytes ?? 0);
-  const documents = indexed.reduce((n, s) => n + s.files.docCount, 0);
+  return saveManifests(root, {
+    indexVersion: options.indexVersion, indexName: name, period: options.period, kind: options.kind, shards, years, countries: countriesEntry,
+  });
+}
 
-  const metadataManifest: MetadataManifest = {
-    format: METADATA_MANIFEST_FORMAT, format_version: MANIFEST_FORMAT_VERSION, index_version: options.indexVersion, created_at: createdAt,
+/** Writes both manifests of `contents` into `root` (metadata first, index last) and returns the release totals. */
+export async function saveManifests(root: string, contents: ReleaseContents): Promise<ReleaseTotals> {
+  const { index, metadata, totals } = composeManifests(contents, new Date().toISOString());
+  await writeFile(join(root, METADATA_MANIFEST_FILE), JSON.stringify(metadata, null, 2) + '\n');
+  await writeFile(join(root, INDEX_MANIFEST_FILE), JSON.stringify(index, null, 2) + '\n');
+  return totals;
+}
+
+/** The two manifests of a release (DESIGN.md, "Layout"); `created_at` is the only field not fixed by the contents. */
+export function composeManifests(c: ReleaseContents, createdAt: string): { index: IndexManifest; metadata: MetadataManifest; totals: ReleaseTotals } {
+  const shardFormatVersion = shardFormatVersionOf(c.kind);
+  const metadataBytes = c.years.reduce((n, y) => n + y.bytes, 0) + (c.countries?.bytes ?? 0);
+  const documents = c.shards.reduce((n, s) => n + s.doc_count, 0);
+  const textBytes = c.shards.reduce((n, s) => n + s.text_bytes, 0);
+  const shardBytes = c.shards.reduce((n, s) => n + s.files.reduce((m, f) => m + f.bytes, 0), 0);
+  const metadata: MetadataManifest = {
+    format: METADATA_MANIFEST_FORMAT, format_version: MANIFEST_FORMAT_VERSION, index_version: c.indexVersion, created_at: createdAt,
     indexes: [{
-      name, store_format_version: METADATA_STORE_FORMAT_VERSION, shard_format_version: shardFormatVersionOf(options.kind),
-      shards: shardRefs, years, countries: countriesEntry, totals: { documents, bytes: metadataBytes },
+      name: c.indexName, store_format_version: METADATA_STORE_FORMAT_VERSION, shard_format_version: shardFormatVersion,
+      shards: c.shards.map((s) => ({ shard_id: s.shard_id, year: s.year, doc_base: s.doc_base, doc_count: s.doc_count })),
+      years: [...c.years], countries: c.countries, totals: { documents, bytes: metadataBytes },
     }],
   };
-  const textBytes = indexed.reduce((n, s) => n + s.files.textBytes, 0);
-  const shardBytes = indexed.reduce((n, s) => n + s.files.files.reduce((m, f) => m + f.bytes, 0), 0);
-  const indexManifest: IndexManifest = {
-    format: INDEX_MANIFEST_FORMAT, format_version: MANIFEST_FORMAT_VERSION, index_version: options.indexVersion, created_at: createdAt,
+  const index: IndexManifest = {
+    format: INDEX_MANIFEST_FORMAT, format_version: MANIFEST_FORMAT_VERSION, index_version: c.indexVersion, created_at: createdAt,
     indexes: [{
-      name, period: options.period, shard_format_version: shardFormatVersionOf(options.kind),
-      shards: indexed.map((s, i) => ({
-        ...(shardRefs[i] as (typeof shardRefs)[number]), crawl_period: s.crawlPeriod, part: s.part, parts: s.parts,
-        dir: s.relDir, kind: options.kind, format_version: s.files.formatVersion,
-        text_bytes: s.files.textBytes, pointer_bytes: s.files.pointerBytes,
-        files: s.files.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 })),
-      })),
-      totals: { documents, text_bytes: textBytes, index_bytes: shardBytes },
+      name: c.indexName, period: c.period, shard_format_version: shardFormatVersion,
+      shards: [...c.shards], totals: { documents, text_bytes: textBytes, index_bytes: shardBytes },
     }],
   };
-  await writeFile(join(root, METADATA_MANIFEST_FILE), JSON.stringify(metadataManifest, null, 2) + '\n');
-  await writeFile(join(root, INDEX_MANIFEST_FILE), JSON.stringify(indexManifest, null, 2) + '\n');
-  return { documents, textBytes, indexBytes: shardBytes + metadataBytes, metadataBytes };
+  return { index, metadata, totals: { documents, textBytes, indexBytes: shardBytes + metadataBytes, metadataBytes } };
 }

@@ -47,6 +47,22 @@ describe('estimate', () => {
     }
   });
 
+  it('lists matching occurrences per crawl period: brute force when exact, every period of the selection, summing to the total', () => {
+    const res = estimate(small, { index: 'news', query: 'Berlin', languages: ['de'] });
+    const keys = new Set(['de'].map(filterKey));
+    const perPeriod = new Map<string, number>();
+    for (const a of ARTICLES) {
+      const lang = a.meta?.language;
+      const n = lang !== undefined && lang !== null && keys.has(filterKey(lang)) ? bruteForceOffsets(a.text, 'Berlin').length : 0;
+      perPeriod.set(a.shard, (perPeriod.get(a.shard) ?? 0) + n);
+    }
+    expect(res.periods).toEqual([...perPeriod].sort(([a], [b]) => (a < b ? -1 : 1)).map(([period, occurrences]) => ({ period, occurrences })));
+    const sampled = estimate(big, { index: 'news', query: 'ab', languages: ['ja'] });
+    expect(sampled.periods.map((p) => p.period)).toEqual(['2020-01', '2021-02']);
+    const sum = sampled.periods.reduce((n, p) => n + p.occurrences, 0);
+    expect(Math.abs(sum - sampled.matching_occurrences.value)).toBeLessThanOrEqual(2);
+  });
+
   it('counts facets of the matching articles, values equal under folding merged', () => {
     const res = estimate(small, { index: 'news', query: 'Berlin' });
     const de = res.facets.language?.find((v) => filterKey(v.value) === 'de');

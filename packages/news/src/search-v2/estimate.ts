@@ -1,158 +1,101 @@
-import type { ArticleMetadata, ReleaseIndex, ShardHandle } from '../release/types.ts';
 import type { OpenRelease } from '../release/types.ts';
-import { V2Error } from './errors.ts';
 import { FacetCounter } from './facets.ts';
-import { compileFilters, type DocumentPredicate } from './filters.ts';
-import { shardsInYears } from './find.ts';
 import { V2_LIMITS } from './limits.ts';
-import { lookupIndex, lookupYearStore } from './release-lookup.ts';
-import { RequestMatcher } from './matching.ts';
-import { countInArticle } from '../matching/index.ts';
 import { meanInterval, sampleRanks, wilsonInterval } from './sampling.ts';
-import type { EstimateRequest, EstimateResult, FacetField } from './types.ts';
+import { estimateIntervals, resolveEstimate, type EstimateIntervals, type ResolvedDoc } from './estimate-parts.ts';
+import { crawlPeriodOf } from './timeline.ts';
+import type { EstimatePeriod, EstimateRequest, EstimateResult } from './types.ts';
 
 const DEFAULT_SEED = 1;
 
-/** Metadata of the articles (`doc_ix` per year) in one read per year. */
-function readMetadata(index: ReleaseIndex, byYear: Map<string, Set<number>>): Map<string, ArticleMetadata> {
-  const out = new Map<string, ArticleMetadata>();
-  for (const [year, set] of byYear) {
-    const ixs = [...set];
-    const rows = lookupYearStore(index, year).getMany(ixs);
-    ixs.forEach((ix, i) => {
-      const row = rows[i];
-      if (row === undefined) throw new Error(`metadata store ${year} has no row for doc_ix ${ix}`);
-      out.set(`${year}\u0000${ix}`, row);
+/**
+ * Matching occurrences per crawl period of the selected shards, zeros included so a chart's time axis stays whole
+ * (parts of a month add up). Exact: each article's occurrences; sampled: each passing draw, scaled by `scale`.
+ */
+function periodTally(plan: EstimateIntervals, resolved: readonly ResolvedDoc[], isExact: boolean, scale: number): EstimatePeriod[] {
+  const counts = new Map<string, number>();
+  for (const id of plan.shard_ids) counts.set(crawlPeriodOf(id), 0);
+  for (const d of resolved) {
+    if (d.labels === null) continue;
+    const p = crawlPeriodOf(d.shard_id);
+    counts.set(p, (counts.get(p) ?? 0) + (isExact ? d.n : 1));
+  }
+  return [...counts].map(([period, n]) => ({ period, occurrences: Math.round(n * scale) }));
+}
+
+/** Exact mode (every rank) when the intervals hold at most this many ranks; else the draws to resolve, in order. */
+export function estimateDraws(request: EstimateRequest, plan: EstimateIntervals): (readonly [string, number])[] | null {
+  const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
+  if (total <= V2_LIMITS.estimateExactRanks) return null;
+  const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
+  return sampleRanks(plan.intervals.map(([, lo, hi]) => [lo, hi] as const), size, request.seed ?? DEFAULT_SEED)
+    .map(({ shard, rank }) => [(plan.intervals[shard] as readonly [string, number, number])[0], rank] as const);
+}
+
+/**
+ * Step 3: the answer from the intervals and the resolved articles (exact, in first-seen order) or draws (sampled,
+ * in draw order). Exact: sums. Sampled: Wilson interval for occurrences, Horvitz–Thompson with a normal interval for
+ * articles (an article with k occurrences is drawn k times as often, so each draw of it counts 1/k).
+ */
+export function combineEstimate(indexVersion: string, request: EstimateRequest, plan: EstimateIntervals, resolved: readonly ResolvedDoc[]): EstimateResult {
+  const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
+  const isExact = total <= V2_LIMITS.estimateExactRanks;
+  const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
+  const facets = new FacetCounter(plan.facet_fields);
+  let occurrences: EstimateResult['matching_occurrences'];
+  let articles: EstimateResult['matching_articles'];
+  if (isExact) {
+    let occ = 0;
+    let arts = 0;
+    for (const d of resolved) {
+      if (d.labels === null) continue;
+      occ += d.n;
+      arts++;
+      facets.add(d.labels, d.n, 1);
+    }
+    occurrences = { value: occ, low: occ, high: occ };
+    articles = { value: arts, low: arts, high: arts };
+  } else {
+    let hits = 0;
+    const seen = new Set<string>();
+    const shares = resolved.map((d) => {
+      if (d.labels === null) return 0;
+      hits++;
+      seen.add(d.key);
+      facets.add(d.labels, 1, 1 / d.n);
+      return 1 / d.n;
     });
+    const n = resolved.length;
+    const occ = wilsonInterval(hits, n, total);
+    const art = meanInterval(shares, total);
+    // Every distinct matching article seen in the sample certainly exists.
+    occurrences = { value: Math.round((hits / n) * total), low: Math.max(hits, Math.floor(occ.low)), high: Math.ceil(occ.high) };
+    articles = { value: Math.max(seen.size, Math.round(art.value)), low: Math.max(seen.size, Math.floor(art.low)), high: Math.max(seen.size, Math.ceil(art.high)) };
   }
-  return out;
-}
-
-/** The selected shards' candidate ranks: one interval per spelling, each tagged with its shard. */
-interface Selection {
-  readonly shards: readonly ShardHandle[];
-  /** Index into `shards` of each interval. */
-  readonly shardOf: readonly number[];
-  readonly intervals: readonly (readonly [number, number])[];
-  readonly total: number;
-  readonly matcher: RequestMatcher;
-  /** Every spelling found, for counting an article's occurrences (the k of the article estimator). */
-  readonly spellings: readonly Uint8Array[];
-}
-
-function exact(index: ReleaseIndex, sel: Selection, passes: DocumentPredicate, facets: FacetCounter) {
-  // Without whole_word every rank of the intervals counts: no per-rank test on this loop of up to 20,000 ranks.
-  const wholeWord = sel.matcher.options.wholeWord;
-  const perDoc = new Map<string, number>();
-  const byYear = new Map<string, Set<number>>();
-  sel.intervals.forEach(([lo, hi], i) => {
-    const shard = sel.shards[sel.shardOf[i] as number] as ShardHandle;
-    let set = byYear.get(shard.year);
-    if (set === undefined) byYear.set(shard.year, (set = new Set()));
-    for (let rank = lo; rank < hi; rank++) {
-      if (wholeWord && !sel.matcher.counts(shard, rank)) continue;
-      const ix = shard.docBase + shard.reader.locate(rank).doc;
-      set.add(ix);
-      const key = `${shard.year}\u0000${ix}`;
-      perDoc.set(key, (perDoc.get(key) ?? 0) + 1);
-    }
-  });
-  const meta = readMetadata(index, byYear);
-  let occurrences = 0;
-  let articles = 0;
-  for (const [key, n] of perDoc) {
-    const m = meta.get(key) as ArticleMetadata;
-    if (!passes(m)) continue;
-    occurrences += n;
-    articles++;
-    facets.add(m, n, 1);
-  }
-  return { occurrences: { value: occurrences, low: occurrences, high: occurrences }, articles: { value: articles, low: articles, high: articles } };
-}
-
-function sampled(index: ReleaseIndex, sel: Selection, size: number, seed: number, passes: DocumentPredicate, facets: FacetCounter) {
-  const draws = sampleRanks(sel.intervals, size, seed).map(({ shard: i, rank }) => {
-    const handle = sel.shards[sel.shardOf[i] as number] as ShardHandle;
-    const doc = handle.reader.locate(rank).doc;
-    // A draw that fails the whole-word rule is a candidate that does not count, like one failing a filter.
-    return { handle, doc, rank, key: `${handle.year}\u0000${handle.docBase + doc}` };
-  });
-  const byYear = new Map<string, Set<number>>();
-  for (const d of draws) {
-    let set = byYear.get(d.handle.year);
-    if (set === undefined) byYear.set(d.handle.year, (set = new Set()));
-    set.add(d.handle.docBase + d.doc);
-  }
-  const meta = readMetadata(index, byYear);
-  const kOf = new Map<string, number>();
-  let hits = 0;
-  // Horvitz–Thompson: an article with k occurrences is drawn k times as often, so each draw of it counts 1/k.
-  const articleShares = draws.map((d) => {
-    const m = meta.get(d.key) as ArticleMetadata;
-    if (!passes(m) || !sel.matcher.counts(d.handle, d.rank)) return 0;
-    let k = kOf.get(d.key);
-    if (k === undefined) {
-      k = Math.max(1, countInArticle(d.handle.reader.documentBytes(d.doc), sel.spellings, sel.matcher.options.wholeWord));
-      kOf.set(d.key, k);
-    }
-    hits++;
-    facets.add(m, 1, 1 / k);
-    return 1 / k;
-  });
-  const n = draws.length;
-  const occ = wilsonInterval(hits, n, sel.total);
-  const art = meanInterval(articleShares, sel.total);
-  // Every distinct matching article seen in the sample certainly exists.
-  const seen = kOf.size;
   return {
-    occurrences: { value: Math.round((hits / n) * sel.total), low: Math.max(hits, Math.floor(occ.low)), high: Math.ceil(occ.high) },
-    articles: { value: Math.max(seen, Math.round(art.value)), low: Math.max(seen, Math.floor(art.low)), high: Math.max(seen, Math.ceil(art.high)) },
+    index_version: indexVersion,
+    query: request.query,
+    mode: isExact ? 'exact' : 'sampled',
+    total_occurrences: total,
+    resolved_ranks: isExact ? total : size,
+    seed: request.seed ?? DEFAULT_SEED,
+    confidence: 0.95,
+    matching_occurrences: occurrences,
+    matching_articles: articles,
+    facets: facets.top(V2_LIMITS.facetValues, isExact ? 1 : total / size),
+    periods: periodTally(plan, resolved, isExact, isExact ? 1 : total / size),
   };
 }
 
 /**
  * v2 estimate: how many occurrences and articles of a query pass the metadata filters, with facet counts of the
  * matching articles. Exact (every rank resolved) when the query has at most 20,000 occurrences in the selected
- * years; otherwise estimated from a seeded uniform sample of ranks with 95% intervals (Wilson for occurrences,
- * Horvitz–Thompson with a normal interval for articles). Facets of a sample are scaled to the population.
+ * years; otherwise estimated from a seeded uniform sample of ranks with 95% intervals. Facets of a sample are
+ * scaled to the population. The same three steps run across workers (estimate-parts.ts).
  *
  * @example estimate(release, { index: 'news', query: 'the', languages: ['ja'] }).matching_articles // { value, low, high }
  */
 export function estimate(release: OpenRelease, request: EstimateRequest): EstimateResult {
-  if (request.query.length === 0) throw new V2Error('invalid_query', 'estimate needs a non-empty query');
-  const index = lookupIndex(release, request.index);
-  const passes = compileFilters(request, index);
-  const shards = shardsInYears(release, request);
-  const matcher = new RequestMatcher(request.query, request);
-  const shardOf: number[] = [];
-  const intervals: (readonly [number, number])[] = [];
-  const spellings = new Map<string, Uint8Array>();
-  shards.forEach((s, i) => {
-    for (const iv of matcher.match(s).intervals) {
-      if (iv.hi <= iv.lo) continue;
-      shardOf.push(i);
-      intervals.push([iv.lo, iv.hi]);
-      spellings.set(Buffer.from(iv.bytes).toString('latin1'), iv.bytes);
-    }
-  });
-  const total = intervals.reduce((sum, [lo, hi]) => sum + hi - lo, 0);
-  const sel: Selection = { shards, shardOf, intervals, total, matcher, spellings: [...spellings.values()] };
-  const fields: FacetField[] = ['language', 'lang', 'topic', 'source', ...(index.hasCountryAttribution ? ['country' as const] : [])];
-  const facets = new FacetCounter(fields);
-  const seed = request.seed ?? DEFAULT_SEED;
-  const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
-  const isExact = total <= V2_LIMITS.estimateExactRanks;
-  const result = isExact ? exact(index, sel, passes, facets) : sampled(index, sel, size, seed, passes, facets);
-  return {
-    index_version: release.indexVersion,
-    query: request.query,
-    mode: isExact ? 'exact' : 'sampled',
-    total_occurrences: total,
-    resolved_ranks: isExact ? total : size,
-    seed,
-    confidence: 0.95,
-    matching_occurrences: result.occurrences,
-    matching_articles: result.articles,
-    facets: facets.top(V2_LIMITS.facetValues, isExact ? 1 : total / size),
-  };
+  const plan = estimateIntervals(release, request);
+  return combineEstimate(release.indexVersion, request, plan, resolveEstimate(release, request, estimateDraws(request, plan)));
 }

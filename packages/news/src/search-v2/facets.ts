@@ -2,8 +2,15 @@ import type { ArticleMetadata } from '../release/types.ts';
 import { createFilterKeyCache } from './filter-key.ts';
 import type { FacetField, FacetValue } from './types.ts';
 
+/** The metadata fields facets read (what a worker sends the gateway for an estimate spread over several workers). */
+export type FacetMetadata = Pick<ArticleMetadata, 'language' | 'lang' | 'iptc_topic' | 'hostname' | 'sitename' | 'country'>;
+
+export function facetMetadataOf(m: ArticleMetadata): FacetMetadata {
+  return { language: m.language, lang: m.lang, iptc_topic: m.iptc_topic, hostname: m.hostname, sitename: m.sitename, country: m.country };
+}
+
 /** The labels each facet counts, the same labels the filters of the same name compare (filters.ts). */
-const FACET_LABELS: Readonly<Record<FacetField, (m: ArticleMetadata) => readonly (string | null)[]>> = {
+const FACET_LABELS: Readonly<Record<FacetField, (m: FacetMetadata) => readonly (string | null)[]>> = {
   language: (m) => [m.language],
   lang: (m) => [m.lang],
   topic: (m) => (m.iptc_topic === null ? [] : m.iptc_topic.split(';').map((t) => t.trim())),
@@ -30,7 +37,7 @@ export class FacetCounter {
     for (const f of fields) this.#tallies.set(f, new Map());
   }
 
-  add(metadata: ArticleMetadata, occurrences: number, articles: number): void {
+  add(metadata: FacetMetadata, occurrences: number, articles: number): void {
     for (const field of this.#fields) {
       const tallies = this.#tallies.get(field) as Map<string, Tally>;
       // A label listed twice in one record (`grain;grain`) counts once for the article.

@@ -56,6 +56,7 @@ describe('describeRelease (v2 info)', () => {
         { shard_id: '2017-01', year: '2017', documents: 2, bytes: expect.any(Number) },
       ],
       available_indexes: ['news'],
+      filters: expect.any(Object),
     });
     const bytes = describeRelease(release).shards.reduce((n, s) => n + s.bytes, 0);
     expect(bytes).toBe(ARTICLES.reduce((n, a) => n + 1 + Buffer.byteLength(a.text), 0));

@@ -1,6 +1,11 @@
 import type { OpenRelease } from '../release/types.ts';
 import { lookupIndex } from './release-lookup.ts';
-import type { ReleaseInfo } from './types.ts';
+import { describeFilterSupport } from './filter-support.ts';
+import type { FilterSupport, ReleaseInfo } from './types.ts';
+
+const EMPTY: FilterSupport = { available: false, reason: 'no_values' };
+/** A release without any index (only possible while building tests) serves no filter. */
+const NO_FILTERS = { languages: EMPTY, commonlingua_languages: EMPTY, topics: EMPTY, sources: EMPTY, countries: EMPTY };
 
 /** Name of the index info describes when none is asked for (design doc: the default index name). */
 export const DEFAULT_INDEX_NAME = 'news';
@@ -12,7 +17,8 @@ export const DEFAULT_INDEX_NAME = 'news';
 export function describeRelease(release: OpenRelease, indexName?: string): ReleaseInfo {
   const available = [...release.indexes.keys()];
   const name = indexName ?? (release.indexes.has(DEFAULT_INDEX_NAME) ? DEFAULT_INDEX_NAME : available[0]);
-  const shards = name === undefined ? [] : lookupIndex(release, name).shards;
+  const index = name === undefined ? undefined : lookupIndex(release, name);
+  const shards = index?.shards ?? [];
   return {
     name: name ?? DEFAULT_INDEX_NAME,
     index_version: release.indexVersion,
@@ -21,5 +27,6 @@ export function describeRelease(release: OpenRelease, indexName?: string): Relea
     date_range: { first: shards[0]?.shardId.replace(/\.p\d{3}$/, '') ?? null, last: shards.at(-1)?.shardId.replace(/\.p\d{3}$/, '') ?? null },
     shards: shards.map((s) => ({ shard_id: s.shardId, year: s.year, documents: s.reader.stats.docCount, bytes: s.reader.stats.textBytes })),
     available_indexes: available,
+    filters: index === undefined ? NO_FILTERS : describeFilterSupport(index),
   };
 }

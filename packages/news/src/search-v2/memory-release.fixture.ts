@@ -4,7 +4,7 @@
  * and numbered exactly as the builder does: chronological shards, `doc_ix` per crawl year in (month, input order).
  */
 import { buildShardInMemory } from '../shard/index.ts';
-import type { ArticleMetadata, IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId } from '../release/types.ts';
+import type { ArticleMetadata, FilterableField, IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId } from '../release/types.ts';
 
 export interface FixtureArticle {
   /** `YYYY-MM` or `YYYY`. */
@@ -29,7 +29,8 @@ const EMPTY_METADATA: ArticleMetadata = {
 
 function arrayStore(year: string, rows: readonly ArticleMetadata[]): MetadataStore {
   const get = (docIx: number) => (Number.isInteger(docIx) && docIx >= 0 ? rows[docIx] : undefined);
-  return { year, docCount: rows.length, get, getMany: (ixs) => ixs.map(get), close: () => {} };
+  const hasValues = (field: FilterableField) => rows.some((r) => { const v = r[field]; return v !== null && v !== ''; });
+  return { year, docCount: rows.length, get, getMany: (ixs) => ixs.map(get), hasValues, close: () => {} };
 }
 
 export async function buildMemoryRelease(articles: readonly FixtureArticle[], options: FixtureOptions = {}): Promise<OpenRelease> {

@@ -48,7 +48,8 @@ export function lookupYearStore(index: ReleaseIndex, year: string): MetadataStor
   const store = index.metadata(year);
   if (store === undefined) {
     // Spec §7: any requested year without a store is a 503, whether the year was never built or its store is gone.
-    const years = [...new Set(index.shards.map((s) => s.year))].join(', ');
+    // The release's years, not only this worker's: a worker serving a subset names the same years as one serving all.
+    const years = [...new Set((index.releaseShards ?? index.shards).map((s) => s.year))].join(', ');
     throw new V2Error('year_store_missing', `no metadata store for crawl year ${JSON.stringify(year)} is loaded (index ${index.name} has ${years || 'no years'}); check the year or retry later`, {
       year,
     });

@@ -158,6 +158,13 @@ export interface EstimateResult {
   readonly matching_articles: Estimated;
   /** Top values per facet among matching articles. */
   readonly facets: Readonly<Record<string, readonly FacetValue[]>>;
+  /** Matching occurrences per crawl period of the selected shards, chronological, zeros included (scaled when sampled). */
+  readonly periods: readonly EstimatePeriod[];
+}
+
+export interface EstimatePeriod {
+  readonly period: string;
+  readonly occurrences: number;
 }
 
 export interface DocumentFilters {
@@ -257,4 +264,20 @@ export interface ReleaseInfo {
   readonly date_range: { readonly first: string | null; readonly last: string | null };
   readonly shards: readonly ShardInfo[];
   readonly available_indexes: readonly string[];
+  /** Which metadata filters this index can serve, and why not (filter-support.ts). */
+  readonly filters: FilterSupportMap;
+}
+
+/** `no_values`: the field is empty in every article; `no_attribution_table`: the release has no country table. */
+export interface FilterSupport {
+  readonly available: boolean;
+  readonly reason: 'no_values' | 'no_attribution_table' | null;
+}
+
+export interface FilterSupportMap {
+  readonly languages: FilterSupport;
+  readonly commonlingua_languages: FilterSupport;
+  readonly topics: FilterSupport;
+  readonly sources: FilterSupport;
+  readonly countries: FilterSupport;
 }

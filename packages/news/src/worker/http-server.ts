@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { decodeEnvelope, encodeReply, ProtocolError, RPC_PATH, type WorkerReply } from '../protocol/index.ts';
-import type { RpcHandler } from './rpc-handler.ts';
+import { RPC_PATH } from '../protocol/index.ts';
+import { answerRpc } from './rpc-answer.ts';
+import { acceptRpcStreams } from './rpc-stream.ts';
+import type { RoutedHandler } from './shard-view.ts';
 
 /** Any body the gateway accepts (1 MiB, e.g. v2 filter lists or 1,000 metadata references) fits; larger is not from our gateway. */
 const MAX_RPC_BODY_BYTES = 2 * 1024 * 1024;
@@ -42,7 +44,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
  * way, so a framework would add routing and schema layers this does not need (CPU per request measured in
  * src/gateway/DESIGN.md).
  */
-export function startWorkerServer(handle: RpcHandler, opts: WorkerServerOptions, log: Logger): Promise<RunningServer> {
+export function startWorkerServer(handle: RoutedHandler, opts: WorkerServerOptions, log: Logger): Promise<RunningServer> {
   const server = createServer({ keepAlive: true }, (req, res) => {
     if (req.method !== 'POST' || req.url !== RPC_PATH) {
       send(res, 404, JSON.stringify({ detail: `the worker answers POST ${RPC_PATH} only` }));
@@ -50,24 +52,14 @@ export function startWorkerServer(handle: RpcHandler, opts: WorkerServerOptions,
     }
     readBody(req).then((body) => {
       if (body === null) { send(res, 413, JSON.stringify({ detail: 'RPC body too large' })); return; }
-      let reply: WorkerReply;
-      try {
-        reply = handle(decodeEnvelope(JSON.parse(body.toString('utf8'))));
-      } catch (e) {
-        if (e instanceof ProtocolError || e instanceof SyntaxError) {
-          send(res, 400, JSON.stringify({ detail: e.message }));
-          return;
-        }
-        log.error({ err: e }, 'rpc failed');
-        send(res, 500, JSON.stringify({ detail: 'internal error' }));
-        return;
-      }
-      const framed = encodeReply(reply);
-      send(res, 200, framed.body, framed.contentType);
+      const answer = answerRpc(handle, body.toString('utf8'), log);
+      if (answer.ok) send(res, 200, answer.body, answer.contentType);
+      else send(res, answer.refused ? 400 : 500, JSON.stringify({ detail: answer.detail }));
     }, (e: unknown) => {
       log.warn({ err: e }, 'rpc body read failed');
     });
   });
+  const streams = acceptRpcStreams(server, handle, MAX_RPC_BODY_BYTES, log);
   // Longer than the gateway's pool keep-alive so the gateway, not the worker, closes idle sockets.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -80,7 +72,7 @@ export function startWorkerServer(handle: RpcHandler, opts: WorkerServerOptions,
       resolve({
         url: `http://${host}:${addr.port}`,
         server,
-        close: () => new Promise<void>((res) => { server.closeAllConnections(); server.close(() => res()); }),
+        close: () => new Promise<void>((res) => { streams.closeAll(); server.closeAllConnections(); server.close(() => res()); }),
       });
     });
   });

@@ -45,13 +45,14 @@ function toWire(m: ArticleMetadata): WireMetadata {
   };
 }
 
-export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions = defaultRpcHandlerOptions): RpcHandler {
+export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions = defaultRpcHandlerOptions, shardSpec: string | null = null): RpcHandler {
   const indexVersion: string = release.indexVersion;
   const counts = new ResultCache<ReplyFor<'count'>>(opts.cacheEntries);
   const finds = new ResultCache<ReplyFor<'find'>>(opts.cacheEntries);
   const keyOf = (r: ShardSelection & { query: string }): string | null =>
     r.query.length > opts.cacheMaxQueryLength ? null : `${r.index}\0${r.yearMin ?? ''}\0${r.yearMax ?? ''}\0${r.query}`;
-  const identity = describeRelease(release);
+  // Built on first use: views restricted to a few shards (shard-view.ts) are made per request and rarely asked.
+  let identity: ReturnType<typeof describeRelease> | undefined;
   const v2 = createV2Handler(release);
   const encoder = new TextEncoder();
 
@@ -120,12 +121,12 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
   return (request) => {
     try {
       switch (request.kind) {
-        case 'identity': return { kind: 'identity', indexVersion, identity };
+        case 'identity': return { kind: 'identity', indexVersion, identity: (identity ??= describeRelease(release, shardSpec)) };
         case 'count': return cached(counts, request, count);
         case 'find': return cached(finds, request, find);
         case 'get_doc': return getDoc(request);
         case 'v2_find': case 'v2_count': case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_metadata': case 'v2_info':
-        case 'v2_timeline': case 'v2_contexts': case 'v2_estimate':
+        case 'v2_timeline': case 'v2_contexts': case 'v2_estimate': case 'v2_estimate_intervals': case 'v2_estimate_resolve':
           return v2(request);
         default: return assertNever(request, 'request kind');
       }

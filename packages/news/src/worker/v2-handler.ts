@@ -2,7 +2,7 @@ import type { OpenRelease } from '../release/types.ts';
 import type { V2Kind, V2Outcome, V2WorkerReply, V2WorkerRequest } from '../protocol/index.ts';
 import { assertNever } from '../protocol/index.ts';
 import {
-  contexts, count, describeRelease, documents, estimate, find, getDoc, metadataJson, occurrencesJson, timeline, V2Error,
+  contexts, count, describeRelease, documents, estimate, estimateIntervals, find, getDoc, metadataJson, occurrencesJson, resolveEstimate, timeline, V2Error,
 } from '../search-v2/index.ts';
 
 /** Runs one domain call and encodes its response; a `V2Error` becomes the documented refusal. */
@@ -35,6 +35,9 @@ export function createV2Handler(release: OpenRelease): (request: V2WorkerRequest
       case 'v2_timeline': return reply(request.kind, outcome(() => timeline(release, request.body)));
       case 'v2_contexts': return reply(request.kind, outcome(() => contexts(release, request.body)));
       case 'v2_estimate': return reply(request.kind, outcome(() => estimate(release, request.body)));
+      case 'v2_estimate_intervals': return reply(request.kind, outcome(() => estimateIntervals(release, request.body)));
+      case 'v2_estimate_resolve':
+        return reply(request.kind, outcome(() => ({ resolved: resolveEstimate(release, request.body.request, request.body.draws) })));
       case 'v2_info': return reply(request.kind, outcome(() => describeRelease(release, request.body.index ?? undefined)));
       default: return assertNever(request, 'v2 request kind');
     }

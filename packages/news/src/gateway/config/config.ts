@@ -2,6 +2,7 @@
  * Gateway settings, parsed once at start-up from the environment (and `--port`) into a frozen object.
  * A missing or bad value stops start-up with one message listing every variable to fix.
  */
+import { parseWorkers, type WorkerEndpoint } from './workers.ts';
 
 export type Environment = 'production' | 'development';
 
@@ -29,7 +30,10 @@ export interface HubSettings {
 
 export interface GatewayConfig {
   readonly indexVersion: string;
+  /** The first (or only) worker; with one worker serving the whole release the gateway uses it directly. */
   readonly workerUrl: string;
+  /** Every worker replica (GATEWAY_TOPOLOGY or GATEWAY_WORKER_URL); more than one, or a topology file, routes by shard. */
+  readonly workers: readonly WorkerEndpoint[];
   readonly host: string;
   readonly port: number;
   readonly workerTimeoutMs: number;
@@ -95,24 +99,7 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
     problems.push('set GATEWAY_INDEX_VERSION to the release identity the worker serves (its --index-version)');
   }
 
-  const workerUrl = get('GATEWAY_WORKER_URL');
-  let worker = '';
-  if (workerUrl === undefined) {
-    problems.push('set GATEWAY_WORKER_URL to the worker address, e.g. http://127.0.0.1:8701');
-  } else {
-    const urls = workerUrl.split(',').map((u) => u.trim()).filter((u) => u !== '');
-    if (urls.length !== 1) {
-      problems.push('set GATEWAY_WORKER_URL to exactly one worker: routing across several workers is not built yet');
-    } else {
-      try {
-        const u = new URL(urls[0] ?? '');
-        if (u.protocol !== 'http:' || u.pathname !== '/' || u.search !== '') throw new Error('not a bare http origin');
-        worker = u.origin;
-      } catch {
-        problems.push(`set GATEWAY_WORKER_URL to an http origin such as http://127.0.0.1:8701 (got ${JSON.stringify(workerUrl)})`);
-      }
-    }
-  }
+  const workers = parseWorkers(get, problems);
 
   const envName = get('GATEWAY_ENVIRONMENT') ?? 'production';
   let environment: Environment = 'production';
@@ -148,7 +135,7 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
   const operator = parseOperator(get, environment, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
-    indexVersion: indexVersion ?? '', workerUrl: worker, host, port, workerTimeoutMs, workerConnections, environment,
+    indexVersion: indexVersion ?? '', workerUrl: workers[0]?.url ?? '', workers: Object.freeze(workers), host, port, workerTimeoutMs, workerConnections, environment,
     hub: Object.freeze({ repo, revision, endpoint }),
     operator,
     compression: Object.freeze({ ...COMPRESSION_DEFAULTS, enabled: compression }),

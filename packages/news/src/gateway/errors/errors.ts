@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   worker_unavailable: 503,
   release_unavailable: 503,
+  shards_unavailable: 503,
+  not_distributed: 501,
   internal: 500,
 } as const;
 
@@ -65,7 +67,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     return { status: V2_ERROR_STATUS[err.body.code], body: err.body, headers: retry ? { 'retry-after': '1' } : {} };
   }
   if (err instanceof GatewayError) {
-    const headers: Record<string, string> = err.code === 'worker_unavailable' || err.code === 'release_unavailable' ? { 'retry-after': '1' } : {};
+    const headers: Record<string, string> = err.code === 'worker_unavailable' || err.code === 'release_unavailable' || err.code === 'shards_unavailable' ? { 'retry-after': '1' } : {};
     return { status: ERROR_STATUS[err.code], body: { detail: err.detail, code: err.code, ...err.context }, headers };
   }
   return { status: 500, body: { detail: 'Internal Server Error', code: 'internal' }, headers: {} };

@@ -7,6 +7,7 @@ import { CountRequest, FindRequest, GetDocRequest, V1_BOUNDS } from './schemas.t
 import { toMetadataV1 } from './metadata-v1.ts';
 import { v1ErrorFromWorker } from './worker-errors.ts';
 import { buildInfo } from './info.ts';
+import { shardsUnavailable } from '../cluster/index.ts';
 import { elapsedMs, requestDeadline } from '../request-timing.ts';
 
 /** Validates a v1 body: the schema first, then the cross-field rule pydantic would run as a model validator. */
@@ -52,6 +53,9 @@ export function registerV1Routes(app: FastifyInstance, ctx: GatewayContext): voi
   app.get('/api/v1/info', async (req) => {
     const out = await ctx.worker.call({ kind: 'identity' }, requestDeadline(req, ctx.worker.timeoutMs));
     if (out.kind !== 'identity') throw new GatewayError('worker_unavailable', 'The search worker did not report its release.');
+    // Routed over several workers: an article count without some shards would be silently too small.
+    const missing = ctx.worker.missingShards();
+    if (missing.length > 0) throw shardsUnavailable(missing);
     return { ...buildInfo(out.identity, ctx.config, `${req.protocol}://${req.host}`), latency_ms: elapsedMs(req) };
   });
 }

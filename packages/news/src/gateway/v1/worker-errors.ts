@@ -23,6 +23,8 @@ export function v1ErrorFromWorker(error: WorkerError, input: { index: string; s?
     case 'bad_request':
       // The gateway built a message the worker does not accept: a deployment mismatch, not the client's fault.
       return new GatewayError('worker_unavailable', `The search worker refused the request (${error.message}).`);
+    case 'shards_not_served':
+      return new GatewayError('worker_unavailable', `The search worker does not serve shards ${error.shards.join(', ')}.`);
     default:
       return assertNever(error, 'worker error');
   }

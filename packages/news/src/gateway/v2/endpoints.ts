@@ -89,6 +89,7 @@ export const V2_ENDPOINTS: readonly V2Route[] = [
         date_range: loaded.date_range,
         shards: loaded.shards,
         available_indexes: loaded.available_indexes,
+        filters: loaded.filters,
         hub_retrieval: {
           repo: repo ?? '',
           revision,

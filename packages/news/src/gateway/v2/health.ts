@@ -1,14 +1,40 @@
 import type { BindingState } from '../worker-client/index.ts';
 import { assertNever } from '../../protocol/index.ts';
 
+/** Routed deployments only: the replicas and which shards lack a healthy one. */
+export interface ClusterHealth {
+  readonly missing: readonly string[];
+  readonly workers: readonly { readonly url: string; readonly status: string; readonly reason: string; readonly shards: readonly string[] }[];
+}
+
 export type HealthBody =
   | { readonly status: 'ok'; readonly index_version: string; readonly shards: readonly { index: string; shard_id: string; year: string; documents: number }[] }
-  | { readonly status: 'unavailable'; readonly reason: string; readonly gateway_index_version: string; readonly worker_index_version: string | null };
+  | { readonly status: 'unavailable'; readonly reason: string; readonly gateway_index_version: string; readonly worker_index_version: string | null;
+      readonly missing_shards?: readonly string[] };
 
-/** GET /api/v2/health: 200 only when the worker serves the configured release (binding rule 4), else 503. */
-export function healthFromBinding(state: BindingState, expected: string): { status: 200 | 503; body: HealthBody } {
+/**
+ * GET /api/v2/health: 200 only when the worker serves the configured release (binding rule 4) and, routed over
+ * several workers, every shard of it has a healthy replica; else 503 (listing the shards without one).
+ */
+export function healthFromBinding(state: BindingState, expected: string, cluster?: ClusterHealth): { status: 200 | 503; body: HealthBody } {
+  const workers = cluster === undefined || cluster.workers.length === 0 ? {} : { workers: cluster.workers };
+  const answer = healthOf(state, expected, cluster?.missing ?? []);
+  return { status: answer.status, body: { ...answer.body, ...workers } };
+}
+
+function healthOf(state: BindingState, expected: string, missing: readonly string[]): { status: 200 | 503; body: HealthBody } {
   switch (state.kind) {
     case 'bound':
+      if (missing.length > 0) {
+        return {
+          status: 503,
+          body: {
+            status: 'unavailable',
+            reason: `no healthy worker serves shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of release ${expected}; start or repair a worker with --shards covering them`,
+            gateway_index_version: expected, worker_index_version: state.identity.indexVersion, missing_shards: missing,
+          },
+        };
+      }
       return {
         status: 200,
         body: {

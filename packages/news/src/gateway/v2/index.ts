@@ -24,7 +24,8 @@ function releaseUnavailable(state: BindingState, expected: string): GatewayError
 export function registerV2(app: FastifyInstance, ctx: GatewayContext, routes: readonly V2Route[] = V2_ROUTES): void {
   app.register(async (v2) => {
     v2.get('/health', async (req, reply) => {
-      const { status, body } = healthFromBinding(await ctx.binding.check(requestDeadline(req, ctx.worker.timeoutMs)), ctx.binding.expected);
+      const state = await ctx.binding.check(requestDeadline(req, ctx.worker.timeoutMs));
+      const { status, body } = healthFromBinding(state, ctx.binding.expected, { missing: ctx.worker.missingShards(), workers: ctx.worker.replicas() });
       return reply.code(status).send(body);
     });
 

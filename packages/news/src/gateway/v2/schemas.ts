@@ -168,11 +168,19 @@ export const MetadataResponse = Type.Object({
   index_version: indexVersion,
   documents: Type.Array(Type.Object({ year: Type.String(), doc_ix: Type.Integer(), metadata: MetadataV2 })),
 }, { title: 'MetadataResponse' });
+const filterSupport = Type.Object({
+  available: Type.Boolean(),
+  reason: Type.Union([Type.Literal('no_values'), Type.Literal('no_attribution_table'), Type.Null()]),
+});
 export const InfoV2Response = Type.Object({
   name: Type.String(), description: Type.String(), index_version: indexVersion, document_count: Type.Integer(),
   date_range: Type.Object({ first: nullable(Type.String()), last: nullable(Type.String()) }, { description: 'Crawl periods of the first and last loaded shard.' }),
   shards: Type.Array(Type.Object({ shard_id: Type.String(), year: Type.String(), documents: Type.Integer(), bytes: Type.Integer() })),
   available_indexes: Type.Array(Type.String()),
+  filters: Type.Object(Object.fromEntries(['languages', 'commonlingua_languages', 'topics', 'sources', 'countries'].map((name) => [name, filterSupport])), {
+    description: 'Which metadata filters this index can serve (research addition): a filter whose field is empty in every article (reason no_values), '
+      + 'or countries without an attribution table (no_attribution_table), selects nothing; clients should disable it and say why.',
+  }),
   hub_retrieval: Type.Object({ repo: Type.String(), revision: nullable(Type.String()), python_example: Type.String(), note: Type.String() }),
 }, { title: 'InfoV2Response' });
 export const TimelineResponse = Type.Object({
@@ -200,6 +208,9 @@ export const EstimateResponse = Type.Object({
     value: Type.String(), occurrences: Type.Integer(), articles: Type.Integer(),
     observed: Type.Integer({ description: 'Articles (exact) or sampled occurrences (sampled) the figures rest on.' }),
   })), { description: 'Top 20 values of language, lang, topic, source and (with an attribution table) country among matching articles.' }),
+  periods: Type.Array(Type.Object({ period: Type.String(), occurrences: Type.Integer() }), {
+    description: 'Matching occurrences per crawl period of the selected years, chronological, zeros included (exact, or the sample scaled to the total).',
+  }),
 }, { title: 'EstimateResponse' });
 export const V2ErrorResponse = Type.Object({
   detail: Type.String({ description: 'What happened and what to do.' }), code: Type.String({ description: 'Stable code, e.g. stale_index_version.' }),

@@ -1,10 +1,10 @@
-import { Pool, errors as undiciErrors } from 'undici';
 import {
-  decodeReply, encodeEnvelope, RPC_PATH,
-  type ReplyFor, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerRequestKind,
+  decodeReply, encodeEnvelope, FrameType, SPLIT_REPLY_TYPE,
+  type Frame, type ReplyFor, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerRequestKind,
 } from '../../protocol/index.ts';
 import { GatewayError } from '../errors/index.ts';
 import { AdmissionTimeout, createAdmission } from './admission.ts';
+import { createRpcStream, DeadlinePassed, StreamBroken } from './rpc-stream.ts';
 
 export interface WorkerClientOptions {
   /**
@@ -12,6 +12,7 @@ export interface WorkerClientOptions {
    * pauses together. A slow or frozen worker becomes a 503, never a hang.
    */
   readonly timeoutMs: number;
+  /** Calls in flight at once on the stream (the rest wait in admission.ts, each until its deadline). */
   readonly connections: number;
   /** Extra attempts after a connection failure (reads are idempotent, so a retry is safe). */
   readonly retries: number;
@@ -30,109 +31,63 @@ export interface WorkerClient {
    * `deadline` (a `performance.now()` time) is when the caller stops waiting, so that one public request making
    * several calls (v2: release identity, then the call) keeps one budget; default: now + `timeoutMs`.
    */
-  call<K extends WorkerRequestKind>(request: Extract<WorkerRequest, { kind: K }>, deadline?: number): Promise<Outcome<K>>;
+  call<K extends WorkerRequestKind>(request: Extract<WorkerRequest, { kind: K }>, deadline?: number, shards?: readonly string[]): Promise<Outcome<K>>;
   /** The budget a public request gets for all its worker calls together (GATEWAY_WORKER_TIMEOUT_MS). */
   readonly timeoutMs: number;
   /** The release the worker said it serves in its latest reply, or null before the first reply. */
   readonly lastSeenIndexVersion: string | null;
+  /** Shards of the release without a healthy replica (always empty for one worker serving the whole release). */
+  missingShards(): readonly string[];
+  /** Each replica with its state and served shards (empty for the direct client to one worker). */
+  replicas(): readonly { readonly url: string; readonly status: string; readonly reason: string; readonly shards: readonly string[] }[];
   close(): Promise<void>;
 }
 
-/** Failures worth another attempt: the connection never carried the request (or died under it). */
+/** Failures worth another attempt: the stream never carried the request (or died under it). */
 function isConnectionFailure(e: unknown): boolean {
-  if (e instanceof undiciErrors.ConnectTimeoutError || e instanceof undiciErrors.SocketError || e instanceof undiciErrors.ClientClosedError) return true;
+  if (e instanceof StreamBroken) return true;
   const code = (e as { code?: unknown } | null)?.code;
-  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
-}
-
-/** The caller's deadline passed, in the line for a connection or waiting for the answer. */
-class DeadlinePassed extends Error {
-  override readonly name = 'DeadlinePassed';
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH';
 }
 
 function isTimeout(e: unknown): boolean {
-  return e instanceof DeadlinePassed || e instanceof AdmissionTimeout
-    || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError;
+  return e instanceof DeadlinePassed || e instanceof AdmissionTimeout;
 }
 
-const RPC_HEADERS = { 'content-type': 'application/json' };
-
-/** The content type among undici's raw header list (name, value, name, value, … as Buffers). */
-function contentTypeOf(rawHeaders: Buffer[]): string | undefined {
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (name.length === 12 && name.toString('latin1').toLowerCase() === 'content-type') return rawHeaders[i + 1]!.toString('latin1');
+/** The reply a frame carries, or a GatewayError when the worker could not answer (HTTP 400/500 over POST /rpc). */
+function replyOf(frame: Frame): WorkerReply {
+  const text = frame.payload.toString('utf8');
+  switch (frame.type) {
+    case FrameType.json: return decodeReply('application/json', text);
+    case FrameType.split: return decodeReply(SPLIT_REPLY_TYPE, text);
+    case FrameType.refused: throw new GatewayError('worker_unavailable', 'The search worker refused the request (protocol mismatch?); try again shortly.');
+    default: throw new GatewayError('worker_unavailable', 'The search worker failed to answer; try again shortly.');
   }
-  return undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The envelope of the latest call: a fanned-out request goes to every worker as the same object, encoded once. */
+let lastEncoded: { request: WorkerRequest; shards: readonly string[] | undefined; body: string } | null = null;
+function encodeOnce(request: WorkerRequest, shards: readonly string[] | undefined): string {
+  if (lastEncoded?.request === request && lastEncoded.shards === shards) return lastEncoded.body;
+  const body = encodeEnvelope(request, shards);
+  lastEncoded = { request, shards, body };
+  return body;
+}
+
 /**
- * Calls the worker over a keep-alive pool, at most one request per connection at a time (admission.ts).
+ * Calls the worker over one multiplexed stream (rpc-stream.ts), at most `connections` calls in flight (admission.ts).
  * Connection failures are retried while the deadline allows; a timeout is not retried (the worker is busy:
- * piling on would not help) and becomes a 503 at once. undici reconnects on the next call, so the gateway
+ * piling on would not help) and becomes a 503 at once. The stream reopens on the next call, so the gateway
  * recovers by itself when the worker is back.
  * @example const reply = await client.call({ kind: 'count', index: 'news', query: 'x', yearMin: null, yearMax: null });
  */
 export function createWorkerClient(origin: string, opts: WorkerClientOptions = defaultWorkerClientOptions): WorkerClient {
-  const pool = new Pool(origin, {
-    connections: opts.connections,
-    pipelining: 1,
-    keepAliveTimeout: 10_000,
-    connect: { timeout: Math.min(opts.timeoutMs, 1000) },
-    // Backstops only: the call's own deadline timer (below) ends a stuck request first.
-    headersTimeout: opts.timeoutMs,
-    bodyTimeout: opts.timeoutMs,
-  });
+  const stream = createRpcStream(origin, Math.min(opts.timeoutMs, 1000));
   const admission = createAdmission(opts.connections);
   let lastSeen: string | null = null;
-
-  // pool.dispatch with a plain handler instead of pool.request: the reply is one small JSON document, so the
-  // Readable body stream, its promise chain and the parsed header object of pool.request are overhead
-  // (undici was the largest JS item in a --cpu-prof of the gateway under the API benchmark).
-  const attempt = (body: string, deadline: number): Promise<WorkerReply> => new Promise<WorkerReply>((resolve, reject) => {
-    let status = 0;
-    let contentType: string | undefined;
-    const chunks: Buffer[] = [];
-    let settled = false;
-    let abort: ((err: Error) => void) | null = null;
-    const timer = setTimeout(() => {
-      settled = true;
-      const err = new DeadlinePassed('deadline passed waiting for the worker');
-      abort?.(err);
-      reject(err);
-    }, Math.max(0, deadline - performance.now()));
-    const settle = (): boolean => {
-      if (settled) return false;
-      settled = true;
-      clearTimeout(timer);
-      return true;
-    };
-    pool.dispatch({ method: 'POST', path: RPC_PATH, body, headers: RPC_HEADERS }, {
-      onConnect(abortRequest: (err: Error) => void) {
-        // Given up while connecting: end the request before it is written.
-        if (settled) abortRequest(new DeadlinePassed('deadline passed while connecting'));
-        else abort = abortRequest;
-      },
-      onHeaders(statusCode: number, rawHeaders: Buffer[]) {
-        status = statusCode;
-        contentType = contentTypeOf(rawHeaders);
-        return true;
-      },
-      onData(chunk: Buffer) { chunks.push(chunk); return true; },
-      onComplete() {
-        if (!settle()) return;
-        const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-        if (status !== 200) {
-          reject(new GatewayError('worker_unavailable', `The search worker answered HTTP ${status}; try again shortly.`));
-          return;
-        }
-        try { resolve(decodeReply(contentType, text)); } catch (e) { reject(e); }
-      },
-      onError(err: Error) { if (settle()) reject(err); },
-    });
-  });
+  const attempt = async (body: string, deadline: number): Promise<WorkerReply> => replyOf(await stream.call(body, deadline));
 
   /** One attempt inside a connection slot; the slot is freed however the attempt ends. */
   const attemptInSlot = async (body: string, deadline: number): Promise<WorkerReply> => {
@@ -149,8 +104,10 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
   return {
     get lastSeenIndexVersion() { return lastSeen; },
     timeoutMs: opts.timeoutMs,
-    async call(request, deadline = performance.now() + opts.timeoutMs) {
-      const body = encodeEnvelope(request);
+    missingShards: () => [],
+    replicas: () => [],
+    async call(request, deadline = performance.now() + opts.timeoutMs, shards) {
+      const body = encodeOnce(request, shards);
       for (let tries = 0; ; tries++) {
         try {
           const reply = await attemptInSlot(body, deadline);
@@ -170,6 +127,6 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
         }
       }
     },
-    close: () => pool.close(),
+    close: async () => { stream.close(); },
   };
 }

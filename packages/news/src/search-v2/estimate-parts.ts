@@ -1,0 +1,127 @@
+/**
+ * `estimate` in three steps, so workers holding different shards can compute it together with the same result as
+ * one worker: (1) each shard's candidate intervals, (2) the draws (or, exact, every rank) resolved to articles,
+ * filter verdicts and facet labels where the shards are, (3) the sums and intervals, in one place (`combineEstimate`).
+ * One worker runs the three in a row (estimate.ts); the gateway runs (1) and (2) on the workers and (3) itself.
+ */
+import type { ArticleMetadata, ReleaseIndex, ShardHandle } from '../release/types.ts';
+import type { OpenRelease } from '../release/types.ts';
+import { countInArticle } from '../matching/index.ts';
+import { V2Error } from './errors.ts';
+import { facetMetadataOf, type FacetMetadata } from './facets.ts';
+import { compileFilters } from './filters.ts';
+import { shardsInYears } from './find.ts';
+import { lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import { RequestMatcher } from './matching.ts';
+import type { EstimateRequest, FacetField } from './types.ts';
+
+/** Step 1: the non-empty candidate intervals `[shard_id, lo, hi]`, one per spelling found, in shard order. */
+export interface EstimateIntervals {
+  readonly intervals: readonly (readonly [string, number, number])[];
+  readonly facet_fields: readonly FacetField[];
+  /** Every selected shard, chronological, also those without a match (the answer's periods list them all). */
+  readonly shard_ids: readonly string[];
+}
+
+/** One resolved article (exact mode) or draw (sampled mode); `labels` only where it passes. */
+export interface ResolvedDoc {
+  readonly shard_id: string;
+  /** `year:doc_ix`. */
+  readonly key: string;
+  /** Exact: the article's occurrences among the ranks; sampled: its occurrence count k (both 0 when it fails). */
+  readonly n: number;
+  readonly labels: FacetMetadata | null;
+}
+
+/** Checks the request as `estimate` does (query, index, filters, years) and lists the candidate intervals. */
+export function estimateIntervals(release: OpenRelease, request: EstimateRequest): EstimateIntervals {
+  if (request.query.length === 0) throw new V2Error('invalid_query', 'estimate needs a non-empty query');
+  const index = lookupIndex(release, request.index);
+  compileFilters(request, index);
+  const matcher = new RequestMatcher(request.query, request);
+  const intervals: (readonly [string, number, number])[] = [];
+  const shardIds: string[] = [];
+  for (const s of shardsInYears(release, request)) {
+    shardIds.push(s.shardId);
+    for (const iv of matcher.match(s).intervals) if (iv.hi > iv.lo) intervals.push([s.shardId, iv.lo, iv.hi]);
+  }
+  return { intervals, shard_ids: shardIds, facet_fields: ['language', 'lang', 'topic', 'source', ...(index.hasCountryAttribution ? ['country' as const] : [])] };
+}
+
+/** Metadata of the articles (`doc_ix` per year) in one read per year. */
+function readMetadata(index: ReleaseIndex, byYear: Map<string, Set<number>>): Map<string, ArticleMetadata> {
+  const out = new Map<string, ArticleMetadata>();
+  for (const [year, set] of byYear) {
+    const ixs = [...set];
+    const rows = lookupYearStore(index, year).getMany(ixs);
+    ixs.forEach((ix, i) => {
+      const row = rows[i];
+      if (row === undefined) throw new Error(`metadata store ${year} has no row for doc_ix ${ix}`);
+      out.set(`${year}:${ix}`, row);
+    });
+  }
+  return out;
+}
+
+function addTo(byYear: Map<string, Set<number>>, year: string, ix: number): void {
+  let set = byYear.get(year);
+  if (set === undefined) byYear.set(year, (set = new Set()));
+  set.add(ix);
+}
+
+/**
+ * Step 2. `draws` null (exact): every rank of this release's intervals, one entry per distinct article in
+ * first-seen order. Otherwise one entry per draw `[shard_id, rank]`, in the order given.
+ */
+export function resolveEstimate(release: OpenRelease, request: EstimateRequest, draws: readonly (readonly [string, number])[] | null): ResolvedDoc[] {
+  const index = lookupIndex(release, request.index);
+  const passes = compileFilters(request, index);
+  const matcher = new RequestMatcher(request.query, request);
+  const byYear = new Map<string, Set<number>>();
+  if (draws === null) {
+    // Without whole_word every rank of the intervals counts: no per-rank test on this loop of up to 20,000 ranks.
+    const wholeWord = matcher.options.wholeWord;
+    const perDoc = new Map<string, { shard: ShardHandle; n: number }>();
+    for (const shard of shardsInYears(release, request)) {
+      for (const { lo, hi } of matcher.match(shard).intervals) {
+        for (let rank = lo; rank < hi; rank++) {
+          if (wholeWord && !matcher.counts(shard, rank)) continue;
+          const ix = shard.docBase + shard.reader.locate(rank).doc;
+          addTo(byYear, shard.year, ix);
+          const key = `${shard.year}:${ix}`;
+          const d = perDoc.get(key);
+          if (d === undefined) perDoc.set(key, { shard, n: 1 });
+          else d.n++;
+        }
+      }
+    }
+    const meta = readMetadata(index, byYear);
+    return [...perDoc].map(([key, { shard, n }]) => {
+      const m = meta.get(key) as ArticleMetadata;
+      return passes(m) ? { shard_id: shard.shardId, key, n, labels: facetMetadataOf(m) } : { shard_id: shard.shardId, key, n: 0, labels: null };
+    });
+  }
+  const located = draws.map(([shardId, rank]) => {
+    const handle = lookupShard(index, shardId);
+    const doc = handle.reader.locate(rank).doc;
+    addTo(byYear, handle.year, handle.docBase + doc);
+    return { handle, doc, rank, key: `${handle.year}:${handle.docBase + doc}` };
+  });
+  const meta = readMetadata(index, byYear);
+  // k of an article: its occurrences of any spelling (every spelling it holds was found in its own shard).
+  const spellings = new Map<string, Uint8Array[]>();
+  const kOf = new Map<string, number>();
+  return located.map((d) => {
+    const m = meta.get(d.key) as ArticleMetadata;
+    // A draw that fails the whole-word rule is a candidate that does not count, like one failing a filter.
+    if (!passes(m) || !matcher.counts(d.handle, d.rank)) return { shard_id: d.handle.shardId, key: d.key, n: 0, labels: null };
+    let k = kOf.get(d.key);
+    if (k === undefined) {
+      let sp = spellings.get(d.handle.shardId);
+      if (sp === undefined) spellings.set(d.handle.shardId, (sp = matcher.match(d.handle).intervals.filter((iv) => iv.hi > iv.lo).map((iv) => iv.bytes)));
+      k = Math.max(1, countInArticle(d.handle.reader.documentBytes(d.doc), sp, matcher.options.wholeWord));
+      kOf.set(d.key, k);
+    }
+    return { shard_id: d.handle.shardId, key: d.key, n: k, labels: facetMetadataOf(m) };
+  });
+}

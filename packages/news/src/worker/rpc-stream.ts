@@ -1,0 +1,61 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { encodeFrame, FrameReader, FrameTooLarge, FrameType, RPC_PATH, SPLIT_REPLY_TYPE, STREAM_UPGRADE } from '../protocol/index.ts';
+import { answerRpc } from './rpc-answer.ts';
+import type { RoutedHandler } from './shard-view.ts';
+
+export interface RpcStreams {
+  /** Ends every open stream (the server's own closeAllConnections does not see upgraded sockets). */
+  closeAll(): void;
+}
+
+const SWITCH = `HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${STREAM_UPGRADE}\r\nConnection: Upgrade\r\n\r\n`;
+const NOT_HERE = 'HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+
+/**
+ * Serves the frame stream (protocol/stream-framing.ts) on `GET /rpc` with `Upgrade: news-rpc`. Each request frame is
+ * answered as `POST /rpc` answers its body; the replies of one event-loop turn leave in one write.
+ */
+export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrameBytes: number, log: Logger): RpcStreams {
+  const open = new Set<Duplex>();
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+    if (req.method !== 'GET' || req.url !== RPC_PATH || req.headers.upgrade?.toLowerCase() !== STREAM_UPGRADE) {
+      socket.end(NOT_HERE);
+      return;
+    }
+    open.add(socket);
+    (socket as Socket).setNoDelay?.(true);
+    socket.write(SWITCH);
+    const reader = new FrameReader(maxFrameBytes);
+    let corked = false;
+    const flush = () => { corked = false; socket.uncork(); };
+    const read = (chunk: Buffer) => {
+      let frames;
+      try {
+        frames = reader.push(chunk);
+      } catch (e) {
+        // Not our gateway (it never sends more than its own 1 MiB body limit): drop the connection.
+        if (e instanceof FrameTooLarge) log.warn({ err: e }, 'rpc stream frame too large; closing the stream');
+        socket.destroy();
+        return;
+      }
+      for (const f of frames) {
+        const answer = f.type === FrameType.request
+          ? answerRpc(handle, f.payload.toString('utf8'), log)
+          : { ok: false as const, refused: true as const, detail: `frame type ${f.type} is not a request` };
+        const frame = answer.ok
+          ? encodeFrame(f.id, answer.contentType === SPLIT_REPLY_TYPE ? FrameType.split : FrameType.json, answer.body)
+          : encodeFrame(f.id, answer.refused ? FrameType.refused : FrameType.failed, answer.detail);
+        if (!corked) { corked = true; socket.cork(); setImmediate(flush); }
+        socket.write(frame);
+      }
+    };
+    if (head.length > 0) read(head);
+    socket.on('data', read);
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => open.delete(socket));
+  });
+  return { closeAll: () => { for (const s of open) s.destroy(); open.clear(); } };
+}

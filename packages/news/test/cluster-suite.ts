@@ -1,0 +1,264 @@
+/**
+ * The scale-out suite (issue 14), run on loopback and across network namespaces: three workers with different
+ * shard subsets (one subset on two replicas) behind one gateway, against one worker holding everything and a
+ * brute-force scan of the real corpora. Workers are real `news worker` processes (so they can be SIGKILLed);
+ * gateways run in this process.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRelease } from '../src/release/index.ts';
+import { startWorker, type RunningServer } from '../src/worker/index.ts';
+import { parseGatewayConfig, startGateway, type RunningGateway } from '../src/gateway/index.ts';
+import { spawnNews, type NewsProcess } from './e2e-processes.ts';
+import { buildFixtureRelease, get, OPERATOR_ENV, post, silentLogger, type AnyJson } from './gateway-harness.ts';
+import { bruteOccurrences, buildV2Release, scanRelease, type BuiltRelease, type ScannedArticle } from './v2-support.ts';
+import { CORPORA } from './v2-support.ts';
+import type { Hosts } from './cluster-hosts.ts';
+
+const VERSION = 'cluster-1';
+// A generous request budget: the machine running the suite is shared, and a timeout would make both sides 503.
+/** Worker subsets: the 2016 crawl month is split into three parts across two workers; 2025–2026 has two replicas. */
+export const SUBSETS = ['2016-05.p001,2016-05.p002', '2016-05.p003,2023..2024', '2025..2026', '2025..2026'] as const;
+const QUERIES = ['die', 'Berlin', 'the', ' und ', 'e', 'Trump', '2025', 'zzqqx'];
+
+interface Worker { proc: NewsProcess; url: string; port: number }
+
+async function startWorkerOn(hosts: Hosts, i: number, release: BuiltRelease, spec: string | null, port = 0): Promise<Worker> {
+  const args = ['worker', '--release', release.dir, '--index-version', release.version, '--host', hosts.address(i), '--port', String(port), '--verify', 'sizes'];
+  const proc = spawnNews(spec === null ? args : [...args, '--shards', spec], {}, hosts.prefix(i));
+  const url = await proc.listening;
+  return { proc, url, port: Number(new URL(url).port) };
+}
+
+async function gatewayFor(env: Record<string, string>): Promise<RunningGateway> {
+  const config = parseGatewayConfig({ GATEWAY_INDEX_VERSION: VERSION, GATEWAY_PORT: '0', GATEWAY_WORKER_TIMEOUT_MS: '10000', ...OPERATOR_ENV, ...env });
+  return startGateway(config, silentLogger);
+}
+
+const withoutLatency = (body: AnyJson): AnyJson => {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { latency_ms: _l, ...rest } = body as Record<string, unknown>;
+  return rest;
+};
+
+async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (performance.now() > until) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export function defineClusterSuite(label: string, makeHosts: () => Hosts, addressing: 'urls' | 'topology'): void {
+  describe(label, () => {
+    let hosts: Hosts;
+    let release: BuiltRelease;
+    let articles: ScannedArticle[];
+    let workers: Worker[] = [];
+    let single: { worker: RunningServer; gateway: RunningGateway };
+    let cluster: RunningGateway;
+    const extra: { close(): Promise<unknown> }[] = [];
+
+    beforeAll(async () => {
+      hosts = makeHosts();
+      // The German and multilingual corpora: 36 monthly shards over 2016 and 2023–2026, the 2016 month in 3 parts.
+      release = await buildV2Release(VERSION, {
+        inputs: [join(CORPORA, 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz'), join(CORPORA, '10kgnad-de/10kgnad-de.jsonl.gz')],
+        partBytes: 1_000_000,
+      });
+      articles = await scanRelease(release);
+      workers = await Promise.all(SUBSETS.map((spec, i) => startWorkerOn(hosts, i, release, spec)));
+      const whole = await openRelease(release.dir, { mode: 'memory', expectedIndexVersion: VERSION, verify: 'sizes' });
+      const worker = await startWorker(whole, { host: '127.0.0.1', port: 0 }, silentLogger);
+      single = { worker, gateway: await gatewayFor({ GATEWAY_WORKER_URL: worker.url }) };
+      let env: Record<string, string>;
+      if (addressing === 'urls') env = { GATEWAY_WORKER_URL: workers.map((w) => w.url).join(',') };
+      else {
+        const file = join(release.dir, '..', 'topology.json');
+        await writeFile(file, JSON.stringify({ topology_format: 1, workers: workers.map((w, i) => ({ url: w.url, shards: SUBSETS[i] })) }));
+        env = { GATEWAY_TOPOLOGY: file };
+      }
+      cluster = await gatewayFor(env);
+      await waitFor('cluster healthy', 10_000, async () => ((await get(`${cluster.url}/api/v2/health`)).status === 200 ? true : undefined));
+    });
+
+    afterAll(async () => {
+      await cluster?.close();
+      await single?.gateway.close();
+      await single?.worker.close();
+      for (const e of extra) await e.close();
+      await Promise.all(workers.map((w) => w.proc.stop()));
+      hosts?.teardown();
+      await release?.cleanup();
+    });
+
+    /** The cluster's answer equals the single worker's (status and body, latency aside). */
+    async function same(path: string, body?: unknown): Promise<AnyJson> {
+      const ask = (url: string) => (body === undefined ? get(`${url}${path}`) : post(`${url}${path}`, body));
+      const [a, b] = await Promise.all([ask(cluster.url), ask(single.gateway.url)]);
+      // info's python_example names the gateway it was asked through.
+      const answer = (r: { body: AnyJson }, url: string) => JSON.parse(JSON.stringify(withoutLatency(r.body)).replaceAll(url, 'GATEWAY')) as AnyJson;
+      expect({ path, body, status: a.status, answer: answer(a, cluster.url) }).toEqual({ path, body, status: b.status, answer: answer(b, single.gateway.url) });
+      return a.body;
+    }
+
+    it('each worker serves exactly its --shards and reports them; health lists every replica', async () => {
+      const health = (await get(`${cluster.url}/api/v2/health`)).body as AnyJson;
+      expect(health.status).toBe('ok');
+      expect(health.shards).toHaveLength(36);
+      expect(health.workers.map((w: AnyJson) => [w.status, w.shards.length])).toEqual([['up', 2], ['up', 18], ['up', 16], ['up', 16]]);
+      expect(health.workers[0].shards).toEqual(['2016-05.p001', '2016-05.p002']);
+    });
+
+    it('a worker whose --shards the release does not have refuses to start with one clear line', async () => {
+      for (const spec of ['2019-01', '2016-05.p001,2030..2031', '2016-05..2016-04']) {
+        const proc = spawnNews(['worker', '--release', release.dir, '--index-version', VERSION, '--port', '0', '--shards', spec], {}, hosts.prefix(0));
+        const code = await proc.exited;
+        const lines = proc.stderr().trim().split('\n');
+        expect({ spec, code, lines: lines.length }).toEqual({ spec, code: 1, lines: 1 });
+        expect(lines[0]).toMatch(spec.includes('..2016-04') ? /ends before it starts/ : /matches no shard of the release \(it has 36 shards, 2016-05\.p001 to 2026-08\)/);
+      }
+    });
+
+    it('counts equal the single worker and brute force on the real corpora, for every year range', async () => {
+      for (const query of QUERIES) {
+        const q = Buffer.from(query);
+        for (const [lo, hi] of [[null, null], [2016, 2016], [2024, 2025], [2026, 2026], [2030, 2031]] as const) {
+          const body = await same('/api/v1/count', { query, index: 'news', year_min: lo, year_max: hi });
+          const brute = articles.filter((a) => Number(a.year) >= (lo ?? 0) && Number(a.year) <= (hi ?? 9999)).reduce((n, a) => n + bruteOccurrences(a.text, q), 0);
+          expect(body.count, `${query} ${lo}..${hi}`).toBe(brute);
+          await same('/api/v2/count', { query, index: 'news', year_min: lo, year_max: hi });
+        }
+      }
+    });
+
+    it('find keeps chronological order and alignment; get_doc resolves every shard through s', async () => {
+      for (const query of ['die', 'Berlin', 'Trump']) {
+        const found = await same('/api/v1/find', { query, index: 'news' });
+        await same('/api/v1/find', { query, index: 'news', year_min: 2016, year_max: 2024 });
+        const v2 = await same('/api/v2/find', { query, index: 'news' });
+        expect(v2.shard_ids).toEqual([...v2.shard_ids].sort());
+        for (const [s, [lo, hi]] of (found.segment_by_shard as [number, number][]).entries()) {
+          if (hi > lo) await same('/api/v1/get_doc', { query, index: 'news', s, rank: lo, max_ctx_len: 80 });
+        }
+        await same('/api/v1/get_doc', { query, index: 'news', s: 99, rank: 0 });
+        await same('/api/v1/get_doc', { query, index: 'news', s: 1, rank: 0 });
+      }
+      await same('/api/v1/find', { query: 'die', index: 'other' });
+      await same('/api/v2/find', { query: 'die', index: 'news', year_min: 2026, year_max: 2016 });
+    });
+
+    it('every v2 endpoint answers as one worker: continuations, documents paging, metadata, timeline, contexts, estimate, info', async () => {
+      const cont = { index: 'news', expected_index_version: VERSION };
+      const found = await same('/api/v2/find', { query: 'die', index: 'news' });
+      for (const [i, [lo, hi]] of (found.segment_by_shard as [number, number][]).entries()) {
+        const shard_id = found.shard_ids[i];
+        if (hi === lo) continue;
+        await same('/api/v2/get_doc', { ...cont, query: 'die', shard_id, rank: lo });
+        await same('/api/v2/occurrences', { ...cont, query: 'die', shard_id, rank_from: lo, rank_to: Math.min(hi, lo + 300) });
+        await same('/api/v2/contexts', { ...cont, query: 'die', shard_id, rank_from: lo, rank_to: Math.min(hi, lo + 50) });
+        // Documents paging: every page of the shard's interval.
+        for (let from = lo; from < hi; from += 1000) {
+          await same('/api/v2/documents', { ...cont, query: 'die', shard_id, rank_from: from, rank_to: Math.min(hi, from + 1000), languages: ['de'] });
+        }
+      }
+      await same('/api/v2/get_doc', { ...cont, query: 'die', shard_id: '2019-01', rank: 0 });
+      await same('/api/v2/get_doc', { ...cont, expected_index_version: 'stale', query: 'die', shard_id: '2016-05.p001', rank: 0 });
+      await same('/api/v2/timeline', { query: 'die', index: 'news' });
+      await same('/api/v2/timeline', { query: 'Berlin', index: 'news', year_min: 2016, year_max: 2025, whole_word: true });
+      await same('/api/v2/info');
+      const refs = [{ year: '2025', doc_ix: 3 }, { year: '2016', doc_ix: 900 }, { year: '2016', doc_ix: 1 }, { year: '2024', doc_ix: 0 }, { year: '2026', doc_ix: 5 }];
+      await same('/api/v2/metadata', { ...cont, documents: refs });
+      await same('/api/v2/metadata', { ...cont, documents: [...refs, { year: '2024', doc_ix: 100_000 }, { year: '2016', doc_ix: 5000 }] });
+      await same('/api/v2/metadata', { ...cont, documents: [...refs, { year: '2019', doc_ix: 1 }, { year: '2016', doc_ix: 5000 }] });
+      for (const body of [
+        { query: 'die', index: 'news' }, { query: 'e', index: 'news' }, { query: 'die', index: 'news', case: 'insensitive', whole_word: true },
+        { query: 'the', index: 'news', languages: ['en'], seed: 7, sample_size: 500 }, { query: 'die', index: 'news', year_min: 2016, year_max: 2016 },
+        { query: 'e', index: 'news', year_min: 2024, year_max: 2026, topics: ['politics'] }, { query: '', index: 'news' },
+      ]) await same('/api/v2/estimate', body);
+      await same('/api/v1/info');
+    });
+
+    it('never uses a worker of another release, and names the shards it would have served when it is their only one', async () => {
+      const other = await buildFixtureRelease([{ text: 'Eine andere Ausgabe.', warc_date: '2025-01-02T00:00:00Z' }], 'other-release');
+      extra.push({ close: other.cleanup });
+      const wrongRelease: BuiltRelease = { dir: other.dir, version: 'other-release', cleanup: other.cleanup };
+      const wrong = await startWorkerOn(hosts, 3, wrongRelease, null);
+      extra.push({ close: () => wrong.proc.stop() });
+      // Workers A and B plus the wrong one: 2025–2026 has no usable replica.
+      const gw = await gatewayFor({ GATEWAY_WORKER_URL: [workers[0]!.url, workers[1]!.url, wrong.url].join(',') });
+      extra.push(gw);
+      const health = await waitFor('wrong release seen', 5000, async () => {
+        const h = await get(`${gw.url}/api/v2/health`);
+        return (h.body as AnyJson).workers?.[2]?.status === 'wrong_release' ? h : undefined;
+      });
+      expect(health.status).toBe(503);
+      const body = health.body as AnyJson;
+      expect(body.missing_shards).toEqual(['2025-01', '2025-02', '2025-04', '2025-05', '2025-06', '2025-09', '2025-10', '2025-11', '2025-12',
+        '2026-01', '2026-02', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08']);
+      const all = await post(`${gw.url}/api/v1/count`, { query: 'die', index: 'news' });
+      expect(all.status).toBe(503);
+      expect(all.headers.get('retry-after')).toBe('1');
+      expect((all.body as AnyJson).code).toBe('shards_unavailable');
+      // Requests that need none of the missing shards are answered, from the right release only.
+      const y2016 = await post(`${gw.url}/api/v1/count`, { query: 'die', index: 'news', year_min: 2016, year_max: 2024 });
+      const ref = await post(`${single.gateway.url}/api/v1/count`, { query: 'die', index: 'news', year_min: 2016, year_max: 2024 });
+      expect(y2016.body.count).toBe(ref.body.count);
+    });
+
+    it('loses no request when a replica is SIGKILLed mid-load while another replica holds its shards', async () => {
+      const expected = new Map<string, number>();
+      for (const query of QUERIES) expected.set(query, (await post(`${single.gateway.url}/api/v1/count`, { query, index: 'news', year_min: 2025, year_max: 2026 })).body.count);
+      let done = 0;
+      const failures: string[] = [];
+      const victim = workers[3]!;
+      const load = Array.from({ length: 6 }, async (_, lane) => {
+        for (let i = 0; i < 60; i++) {
+          const query = QUERIES[(lane + i) % QUERIES.length]!;
+          // Each lane alternates v1 counts and v2 finds, both needing the replicated shards only.
+          const res = i % 2 === 0
+            ? await post(`${cluster.url}/api/v1/count`, { query, index: 'news', year_min: 2025, year_max: 2026 })
+            : await post(`${cluster.url}/api/v2/find`, { query: query.trim() || 'e', index: 'news', year_min: 2025, year_max: 2026 });
+          if (res.status !== 200) failures.push(`${res.status} ${JSON.stringify(res.body)}`);
+          else if (i % 2 === 0 && res.body.count !== expected.get(query)) failures.push(`count ${query}: ${res.body.count}`);
+          if (++done === 60) victim.proc.child.kill('SIGKILL');
+        }
+      });
+      await Promise.all(load);
+      expect(victim.proc.child.signalCode).toBe('SIGKILL');
+      expect(failures).toEqual([]);
+      expect(done).toBe(360);
+    });
+
+    it('answers 503 naming the shards within 1 s when their only replica dies, and recovers within 2 s when it is back', async () => {
+      const a = workers[0]!;
+      const killedAt = performance.now();
+      a.proc.child.kill('SIGKILL');
+      const refused = await waitFor('503 naming the shards', 1000, async () => {
+        const r = await post(`${cluster.url}/api/v1/count`, { query: 'die', index: 'news' });
+        return r.status === 503 ? r : undefined;
+      });
+      expect(performance.now() - killedAt).toBeLessThan(1000);
+      expect(refused.body).toMatchObject({ code: 'shards_unavailable', missing_shards: ['2016-05.p001', '2016-05.p002'] });
+      expect(refused.headers.get('retry-after')).toBe('1');
+      const health = await get(`${cluster.url}/api/v2/health`);
+      expect(health.status).toBe(503);
+      expect((health.body as AnyJson).missing_shards).toEqual(['2016-05.p001', '2016-05.p002']);
+      // Untouched shards keep answering.
+      expect((await post(`${cluster.url}/api/v1/count`, { query: 'die', index: 'news', year_min: 2023, year_max: 2026 })).status).toBe(200);
+
+      workers[0] = await startWorkerOn(hosts, 0, release, SUBSETS[0], a.port);
+      const backAt = performance.now();
+      const want = (await post(`${single.gateway.url}/api/v1/count`, { query: 'die', index: 'news' })).body.count;
+      const ok = await waitFor('recovered', 2000, async () => {
+        const r = await post(`${cluster.url}/api/v1/count`, { query: 'die', index: 'news' });
+        return r.status === 200 ? r : undefined;
+      });
+      expect(performance.now() - backAt).toBeLessThan(2000);
+      expect(ok.body.count).toBe(want);
+    });
+  });
+}
