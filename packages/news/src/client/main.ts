@@ -2,22 +2,35 @@
  * The search page: wires the form, the URL and the result views to a SearchSession. All logic it relies on
  * (URL state, examination plan, merging, exports, chart data) lives in pure modules with their own tests.
  */
-import { ApiClient, ApiError, ServiceUnavailableError, StaleReleaseError } from './api/api-client.ts';
+import { ApiClient, ApiError, StaleReleaseError } from './api/api-client.ts';
 import { chartData } from './chart/chart-data.ts';
+import { loadFirstContexts } from './concordance/index.ts';
 import { buildDownloadScript } from './export/download-script.ts';
-import { examinedCsv, examinedJson, exportFileName, sampleCsv, sampleJson, type ExportContext } from './export/export-data.ts';
+import { XLSX_TYPE } from './export/xlsx.ts';
+import { examinedCsv, examinedJson, examinedXlsx, exportFileName, sampleCsv, sampleJson, type ExportContext } from './export/export-data.ts';
 import type { MergedArticle } from './search/article-merge.ts';
 import { DEFAULT_INDEX, hasFilters, linkProblems, parseSearchState, serializeSearchState, type SearchState } from './search/url-state.ts';
 import { SearchSession } from './search/search-session.ts';
+import { defaultAutoExamineOptions, examineUntilEnough } from './search/auto-examine.ts';
+import { describeMatching } from './search/matching-options.ts';
 import { renderArticle } from './view/article-view.ts';
-import { renderChart } from './view/chart-view.ts';
 import { byId, downloadText, formatCount, h, plural, replaceChildren } from './view/dom.ts';
 import { formProblem, readForm, setIndexes, writeForm } from './view/search-form.ts';
+import { applyFilterSupport, filterEnabled } from './view/filter-support.ts';
+import { plainError } from './view/error-messages.ts';
+import { renderFacets, toggleFilterValue } from './view/facets-view.ts';
+import { showEstimate } from './view/filtered-total.ts';
+import type { EstimateResponse } from './api/types.ts';
+import { ResultViews } from './result-views.ts';
+import { parseTimelineView, writeTimelineView } from './timeline/index.ts';
 
 const PAGE_OF_CARDS = 25;
 const api = new ApiClient();
+const views = new ResultViews(api);
 
 let session: SearchSession | null = null;
+/** The current search's estimate (filtered totals and facets); null until it answers. */
+let estimate: EstimateResponse | null = null;
 /** Increases with every search so answers of an abandoned search are dropped. */
 let generation = 0;
 let shown = 0;
@@ -32,12 +45,12 @@ const el = {
   total: byId('total'),
   totalLabel: byId('total-label'),
   totalNote: byId('total-note'),
-  chart: byId('chart'),
   summary: byId('examined-summary'),
   list: byId('article-list'),
   next: byId<HTMLButtonElement>('examine-next'),
   more: byId<HTMLButtonElement>('show-more'),
   searchButton: byId<HTMLButtonElement>('search-button'),
+  facets: byId('facets'),
 };
 
 /** The status line; `quiet` messages are only announced to screen readers (the summary shows the same facts). */
@@ -73,9 +86,8 @@ function reportError(e: unknown, retry?: () => void): void {
     noCountryFilter(session.state);
     return;
   }
-  const message = e instanceof ApiError ? e.message : `Something went wrong (${(e as Error).message}).`;
-  const transient = e instanceof ServiceUnavailableError || (e instanceof ApiError && e.status === 0);
-  showAlert(message, transient && retry ? { label: 'Retry', run: () => { clearAlert(); retry(); } } : undefined);
+  const plain = plainError(e);
+  showAlert(plain.message, plain.retry && retry ? { label: 'Retry', run: () => { clearAlert(); retry(); } } : undefined);
   setStatus('');
 }
 
@@ -97,7 +109,8 @@ function noCountryFilter(state: SearchState): void {
 }
 
 function exportContext(s: SearchSession): ExportContext {
-  return { release: s.release, query: s.state.query, index: s.state.index, yearMin: s.state.yearMin, yearMax: s.state.yearMax, filters: s.state.filters, exportedAt: new Date().toISOString() };
+  const { query, index, yearMin, yearMax, filters, matching } = s.state;
+  return { release: s.release, query, index, yearMin, yearMax, filters, matching, exportedAt: new Date().toISOString() };
 }
 
 function renderSummary(s: SearchSession): void {
@@ -138,6 +151,16 @@ async function examine(s: SearchSession, gen: number): Promise<void> {
   try {
     const firstStep = s.articles.totals().examinedOccurrences === 0;
     const added = await s.examineNext();
+    // With filters a step may hold no match: scan on by itself until a page of cards is found (bounded).
+    if (hasFilters(s.state.filters)) {
+      added.push(...await examineUntilEnough(s, {
+        ...defaultAutoExamineOptions,
+        wanted: shown + PAGE_OF_CARDS,
+        alive: () => gen === generation,
+        mayFindMore: () => estimate === null || estimate.matching_articles.high > s.articles.totals().matchingArticles,
+        progress: () => setStatus(`Looking for articles that match the filters: examined ${formatCount(s.articles.totals().examinedOccurrences)} of ${formatCount(s.found.total_occurrences)} occurrences…`, true),
+      }));
+    }
     if (gen !== generation) return;
     renderSummary(s);
     // A later step shows 25 more cards at once, focused, so "Examine next" visibly adds to the list.
@@ -163,6 +186,44 @@ function crawlYears(state: SearchState): string {
   return `crawl years ${min}–${max}`;
 }
 
+/**
+ * Asks for the estimate beside the examination: facets always; with filters (or whole words, whose find
+ * intervals hold every candidate) the total and the chart then show the matching occurrences.
+ */
+async function loadEstimate(s: SearchSession, gen: number, request: Promise<EstimateResponse>): Promise<void> {
+  const { state } = s;
+  el.facets.hidden = false;
+  replaceChildren(el.facets, h('p', { class: 'muted' }, 'Counting languages, topics and sources of the matching articles…'));
+  try {
+    const est = await request;
+    if (gen !== generation) return;
+    // estimate takes no expected release: an answer from another release must not be mixed with this search.
+    if (est.index_version !== s.release) {
+      reportError(new StaleReleaseError(s.release, est.index_version, est));
+      return;
+    }
+    estimate = est;
+    replaceChildren(el.facets, renderFacets(est, {
+      filters: state.filters,
+      usable: filterEnabled,
+      toggle: (filter, value) => {
+        writeForm({ ...state, filters: toggleFilterValue(state.filters, filter, value) });
+        submit();
+      },
+    }));
+    showEstimate(est, state, s.release, el);
+  } catch (e) {
+    if (gen !== generation) return;
+    if (e instanceof ApiError && e.code === 'country_attribution_unavailable') return; // the examination reports it
+    replaceChildren(el.facets, h('p', { class: 'muted' }, `The counts by language, topic and source are not available just now. ${plainError(e).message}`));
+  }
+}
+
+/** The search's estimate; a filtered search shares one request between the total, the facets and the timeline. */
+function requestEstimate(s: SearchSession): Promise<EstimateResponse> {
+  return api.estimate({ ...s.state, filters: s.state.filters });
+}
+
 const PAGE_TITLE = document.title;
 
 async function runSearch(state: SearchState): Promise<void> {
@@ -171,10 +232,13 @@ async function runSearch(state: SearchState): Promise<void> {
   document.title = state.query === '' ? PAGE_TITLE : `“${state.query.length > 60 ? `${state.query.slice(0, 60)}…` : state.query}” · ${PAGE_TITLE}`;
   clearAlert();
   session = null;
+  estimate = null;
+  el.facets.hidden = true;
   shown = 0;
   limit = PAGE_OF_CARDS;
   el.list.replaceChildren();
   el.more.hidden = true;
+  views.reset();
   if (state.query === '') {
     el.results.hidden = true;
     el.welcome.hidden = false;
@@ -190,6 +254,10 @@ async function runSearch(state: SearchState): Promise<void> {
     const s = await SearchSession.start(api, state);
     if (gen !== generation) return;
     session = s;
+    // The script checks every page against find's rank intervals, which a whole-word search does not fill.
+    const script = byId<HTMLButtonElement>('download-script');
+    script.disabled = state.matching.wholeWord;
+    script.title = state.matching.wholeWord ? 'The download script cannot do whole-word searches yet; turn off Whole words only to get it.' : 'Python script that downloads every matching article';
     const total = s.found.total_occurrences;
     el.results.hidden = false;
     el.total.textContent = formatCount(total);
@@ -199,16 +267,28 @@ async function runSearch(state: SearchState): Promise<void> {
     const peak = chart.bars.reduce<{ period: string; count: number } | null>((best, b) => (best === null || b.count > best.count ? b : best), null);
     const active = chart.bars.filter((b) => b.count > 0).length;
     replaceChildren(el.totalNote,
-      `In ${years}, before metadata filters · release ${s.release}`,
-      total > 0 && peak !== null ? h('span', { class: 'peak' }, `Found in ${plural(active, chart.yearly ? 'crawl year' : 'crawl month', chart.yearly ? 'crawl years' : 'crawl months')}; most in ${peak.period} (${formatCount(peak.count)}).`) : null);
-    replaceChildren(el.chart, renderChart(chart, state.query));
+      `In ${years}, ${describeMatching(state.matching)}, before metadata filters · release ${s.release}`,
+      // find's per-shard intervals hold whole-word candidates, not matches: the timeline shows those months exactly.
+      total > 0 && peak !== null && !state.matching.wholeWord ? h('span', { class: 'peak' }, `Found in ${plural(active, chart.yearly ? 'crawl year' : 'crawl month', chart.yearly ? 'crawl years' : 'crawl months')}; most in ${peak.period} (${formatCount(peak.count)}).`) : null);
+    if (hasFilters(state.filters)) {
+      // Until the estimate answers, the find total is the only count: say that it is before the filters.
+      el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}” before the filters`;
+      replaceChildren(el.totalNote, `In ${years}, ${describeMatching(state.matching)} · counting those in articles matching the filters…`);
+    }
+    // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
+    // worker answers the first page before it resolves up to 20,000 ranks for the facets.
+    const filtered = hasFilters(state.filters);
+    const filteredEstimate = total > 0 && filtered ? requestEstimate(s) : null;
+    views.show({ session: s, filteredEstimate, exportContext: () => exportContext(s), onError: reportError, current: () => gen === generation });
+    if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);
     if (total === 0) {
       renderSummary(s);
-      replaceChildren(el.list, h('p', { class: 'empty' }, `No article contains “${state.query}” in ${years}. Matching is exact and case-sensitive: check the spelling and capitals, or widen the crawl years.`));
+      replaceChildren(el.list, h('p', { class: 'empty' }, `No article contains “${state.query}” in ${years} (${describeMatching(state.matching)}). Check the spelling${state.matching.caseInsensitive ? '' : ', try Ignore capitals'}, or widen the crawl years.`));
       setStatus('No occurrences.');
       return;
     }
     await examine(s, gen);
+    if (!filtered && gen === generation) void loadEstimate(s, gen, requestEstimate(s));
   } catch (e) {
     if (gen !== generation) return;
     el.results.hidden = true;
@@ -226,27 +306,38 @@ function submit(): void {
     byId('q').focus();
     return;
   }
-  const qs = serializeSearchState(state);
+  // The chart's measure and compared phrases carry over to the next search (a phrase that became the search is dropped).
+  const view = parseTimelineView(location.search);
+  const qs = state.query === '' ? '' : writeTimelineView(serializeSearchState(state), { ...view, compare: view.compare.filter((c) => c !== state.query) });
   if (qs !== location.search.replace(/^\?/, '')) history.pushState(null, '', qs === '' ? location.pathname : `?${qs}`);
   writeForm(state);
   void runSearch(state);
 }
 
-function exportButton(id: string, make: (s: SearchSession) => { name: string; text: string; type: string }): void {
+type ExportFile = { name: string; text: string | Uint8Array; type: string };
+function exportButton(id: string, make: (s: SearchSession) => ExportFile | Promise<ExportFile>): void {
   byId(id).addEventListener('click', () => {
     if (session === null) return;
-    const f = make(session);
-    downloadText(f.name, f.text, f.type);
+    Promise.resolve(make(session)).then((f) => downloadText(f.name, f.text, f.type), (e: unknown) => reportError(e));
   });
 }
 
-exportButton('export-examined-csv', (s) => ({ name: exportFileName('matches', s.state.query, 'csv'), type: 'text/csv;charset=utf-8', text: examinedCsv(exportContext(s), { articles: s.articles.articles(), intervals: s.articles.examinedIntervals(), totals: s.articles.totals() }) }));
-exportButton('export-examined-json', (s) => ({ name: exportFileName('matches', s.state.query, 'json'), type: 'application/json', text: examinedJson(exportContext(s), { articles: s.articles.articles(), intervals: s.articles.examinedIntervals(), totals: s.articles.totals() }) }));
-exportButton('export-sample-csv', (s) => ({ name: exportFileName('sample', s.state.query, 'csv'), type: 'text/csv;charset=utf-8', text: sampleCsv(exportContext(s), s.sample) }));
-exportButton('export-sample-json', (s) => ({ name: exportFileName('sample', s.state.query, 'json'), type: 'application/json', text: sampleJson(exportContext(s), s.sample) }));
+/** The examined matches with the first occurrence of each article in context (one contexts call per examined page). */
+async function examinedExport(s: SearchSession) {
+  const articles = s.articles.articles();
+  const intervals = s.articles.examinedIntervals();
+  const contexts = await loadFirstContexts(api, { index: s.state.index, query: s.state.query, release: s.release, matching: s.state.matching }, intervals, articles);
+  return { articles, intervals, totals: s.articles.totals(), contexts };
+}
+
+exportButton('export-examined-csv', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'csv'), type: 'text/csv;charset=utf-8', text: examinedCsv(exportContext(s), await examinedExport(s)) }));
+exportButton('export-examined-xlsx', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'xlsx'), type: XLSX_TYPE, text: examinedXlsx(exportContext(s), await examinedExport(s)) }));
+exportButton('export-examined-json', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'json'), type: 'application/json', text: examinedJson(exportContext(s), await examinedExport(s)) }));
+exportButton('export-sample-csv', (s) => ({ name: exportFileName('shown-snippets', s.state.query, 'csv'), type: 'text/csv;charset=utf-8', text: sampleCsv(exportContext(s), s.sample) }));
+exportButton('export-sample-json', (s) => ({ name: exportFileName('shown-snippets', s.state.query, 'json'), type: 'application/json', text: sampleJson(exportContext(s), s.sample) }));
 exportButton('download-script', (s) => ({
   name: 'news-download.py', type: 'text/x-python;charset=utf-8',
-  text: buildDownloadScript({ apiBase: location.origin, query: s.state.query, index: s.state.index, yearMin: s.state.yearMin, yearMax: s.state.yearMax, filters: s.state.filters, generatedAt: new Date().toISOString() }),
+  text: buildDownloadScript({ apiBase: location.origin, query: s.state.query, index: s.state.index, yearMin: s.state.yearMin, yearMax: s.state.yearMax, filters: s.state.filters, caseInsensitive: s.state.matching.caseInsensitive, generatedAt: new Date().toISOString() }),
 }));
 
 el.form.addEventListener('submit', (ev) => { ev.preventDefault(); submit(); });
@@ -267,6 +358,7 @@ async function describeCorpus(current: string): Promise<boolean> {
   try {
     const info = await api.info();
     const known = setIndexes(info.available_indexes, current);
+    applyFilterSupport(info);
     const range = info.date_range.first === null ? 'no crawl periods loaded'
       : info.date_range.first === info.date_range.last ? `crawled ${info.date_range.first}` : `crawled ${info.date_range.first} to ${info.date_range.last}`;
     byId('corpus-info').textContent = `${plural(info.document_count, 'article', 'articles')} · ${range} · release ${info.index_version}`;

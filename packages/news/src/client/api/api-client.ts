@@ -1,4 +1,7 @@
-import type { DocumentsResponse, FilterLists, FindResponse, GetDocResponse, InfoResponse } from './types.ts';
+import type { MatchingOptions } from '../search/matching-options.ts';
+import { DEFAULT_MATCHING, matchingFields } from '../search/matching-options.ts';
+import type { ContextsResponse, TimelineResponse } from './research-types.ts';
+import type { DocumentsResponse, EstimateResponse, FilterLists, FindResponse, GetDocResponse, InfoResponse } from './types.ts';
 
 /** Any answer other than 2xx. `code` is the API's stable error code when it sent one. */
 export class ApiError extends Error {
@@ -43,6 +46,13 @@ export interface SearchParams {
   readonly index: string;
   readonly yearMin: number | null;
   readonly yearMax: number | null;
+  /** Defaults to the API's: case-sensitive, any substring. */
+  readonly matching?: MatchingOptions;
+}
+
+/** Only the filter lists that have values, as request fields. */
+function filterFields(filters: FilterLists): Partial<Record<keyof FilterLists, readonly string[]>> {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => (v as string[]).length > 0));
 }
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
@@ -59,6 +69,7 @@ export function describeErrorBody(status: number, body: unknown): string {
   return `The server answered ${status}.`;
 }
 
+/** The wire fields of the matching options; defaults are left out so requests stay as before. */
 /** The v2 endpoints the page uses. Every continuation carries the release `find` returned. */
 export class ApiClient {
   constructor(private readonly base: string = '', private readonly fetchFn: Fetch = (i, o) => fetch(i, o)) {}
@@ -68,22 +79,45 @@ export class ApiClient {
     return this.call<InfoResponse>('GET', `/api/v2/info${q}`);
   }
 
-  find(p: SearchParams): Promise<FindResponse> {
-    return this.call<FindResponse>('POST', '/api/v2/find', { query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax });
+  /** Occurrences, articles and text bytes per crawl period, for normalised charts. */
+  timeline(p: SearchParams): Promise<TimelineResponse> {
+    return this.call<TimelineResponse>('POST', '/api/v2/timeline', {
+      query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+    });
   }
 
-  documents(p: { index: string; query: string; shardId: string; rankFrom: number; rankTo: number; version: string; filters: FilterLists }): Promise<DocumentsResponse> {
-    const filters = Object.fromEntries(Object.entries(p.filters).filter(([, v]) => (v as string[]).length > 0));
-    return this.call<DocumentsResponse>('POST', '/api/v2/documents', {
+  /** A concordance page: ≤ 1,000 ranks of one shard as left context, match, right context. */
+  contexts(p: { index: string; query: string; shardId: string; rankFrom: number; rankTo: number; version: string; contextBytes?: number; matching?: MatchingOptions }): Promise<ContextsResponse> {
+    return this.call<ContextsResponse>('POST', '/api/v2/contexts', {
       index: p.index, query: p.query, shard_id: p.shardId, rank_from: p.rankFrom, rank_to: p.rankTo,
-      expected_index_version: p.version, ...filters,
+      expected_index_version: p.version, context_bytes: p.contextBytes ?? 60, ...matchingFields(p.matching ?? DEFAULT_MATCHING),
     }, p.version);
   }
 
-  getDoc(p: { index: string; query: string; shardId: string; rank: number; version: string; maxCtxLen?: number; fullText?: boolean }): Promise<GetDocResponse> {
+  find(p: SearchParams): Promise<FindResponse> {
+    return this.call<FindResponse>('POST', '/api/v2/find', {
+      query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+    });
+  }
+
+  /** Occurrences and articles passing the filters, with facets: exact, or sampled with 95% intervals. */
+  estimate(p: SearchParams & { filters: FilterLists }): Promise<EstimateResponse> {
+    return this.call<EstimateResponse>('POST', '/api/v2/estimate', {
+      query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
+    });
+  }
+
+  documents(p: { index: string; query: string; shardId: string; rankFrom: number; rankTo: number; version: string; filters: FilterLists; matching?: MatchingOptions }): Promise<DocumentsResponse> {
+    return this.call<DocumentsResponse>('POST', '/api/v2/documents', {
+      index: p.index, query: p.query, shard_id: p.shardId, rank_from: p.rankFrom, rank_to: p.rankTo,
+      expected_index_version: p.version, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
+    }, p.version);
+  }
+
+  getDoc(p: { index: string; query: string; shardId: string; rank: number; version: string; maxCtxLen?: number; fullText?: boolean; matching?: MatchingOptions }): Promise<GetDocResponse> {
     return this.call<GetDocResponse>('POST', '/api/v2/get_doc', {
       index: p.index, query: p.query, shard_id: p.shardId, rank: p.rank, expected_index_version: p.version,
-      max_ctx_len: p.maxCtxLen ?? 1000, full_text: p.fullText ?? false,
+      max_ctx_len: p.maxCtxLen ?? 1000, full_text: p.fullText ?? false, ...matchingFields(p.matching ?? DEFAULT_MATCHING),
     }, p.version);
   }
 

@@ -1,7 +1,9 @@
 /**
  * The public v2 API as the browser client sees it (spec §4 and the design doc's "v2 shapes the spec does not show").
- * The client knows only this wire format, never the server's code.
+ * The client knows only this wire format; where the server declares a shape, it is imported as a type (erased from
+ * the bundle) so the two cannot drift.
  */
+import type { Estimated, FacetValue } from '../../search-v2/types.ts';
 
 /** Metadata values are kept exactly as the API sends them (hashes stay strings). */
 export type ArticleMetadata = Readonly<Record<string, unknown>> & {
@@ -88,6 +90,33 @@ export interface InfoResponse {
   readonly date_range: { readonly first: string | null; readonly last: string | null };
   readonly shards: readonly { readonly shard_id: string; readonly year: string; readonly documents: number }[];
   readonly available_indexes: readonly string[];
+  /** Which metadata filters the release can serve (absent from gateways before issue 13). */
+  readonly filters?: Readonly<Record<FilterName, FilterSupport>>;
+}
+
+export interface FilterSupport {
+  readonly available: boolean;
+  readonly reason: 'no_values' | 'no_attribution_table' | null;
+}
+
+export type { Estimated, FacetValue };
+
+/** The facet fields estimate counts (country only with an attribution table). */
+export type FacetField = 'language' | 'lang' | 'topic' | 'source' | 'country';
+
+export interface EstimateResponse {
+  readonly index_version: string;
+  readonly query: string;
+  readonly mode: 'exact' | 'sampled';
+  readonly total_occurrences: number;
+  readonly resolved_ranks: number;
+  readonly seed: number;
+  readonly confidence: number;
+  readonly matching_occurrences: Estimated;
+  readonly matching_articles: Estimated;
+  readonly facets: Readonly<Partial<Record<FacetField, readonly FacetValue[]>>>;
+  /** Matching occurrences per crawl period, chronological, zeros included (scaled when sampled). */
+  readonly periods: readonly { readonly period: string; readonly occurrences: number }[];
 }
 
 /** Body of every non-validation v2 error. */

@@ -22,13 +22,18 @@ describe('CSV fields', () => {
     expect(csvField('1234567890123456')).toBe('"\t1234567890123456"');
   });
 
+  it('prefixes a crawl month with a tab so a spreadsheet does not turn it into a date', () => {
+    expect(csvField('2024-03')).toBe('"\t2024-03"');
+    expect(csvField('2024-03.p001')).toBe('"2024-03.p001"');
+  });
+
   it('round-trips any text, with the tab rule applied exactly once', () => {
     fc.assert(fc.property(fc.array(fc.array(fc.string(), { minLength: 1, maxLength: 4 }), { maxLength: 5 }), (rows) => {
       const width = 4;
       const padded = rows.map((r) => [...r, '', '', '', ''].slice(0, width));
       const parsed = parseCsv(toCsv(['h1', 'h2', 'h3', 'h4'], padded));
       expect(parsed[0]).toEqual(['h1', 'h2', 'h3', 'h4']);
-      expect(parsed.slice(1)).toEqual(padded.map((r) => r.map((v) => (/^[=+\-@\t\r]/.test(v) || /^\d{16,}$/.test(v) ? `\t${v}` : v))));
+      expect(parsed.slice(1)).toEqual(padded.map((r) => r.map((v) => (/^[=+\-@\t\r]/.test(v) || /^\d{16,}$/.test(v) || /^\d{4}-\d{2}$/.test(v) ? `\t${v}` : v))));
     }));
   });
 });

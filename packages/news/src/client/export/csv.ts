@@ -5,19 +5,21 @@ const EXECUTABLE_START = /^[=+\-@\t\r]/;
  * text_xxhash64 became 1.41967680456432E+019 in LibreOffice.
  */
 const LONG_DIGITS = /^\d{16,}$/;
+/** A crawl month (`2024-03`): LibreOffice and Excel would turn it into a date (1 March 2024) and show it differently. */
+const CRAWL_MONTH = /^\d{4}-\d{2}$/;
 
 /** Makes Excel on Windows read the file as UTF-8 (umlauts, Japanese) when it is opened by double-click. */
 export const UTF8_BOM = '\uFEFF';
 
 /**
  * One CSV field: always quoted, inner quotes doubled. A cell a spreadsheet could execute, or a digit string it
- * would round, gets a leading tab, which keeps the text readable and makes the cell plain text on import
+ * would round or read as a date, gets a leading tab, which keeps the text readable and makes the cell plain text on import
  * (spec §1, CSV export; checked with LibreOffice's CSV import in test/export-spreadsheet.test.ts).
  * @example csvField('=HYPERLINK("x")') // '"\t=HYPERLINK(""x"")"'
  */
 export function csvField(value: string | number | boolean | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);
-  if (EXECUTABLE_START.test(text) || (typeof value === 'string' && LONG_DIGITS.test(text))) text = `\t${text}`;
+  if (EXECUTABLE_START.test(text) || (typeof value === 'string' && (LONG_DIGITS.test(text) || CRAWL_MONTH.test(text)))) text = `\t${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 

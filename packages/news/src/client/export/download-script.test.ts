@@ -23,8 +23,18 @@ describe('download script', () => {
     writeFileSync(file, buildDownloadScript(input));
     const probe = `import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("s", ${JSON.stringify(file)}); m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-print(json.dumps([m.API, m.INDEX, m.QUERY, m.YEAR_MIN, m.YEAR_MAX, m.FILTERS, m.OUT_FILE]))`;
+print(json.dumps([m.API, m.INDEX, m.QUERY, m.YEAR_MIN, m.YEAR_MAX, m.FILTERS, m.OUT_FILE, m.MATCHING]))`;
     const out = JSON.parse(execFileSync('python3', ['-c', probe], { encoding: 'utf8' })) as unknown;
-    expect(out).toEqual(['http://127.0.0.1:9', 'news', input.query, 2019, null, { ...EMPTY_FILTERS, languages: ['de'], sources: ["o'reilly.com"] }, 'news-articles.jsonl']);
+    expect(out).toEqual(['http://127.0.0.1:9', 'news', input.query, 2019, null, { ...EMPTY_FILTERS, languages: ['de'], sources: ["o'reilly.com"] }, 'news-articles.jsonl', {}]);
+  });
+
+  it('asks for every capitalisation when the search ignores capitals', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dl-script-'));
+    const file = join(dir, 'news-download.py');
+    writeFileSync(file, buildDownloadScript({ ...input, caseInsensitive: true }));
+    const probe = `import importlib.util, json
+spec = importlib.util.spec_from_file_location("s", ${JSON.stringify(file)}); m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+print(json.dumps(m.MATCHING))`;
+    expect(JSON.parse(execFileSync('python3', ['-c', probe], { encoding: 'utf8' }))).toEqual({ case: 'insensitive' });
   });
 });

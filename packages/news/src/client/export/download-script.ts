@@ -9,6 +9,8 @@ export interface DownloadScriptInput {
   readonly yearMin: number | null;
   readonly yearMax: number | null;
   readonly filters: FilterLists;
+  /** Matches every capitalisation (the API's `case: "insensitive"`). Whole-word searches have no script. */
+  readonly caseInsensitive?: boolean;
   /** ISO time written into the script's header, so a saved script says when it was made. */
   readonly generatedAt: string;
 }
@@ -89,7 +91,7 @@ def main():
     examined = 0
     version = None
     try:
-        found = post(api, "/api/v2/find", {"query": QUERY, "index": INDEX, "year_min": YEAR_MIN, "year_max": YEAR_MAX})
+        found = post(api, "/api/v2/find", dict({"query": QUERY, "index": INDEX, "year_min": YEAR_MIN, "year_max": YEAR_MAX}, **MATCHING))
         total, plan = checked_plan(found)
         version = found.get("index_version")
         say("release %s: %d occurrences of %r" % (version, total, QUERY))
@@ -100,6 +102,7 @@ def main():
                 body = {"index": INDEX, "query": QUERY, "shard_id": shard_id, "rank_from": start,
                         "rank_to": end, "expected_index_version": version}
                 body.update(filters)
+                body.update(MATCHING)
                 page = post(api, "/api/v2/documents", body)
                 check_page(page, start, end)
                 check_release(page, version)
@@ -116,9 +119,9 @@ def main():
         if not args.no_text:
             for n, rec in enumerate(articles.values(), 1):
                 try:
-                    doc = post(api, "/api/v2/get_doc", {"index": INDEX, "query": QUERY, "shard_id": rec["first_shard_id"],
+                    doc = post(api, "/api/v2/get_doc", dict(MATCHING, **{"index": INDEX, "query": QUERY, "shard_id": rec["first_shard_id"],
                                                          "rank": rec["first_rank"], "expected_index_version": version,
-                                                         "max_ctx_len": 1, "full_text": True})
+                                                         "max_ctx_len": 1, "full_text": True}))
                     if not isinstance(doc, dict) or not isinstance(doc.get("text"), str):
                         raise Contradiction("get_doc answered no article text")
                     check_release(doc, version)
@@ -194,6 +197,7 @@ export function buildDownloadScript(input: DownloadScriptInput): string {
     `QUERY = ${py(input.query)}`,
     `YEAR_MIN = ${py(input.yearMin)}`,
     `YEAR_MAX = ${py(input.yearMax)}`,
+    `MATCHING = ${input.caseInsensitive === true ? '{"case": "insensitive"}' : '{}'}`,
     'FILTERS = {',
     filters,
     '}',

@@ -6,7 +6,7 @@ import { EXAMINED_CSV_HEADER, SAMPLE_CSV_HEADER, examinedCsv, examinedJson, expo
 
 const ctx: ExportContext = {
   release: '2026-11-01.1', query: 'Bundestag', index: 'news', yearMin: 2023, yearMax: null,
-  filters: { ...EMPTY_FILTERS, languages: ['de', 'en'], countries: ['AT'] }, exportedAt: '2026-11-21T09:00:00.000Z',
+  filters: { ...EMPTY_FILTERS, languages: ['de', 'en'], countries: ['AT'] }, matching: { caseInsensitive: true, wholeWord: false }, exportedAt: '2026-11-21T09:00:00.000Z',
 };
 const hash = '18446744073709551557';
 
@@ -27,7 +27,7 @@ describe('exports', () => {
     const row = Object.fromEntries(EXAMINED_CSV_HEADER.map((h, i) => [h, rows[1]?.[i]]));
     expect(row).toMatchObject({
       export_scope: 'examined_matches', release: '2026-11-01.1', query: 'Bundestag', year_min: '2023', year_max: '',
-      filters: 'languages=de;en & countries=AT', examined_intervals: '2024-03:[0,3)', examined_occurrences: '3',
+      matching: 'any capitalisation, also inside words', filters: 'languages=de;en & countries=AT', examined_intervals: '2024-03:[0,3)', examined_occurrences: '3',
       matching_occurrences: '2', matching_articles: '1', year: '2024', doc_ix: '17', occurrences: '2',
       text_xxhash64: `\t${hash}`, warc_record_id: '<urn:uuid:1>', title: '\t=cmd|x',
     });
@@ -37,6 +37,7 @@ describe('exports', () => {
     const json = JSON.parse(examinedJson(ctx, examined())) as Record<string, unknown> & { articles: { metadata: Record<string, unknown> }[] };
     expect(json).toMatchObject({
       scope: 'examined_matches', release: ctx.release, query: 'Bundestag', crawl_year_range: { year_min: 2023, year_max: null },
+      format_version: 3, matching: { case: 'insensitive', whole_word: false }, filters: { languages: ['de', 'en'], countries: ['AT'] },
       examined_intervals: [{ shard_id: '2024-03', rank_from: 0, rank_to: 3 }], examined_occurrences: 3, matching_occurrences: 2, matching_articles: 1,
     });
     expect(json.articles[0]?.metadata).toEqual({ title: '=cmd|x', text_xxhash64: hash, warc_record_id: '<urn:uuid:1>', scores: { iptc_topic: 0.9 } });

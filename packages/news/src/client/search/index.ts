@@ -4,3 +4,4 @@ export * from './examine-plan.ts';
 export * from './article-merge.ts';
 export { SearchSession } from './search-session.ts';
 export * from './snippet.ts';
+export * from './matching-options.ts';

@@ -26,7 +26,7 @@ export class SearchSession {
   }
 
   static async start(api: ApiClient, state: SearchState): Promise<SearchSession> {
-    const found = await api.find({ query: state.query, index: state.index, yearMin: state.yearMin, yearMax: state.yearMax });
+    const found = await api.find({ query: state.query, index: state.index, yearMin: state.yearMin, yearMax: state.yearMax, matching: state.matching });
     return new SearchSession(api, state, found);
   }
 
@@ -49,7 +49,7 @@ export class SearchSession {
     for (const page of pages) {
       const res = await this.guard(this.api.documents({
         index: this.state.index, query: this.state.query, shardId: page.shardId, rankFrom: page.rankFrom, rankTo: page.rankTo,
-        version: this.release, filters: this.state.filters,
+        version: this.release, filters: this.state.filters, matching: this.state.matching,
       }));
       added.push(...this.articles.addPage(res));
       this.cursor = { segment: this.segments.findIndex((s) => s.shardId === page.shardId), rank: page.rankTo };
@@ -64,7 +64,7 @@ export class SearchSession {
     if (p === undefined) {
       p = this.guard(this.api.getDoc({
         index: this.state.index, query: this.state.query, shardId: article.firstShardId, rank: article.firstRank,
-        version: this.release, maxCtxLen: SNIPPET_CONTEXT_BYTES,
+        version: this.release, maxCtxLen: SNIPPET_CONTEXT_BYTES, matching: this.state.matching,
       })).then((doc) => {
         // The sample records the snippet as the card shows it: whole words, an ellipsis where the article goes on.
         const snippet = snippetText(doc.spans, snippetCuts(doc, new TextEncoder().encode(this.state.query).length));
@@ -81,7 +81,7 @@ export class SearchSession {
   fullText(article: MergedArticle): Promise<GetDocResponse> {
     return this.guard(this.api.getDoc({
       index: this.state.index, query: this.state.query, shardId: article.firstShardId, rank: article.firstRank,
-      version: this.release, maxCtxLen: 1, fullText: true,
+      version: this.release, maxCtxLen: 1, fullText: true, matching: this.state.matching,
     }));
   }
 

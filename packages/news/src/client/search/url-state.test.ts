@@ -13,7 +13,14 @@ describe('search state in the URL', () => {
     expect(s).toEqual({
       query: 'Angela Merkel', index: 'news_de', yearMin: 2019, yearMax: 2024,
       filters: { ...EMPTY_FILTERS, languages: ['de', 'en'], countries: ['AT'] },
+      matching: { caseInsensitive: false, wholeWord: false },
     });
+  });
+
+  it('reads the matching options, and any value but the documented one as the default', () => {
+    expect(parseSearchState('?q=x&case=insensitive&whole_word=1').matching).toEqual({ caseInsensitive: true, wholeWord: true });
+    expect(parseSearchState('?q=x&case=INSENSITIVE&whole_word=true').matching).toEqual({ caseInsensitive: false, wholeWord: false });
+    expect(serializeSearchState({ ...parseSearchState('?q=x'), matching: { caseInsensitive: true, wholeWord: false } })).toBe('q=x&case=insensitive');
   });
 
   it('ignores years outside 1900-2200 and malformed index names', () => {
@@ -43,6 +50,7 @@ describe('search state in the URL', () => {
     const state = fc.record({
       query: fc.string(), index: fc.stringMatching(/^[a-z0-9_]{1,20}$/), yearMin: year, yearMax: year,
       filters: fc.record({ languages: list, commonlingua_languages: list, topics: list, sources: list, countries: list }),
+      matching: fc.record({ caseInsensitive: fc.boolean(), wholeWord: fc.boolean() }),
     });
     fc.assert(fc.property(state, (s: SearchState) => {
       expect(parseSearchState(serializeSearchState(s))).toEqual(s);

@@ -1,4 +1,5 @@
 import { FILTER_NAMES, type FilterLists, type FilterName } from '../api/types.ts';
+import { DEFAULT_MATCHING, parseMatching, writeMatching, type MatchingOptions } from './matching-options.ts';
 
 /** Everything that defines a search; it lives in the URL so a search can be bookmarked, shared and reloaded. */
 export interface SearchState {
@@ -7,6 +8,7 @@ export interface SearchState {
   readonly yearMin: number | null;
   readonly yearMax: number | null;
   readonly filters: FilterLists;
+  readonly matching: MatchingOptions;
 }
 
 export const DEFAULT_INDEX = 'news';
@@ -15,7 +17,7 @@ export const EMPTY_FILTERS: FilterLists = Object.freeze({
   languages: [], commonlingua_languages: [], topics: [], sources: [], countries: [],
 });
 
-export const EMPTY_STATE: SearchState = Object.freeze({ query: '', index: DEFAULT_INDEX, yearMin: null, yearMax: null, filters: EMPTY_FILTERS });
+export const EMPTY_STATE: SearchState = Object.freeze({ query: '', index: DEFAULT_INDEX, yearMin: null, yearMax: null, filters: EMPTY_FILTERS, matching: DEFAULT_MATCHING });
 
 /**
  * Splits a filter box's text into values: separated by semicolons, trimmed, empty and repeated values dropped.
@@ -54,6 +56,7 @@ export function parseSearchState(search: string): SearchState {
     yearMin: parseYear(p.get('year_min')),
     yearMax: parseYear(p.get('year_max')),
     filters,
+    matching: parseMatching(p),
   };
 }
 
@@ -90,6 +93,7 @@ export function serializeSearchState(state: SearchState): string {
     const values = state.filters[name];
     if (values.length > 0) p.set(name, values.join(';'));
   }
+  writeMatching(p, state.matching);
   return p.toString();
 }
 

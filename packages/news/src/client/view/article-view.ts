@@ -4,6 +4,8 @@ import type { MergedArticle } from '../search/article-merge.ts';
 import { snippetCuts } from '../search/snippet.ts';
 import { formatSize, h, plural, replaceChildren } from './dom.ts';
 import { renderSpans } from './spans.ts';
+import { citationButton } from './citation-button.ts';
+import { untitledLead } from './untitled-lead.ts';
 
 export interface ArticleActions {
   snippet(a: MergedArticle): Promise<GetDocResponse>;
@@ -103,6 +105,9 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
     detailsBtn.setAttribute('aria-expanded', String(open));
   });
   fullBtn.addEventListener('click', () => void readFull(a, actions, full, fullBtn));
+  const citationBox = h('div', { class: 'citation-box' });
+  /** An untitled article's lead once its text arrived (the citation names it); null before and for titled ones. */
+  let lead: string | null = null;
 
   const author = str(m, 'author');
   const meta = [
@@ -122,7 +127,8 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
     h('p', { class: 'meta' }, ...meta.flatMap((x, i) => (i === 0 ? [x] : [h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), x]))),
     href ? h('p', { class: 'url' }, h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank', tabindex: -1 }, shownUrl(href))) : null,
     snippet,
-    h('div', { class: 'actions' }, detailsBtn, fullBtn),
+    h('div', { class: 'actions' }, detailsBtn, fullBtn, citationButton(m, actions.release, () => lead, citationBox)),
+    citationBox,
     detailPanel,
     full,
   );
@@ -130,7 +136,11 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
     snippet.removeAttribute('aria-busy');
     const cuts = snippetCuts(doc, actions.queryBytes);
     replaceChildren(snippet, renderSpans(doc.spans, cuts));
-    if (title === null) heading.textContent = leadWords(doc.text, cuts.cutStart);
+    if (title === null) {
+      // The context's opening words at once; the lead sentence replaces them when it can be had.
+      heading.textContent = lead = leadWords(doc.text, cuts.cutStart);
+      void untitledLead(doc, cuts, () => actions.fullText(a)).then((sentence) => { if (sentence !== null) heading.textContent = lead = sentence; });
+    }
   }).catch((e: unknown) => {
     snippet.removeAttribute('aria-busy');
     replaceChildren(snippet, h('p', { class: 'snippet error' }, e instanceof ApiError ? `Context unavailable: ${e.message}` : 'Context unavailable.'));

@@ -59,9 +59,9 @@ export function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-/** Saves text as a file through a temporary object URL (works under the CSP: no inline script, no data: URL). */
-export function downloadText(fileName: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves text or bytes as a file through a temporary object URL (works under the CSP: no inline script, no data: URL). */
+export function downloadText(fileName: string, text: string | Uint8Array, type: string): void {
+  const url = URL.createObjectURL(new Blob([typeof text === 'string' ? text : new Uint8Array(text)], { type }));
   const a = h('a', { href: url, download: fileName, hidden: true });
   document.body.appendChild(a);
   a.click();

@@ -1,16 +1,19 @@
 import { FILTER_NAMES } from '../api/types.ts';
 import { joinFilterValues, parseYear, splitFilterValues, type SearchState } from '../search/url-state.ts';
 import { byId } from './dom.ts';
+import { filterEnabled } from './filter-support.ts';
 
 /** Reads the form into a search state (the same rules as the URL: semicolon lists, four-digit years). */
 export function readForm(): SearchState {
-  const filters = Object.fromEntries(FILTER_NAMES.map((n) => [n, splitFilterValues(byId<HTMLInputElement>(n).value)]));
+  // A box the release cannot serve (disabled, see filter-support.ts) is never part of a search.
+  const filters = Object.fromEntries(FILTER_NAMES.map((n) => [n, filterEnabled(n) ? splitFilterValues(byId<HTMLInputElement>(n).value) : []]));
   return {
     query: byId<HTMLInputElement>('q').value,
     index: byId<HTMLSelectElement>('index').value || 'news',
     yearMin: parseYear(byId<HTMLInputElement>('year_min').value),
     yearMax: parseYear(byId<HTMLInputElement>('year_max').value),
     filters: filters as unknown as SearchState['filters'],
+    matching: { caseInsensitive: byId<HTMLInputElement>('case_insensitive').checked, wholeWord: byId<HTMLInputElement>('whole_word').checked },
   };
 }
 
@@ -20,6 +23,8 @@ export function writeForm(state: SearchState): void {
   byId<HTMLSelectElement>('index').value = state.index;
   byId<HTMLInputElement>('year_min').value = state.yearMin === null ? '' : String(state.yearMin);
   byId<HTMLInputElement>('year_max').value = state.yearMax === null ? '' : String(state.yearMax);
+  byId<HTMLInputElement>('case_insensitive').checked = state.matching.caseInsensitive;
+  byId<HTMLInputElement>('whole_word').checked = state.matching.wholeWord;
   let active = 0;
   for (const n of FILTER_NAMES) {
     byId<HTMLInputElement>(n).value = joinFilterValues(state.filters[n]);

@@ -1,0 +1,113 @@
+/**
+ * `npm run bench:client`: the browser client in real Chromium against the real gateway and worker processes on
+ * loopback, over the shared real corpora (issue 13's page-weight and first-card bars). For each query: time from
+ * navigation start to the first result card (or, without a match, the "no article contains" message), p50 and p90
+ * over repeated visits with warm assets; and the bytes a first visit transfers with an empty cache.
+ * Writes the section "## News browser client (npm run bench:client)" of BENCHMARKS.md.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { pct, startCorporaStack, writeBenchmarkSection } from './bench-support.ts';
+
+const RELEASE = '/tmp/news-client-bench/release';
+const VERSION = 'client-bench-1';
+const SECTION = '## News browser client (npm run bench:client)';
+const QUERIES = ['Bundesregierung', 'oil prices', '東京', 'Zyxwvut Qponmlk', 'the'] as const;
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
+const FIRST_CARD_P50_MS = 300;
+const FIRST_LOAD_BYTES = 100_000;
+
+/** Records, inside the page, when the first card (or the no-match message) enters the DOM. */
+const OBSERVER = `(() => {
+  const seen = () => document.querySelector('article.result, #article-list .empty');
+  new MutationObserver((_, obs) => { if (seen()) { window.__firstCard = performance.now(); obs.disconnect(); } })
+    .observe(document, { childList: true, subtree: true });
+})();`;
+
+/** `withoutTimeline`: the timeline request is refused, to show in the same run what the chart's request costs the first card. */
+async function firstCardMs(context: BrowserContext, url: string, withoutTimeline = false): Promise<number> {
+  const page = await context.newPage();
+  if (withoutTimeline) await page.route('**/api/v2/timeline', (r) => r.abort());
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, { timeout: 30_000 });
+    return await page.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard);
+  } finally {
+    await page.close();
+  }
+}
+
+async function firstLoadBytes(context: BrowserContext, base: string): Promise<{ total: number; parts: string }> {
+  const page = await context.newPage();
+  await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
+  await page.goto(base, { waitUntil: 'load' });
+  const entries = await page.evaluate(() => (performance.getEntriesByType('navigation') as PerformanceResourceTiming[])
+    .concat(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+    .filter((e) => !e.name.includes('/api/')).map((e) => ({ name: new URL(e.name).pathname.replace(/\.[\w-]{16}\./, '.'), bytes: e.transferSize })));
+  await page.close();
+  return { total: entries.reduce((s, e) => s + e.bytes, 0), parts: entries.map((e) => `${e.name} ${(e.bytes / 1000).toFixed(1)} KB`).join(', ') };
+}
+
+async function main(): Promise<void> {
+  const stack = await startCorporaStack(RELEASE, VERSION);
+  const profile = await mkdtemp(join(tmpdir(), 'client-bench-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 1000 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  await context.addInitScript(OBSERVER);
+  try {
+    const loadBefore = loadavg()[0] ?? 0;
+    const weight = await firstLoadBytes(context, `${stack.url}/`);
+    const rows: string[][] = [];
+    for (const q of QUERIES) {
+      const url = `${stack.url}/?q=${encodeURIComponent(q)}`;
+      await firstCardMs(context, url); // warm: assets cached, the worker's pages touched once
+      const ms: number[] = [];
+      const bare: number[] = [];
+      // Interleaved, so both see the same load on the shared machine.
+      for (let i = 0; i < RUNS; i++) {
+        ms.push(await firstCardMs(context, url));
+        bare.push(await firstCardMs(context, url, true));
+      }
+      ms.sort((a, b) => a - b);
+      bare.sort((a, b) => a - b);
+      const p50 = pct(ms, 50);
+      rows.push([`“${q}”`, p50.toFixed(0), pct(ms, 90).toFixed(0), `${ms[0]!.toFixed(0)}–${ms.at(-1)!.toFixed(0)}`,
+        pct(bare, 50).toFixed(0), (p50 / pct(bare, 50)).toFixed(2), p50 <= FIRST_CARD_P50_MS ? 'yes' : 'no']);
+      console.error(`${q}: p50 ${p50.toFixed(0)} ms`);
+    }
+    const section = `${SECTION}
+
+Chromium (Debian \`/usr/bin/chromium\`, headless, playwright-core) → real gateway → real worker on loopback; release
+built from the shared real corpora (\`../shared/corpora\`: fundus, 10kGNAD, Reuters-21578, livedoor). First card = time
+from navigation start to the first result card in the DOM (the no-match phrase: the "No article contains" message),
+with cached assets; ${RUNS} visits per query after one warm-up. Target (issue 13): p50 ≤ ${FIRST_CARD_P50_MS} ms. "Without
+timeline" visits (interleaved with the others) refuse the chart's \`/api/v2/timeline\` request: the ratio is what the
+timeline, requested beside the first examination, costs the first card.
+
+| query | first card p50 (ms) | p90 (ms) | range (ms) | without timeline p50 (ms) | ratio | p50 ≤ ${FIRST_CARD_P50_MS} ms |
+| --- | ---: | ---: | ---: | ---: | ---: | --- |
+${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}
+
+${rows.some((r) => r.at(-1) === 'no') ? `Not every p50 meets the target in this run (load ${loadBefore.toFixed(0)} on ${cpus().length} cores). Where the timeline ratio stays near 1, the
+chart's request does not slow the first card; the no-match phrase (page plus one \`find\`) shows the floor under this load.
+
+` : ''}First visit with an empty cache: **${(weight.total / 1000).toFixed(1)} KB** transferred (target ≤ ${FIRST_LOAD_BYTES / 1000} KB; brotli): ${weight.parts}.
+
+Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}. Run on ${new Date().toISOString().slice(0, 16)}Z;
+1-minute load average ${loadBefore.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end (the machine is shared; above ~2 the
+times include waiting for a core).
+`;
+    writeBenchmarkSection(SECTION, section);
+    console.log(section);
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+    stack.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,84 @@
+/**
+ * The search's research views beside the article cards: the timeline in the overview, the concordance tab and
+ * the article reader a concordance line opens. main.ts calls `show` when a search is found and `reset` on a new one.
+ */
+import type { ApiClient } from './api/api-client.ts';
+import type { EstimateResponse } from './api/types.ts';
+import { ConcordancePanel, openArticle, parseOccurrenceHash } from './concordance/index.ts';
+import type { ExportContext } from './export/export-data.ts';
+import type { SearchSession } from './search/search-session.ts';
+import { TimelinePanel } from './timeline/index.ts';
+import { byId, replaceChildren } from './view/dom.ts';
+import { setupTabs } from './view/tabs.ts';
+
+export interface ResultViewsInput {
+  readonly session: SearchSession;
+  /** A filtered search's estimate (shared with the total); the timeline draws its filtered counts. Null without filters. */
+  readonly filteredEstimate: Promise<EstimateResponse> | null;
+  exportContext(): ExportContext;
+  onError(e: unknown, retry?: () => void): void;
+  /** False once another search has started: late answers are dropped. */
+  current(): boolean;
+}
+
+export class ResultViews {
+  private concordance: ConcordancePanel | null = null;
+  private input: ResultViewsInput | null = null;
+  private readonly chart = byId('chart');
+  private readonly kwic = byId('panel-concordance');
+  private readonly tabs = setupTabs(byId('result-tabs'), (id) => { if (id === 'tab-concordance') this.concordance?.open(); });
+
+  /** The concordance link that opened the reader; focus returns to it on close. */
+  private opener: HTMLElement | null = null;
+
+  constructor(private readonly api: ApiClient) {
+    window.addEventListener('hashchange', () => this.openFromHash());
+    // A plain click opens the reader in place: following the fragment link would fire popstate, which reruns the
+    // search. The link stays a real URL for a new tab, a copied link or a bookmark.
+    this.kwic.addEventListener('click', (ev) => {
+      const link = (ev.target as Element | null)?.closest<HTMLAnchorElement>('a[href^="#occurrence="]');
+      if (link === null || link === undefined || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+      ev.preventDefault();
+      this.opener = link;
+      history.replaceState(history.state, '', link.hash);
+      this.openFromHash();
+    });
+  }
+
+  reset(): void {
+    this.input = null;
+    this.concordance = null;
+    this.chart.replaceChildren();
+    this.kwic.replaceChildren();
+    this.tabs.select('tab-articles');
+  }
+
+  show(input: ResultViewsInput): void {
+    this.input = input;
+    const s = input.session;
+    const timeline = new TimelinePanel({ api: this.api, search: s.state, release: s.release, filteredEstimate: input.filteredEstimate });
+    replaceChildren(this.chart, timeline.element);
+    void timeline.load((e) => { if (input.current()) input.onError(e); });
+    this.concordance = new ConcordancePanel({
+      api: this.api, found: s.found, search: s.state, release: s.release,
+      exportContext: () => input.exportContext(), onError: (e, retry) => { if (input.current()) input.onError(e, retry); },
+    });
+    replaceChildren(this.kwic, this.concordance.element);
+    this.openFromHash();
+  }
+
+  /** A `#occurrence=…` link (a concordance line, or a shared URL) opens that article over the page. */
+  private openFromHash(): void {
+    const target = parseOccurrenceHash(location.hash);
+    const input = this.input;
+    if (target === null || input === null || document.querySelector('dialog.reader') !== null) return;
+    const s = input.session;
+    const back = this.opener;
+    this.opener = null;
+    void openArticle({ api: this.api, index: s.state.index, query: s.state.query, release: s.release, matching: s.state.matching }, target.shardId, target.rank, () => {
+      // Closing the reader drops the hash (no new history entry) and returns focus to the line that opened it.
+      history.replaceState(history.state, '', location.pathname + location.search);
+      back?.focus();
+    });
+  }
+}

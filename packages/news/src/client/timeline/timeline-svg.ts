@@ -1,0 +1,81 @@
+import { svg } from '../view/dom.ts';
+import { formatMeasure, timelineTicks, type TimelineChart } from './timeline-data.ts';
+
+/** Okabe–Ito colours: told apart with every common colour-vision deficiency; each line also has its own dash. */
+export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#8F6A00'] as const;
+export const SERIES_DASHES = ['', '7 4', '2 3', '9 3 2 3', '4 2'] as const;
+
+/** Widest drawing, in viewBox units; a narrower plot (a phone) is drawn at its own width so labels keep their size. */
+export const MAX_WIDTH = 720;
+const MIN_WIDTH = 280;
+const H = 210;
+const PAD = { right: 16, top: 12, bottom: 28 };
+/** Width of one character of an 11 px tick label, generously, in viewBox units. */
+const TICK_CHAR_W = 7;
+
+export interface TimelineGeometry {
+  /** The drawn chart. */
+  readonly element: SVGSVGElement;
+  /** The period index under a horizontal position given as a fraction (0–1) of the drawn width. */
+  indexAt(fraction: number): number;
+  /** Moves the cursor (guide line and highlighted points) to a period, or hides it with null. */
+  showCursor(index: number | null): void;
+}
+
+/**
+ * Draws the timeline as lines (one per phrase, with points when the periods are few enough to see them) over
+ * round y ticks; the y labels get the room their longest text needs, so none is clipped.
+ */
+export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WIDTH): TimelineGeometry {
+  const W = Math.round(Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)));
+  const ticks = timelineTicks(chart.max);
+  const top = ticks.at(-1) ?? 1;
+  const left = Math.max(36, 10 + Math.max(...ticks.map((t) => formatMeasure(t, chart.measure).length)) * TICK_CHAR_W);
+  const plotW = W - left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const n = chart.periods.length;
+  const x = (i: number) => left + (n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW);
+  const y = (v: number) => PAD.top + plotH - (top === 0 ? 0 : (v / top) * plotH);
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart-svg timeline-svg', 'aria-label': label, focusable: 'false' }) as SVGSVGElement;
+  for (const t of ticks) {
+    root.append(svg('line', { x1: left, x2: W - PAD.right, y1: y(t), y2: y(t), class: 'grid' }));
+    root.append(svg('text', { x: left - 6, y: y(t) + 4, class: 'tick', 'text-anchor': 'end' }, formatMeasure(t, chart.measure)));
+  }
+  // A month label is ~7 characters: one per 90 units leaves room between them.
+  const labelEvery = Math.max(1, Math.ceil(n / Math.max(2, Math.floor(plotW / 90))));
+  chart.periods.forEach((p, i) => {
+    if (i % labelEvery === 0) root.append(svg('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': n === 1 ? 'middle' : i === 0 ? 'start' : 'middle' }, p));
+  });
+  const guide = svg('line', { x1: 0, x2: 0, y1: PAD.top, y2: PAD.top + plotH, class: 'cursor', visibility: 'hidden' });
+  root.append(guide);
+  const dots: SVGElement[][] = [];
+  chart.series.forEach((s, k) => {
+    const colour = SERIES_COLOURS[k % SERIES_COLOURS.length] as string;
+    // A period without articles has no rate: the line breaks there instead of dropping to zero.
+    let d = '';
+    let pen = false;
+    s.points.forEach((p, i) => {
+      if (p.value === null) { pen = false; return; }
+      d += `${pen ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`;
+      pen = true;
+    });
+    root.append(svg('path', { d, class: 'series', stroke: colour, 'stroke-dasharray': SERIES_DASHES[k % SERIES_DASHES.length] as string }));
+    dots.push(s.points.map((p, i) => {
+      const dot = svg('circle', { cx: x(i), cy: y(p.value ?? 0), r: n <= 60 ? 3 : 0, fill: colour, class: 'point', visibility: p.value === null ? 'hidden' : 'visible' });
+      root.append(dot);
+      return dot;
+    }));
+  });
+  return {
+    element: root,
+    indexAt: (fraction) => {
+      const vx = fraction * W;
+      return n <= 1 ? 0 : Math.max(0, Math.min(n - 1, Math.round(((vx - left) / plotW) * (n - 1))));
+    },
+    showCursor: (index) => {
+      guide.setAttribute('visibility', index === null ? 'hidden' : 'visible');
+      if (index !== null) { guide.setAttribute('x1', String(x(index))); guide.setAttribute('x2', String(x(index))); }
+      for (const row of dots) row.forEach((dot, i) => dot.setAttribute('r', String(i === index ? 5.5 : n <= 60 ? 3 : 0)));
+    },
+  };
+}
