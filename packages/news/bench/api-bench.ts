@@ -4,12 +4,10 @@
  *
  * Release: the shared real corpora beside the repository (built once, cached under /tmp).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { existsSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { Pool } from 'undici';
-import { autocannon, BENCHMARKS_FILE, CORPORA, pct, spawnListening, writeBenchmarkSection, type AutocannonResult } from './bench-support.ts';
+import { autocannon, BENCHMARKS_FILE, CORPORA, cpuMicros, distinctQueries, pct, spawnListening, writeBenchmarkSection, type AutocannonResult } from './bench-support.ts';
 import { buildRelease, INDEX_MANIFEST_FILE } from '../src/release/index.ts';
 import { encodeEnvelope } from '../src/protocol/index.ts';
 
@@ -17,14 +15,6 @@ const RELEASE = '/tmp/news-api-bench/release';
 const VERSION = 'api-bench-1';
 const SECTION = '## News API (npm run bench:api)';
 
-
-
-/** CPU time (user + system) a process has used, in microseconds, from /proc (clock ticks of 10 ms). */
-function cpuMicros(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 
 /** Sequential requests on one keep-alive connection: latency at low load, measured per request with hrtime. */
@@ -51,38 +41,6 @@ async function load(url: string, path: string, bodies: string[], connections: nu
   });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return r;
-}
-
-/**
- * 40,000 distinct one- and two-word phrases drawn deterministically from the corpora: more than the worker's
- * 10,000-entry result cache holds, so in rotation every request misses it.
- */
-function distinctQueries(n: number): string[] {
-  const words: string[] = [];
-  for (const d of readdirSync(CORPORA, { withFileTypes: true }).filter((e) => e.isDirectory())) {
-    for (const f of readdirSync(join(CORPORA, d.name)).filter((x) => x.endsWith('.jsonl.gz'))) {
-      const lines = gunzipSync(readFileSync(join(CORPORA, d.name, f))).toString('utf8').split('\n');
-      for (let i = 0; i < lines.length; i += 7) {
-        if (lines[i] === '') continue;
-        const text = (JSON.parse(lines[i]!) as { text: string }).text;
-        words.push(...text.split(/\s+/).filter((w) => w.length > 1).slice(0, 40));
-      }
-    }
-  }
-  const out = new Set<string>();
-  // mulberry32: 32-bit integer arithmetic (a float LCG loses precision above 2^53 and falls into short cycles).
-  let seed = 7;
-  const rnd = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  for (let tries = 0; out.size < n && tries < n * 20; tries++) {
-    const i = Math.floor(rnd() * (words.length - 1));
-    out.add(rnd() < 0.5 ? words[i]! : `${words[i]} ${words[i + 1]}`);
-  }
-  return [...out];
 }
 
 async function main(): Promise<void> {

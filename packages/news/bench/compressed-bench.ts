@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
-import { createShardWriter, indexCompressedShard, indexShard, openShard, type ShardKind, type ShardReader } from '../src/shard/index.ts';
+import { createShardWriter, indexCompressedShard, indexShard, type ShardKind } from '../src/shard/index.ts';
 import { CORPORA, writeBenchmarkSection } from './bench-support.ts';
 import { machine, percentiles, type Percentiles } from './index-bench-measure.ts';
-import { createRandom } from '../src/corpus/synthetic.ts';
+import { measureReader, mixedQueries, openMeasured, type Latency } from './reader-latency.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const WORK = process.env['BENCH_DIR'] ?? '/tmp/news-bench-compressed';
@@ -51,65 +51,6 @@ function build(kind: ShardKind, dir: string, inputs: string[]): Built {
   };
 }
 
-/** 1,000 mixed queries from the shard's own articles (as bench:index): 30% 1–4 chars, 50% 5–20, 10% 40–100, 10% absent. */
-function mixedQueries(r: ShardReader, n = 1000): Buffer[] {
-  const random = createRandom(42);
-  const out: Buffer[] = [];
-  while (out.length < n) {
-    const chars = [...r.documentBytes(Math.floor(random() * r.stats.docCount)).toString('utf8')];
-    const u = random();
-    const len = u < 0.3 ? 1 + Math.floor(random() * 4) : u < 0.8 ? 5 + Math.floor(random() * 16) : 40 + Math.floor(random() * 60);
-    const start = Math.floor(random() * Math.max(1, chars.length - len));
-    const q = chars.slice(start, start + len).join('');
-    out.push(Buffer.from(u > 0.9 ? `${q}\u2603absent` : q, 'utf8'));
-  }
-  return out;
-}
-
-interface Latency { openSeconds: number; rssMB: number; count: Percentiles; locate: Percentiles; window: Percentiles; page: Percentiles }
-
-function open(dir: string): { reader: ShardReader; openSeconds: number; rssMB: number } {
-  const rss = process.memoryUsage().rss;
-  const t = performance.now();
-  const reader = openShard(dir, 'memory');
-  return { reader, openSeconds: (performance.now() - t) / 1000, rssMB: (process.memoryUsage().rss - rss) / 1e6 };
-}
-
-/** Warm-up round, then measured round; per call in microseconds (page: 1,000 ranks located + their articles' lengths). */
-function measure(o: ReturnType<typeof open>, queries: Buffer[], checkAgainst?: ShardReader): Latency {
-  const reader = o.reader;
-  const random = createRandom(7);
-  const ranks = Array.from({ length: 2000 }, () => Math.floor(random() * reader.stats.textBytes));
-  const frequent = queries.map((q) => reader.find(q)).filter((f) => f.hi - f.lo >= 1000).slice(0, 50);
-  const samples = { count: [] as number[], locate: [] as number[], window: [] as number[], page: [] as number[] };
-  for (let round = 0; round < 2; round++) {
-    for (const q of queries) {
-      const s = now();
-      reader.count(q);
-      if (round) samples.count.push(now() - s);
-    }
-    for (const rank of ranks) {
-      let s = now();
-      const at = reader.locate(rank);
-      if (round) samples.locate.push(now() - s);
-      s = now();
-      reader.window(rank, queries[rank % queries.length] as Buffer, 1000);
-      if (round) samples.window.push(now() - s);
-      if (checkAgainst && round === 0 && checkAgainst.locate(rank).pos !== at.pos) throw new Error(`rank ${rank}: kinds disagree`);
-    }
-    for (const f of frequent) {
-      const s = now();
-      for (let rank = f.lo; rank < f.lo + 1000; rank++) reader.documentLength(reader.locate(rank).doc);
-      if (round) samples.page.push(now() - s);
-    }
-  }
-  if (checkAgainst) for (const q of queries) if (JSON.stringify(checkAgainst.find(q)) !== JSON.stringify(reader.find(q))) throw new Error(`find ${q.toString()}: kinds disagree`);
-  return {
-    openSeconds: o.openSeconds, rssMB: o.rssMB, count: percentiles(samples.count), locate: percentiles(samples.locate),
-    window: percentiles(samples.window), page: percentiles(samples.page),
-  };
-}
-
 function ripgrep(textFile: string, queries: Buffer[]): Percentiles {
   const times: number[] = [];
   for (const q of queries) {
@@ -137,12 +78,12 @@ async function dataSet(name: string, inputs: string[], rgQueries: number, withSa
   const fm = reuse ? undefined : build('compressed', fmDir, inputs);
   const sa = withSa ? build('sa', join(root, 'sa'), inputs) : undefined;
   // The compressed reader opens first, so its RSS growth is its own.
-  const fmOpen = open(fmDir);
-  const saOpen = sa ? open(join(root, 'sa')) : undefined;
-  const queries = mixedQueries(saOpen?.reader ?? fmOpen.reader);
+  const fmOpen = openMeasured(fmDir);
+  const saOpen = sa ? openMeasured(join(root, 'sa')) : undefined;
+  const queries = mixedQueries([saOpen?.reader ?? fmOpen.reader]);
   log(`${name}: measuring`);
-  const saLat = saOpen ? measure(saOpen, queries) : undefined;
-  const fmLat = measure(fmOpen, queries, saOpen?.reader);
+  const saLat = saOpen ? measureReader(saOpen, queries) : undefined;
+  const fmLat = measureReader(fmOpen, queries, saOpen?.reader);
   const textBytes = fmOpen.reader.stats.textBytes;
   fmOpen.reader.close();
   saOpen?.reader.close();

@@ -18,10 +18,18 @@ export function buildInChild(inputs: string[], out: string, indexVersion: string
   const r = spawnSync('/usr/bin/time', ['-v', process.execPath, NEWS, 'build', '--input', ...inputs, '--out', out, '--index-version', indexVersion, '--force', ...extraArgs],
     { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LOG_LEVEL: 'warn' } });
   if (r.status !== 0) throw new Error(`news build failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
-  const cpu = (label: string): number => Number(new RegExp(`${label} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? 0);
+  return parseTimedBuild(r.stdout, r.stderr);
+}
+
+/**
+ * A build's figures from what `/usr/bin/time -v news build …` printed: the summary line on stdout, peak RSS and
+ * CPU seconds on stderr. Also reads a build run by hand (bench:scale's BENCH_SCALE_REUSE).
+ */
+export function parseTimedBuild(stdout: string, stderr: string): ChildBuild {
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+  const cpu = (label: string): number => Number(new RegExp(`${label} time \\(seconds\\): ([\\d.]+)`).exec(stderr)?.[1] ?? 0);
   return {
-    summary: JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as ChildBuild['summary'],
+    summary: JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildBuild['summary'],
     peakRssBytes: Number(rss?.[1] ?? 0) * 1024,
     cpuSeconds: cpu('User') + cpu('System'),
   };
@@ -80,13 +88,13 @@ export function measureQueries(index: ReleaseIndex, queries: Buffer[]): { count:
   return { count: percentiles(count), find: percentiles(find), locateWindow: percentiles(locateWindow), countLargestShard: percentiles(largestShard) };
 }
 
-/** The linear-scan alternative: `rg -a -F -o -c` over the shards' text files, per query (milliseconds). */
-export function ripgrepScan(shardsDir: string, queries: Buffer[]): { perQueryMs: Percentiles; totalMatches: number } {
+/** The linear-scan alternative: `rg -a -F -o -c` over the shards' text files (or, glob null, one file), per query (milliseconds). */
+export function ripgrepScan(shardsDir: string, queries: Buffer[], glob: string | null = 'text.bin'): { perQueryMs: Percentiles; totalMatches: number } {
   const times: number[] = [];
   let totalMatches = 0;
   for (const q of queries) {
     const t = now();
-    const r = spawnSync('rg', ['-a', '-F', '-o', '-c', '--no-filename', '-g', 'text.bin', '-e', q.toString('utf8'), shardsDir], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync('rg', ['-a', '-F', '-o', '-c', '--no-filename', ...(glob === null ? [] : ['-g', glob]), '-e', q.toString('utf8'), shardsDir], { encoding: 'utf8', maxBuffer: 1 << 26 });
     times.push((now() - t) / 1000);
     for (const line of r.stdout.split('\n')) totalMatches += Number(line) || 0;
   }

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultSyntheticCorpusOptions, writeSyntheticCorpus } from '../src/corpus/index.ts';
-import { createRandom } from '../src/corpus/synthetic.ts';
+import { mixedQueries } from './reader-latency.ts';
 import { openRelease, type ReleaseIndex } from '../src/release/index.ts';
 import { buildSuffixArray } from '../src/suffix-array/index.ts';
 import { CORPORA, writeBenchmarkSection } from './bench-support.ts';
@@ -18,23 +18,6 @@ const SYNTHETIC_BYTES = Number(process.env['BENCH_SYNTHETIC_BYTES'] ?? 1.05e9);
 const log = (msg: string): void => void process.stderr.write(`bench: ${msg}\n`);
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const LOAD_AT_START = loadAverage();
-
-/** 1,000 mixed queries drawn from the index's own articles: short, medium, long, and absent ones. */
-function mixedQueries(index: ReleaseIndex, n = 1000): Buffer[] {
-  const random = createRandom(42);
-  const out: Buffer[] = [];
-  while (out.length < n) {
-    const shard = index.shards[Math.floor(random() * index.shards.length)];
-    if (!shard || shard.reader.stats.docCount === 0) continue;
-    const chars = [...shard.reader.documentBytes(Math.floor(random() * shard.reader.stats.docCount)).toString('utf8')];
-    const u = random();
-    const len = u < 0.3 ? 1 + Math.floor(random() * 4) : u < 0.8 ? 5 + Math.floor(random() * 16) : 40 + Math.floor(random() * 60);
-    const start = Math.floor(random() * Math.max(1, chars.length - len));
-    const q = chars.slice(start, start + len).join('');
-    out.push(Buffer.from(u > 0.9 ? `${q}\u2603absent` : q, 'utf8'));
-  }
-  return out;
-}
 
 /** Suffix-array construction on a release's shard texts: one at a time (per core) and two at once (both cores). */
 async function suffixArraySpeed(index: ReleaseIndex): Promise<NonNullable<DataResult['sa']>> {
@@ -76,7 +59,7 @@ async function benchData(name: string, inputs: string[], out: string, rgSample: 
   log(`${name}: ${build.summary.documents} docs, ${(build.summary.text_bytes / 1e6).toFixed(1)} MB text, ${build.summary.mb_per_s} MB/s, peak RSS ${(build.peakRssBytes / 1e6).toFixed(0)} MB`);
   const mem = await openRelease(out, { mode: 'memory' });
   const index = mem.indexes.get('news') as ReleaseIndex;
-  const queries = mixedQueries(index);
+  const queries = mixedQueries(index.shards.map((sh) => sh.reader));
   const sa = withSa ? await suffixArraySpeed(index) : undefined;
   log(`${name}: memory reader queries`);
   const memory = measureQueries(index, queries);

@@ -6,6 +6,11 @@
  * Environment: BENCH_SCALE_BYTES (default 2.5e9 text bytes), BENCH_SCALE_PART_BYTES (512 MiB), BENCH_SCALE_KINDS
  * (comma list, default `sa`; any other kind is passed as `news build --kind K`), BENCH_SCALE_DIR (/tmp/news-scale),
  * BENCH_SCALE_QUERIES (300), BENCH_SCALE_RG_QUERIES (12), BENCH_SCALE_KEEP=1 keeps the data.
+ * BENCH_SCALE_INPUT: an existing corpus file instead of generating one. BENCH_SCALE_MEMORY: `news build --memory`.
+ * BENCH_SCALE_REUSE=1: a kind whose release is already in BENCH_SCALE_DIR/release-KIND is measured, not rebuilt; its
+ * build figures come from BENCH_SCALE_DIR/build-KIND.out and .err (stdout and stderr of `/usr/bin/time -v news build`).
+ * BENCH_SCALE_PART_DIRS=dir,dir…: only measure these finished part directories (shards) in memory, e.g. the parts a
+ * month build has finished so far, into the section "Scale: finished parts". BENCH_SCALE_SORTERS=0 skips the sorter comparison. The compressed kind is also served in memory (per part, whole month) and over HTTP for BENCH_SCALE_HTTP_SECONDS (10).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -14,7 +19,8 @@ import { gunzipSync } from 'node:zlib';
 import { openRelease, type IndexManifest, type ReleaseIndex } from '../src/release/index.ts';
 import { availableSorters, buildSuffixArray } from '../src/suffix-array/index.ts';
 import { CORPORA, NEWS_BIN, writeBenchmarkSection } from './bench-support.ts';
-import { buildInChild, machine, percentiles, ripgrepScan, type ChildBuild, type Percentiles } from './index-bench-measure.ts';
+import { buildInChild, machine, parseTimedBuild, percentiles, ripgrepScan, type ChildBuild, type Percentiles } from './index-bench-measure.ts';
+import { measurePartDirs, measureServing, servingLines, type Serving } from './scale-serving.ts';
 
 const env = (name: string, fallback: string): string => process.env[name] ?? fallback;
 const TEXT_BYTES = Number(env('BENCH_SCALE_BYTES', '2.5e9'));
@@ -23,6 +29,10 @@ const KINDS = env('BENCH_SCALE_KINDS', 'sa').split(',').filter(Boolean);
 const WORK = env('BENCH_SCALE_DIR', '/tmp/news-scale');
 const QUERIES = Number(env('BENCH_SCALE_QUERIES', '300'));
 const RG_QUERIES = Number(env('BENCH_SCALE_RG_QUERIES', '12'));
+const INPUT = process.env['BENCH_SCALE_INPUT'];
+const MEMORY = process.env['BENCH_SCALE_MEMORY'];
+const REUSE = process.env['BENCH_SCALE_REUSE'] === '1';
+const HTTP_SECONDS = Number(env('BENCH_SCALE_HTTP_SECONDS', '10'));
 const TARGET_BYTES = 20e9;
 const log = (msg: string): void => void process.stderr.write(`bench:scale: ${msg}\n`);
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -33,7 +43,9 @@ interface KindResult {
   build: ChildBuild;
   parts: number;
   indexBytesPerTextByte: number;
+  textBytes: number;
   count: Percentiles;
+  serving?: Serving;
 }
 
 /** Queries drawn from the month's own articles (3–40 bytes), a tenth made absent. */
@@ -94,22 +106,58 @@ async function sorterSpeeds(): Promise<{ sorter: string; mbPerCpuS: number; mbPe
 
 async function measureKind(kind: string, corpus: string): Promise<KindResult> {
   const out = join(WORK, `release-${kind}`);
-  log(`building kind ${kind} with --part-bytes ${PART_BYTES} (load ${loadAverage()})`);
-  const build = buildInChild([corpus], out, `scale-${kind}`, ['--part-bytes', String(PART_BYTES), ...(kind === 'sa' ? [] : ['--kind', kind])]);
+  let build: ChildBuild;
+  if (REUSE && existsSync(join(out, 'index-manifest.json'))) {
+    log(`reusing the kind ${kind} release in ${out}`);
+    build = parseTimedBuild(readFileSync(join(WORK, `build-${kind}.out`), 'utf8'), readFileSync(join(WORK, `build-${kind}.err`), 'utf8'));
+  } else {
+    log(`building kind ${kind} with --part-bytes ${PART_BYTES} (load ${loadAverage()})`);
+    build = buildInChild([corpus], out, `scale-${kind}`, ['--part-bytes', String(PART_BYTES), ...(MEMORY ? ['--memory', MEMORY] : []), ...(kind === 'sa' ? [] : ['--kind', kind])]);
+  }
   const manifest = JSON.parse(readFileSync(join(out, 'index-manifest.json'), 'utf8')) as IndexManifest;
   const ix = manifest.indexes[0];
   const release = await openRelease(out, { mode: 'disk', verify: 'sizes' });
+  let result: KindResult;
   try {
     const index = release.indexes.get('news') as ReleaseIndex;
     const queries = drawQueries(index, QUERIES);
     log(`counting ${queries.length} queries over ${index.shards.length} parts from disk`);
-    return { kind, build, parts: index.shards.length, indexBytesPerTextByte: (ix?.totals.index_bytes ?? 0) / (ix?.totals.text_bytes ?? 1), count: countWholeMonth(index, queries) };
+    result = {
+      kind, build, parts: index.shards.length, indexBytesPerTextByte: (ix?.totals.index_bytes ?? 0) / (ix?.totals.text_bytes ?? 1),
+      textBytes: ix?.totals.text_bytes ?? 0, count: countWholeMonth(index, queries),
+    };
   } finally {
     release.close();
   }
+  // The SA kind is served from disk (5 bytes per text byte do not fit RAM at scale); the compressed kind from RAM.
+  if (kind === 'compressed') result.serving = await measureServing(out, HTTP_SECONDS, log);
+  return result;
+}
+
+/** BENCH_SCALE_PART_DIRS: finished parts measured in memory (no build, no HTTP: the worker needs a whole release). */
+function partsOnly(dirs: string[]): void {
+  const startLoad = loadAverage();
+  const s = measurePartDirs(dirs, log);
+  const m = machine();
+  const heading = '## Scale: finished parts of a compressed month (npm run bench:scale, BENCH_SCALE_PART_DIRS)';
+  const section = [
+    heading,
+    '',
+    `Measured ${new Date().toISOString().slice(0, 16)} UTC on ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, **shared with other jobs**: load average ${startLoad} at the start, ${loadAverage()} at the end.`,
+    `${dirs.length} finished part(s) of one synthetic crawl month, ${(s.parts.reduce((n, p) => n + p.textBytes, 0) / 1e9).toFixed(2)} GB of text: all files ${s.indexBytesPerTextByte.toFixed(3)} bytes per text byte (target ≤ 0.75).`,
+    '',
+    ...servingLines('compressed', s),
+  ].join('\n');
+  process.stdout.write(`${section}\n`);
+  writeBenchmarkSection(heading, section);
 }
 
 async function main(): Promise<void> {
+  const partDirs = process.env['BENCH_SCALE_PART_DIRS'];
+  if (partDirs) {
+    partsOnly(partDirs.split(',').filter(Boolean));
+    return;
+  }
   const startLoad = loadAverage();
   mkdirSync(WORK, { recursive: true });
   const corpus = join(WORK, 'month.jsonl.gz');
@@ -117,34 +165,42 @@ async function main(): Promise<void> {
   let rg: ReturnType<typeof ripgrepScan> | undefined;
   let rgQueries: Buffer[] = [];
   let indexRg: Percentiles | undefined;
+  let rgOver = '';
   try {
-    log(`generating ${TEXT_BYTES / 1e9} GB of text in one crawl month → ${corpus}`);
-    const gen = spawnSync(process.execPath, [NEWS_BIN, 'demo-corpus', '--out', corpus, '--bytes', String(TEXT_BYTES), '--month', '2024-03'], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
-    if (gen.status !== 0) throw new Error(`demo-corpus failed: ${gen.stderr.slice(-2000)}`);
-    for (const kind of KINDS) results.push(await measureKind(kind, corpus));
-    // ripgrep over the decompressed text (the suffix-array kind's text files), and the index for the same queries.
+    if (INPUT === undefined) {
+      log(`generating ${TEXT_BYTES / 1e9} GB of text in one crawl month → ${corpus}`);
+      const gen = spawnSync(process.execPath, [NEWS_BIN, 'demo-corpus', '--out', corpus, '--bytes', String(TEXT_BYTES), '--month', '2024-03'], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
+      if (gen.status !== 0) throw new Error(`demo-corpus failed: ${gen.stderr.slice(-2000)}`);
+    }
+    for (const kind of KINDS) results.push(await measureKind(kind, INPUT ?? corpus));
+    // ripgrep over the decompressed text (the suffix-array kind's text files, else the uncompressed input), and the
+    // index from disk for the same queries.
     const saDir = join(WORK, 'release-sa');
-    if (existsSync(saDir)) {
-      const release = await openRelease(saDir, { mode: 'disk', verify: 'sizes' });
+    const rgRelease = existsSync(saDir) ? saDir : join(WORK, `release-${KINDS[0] ?? 'sa'}`);
+    const rgTarget = existsSync(saDir) ? join(saDir, 'indexes') : INPUT?.endsWith('.jsonl') ? INPUT : undefined;
+    if (rgTarget !== undefined && existsSync(rgRelease)) {
+      const release = await openRelease(rgRelease, { mode: 'disk', verify: 'sizes' });
       const index = release.indexes.get('news') as ReleaseIndex;
       rgQueries = drawQueries(index, RG_QUERIES);
       indexRg = countWholeMonth(index, rgQueries);
       release.close();
-      log(`ripgrep over the text for ${rgQueries.length} queries`);
-      rg = ripgrepScan(join(saDir, 'indexes'), rgQueries);
+      log(`ripgrep over ${rgTarget} for ${rgQueries.length} queries`);
+      rg = ripgrepScan(rgTarget, rgQueries, existsSync(saDir) ? 'text.bin' : null);
+      rgOver = existsSync(saDir) ? "the month's text files" : 'the input JSONL';
     }
   } finally {
     if (process.env['BENCH_SCALE_KEEP'] !== '1') rmSync(WORK, { recursive: true, force: true });
   }
-  const sorters = await sorterSpeeds();
+  const sorters = process.env['BENCH_SCALE_SORTERS'] === '0' ? [] : await sorterSpeeds();
   const endLoad = loadAverage();
   const m = machine();
   const gb = (n: number): string => (n / 1e9).toFixed(2);
+  const textBytes = results[0]?.textBytes ?? TEXT_BYTES;
   const lines = [
     '## Scale: one crawl month in parts (npm run bench:scale)',
     '',
     `Measured ${new Date().toISOString().slice(0, 16)} UTC on ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, **shared with other jobs**: load average ${startLoad} at the start, ${endLoad} at the end.`,
-    `**Size: ${gb(TEXT_BYTES)} GB of synthetic text in one crawl month** (\`news demo-corpus --month 2024-03\`), parts of ${(PART_BYTES / 2 ** 20).toFixed(0)} MiB — not the 20 GB of issue 10: the machine and its disk are shared by 8 jobs this session, so the run had to finish in ≤ 25 minutes. Rows marked *extrapolated* scale the measured figures to 20 GB; every other figure is measured.`,
+    `**Size: ${gb(textBytes)} GB of synthetic text in one crawl month** (\`news demo-corpus --month 2024-03\`) — not the 20 GB of issue 10 (why: see the notes after this section). Rows marked *extrapolated* scale the measured figures to 20 GB; every other figure is measured.`,
     '',
     '| kind | parts | build wall | build MB/s (wall) | build CPU s | peak RSS | index bytes / text byte | count whole month, disk p50 / p99 |',
     '|---|---|---|---|---|---|---|---|',
@@ -152,14 +208,15 @@ async function main(): Promise<void> {
     '',
   ];
   if (rg && indexRg) {
-    lines.push(`ripgrep (\`rg -a -F -o -c\` over the month's text files), ${rgQueries.length} queries: p50 ${rg.perQueryMs.p50.toFixed(0)} ms per query; the index from disk for the same queries: p50 ${(indexRg.p50 / 1000).toFixed(2)} ms (**${(rg.perQueryMs.p50 / (indexRg.p50 / 1000)).toFixed(0)}× faster**).`, '');
+    lines.push(`ripgrep (\`rg -a -F -o -c\` over ${rgOver}), ${rgQueries.length} queries: p50 ${rg.perQueryMs.p50.toFixed(0)} ms per query; the index from disk for the same queries: p50 ${(indexRg.p50 / 1000).toFixed(2)} ms (**${(rg.perQueryMs.p50 / (indexRg.p50 / 1000)).toFixed(0)}× faster**).`, '');
   }
   if (sorters.length > 0) {
     lines.push(`Suffix sorters on the four real corpora (45.6 MB, one text): ${sorters.map((s) => `${s.sorter} ${s.mbPerCpuS.toFixed(1)} MB per CPU-second (${s.mbPerWallS.toFixed(1)} MB/s wall)`).join('; ')}.`, '');
   }
-  const scale = TARGET_BYTES / TEXT_BYTES;
+  for (const r of results) if (r.serving) lines.push(...servingLines(r.kind, r.serving));
+  const scale = TARGET_BYTES / textBytes;
   for (const r of results) {
-    lines.push(`*Extrapolated to 20 GB (${r.kind})*: about ${Math.ceil(TARGET_BYTES / PART_BYTES)} parts of this size; build ≈ ${((r.build.summary.seconds * scale) / 60).toFixed(0)} min at the measured MB/s (sorting is O(n log n) per part, so per-part cost stays as measured); peak RSS stays ≈ ${gb(r.build.peakRssBytes)} GB (it depends on the part size and the parts sorted at once, not on the month); index ≈ ${gb(r.indexBytesPerTextByte * TARGET_BYTES)} GB on disk; whole-month count p50 ≈ ${((r.count.p50 / 1000) * scale).toFixed(1)} ms (one binary search per part, and parts grow with the month).`);
+    lines.push(`*Extrapolated to 20 GB (${r.kind})*: about ${Math.ceil(TARGET_BYTES / (r.textBytes / r.parts))} parts of this size; build ≈ ${((r.build.summary.seconds * scale) / 60).toFixed(0)} min at the measured MB/s (sorting is O(n log n) per part, so per-part cost stays as measured); peak RSS stays ≈ ${gb(r.build.peakRssBytes)} GB (it depends on the part size and the parts sorted at once, not on the month); index ≈ ${gb(r.indexBytesPerTextByte * TARGET_BYTES)} GB on disk; whole-month count p50 ≈ ${((r.count.p50 / 1000) * scale).toFixed(1)} ms (one binary search per part, and parts grow with the month).`);
   }
   if (rg) lines.push('', `*Extrapolated*: ripgrep over 20 GB ≈ ${((rg.perQueryMs.p50 * scale) / 1000).toFixed(0)} s per query (linear in the text).`);
   const section = lines.join('\n');

@@ -4,12 +4,10 @@
  *
  * Release: the shared real corpora beside the repository (built once, cached under /tmp).
  */
-import { existsSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { BENCHMARKS_FILE, CORPORA, spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import { BENCHMARKS_FILE, CORPORA, ensureCorporaRelease, spawnListening, writeBenchmarkSection } from './bench-support.ts';
 import { client, latency, type Client } from './v2-client.ts';
 import { compressionTable, researchRows } from './v2-research-bench.ts';
-import { buildRelease, INDEX_MANIFEST_FILE } from '../src/release/index.ts';
 import { encodeEnvelope, type V2WorkerRequest } from '../src/protocol/index.ts';
 import { planPages, QueryTotals, type DocumentsResult, type FindResult } from '../src/search-v2/index.ts';
 
@@ -25,11 +23,7 @@ async function find(c: Client, query: string): Promise<FindResult> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CORPORA)) throw new Error(`the benchmark needs the shared corpora in ${CORPORA}`);
-  if (!existsSync(`${RELEASE}/${INDEX_MANIFEST_FILE}`)) {
-    console.error(`building the release from ${CORPORA} into ${RELEASE} (once) …`);
-    await buildRelease({ inputs: [CORPORA], out: RELEASE, indexVersion: VERSION, force: true });
-  }
+  await ensureCorporaRelease(RELEASE, VERSION);
   const worker = await spawnListening(['worker', '--release', RELEASE, '--index-version', VERSION, '--port', '0', '--verify', 'sizes']);
   const gateway = await spawnListening(['gateway', '--port', '0'], {
     GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'info',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { buildTestRelease, startService, type LiveService } from './client-support/stack.ts';
 import { launchBrowser } from './client-support/browser.ts';
+import { leadSentence } from '../src/client/search/lead-sentence.ts';
 
 let root: string;
 let service: LiveService;
@@ -75,13 +76,15 @@ describe('search page layout', () => {
   it('keeps every y-axis label of the chart inside it for counts in the millions', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });
-    // The real find answer with counts a large corpus has ("the"): the chart is drawn from find alone.
-    await page.route('**/api/v2/find', async (route) => {
+    // The real timeline answer with counts a large corpus has ("the").
+    await page.route('**/api/v2/timeline', async (route) => {
       const real = await (await route.fetch()).json() as Record<string, unknown>;
-      await route.fulfill({ json: { ...real, total_occurrences: 2_400_000, shard_ids: ['2024-01', '2024-02'], shard_years: ['2024', '2024'], segment_by_shard: [[0, 1_300_000], [0, 1_100_000]] } });
+      const period = (p: string, occurrences: number) => ({ period: p, year: '2024', occurrences, articles: 90_000, text_bytes: 400_000_000, shard_ids: [p] });
+      await route.fulfill({ json: { ...real, total_occurrences: 2_400_000, periods: [period('2024-01', 1_300_000), period('2024-02', 1_100_000)] } });
     });
     await page.route('**/api/v2/documents', (route) => route.fulfill({ status: 503, json: { detail: 'not needed here', code: 'worker_unavailable' } }));
     await page.goto(`${service.url}/?q=die`);
+    await page.getByRole('radio', { name: 'Raw counts' }).check();
     await page.locator('[data-testid=chart] text.tick').first().waitFor();
     const labels = await page.locator('[data-testid=chart] text.tick[text-anchor=end]').evaluateAll((els) =>
       els.map((e) => ({ text: e.textContent, x: (e as SVGTextElement).getBBox().x })));
@@ -218,7 +221,7 @@ describe('search page wording', () => {
     await page.close();
   });
 
-  it('heads an untitled card with the opening words of its context and shows author, URL and a readable size', async () => {
+  it('heads an untitled card with its lead sentence and shows author, URL and a readable size', async () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw e; });
     // Corpora without titles (10kGNAD): the first article of each page loses its title and gains an author.
@@ -232,17 +235,16 @@ describe('search page wording', () => {
     await results(page);
     const card = page.locator('article.result').first();
     await card.locator('.snippet:not(.loading)').waitFor();
-    const heading = ((await card.locator('h3').textContent()) ?? '').trim();
-    expect(heading).not.toMatch(/^Untitled/);
-    const snippet = ((await card.locator('.snippet').textContent()) ?? '').replace(/\s+/g, ' ');
-    expect(heading.endsWith('…')).toBe(true);
-    expect(snippet).toContain(heading.replace(/^…|…$/g, '').trim());
     expect(await card.locator('.meta').textContent()).toContain('By Erika Mustermann');
     expect(await card.locator('.url a').textContent()).toBe('www.example.org/politik/artikel-1');
     await card.getByRole('button', { name: 'Read full article' }).click();
     const size = card.locator('.full-text p.muted', { hasText: 'of text' });
     await size.waitFor();
     expect(await size.textContent()).toMatch(/^(\d+ bytes|\d+(\.\d)? KB|[\d,]+ KB|\d+(\.\d)? MB) of text · matches highlighted$/);
+    // The heading is the article's lead sentence (issue 13 feature 6), read from its start, not the match's context.
+    const text = (await card.locator('.full-text .snippet').textContent()) ?? '';
+    await expect.poll(async () => (await card.locator('h3').textContent())?.trim()).toBe(leadSentence(text));
+    expect(leadSentence(text)).not.toMatch(/^Untitled/);
     await page.close();
   });
 });

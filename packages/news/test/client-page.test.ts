@@ -92,9 +92,11 @@ describe('search page', () => {
     expect(await page.locator('#total').textContent()).toBe(found.total_occurrences.toLocaleString('en'));
     expect(summary).toContain(`Examined 1,000 of ${found.total_occurrences.toLocaleString('en')} occurrences`);
     expect(new URL(page.url()).searchParams.get('q')).toBe('die');
-    const months = new Set(found.shard_ids.filter((_, i) => found.segment_by_shard[i]![1] > found.segment_by_shard[i]![0]));
-    const bars = await page.locator('[data-testid=chart] rect.bar:not(.empty)').count();
-    expect(bars).toBe(months.size);
+    // The timeline lists every crawl month with an occurrence (its table is what a screen reader reads).
+    const months = new Set(found.shard_ids.filter((_, i) => found.segment_by_shard[i]![1] > found.segment_by_shard[i]![0]).map((id) => id.split('.')[0]));
+    await page.locator('[data-testid=chart] tbody').waitFor({ state: 'attached' });
+    const rows = await page.locator('[data-testid=chart] tbody th').allTextContents();
+    for (const m of months) expect(rows).toContain(m);
     const firstMark = page.locator('article.result').first().locator('mark').first();
     expect(await firstMark.textContent()).toBe('die');
     expect(await page.locator('article.result').count()).toBe(25);
@@ -112,7 +114,7 @@ describe('search page', () => {
     await page.close();
   });
 
-  it('applies semicolon-separated filters to the examined articles and keeps the phrase total unfiltered', async () => {
+  it('applies semicolon-separated filters to the examined articles and the total (issue 13 bug 6)', async () => {
     const page = await open();
     await page.fill('#q', 'die');
     await page.click('#filters summary');
@@ -123,7 +125,9 @@ describe('search page', () => {
     expect(expected.size).toBeGreaterThan(0);
     expect(summary).toContain(`${expected.size} matching article`);
     expect(new Set(await cardKeys(page))).toEqual(new Set(expected.keys()));
-    expect(await page.locator('#total').textContent()).toBe((await apiFind('die')).total_occurrences.toLocaleString('en'));
+    const matching = [...expected.values()].reduce((n, a) => n + a.occurrences, 0);
+    await expect.poll(() => page.locator('#total').textContent()).toBe(matching.toLocaleString('en'));
+    expect(await page.locator('#total-note').textContent()).toContain(`${(await apiFind('die')).total_occurrences.toLocaleString('en')} before the filters`);
     expect(new URL(page.url()).searchParams.get('countries')).toBe('AT;de');
     await page.close();
   });
@@ -184,7 +188,7 @@ describe('search page', () => {
     const expected = await expectedArticles(releaseA, FIXTURE_PHRASE, 2025, 2025, { languages: ['de'] });
 
     const csv = await download(page, '#export-examined-csv');
-    expect(csv.name).toBe('news-matches-kanalbrucke-zeta.csv');
+    expect(csv.name).toBe('news-matching-articles-kanalbrucke-zeta.csv');
     expect(csv.text.startsWith('\uFEFF"export_scope"')).toBe(true);
     const [header, ...rows] = parseCsv(csv.text);
     const records = rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]])));
@@ -199,9 +203,16 @@ describe('search page', () => {
       expect(r['text_xxhash64']?.replace(/^\t(?=\d{16})/, '')).toBe(e.metadata.text_xxhash64);
       expect(r['examined_intervals']).toMatch(/^2025-\d\d:\[\d+,\d+\)/);
       expect(r['matching_articles']).toBe(String(expected.size));
+      // The first occurrence in context: the match and text either side of it, as the concordance shows it.
+      expect(r['first_match']).toBe(FIXTURE_PHRASE);
+      expect(`${r['first_left_context']}${r['first_match']}${r['first_right_context']}`.length).toBeGreaterThan(FIXTURE_PHRASE.length);
     }
     const formula = records.find((r) => r['title']?.includes('HYPERLINK'))!;
     expect(formula['title']).toBe(`\t${FORMULA_TITLE}`);
+
+    const xlsx = await download(page, '#export-examined-xlsx');
+    expect(xlsx.name).toBe('news-matching-articles-kanalbrucke-zeta.xlsx');
+    expect(xlsx.text.startsWith('PK')).toBe(true);
 
     const json = JSON.parse((await download(page, '#export-examined-json')).text) as { articles: { year: string; doc_ix: number; metadata: Record<string, unknown> }[] } & Record<string, unknown>;
     expect(json).toMatchObject({ scope: 'examined_matches', release: 'client-a', query: FIXTURE_PHRASE, crawl_year_range: { year_min: 2025, year_max: 2025 } });

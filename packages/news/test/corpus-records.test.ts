@@ -7,12 +7,7 @@ import { article, entries, tempDir, writeJsonl } from './support/fixtures.ts';
 
 const tmp = tempDir('corpus-records-');
 afterAll(() => tmp.cleanup());
-let n = 0;
-const fresh = (): string => {
-  const dir = join(tmp.dir, `case-${n++}`);
-  mkdirSync(dir);
-  return dir;
-};
+const fresh = tmp.fresh;
 
 const good = [article(1, '2021-03-04T10:00:00'), article(2, '2021-01-02'), article(3, '2022-07-01T00:00:00+02:00')];
 

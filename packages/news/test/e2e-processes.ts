@@ -15,8 +15,10 @@ export interface NewsProcess {
   stop(): Promise<number | null>;
 }
 
-export function spawnNews(args: readonly string[], env: Record<string, string> = {}): NewsProcess {
-  const child = spawn(process.execPath, [NEWS_BIN, ...args], {
+/** `prefix`: a command that runs the process elsewhere, e.g. `['ip', 'netns', 'exec', 'ns1']` (it must exec, not fork). */
+export function spawnNews(args: readonly string[], env: Record<string, string> = {}, prefix: readonly string[] = []): NewsProcess {
+  const [cmd, ...cmdArgs] = [...prefix, process.execPath, NEWS_BIN, ...args] as [string, ...string[]];
+  const child = spawn(cmd, cmdArgs, {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,9 +9,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMINED_CSV_HEADER, examinedCsv } from '../src/client/export/export-data.ts';
+import { EXAMINED_CSV_HEADER, examinedCsv, examinedXlsx } from '../src/client/export/export-data.ts';
+import { CONCORDANCE_CSV_HEADER, concordanceCsv } from '../src/client/export/concordance-export.ts';
+import { TIMELINE_CSV_HEADER, timelineCsv } from '../src/client/export/timeline-export.ts';
 import { ArticleSet } from '../src/client/search/article-merge.ts';
 import { EMPTY_FILTERS } from '../src/client/search/url-state.ts';
+import { DEFAULT_MATCHING } from '../src/client/search/matching-options.ts';
 
 const haveSoffice = spawnSync('soffice', ['--version'], { stdio: 'ignore' }).status === 0;
 let dir = '';
@@ -52,7 +55,7 @@ describe.skipIf(!haveSoffice)('CSV export in LibreOffice', () => {
       ],
     });
     const csv = examinedCsv(
-      { release: 'r1', query: 'Grüße', index: 'news', yearMin: null, yearMax: null, filters: EMPTY_FILTERS, exportedAt: '2026-11-24T00:00:00Z' },
+      { release: 'r1', query: 'Grüße', index: 'news', yearMin: null, yearMax: null, filters: EMPTY_FILTERS, matching: DEFAULT_MATCHING, exportedAt: '2026-11-24T00:00:00Z' },
       { articles: set.articles(), intervals: set.examinedIntervals(), totals: set.totals() },
     );
     const file = join(dir, 'matches.csv');
@@ -71,5 +74,56 @@ describe.skipIf(!haveSoffice)('CSV export in LibreOffice', () => {
     expect(second![col('title')]).toEqual({ type: 'string', text: '\t=1+1' });
     // Short numbers stay numbers: only values a spreadsheet would round are kept as text.
     expect(second![col('text_xxhash64')]).toEqual({ type: 'float', text: '123' });
+  }, 180_000);
+
+  it('XLSX: keeps the hash, a formula-like title and a crawl month exact, with nothing added, and numbers as numbers', async () => {
+    const set = new ArticleSet();
+    set.addPage({
+      index_version: 'r1', shard_id: '2024-03', rank_from: 0, rank_to: 2, page_occurrences: 2,
+      page_distinct_documents: 2, page_matching_documents: 2, page_matching_occurrences: 2,
+      documents: [
+        { year: '2024', doc_ix: 17, occurrences: 1, first_rank: 0, metadata: { title: 'Grüße aus 東京', text_xxhash64: '14196768045643192942' } },
+        { year: '2024', doc_ix: 18, occurrences: 1, first_rank: 1, metadata: { title: '=1+1', text_xxhash64: '0012' } },
+      ],
+    });
+    const ctx = { release: 'r1', query: 'Grüße', index: 'news', yearMin: null, yearMax: null, filters: EMPTY_FILTERS, matching: DEFAULT_MATCHING, exportedAt: '2026-11-24T00:00:00Z' };
+    const file = join(dir, 'matches-x.xlsx');
+    await writeFile(file, examinedXlsx(ctx, { articles: set.articles(), intervals: set.examinedIntervals(), totals: set.totals() }));
+    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${join(dir, 'profile')}`,
+      '--convert-to', 'fods', '--outdir', dir, file], { stdio: 'ignore', timeout: 120_000 });
+    const [header, first, second] = sheetCells(await readFile(join(dir, 'matches-x.fods'), 'utf8'));
+    const col = (name: (typeof EXAMINED_CSV_HEADER)[number]) => EXAMINED_CSV_HEADER.indexOf(name);
+    expect(header!.map((c) => c.text).slice(0, 3)).toEqual(['export_scope', 'release', 'query']);
+    expect(first![col('text_xxhash64')]).toEqual({ type: 'string', text: '14196768045643192942' });
+    expect(first![col('title')]).toEqual({ type: 'string', text: 'Grüße aus 東京' });
+    expect(first![col('first_shard_id')]).toEqual({ type: 'string', text: '2024-03' });
+    expect(first![col('doc_ix')]).toEqual({ type: 'float', text: '17' });
+    expect(second![col('title')]).toEqual({ type: 'string', text: '=1+1' });
+    expect(second![col('text_xxhash64')]).toEqual({ type: 'string', text: '0012' });
+  }, 180_000);
+
+  it('keeps crawl months as text, contexts as written and counts as numbers in the concordance and counts-per-month CSVs', async () => {
+    const ctx = { release: 'r1', query: '東京', index: 'news', yearMin: null, yearMax: null, filters: EMPTY_FILTERS, matching: DEFAULT_MATCHING, exportedAt: '2026-11-24T00:00:00Z' };
+    await writeFile(join(dir, 'kwic.csv'), concordanceCsv(ctx, 'left', [
+      { shardId: '2024-03', rank: 7, year: '2024', doc_ix: 17, offset: 120, left: '-5 % in ', match: '東京', right: ', sagte Müller', title: 'Grüße', hostname: 'a.example' },
+    ]), 'utf8');
+    await writeFile(join(dir, 'counts.csv'), timelineCsv({ release: 'r1', index: 'news', yearMin: null, yearMax: null, matching: 'exact capitals, also inside words', filters: '' }, [
+      { phrase: '東京', periods: [{ period: '2024-03', year: '2024', occurrences: 3, articles: 1500, text_bytes: 2_000_000, shard_ids: ['2024-03'] }] },
+    ]), 'utf8');
+    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${join(dir, 'profile')}`,
+      '--infilter=CSV:44,34,76,1', '--convert-to', 'fods', '--outdir', dir, join(dir, 'kwic.csv'), join(dir, 'counts.csv')], { stdio: 'ignore', timeout: 120_000 });
+    const [, line] = sheetCells(await readFile(join(dir, 'kwic.fods'), 'utf8'));
+    const k = (name: (typeof CONCORDANCE_CSV_HEADER)[number]) => line![CONCORDANCE_CSV_HEADER.indexOf(name)];
+    expect(k('shard_id')).toEqual({ type: 'string', text: '\t2024-03' });
+    expect(k('left_context')).toEqual({ type: 'string', text: '\t-5 % in ' });
+    expect(k('match')).toEqual({ type: 'string', text: '東京' });
+    expect(k('right_context')).toEqual({ type: 'string', text: ', sagte Müller' });
+    expect(k('rank')).toEqual({ type: 'float', text: '7' });
+    const [, count] = sheetCells(await readFile(join(dir, 'counts.fods'), 'utf8'));
+    const c = (name: (typeof TIMELINE_CSV_HEADER)[number]) => count![TIMELINE_CSV_HEADER.indexOf(name)];
+    expect(c('period')).toEqual({ type: 'string', text: '\t2024-03' });
+    expect(c('occurrences')).toEqual({ type: 'float', text: '3' });
+    expect(c('per_million_bytes')).toEqual({ type: 'float', text: '1.5' });
+    expect(c('per_1000_articles')).toEqual({ type: 'float', text: '2' });
   }, 180_000);
 });

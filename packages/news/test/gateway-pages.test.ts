@@ -136,7 +136,8 @@ describe('gateway configuration', () => {
     const bad: [Record<string, string>, RegExp][] = [
       [{ GATEWAY_PORT: '70000' }, /GATEWAY_PORT/],
       [{ GATEWAY_WORKER_URL: 'ftp://x' }, /GATEWAY_WORKER_URL/],
-      [{ GATEWAY_WORKER_URL: 'http://a:1,http://b:2' }, /exactly one worker/],
+      [{ GATEWAY_WORKER_URL: 'http://a:1,ftp://b:2' }, /GATEWAY_WORKER_URL/],
+      [{ GATEWAY_TOPOLOGY: '/nonexistent/topology.json' }, /either GATEWAY_TOPOLOGY or GATEWAY_WORKER_URL/],
       [{ GATEWAY_HF_REPO: 'not a repo' }, /GATEWAY_HF_REPO/],
       [{ GATEWAY_OPERATOR_EMAIL: 'nobody' }, /GATEWAY_OPERATOR_EMAIL/],
       [{ GATEWAY_ENVIRONMENT: 'staging' }, /GATEWAY_ENVIRONMENT/],

@@ -6,12 +6,7 @@ import { article, tempDir, writeJsonl } from './support/fixtures.ts';
 
 const tmp = tempDir('release-build-');
 afterAll(() => tmp.cleanup());
-let n = 0;
-const fresh = (): string => {
-  const dir = join(tmp.dir, `case-${n++}`);
-  mkdirSync(dir);
-  return dir;
-};
+const fresh = tmp.fresh;
 
 // Input order deliberately not chronological: doc_ix must follow (month, input order) within each year.
 const records = [

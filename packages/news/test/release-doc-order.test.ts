@@ -5,16 +5,12 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTextHasher } from '../src/corpus/index.ts';
 import { buildRelease, openRelease, type ReleaseIndex } from '../src/release/index.ts';
-import { tempDir, writeJsonl } from './support/fixtures.ts';
+import { datedTextArb, tempDir, writeJsonl } from './support/fixtures.ts';
 
 const tmp = tempDir('release-doc-order-');
 afterAll(() => tmp.cleanup());
 
-const articleArb = fc.record({
-  text: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
-  year: fc.integer({ min: 2019, max: 2021 }),
-  month: fc.integer({ min: 1, max: 12 }),
-});
+const articleArb = datedTextArb(2021);
 
 describe('document numbering (property)', () => {
   it('numbers every year by (month, input order), puts each text in its shard (part) at docBase + local doc, parts bounded and named in order', async () => {

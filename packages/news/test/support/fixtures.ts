@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 
 /** A small made-up article (no third-party text); fields can be overridden or removed with undefined. */
 export function article(n: number, warcDate: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -24,10 +25,24 @@ export function writeJsonl(path: string, records: readonly unknown[], rawLines: 
   return path;
 }
 
-export function tempDir(prefix: string): { dir: string; cleanup: () => void } {
+export function tempDir(prefix: string): { dir: string; cleanup: () => void; fresh: () => string } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  let n = 0;
+  // A new empty folder per test case, inside the temp folder.
+  const fresh = (): string => {
+    const sub = join(dir, `case-${n++}`);
+    mkdirSync(sub);
+    return sub;
+  };
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }), fresh };
 }
 
 /** Entries of a folder (to check that a failed build left nothing behind). */
 export const entries = (dir: string): string[] => readdirSync(dir).sort();
+
+/** Arbitrary short texts (any bytes that survive as a JS string) with a crawl year in [2019, lastYear] and a month. */
+export const datedTextArb = (lastYear: number): fc.Arbitrary<{ text: string; year: number; month: number }> => fc.record({
+  text: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
+  year: fc.integer({ min: 2019, max: lastYear }),
+  month: fc.integer({ min: 1, max: 12 }),
+});
