@@ -1,12 +1,13 @@
 import { rm, statfs, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { discoverInputFiles, readArticles, type ReadStats } from '../corpus/index.ts';
+import type { ShardKind } from '../shard/index.ts';
 import { loadCountryTable, type CountryTable } from '../metadata/index.ts';
 import { ArticleSink } from './article-sink.ts';
 import { resolveBuildOptions, type BuildProgress, type BuildReleaseInput, type BuildReleaseOptions, type BuildSummary, type ResolvedBuildOptions } from './build-options.ts';
 import { InputCensus } from './distributed/input-census.ts';
 import { writePartManifest } from './distributed/part-manifest.ts';
-import { planIndexing } from './part-plan.ts';
+import { diskBytesNeeded, planIndexing } from './part-plan.ts';
 import { BuildError } from './errors.ts';
 import { indexShards } from './index-shards.ts';
 import { createPartialDir, putInPlace, refuseExistingOutput } from './output-dir.ts';
@@ -45,7 +46,7 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     throwIfAborted(options.signal);
     // Every part's size is known now: refuse what cannot fit (memory, disk) before the first sort starts.
     const plan = planIndexing(shards.map((s) => ({ id: s.shardId, textBytes: s.textBytes })), options.memoryBytes, options.concurrency, options.kind);
-    await refuseShortDisk(partial, plan.textBytes);
+    await refuseShortDisk(partial, diskBytesNeeded(plan, options.kind), options.kind);
     options.onPlan?.(plan);
 
     const indexed = await indexShards(partial, shards, options, progress);
@@ -94,13 +95,13 @@ async function readAll(options: ResolvedBuildOptions, files: Awaited<ReturnType<
   return stats;
 }
 
-/** The suffix arrays take 4 bytes per text byte on disk, beside the text already written. */
-async function refuseShortDisk(dir: string, textBytes: number): Promise<void> {
+/** Refuses an indexing phase the disk cannot hold (`diskBytesNeeded`), before the first sort. */
+async function refuseShortDisk(dir: string, needed: number, kind: ShardKind): Promise<void> {
   const fs = await statfs(dir);
   const free = fs.bavail * fs.bsize;
-  const needed = 4 * textBytes * 1.02 + (64 << 20);
   if (free < needed) {
-    throw new BuildError('no_space', `the suffix arrays need about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`);
+    const what = kind === 'sa' ? 'the suffix arrays need' : 'the compressed index files need';
+    throw new BuildError('no_space', `${what} about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`);
   }
 }
 

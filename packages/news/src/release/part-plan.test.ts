@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_SHARD_TEXT_BYTES } from '../shard/index.ts';
 import { MAX_SORT_TEXT_BYTES } from '../suffix-array/index.ts';
 import { BuildError } from './errors.ts';
-import { COMPRESSED_EXTRA_BYTES_PER_TEXT_BYTE, MAX_PART_BYTES, partShardId, planIndexing, resolvePartBytes, SortBudget, sortMemoryBytes } from './part-plan.ts';
+import { COMPRESSED_EXTRA_BYTES_PER_TEXT_BYTE, diskBytesNeeded, MAX_PART_BYTES, partShardId, planIndexing, resolvePartBytes, SortBudget, sortMemoryBytes } from './part-plan.ts';
 
 describe('part planning', () => {
   it('part ids sort chronologically between their period and the next', () => {
@@ -46,6 +46,17 @@ describe('part planning', () => {
     expect(planIndexing(parts, 2 * sortMemoryBytes(100e6), 2).maxParallelSorts).toBe(2);
     expect(planIndexing(parts, sortMemoryBytes(100e6) + 1, 2).maxParallelSorts).toBe(1);
     expect(() => planIndexing([{ id: '2019-03.p004', textBytes: 1e9 }], 2e9, 2)).toThrow(/shard 2019-03\.p004 holds one article/);
+  });
+
+  it('needs disk for every suffix array of the SA kind, and only for the parts written at once of the compressed kind', () => {
+    const parts = Array.from({ length: 19 }, (_, i) => ({ id: partShardId('2024-03', i), textBytes: 2 ** 30 }));
+    const sa = planIndexing(parts, 16e9, 2, 'sa');
+    expect(diskBytesNeeded(sa, 'sa')).toBeGreaterThan(4 * 19 * 2 ** 30);
+    const compressed = planIndexing(parts, 14e9, 2, 'compressed');
+    expect(compressed.maxParallelSorts).toBe(2);
+    // Two parts' files (0.8 per text byte each) before either removes its text: about 1.8 GB, not 82 GB.
+    expect(diskBytesNeeded(compressed, 'compressed')).toBeGreaterThan(2 * 0.72 * 2 ** 30);
+    expect(diskBytesNeeded(compressed, 'compressed')).toBeLessThan(2 * 2 ** 30);
   });
 
   it('SortBudget never holds more than the budget (beyond one running sort) and hands out every part once', async () => {

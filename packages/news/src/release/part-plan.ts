@@ -111,6 +111,25 @@ export function planIndexing(partSizes: readonly { id: string; textBytes: number
 }
 
 /**
+ * Index files of the compressed kind per text byte, with room to spare: 0.72 measured on a 1 GiB synthetic part
+ * (BENCHMARKS.md), the real corpora less.
+ */
+export const COMPRESSED_DISK_BYTES_PER_TEXT_BYTE = 0.8;
+
+/**
+ * Disk the indexing phase needs beyond the parts' text files, which are already written when it is planned. The SA
+ * kind keeps a 4-byte suffix array per text byte of every part. A compressed part writes its files (≤ 0.8 per text
+ * byte) and then removes its text file (1 per text byte), so the need peaks while the first parts are written: the
+ * parts sorted at once.
+ * @example diskBytesNeeded(planIndexing([{ id: '2024-03', textBytes: 1e9 }], 16e9, 2), 'sa') // ≈ 4.15 GB
+ */
+export function diskBytesNeeded(plan: IndexPlan, kind: ShardKind): number {
+  const margin = 64 << 20;
+  if (kind === 'compressed') return COMPRESSED_DISK_BYTES_PER_TEXT_BYTE * plan.largestPartBytes * plan.maxParallelSorts + margin;
+  return 4 * plan.textBytes * 1.02 + margin;
+}
+
+/**
  * Admits sorts while their summed memory stays within the budget (one always runs, so progress is guaranteed).
  * `take` picks the largest waiting part that fits what is free; `release` returns its memory.
  */
