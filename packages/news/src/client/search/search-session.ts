@@ -42,16 +42,22 @@ export class SearchSession {
     return isExhausted(this.segments, this.cursor);
   }
 
-  /** Examines the next (at most) 1,000 ranks; returns the articles that were new. */
+  /**
+   * Examines the next (at most) 1,000 ranks; returns the articles that were new. A step spans one page per shard
+   * touched (a rare phrase: dozens), so the pages are asked for together and merged in find's order; after a
+   * failure the cursor stays behind the last page merged, and the next step asks again from there.
+   */
   async examineNext(): Promise<MergedArticle[]> {
     const { pages, next } = planPages(this.segments, this.cursor, EXAMINE_BUDGET);
+    const answers = await Promise.allSettled(pages.map((page) => this.guard(this.api.documents({
+      index: this.state.index, query: this.state.query, shardId: page.shardId, rankFrom: page.rankFrom, rankTo: page.rankTo,
+      version: this.release, filters: this.state.filters, matching: this.state.matching,
+    }))));
     const added: MergedArticle[] = [];
-    for (const page of pages) {
-      const res = await this.guard(this.api.documents({
-        index: this.state.index, query: this.state.query, shardId: page.shardId, rankFrom: page.rankFrom, rankTo: page.rankTo,
-        version: this.release, filters: this.state.filters, matching: this.state.matching,
-      }));
-      added.push(...this.articles.addPage(res));
+    for (const [i, page] of pages.entries()) {
+      const answer = answers[i]!;
+      if (answer.status === 'rejected') throw answer.reason;
+      added.push(...this.articles.addPage(answer.value));
       this.cursor = { segment: this.segments.findIndex((s) => s.shardId === page.shardId), rank: page.rankTo };
     }
     this.cursor = next;
