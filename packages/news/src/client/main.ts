@@ -254,11 +254,14 @@ async function runSearch(state: SearchState): Promise<void> {
     const s = await SearchSession.start(api, state);
     if (gen !== generation) return;
     session = s;
+    const total = s.found.total_occurrences;
+    // The first page of cards is asked for before anything else is drawn: the worker answers while the page
+    // renders the total, and the chart's request waits for the cards (ResultViews), so its drawing never delays them.
+    const firstCards = total > 0 ? examine(s, gen) : Promise.resolve();
     // The script checks every page against find's rank intervals, which a whole-word search does not fill.
     const script = byId<HTMLButtonElement>('download-script');
     script.disabled = state.matching.wholeWord;
     script.title = state.matching.wholeWord ? 'The download script cannot do whole-word searches yet; turn off Whole words only to get it.' : 'Python script that downloads every matching article';
-    const total = s.found.total_occurrences;
     el.results.hidden = false;
     el.total.textContent = formatCount(total);
     el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}”`;
@@ -275,20 +278,19 @@ async function runSearch(state: SearchState): Promise<void> {
       el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}” before the filters`;
       replaceChildren(el.totalNote, `In ${years}, ${describeMatching(state.matching)} · counting those in articles matching the filters…`);
     }
-    // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
-    // worker answers the first page before it resolves up to 20,000 ranks for the facets.
-    const filtered = hasFilters(state.filters);
-    const filteredEstimate = total > 0 && filtered ? requestEstimate(s) : null;
-    views.show({ session: s, filteredEstimate, exportContext: () => exportContext(s), onError: reportError, current: () => gen === generation });
-    if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);
     if (total === 0) {
       renderSummary(s);
       replaceChildren(el.list, h('p', { class: 'empty' }, `No article contains “${state.query}” in ${years} (${describeMatching(state.matching)}). Check the spelling${state.matching.caseInsensitive ? '' : ', try Ignore capitals'}, or widen the crawl years.`));
       setStatus('No occurrences.');
-      return;
     }
-    await examine(s, gen);
-    if (!filtered && gen === generation) void loadEstimate(s, gen, requestEstimate(s));
+    // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
+    // worker answers the first page before it resolves up to 20,000 ranks for the facets.
+    const filtered = hasFilters(state.filters);
+    const filteredEstimate = total > 0 && filtered ? requestEstimate(s) : null;
+    views.show({ session: s, filteredEstimate, firstCards, exportContext: () => exportContext(s), onError: reportError, current: () => gen === generation });
+    if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);
+    await firstCards;
+    if (total > 0 && !filtered && gen === generation) void loadEstimate(s, gen, requestEstimate(s));
   } catch (e) {
     if (gen !== generation) return;
     el.results.hidden = true;
