@@ -333,7 +333,7 @@ async function examinedExport(s: SearchSession) {
 }
 
 exportButton('export-examined-csv', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'csv'), type: 'text/csv;charset=utf-8', text: examinedCsv(exportContext(s), await examinedExport(s)) }));
-exportButton('export-examined-xlsx', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'xlsx'), type: XLSX_TYPE, text: examinedXlsx(exportContext(s), await examinedExport(s)) }));
+exportButton('export-examined-xlsx', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'xlsx'), type: XLSX_TYPE, text: await examinedXlsx(exportContext(s), await examinedExport(s)) }));
 exportButton('export-examined-json', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'json'), type: 'application/json', text: examinedJson(exportContext(s), await examinedExport(s)) }));
 exportButton('export-sample-csv', (s) => ({ name: exportFileName('shown-snippets', s.state.query, 'csv'), type: 'text/csv;charset=utf-8', text: sampleCsv(exportContext(s), s.sample) }));
 exportButton('export-sample-json', (s) => ({ name: exportFileName('shown-snippets', s.state.query, 'json'), type: 'application/json', text: sampleJson(exportContext(s), s.sample) }));
