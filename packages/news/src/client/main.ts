@@ -14,7 +14,7 @@ import { SearchSession } from './search/search-session.ts';
 import { defaultAutoExamineOptions, examineUntilEnough } from './search/auto-examine.ts';
 import { describeMatching } from './search/matching-options.ts';
 import { renderArticle } from './view/article-view.ts';
-import { byId, downloadText, formatCount, h, plural, replaceChildren } from './view/dom.ts';
+import { afterPaint, byId, downloadText, formatCount, h, plural, replaceChildren } from './view/dom.ts';
 import { formProblem, readForm, setIndexes, writeForm } from './view/search-form.ts';
 import { applyFilterSupport, filterEnabled } from './view/filter-support.ts';
 import { plainError } from './view/error-messages.ts';
@@ -130,8 +130,10 @@ function renderSummary(s: SearchSession): void {
 function renderMoreCards(s: SearchSession, focusFirst = false): void {
   const all = s.articles.articles();
   const batch = all.slice(shown, limit);
+  // The contexts are asked for once the cards are painted: 25 requests held back the first card by ~1 ms each.
+  const painted = afterPaint();
   const cards = batch.map((a: MergedArticle) => renderArticle(a, {
-    snippet: (x) => s.snippet(x), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
+    snippet: (x) => painted.then(() => s.snippet(x)), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
   }));
   el.list.append(...cards);
   shown += batch.length;
