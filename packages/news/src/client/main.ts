@@ -127,7 +127,8 @@ function renderSummary(s: SearchSession): void {
   el.next.textContent = `Examine next ${formatCount(Math.min(1000, s.remaining))}`;
 }
 
-function renderMoreCards(s: SearchSession, focusFirst = false): void {
+/** `partial`: more pages of this step are on their way, so an empty list says nothing yet. */
+function renderMoreCards(s: SearchSession, focusFirst = false, partial = false): void {
   const all = s.articles.articles();
   const batch = all.slice(shown, limit);
   // The contexts are asked for once the cards are painted: 25 requests held back the first card by ~1 ms each.
@@ -140,7 +141,7 @@ function renderMoreCards(s: SearchSession, focusFirst = false): void {
   el.more.hidden = shown >= all.length;
   el.more.textContent = `Show ${formatCount(Math.min(PAGE_OF_CARDS, all.length - shown))} more of ${formatCount(all.length - shown)} loaded articles`;
   if (focusFirst) cards[0]?.querySelector<HTMLElement>('h3 a, button')?.focus();
-  if (s.articles.totals().matchingArticles === 0 && s.articles.totals().examinedOccurrences > 0) {
+  if (!partial && s.articles.totals().matchingArticles === 0 && s.articles.totals().examinedOccurrences > 0) {
     replaceChildren(el.list, h('p', { class: 'empty' }, hasFilters(s.state.filters)
       ? 'None of the examined articles match the filters. Examine the next occurrences, or loosen the filters.'
       : 'No articles in the examined pages.'));
@@ -152,7 +153,8 @@ async function examine(s: SearchSession, gen: number): Promise<void> {
   el.next.disabled = true;
   try {
     const firstStep = s.articles.totals().examinedOccurrences === 0;
-    const added = await s.examineNext();
+    // The first step shows each page's cards as it comes in (a rare phrase's step spans dozens of shards).
+    const added = await s.examineNext(firstStep ? (fresh) => { if (gen === generation && fresh.length > 0) renderMoreCards(s, false, true); } : undefined);
     // With filters a step may hold no match: scan on by itself until a page of cards is found (bounded).
     if (hasFilters(s.state.filters)) {
       added.push(...await examineUntilEnough(s, {

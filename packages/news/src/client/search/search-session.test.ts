@@ -6,7 +6,8 @@ import { EMPTY_STATE } from './url-state.ts';
 
 /**
  * A local server speaking the v2 find/documents protocol: three shards of two occurrences each (one article per
- * shard), answering later shards first, and refusing a shard once when asked to.
+ * shard). It answers once every page of a step is asked for, later shards first; on request it holds all but the
+ * first shard, or refuses a shard once.
  */
 const SHARDS = ['2024-01', '2024-02', '2024-03'];
 let server: Server;
@@ -14,6 +15,12 @@ let base: string;
 let inFlight = 0;
 let mostInFlight = 0;
 const failOnce = new Set<string>();
+/** When set, only the first shard answers; the others wait for `releaseLater()`. By default the last one answers first. */
+let holdLater = false;
+let releaseLater = () => {};
+let laterReleased = Promise.resolve();
+const waiting: (() => void)[] = [];
+const flush = () => { for (const answer of waiting.splice(0)) answer(); };
 const asked: string[] = [];
 
 beforeAll(async () => {
@@ -30,17 +37,25 @@ beforeAll(async () => {
       asked.push(shard);
       inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
+      const position = SHARDS.indexOf(shard);
       // The last shard answers first, so merging in arrival order would reverse the articles.
-      setTimeout(() => {
+      const answer = () => setTimeout(() => {
         inFlight--;
         if (failOnce.delete(shard)) return reply(500, { detail: 'worker fault' });
-        const docIx = SHARDS.indexOf(shard);
         reply(200, {
           index_version: 'v1', shard_id: shard, rank_from: body.rank_from, rank_to: body.rank_to, page_occurrences: 2,
           page_distinct_documents: 1, page_matching_documents: 1, page_matching_occurrences: 2,
-          documents: [{ year: '2024', doc_ix: docIx, occurrences: 2, first_rank: 0, metadata: { title: shard } }],
+          documents: [{ year: '2024', doc_ix: position, occurrences: 2, first_rank: 0, metadata: { title: shard } }],
         });
-      }, (SHARDS.length - SHARDS.indexOf(shard)) * 40);
+      }, (SHARDS.length - position) * 20);
+      if (holdLater) {
+        void (position > 0 ? laterReleased : Promise.resolve()).then(answer);
+        return;
+      }
+      // Nothing is answered until every page of the step is asked for (or 300 ms passed: a step of fewer pages).
+      waiting.push(answer);
+      if (waiting.length === SHARDS.length) flush();
+      else setTimeout(flush, 300);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -51,14 +66,27 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 const state = { ...EMPTY_STATE, query: 'x' };
 
 describe('SearchSession.examineNext', () => {
-  it('asks for the pages of one step together and merges them in find order', async () => {
+  it('asks for the pages of one step together and merges them in find order, reporting each page as it is merged', async () => {
     mostInFlight = 0;
     const s = await SearchSession.start(new ApiClient(base), state);
-    const added = await s.examineNext();
+    const reported: string[][] = [];
+    const added = await s.examineNext((fresh) => reported.push(fresh.map((a) => a.firstShardId)));
     expect(mostInFlight).toBe(SHARDS.length);
     expect(added.map((a) => a.firstShardId)).toEqual(SHARDS);
+    expect(reported).toEqual(SHARDS.map((shard) => [shard]));
     expect(s.articles.totals().examinedOccurrences).toBe(6);
     expect(s.done).toBe(true);
+  });
+
+  it('reports the first page while later pages are still on their way', async () => {
+    const s = await SearchSession.start(new ApiClient(base), state);
+    holdLater = true;
+    laterReleased = new Promise<void>((r) => { releaseLater = r; });
+    const unansweredAtReport: number[] = [];
+    await s.examineNext(() => { unansweredAtReport.push(inFlight); releaseLater(); });
+    holdLater = false;
+    expect(unansweredAtReport[0]).toBe(2);
+    expect(s.articles.articles().map((a) => a.firstShardId)).toEqual(SHARDS);
   });
 
   it('after a failed page keeps the pages before it, and the next step asks again from the failed one', async () => {

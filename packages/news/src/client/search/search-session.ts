@@ -44,21 +44,24 @@ export class SearchSession {
 
   /**
    * Examines the next (at most) 1,000 ranks; returns the articles that were new. A step spans one page per shard
-   * touched (a rare phrase: dozens), so the pages are asked for together and merged in find's order; after a
-   * failure the cursor stays behind the last page merged, and the next step asks again from there.
+   * touched (a rare phrase: dozens), so the pages are asked for together; each is merged, in find's order, as soon
+   * as it and those before it are in, and `onPage` gets the articles it added (the page shows the first cards
+   * while later pages are on their way). After a failure the cursor stays behind the last page merged.
    */
-  async examineNext(): Promise<MergedArticle[]> {
+  async examineNext(onPage?: (added: MergedArticle[]) => void): Promise<MergedArticle[]> {
     const { pages, next } = planPages(this.segments, this.cursor, EXAMINE_BUDGET);
-    const answers = await Promise.allSettled(pages.map((page) => this.guard(this.api.documents({
+    const answers = pages.map((page) => this.guard(this.api.documents({
       index: this.state.index, query: this.state.query, shardId: page.shardId, rankFrom: page.rankFrom, rankTo: page.rankTo,
       version: this.release, filters: this.state.filters, matching: this.state.matching,
-    }))));
+    })));
+    // A later page may fail while an earlier one is awaited; its failure is raised in order below.
+    for (const a of answers) a.catch(() => {});
     const added: MergedArticle[] = [];
     for (const [i, page] of pages.entries()) {
-      const answer = answers[i]!;
-      if (answer.status === 'rejected') throw answer.reason;
-      added.push(...this.articles.addPage(answer.value));
+      const fresh = this.articles.addPage(await answers[i]!);
+      added.push(...fresh);
       this.cursor = { segment: this.segments.findIndex((s) => s.shardId === page.shardId), rank: page.rankTo };
+      onPage?.(fresh);
     }
     this.cursor = next;
     return added;
