@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
 import { ApiClient } from '../api/api-client.ts';
+import { startJsonServer } from '../api/json-server.fixture.ts';
 import { SearchSession } from './search-session.ts';
 import { EMPTY_STATE } from './url-state.ts';
 
@@ -10,7 +10,7 @@ import { EMPTY_STATE } from './url-state.ts';
  * first shard, or refuses a shard once.
  */
 const SHARDS = ['2024-01', '2024-02', '2024-03'];
-let server: Server;
+let close = async () => {};
 let base: string;
 let inFlight = 0;
 let mostInFlight = 0;
@@ -24,44 +24,36 @@ const flush = () => { for (const answer of waiting.splice(0)) answer(); };
 const asked: string[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => { raw += c.toString(); });
-    req.on('end', () => {
-      const body = JSON.parse(raw) as { shard_id?: string; rank_from?: number; rank_to?: number };
-      const reply = (status: number, value: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)); };
-      if (req.url === '/api/v2/find') {
-        return reply(200, { index_version: 'v1', total_occurrences: 6, segment_by_shard: SHARDS.map(() => [0, 2]), shard_ids: SHARDS, shard_years: SHARDS.map(() => '2024') });
-      }
-      const shard = body.shard_id ?? '';
-      asked.push(shard);
-      inFlight++;
-      mostInFlight = Math.max(mostInFlight, inFlight);
-      const position = SHARDS.indexOf(shard);
-      // The last shard answers first, so merging in arrival order would reverse the articles.
-      const answer = () => setTimeout(() => {
-        inFlight--;
-        if (failOnce.delete(shard)) return reply(500, { detail: 'worker fault' });
-        reply(200, {
-          index_version: 'v1', shard_id: shard, rank_from: body.rank_from, rank_to: body.rank_to, page_occurrences: 2,
-          page_distinct_documents: 1, page_matching_documents: 1, page_matching_occurrences: 2,
-          documents: [{ year: '2024', doc_ix: position, occurrences: 2, first_rank: 0, metadata: { title: shard } }],
-        });
-      }, (SHARDS.length - position) * 20);
-      if (holdLater) {
-        void (position > 0 ? laterReleased : Promise.resolve()).then(answer);
-        return;
-      }
-      // Nothing is answered until every page of the step is asked for (or 300 ms passed: a step of fewer pages).
-      waiting.push(answer);
-      if (waiting.length === SHARDS.length) flush();
-      else setTimeout(flush, 300);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  ({ base, close } = await startJsonServer((path, body, reply) => {
+    if (path === '/api/v2/find') {
+      return reply(200, { index_version: 'v1', total_occurrences: 6, segment_by_shard: SHARDS.map(() => [0, 2]), shard_ids: SHARDS, shard_years: SHARDS.map(() => '2024') });
+    }
+    const shard = String(body?.['shard_id']);
+    asked.push(shard);
+    inFlight++;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    const position = SHARDS.indexOf(shard);
+    // The last shard answers first, so merging in arrival order would reverse the articles.
+    const answer = () => setTimeout(() => {
+      inFlight--;
+      if (failOnce.delete(shard)) return reply(500, { detail: 'worker fault' });
+      reply(200, {
+        index_version: 'v1', shard_id: shard, rank_from: body?.['rank_from'], rank_to: body?.['rank_to'], page_occurrences: 2,
+        page_distinct_documents: 1, page_matching_documents: 1, page_matching_occurrences: 2,
+        documents: [{ year: '2024', doc_ix: position, occurrences: 2, first_rank: 0, metadata: { title: shard } }],
+      });
+    }, (SHARDS.length - position) * 20);
+    if (holdLater) {
+      void (position > 0 ? laterReleased : Promise.resolve()).then(answer);
+      return;
+    }
+    // Nothing is answered until every page of the step is asked for (or 300 ms passed: a step of fewer pages).
+    waiting.push(answer);
+    if (waiting.length === SHARDS.length) flush();
+    else setTimeout(flush, 300);
+  }));
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => close());
 
 const state = { ...EMPTY_STATE, query: 'x' };
 
