@@ -148,13 +148,15 @@ function renderMoreCards(s: SearchSession, focusFirst = false, partial = false):
   }
 }
 
-async function examine(s: SearchSession, gen: number): Promise<void> {
+/** `stepDone` is called once this step's pages are in (or failed), before any scanning on for filters. */
+async function examine(s: SearchSession, gen: number, stepDone: () => void = () => {}): Promise<void> {
   setStatus(`Examining up to 1,000 occurrences of “${s.state.query}”…`, true);
   el.next.disabled = true;
   try {
     const firstStep = s.articles.totals().examinedOccurrences === 0;
     // The first step shows each page's cards as it comes in (a rare phrase's step spans dozens of shards).
-    const added = await s.examineNext(firstStep ? (fresh) => { if (gen === generation && fresh.length > 0) renderMoreCards(s, false, true); } : undefined);
+    const added = await s.examineNext(firstStep ? (fresh) => { if (gen === generation && fresh.length > 0) renderMoreCards(s, false, true); } : undefined)
+      .finally(stepDone);
     // With filters a step may hold no match: scan on by itself until a page of cards is found (bounded).
     if (hasFilters(s.state.filters)) {
       added.push(...await examineUntilEnough(s, {
@@ -261,7 +263,10 @@ async function runSearch(state: SearchState): Promise<void> {
     const total = s.found.total_occurrences;
     // The first page of cards is asked for before anything else is drawn: the worker answers while the page
     // renders the total, and the chart's request waits for the cards (ResultViews), so its drawing never delays them.
-    const firstCards = total > 0 ? examine(s, gen) : Promise.resolve();
+    let firstStepDone = () => {};
+    const firstCards = new Promise<void>((resolve) => { firstStepDone = resolve; });
+    const examining = total > 0 ? examine(s, gen, firstStepDone) : Promise.resolve();
+    if (total === 0) firstStepDone();
     // The script checks every page against find's rank intervals, which a whole-word search does not fill.
     const script = byId<HTMLButtonElement>('download-script');
     script.disabled = state.matching.wholeWord;
@@ -293,7 +298,7 @@ async function runSearch(state: SearchState): Promise<void> {
     const filteredEstimate = total > 0 && filtered ? requestEstimate(s) : null;
     views.show({ session: s, filteredEstimate, firstCards, exportContext: () => exportContext(s), onError: reportError, current: () => gen === generation });
     if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);
-    await firstCards;
+    await examining;
     if (total > 0 && !filtered && gen === generation) void loadEstimate(s, gen, requestEstimate(s));
   } catch (e) {
     if (gen !== generation) return;

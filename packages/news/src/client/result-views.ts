@@ -15,7 +15,7 @@ export interface ResultViewsInput {
   readonly session: SearchSession;
   /** A filtered search's estimate (shared with the total); the timeline draws its filtered counts. Null without filters. */
   readonly filteredEstimate: Promise<EstimateResponse> | null;
-  /** Settles once the first cards are shown (or failed): the chart is asked for then, so it never delays them. */
+  /** Settles once the first step's cards are shown (or it failed), not after a filtered scan: the chart is asked for then. */
   readonly firstCards: Promise<void>;
   exportContext(): ExportContext;
   onError(e: unknown, retry?: () => void): void;
