@@ -106,11 +106,11 @@ export function distinctQueries(n: number): string[] {
 
 /**
  * Builds a release of the shared real corpora at `release` once (kept for later runs), then starts a worker on it
- * and a gateway bound to it; `stop` ends both.
+ * and a gateway bound to it (from `bin`, e.g. another checkout's, for an A/B run); `stop` ends both.
  */
-export async function startCorporaStack(release: string, indexVersion: string): Promise<{ url: string; stop(): void }> {
+export async function startCorporaStack(release: string, indexVersion: string, bin = NEWS_BIN): Promise<{ url: string; stop(): void }> {
   await ensureCorporaRelease(release, indexVersion);
-  const worker = await spawnListening(['worker', '--release', release, '--index-version', indexVersion, '--port', '0', '--verify', 'sizes']);
-  const gateway = await spawnListening(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: indexVersion, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development' });
+  const worker = await spawnListening(['worker', '--release', release, '--index-version', indexVersion, '--port', '0', '--verify', 'sizes'], {}, bin);
+  const gateway = await spawnListening(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: indexVersion, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development' }, bin);
   return { url: gateway.url, stop: () => { gateway.child.kill(); worker.child.kill(); } };
 }

@@ -3,6 +3,8 @@
  * loopback, over the shared real corpora (issue 13's page-weight and first-card bars). For each query: time from
  * navigation start to the first result card (or, without a match, the "no article contains" message), p50 and p90
  * over repeated visits with warm assets; and the bytes a first visit transfers with an empty cache.
+ * `BENCH_BASELINE=<checkout>` also starts that checkout's gateway and worker on the same release and alternates
+ * visits between the two, so the ratio compares both under the same load.
  * Writes the section "## News browser client (npm run bench:client)" of BENCHMARKS.md.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,6 +18,7 @@ const VERSION = 'client-bench-1';
 const SECTION = '## News browser client (npm run bench:client)';
 const QUERIES = ['Bundesregierung', 'oil prices', '東京', 'Zyxwvut Qponmlk', 'the'] as const;
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
+const BASELINE = process.env['BENCH_BASELINE'];
 const FIRST_CARD_P50_MS = 300;
 const FIRST_LOAD_BYTES = 100_000;
 
@@ -26,10 +29,8 @@ const OBSERVER = `(() => {
     .observe(document, { childList: true, subtree: true });
 })();`;
 
-/** `withoutTimeline`: the timeline request is refused, to show in the same run what the chart's request costs the first card. */
-async function firstCardMs(context: BrowserContext, url: string, withoutTimeline = false): Promise<number> {
+async function firstCardMs(context: BrowserContext, url: string): Promise<number> {
   const page = await context.newPage();
-  if (withoutTimeline) await page.route('**/api/v2/timeline', (r) => r.abort());
   try {
     await page.goto(url);
     await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, { timeout: 30_000 });
@@ -52,6 +53,7 @@ async function firstLoadBytes(context: BrowserContext, base: string): Promise<{ 
 
 async function main(): Promise<void> {
   const stack = await startCorporaStack(RELEASE, VERSION);
+  const baseline = BASELINE === undefined ? null : await startCorporaStack(RELEASE, VERSION, join(BASELINE, 'packages/news/bin/news.js'));
   const profile = await mkdtemp(join(tmpdir(), 'client-bench-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 1000 },
@@ -63,37 +65,39 @@ async function main(): Promise<void> {
     const weight = await firstLoadBytes(context, `${stack.url}/`);
     const rows: string[][] = [];
     for (const q of QUERIES) {
-      const url = `${stack.url}/?q=${encodeURIComponent(q)}`;
-      await firstCardMs(context, url); // warm: assets cached, the worker's pages touched once
+      const path = `/?q=${encodeURIComponent(q)}`;
+      await firstCardMs(context, stack.url + path); // warm: assets cached, the worker's pages touched once
+      if (baseline !== null) await firstCardMs(context, baseline.url + path);
       const ms: number[] = [];
-      const bare: number[] = [];
-      // Interleaved, so both see the same load on the shared machine.
+      const base: number[] = [];
+      // Alternating, so both see the same load on the shared machine.
       for (let i = 0; i < RUNS; i++) {
-        ms.push(await firstCardMs(context, url));
-        bare.push(await firstCardMs(context, url, true));
+        ms.push(await firstCardMs(context, stack.url + path));
+        if (baseline !== null) base.push(await firstCardMs(context, baseline.url + path));
       }
       ms.sort((a, b) => a - b);
-      bare.sort((a, b) => a - b);
+      base.sort((a, b) => a - b);
       const p50 = pct(ms, 50);
-      rows.push([`“${q}”`, p50.toFixed(0), pct(ms, 90).toFixed(0), `${ms[0]!.toFixed(0)}–${ms.at(-1)!.toFixed(0)}`,
-        pct(bare, 50).toFixed(0), (p50 / pct(bare, 50)).toFixed(2), p50 <= FIRST_CARD_P50_MS ? 'yes' : 'no']);
-      console.error(`${q}: p50 ${p50.toFixed(0)} ms`);
+      const compared = baseline === null ? [] : [pct(base, 50).toFixed(0), (p50 / pct(base, 50)).toFixed(2)];
+      rows.push([`“${q}”`, p50.toFixed(0), pct(ms, 90).toFixed(0), `${ms[0]!.toFixed(0)}–${ms.at(-1)!.toFixed(0)}`, ...compared,
+        p50 <= FIRST_CARD_P50_MS ? 'yes' : 'no']);
+      console.error(`${q}: p50 ${p50.toFixed(0)} ms${baseline === null ? '' : ` (baseline ${compared[0]} ms)`}`);
     }
     const section = `${SECTION}
 
 Chromium (Debian \`/usr/bin/chromium\`, headless, playwright-core) → real gateway → real worker on loopback; release
 built from the shared real corpora (\`../shared/corpora\`: fundus, 10kGNAD, Reuters-21578, livedoor). First card = time
 from navigation start to the first result card in the DOM (the no-match phrase: the "No article contains" message),
-with cached assets; ${RUNS} visits per query after one warm-up. Target (issue 13): p50 ≤ ${FIRST_CARD_P50_MS} ms. "Without
-timeline" visits (interleaved with the others) refuse the chart's \`/api/v2/timeline\` request: the ratio is what the
-timeline, requested beside the first examination, costs the first card.
+with cached assets; ${RUNS} visits per query after one warm-up.${baseline === null ? '' : ` Baseline: the checkout in
+\`BENCH_BASELINE\` (its own gateway and worker on the same release), visited alternately with this one; ratio = this
+p50 / baseline p50.`} Target (issue 13): p50 ≤ ${FIRST_CARD_P50_MS} ms.
 
-| query | first card p50 (ms) | p90 (ms) | range (ms) | without timeline p50 (ms) | ratio | p50 ≤ ${FIRST_CARD_P50_MS} ms |
-| --- | ---: | ---: | ---: | ---: | ---: | --- |
+| query | first card p50 (ms) | p90 (ms) | range (ms) |${baseline === null ? '' : ' baseline p50 (ms) | ratio |'} p50 ≤ ${FIRST_CARD_P50_MS} ms |
+| --- | ---: | ---: | ---: |${baseline === null ? '' : ' ---: | ---: |'} --- |
 ${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}
 
-${rows.some((r) => r.at(-1) === 'no') ? `Not every p50 meets the target in this run (load ${loadBefore.toFixed(0)} on ${cpus().length} cores). Where the timeline ratio stays near 1, the
-chart's request does not slow the first card; the no-match phrase (page plus one \`find\`) shows the floor under this load.
+${rows.some((r) => r.at(-1) === 'no') ? `Not every p50 meets the target in this run (load ${loadBefore.toFixed(0)} on ${cpus().length} cores); the no-match phrase
+(page plus one \`find\`) shows the floor under this load.
 
 ` : ''}First visit with an empty cache: **${(weight.total / 1000).toFixed(1)} KB** transferred (target ≤ ${FIRST_LOAD_BYTES / 1000} KB; brotli): ${weight.parts}.
 
@@ -107,6 +111,7 @@ times include waiting for a core).
     await context.close();
     await rm(profile, { recursive: true, force: true });
     stack.stop();
+    baseline?.stop();
   }
 }
 

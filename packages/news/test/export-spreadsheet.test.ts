@@ -88,7 +88,7 @@ describe.skipIf(!haveSoffice)('CSV export in LibreOffice', () => {
     });
     const ctx = { release: 'r1', query: 'Grüße', index: 'news', yearMin: null, yearMax: null, filters: EMPTY_FILTERS, matching: DEFAULT_MATCHING, exportedAt: '2026-11-24T00:00:00Z' };
     const file = join(dir, 'matches-x.xlsx');
-    await writeFile(file, examinedXlsx(ctx, { articles: set.articles(), intervals: set.examinedIntervals(), totals: set.totals() }));
+    await writeFile(file, await examinedXlsx(ctx, { articles: set.articles(), intervals: set.examinedIntervals(), totals: set.totals() }));
     execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${join(dir, 'profile')}`,
       '--convert-to', 'fods', '--outdir', dir, file], { stdio: 'ignore', timeout: 120_000 });
     const [header, first, second] = sheetCells(await readFile(join(dir, 'matches-x.fods'), 'utf8'));

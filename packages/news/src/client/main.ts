@@ -14,7 +14,7 @@ import { SearchSession } from './search/search-session.ts';
 import { defaultAutoExamineOptions, examineUntilEnough } from './search/auto-examine.ts';
 import { describeMatching } from './search/matching-options.ts';
 import { renderArticle } from './view/article-view.ts';
-import { byId, downloadText, formatCount, h, plural, replaceChildren } from './view/dom.ts';
+import { afterPaint, byId, downloadText, formatCount, h, plural, replaceChildren } from './view/dom.ts';
 import { formProblem, readForm, setIndexes, writeForm } from './view/search-form.ts';
 import { applyFilterSupport, filterEnabled } from './view/filter-support.ts';
 import { plainError } from './view/error-messages.ts';
@@ -127,30 +127,36 @@ function renderSummary(s: SearchSession): void {
   el.next.textContent = `Examine next ${formatCount(Math.min(1000, s.remaining))}`;
 }
 
-function renderMoreCards(s: SearchSession, focusFirst = false): void {
+/** `partial`: more pages of this step are on their way, so an empty list says nothing yet. */
+function renderMoreCards(s: SearchSession, focusFirst = false, partial = false): void {
   const all = s.articles.articles();
   const batch = all.slice(shown, limit);
+  // The contexts are asked for once the cards are painted: 25 requests held back the first card by ~1 ms each.
+  const painted = afterPaint();
   const cards = batch.map((a: MergedArticle) => renderArticle(a, {
-    snippet: (x) => s.snippet(x), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
+    snippet: (x) => painted.then(() => s.snippet(x)), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
   }));
   el.list.append(...cards);
   shown += batch.length;
   el.more.hidden = shown >= all.length;
   el.more.textContent = `Show ${formatCount(Math.min(PAGE_OF_CARDS, all.length - shown))} more of ${formatCount(all.length - shown)} loaded articles`;
   if (focusFirst) cards[0]?.querySelector<HTMLElement>('h3 a, button')?.focus();
-  if (s.articles.totals().matchingArticles === 0 && s.articles.totals().examinedOccurrences > 0) {
+  if (!partial && s.articles.totals().matchingArticles === 0 && s.articles.totals().examinedOccurrences > 0) {
     replaceChildren(el.list, h('p', { class: 'empty' }, hasFilters(s.state.filters)
       ? 'None of the examined articles match the filters. Examine the next occurrences, or loosen the filters.'
       : 'No articles in the examined pages.'));
   }
 }
 
-async function examine(s: SearchSession, gen: number): Promise<void> {
+/** `stepDone` is called once this step's pages are in (or failed), before any scanning on for filters. */
+async function examine(s: SearchSession, gen: number, stepDone: () => void = () => {}): Promise<void> {
   setStatus(`Examining up to 1,000 occurrences of “${s.state.query}”…`, true);
   el.next.disabled = true;
   try {
     const firstStep = s.articles.totals().examinedOccurrences === 0;
-    const added = await s.examineNext();
+    // The first step shows each page's cards as it comes in (a rare phrase's step spans dozens of shards).
+    const added = await s.examineNext(firstStep ? (fresh) => { if (gen === generation && fresh.length > 0) renderMoreCards(s, false, true); } : undefined)
+      .finally(stepDone);
     // With filters a step may hold no match: scan on by itself until a page of cards is found (bounded).
     if (hasFilters(s.state.filters)) {
       added.push(...await examineUntilEnough(s, {
@@ -254,11 +260,17 @@ async function runSearch(state: SearchState): Promise<void> {
     const s = await SearchSession.start(api, state);
     if (gen !== generation) return;
     session = s;
+    const total = s.found.total_occurrences;
+    // The first page of cards is asked for before anything else is drawn: the worker answers while the page
+    // renders the total, and the chart's request waits for the cards (ResultViews), so its drawing never delays them.
+    let firstStepDone = () => {};
+    const firstCards = new Promise<void>((resolve) => { firstStepDone = resolve; });
+    const examining = total > 0 ? examine(s, gen, firstStepDone) : Promise.resolve();
+    if (total === 0) firstStepDone();
     // The script checks every page against find's rank intervals, which a whole-word search does not fill.
     const script = byId<HTMLButtonElement>('download-script');
     script.disabled = state.matching.wholeWord;
     script.title = state.matching.wholeWord ? 'The download script cannot do whole-word searches yet; turn off Whole words only to get it.' : 'Python script that downloads every matching article';
-    const total = s.found.total_occurrences;
     el.results.hidden = false;
     el.total.textContent = formatCount(total);
     el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}”`;
@@ -275,20 +287,19 @@ async function runSearch(state: SearchState): Promise<void> {
       el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}” before the filters`;
       replaceChildren(el.totalNote, `In ${years}, ${describeMatching(state.matching)} · counting those in articles matching the filters…`);
     }
-    // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
-    // worker answers the first page before it resolves up to 20,000 ranks for the facets.
-    const filtered = hasFilters(state.filters);
-    const filteredEstimate = total > 0 && filtered ? requestEstimate(s) : null;
-    views.show({ session: s, filteredEstimate, exportContext: () => exportContext(s), onError: reportError, current: () => gen === generation });
-    if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);
     if (total === 0) {
       renderSummary(s);
       replaceChildren(el.list, h('p', { class: 'empty' }, `No article contains “${state.query}” in ${years} (${describeMatching(state.matching)}). Check the spelling${state.matching.caseInsensitive ? '' : ', try Ignore capitals'}, or widen the crawl years.`));
       setStatus('No occurrences.');
-      return;
     }
-    await examine(s, gen);
-    if (!filtered && gen === generation) void loadEstimate(s, gen, requestEstimate(s));
+    // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
+    // worker answers the first page before it resolves up to 20,000 ranks for the facets.
+    const filtered = hasFilters(state.filters);
+    const filteredEstimate = total > 0 && filtered ? requestEstimate(s) : null;
+    views.show({ session: s, filteredEstimate, firstCards, exportContext: () => exportContext(s), onError: reportError, current: () => gen === generation });
+    if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);
+    await examining;
+    if (total > 0 && !filtered && gen === generation) void loadEstimate(s, gen, requestEstimate(s));
   } catch (e) {
     if (gen !== generation) return;
     el.results.hidden = true;
@@ -331,7 +342,7 @@ async function examinedExport(s: SearchSession) {
 }
 
 exportButton('export-examined-csv', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'csv'), type: 'text/csv;charset=utf-8', text: examinedCsv(exportContext(s), await examinedExport(s)) }));
-exportButton('export-examined-xlsx', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'xlsx'), type: XLSX_TYPE, text: examinedXlsx(exportContext(s), await examinedExport(s)) }));
+exportButton('export-examined-xlsx', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'xlsx'), type: XLSX_TYPE, text: await examinedXlsx(exportContext(s), await examinedExport(s)) }));
 exportButton('export-examined-json', async (s) => ({ name: exportFileName('matching-articles', s.state.query, 'json'), type: 'application/json', text: examinedJson(exportContext(s), await examinedExport(s)) }));
 exportButton('export-sample-csv', (s) => ({ name: exportFileName('shown-snippets', s.state.query, 'csv'), type: 'text/csv;charset=utf-8', text: sampleCsv(exportContext(s), s.sample) }));
 exportButton('export-sample-json', (s) => ({ name: exportFileName('shown-snippets', s.state.query, 'json'), type: 'application/json', text: sampleJson(exportContext(s), s.sample) }));

@@ -15,6 +15,8 @@ export interface ResultViewsInput {
   readonly session: SearchSession;
   /** A filtered search's estimate (shared with the total); the timeline draws its filtered counts. Null without filters. */
   readonly filteredEstimate: Promise<EstimateResponse> | null;
+  /** Settles once the first step's cards are shown (or it failed), not after a filtered scan: the chart is asked for then. */
+  readonly firstCards: Promise<void>;
   exportContext(): ExportContext;
   onError(e: unknown, retry?: () => void): void;
   /** False once another search has started: late answers are dropped. */
@@ -58,7 +60,9 @@ export class ResultViews {
     const s = input.session;
     const timeline = new TimelinePanel({ api: this.api, search: s.state, release: s.release, filteredEstimate: input.filteredEstimate });
     replaceChildren(this.chart, timeline.element);
-    void timeline.load((e) => { if (input.current()) input.onError(e); });
+    void input.firstCards.then(() => {
+      if (input.current()) void timeline.load((e) => { if (input.current()) input.onError(e); });
+    });
     this.concordance = new ConcordancePanel({
       api: this.api, found: s.found, search: s.state, release: s.release,
       exportContext: () => input.exportContext(), onError: (e, retry) => { if (input.current()) input.onError(e, retry); },

@@ -7,6 +7,7 @@ import { NOT_FOUND_HTML, registerPages, sendHtml } from './pages/index.ts';
 import { registerBrowserClient } from './client/index.ts';
 import { registerCompression } from './compression/index.ts';
 import { elapsedMs, markStart } from './request-timing.ts';
+import { drainConnectionsOnClose } from './connection-drain.ts';
 
 /** Request bodies are small JSON objects; 1 MiB leaves room for a 10,000-character query in any script. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -34,6 +35,7 @@ export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
   // malformed URL before any hook runs (hence the raw server's request event, not an onRequest hook).
   // Node merges it into the headers each answer writes; a browser then never reads a JSON error as HTML or script.
   app.server.prependListener('request', (_req, res) => { res.setHeader('x-content-type-options', 'nosniff'); });
+  drainConnectionsOnClose(app);
 
   // FastAPI parses JSON itself and answers malformed bodies with a 422; take the raw bytes and do the same.
   app.removeAllContentTypeParsers();

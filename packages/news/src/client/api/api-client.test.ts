@@ -1,31 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
+import { startJsonServer } from './json-server.fixture.ts';
 import { ApiClient, StaleReleaseError, describeErrorBody, retryAfterSeconds, type ApiError } from './api-client.ts';
 
-let server: Server;
+let close = async () => {};
 let base: string;
 const bodies: unknown[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => { raw += c.toString(); });
-    req.on('end', () => {
-      const body = raw === '' ? null : JSON.parse(raw) as Record<string, unknown>;
-      bodies.push(body);
-      const reply = (status: number, value: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)); };
-      if (req.url === '/api/v2/documents') {
-        return reply(409, { detail: 'The corpus release changed.', code: 'stale_index_version', expected_index_version: body?.['expected_index_version'], index_version: 'v2' });
-      }
-      if (req.url === '/api/v2/get_doc') return reply(422, { detail: 'Article is 2,000,000 bytes.', code: 'article_too_large' });
-      if (req.url === '/api/v2/find') return reply(422, { detail: [{ type: 'string_too_short', loc: ['body', 'query'], msg: 'String should have at least 1 character' }] });
-      return reply(404, { detail: 'Not Found' });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  ({ base, close } = await startJsonServer((path, body, reply) => {
+    bodies.push(body);
+    if (path === '/api/v2/documents') {
+      return reply(409, { detail: 'The corpus release changed.', code: 'stale_index_version', expected_index_version: body?.['expected_index_version'], index_version: 'v2' });
+    }
+    if (path === '/api/v2/get_doc') return reply(422, { detail: 'Article is 2,000,000 bytes.', code: 'article_too_large' });
+    if (path === '/api/v2/find') return reply(422, { detail: [{ type: 'string_too_short', loc: ['body', 'query'], msg: 'String should have at least 1 character' }] });
+    return reply(404, { detail: 'Not Found' });
+  }));
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => close());
 
 const filters = { languages: ['de'], commonlingua_languages: [], topics: [], sources: [], countries: [] };
 

@@ -127,7 +127,7 @@ export function examinedCsv(ctx: ExportContext, input: ExaminedExportInput): str
 }
 
 /** The same rows as the CSV in an XLSX workbook, where identifiers stay exact text without any prefix. */
-export function examinedXlsx(ctx: ExportContext, input: ExaminedExportInput): Uint8Array {
+export function examinedXlsx(ctx: ExportContext, input: ExaminedExportInput): Promise<Uint8Array> {
   return xlsxWorkbook('matching articles', EXAMINED_CSV_HEADER, examinedRows(ctx, input));
 }
 

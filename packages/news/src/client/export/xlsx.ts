@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate';
+import { zipFiles } from './zip.ts';
 
 /** A cell: text stays text whatever it looks like (an inline string is never a number, date or formula); numbers stay numbers. */
 export type XlsxCell = string | number | boolean | null | undefined;
@@ -35,19 +35,20 @@ const FILES = {
 };
 
 /**
- * A one-sheet XLSX workbook (Office Open XML, zipped with fflate). Every text is an inline string, so a 20-digit
+ * A one-sheet XLSX workbook (Office Open XML in a ZIP). Every text is an inline string, so a 20-digit
  * hash, a crawl month or `=1+1` arrive in LibreOffice and Excel exactly as written, with nothing added.
- * @example xlsxWorkbook('matches', ['text_xxhash64'], [['14196768045643192942']]) // Uint8Array starting with "PK"
+ * @example await xlsxWorkbook('matches', ['text_xxhash64'], [['14196768045643192942']]) // Uint8Array starting with "PK"
  */
-export function xlsxWorkbook(sheetName: string, header: readonly string[], rows: readonly (readonly XlsxCell[])[]): Uint8Array {
+export function xlsxWorkbook(sheetName: string, header: readonly string[], rows: readonly (readonly XlsxCell[])[]): Promise<Uint8Array> {
   const xmlRows = [header, ...rows].map((row, r) => `<row r="${r + 1}">${row.map((v, c) => cell(`${columnName(c)}${r + 1}`, v)).join('')}</row>`);
   const sheet = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${xmlRows.join('')}</sheetData></worksheet>`;
   const name = xmlText(sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Sheet1');
   const workbook = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="${name}" sheetId="1" r:id="rId1"/></sheets></workbook>`;
-  return zipSync({
-    ...Object.fromEntries(Object.entries(FILES).map(([path, xml]) => [path, strToU8(xml)])),
-    'xl/workbook.xml': strToU8(workbook),
-    'xl/worksheets/sheet1.xml': strToU8(sheet),
+  const utf8 = new TextEncoder();
+  return zipFiles({
+    ...Object.fromEntries(Object.entries(FILES).map(([path, xml]) => [path, utf8.encode(xml)])),
+    'xl/workbook.xml': utf8.encode(workbook),
+    'xl/worksheets/sheet1.xml': utf8.encode(sheet),
   });
 }
 

@@ -42,17 +42,26 @@ export class SearchSession {
     return isExhausted(this.segments, this.cursor);
   }
 
-  /** Examines the next (at most) 1,000 ranks; returns the articles that were new. */
-  async examineNext(): Promise<MergedArticle[]> {
+  /**
+   * Examines the next (at most) 1,000 ranks; returns the articles that were new. A step spans one page per shard
+   * touched (a rare phrase: dozens), so the pages are asked for together; each is merged, in find's order, as soon
+   * as it and those before it are in, and `onPage` gets the articles it added (the page shows the first cards
+   * while later pages are on their way). After a failure the cursor stays behind the last page merged.
+   */
+  async examineNext(onPage?: (added: MergedArticle[]) => void): Promise<MergedArticle[]> {
     const { pages, next } = planPages(this.segments, this.cursor, EXAMINE_BUDGET);
+    const answers = pages.map((page) => this.guard(this.api.documents({
+      index: this.state.index, query: this.state.query, shardId: page.shardId, rankFrom: page.rankFrom, rankTo: page.rankTo,
+      version: this.release, filters: this.state.filters, matching: this.state.matching,
+    })));
+    // A later page may fail while an earlier one is awaited; its failure is raised in order below.
+    for (const a of answers) a.catch(() => {});
     const added: MergedArticle[] = [];
-    for (const page of pages) {
-      const res = await this.guard(this.api.documents({
-        index: this.state.index, query: this.state.query, shardId: page.shardId, rankFrom: page.rankFrom, rankTo: page.rankTo,
-        version: this.release, filters: this.state.filters, matching: this.state.matching,
-      }));
-      added.push(...this.articles.addPage(res));
+    for (const [i, page] of pages.entries()) {
+      const fresh = this.articles.addPage(await answers[i]!);
+      added.push(...fresh);
       this.cursor = { segment: this.segments.findIndex((s) => s.shardId === page.shardId), rank: page.rankTo };
+      onPage?.(fresh);
     }
     this.cursor = next;
     return added;

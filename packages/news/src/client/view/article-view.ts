@@ -95,12 +95,14 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
   const source = str(m, 'sitename') ?? str(m, 'hostname') ?? 'Unknown source';
   const detailsId = `details-${a.key.replace(':', '-')}`;
   const snippet = h('div', { class: 'snippet-box', 'aria-busy': 'true' }, h('p', { class: 'snippet loading' }, 'Loading context…'));
-  const detailPanel = h('div', { id: detailsId, class: 'detail-panel', hidden: true }, details(a, actions.release));
+  // Built on first open: the three metadata tables are most of a card's elements, and 25 cards come at once.
+  const detailPanel = h('div', { id: detailsId, class: 'detail-panel', hidden: true });
   const full = h('div', { class: 'full-text', hidden: true });
   const detailsBtn = h('button', { type: 'button', class: 'link-button', 'aria-expanded': 'false', 'aria-controls': detailsId }, 'Details');
   const fullBtn = h('button', { type: 'button', class: 'link-button' }, 'Read full article');
   detailsBtn.addEventListener('click', () => {
     const open = detailPanel.hidden;
+    if (detailPanel.childElementCount === 0) detailPanel.append(details(a, actions.release));
     detailPanel.hidden = !open;
     detailsBtn.setAttribute('aria-expanded', String(open));
   });

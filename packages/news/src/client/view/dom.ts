@@ -68,3 +68,15 @@ export function downloadText(fileName: string, text: string | Uint8Array, type: 
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * Resolves once the browser has had the chance to paint what was just added (a hidden tab paints nothing, so
+ * there it resolves at once). Work that can wait a frame goes after it.
+ * @example await afterPaint(); // the cards are on screen; now ask for their contexts
+ */
+export function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (document.hidden) resolve();
+    else requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
+}
