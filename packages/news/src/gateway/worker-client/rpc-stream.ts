@@ -17,9 +17,11 @@ export interface RpcStream {
   close(): void;
 }
 
+/** A call waiting for its reply: the promise's own settle functions, no wrapper closures per call. */
 interface Pending {
   readonly resolve: (f: Frame) => void;
   readonly reject: (e: Error) => void;
+  readonly deadline: number;
 }
 
 const HANDSHAKE_END = '\r\n\r\n';
@@ -27,7 +29,9 @@ const HANDSHAKE_END = '\r\n\r\n';
 /**
  * One upgraded connection to a worker (protocol/stream-framing.ts) carrying every call at once, each matched to
  * its reply by id. Opened on the first call and again after it breaks; the frames of one event-loop turn leave in
- * one write. A call whose deadline passes is forgotten (its late reply is dropped), the stream stays open.
+ * one write. A call whose deadline passes is forgotten (its late reply is dropped), the stream stays open. One
+ * timer per stream, armed for the earliest deadline, expires calls (a timer per call cost a few µs on every call
+ * of a fanned-out request, BENCHMARKS.md "News scale-out").
  * @example const frame = await createRpcStream('http://127.0.0.1:8081', 1000).call(envelope, performance.now() + 2000);
  */
 export function createRpcStream(origin: string, connectTimeoutMs: number): RpcStream {
@@ -42,7 +46,43 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
   let current: Socket | null = null;
   let opening: Promise<Socket> | null = null;
   let closed = false;
-  let corked = false;
+  /** Frames of this event-loop turn, written together in setImmediate (one write call, one syscall). */
+  let queued: Buffer[] = [];
+  let queuedOn: Socket | null = null;
+  let expiry: NodeJS.Timeout | null = null;
+  let expiryAt = Infinity;
+
+  const flush = () => {
+    const socket = queuedOn;
+    const frames = queued;
+    queued = [];
+    queuedOn = null;
+    if (socket === null || socket.destroyed) return;
+    socket.write(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames));
+  };
+
+  /** Rejects every call past its deadline and re-arms for the earliest one left. */
+  const expire = () => {
+    expiry = null;
+    expiryAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [id, p] of pending) {
+      if (p.deadline <= now) { pending.delete(id); p.reject(new DeadlinePassed('deadline passed waiting for the worker')); }
+      else if (p.deadline < next) next = p.deadline;
+    }
+    if (next !== Infinity) arm(next);
+  };
+
+  /** Makes sure the expiry timer fires by `deadline` (deadlines mostly arrive in increasing order: rarely re-armed). */
+  const arm = (deadline: number) => {
+    if (deadline >= expiryAt) return;
+    if (expiry !== null) clearTimeout(expiry);
+    expiryAt = deadline;
+    expiry = setTimeout(expire, Math.max(0, deadline - performance.now()));
+    // The socket of a pending call keeps the process alive; this timer alone must not.
+    expiry.unref();
+  };
 
   const failAll = (e: Error) => {
     const all = [...pending.values()];
@@ -95,12 +135,12 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
   });
 
   const send = (socket: Socket, id: number, envelope: string) => {
-    if (!corked) {
-      corked = true;
-      socket.cork();
-      setImmediate(() => { corked = false; socket.uncork(); });
+    if (queuedOn !== socket) {
+      if (queuedOn !== null) flush();
+      queuedOn = socket;
+      setImmediate(flush);
     }
-    socket.write(encodeFrame(id, FrameType.request, envelope));
+    queued.push(encodeFrame(id, FrameType.request, envelope));
   };
 
   return {
@@ -108,14 +148,8 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
       if (closed) return Promise.reject(new StreamBroken('the worker client is closed'));
       const id = nextId = (nextId + 1) >>> 0;
       return new Promise<Frame>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(new DeadlinePassed('deadline passed waiting for the worker'));
-        }, Math.max(0, deadline - performance.now()));
-        pending.set(id, {
-          resolve: (f) => { clearTimeout(timer); resolve(f); },
-          reject: (e) => { clearTimeout(timer); reject(e); },
-        });
+        pending.set(id, { resolve, reject, deadline });
+        arm(deadline);
         if (ready !== null) { send(ready, id, envelope); return; }
         opening ??= open();
         opening.then((socket) => { if (pending.has(id)) send(socket, id, envelope); }, (e: Error) => {
@@ -126,6 +160,7 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
     },
     close() {
       closed = true;
+      if (expiry !== null) clearTimeout(expiry);
       current?.destroy();
       failAll(new StreamBroken('the worker client is closed'));
     },

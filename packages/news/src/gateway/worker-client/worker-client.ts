@@ -87,18 +87,19 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
   const stream = createRpcStream(origin, Math.min(opts.timeoutMs, 1000));
   const admission = createAdmission(opts.connections);
   let lastSeen: string | null = null;
-  const attempt = async (body: string, deadline: number): Promise<WorkerReply> => replyOf(await stream.call(body, deadline));
 
   /** One attempt inside a connection slot; the slot is freed however the attempt ends. */
   const attemptInSlot = async (body: string, deadline: number): Promise<WorkerReply> => {
     const wait = admission.acquire(deadline);
     if (wait !== null) await wait;
-    if (performance.now() >= deadline) { admission.release(); throw new DeadlinePassed('deadline passed before the request was sent'); }
+    let frame: Frame;
     try {
-      return await attempt(body, deadline);
+      if (performance.now() >= deadline) throw new DeadlinePassed('deadline passed before the request was sent');
+      frame = await stream.call(body, deadline);
     } finally {
       admission.release();
     }
+    return replyOf(frame);
   };
 
   return {
