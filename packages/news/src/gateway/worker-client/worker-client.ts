@@ -88,20 +88,6 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
   const admission = createAdmission(opts.connections);
   let lastSeen: string | null = null;
 
-  /** One attempt inside a connection slot; the slot is freed however the attempt ends. */
-  const attemptInSlot = async (body: string, deadline: number): Promise<WorkerReply> => {
-    const wait = admission.acquire(deadline);
-    if (wait !== null) await wait;
-    let frame: Frame;
-    try {
-      if (performance.now() >= deadline) throw new DeadlinePassed('deadline passed before the request was sent');
-      frame = await stream.call(body, deadline);
-    } finally {
-      admission.release();
-    }
-    return replyOf(frame);
-  };
-
   return {
     get lastSeenIndexVersion() { return lastSeen; },
     timeoutMs: opts.timeoutMs,
@@ -111,7 +97,17 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
       const body = encodeOnce(request, shards);
       for (let tries = 0; ; tries++) {
         try {
-          const reply = await attemptInSlot(body, deadline);
+          // One attempt inside a connection slot (inline: an async helper per call cost a promise per worker call).
+          const wait = admission.acquire(deadline);
+          if (wait !== null) await wait;
+          let frame: Frame;
+          try {
+            if (performance.now() >= deadline) throw new DeadlinePassed('deadline passed before the request was sent');
+            frame = await stream.call(body, deadline);
+          } finally {
+            admission.release();
+          }
+          const reply = replyOf(frame);
           lastSeen = reply.indexVersion;
           if (reply.kind !== request.kind && reply.kind !== 'error') {
             throw new GatewayError('worker_unavailable', `The search worker answered ${reply.kind} to ${request.kind}.`);
