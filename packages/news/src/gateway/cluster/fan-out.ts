@@ -74,7 +74,10 @@ export function createFanOut(set: ReplicaSet, onUnusable: (r: Replica) => void):
     const routes = set.assign(index, needed, tried, opts.whole === true);
     if (routes.length === 1) return attempt(routes[0] as Route, index, build, deadline, tried, opts);
     const parts = await Promise.all(routes.map((route) => attempt(route, index, build, deadline, tried, opts)));
-    return parts.flat();
+    // In route order (the merges and refusals read parts in release order); a plain loop, flat() cost ~1 µs.
+    const out: Part<WorkerReply>[] = [];
+    for (const group of parts) for (const part of group) out.push(part);
+    return out;
   };
 
   return { run: (index, needed, build, deadline, options = {}) => run(index, needed, build, deadline, options) };
