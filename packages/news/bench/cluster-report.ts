@@ -107,12 +107,18 @@ and total throughput ≥ 80% of the single worker's on the same cores (median ${
 
 ${baseline(run)}
 
-Where main's CPU per fanned-out count went (\`node --cpu-prof\` of the 3-worker gateway under this count load): 28% of its samples in
-\`writev\`, about half of it undici writing one HTTP request per worker call and half the public response, then undici's HTTP/1 parser
-and the per-call promise chain; the workers paid one node:http request each. What changed (protocol 4, src/gateway/DESIGN.md "Worker
-stream"): every worker call travels as a frame on one upgraded connection per worker, the frames of one event-loop turn leave in one write
-and arrive in one read on both sides, replies are matched by id instead of by connection, and a request fanned out unchanged to several
-workers is encoded once.
+Where the gateway's CPU per fanned-out count went (issue 14 step 1: \`node --cpu-prof\` of both gateways of this build under this count
+load, 10 s each; self time per request, 3-worker minus 1-worker gateway, on the loaded machine): socket writes and reads to the workers
+(one write per worker per event-loop turn and one read per reply; in the profile their wall time includes being preempted by the woken
+worker, so only /proc CPU above counts them fairly), garbage collection (+10 µs), then the routing JS: \`holds\` + \`assign\` working out
+per request which replica answers which of the 83 shards (a lookup per shard per replica: 8–9 µs), the fan-out and worker-client
+promise layers (5 µs), \`nextTick\`/microtasks of the extra calls (8 µs), and one timer plus two named closures (esbuild's \`__name\`, an
+\`Object.defineProperty\` each) per call (4 µs). What changed (src/gateway/DESIGN.md "Worker stream" and "Routing"): year-selected shard
+lists and their routes are worked out once and reused until a replica changes; the fallback flag travels with the route; one expiry
+timer per stream instead of one per call; no per-call wrapper closures; one async layer less per call; frames of one event-loop turn
+leave in one write (no cork/uncork) and a frame whose call expired is not sent; parts are joined without \`flat()\`. Tried and dropped:
+holding frames until the worker's next reply (Nagle-style) or for 1 ms, to batch more calls per write: on the shared 2 cores the worker
+then idled between batches, single-worker throughput fell and CPU per count rose.
 
 ${separateMachines(one, three)}
 `;
