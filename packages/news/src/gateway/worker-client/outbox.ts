@@ -11,8 +11,8 @@ export class Outbox {
   #ids: number[] = [];
   #scheduled = false;
 
-  /** `live(id)`: whether the call still waits for its answer. */
-  constructor(readonly socket: Socket, private readonly live: (id: number) => boolean) {}
+  /** `live(id, now)`: whether the call still waits for its answer and is inside its deadline. */
+  constructor(readonly socket: Socket, private readonly live: (id: number, now: number) => boolean) {}
 
   add(id: number, frame: Buffer): void {
     this.#frames.push(frame);
@@ -30,7 +30,8 @@ export class Outbox {
     this.#ids = [];
     if (this.socket.destroyed) return;
     const out: Buffer[] = [];
-    for (let i = 0; i < frames.length; i++) if (this.live(ids[i] as number)) out.push(frames[i] as Buffer);
+    const now = performance.now();
+    for (let i = 0; i < frames.length; i++) if (this.live(ids[i] as number, now)) out.push(frames[i] as Buffer);
     if (out.length === 0) return;
     this.socket.write(out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out));
   };

@@ -47,7 +47,7 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
   let current: Socket | null = null;
   let opening: Promise<Outbox> | null = null;
   let closed = false;
-  const live = (id: number) => pending.has(id);
+  const live = (id: number, now: number) => (pending.get(id)?.deadline ?? -Infinity) > now;
   let expiry: NodeJS.Timeout | null = null;
   let expiryAt = Infinity;
 
