@@ -117,8 +117,8 @@ promise layers (5 µs), \`nextTick\`/microtasks of the extra calls (8 µs), and 
 lists and their routes are worked out once and reused until a replica changes; the fallback flag travels with the route; one expiry
 timer per stream instead of one per call; no per-call wrapper closures; one async layer less per call; frames of one event-loop turn
 leave in one write (no cork/uncork) and a frame whose call expired is not sent; parts are joined without \`flat()\`. Tried and dropped:
-holding frames until the worker's next reply (Nagle-style) or for 1 ms, to batch more calls per write: on the shared 2 cores the worker
-then idled between batches, single-worker throughput fell and CPU per count rose.
+holding frames to batch more calls per write — until the worker's next reply (Nagle-style) or for 1 ms: the worker idled between
+batches, single-worker throughput fell and CPU per count rose; with at most two writes in flight per worker: no gain within the noise.
 
 ${separateMachines(one, three)}
 `;

@@ -3,8 +3,9 @@ import type { Socket } from 'node:net';
 /**
  * The request frames waiting to leave on one worker stream: the frames of one event-loop turn leave together in
  * `setImmediate`, in one write (one system call; cheaper than corking the socket and writing each); a frame whose
- * call passed its deadline meanwhile is not sent. Holding frames longer (until the worker's next reply, or 1 ms)
- * was tried: on the shared 2 cores it left the worker idle between batches and cost more than it saved.
+ * call passed its deadline meanwhile is not sent. Holding frames longer to put more calls in one write was measured
+ * and dropped (BENCHMARKS.md "News scale-out"): until the worker's next reply or for 1 ms, the worker idled between
+ * batches; with two writes in flight, no gain within the noise of the shared 2 cores.
  */
 export class Outbox {
   #frames: Buffer[] = [];
