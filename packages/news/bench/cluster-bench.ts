@@ -3,6 +3,8 @@
  * against one gateway over one worker serving them all, in one run on the same machine. Measures distinct-count
  * throughput and p99, get_doc throughput, v2 documents paging, and the CPU each process spends per request.
  * Writes the section "## News scale-out (npm run bench:cluster)" of BENCHMARKS.md.
+ * Environment: BENCH_SECONDS per row (6), BENCH_ROUNDS of the count row (5), BENCH_BASELINE_NEWS_BIN (another checkout's
+ * bin/news.js, measured interleaved), BENCH_ONLY=count (the count rounds alone, printed; BENCHMARKS.md untouched).
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
