@@ -55,17 +55,18 @@ describe('rpc stream', () => {
       await stream.call('answer warm-up', performance.now() + 1000);
       const start = performance.now();
       // The later deadline first, so the one timer must be re-armed for the earlier one.
-      const late = settle(stream.call('hang late', start + 300), start);
+      const late = settle(stream.call('hang late', start + 600), start);
       const early = settle(stream.call('hang early', start + 80), start);
       const answered = settle(stream.call('answer now', start + 1000), start);
       expect((await answered).outcome).toBe('answered');
       const e = await early;
       expect(e.outcome).toBe('deadline');
       expect(e.ms).toBeGreaterThanOrEqual(75);
-      expect(e.ms).toBeLessThan(250);
+      // Well before the later deadline (a timer armed only for that one would fire at 600 ms); loose for a busy machine.
+      expect(e.ms).toBeLessThan(500);
       const l = await late;
       expect(l.outcome).toBe('deadline');
-      expect(l.ms).toBeGreaterThanOrEqual(295);
+      expect(l.ms).toBeGreaterThanOrEqual(595);
       // The stream is still up: a worker busy with one call is not broken.
       const frame = await stream.call('answer after', performance.now() + 1000);
       expect(frame.payload.toString('utf8')).toBe('answer after');
