@@ -3,6 +3,8 @@
  * against one gateway over one worker serving them all, in one run on the same machine. Measures distinct-count
  * throughput and p99, get_doc throughput, v2 documents paging, and the CPU each process spends per request.
  * Writes the section "## News scale-out (npm run bench:cluster)" of BENCHMARKS.md.
+ * Environment: BENCH_SECONDS per row (6), BENCH_ROUNDS of the count row (5), BENCH_BASELINE_NEWS_BIN (another checkout's
+ * bin/news.js, measured interleaved), BENCH_ONLY=count (the count rounds alone, printed; BENCHMARKS.md untouched).
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -14,6 +16,10 @@ const RELEASE = '/tmp/news-cluster-bench/release';
 const VERSION = 'cluster-bench-1';
 const SECTION = '## News scale-out (npm run bench:cluster)';
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 6);
+/** Rounds of the count row (and of the baseline comparison): one round is noise on a shared machine. */
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+/** BENCH_ONLY=count: the count rounds alone, printed, BENCHMARKS.md untouched (for quick A/B runs). */
+const ONLY_COUNT = process.env['BENCH_ONLY'] === 'count';
 
 type Proc = Awaited<ReturnType<typeof spawnListening>>;
 
@@ -24,6 +30,12 @@ async function post(url: string, path: string, body: unknown): Promise<unknown> 
 }
 
 const cursor = new Map<string, number>();
+
+/** The round whose gateway CPU ratio (3 workers / 1) is the median of the rounds. */
+function medianRound(rounds: readonly [Measured, Measured][]): [Measured, Measured] {
+  const sorted = [...rounds].sort((a, b) => a[1].gatewayUs / a[0].gatewayUs - b[1].gatewayUs / b[0].gatewayUs);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
 
 
 /** autocannon at 16 connections, with the CPU (user + system) the gateway and its workers spent per request. */
@@ -102,15 +114,29 @@ async function main(): Promise<void> {
     // The same count row against the baseline build (BENCH_BASELINE_NEWS_BIN: main's bin/news.js), interleaved.
     const baseRows: [Measured, Measured, Measured, Measured][] = [];
     if (base !== null) {
-      for (let k = 0; k < 3; k++) {
-        baseRows.push([await measure(base.single, [base.whole], '/api/v1/count', countBodies), await measure(base.cluster, base.parts, '/api/v1/count', countBodies),
-          await measure(single, [whole], '/api/v1/count', countBodies), await measure(cluster, parts, '/api/v1/count', countBodies)]);
-        console.error('baseline vs branch', baseRows.at(-1));
+      for (let k = 0; k < ROUNDS; k++) {
+        // Odd rounds run the four in reverse, so a load drift during a round does not always favour the same one.
+        const order = [() => measure(base.single, [base.whole], '/api/v1/count', countBodies), () => measure(base.cluster, base.parts, '/api/v1/count', countBodies),
+          () => measure(single, [whole], '/api/v1/count', countBodies), () => measure(cluster, parts, '/api/v1/count', countBodies)];
+        const got = new Array<Measured>(4);
+        for (const i of k % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0]) got[i] = await order[i]!();
+        baseRows.push(got as [Measured, Measured, Measured, Measured]);
+        console.error('baseline vs branch', k + 1, baseRows.at(-1)!.map((m) => `${Math.round(m.rps)} rps ${Math.round(m.gatewayUs)} µs`).join(' | '));
       }
     }
+    // The count row in rounds, single and cluster alternately first; each round's ratio, the median in the table.
+    const countRounds: [Measured, Measured][] = [];
+    for (let k = 0; k < ROUNDS; k++) {
+      const pair: [Measured, Measured] = k % 2 === 0
+        ? [await measure(single, [whole], '/api/v1/count', countBodies), await measure(cluster, parts, '/api/v1/count', countBodies)]
+        : (([b, a]) => [a, b] as [Measured, Measured])([await measure(cluster, parts, '/api/v1/count', countBodies), await measure(single, [whole], '/api/v1/count', countBodies)]);
+      countRounds.push(pair);
+      console.error('count round', k + 1, `gateway CPU 3/1 ${(pair[1].gatewayUs / pair[0].gatewayUs).toFixed(2)}, throughput 3/1 ${(pair[1].rps / pair[0].rps).toFixed(2)}`, pair);
+    }
+    if (ONLY_COUNT) return;
     const rows: [string, Measured, Measured][] = [];
+    rows.push(['v1 count, distinct queries (cache misses): the median round', ...medianRound(countRounds)]);
     for (const [label, path, bodies] of [
-      ['v1 count, distinct queries (cache misses)', '/api/v1/count', countBodies],
       ['v1 get_doc, 1000 B context', '/api/v1/get_doc', getDocBodies],
       ['v2 documents, 1,000-rank pages', '/api/v2/documents', pageBodies],
     ] as const) {
@@ -121,7 +147,7 @@ async function main(): Promise<void> {
       console.error(label, one, three);
     }
     const section = clusterSection({
-      heading: SECTION, seconds: SECONDS, loadBefore, shardCount: ids.length, thirds, rows, baseRows,
+      heading: SECTION, seconds: SECONDS, loadBefore, shardCount: ids.length, thirds, rows, baseRows, countRounds,
       bodies: { count: countBodies.length, getDoc: getDocBodies.length, pages: pageBodies.length },
     });
     console.log(section);

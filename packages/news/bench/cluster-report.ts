@@ -14,6 +14,21 @@ export interface ClusterRun {
   readonly rows: readonly (readonly [string, Measured, Measured])[];
   /** Count rows of the baseline build and this one, interleaved: base 1, base 3, this 1, this 3. */
   readonly baseRows: readonly (readonly [Measured, Measured, Measured, Measured])[];
+  /** The count row's rounds: single worker, three workers. */
+  readonly countRounds: readonly (readonly [Measured, Measured])[];
+}
+
+const median = (xs: readonly number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] ?? NaN; };
+
+function countRoundsTable(run: ClusterRun): string {
+  const r = run.countRounds;
+  const lines = r.map(([one, three], k) => `| ${k + 1} | ${cell(one)} | ${cell(three)} | ${(three.rps / one.rps).toFixed(2)} | ${(three.gatewayUs / one.gatewayUs).toFixed(2)} |`);
+  return `The count row in ${r.length} rounds (single and cluster alternately first; the table above shows the median round):
+
+| round | 1 worker | 3 workers | throughput 3/1 | gateway CPU 3/1 |
+|---|---|---|---|---|
+${lines.join('\n')}
+| median | | | ${median(r.map(([a, b]) => b.rps / a.rps)).toFixed(2)} | ${median(r.map(([a, b]) => b.gatewayUs / a.gatewayUs)).toFixed(2)} |`;
 }
 
 const f = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -49,13 +64,13 @@ named shard, so their throughput grows with replicas of the busy shards.`;
 }
 
 function baseline(run: ClusterRun): string {
-  if (run.baseRows.length === 0) return 'Baseline (main) not measured in this run (set BENCH_BASELINE_NEWS_BIN to main\'s packages/news/bin/news.js).';
+  if (run.baseRows.length === 0) return 'Baseline not measured in this run (set BENCH_BASELINE_NEWS_BIN to another checkout\'s packages/news/bin/news.js).';
   const lines = run.baseRows.map(([b1, b3, t1, t3], k) =>
     `| ${k + 1} | ${cell(b1)} | ${cell(b3)} | ${cell(t1)} | ${cell(t3)} | ${(b3.rps / b1.rps).toFixed(2)} → ${(t3.rps / t1.rps).toFixed(2)} | ${(b3.gatewayUs / b1.gatewayUs).toFixed(2)} → ${(t3.gatewayUs / t1.gatewayUs).toFixed(2)} |`);
   const range = (xs: number[], digits = 2) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
   const r = run.baseRows;
-  return `Against main (HTTP request per worker call, protocol 3), the count row again, both builds up at once, interleaved
-(main 1 worker, main 3 workers, this 1 worker, this 3 workers), ${r.length} rounds. Over the rounds, this build's 3-worker gateway
+  return `Against the baseline build (BENCH_BASELINE_NEWS_BIN, "main" below), the count row again, both builds up at once, interleaved
+(main 1 worker, main 3 workers, this 1 worker, this 3 workers; odd rounds in reverse order), ${r.length} rounds. Over the rounds, this build's 3-worker gateway
 CPU per count is ${range(r.map(([b1, , , t3]) => t3.gatewayUs / b1.gatewayUs))}× main's single-worker gateway (main's own 3-worker gateway:
 ${range(r.map(([b1, b3]) => b3.gatewayUs / b1.gatewayUs))}×) and its own 3/1 ratio ${range(r.map(([, , t1, t3]) => t3.gatewayUs / t1.gatewayUs))}×; 3-worker count throughput is
 ${range(r.map(([b1, , , t3]) => t3.rps / b1.rps))}× main's single worker (main 3/1: ${range(r.map(([b1, b3]) => b3.rps / b1.rps))}; this 3/1: ${range(r.map(([, , t1, t3]) => t3.rps / t1.rps))}).
@@ -67,8 +82,8 @@ ${lines.join('\n')}`;
 
 export function clusterSection(run: ClusterRun): string {
   const [, one, three] = run.rows[0] as readonly [string, Measured, Measured];
-  const cpuRatio = three.gatewayUs / one.gatewayUs;
-  const rpsRatio = three.rps / one.rps;
+  const cpuRatio = median(run.countRounds.map(([a, b]) => b.gatewayUs / a.gatewayUs));
+  const rpsRatio = median(run.countRounds.map(([a, b]) => b.rps / a.rps));
   const n = cpus().length;
   return `${run.heading}
 
@@ -85,17 +100,25 @@ documents pages. CPU per request from /proc (user + system, 10 ms ticks) over th
 |---|---|---|---|---|
 ${run.rows.map(([label, a, b]) => `| ${label} | ${cell(a)} | ${cell(b)} | ${(b.rps / a.rps).toFixed(2)} | ${(b.gatewayUs / a.gatewayUs).toFixed(2)} |`).join('\n')}
 
-Targets (issue 14): the gateway's fan-out costs ≤ 1.3× the single-worker gateway CPU per count (measured ${cpuRatio.toFixed(2)}×: ${cpuRatio <= 1.3 ? 'met' : 'missed'}),
-and total throughput ≥ 80% of the single worker's on the same cores (measured ${(rpsRatio * 100).toFixed(0)}% for counts: ${rpsRatio >= 0.8 ? 'met' : 'missed'}).
+${countRoundsTable(run)}
+
+Targets (issue 14): the gateway's fan-out costs ≤ 1.3× the single-worker gateway CPU per count (median of the rounds ${cpuRatio.toFixed(2)}×: ${cpuRatio <= 1.3 ? 'met' : 'missed'}),
+and total throughput ≥ 80% of the single worker's on the same cores (median ${(rpsRatio * 100).toFixed(0)}% for counts: ${rpsRatio >= 0.8 ? 'met' : 'missed'}).
 
 ${baseline(run)}
 
-Where main's CPU per fanned-out count went (\`node --cpu-prof\` of the 3-worker gateway under this count load): 28% of its samples in
-\`writev\`, about half of it undici writing one HTTP request per worker call and half the public response, then undici's HTTP/1 parser
-and the per-call promise chain; the workers paid one node:http request each. What changed (protocol 4, src/gateway/DESIGN.md "Worker
-stream"): every worker call travels as a frame on one upgraded connection per worker, the frames of one event-loop turn leave in one write
-and arrive in one read on both sides, replies are matched by id instead of by connection, and a request fanned out unchanged to several
-workers is encoded once.
+Where the gateway's CPU per fanned-out count went (issue 14 step 1: \`node --cpu-prof\` of both gateways of this build under this count
+load, 10 s each; self time per request, 3-worker minus 1-worker gateway, on the loaded machine): socket writes and reads to the workers
+(one write per worker per event-loop turn and one read per reply; in the profile their wall time includes being preempted by the woken
+worker, so only /proc CPU above counts them fairly), garbage collection (+10 µs), then the routing JS: \`holds\` + \`assign\` working out
+per request which replica answers which of the 83 shards (a lookup per shard per replica: 8–9 µs), the fan-out and worker-client
+promise layers (5 µs), \`nextTick\`/microtasks of the extra calls (8 µs), and one timer plus two named closures (esbuild's \`__name\`, an
+\`Object.defineProperty\` each) per call (4 µs). What changed (src/gateway/DESIGN.md "Worker stream" and "Routing"): year-selected shard
+lists and their routes are worked out once and reused until a replica changes; the fallback flag travels with the route; one expiry
+timer per stream instead of one per call; no per-call wrapper closures; one async layer less per call; frames of one event-loop turn
+leave in one write (no cork/uncork) and a frame whose call expired is not sent; parts are joined without \`flat()\`. Tried and dropped:
+holding frames to batch more calls per write — until the worker's next reply (Nagle-style) or for 1 ms: the worker idled between
+batches, single-worker throughput fell and CPU per count rose; with at most two writes in flight per worker: no gain within the noise.
 
 ${separateMachines(one, three)}
 `;

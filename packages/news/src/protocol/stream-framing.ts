@@ -94,8 +94,9 @@ export class FrameReader {
   private take(n: number): Buffer {
     const first = this.peek(n);
     this.buffered -= n;
-    if (first.length === n) this.chunks.shift();
-    else this.chunks[0] = first.subarray(n);
+    // A chunk holding exactly one frame (the usual small reply) is handed out as it is, without another view.
+    if (first.length === n) { this.chunks.shift(); return first; }
+    this.chunks[0] = first.subarray(n);
     return first.subarray(0, n);
   }
 }

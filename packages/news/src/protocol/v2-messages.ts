@@ -14,6 +14,7 @@ import type { EstimateIntervals, ResolvedDoc } from '../search-v2/estimate-parts
 
 export { V2_ERROR_STATUS, isV2ErrorCode } from '../search-v2/errors.ts';
 export { V2_LIMITS } from '../search-v2/limits.ts';
+export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
 export { combineEstimate, estimateDraws } from '../search-v2/estimate.ts';
 export type { V2ErrorBody, V2ErrorCode } from '../search-v2/errors.ts';

@@ -4,6 +4,7 @@
  * Requests arrive here already validated at the gateway edge (types and bounds of single fields);
  * cross-field and release-dependent rules (rank ranges, years, references) are checked here.
  */
+import type { FilterName } from './filter-names.ts';
 import type { ArticleMetadata } from '../release/types.ts';
 import type { Span } from '../shard/types.ts';
 
@@ -274,10 +275,5 @@ export interface FilterSupport {
   readonly reason: 'no_values' | 'no_attribution_table' | null;
 }
 
-export interface FilterSupportMap {
-  readonly languages: FilterSupport;
-  readonly commonlingua_languages: FilterSupport;
-  readonly topics: FilterSupport;
-  readonly sources: FilterSupport;
-  readonly countries: FilterSupport;
-}
+/** Support of every filter, keyed by FILTER_NAMES (filter-names.ts). */
+export type FilterSupportMap = { readonly [K in FilterName]: FilterSupport };

@@ -41,14 +41,7 @@ export interface ClusterClient extends WorkerClient {
 
 /** The year-selected shard ids of `index`, or null when the index is unknown or the range is empty or reversed. */
 function inYears(set: ReplicaSet, index: string, min: number | null | undefined, max: number | null | undefined): readonly string[] | null {
-  const shards = set.shardsOf(index);
-  if (shards === undefined) return null;
-  // Most requests ask every year: the whole list, computed once per release map.
-  if ((min === null || min === undefined) && (max === null || max === undefined)) return set.allIdsOf(index);
-  const lo = min ?? -Infinity;
-  const hi = max ?? Infinity;
-  const ids = shards.filter((s) => Number(s.year) >= lo && Number(s.year) <= hi).map((s) => s.shardId);
-  return ids.length === 0 ? null : ids;
+  return set.idsInYears(index, min ?? null, max ?? null);
 }
 
 /** The refusal of the chronologically first part that refused, if any (each worker checks the request the same way). */

@@ -1,7 +1,7 @@
 import type { WorkerReply, WorkerRequest } from '../../protocol/index.ts';
 import { GatewayError } from '../errors/index.ts';
 import type { Part } from './merge.ts';
-import { holds, type Replica, type ReplicaSet } from './replica-set.ts';
+import type { Replica, ReplicaSet, Route } from './replica-set.ts';
 
 /** The reply came from a replica that must not be used (another release, other shards): try another one. */
 class ReplicaUnusable extends Error {
@@ -28,15 +28,17 @@ export interface FanOutOptions {
   readonly restrict?: boolean;
 }
 
+const NONE_TRIED: ReadonlySet<Replica> = new Set();
+
 export function createFanOut(set: ReplicaSet, onUnusable: (r: Replica) => void): FanOut {
 
-  const attempt = async (r: Replica, index: string, group: readonly string[], build: Build,
-    deadline: number, tried: ReadonlySet<Replica>, opts: FanOutOptions): Promise<Part<WorkerReply>[]> => {
+  const attempt = async (route: Route, index: string, build: Build, deadline: number,
+    tried: ReadonlySet<Replica>, opts: FanOutOptions): Promise<Part<WorkerReply>[]> => {
+    const { replica: r, group } = route;
     // With another replica to fall back on, one attempt may use half of what is left, so a frozen replica
     // still leaves time for the retry; the last candidate gets all of it.
-    const alternative = set.replicas.some((o) => o !== r && o.status === 'up' && !tried.has(o) && group.every((id) => holds(o, index, id)));
     const now = performance.now();
-    const until = alternative ? now + (deadline - now) / 2 : deadline;
+    const until = route.alternative ? now + (deadline - now) / 2 : deadline;
     try {
       const reply = await r.client.call(build(group, r), until, opts.restrict === false ? undefined : set.restriction(r, index, group));
       if (reply.indexVersion !== set.expected) {
@@ -62,15 +64,20 @@ export function createFanOut(set: ReplicaSet, onUnusable: (r: Replica) => void):
   };
 
   const run = async (index: string, needed: readonly string[], build: Build, deadline: number,
-    opts: FanOutOptions, tried: ReadonlySet<Replica> = new Set()): Promise<Part<WorkerReply>[]> => {
+    opts: FanOutOptions, tried: ReadonlySet<Replica> = NONE_TRIED): Promise<Part<WorkerReply>[]> => {
     if (needed.length === 0) {
       const r = set.any(tried);
       if (r === null) throw new GatewayError('worker_unavailable', 'No search worker is reachable; try again shortly.');
-      return attempt(r, index, [], build, deadline, tried, opts);
+      const alternative = set.replicas.some((o) => o !== r && o.status === 'up' && !tried.has(o));
+      return attempt({ replica: r, group: [], alternative }, index, build, deadline, tried, opts);
     }
-    const plan = set.assign(index, needed, tried, opts.whole === true);
-    const parts = await Promise.all([...plan].map(([r, group]) => attempt(r, index, group, build, deadline, tried, opts)));
-    return parts.flat();
+    const routes = set.assign(index, needed, tried, opts.whole === true);
+    if (routes.length === 1) return attempt(routes[0] as Route, index, build, deadline, tried, opts);
+    const parts = await Promise.all(routes.map((route) => attempt(route, index, build, deadline, tried, opts)));
+    // In route order (the merges and refusals read parts in release order); a plain loop, flat() cost ~1 µs.
+    const out: Part<WorkerReply>[] = [];
+    for (const group of parts) for (const part of group) out.push(part);
+    return out;
   };
 
   return { run: (index, needed, build, deadline, options = {}) => run(index, needed, build, deadline, options) };

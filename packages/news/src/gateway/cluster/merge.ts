@@ -3,8 +3,9 @@
  * shard gives: counts add up; per-shard lists are put back in the release's chronological order. Key order of
  * every object matches the v2 domain's, so the JSON text is byte-identical to a single worker's.
  */
+import { FILTER_NAMES } from '../../protocol/index.ts';
 import type {
-  ReplyFor, V2CountResult, V2FindResult, V2MetadataResult, V2ReleaseInfo, V2TimelineResult,
+  FilterName, ReplyFor, V2CountResult, V2FindResult, V2MetadataResult, V2ReleaseInfo, V2TimelineResult,
 } from '../../protocol/index.ts';
 
 /** One worker's answer, for the shards it was asked about. */
@@ -103,9 +104,8 @@ export function mergeV2Info(order: readonly string[], parts: readonly V2ReleaseI
  * country table, so the reasons agree).
  */
 function mergeFilterSupport(parts: readonly V2ReleaseInfo['filters'][]): V2ReleaseInfo['filters'] {
-  const fields = ['languages', 'commonlingua_languages', 'topics', 'sources', 'countries'] as const;
   const none = { available: false, reason: 'no_values' } as const;
-  return Object.fromEntries(fields.map((f) => [f, parts.find((p) => p[f].available)?.[f] ?? parts[0]?.[f] ?? none])) as unknown as V2ReleaseInfo['filters'];
+  return Object.fromEntries(FILTER_NAMES.map((f) => [f, parts.find((p) => p[f].available)?.[f] ?? parts[0]?.[f] ?? none])) as Record<FilterName, V2ReleaseInfo['filters'][FilterName]>;
 }
 
 /** Metadata answered per year group, put back in request order (`positions[i]` = request position of entry i). */

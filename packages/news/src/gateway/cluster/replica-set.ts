@@ -29,6 +29,14 @@ export function holds(r: Replica, index: string, shardId: string): boolean {
 
 const key = (index: string, shardId: string) => `${index}\u0000${shardId}`;
 
+/** One replica's share of a request: the shards it answers for, and whether another candidate holds them all. */
+export interface Route {
+  readonly replica: Replica;
+  readonly group: readonly string[];
+  /** Another up replica (not avoided) serves every shard of the group: a failed attempt has somewhere to go. */
+  readonly alternative: boolean;
+}
+
 /** The release's shard list per index, and each shard's figures, as the workers report them. */
 export interface ReleaseMap {
   readonly shards: ReadonlyMap<string, readonly ReleaseShard[]>;
@@ -45,6 +53,17 @@ export class ReplicaSet {
   release: ReleaseMap | null = null;
   #turn = 0;
   readonly #allIds = new Map<string, readonly string[] | null>();
+  /** Year-selected shard ids per index and clamped range, the same array each time (so its routes can be cached). */
+  readonly #inYears = new Map<string, Map<string, readonly string[]>>();
+  /**
+   * Routes of the shard lists above, per rotation start. Most requests ask the same few lists, and working the
+   * plan out per request (a lookup per shard per replica) was the largest gateway cost of a fanned-out count.
+   */
+  #routes = new WeakMap<readonly string[], (readonly Route[] | undefined)[]>();
+  /** The lists `idsInYears` and `allIdsOf` handed out (only those come back, so only their routes are kept). */
+  readonly #routable = new WeakSet<readonly string[]>();
+  /** What the cached routes were worked out from: each replica's up-ness and served map (replaced on change). */
+  #routedFrom: readonly (Map<string, Set<string>> | null)[] = [];
 
   constructor(replicas: readonly Replica[], readonly expected: string) {
     this.replicas = replicas;
@@ -98,7 +117,33 @@ export class ReplicaSet {
     const ids = this.shardsOf(index)?.map((s) => s.shardId) ?? [];
     const out = ids.length === 0 ? null : ids;
     if (this.release !== null) this.#allIds.set(index, out);
+    if (out !== null) this.#routable.add(out);
     return out;
+  }
+
+  /**
+   * The shard ids of `index` whose crawl year lies in [min, max] (null: unbounded), chronological; null when the
+   * index is unknown or nothing is selected. The range is clamped to the index's years, so the cache stays small.
+   */
+  idsInYears(index: string, min: number | null, max: number | null): readonly string[] | null {
+    if (min === null && max === null) return this.allIdsOf(index);
+    const shards = this.shardsOf(index);
+    if (shards === undefined || shards.length === 0) return null;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const s of shards) { const y = Number(s.year); if (y < first) first = y; if (y > last) last = y; }
+    const lo = Math.max(min ?? -Infinity, first);
+    const hi = Math.min(max ?? Infinity, last);
+    if (!(lo <= hi)) return null;
+    let byRange = this.#inYears.get(index);
+    if (byRange === undefined) this.#inYears.set(index, byRange = new Map());
+    const rangeKey = `${lo}:${hi}`;
+    const cached = byRange.get(rangeKey);
+    if (cached !== undefined) return cached.length === 0 ? null : cached;
+    const ids = shards.filter((s) => Number(s.year) >= lo && Number(s.year) <= hi).map((s) => s.shardId);
+    byRange.set(rangeKey, ids);
+    this.#routable.add(ids);
+    return ids.length === 0 ? null : ids;
   }
 
   /** Shards (`index shardId`) of the release without an up replica, chronological. */
@@ -116,13 +161,44 @@ export class ReplicaSet {
    * same shards share the load while one call still goes to as few workers as possible.
    * Throws `shards_unavailable` naming every shard without a candidate.
    */
-  assign(index: string, shardIds: readonly string[], avoid: ReadonlySet<Replica>, whole = false): Map<Replica, string[]> {
+  assign(index: string, shardIds: readonly string[], avoid: ReadonlySet<Replica>, whole = false): readonly Route[] {
     const n = this.replicas.length;
     const start = this.#turn++ % n;
+    this.#dropStaleRoutes();
+    const cacheable = avoid.size === 0 && !whole;
+    const cached = cacheable ? this.#routes.get(shardIds) : undefined;
+    const hit = cached?.[start];
+    if (hit !== undefined) return hit;
     const order = this.replicas.map((_, i) => this.replicas[(start + i) % n] as Replica).filter((r) => r.status === 'up' && !avoid.has(r));
+    const routes = this.#plan(order, index, shardIds, whole);
+    if (cacheable && this.#routable.has(shardIds)) {
+      const perStart = cached ?? new Array<readonly Route[] | undefined>(n);
+      perStart[start] = routes;
+      if (cached === undefined) this.#routes.set(shardIds, perStart);
+    }
+    return routes;
+  }
+
+  /** Forgets the cached routes when a replica went up or down or changed its shards since they were worked out. */
+  #dropStaleRoutes(): void {
+    const from = this.#routedFrom;
+    const now = this.replicas;
+    let same = from.length === now.length;
+    for (let i = 0; same && i < now.length; i++) {
+      const r = now[i] as Replica;
+      same = from[i] === (r.status === 'up' ? r.served : null);
+    }
+    if (!same) {
+      this.#routes = new WeakMap();
+      this.#routedFrom = now.map((r) => (r.status === 'up' ? r.served : null));
+    }
+  }
+
+  #plan(order: readonly Replica[], index: string, shardIds: readonly string[], whole: boolean): readonly Route[] {
+    const alternative = (r: Replica, group: readonly string[]) => order.some((o) => o !== r && group.every((id) => holds(o, index, id)));
     if (whole) {
       const holder = order.find((r) => shardIds.every((id) => holds(r, index, id)));
-      if (holder !== undefined) return new Map([[holder, [...shardIds]]]);
+      if (holder !== undefined) return [{ replica: holder, group: [...shardIds], alternative: alternative(holder, shardIds) }];
       const missing = shardIds.filter((id) => !order.some((r) => holds(r, index, id)));
       if (missing.length > 0) throw shardsUnavailable(missing);
       throw new GatewayError('not_distributed',
@@ -139,7 +215,7 @@ export class ReplicaSet {
       else group.push(id);
     }
     if (missing.length > 0) throw shardsUnavailable(missing);
-    return plan;
+    return [...plan].map(([replica, group]) => ({ replica, group, alternative: alternative(replica, group) }));
   }
 
   /** Whether one up replica serves every one of the shards. */

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { V2_LIMITS } from '../../protocol/index.ts';
+import { FILTER_NAMES, V2_LIMITS } from '../../protocol/index.ts';
 import { V1_BOUNDS } from '../v1/schemas.ts';
 
 /**
@@ -177,7 +177,7 @@ export const InfoV2Response = Type.Object({
   date_range: Type.Object({ first: nullable(Type.String()), last: nullable(Type.String()) }, { description: 'Crawl periods of the first and last loaded shard.' }),
   shards: Type.Array(Type.Object({ shard_id: Type.String(), year: Type.String(), documents: Type.Integer(), bytes: Type.Integer() })),
   available_indexes: Type.Array(Type.String()),
-  filters: Type.Object(Object.fromEntries(['languages', 'commonlingua_languages', 'topics', 'sources', 'countries'].map((name) => [name, filterSupport])), {
+  filters: Type.Object(Object.fromEntries(FILTER_NAMES.map((name) => [name, filterSupport])), {
     description: 'Which metadata filters this index can serve (research addition): a filter whose field is empty in every article (reason no_values), '
       + 'or countries without an attribution table (no_attribution_table), selects nothing; clients should disable it and say why.',
   }),

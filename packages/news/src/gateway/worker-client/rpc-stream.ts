@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { encodeFrame, FrameReader, FrameType, RPC_PATH, STREAM_UPGRADE, type Frame } from '../../protocol/index.ts';
+import { Outbox } from './outbox.ts';
 
 /** The stream to the worker broke or never opened: the call did not get its answer, another attempt may. */
 export class StreamBroken extends Error {
@@ -17,17 +18,21 @@ export interface RpcStream {
   close(): void;
 }
 
+/** A call waiting for its reply: the promise's own settle functions, no wrapper closures per call. */
 interface Pending {
   readonly resolve: (f: Frame) => void;
   readonly reject: (e: Error) => void;
+  readonly deadline: number;
 }
 
 const HANDSHAKE_END = '\r\n\r\n';
 
 /**
  * One upgraded connection to a worker (protocol/stream-framing.ts) carrying every call at once, each matched to
- * its reply by id. Opened on the first call and again after it breaks; the frames of one event-loop turn leave in
- * one write. A call whose deadline passes is forgotten (its late reply is dropped), the stream stays open.
+ * its reply by id. Opened on the first call and again after it breaks; frames leave in batches (outbox.ts). A call
+ * whose deadline passes is forgotten (its late reply is dropped), the stream stays open. One
+ * timer per stream, armed for the earliest deadline, expires calls (a timer per call cost a few µs on every call
+ * of a fanned-out request, BENCHMARKS.md "News scale-out").
  * @example const frame = await createRpcStream('http://127.0.0.1:8081', 1000).call(envelope, performance.now() + 2000);
  */
 export function createRpcStream(origin: string, connectTimeoutMs: number): RpcStream {
@@ -37,12 +42,37 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
   const handshake = `GET ${RPC_PATH} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: Upgrade\r\nUpgrade: ${STREAM_UPGRADE}\r\n\r\n`;
   const pending = new Map<number, Pending>();
   let nextId = 0;
-  let ready: Socket | null = null;
+  let ready: Outbox | null = null;
   /** The socket being opened or open, for close(). */
   let current: Socket | null = null;
-  let opening: Promise<Socket> | null = null;
+  let opening: Promise<Outbox> | null = null;
   let closed = false;
-  let corked = false;
+  const live = (id: number, now: number) => (pending.get(id)?.deadline ?? -Infinity) > now;
+  let expiry: NodeJS.Timeout | null = null;
+  let expiryAt = Infinity;
+
+  /** Rejects every call past its deadline and re-arms for the earliest one left. */
+  const expire = () => {
+    expiry = null;
+    expiryAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [id, p] of pending) {
+      if (p.deadline <= now) { pending.delete(id); p.reject(new DeadlinePassed('deadline passed waiting for the worker')); }
+      else if (p.deadline < next) next = p.deadline;
+    }
+    if (next !== Infinity) arm(next);
+  };
+
+  /** Makes sure the expiry timer fires by `deadline` (deadlines mostly arrive in increasing order: rarely re-armed). */
+  const arm = (deadline: number) => {
+    if (deadline >= expiryAt) return;
+    if (expiry !== null) clearTimeout(expiry);
+    expiryAt = deadline;
+    expiry = setTimeout(expire, Math.max(0, deadline - performance.now()));
+    // The socket of a pending call keeps the process alive; this timer alone must not.
+    expiry.unref();
+  };
 
   const failAll = (e: Error) => {
     const all = [...pending.values()];
@@ -50,16 +80,18 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
     for (const p of all) p.reject(e);
   };
 
-  const open = (): Promise<Socket> => new Promise<Socket>((resolve, reject) => {
+  const open = (): Promise<Outbox> => new Promise<Outbox>((resolve, reject) => {
     const socket = connect({ host, port });
     current = socket;
     socket.setNoDelay(true);
     let head = '';
     let upgraded = false;
     const reader = new FrameReader();
+    const outbox = new Outbox(socket, live);
     const timer = setTimeout(() => socket.destroy(new StreamBroken(`no stream from ${origin} within ${connectTimeoutMs} ms`)), connectTimeoutMs);
     const deliver = (chunk: Buffer) => {
-      for (const f of reader.push(chunk)) {
+      const frames = reader.push(chunk);
+      for (const f of frames) {
         const p = pending.get(f.id);
         if (p !== undefined) { pending.delete(f.id); p.resolve(f); }
       }
@@ -74,9 +106,9 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
         if (!head.startsWith('HTTP/1.1 101')) throw new StreamBroken(`${origin} refused the RPC stream: ${head.slice(0, head.indexOf('\r\n'))}`);
         upgraded = true;
         clearTimeout(timer);
-        ready = socket;
+        ready = outbox;
         opening = null;
-        resolve(socket);
+        resolve(outbox);
         const rest = Buffer.from(head.slice(end + HANDSHAKE_END.length), 'latin1');
         if (rest.length > 0) deliver(rest);
       } catch (e) {
@@ -87,38 +119,23 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
     socket.on('close', () => {
       clearTimeout(timer);
       const why = (socket.errored as Error | null) ?? new StreamBroken(`the stream to ${origin} closed`);
-      if (ready === socket) ready = null;
+      if (ready === outbox) ready = null;
       if (current === socket) current = null;
       if (!upgraded) { opening = null; reject(why); }
       failAll(why instanceof StreamBroken || (why as { code?: unknown }).code !== undefined ? why : new StreamBroken(why.message));
     });
   });
 
-  const send = (socket: Socket, id: number, envelope: string) => {
-    if (!corked) {
-      corked = true;
-      socket.cork();
-      setImmediate(() => { corked = false; socket.uncork(); });
-    }
-    socket.write(encodeFrame(id, FrameType.request, envelope));
-  };
-
   return {
     call(envelope, deadline) {
       if (closed) return Promise.reject(new StreamBroken('the worker client is closed'));
       const id = nextId = (nextId + 1) >>> 0;
       return new Promise<Frame>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(new DeadlinePassed('deadline passed waiting for the worker'));
-        }, Math.max(0, deadline - performance.now()));
-        pending.set(id, {
-          resolve: (f) => { clearTimeout(timer); resolve(f); },
-          reject: (e) => { clearTimeout(timer); reject(e); },
-        });
-        if (ready !== null) { send(ready, id, envelope); return; }
+        pending.set(id, { resolve, reject, deadline });
+        arm(deadline);
+        if (ready !== null) { ready.add(id, encodeFrame(id, FrameType.request, envelope)); return; }
         opening ??= open();
-        opening.then((socket) => { if (pending.has(id)) send(socket, id, envelope); }, (e: Error) => {
+        opening.then((outbox) => { if (pending.has(id)) outbox.add(id, encodeFrame(id, FrameType.request, envelope)); }, (e: Error) => {
           const p = pending.get(id);
           if (p !== undefined) { pending.delete(id); p.reject(e); }
         });
@@ -126,6 +143,7 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
     },
     close() {
       closed = true;
+      if (expiry !== null) clearTimeout(expiry);
       current?.destroy();
       failAll(new StreamBroken('the worker client is closed'));
     },

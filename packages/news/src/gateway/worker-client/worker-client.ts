@@ -87,19 +87,6 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
   const stream = createRpcStream(origin, Math.min(opts.timeoutMs, 1000));
   const admission = createAdmission(opts.connections);
   let lastSeen: string | null = null;
-  const attempt = async (body: string, deadline: number): Promise<WorkerReply> => replyOf(await stream.call(body, deadline));
-
-  /** One attempt inside a connection slot; the slot is freed however the attempt ends. */
-  const attemptInSlot = async (body: string, deadline: number): Promise<WorkerReply> => {
-    const wait = admission.acquire(deadline);
-    if (wait !== null) await wait;
-    if (performance.now() >= deadline) { admission.release(); throw new DeadlinePassed('deadline passed before the request was sent'); }
-    try {
-      return await attempt(body, deadline);
-    } finally {
-      admission.release();
-    }
-  };
 
   return {
     get lastSeenIndexVersion() { return lastSeen; },
@@ -110,7 +97,17 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
       const body = encodeOnce(request, shards);
       for (let tries = 0; ; tries++) {
         try {
-          const reply = await attemptInSlot(body, deadline);
+          // One attempt inside a connection slot (inline: an async helper per call cost a promise per worker call).
+          const wait = admission.acquire(deadline);
+          if (wait !== null) await wait;
+          let frame: Frame;
+          try {
+            if (performance.now() >= deadline) throw new DeadlinePassed('deadline passed before the request was sent');
+            frame = await stream.call(body, deadline);
+          } finally {
+            admission.release();
+          }
+          const reply = replyOf(frame);
           lastSeen = reply.indexVersion;
           if (reply.kind !== request.kind && reply.kind !== 'error') {
             throw new GatewayError('worker_unavailable', `The search worker answered ${reply.kind} to ${request.kind}.`);
