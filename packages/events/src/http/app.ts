@@ -57,6 +57,7 @@ interface SendOptions {
 }
 
 const REST_PREFIX = '/wp-json';
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_CACHE = {
   'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
   Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
@@ -114,6 +115,8 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const revalidable = (req: FastifyRequest, query: Record<string, unknown>) =>
     (req.method === 'GET' || req.method === 'HEAD') && req.headers['x-http-method-override'] === undefined && query._method === undefined;
   const home = opts.siteUrl;
+  // As long as our own response cache may keep an anonymous answer: the TTL bounds the answers that depend on the clock.
+  const publicCacheControl = opts.cacheTtlMs >= 1000 ? `public, max-age=${Math.floor(opts.cacheTtlMs / 1000)}` : 'no-cache';
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -171,11 +174,10 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     }
     const validated = answer.status === 200 && (method === 'GET' || method === 'HEAD');
     if (validated) {
-      const v = answerValidators(full, { ...(envelope ? {} : own), 'Content-Type': headers['Content-Type'] }, answer.lastModified);
+      const v = answerValidators(full, envelope ? NO_HEADERS : own, headers['Content-Type'], answer.lastModified);
       headers.ETag = v.etag;
       if (v.lastModified !== undefined) headers['Last-Modified'] = v.lastModified;
-      // As long as our own response cache may keep it: the TTL bounds the answers that depend on the clock.
-      if (!loggedIn) headers['Cache-Control'] = opts.cacheTtlMs >= 1000 ? `public, max-age=${Math.floor(opts.cacheTtlMs / 1000)}` : 'no-cache';
+      if (!loggedIn) headers['Cache-Control'] = publicCacheControl;
     }
     const payload = head ? '' : full instanceof JsonText ? full.text : full;
     const notModified = validated && isNotModified(req.headers, headers.ETag as string, answer.lastModified);

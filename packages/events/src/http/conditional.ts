@@ -11,14 +11,18 @@ type OwnHeaders = Readonly<Record<string, string | number>>;
 // Built bodies held by the item cache are the same JsonText until the next change and are re-sent with the same own
 // headers and modification time: the body is hashed once, and its validators are reused while those match (the
 // by-id hot path, where building the header line and the date cost more than the rest of the answer's headers).
-interface Known { readonly bodyHash: string; readonly own: OwnHeaders; readonly ownCount: number; readonly lastModifiedMs?: number; readonly etag: string; readonly lastModified?: string }
+interface Known {
+  readonly bodyHash: string; readonly own: OwnHeaders; readonly ownCount: number; readonly contentType: string; readonly lastModifiedMs?: number;
+  readonly etag: string; readonly lastModified?: string;
+}
 const known = new WeakMap<JsonText, Known>();
 
 /** The answer's own headers as one line per header, in name order, so the tag does not depend on insertion order. */
-function headerLines(own: OwnHeaders): string {
-  const keys = Object.keys(own).sort();
+function headerLines(own: OwnHeaders, contentType: string): string {
+  const all: Record<string, string | number> = { ...own, 'Content-Type': contentType };
+  const keys = Object.keys(all).sort();
   let meta = '';
-  for (let i = 0; i < keys.length; i++) meta += `${i === 0 ? '' : '\n'}${keys[i]!.toLowerCase()}:${String(own[keys[i]!])}`;
+  for (let i = 0; i < keys.length; i++) meta += `${i === 0 ? '' : '\n'}${keys[i]!.toLowerCase()}:${String(all[keys[i]!])}`;
   return meta;
 }
 
@@ -32,7 +36,7 @@ function sameHeaders(own: OwnHeaders, was: OwnHeaders, count: number): boolean {
   return n === count;
 }
 
-const tagOf = (bodyHash: string, own: OwnHeaders) => `"${sha1(`${bodyHash}\n${headerLines(own)}`)}"`;
+const tagOf = (bodyHash: string, own: OwnHeaders, contentType: string) => `"${sha1(`${bodyHash}\n${headerLines(own, contentType)}`)}"`;
 const httpDate = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toUTCString());
 
 /** The validators a 200 answer sends: its strong `ETag` and, for an item, `Last-Modified` as an HTTP date. */
@@ -42,15 +46,18 @@ export interface Validators { readonly etag: string; readonly lastModified?: str
  * The validators of an answer. The ETag hashes its payload and the headers that are part of the answer (totals,
  * `Allow`, the content type), never per-request transport headers such as CORS. `own` is kept with a cached
  * JsonText's validators: pass an object that is not changed afterwards.
- * @example answerValidators('{"id":1}', { 'Content-Type': 'application/json' }, Date.UTC(2026, 0, 1))
+ * @example answerValidators('{"id":1}', { Allow: 'GET' }, 'application/json', Date.UTC(2026, 0, 1))
  * // { etag: '"k5…"', lastModified: 'Thu, 01 Jan 2026 00:00:00 GMT' }
  */
-export function answerValidators(payload: string | JsonText, own: OwnHeaders, lastModifiedMs?: number): Validators {
-  if (!(payload instanceof JsonText)) return { etag: tagOf(sha1(payload), own), lastModified: httpDate(lastModifiedMs) };
+export function answerValidators(payload: string | JsonText, own: OwnHeaders, contentType: string, lastModifiedMs?: number): Validators {
+  if (!(payload instanceof JsonText)) return { etag: tagOf(sha1(payload), own, contentType), lastModified: httpDate(lastModifiedMs) };
   const k = known.get(payload);
-  if (k !== undefined && k.lastModifiedMs === lastModifiedMs && sameHeaders(own, k.own, k.ownCount)) return k;
+  if (k !== undefined && k.lastModifiedMs === lastModifiedMs && k.contentType === contentType && sameHeaders(own, k.own, k.ownCount)) return k;
   const bodyHash = k?.bodyHash ?? sha1(payload.text);
-  const next: Known = { bodyHash, own, ownCount: Object.keys(own).length, lastModifiedMs, etag: tagOf(bodyHash, own), lastModified: httpDate(lastModifiedMs) };
+  const next: Known = {
+    bodyHash, own, ownCount: Object.keys(own).length, contentType, lastModifiedMs,
+    etag: tagOf(bodyHash, own, contentType), lastModified: httpDate(lastModifiedMs),
+  };
   known.set(payload, next);
   return next;
 }
