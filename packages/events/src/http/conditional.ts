@@ -65,6 +65,7 @@ export function answerValidators(payload: string | JsonText, own: OwnHeaders, co
 /** If-None-Match: `*` or any listed tag equal under the weak comparison RFC 9110 §13.1.2 prescribes for it. */
 export function noneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
+  if (header === etag) return true; // what a client re-sends, as it was given
   if (header.trim() === '*') return true;
   const bare = etag.replace(/^W\//, '');
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);

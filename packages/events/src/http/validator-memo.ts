@@ -33,7 +33,8 @@ export class ValidatorMemo {
   notModified(key: string, reqHeaders: { 'if-none-match'?: string; 'if-modified-since'?: string }): Headers | undefined {
     if (!isConditional(reqHeaders)) return undefined;
     const r = this.#entries.get(key);
-    if (r === undefined || r.gen !== this.generation.value || r.expires <= this.clock()) return undefined;
-    return isNotModified(reqHeaders, r.etag, r.lastModified) ? (r.notModified ??= notModifiedHeaders(r.headers)) : undefined;
+    if (r === undefined || r.expires <= this.clock() || !isNotModified(reqHeaders, r.etag, r.lastModified)) return undefined;
+    // The generation last: on SQLite reading it is a query, needed only when everything else matches.
+    return r.gen === this.generation.value ? (r.notModified ??= notModifiedHeaders(r.headers)) : undefined;
   }
 }
