@@ -53,6 +53,15 @@ describe('ValidatorMemo', () => {
     expect(off.notModified('k', { 'if-none-match': '"a"' })).toBeUndefined();
   });
 
+  it('stays bounded under many URLs: the latest answers are kept, the earliest forgotten', () => {
+    const memo = new ValidatorMemo(countingGeneration(), 5000, () => 1000);
+    for (let i = 0; i < 20_000; i++) memo.remember(`0||/e/${i}`, 0, answer(`"${i}"`));
+    expect(memo.notModified('0||/e/19999', { 'if-none-match': '"19999"' })).toBeDefined();
+    expect(memo.notModified('0||/e/17600', { 'if-none-match': '"17600"' })).toBeDefined();
+    expect(memo.notModified('0||/e/0', { 'if-none-match': '"0"' })).toBeUndefined();
+    expect(memo.notModified('0||/e/9999', { 'if-none-match': '"9999"' })).toBeUndefined();
+  });
+
   it('a changed answer in the same generation (the clock moved a default window) replaces the remembered tag', () => {
     const memo = new ValidatorMemo(countingGeneration(), 5000, () => 1000);
     memo.remember('k', 0, answer('"monday"'));
