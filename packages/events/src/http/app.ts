@@ -109,9 +109,9 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const validators = new ValidatorMemo(opts.generation, opts.validatorTtlMs, opts.clock);
   // Validators are per reader (user id), CORS origin and URL; GET and HEAD share them.
   const memoKeyOf = (req: FastifyRequest, caller: Caller | null) => `${caller?.id ?? 0}|${req.headers.origin ?? ''}|${req.url}`;
-  // A method override makes a GET a write: never answered from remembered validators, nor remembered.
   // Requests `handle` may answer 304 before authentication; a GET with a body (refused when oversized) is checked later.
   const anonymousBodiless = (req: FastifyRequest) => req.headers.authorization === undefined && req.body === undefined;
+  // A method override makes a GET a write: never answered from remembered validators, nor remembered.
   const revalidable = (req: FastifyRequest, query: Record<string, unknown>) =>
     (req.method === 'GET' || req.method === 'HEAD') && req.headers['x-http-method-override'] === undefined && query._method === undefined;
   const home = opts.siteUrl;
