@@ -13,7 +13,7 @@ import { openStore } from '../src/db/index.ts';
 import { userService } from '../src/user/index.ts';
 import { formatWall, makeWall, utcToWall } from '../src/time/index.ts';
 import { seed } from './seed.ts';
-import { benchValidatorsAndFeeds } from './conditional-bench.ts';
+import { benchValidatorsAndFeeds, cpuTable, type CacheSetup, type CpuSample } from './conditional-bench.ts';
 import { recordRecurrenceBench } from './recurrence-bench.ts';
 
 const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
@@ -28,10 +28,13 @@ const DURATION = Number(process.env.EVENTS_BENCH_SECONDS ?? 10);
 const COUNTS = { events: 10_000, venues: 500, organizers: 300, categories: 20, tags: 50 };
 const PASSWORD = 'bench-password-1';
 const FEED_ONLY = process.env.EVENTS_BENCH_ONLY === 'feed';
+// EVENTS_BENCH_ONLY=conditional: only the 304-against-200 CPU scenarios, under each cache setup, printed (no file written).
+const CONDITIONAL_ONLY = process.env.EVENTS_BENCH_ONLY === 'conditional';
 
 interface Result { name: string; p50: number; p99: number; rps: number; errors: number; non2xx: number }
-/** 304 against 200 server CPU, one sentence per case (conditional-bench.ts). */
-const cpuNotes: string[] = [];
+/** 304 against 200 server CPU per store, cache setup and answer (conditional-bench.ts). */
+const cpuSamples: CpuSample[] = [];
+const BASIC = `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`;
 
 async function waitFor(port: number, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -83,7 +86,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<Result[]> {
 }
 
 /** all: the defaults; items: no response cache (every URL new, as with many distinct filters); none: no caches. */
-async function runServer(kind: string, url: string, caches: 'all' | 'items' | 'none', eventIds: number[], now: number): Promise<Result[]> {
+async function runServer(kind: string, url: string, caches: CacheSetup, eventIds: number[], now: number): Promise<Result[]> {
   const cached = caches === 'all';
   const label = { all: '', items: ' (item cache only)', none: ' (no caches)' }[caches];
 
@@ -95,6 +98,13 @@ async function runServer(kind: string, url: string, caches: 'all' | 'items' | 'n
   try {
     await waitFor(port, child);
     const base = `http://127.0.0.1:${port}/wp-json/tribe/events/v1`;
+    const validatorRun = () => benchValidatorsAndFeeds(`http://127.0.0.1:${port}`, child.pid!, eventIds[eventIds.length >> 1]!, label, DURATION,
+      { store: kind, setup: caches, authorization: caches === 'all' ? BASIC : undefined });
+    if (CONDITIONAL_ONLY) {
+      const v = await validatorRun();
+      cpuSamples.push(...v.cpu);
+      return v.results;
+    }
     if (FEED_ONLY) {
       // The list bodies of the feed's events are built by the first feed; later feeds render from them.
       for (let i = 0; i < 3; i++) await (await fetch(`${base}/events.ics`)).arrayBuffer();
@@ -127,17 +137,15 @@ async function runServer(kind: string, url: string, caches: 'all' | 'items' | 'n
       while (k < eventIds.length) await fetch(`${base}/events/${eventIds[(k++ * 7919) % eventIds.length]}`);
     }
     results.push(await cannon(`GET /events/{id}${label}`, byId));
-    if (caches !== 'none') {
-      const v = await benchValidatorsAndFeeds(`http://127.0.0.1:${port}`, child.pid!, eventIds[eventIds.length >> 1]!, label, DURATION);
-      results.push(...v.results);
-      cpuNotes.push(...v.notes.map((n) => `${kind} ${n}`));
-    }
+    const v = await validatorRun();
+    results.push(...v.results);
+    cpuSamples.push(...v.cpu);
     let c = 0;
     if (cached) results.push(await cannon('POST /events (create)', {
       url: base,
       requests: [{
         method: 'POST', path: '/wp-json/tribe/events/v1/events',
-        headers: { authorization: `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { authorization: BASIC, 'content-type': 'application/x-www-form-urlencoded' },
         setupRequest: (req) => ({ ...req, body: `title=Bench+create+${c++}&start_date=tomorrow+9am&end_date=tomorrow+11am&categories=Category+1&cost=10` }),
       }],
     }));
@@ -198,6 +206,13 @@ if (FEED_ONLY) {
   for (const kind of ['sqlite', 'postgres'] as const) for (const r of await benchStore(kind)) console.log(`${kind} ${r.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s, ${r.errors + r.non2xx} errors; load ${loadavg()[0]!.toFixed(1)}`);
   process.exit(0);
 }
+if (CONDITIONAL_ONLY) {
+  const load = loadavg()[0]!;
+  for (const kind of ['sqlite', 'postgres'] as const) await benchStore(kind);
+  console.log(`${DURATION} s per run, 10 connections; 1-minute load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`);
+  console.log(cpuTable(cpuSamples).join('\n'));
+  process.exit(0);
+}
 const loadBefore = loadavg()[0]!;
 const all: Record<string, Result[]> = {};
 for (const kind of ['sqlite', 'postgres'] as const) {
@@ -243,8 +258,10 @@ const lines = [
     'same loaded machine): ' + ratios.join('; ') + '.',
   '',
   'Conditional requests: server CPU per request (utime+stime of the server process from /proc over each run, divided by ' +
-    'the requests answered) for the same URL answered 200 and answered 304 to a matching If-None-Match (target: 304 ≤ 25% ' +
-    'of the 200): ' + cpuNotes.join('; ') + '.',
+    'the requests answered) for the same URL answered 304 to a matching If-None-Match (anonymous, all caches on) and ' +
+    'answered 200 under each cache setup (target: 304 ≤ 25% of the 200):',
+  '',
+  ...cpuTable(cpuSamples),
   '',
 ];
 console.log(lines.join('\n'));

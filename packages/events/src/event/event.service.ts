@@ -188,7 +188,8 @@ export function eventService(deps: EventServiceDeps) {
      * `findById`) until the next change.
      */
     async present(row: EventRow, viewer: Caller | null): Promise<JsonText> {
-      const hit = items.get(row.id);
+      // The body kept beside this very row object was built from it: as current as the row (`peek`).
+      const hit = items.peek(row.id);
       let body = hit?.row === row ? hit.body : undefined;
       let restricted = hit?.restricted === true;
       if (body === undefined) {

@@ -9,7 +9,7 @@ import type { LoginChecks } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
 import { clientErrorHandler, frameworkError } from './framework-errors.ts';
-import { entityTag, isNotModified, notModifiedHeaders } from './conditional.ts';
+import { answerValidators, isConditional, isNotModified, notModifiedHeaders } from './conditional.ts';
 import { TextBody } from './text-body.ts';
 import { ValidatorMemo } from './validator-memo.ts';
 
@@ -41,13 +41,23 @@ export interface HttpOptions {
   readonly pages?: (path: string) => ((query: Record<string, unknown>, now: number) => Promise<Reply>) | undefined;
 }
 
-interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer; lastModified?: number }
+interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer; lastModified?: number; notModified?: Record<string, string | number> }
 const CACHE_MAX_ENTRIES = 5000;
 
 /** What a matched route (or an error) answers: core's WP_REST_Response, before serve_request formats it. */
 interface Answer { status: number; body: unknown; headers?: Record<string, string | number>; links?: Record<string, unknown>; method?: string; lastModified?: number }
 
+/** How `send` treats an answer: whose it is, whether the response cache may keep it, where its validators go. */
+interface SendOptions {
+  readonly loggedIn: boolean;
+  /** False when the route keeps the body itself (the item cache): the response cache then does not copy it. */
+  readonly keep?: boolean;
+  /** The validator memo key of a GET or HEAD that may be answered 304 from remembered validators later. */
+  readonly memoKey?: string;
+}
+
 const REST_PREFIX = '/wp-json';
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_CACHE = {
   'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
   Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
@@ -99,13 +109,19 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const validators = new ValidatorMemo(opts.generation, opts.validatorTtlMs, opts.clock);
   // Validators are per reader (user id), CORS origin and URL; GET and HEAD share them.
   const memoKeyOf = (req: FastifyRequest, caller: Caller | null) => `${caller?.id ?? 0}|${req.headers.origin ?? ''}|${req.url}`;
-  const callers = new WeakMap<FastifyRequest, Caller | null>();
+  // Requests `handle` may answer 304 before authentication; a GET with a body (refused when oversized) is checked later.
+  const anonymousBodiless = (req: FastifyRequest) => req.headers.authorization === undefined && req.body === undefined;
+  // A method override makes a GET a write: never answered from remembered validators, nor remembered.
+  const revalidable = (req: FastifyRequest, query: Record<string, unknown>) =>
+    (req.method === 'GET' || req.method === 'HEAD') && req.headers['x-http-method-override'] === undefined && query._method === undefined;
   const home = opts.siteUrl;
+  // As long as our own response cache may keep an anonymous answer: the TTL bounds the answers that depend on the clock.
+  const publicCacheControl = opts.cacheTtlMs >= 1000 ? `public, max-age=${Math.floor(opts.cacheTtlMs / 1000)}` : 'no-cache';
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const send = (reply: FastifyReply, req: FastifyRequest, answer: Answer, loggedIn: boolean, keep = true) => {
+  const send = (reply: FastifyReply, req: FastifyRequest, answer: Answer, { loggedIn, keep = true, memoKey }: SendOptions) => {
     // Fastify's framework errors (a URL that does not decode) come before any query was parsed.
     const query = (req.query ?? {}) as Record<string, unknown>;
     // Sent by serve_request and its hooks directly, so never inside an `_envelope`.
@@ -158,14 +174,14 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     }
     const validated = answer.status === 200 && (method === 'GET' || method === 'HEAD');
     if (validated) {
-      headers.ETag = entityTag(full, { ...(envelope ? {} : own), 'Content-Type': headers['Content-Type'] });
-      if (answer.lastModified !== undefined) headers['Last-Modified'] = new Date(answer.lastModified).toUTCString();
-      // As long as our own response cache may keep it: the TTL bounds the answers that depend on the clock.
-      if (!loggedIn) headers['Cache-Control'] = opts.cacheTtlMs >= 1000 ? `public, max-age=${Math.floor(opts.cacheTtlMs / 1000)}` : 'no-cache';
+      const v = answerValidators(full, envelope ? NO_HEADERS : own, headers['Content-Type'], answer.lastModified);
+      headers.ETag = v.etag;
+      if (v.lastModified !== undefined) headers['Last-Modified'] = v.lastModified;
+      if (!loggedIn) headers['Cache-Control'] = publicCacheControl;
     }
     const payload = head ? '' : full instanceof JsonText ? full.text : full;
     const notModified = validated && isNotModified(req.headers, headers.ETag as string, answer.lastModified);
-    if (validated && callers.has(req)) validators.remember(memoKeyOf(req, callers.get(req)!), startGen.get(req) ?? -1, headers, answer.lastModified);
+    if (validated && memoKey !== undefined) validators.remember(memoKey, startGen.get(req) ?? -1, headers, answer.lastModified);
     if (keep && outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
       // Encoded once: a hit then costs a map lookup and a socket write.
       const bytes = Buffer.from(payload);
@@ -186,7 +202,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   /** A cached or shared answer, or 304 when the request's validators still match it. */
   const replyWith = (reply: FastifyReply, req: FastifyRequest, r: CachedResponse) => {
     const etag = r.headers.ETag;
-    if (typeof etag === 'string' && isNotModified(req.headers, etag, r.lastModified)) return reply.code(304).headers(notModifiedHeaders(r.headers)).send();
+    if (typeof etag === 'string' && isNotModified(req.headers, etag, r.lastModified)) return reply.code(304).headers(r.notModified ??= notModifiedHeaders(r.headers)).send();
     return reply.code(r.status).headers(r.headers).send(r.payload);
   };
 
@@ -199,19 +215,25 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   }).send(JSON.stringify({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }));
 
   const sendError = (reply: FastifyReply, req: FastifyRequest, err: unknown, loggedIn = false) => {
-    if (err instanceof ApiError) return send(reply, req, { status: err.status, body: err.toBody(), headers: { ...err.headers } }, loggedIn);
+    if (err instanceof ApiError) return send(reply, req, { status: err.status, body: err.toBody(), headers: { ...err.headers } }, { loggedIn });
     if (opts.isUnavailable?.(err)) {
       req.log.warn({ err: (err as Error).message, url: req.url, method: req.method }, 'database unavailable');
       const e = dbUnavailable();
-      return send(reply, req, { status: e.status, body: e.toBody(), headers: { ...e.headers } }, loggedIn);
+      return send(reply, req, { status: e.status, body: e.toBody(), headers: { ...e.headers } }, { loggedIn });
     }
     req.log.error({ err, url: req.url, method: req.method }, 'unhandled error');
     const e = new ApiError('internal_server_error', 'There has been a critical error on this website.');
-    return send(reply, req, { status: 500, body: e.toBody() }, loggedIn);
+    return send(reply, req, { status: 500, body: e.toBody() }, { loggedIn });
   };
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     const query = req.query as Record<string, unknown>;
+    // An anonymous re-poll is decided before anything else: the memo holds only URLs that answered this reader 200, so
+    // the same URL needs no query check, route or build.
+    if (anonymousBodiless(req) && isConditional(req.headers) && revalidable(req, query)) {
+      const unchanged = validators.notModified(memoKeyOf(req, null), req.headers);
+      if (unchanged) return reply.code(304).headers(unchanged).send();
+    }
     const now = opts.clock();
     const gen = opts.generation.value;
     const key = req.method === 'GET' && opts.cacheTtlMs > 0 ? cacheKeyOf(req) : undefined;
@@ -246,29 +268,30 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     const jsonp = query._jsonp;
     if (jsonp !== undefined && jsonp !== '' && (typeof jsonp !== 'string' || !isValidJsonpCallback(jsonp))) return badJsonp(reply);
     let caller: Caller | null = null;
+    let memoKey: string | undefined;
     try {
       const badQuery = queryError(query);
       if (badQuery) throw badQuery;
       // Before authentication: an oversized form costs one scan, never a password hash.
       if (typeof req.body === 'string' && String(req.headers['content-type']).toLowerCase().includes('application/x-www-form-urlencoded')) checkInputLimits(req.body);
       caller = await resolveCaller(req.headers.authorization, req.ip, now);
-      // A method override makes a GET a write: never answered from remembered validators.
-      if ((req.method === 'GET' || req.method === 'HEAD') && req.headers['x-http-method-override'] === undefined && query._method === undefined) {
-        const unchanged = validators.notModified(memoKeyOf(req, caller), req.headers);
+      if (revalidable(req, query)) {
+        memoKey = memoKeyOf(req, caller);
+        // Looked up here once the caller is known, unless `handle` already did for an anonymous request.
+        const unchanged = anonymousBodiless(req) ? undefined : validators.notModified(memoKey, req.headers);
         if (unchanged) return reply.code(304).headers(unchanged).send();
-        callers.set(req, caller);
       }
       const route = restRoute(req.url, query);
       const page = opts.pages?.(route !== undefined ? `${REST_PREFIX}${route}` : sitePath(req.url));
       if (page !== undefined) {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw noRoute();
         const out = await page(query, now);
-        return send(reply, req, { status: out.status ?? 200, body: out.body, headers: out.headers, lastModified: out.lastModified }, caller !== null);
+        return send(reply, req, { status: out.status ?? 200, body: out.body, headers: out.headers, lastModified: out.lastModified }, { loggedIn: caller !== null, memoKey });
       }
       if (route === undefined) throw noRoute();
       if (route === '/') {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw noRoute();
-        return send(reply, req, { status: 200, body: opts.rootIndex(), headers: { Allow: 'GET' } }, caller !== null);
+        return send(reply, req, { status: 200, body: opts.rootIndex(), headers: { Allow: 'GET' } }, { loggedIn: caller !== null, memoKey });
       }
       const out: Dispatched = await dispatch({
         method: req.method, route, query,
@@ -283,7 +306,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       }
       const headers = { ...out.reply.headers, ...(out.allow !== undefined ? { Allow: out.allow } : {}) };
       const answer: Answer = { status, body: out.reply.body, headers, links: out.reply.links, method: out.method, lastModified: out.reply.lastModified };
-      return send(reply, req, answer, caller !== null, out.reply.responseCache !== false);
+      return send(reply, req, answer, { loggedIn: caller !== null, keep: out.reply.responseCache !== false, memoKey });
     } catch (err) {
       return sendError(reply, req, err, caller !== null);
     }

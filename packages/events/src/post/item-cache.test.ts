@@ -105,4 +105,19 @@ describe('ItemCache', () => {
     external++;
     expect(cache.get(1)).toBeUndefined();
   });
+
+  it('peek reads a kept value without reading the store signal, and the next get still drops it after a commit', () => {
+    let external = 7;
+    let reads = 0;
+    const cache = new ItemCache<number, string>(new WriteGeneration({ read: () => { reads++; return external; } }), 1000);
+    cache.set(1, 'a', 10, cache.current());
+    expect(cache.get(1)).toBe('a');
+    const before = reads;
+    expect(cache.peek(1)).toBe('a');
+    expect(cache.peek(2)).toBeUndefined();
+    expect(reads).toBe(before);
+    external++;
+    expect(cache.get(1)).toBeUndefined();
+    expect(cache.peek(1)).toBeUndefined();
+  });
 });

@@ -48,6 +48,16 @@ export class ItemCache<K, V> {
     return this.touch(key);
   }
 
+  /**
+   * `get` without the generation check, for a value tied to something this request already read with `get` (the
+   * body kept beside a cached row): it is then exactly as current as that read, and the check would cost a second
+   * read of the store's change signal. A value from a generation since past is still returned: the caller must check
+   * that it belongs to what it read.
+   */
+  peek(key: K): V | undefined {
+    return this.touch(key);
+  }
+
   /** `get` for many keys with one generation check (reading the store's change signal costs a few µs a time). */
   getMany(keys: readonly K[]): (V | undefined)[] {
     this.current();
