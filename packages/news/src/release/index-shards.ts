@@ -6,6 +6,8 @@ import { BuildError } from './errors.ts';
 import { resolveRel } from './layout.ts';
 import { SortBudget } from './part-plan.ts';
 
+const interrupted = () => new BuildError('aborted', 'build interrupted; nothing was written, run news build again');
+
 /** A finished shard: its place in the year's doc_ix space and its files as the engine reports them. */
 export interface IndexedShard {
   readonly shardId: string;
@@ -34,8 +36,12 @@ export async function indexShards(root: string, shards: readonly ClosedShard[], 
 
   const worker = async (): Promise<void> => {
     for (let s = await budget.take(); s && failure === undefined; s = await budget.take()) {
-      if (options.signal?.aborted) throw new BuildError('aborted', 'build interrupted; nothing was written, run news build again');
-      const files = await (options.kind === 'compressed' ? indexCompressedShard : indexShard)(resolveRel(root, s.relDir))
+      if (options.signal?.aborted) throw interrupted();
+      const files = await (options.kind === 'compressed' ? indexCompressedShard : indexShard)(resolveRel(root, s.relDir), { signal: options.signal })
+        .catch((e: unknown) => {
+          // The signal's own reason says nothing to a user: the build's message does.
+          throw options.signal?.aborted ? interrupted() : e;
+        })
         .finally(() => budget.release(s));
       results.set(s.shardId, files);
       indexedBytes += s.textBytes;

@@ -115,4 +115,6 @@ export interface ShardWriter {
 export interface IndexShardOptions {
   /** Called at phase boundaries: `read-text`, `check-docs`, `sort`, `write-sa`, `done`. Units are bytes. */
   readonly onProgress?: (phase: string, done: number, total: number) => void;
+  /** Stops the build between its steps with the signal's reason (the compressed kind also inside its FM build). */
+  readonly signal?: AbortSignal;
 }

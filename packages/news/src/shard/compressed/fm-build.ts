@@ -6,6 +6,20 @@ import { SaSampleWriter } from './sa-samples.ts';
 export interface FmBuildOptions {
   readonly blockSymbols: number;
   readonly sampleRate: number;
+  /** Checked between slices of the work: an aborted build stops with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Rows handled between two turns of the event loop. A 1 GiB part takes minutes here; without these turns a Ctrl-C
+ * (whose handler runs on the loop) waited for the whole part, and the other part sorting at once could not report.
+ */
+const SLICE_ROWS = 1 << 22;
+
+/** Lets the event loop run (signals, the other part's progress), then stops if the build was aborted. */
+async function breathe(signal: AbortSignal | undefined): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  signal?.throwIfAborted();
 }
 
 export interface FmBuilt {
@@ -20,7 +34,7 @@ export interface FmBuilt {
  * read and before SA[r′ > r] at byte 4r′, so nothing unread is overwritten). Memory on top of text + SA: only
  * the wavelet bits (≈ 0.4 n) and the samples.
  */
-export function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOptions): FmBuilt {
+export async function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOptions): Promise<FmBuilt> {
   const n = text.length;
   const rows = n + 1;
   const bwt = n > 0 ? new Uint8Array(sa.buffer, sa.byteOffset, rows) : new Uint8Array(1);
@@ -28,6 +42,7 @@ export function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOptions): Fm
   const first = n > 0 ? (text[n - 1] as number) : FILL;
   let dollarRank = 0;
   for (let r = 0; r < n; r++) {
+    if ((r & (SLICE_ROWS - 1)) === SLICE_ROWS - 1) await breathe(o.signal);
     const p = sa[r] as number;
     if (p === 0) {
       bwt[r + 1] = FILL;
@@ -42,10 +57,12 @@ export function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOptions): Fm
 
   const B = o.blockSymbols;
   const blocks = Math.ceil(rows / B);
+  const sliceBlocks = Math.max(1, Math.floor(SLICE_ROWS / B));
   const counts = new Uint16Array(blocks * ALPHABET);
   const lengths = new Uint8Array(blocks * ALPHABET);
   let totalWords = 0;
   for (let b = 0; b < blocks; b++) {
+    if (b % sliceBlocks === sliceBlocks - 1) await breathe(o.signal);
     const cnt = counts.subarray(b * ALPHABET, (b + 1) * ALPHABET);
     for (let i = b * B, end = Math.min(rows, i + B); i < end; i++) {
       const c = bwt[i] as number;
@@ -59,6 +76,7 @@ export function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOptions): Fm
   const words = new Uint32Array(totalWords);
   let base = 0;
   for (let b = 0; b < blocks; b++) {
+    if (b % sliceBlocks === sliceBlocks - 1) await breathe(o.signal);
     const cnt = counts.subarray(b * ALPHABET, (b + 1) * ALPHABET);
     const tree = blockTree(lengths.subarray(b * ALPHABET, (b + 1) * ALPHABET), cnt);
     const cursor = Uint32Array.from(tree.offset);

@@ -32,7 +32,7 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
   const progress = opts.onProgress ?? (() => {});
   const { textFile, size, text, docsRaw, docs } = await readShardInput(dir, progress);
   const d = params;
-  const { parts, samples, packed } = await sortAndBuild(text, d, progress);
+  const { parts, samples, packed } = await sortAndBuild(text, d, progress, opts.signal);
 
   const data: [keyof typeof CFILES, readonly Uint8Array[]][] = [
     ['docOffsets', [docsRaw]],
@@ -69,7 +69,7 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
 }
 
 /** Sort and text compression run together on the thread pool; the suffix array is dropped on return. */
-async function sortAndBuild(text: Buffer, d: CompressedParams, progress: NonNullable<IndexShardOptions['onProgress']>) {
+async function sortAndBuild(text: Buffer, d: CompressedParams, progress: NonNullable<IndexShardOptions['onProgress']>, signal?: AbortSignal) {
   progress('sort', 0, text.length);
   // allSettled: if one fails, the other must not keep writing into memory or a folder the caller removes.
   const [sorted, compressed] = await Promise.allSettled([buildSuffixArray(text), compressTextBlocks(text, d.textBlockBytes, d.brotliQuality)]);
@@ -79,7 +79,8 @@ async function sortAndBuild(text: Buffer, d: CompressedParams, progress: NonNull
   const packed = compressed.value;
   progress('sort', text.length, text.length);
   progress('build-fm', 0, text.length);
-  const { parts, samples } = buildFm(text, new Int32Array(saBytes.buffer, saBytes.byteOffset, text.length), d);
+  signal?.throwIfAborted();
+  const { parts, samples } = await buildFm(text, new Int32Array(saBytes.buffer, saBytes.byteOffset, text.length), { ...d, signal });
   progress('build-fm', text.length, text.length);
   return { parts, samples, packed };
 }

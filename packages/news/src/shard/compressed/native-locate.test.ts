@@ -24,7 +24,7 @@ interface Built {
 async function build(text: Uint8Array, blockSymbols: number, sampleRate: number): Promise<Built> {
   const sorted = await buildSuffixArray(text);
   const sa = new Int32Array(sorted.buffer.slice(sorted.byteOffset, sorted.byteOffset + 4 * text.length));
-  const built = buildFm(text, new Int32Array(sorted.buffer, sorted.byteOffset, text.length), { blockSymbols, sampleRate });
+  const built = await buildFm(text, new Int32Array(sorted.buffer, sorted.byteOffset, text.length), { blockSymbols, sampleRate });
   const fm = new FmIndex(built.parts);
   const s = built.samples;
   const samples = new SaSamples(s.chunkStart, s.rowLow, s.values, sampleRate, text.length);
