@@ -12,6 +12,7 @@ import { clientErrorHandler, frameworkError } from './framework-errors.ts';
 import { answerValidators, isConditional, isNotModified, notModifiedHeaders } from './conditional.ts';
 import { TextBody } from './text-body.ts';
 import { ValidatorMemo } from './validator-memo.ts';
+import { RecentMap } from './recent-map.ts';
 
 export interface HttpOptions {
   readonly siteUrl: string;
@@ -95,7 +96,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     clientErrorHandler,
   });
   const dispatch = createDispatcher(opts.routes, opts.optionsReply);
-  const cache = new Map<string, CachedResponse>();
+  const cache = new RecentMap<string, CachedResponse>(CACHE_MAX_ENTRIES);
   // Builds under way per cache key: identical anonymous GETs arriving meanwhile wait for that one instead of all
   // building the same response when an entry expires under load.
   const inflight = new Map<string, { gen: number; done: Promise<CachedResponse | undefined> }>();
@@ -189,7 +190,6 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       const entry: CachedResponse = { gen, expires: opts.clock() + opts.cacheTtlMs, status: outStatus, headers, payload: bytes, lastModified: answer.lastModified };
       // A response read before a write that committed meanwhile may not show it: it is not kept.
       if (gen === opts.generation.value) {
-        if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
         cache.set(cacheKeyOf(req)!, entry);
       }
       settlers.get(req)?.(entry);
