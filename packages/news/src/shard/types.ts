@@ -115,6 +115,9 @@ export interface ShardWriter {
 export interface IndexShardOptions {
   /** Called at phase boundaries: `read-text`, `check-docs`, `sort`, `write-sa`, `done`. Units are bytes. */
   readonly onProgress?: (phase: string, done: number, total: number) => void;
-  /** Stops the build between its steps with the signal's reason (the compressed kind also inside its FM build). */
+  /**
+   * Stops the compressed kind's build with the signal's reason, after the sort and between slices of its FM build.
+   * The SA kind does not read it: after its sort it only writes and hashes, asynchronously.
+   */
   readonly signal?: AbortSignal;
 }
