@@ -117,7 +117,7 @@ export interface IndexShardOptions {
   readonly onProgress?: (phase: string, done: number, total: number) => void;
   /**
    * Stops the compressed kind's build with the signal's reason, after the sort and between slices of its FM build.
-   * The SA kind does not read it: after its sort it only writes and hashes, asynchronously.
+   * The SA kind does not read it: after its sort it only writes and hashes its files (seconds, not minutes).
    */
   readonly signal?: AbortSignal;
 }
