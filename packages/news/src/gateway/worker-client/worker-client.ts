@@ -117,7 +117,9 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
           if (e instanceof GatewayError) throw e;
           const pause = opts.retryDelayMs * (tries + 1);
           if (isConnectionFailure(e) && tries < opts.retries && performance.now() + pause < deadline) { await sleep(pause); continue; }
-          if (isTimeout(e)) {
+          // Past the deadline, whichever timer fired first (the stream's connect timeout equals a short deadline),
+          // the worker did not answer in time: a worker that accepts and stays silent is not an unreachable one.
+          if (isTimeout(e) || performance.now() >= deadline) {
             throw new GatewayError('worker_unavailable', `The search worker did not answer within ${opts.timeoutMs} ms; try again shortly.`);
           }
           throw new GatewayError('worker_unavailable', 'The search worker is not reachable; try again shortly.');
