@@ -5,6 +5,7 @@
  *   sortSuffixes(text: Uint8Array, out: Uint8Array, sorter?: "divsufsort" | "sais"): Promise<void>
  *   sorters: string[]   the sorters compiled in, the default first
  *   fmOpen, fmLocate, fmLocateMany: the compressed kind's locate walk (fm_locate.c)
+ *   fmBwtRows, fmBlockCounts, fmFillBlock: the compressed kind's build passes (fm_build.c)
  *
  * Writes the suffix array of `text` into `out` as little-endian int32 (the host order on x86-64), so the
  * caller controls the memory (text + 4 x text in all). The sort runs on the libuv thread pool through
@@ -14,6 +15,7 @@
 #ifdef HAVE_DIVSUFSORT
 #include <divsufsort.h>
 #endif
+#include "fm_build.h"
 #include "fm_locate.h"
 #include "napi_check.h"
 #include "sais.h"
@@ -146,6 +148,7 @@ static napi_value init(napi_env env, napi_value exports) {
   }
   CHECK(env, napi_set_named_property(env, exports, "sorters", sorters));
   CHECK(env, news_fm_register(env, exports));
+  CHECK(env, news_fm_build_register(env, exports));
   return exports;
 }
 

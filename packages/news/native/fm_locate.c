@@ -221,15 +221,7 @@ static void finalize(napi_env env, void *data, void *hint) {
 
 /* The typed array's data and element count if it has the expected type, else 0. */
 static int typed(napi_env env, napi_value v, napi_typedarray_type want, const void **data, size_t *len) {
-  bool is_typed = false;
-  napi_typedarray_type type;
-  napi_value ab;
-  size_t offset;
-  void *p;
-  if (napi_is_typedarray(env, v, &is_typed) != napi_ok || !is_typed) return 0;
-  if (napi_get_typedarray_info(env, v, &type, len, &p, &ab, &offset) != napi_ok || type != want) return 0;
-  *data = p;
-  return 1;
+  return news_typed_array(env, v, want, (void **)data, len);
 }
 
 static int int_arg(napi_env env, napi_value v, int64_t *out) {
@@ -345,14 +337,8 @@ static napi_value fm_locate_many(napi_env env, napi_callback_info info) {
 }
 
 napi_status news_fm_register(napi_env env, napi_value exports) {
-  static const struct { const char *name; napi_callback cb; } fns[] = {
+  static const news_function fns[] = {
     {"fmOpen", fm_open}, {"fmLocate", fm_locate}, {"fmLocateMany", fm_locate_many},
   };
-  for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
-    napi_value fn;
-    napi_status s = napi_create_function(env, fns[k].name, NAPI_AUTO_LENGTH, fns[k].cb, NULL, &fn);
-    if (s == napi_ok) s = napi_set_named_property(env, exports, fns[k].name, fn);
-    if (s != napi_ok) return s;
-  }
-  return napi_ok;
+  return news_register_functions(env, exports, fns, sizeof fns / sizeof fns[0]);
 }

@@ -57,8 +57,27 @@ export class SaSamples {
   }
 }
 
-/** Collects the samples row by row during the build (rows must arrive in increasing order). */
-export class SaSampleWriter {
+/** The three sample arrays as the build writes them (SaSamples reads them). */
+export interface SampleArrays {
+  readonly chunkStart: Uint32Array;
+  readonly rowLow: Uint8Array;
+  readonly values: Uint32Array;
+}
+
+/** Zeroed sample arrays for `rows` FM rows over `textBytes` of text (one sample per `rate` positions). */
+export function allocateSamples(rows: number, textBytes: number, rate: number): SampleArrays {
+  return {
+    chunkStart: new Uint32Array(Math.ceil(rows / 256) + 1),
+    rowLow: new Uint8Array(Math.ceil(textBytes / rate)),
+    values: new Uint32Array(packedValueWords(textBytes, rate)),
+  };
+}
+
+/**
+ * Collects the samples row by row during the build (rows must arrive in increasing order). The TypeScript
+ * reference of the addon's fmBwtRows (native/fm_build.c), which the build uses when the addon has it.
+ */
+export class SaSampleWriter implements SampleArrays {
   readonly chunkStart: Uint32Array;
   readonly rowLow: Uint8Array;
   readonly values: Uint32Array;
@@ -67,9 +86,7 @@ export class SaSampleWriter {
   private chunk = 0;
 
   constructor(rows: number, textBytes: number, readonly rate: number) {
-    this.chunkStart = new Uint32Array(Math.ceil(rows / 256) + 1);
-    this.rowLow = new Uint8Array(Math.ceil(textBytes / rate));
-    this.values = new Uint32Array(packedValueWords(textBytes, rate));
+    ({ chunkStart: this.chunkStart, rowLow: this.rowLow, values: this.values } = allocateSamples(rows, textBytes, rate));
     this.width = valueBits(textBytes, rate);
   }
 
