@@ -16,12 +16,10 @@
  * index is bounds-checked: a damaged shard gives -1 (the reader throws ShardFormatError), never a wild read.
  */
 #include "fm_locate.h"
+#include "huge_pages.h"
 #include "napi_check.h"
 #include <stdint.h>
 #include <stdlib.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 enum { ARRAYS = 8, FILL = 0, CHUNK_WORDS = 4, STRIDE = CHUNK_WORDS + 1 };
 
@@ -189,29 +187,6 @@ static void locate_many(const Fm *f, const double *rows, double *out, size_t n) 
   }
 }
 
-/*
- * Asks Linux to back the whole 2 MiB pages inside [p, p + bytes) with huge pages, in place (same addresses, same
- * arrays, nothing copied as far as JavaScript can tell): a locate reads at random in tens of MB, so with 4 KiB pages
- * nearly every read also misses the TLB. MADV_COLLAPSE (Linux 6.1+) does it now rather than whenever khugepaged
- * gets there. Only a hint: any failure (older kernel, THP "never", another system) leaves the pages as they were.
- */
-static void huge_pages(const void *p, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-  uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
-  if (end <= start) return;
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE 25
-#endif
-  madvise((void *)start, end - start, MADV_HUGEPAGE);
-  madvise((void *)start, end - start, MADV_COLLAPSE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
 static void finalize(napi_env env, void *data, void *hint) {
   (void)hint;
   Fm *f = (Fm *)data;
@@ -264,12 +239,12 @@ static napi_value fm_open(napi_env env, napi_callback_info info) {
   f->width = (uint32_t)width;
   f->value_mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
   /* The arrays large enough to hold whole huge pages (the rank chunks are ~0.5 B per text byte). */
-  huge_pages(f->chunks, f->chunks_len * sizeof *f->chunks);
-  huge_pages(f->nodes, f->nodes_len * sizeof *f->nodes);
-  huge_pages(f->occ, f->occ_len * sizeof *f->occ);
-  huge_pages(f->sample_chunks, f->sample_chunks_len * sizeof *f->sample_chunks);
-  huge_pages(f->sample_rows, f->sample_rows_len);
-  huge_pages(f->sample_values, f->sample_values_len * sizeof *f->sample_values);
+  news_huge_pages(f->chunks, f->chunks_len * sizeof *f->chunks, 1);
+  news_huge_pages(f->nodes, f->nodes_len * sizeof *f->nodes, 1);
+  news_huge_pages(f->occ, f->occ_len * sizeof *f->occ, 1);
+  news_huge_pages(f->sample_chunks, f->sample_chunks_len * sizeof *f->sample_chunks, 1);
+  news_huge_pages(f->sample_rows, f->sample_rows_len, 1);
+  news_huge_pages(f->sample_values, f->sample_values_len * sizeof *f->sample_values, 1);
   for (int k = 0; k < ARRAYS; k++) {
     if (napi_create_reference(env, argv[k], 1, &f->refs[k]) != napi_ok) {
       finalize(env, f, NULL);
