@@ -78,24 +78,31 @@ function measureParts(parts: readonly { id: string; reader: ShardReader }[], ope
 
 /** Opens the release in memory and measures it; `httpSeconds` 0 skips the HTTP part. */
 export async function measureServing(releaseDir: string, httpSeconds: number, log: (msg: string) => void): Promise<Serving> {
+  const { serving, distinct } = await measureInMemory(releaseDir, httpSeconds > 0, log);
+  if (httpSeconds > 0) {
+    // The worker loads its own copy of the month: the in-memory one (unreachable now) must be freed first, or two
+    // copies of a 20 GB month (≈ 17 GB each) exceed the machine. `gc` exists when run with --expose-gc (npm script).
+    (globalThis as { gc?: () => void }).gc?.();
+    log(`over HTTP for ${httpSeconds} s (this process's RSS now ${(process.memoryUsage().rss / 1e9).toFixed(2)} GB)`);
+    serving.http = await httpCounts(releaseDir, distinct, httpSeconds);
+  }
+  return serving;
+}
+
+/** Opens the release in memory, measures it, draws the HTTP queries, and closes it. */
+async function measureInMemory(releaseDir: string, withHttp: boolean, log: (msg: string) => void): Promise<{ serving: Serving; distinct: string[] }> {
   const rss = process.memoryUsage().rss;
   const t = performance.now();
   const release = await openRelease(releaseDir, { mode: 'memory', verify: 'sizes' });
-  let open = true;
   try {
     const index = release.indexes.get('news') as ReleaseIndex;
-    const serving = measureParts(index.shards.map((s) => ({ id: s.shardId, reader: s.reader })), (performance.now() - t) / 1000, rss, log);
+    const readers = index.shards.map((s) => ({ id: s.shardId, reader: s.reader }));
+    const serving = measureParts(readers, (performance.now() - t) / 1000, rss, log);
     // More distinct queries than the worker's 10,000-entry result cache holds.
-    const distinct = httpSeconds > 0 ? mixedQueries(index.shards.map((s) => s.reader), 20_000).map((q) => q.toString('utf8')) : [];
-    release.close(); // the worker opens its own copy
-    open = false;
-    if (httpSeconds > 0) {
-      log(`over HTTP for ${httpSeconds} s`);
-      serving.http = await httpCounts(releaseDir, distinct, httpSeconds);
-    }
-    return serving;
+    const distinct = withHttp ? mixedQueries(readers.map((r) => r.reader), 20_000).map((q) => q.toString('utf8')) : [];
+    return { serving, distinct };
   } finally {
-    if (open) release.close();
+    release.close();
   }
 }
 
