@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { openRelease, type IndexManifest, type ReleaseIndex } from '../src/release/index.ts';
 import { availableSorters, buildSuffixArray } from '../src/suffix-array/index.ts';
-import { CORPORA, NEWS_BIN, writeBenchmarkSection } from './bench-support.ts';
+import { collectGarbage, CORPORA, NEWS_BIN, writeBenchmarkSection } from './bench-support.ts';
 import { buildInChild, machine, parseTimedBuild, percentiles, ripgrepScan, type ChildBuild, type Percentiles } from './index-bench-measure.ts';
 import { measurePartDirs, measureServing, servingLines, type Serving } from './scale-serving.ts';
 
@@ -128,6 +128,7 @@ async function measureKind(kind: string, corpus: string): Promise<KindResult> {
     };
   } finally {
     release.close();
+    collectGarbage();
   }
   // The SA kind is served from disk (5 bytes per text byte do not fit RAM at scale); the compressed kind from RAM.
   if (kind === 'compressed') result.serving = await measureServing(out, HTTP_SECONDS, log);

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { openShard, type ShardReader } from '../src/shard/index.ts';
 import { openRelease, type IndexManifest, type ReleaseIndex } from '../src/release/index.ts';
-import { autocannon, spawnListening } from './bench-support.ts';
+import { autocannon, collectGarbage, spawnListening } from './bench-support.ts';
 import { percentiles, type Percentiles } from './index-bench-measure.ts';
 import { measureReader, mixedQueries, type Latency } from './reader-latency.ts';
 
@@ -78,11 +78,12 @@ function measureParts(parts: readonly { id: string; reader: ShardReader }[], ope
 
 /** Opens the release in memory and measures it; `httpSeconds` 0 skips the HTTP part. */
 export async function measureServing(releaseDir: string, httpSeconds: number, log: (msg: string) => void): Promise<Serving> {
+  collectGarbage(); // whatever the caller closed before
   const { serving, distinct } = await measureInMemory(releaseDir, httpSeconds > 0, log);
   if (httpSeconds > 0) {
     // The worker loads its own copy of the month: the in-memory one (unreachable now) must be freed first, or two
-    // copies of a 20 GB month (≈ 17 GB each) exceed the machine. `gc` exists when run with --expose-gc (npm script).
-    (globalThis as { gc?: () => void }).gc?.();
+    // copies of a 20 GB month (≈ 17 GB each) exceed the machine.
+    collectGarbage();
     log(`over HTTP for ${httpSeconds} s (this process's RSS now ${(process.memoryUsage().rss / 1e9).toFixed(2)} GB)`);
     serving.http = await httpCounts(releaseDir, distinct, httpSeconds);
   }
