@@ -35,16 +35,24 @@ export async function ensureCorporaRelease(dir: string, indexVersion: string): P
   await buildRelease({ inputs: [CORPORA], out: dir, indexVersion, force: true });
 }
 
-/** The p-th percentile of an ascending array (nearest rank). */
 /**
  * Frees what closed releases held before the next one opens: close() drops the references, but the arrays go only
  * when V8 collects, and a 20 GB month's disk-mode copy (9.4 GB) still alive beside its memory-mode copy (17 GB) was
- * killed by the kernel. Needs node --expose-gc (the bench:scale script passes it); elsewhere a no-op.
+ * killed by the kernel. Collections with pauses between them: the first collects the native locate handles, whose
+ * finalizers (run later) release the addon's references to the arrays; the next frees the arrays.
+ * Needs node --expose-gc (the bench:scale script passes it); elsewhere a no-op.
  */
-export function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+export async function collectGarbage(): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) return;
+  // The finalizers run after a later tick (one setImmediate turn was not enough); three rounds, measured enough.
+  for (let round = 0; round < 3; round++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
+/** The p-th percentile of an ascending array (nearest rank). */
 export function pct(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }

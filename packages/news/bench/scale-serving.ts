@@ -78,12 +78,12 @@ function measureParts(parts: readonly { id: string; reader: ShardReader }[], ope
 
 /** Opens the release in memory and measures it; `httpSeconds` 0 skips the HTTP part. */
 export async function measureServing(releaseDir: string, httpSeconds: number, log: (msg: string) => void): Promise<Serving> {
-  collectGarbage(); // whatever the caller closed before
+  await collectGarbage(); // whatever the caller closed before
   const { serving, distinct } = await measureInMemory(releaseDir, httpSeconds > 0, log);
   if (httpSeconds > 0) {
     // The worker loads its own copy of the month: the in-memory one (unreachable now) must be freed first, or two
     // copies of a 20 GB month (≈ 17 GB each) exceed the machine.
-    collectGarbage();
+    await collectGarbage();
     log(`over HTTP for ${httpSeconds} s (this process's RSS now ${(process.memoryUsage().rss / 1e9).toFixed(2)} GB)`);
     serving.http = await httpCounts(releaseDir, distinct, httpSeconds);
   }
