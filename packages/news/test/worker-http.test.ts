@@ -2,10 +2,13 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRelease } from '../src/release/index.ts';
 import { startWorker, type RunningServer } from '../src/worker/index.ts';
-import { encodeEnvelope, encodeFrame, FrameReader, FrameType, PROTOCOL_VERSION, type Frame } from '../src/protocol/index.ts';
+import { encodeEnvelope, encodeFrame, FrameReader, FrameType, PROTOCOL_VERSION } from '../src/protocol/index.ts';
 import { createWorkerClient } from '../src/gateway/worker-client/index.ts';
 import { buildFixtureRelease, get, post, silentLogger } from './gateway-harness.ts';
 import { FIXTURE } from './gateway-fixture.ts';
+
+/** A frame the raw stream received, its payload copied out of the reader's input. */
+interface Frame { readonly id: number; readonly type: number; readonly payload: Buffer }
 
 const VERSION = 'fixture-worker-http';
 let worker: RunningServer;
@@ -68,7 +71,7 @@ function rawStream(path: string, upgrade: string, frames: Buffer[], want: number
         for (const f of frames) s.write(f);
         chunk = Buffer.from(head.slice(end + 4), 'latin1');
       }
-      got.push(...reader.push(chunk));
+      reader.push(chunk, (id, type, payload) => got.push({ id, type, payload: Buffer.from(payload) }));
       if (got.length >= want) done(false);
     });
     s.on('close', () => done(true));

@@ -4,4 +4,4 @@ export { decodeEnvelope, decodeShardRestriction, encodeEnvelope, ProtocolError }
 export { parseShardSpec, selectShardIds, specHolds, ShardSpecError, type ShardSpec, type ShardSpecItem } from './shard-spec.ts';
 export * from './v2-messages.ts';
 export { decodeReply, encodeReply, SPLIT_REPLY_TYPE } from './reply-framing.ts';
-export { encodeFrame, FrameReader, FrameTooLarge, FrameType, MAX_FRAME_BYTES, STREAM_UPGRADE, type Frame } from './stream-framing.ts';
+export { encodeFrame, FrameReader, FrameTooLarge, FrameType, MAX_FRAME_BYTES, STREAM_UPGRADE, type OnFrame } from './stream-framing.ts';

@@ -14,24 +14,34 @@ describe('stream framing', () => {
       const bytes = Buffer.concat(frames.map((f) => encodeFrame(f.id, f.type, f.payload)));
       const reader = new FrameReader();
       const got: { id: number; type: number; payload: string }[] = [];
+      const keep = (id: number, type: number, payload: Buffer) => { got.push({ id, type, payload: payload.toString('utf8') }); };
+      // Every chunk is cut from one reused buffer, overwritten after each push, as a socket's onread buffer is.
+      const shared = Buffer.alloc(bytes.length);
+      const feed = (from: number, to: number) => {
+        bytes.copy(shared, 0, from, to);
+        reader.push(shared.subarray(0, to - from), keep);
+        shared.fill(0xff);
+      };
       let at = 0;
       for (const c of cuts) {
         if (at >= bytes.length) break;
-        for (const f of reader.push(bytes.subarray(at, at + c))) got.push({ id: f.id, type: f.type, payload: f.payload.toString('utf8') });
+        feed(at, Math.min(at + c, bytes.length));
         at += c;
       }
-      for (const f of reader.push(bytes.subarray(at))) got.push({ id: f.id, type: f.type, payload: f.payload.toString('utf8') });
+      if (at < bytes.length) feed(at, bytes.length);
       expect(got).toEqual(frames);
     }));
   });
 
   it('accepts a frame exactly at the limit and refuses one byte over it', () => {
     const limit = 10;
-    expect(new FrameReader(limit).push(encodeFrame(1, FrameType.request, 'x'.repeat(limit)))[0]?.payload.length).toBe(limit);
-    expect(() => new FrameReader(limit).push(encodeFrame(1, FrameType.request, 'x'.repeat(limit + 1)))).toThrow(FrameTooLarge);
+    const lengths: number[] = [];
+    new FrameReader(limit).push(encodeFrame(1, FrameType.request, 'x'.repeat(limit)), (_id, _type, payload) => lengths.push(payload.length));
+    expect(lengths).toEqual([limit]);
+    expect(() => new FrameReader(limit).push(encodeFrame(1, FrameType.request, 'x'.repeat(limit + 1)), () => {})).toThrow(FrameTooLarge);
   });
 
   it('refuses a frame that claims no type byte', () => {
-    expect(() => new FrameReader().push(Buffer.alloc(9))).toThrow(FrameTooLarge);
+    expect(() => new FrameReader().push(Buffer.alloc(9), () => {})).toThrow(FrameTooLarge);
   });
 });

@@ -32,12 +32,6 @@ const HEADER_BYTES = 9;
 /** Frames larger than this are not from our gateway or worker (a v2 reply stays under ~4 MB). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
-export interface Frame {
-  readonly id: number;
-  readonly type: number;
-  readonly payload: Buffer;
-}
-
 /** One frame as bytes. @example socket.write(encodeFrame(7, FrameType.request, envelopeJson)) */
 export function encodeFrame(id: number, type: FrameType, payload: string): Buffer {
   const bytes = Buffer.byteLength(payload);
@@ -54,49 +48,65 @@ export class FrameTooLarge extends Error {
   override readonly name = 'FrameTooLarge';
 }
 
+/** Receives one complete frame; `payload` is a view of the reader's input, valid only during the call: copy or decode what you keep. */
+export type OnFrame = (id: number, type: number, payload: Buffer) => void;
+
 /**
- * Cuts a byte stream into frames, whatever the chunk boundaries. Keeps the unread tail as a list of chunks, so a
- * 3 MB reply arriving in 64 kB reads is copied once, not once per read.
+ * Cuts a byte stream into frames, whatever the chunk boundaries. A frame wholly inside a chunk is handed over as a view
+ * of it, nothing copied, so the chunk may be a reused read buffer (`net.connect`'s `onread`); only a frame that spans
+ * chunks is copied, once, into a buffer of its size (a 3 MB reply arriving in 64 kB reads is copied once).
  */
 export class FrameReader {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  /** Bytes of the frame being carried across chunks (0: none); its header goes to `#header` until its size is known. */
+  #filled = 0;
+  readonly #header = Buffer.alloc(HEADER_BYTES);
+  #frame: Buffer | null = null;
 
   constructor(private readonly maxFrameBytes: number = MAX_FRAME_BYTES) {}
 
-  /** Adds a chunk and returns every frame it completes. Throws FrameTooLarge on a length above the limit. */
-  push(chunk: Buffer): Frame[] {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
-    const frames: Frame[] = [];
-    for (;;) {
-      if (this.buffered < HEADER_BYTES) break;
-      const head = this.peek(HEADER_BYTES);
-      const length = head.readUInt32BE(0);
-      if (length < 1 || length - 1 > this.maxFrameBytes) throw new FrameTooLarge(`frame of ${length} bytes (limit ${this.maxFrameBytes})`);
-      const total = 8 + length;
-      if (this.buffered < total) break;
-      const whole = this.take(total);
-      frames.push({ id: whole.readUInt32BE(4), type: whole[8] as number, payload: whole.subarray(HEADER_BYTES) });
+  /** Hands every frame `chunk` completes to `onFrame`, in order. Throws FrameTooLarge on a length above the limit. */
+  push(chunk: Buffer, onFrame: OnFrame): void {
+    let at = this.#filled > 0 ? this.#carry(chunk, 0, onFrame) : 0;
+    while (at < chunk.length) {
+      if (chunk.length - at >= HEADER_BYTES) {
+        const total = this.#total(chunk.readUInt32BE(at));
+        if (chunk.length - at >= total) {
+          onFrame(chunk.readUInt32BE(at + 4), chunk[at + 8] as number, chunk.subarray(at + HEADER_BYTES, at + total));
+          at += total;
+          continue;
+        }
+      }
+      at = this.#carry(chunk, at, onFrame);
     }
-    return frames;
   }
 
-  /** The first `n` buffered bytes, joined only when they span chunks. */
-  private peek(n: number): Buffer {
-    const first = this.chunks[0] as Buffer;
-    if (first.length >= n) return first;
-    const joined = Buffer.concat(this.chunks);
-    this.chunks = [joined];
-    return joined;
+  /** Frame bytes (header included) for a length field, after checking it. */
+  #total(length: number): number {
+    if (length < 1 || length - 1 > this.maxFrameBytes) throw new FrameTooLarge(`frame of ${length} bytes (limit ${this.maxFrameBytes})`);
+    return 8 + length;
   }
 
-  private take(n: number): Buffer {
-    const first = this.peek(n);
-    this.buffered -= n;
-    // A chunk holding exactly one frame (the usual small reply) is handed out as it is, without another view.
-    if (first.length === n) { this.chunks.shift(); return first; }
-    this.chunks[0] = first.subarray(n);
-    return first.subarray(0, n);
+  /** Copies `chunk` from `at` into the carried frame; hands the frame over once whole. Returns where reading stopped. */
+  #carry(chunk: Buffer, at: number, onFrame: OnFrame): number {
+    if (this.#frame === null) {
+      const n = Math.min(HEADER_BYTES - this.#filled, chunk.length - at);
+      chunk.copy(this.#header, this.#filled, at, at + n);
+      this.#filled += n;
+      at += n;
+      if (this.#filled < HEADER_BYTES) return at;
+      this.#frame = Buffer.allocUnsafe(this.#total(this.#header.readUInt32BE(0)));
+      this.#header.copy(this.#frame);
+    }
+    const frame = this.#frame;
+    const n = Math.min(frame.length - this.#filled, chunk.length - at);
+    chunk.copy(frame, this.#filled, at, at + n);
+    this.#filled += n;
+    at += n;
+    if (this.#filled === frame.length) {
+      this.#filled = 0;
+      this.#frame = null;
+      onFrame(frame.readUInt32BE(4), frame[8] as number, frame.subarray(HEADER_BYTES));
+    }
+    return at;
   }
 }

@@ -31,25 +31,24 @@ export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrame
     const reader = new FrameReader(maxFrameBytes);
     let corked = false;
     const flush = () => { corked = false; socket.uncork(); };
+    const answer = (id: number, type: number, payload: Buffer) => {
+      const a = type === FrameType.request
+        ? answerRpc(handle, payload.toString('utf8'), log)
+        : { ok: false as const, refused: true as const, detail: `frame type ${type} is not a request` };
+      const frame = a.ok
+        ? encodeFrame(id, a.contentType === SPLIT_REPLY_TYPE ? FrameType.split : FrameType.json, a.body)
+        : encodeFrame(id, a.refused ? FrameType.refused : FrameType.failed, a.detail);
+      if (!corked) { corked = true; socket.cork(); setImmediate(flush); }
+      socket.write(frame);
+    };
     const read = (chunk: Buffer) => {
-      let frames;
       try {
-        frames = reader.push(chunk);
+        reader.push(chunk, answer);
       } catch (e) {
         // Not our gateway (it never sends more than its own 1 MiB body limit): drop the connection.
         if (e instanceof FrameTooLarge) log.warn({ err: e }, 'rpc stream frame too large; closing the stream');
+        else log.error({ err: e }, 'rpc stream failed answering a frame; closing the stream');
         socket.destroy();
-        return;
-      }
-      for (const f of frames) {
-        const answer = f.type === FrameType.request
-          ? answerRpc(handle, f.payload.toString('utf8'), log)
-          : { ok: false as const, refused: true as const, detail: `frame type ${f.type} is not a request` };
-        const frame = answer.ok
-          ? encodeFrame(f.id, answer.contentType === SPLIT_REPLY_TYPE ? FrameType.split : FrameType.json, answer.body)
-          : encodeFrame(f.id, answer.refused ? FrameType.refused : FrameType.failed, answer.detail);
-        if (!corked) { corked = true; socket.cork(); setImmediate(flush); }
-        socket.write(frame);
       }
     };
     if (head.length > 0) read(head);

@@ -1,11 +1,12 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame, FrameReader, FrameType } from '../../protocol/index.ts';
-import { createRpcStream, DeadlinePassed } from './rpc-stream.ts';
+import { createRpcStream, DeadlinePassed, StreamBroken } from './rpc-stream.ts';
 
 /**
- * A worker end of the stream on loopback that answers frames whose payload starts with "answer" (echoing it) and
- * never answers the others, as a worker stuck on one call would. Counts the request frames it received.
+ * A worker end of the stream on loopback that answers frames whose payload starts with "answer" (echoing it), ends
+ * the stream on "end" and resets it on "reset", and never answers the others, as a worker stuck on one call would.
+ * Counts the request frames it received.
  */
 let server: Server;
 let origin = '';
@@ -16,11 +17,13 @@ beforeAll(async () => {
     let head = '';
     const reader = new FrameReader();
     const onFrames = (chunk: Buffer) => {
-      for (const f of reader.push(chunk)) {
+      reader.push(chunk, (id, _type, payload) => {
         received++;
-        const text = f.payload.toString('utf8');
-        if (text.startsWith('answer')) socket.write(encodeFrame(f.id, FrameType.json, text));
-      }
+        const text = payload.toString('utf8');
+        if (text.startsWith('answer')) socket.write(encodeFrame(id, FrameType.json, text));
+        else if (text === 'end') socket.end();
+        else if (text === 'reset') socket.resetAndDestroy();
+      });
     };
     socket.on('data', (chunk: Buffer) => {
       if (head.endsWith('\r\n\r\n')) { onFrames(chunk); return; }
@@ -44,7 +47,7 @@ async function settle(p: Promise<unknown>, start: number): Promise<{ ms: number;
     await p;
     return { ms: performance.now() - start, outcome: 'answered' };
   } catch (e) {
-    return { ms: performance.now() - start, outcome: e instanceof DeadlinePassed ? 'deadline' : String(e) };
+    return { ms: performance.now() - start, outcome: e instanceof DeadlinePassed ? 'deadline' : e instanceof StreamBroken ? 'broken' : String(e) };
   }
 }
 
@@ -68,8 +71,8 @@ describe('rpc stream', () => {
       expect(l.outcome).toBe('deadline');
       expect(l.ms).toBeGreaterThanOrEqual(1995);
       // The stream is still up: a worker busy with one call is not broken.
-      const frame = await stream.call('answer after', performance.now() + 1000);
-      expect(frame.payload.toString('utf8')).toBe('answer after');
+      const reply = await stream.call('answer after', performance.now() + 1000);
+      expect(reply.text).toBe('answer after');
     } finally {
       stream.close();
     }
@@ -81,7 +84,7 @@ describe('rpc stream', () => {
       await stream.call('answer open', performance.now() + 1000);
       const before = received;
       const replies = await Promise.all(['answer 1', 'answer 2', 'answer 3'].map((t) => stream.call(t, performance.now() + 1000)));
-      expect(replies.map((f) => f.payload.toString('utf8'))).toEqual(['answer 1', 'answer 2', 'answer 3']);
+      expect(replies.map((r) => r.text)).toEqual(['answer 1', 'answer 2', 'answer 3']);
       expect(received - before).toBe(3);
       // Expired before the turn ends: rejected, and the worker never sees it.
       const gone = await settle(stream.call('answer never', performance.now() - 1), performance.now());
@@ -90,6 +93,52 @@ describe('rpc stream', () => {
       expect(received - before).toBe(4);
     } finally {
       stream.close();
+    }
+  });
+
+  it('reads a reply far larger than one read whole, and the replies after it', async () => {
+    const stream = createRpcStream(origin, 1000);
+    try {
+      const big = `answer ${'é'.repeat(300_000)}`;
+      const [large, small] = await Promise.all([stream.call(big, performance.now() + 2000), stream.call('answer small', performance.now() + 2000)]);
+      expect(large.text).toBe(big);
+      expect(small.text).toBe('answer small');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it.each(['end', 'reset'])('fails the waiting calls when the worker %ss the stream, and opens a new one for the next call', async (how) => {
+    const stream = createRpcStream(origin, 1000);
+    try {
+      await stream.call('answer open', performance.now() + 1000);
+      const start = performance.now();
+      const waiting = settle(stream.call('hang', start + 3000), start);
+      const closing = settle(stream.call(how, start + 3000), start);
+      for (const s of [await waiting, await closing]) {
+        // At once, not at the deadline.
+        expect(s.outcome).toMatch(/^broken$|ECONNRESET/);
+        expect(s.ms).toBeLessThan(1500);
+      }
+      expect((await stream.call('answer again', performance.now() + 1000)).text).toBe('answer again');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('fails a call at once when the port answers the upgrade with anything but 101', async () => {
+    // Reading (resume) lets this end see the gateway's close, so that the server can close.
+    const refusing = createServer((socket) => socket.resume().end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const stream = createRpcStream(`http://127.0.0.1:${(refusing.address() as AddressInfo).port}`, 1000);
+    try {
+      const start = performance.now();
+      const s = await settle(stream.call('answer', start + 3000), start);
+      expect(s.outcome).toBe('broken');
+      expect(s.ms).toBeLessThan(900);
+    } finally {
+      stream.close();
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
     }
   });
 });

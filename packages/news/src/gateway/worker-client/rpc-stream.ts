@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { encodeFrame, FrameReader, FrameType, RPC_PATH, STREAM_UPGRADE, type Frame } from '../../protocol/index.ts';
+import { encodeFrame, FrameReader, FrameType, RPC_PATH, STREAM_UPGRADE } from '../../protocol/index.ts';
 import { Outbox } from './outbox.ts';
 
 /** The stream to the worker broke or never opened: the call did not get its answer, another attempt may. */
@@ -12,20 +12,28 @@ export class DeadlinePassed extends Error {
   override readonly name = 'DeadlinePassed';
 }
 
+/** A reply frame's type and its payload, decoded. */
+export interface StreamReply {
+  readonly type: number;
+  readonly text: string;
+}
+
 export interface RpcStream {
-  /** Sends one envelope and resolves with its reply frame; rejects with StreamBroken, DeadlinePassed or a socket error. */
-  call(envelope: string, deadline: number): Promise<Frame>;
+  /** Sends one envelope and resolves with its reply; rejects with StreamBroken, DeadlinePassed or a socket error. */
+  call(envelope: string, deadline: number): Promise<StreamReply>;
   close(): void;
 }
 
 /** A call waiting for its reply: the promise's own settle functions, no wrapper closures per call. */
 interface Pending {
-  readonly resolve: (f: Frame) => void;
+  readonly resolve: (r: StreamReply) => void;
   readonly reject: (e: Error) => void;
   readonly deadline: number;
 }
 
 const HANDSHAKE_END = '\r\n\r\n';
+/** Each stream's read buffer, reused for every read (a larger reply arrives in several reads). */
+const READ_BYTES = 64 * 1024;
 
 /**
  * One upgraded connection to a worker (protocol/stream-framing.ts) carrying every call at once, each matched to
@@ -81,40 +89,44 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
   };
 
   const open = (): Promise<Outbox> => new Promise<Outbox>((resolve, reject) => {
-    const socket = connect({ host, port });
-    current = socket;
-    socket.setNoDelay(true);
     let head = '';
     let upgraded = false;
     const reader = new FrameReader();
-    const outbox = new Outbox(socket, live);
-    const timer = setTimeout(() => socket.destroy(new StreamBroken(`no stream from ${origin} within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-    const deliver = (chunk: Buffer) => {
-      const frames = reader.push(chunk);
-      for (const f of frames) {
-        const p = pending.get(f.id);
-        if (p !== undefined) { pending.delete(f.id); p.resolve(f); }
-      }
+    const readBuffer = Buffer.allocUnsafe(READ_BYTES);
+    // Decoded at once: the payload is a view of readBuffer, which the next read overwrites.
+    const deliver = (id: number, type: number, payload: Buffer) => {
+      const p = pending.get(id);
+      if (p !== undefined) { pending.delete(id); p.resolve({ type, text: payload.toString('utf8') }); }
     };
-    socket.once('connect', () => socket.write(handshake));
-    socket.on('data', (chunk: Buffer) => {
+    const onRead = (n: number): boolean => {
+      // Thrown from here, an error would be uncaught (no stream around this callback): destroy the socket instead.
       try {
-        if (upgraded) { deliver(chunk); return; }
-        head += chunk.toString('latin1');
+        if (upgraded) { reader.push(readBuffer.subarray(0, n), deliver); return true; }
+        head += readBuffer.toString('latin1', 0, n);
         const end = head.indexOf(HANDSHAKE_END);
-        if (end === -1) return;
+        if (end === -1) return true;
         if (!head.startsWith('HTTP/1.1 101')) throw new StreamBroken(`${origin} refused the RPC stream: ${head.slice(0, head.indexOf('\r\n'))}`);
         upgraded = true;
         clearTimeout(timer);
         ready = outbox;
         opening = null;
         resolve(outbox);
-        const rest = Buffer.from(head.slice(end + HANDSHAKE_END.length), 'latin1');
-        if (rest.length > 0) deliver(rest);
+        // Everything after the head is in this read: the reads before it did not complete the head.
+        const rest = head.length - end - HANDSHAKE_END.length;
+        if (rest > 0) reader.push(readBuffer.subarray(n - rest, n), deliver);
       } catch (e) {
         socket.destroy(e instanceof Error ? e : new StreamBroken(String(e)));
       }
-    });
+      return true;
+    };
+    // onread: Node reads into readBuffer and calls onRead, without a Buffer, a stream push and a 'data' event per read.
+    // End of stream, errors and close still arrive as the socket's events.
+    const socket = connect({ host, port, onread: { buffer: readBuffer, callback: onRead } });
+    current = socket;
+    socket.setNoDelay(true);
+    const outbox = new Outbox(socket, live);
+    const timer = setTimeout(() => socket.destroy(new StreamBroken(`no stream from ${origin} within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+    socket.once('connect', () => socket.write(handshake));
     socket.on('error', () => { /* reported by 'close' below */ });
     socket.on('close', () => {
       clearTimeout(timer);
@@ -130,7 +142,7 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
     call(envelope, deadline) {
       if (closed) return Promise.reject(new StreamBroken('the worker client is closed'));
       const id = nextId = (nextId + 1) >>> 0;
-      return new Promise<Frame>((resolve, reject) => {
+      return new Promise<StreamReply>((resolve, reject) => {
         pending.set(id, { resolve, reject, deadline });
         arm(deadline);
         if (ready !== null) { ready.add(id, encodeFrame(id, FrameType.request, envelope)); return; }

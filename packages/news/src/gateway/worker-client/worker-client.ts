@@ -1,10 +1,10 @@
 import {
   decodeReply, encodeEnvelope, FrameType, SPLIT_REPLY_TYPE,
-  type Frame, type ReplyFor, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerRequestKind,
+  type ReplyFor, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerRequestKind,
 } from '../../protocol/index.ts';
 import { GatewayError } from '../errors/index.ts';
 import { AdmissionTimeout, createAdmission } from './admission.ts';
-import { createRpcStream, DeadlinePassed, StreamBroken } from './rpc-stream.ts';
+import { createRpcStream, DeadlinePassed, StreamBroken, type StreamReply } from './rpc-stream.ts';
 
 export interface WorkerClientOptions {
   /**
@@ -55,9 +55,8 @@ function isTimeout(e: unknown): boolean {
 }
 
 /** The reply a frame carries, or a GatewayError when the worker could not answer (HTTP 400/500 over POST /rpc). */
-function replyOf(frame: Frame): WorkerReply {
-  const text = frame.payload.toString('utf8');
-  switch (frame.type) {
+function replyOf({ type, text }: StreamReply): WorkerReply {
+  switch (type) {
     case FrameType.json: return decodeReply('application/json', text);
     case FrameType.split: return decodeReply(SPLIT_REPLY_TYPE, text);
     case FrameType.refused: throw new GatewayError('worker_unavailable', 'The search worker refused the request (protocol mismatch?); try again shortly.');
@@ -100,7 +99,7 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
           // One attempt inside a connection slot (inline: an async helper per call cost a promise per worker call).
           const wait = admission.acquire(deadline);
           if (wait !== null) await wait;
-          let frame: Frame;
+          let frame: StreamReply;
           try {
             if (performance.now() >= deadline) throw new DeadlinePassed('deadline passed before the request was sent');
             frame = await stream.call(body, deadline);
