@@ -17,13 +17,18 @@ export interface FmParts {
   readonly words: Uint32Array;
 }
 
-/** What the C locate walk (native/fm_locate.c) reads: FmIndex's own RAM arrays, shared, never copied. */
+/** What the C locate walk and backward search (native/fm_locate.c) read: FmIndex's own RAM arrays, shared, never copied. */
 export interface FmArrays {
   readonly blockInfo: Int32Array;
   readonly nodes: Int32Array;
   readonly chunks: Uint32Array;
   readonly occ: Uint32Array;
   readonly below: Float64Array;
+  /** Per block and byte: its Huffman code length and path (the backward search's rank reads these). */
+  readonly lens: Uint8Array;
+  readonly paths: Uint32Array;
+  /** Occurrences of each byte in the whole BWT (the sentinel's FILL not counted). */
+  readonly totals: Float64Array;
   readonly rows: number;
   readonly logBlock: number;
   readonly dollar: number;
@@ -172,10 +177,10 @@ export class FmIndex {
     return { sp, ep };
   }
 
-  /** The arrays LF reads, for the C locate walk (its mirror of `lf`). */
+  /** The arrays LF and rank read, for the C locate walk and backward search (its mirrors of `lf` and `search`). */
   arrays(): FmArrays {
-    const { blockInfo, nodes, occ, below, rows, logBlock, dollar } = this;
-    return { blockInfo, nodes, chunks: this.bits.chunks, occ, below, rows, logBlock, dollar };
+    const { blockInfo, nodes, occ, below, lens, paths, totals, rows, logBlock, dollar } = this;
+    return { blockInfo, nodes, chunks: this.bits.chunks, occ, below, lens, paths, totals, rows, logBlock, dollar };
   }
 
   /** LF(i): the row of the suffix one text position earlier; −1 for the sentinel's row (text position 0). */

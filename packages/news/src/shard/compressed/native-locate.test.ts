@@ -67,6 +67,18 @@ describe('native locate (native/fm_locate.c)', () => {
     );
   });
 
+  it('searches exactly as the TypeScript backward search, for present, absent and any-byte queries', async () => {
+    await fc.assert(
+      fc.asyncProperty(text, params, fc.array(fc.uint8Array({ minLength: 0, maxLength: 8 }), { maxLength: 10 }), async (t, p, extra) => {
+        const { fm, native } = await build(t, p.blockSymbols, p.sampleRate);
+        // Substrings of the text (present) plus arbitrary bytes (mostly absent).
+        const queries = [...Array.from({ length: 10 }, (_, k) => t.subarray(k % t.length, (k % t.length) + 1 + (k % 6))), ...extra];
+        for (const q of queries) expect(native.search(q)).toEqual(fm.search(q));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('answers −1 for a row outside [1, rows) or not an integer, alone and in a batch', async () => {
     const { native } = await build(Buffer.from([...Buffer.from('banana'), 0xff, ...Buffer.from('bandana')]), 16, 4);
     const bad = [0, -1, 15, 16, 1.5, Number.NaN, Infinity, 2 ** 53];
@@ -86,6 +98,9 @@ describe('native locate (native/fm_locate.c)', () => {
           const pos = native.position(row);
           expect(Number.isInteger(pos) && pos >= -1 && pos < t.length).toBe(true);
         }
+        // A search over damaged bits gives an interval inside the rows, or undefined: never a wild read.
+        const found = native.search(t.subarray(0, 3));
+        if (found !== undefined) expect(found.sp >= 0 && found.sp <= found.ep && found.ep <= t.length + 1).toBe(true);
       }),
       { numRuns: 100 },
     );

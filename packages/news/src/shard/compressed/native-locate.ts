@@ -10,14 +10,17 @@ interface FmLocateAddon {
   fmOpen(
     blockInfo: Int32Array, nodes: Int32Array, chunks: Uint32Array, occ: Uint32Array, below: Float64Array,
     sampleChunks: Uint32Array, sampleRows: Uint8Array, sampleValues: Uint32Array,
+    lens: Uint8Array, paths: Uint32Array, totals: Float64Array,
     rows: number, logBlock: number, dollar: number, rate: number, valueBits: number,
   ): FmHandle;
+  fmSearch(handle: FmHandle, query: Uint8Array, out: Float64Array): void;
   fmLocate(handle: FmHandle, row: number): number;
   fmLocateMany(handle: FmHandle, rows: Float64Array, out: Float64Array): void;
 }
 
 function isFmLocateAddon(addon: object): addon is FmLocateAddon {
-  return 'fmOpen' in addon && typeof addon.fmOpen === 'function';
+  // fmSearch came with the 11-array fmOpen: an addon without it predates that signature.
+  return 'fmSearch' in addon && typeof addon.fmSearch === 'function';
 }
 
 /** The addon's locate functions, or undefined when the addon is not built or predates them. */
@@ -31,12 +34,15 @@ function loadFmLocate(): FmLocateAddon | undefined {
 }
 
 /**
- * A shard's locate walk in C over the arrays FmIndex and SaSamples already hold (no copy): one N-API call per
- * locate, or per batch. Results equal `FmIndex.lf` + `SaSamples.at` walked in TypeScript (the reference; see
+ * A shard's locate walk and backward search in C over the arrays FmIndex and SaSamples already hold (no copy): one
+ * N-API call per locate, per batch, or per search. Results equal `FmIndex.lf` + `SaSamples.at` walked in TypeScript (the reference; see
  * native-locate.test.ts). −1 means the walk left the index's arrays or took more steps than the sample rate allows:
  * a damaged shard.
  */
 export class NativeLocator {
+  /** The search's answer, reused: one reader answers one search at a time (JavaScript is single-threaded). */
+  private readonly interval = new Float64Array(2);
+
   private constructor(
     private readonly addon: FmLocateAddon,
     private readonly handle: FmHandle,
@@ -49,7 +55,7 @@ export class NativeLocator {
     const a = fm.arrays();
     const handle = addon.fmOpen(
       a.blockInfo, a.nodes, a.chunks, a.occ, a.below, samples.chunkStart, samples.rowLow, samples.values,
-      a.rows, a.logBlock, a.dollar, samples.rate, samples.width,
+      a.lens, a.paths, a.totals, a.rows, a.logBlock, a.dollar, samples.rate, samples.width,
     );
     return new NativeLocator(addon, handle);
   }
@@ -57,6 +63,14 @@ export class NativeLocator {
   /** Text position of the suffix at FM row `row` (1 ≤ row < rows), or −1 for a damaged index. */
   position(row: number): number {
     return this.addon.fmLocate(this.handle, row);
+  }
+
+  /** Backward search of `query` (FmIndex.search in C): FM rows [sp, ep), or undefined for a damaged index. */
+  search(query: Uint8Array): { sp: number; ep: number } | undefined {
+    const out = this.interval;
+    this.addon.fmSearch(this.handle, query, out);
+    const sp = out[0] as number;
+    return sp < 0 ? undefined : { sp, ep: out[1] as number };
   }
 
   /** `position` of every row, in one call. */

@@ -35,8 +35,9 @@ export class CompressedShardReader extends ShardReaderBase {
   find(query: Uint8Array): RankInterval {
     const n = this.stats.textBytes;
     if (query.length === 0 || n === 0) return { lo: 0, hi: query.length === 0 ? n : 0 };
-    const { sp, ep } = this.fm.search(query);
-    return { lo: sp - 1, hi: ep - 1 };
+    const found = this.native === undefined ? this.fm.search(query) : this.native.search(query);
+    if (found === undefined) throw new ShardFormatError('fm-bits.u32', 'a search left the index: the shard is damaged');
+    return { lo: found.sp - 1, hi: found.ep - 1 };
   }
 
   close(): void {
