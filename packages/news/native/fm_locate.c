@@ -45,6 +45,24 @@ typedef struct {
 
 static inline uint32_t popcount32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
 
+/*
+ * Ones in the first `bit` bits of the block whose bits start at word `base`, and in *one the bit at `bit` itself
+ * (RankBits.rankBit); -1 when the index leads outside the rank chunks. LF steps and the backward search share it.
+ */
+static int64_t rank_bit(const Fm *f, uint32_t base, uint32_t bit, uint32_t *one) {
+  uint64_t w = (uint64_t)base + (bit >> 5);
+  if ((w >> 2) * STRIDE + STRIDE > f->chunks_len) return -1;
+  const uint32_t *ch = f->chunks + (w >> 2) * STRIDE;
+  uint32_t in = (uint32_t)w & (CHUNK_WORDS - 1);
+  uint32_t r = ch[0];
+  for (uint32_t k = 1; k <= in; k++) r += popcount32(ch[k]);
+  uint32_t word = ch[1 + in];
+  uint32_t rem = bit & 31;
+  if (rem != 0) r += popcount32(word & (0xffffffffu >> (32 - rem)));
+  *one = (word >> rem) & 1;
+  return r;
+}
+
 /* LF(i), or -1 for the sentinel's row, or -2 when the index leads outside its arrays. */
 static int64_t lf(const Fm *f, int64_t i) {
   if (i == f->dollar) return -1;
@@ -56,18 +74,11 @@ static int64_t lf(const Fm *f, int64_t i) {
   while (node >= 0) {
     if (4 * (size_t)node + 3 >= f->nodes_len) return -2;
     const int32_t *nd = f->nodes + 4 * (size_t)node;
-    uint32_t bit = (uint32_t)nd[0] + local;
-    uint64_t w = (uint64_t)base + (bit >> 5);
-    const uint32_t *ch = f->chunks + (w >> 2) * STRIDE;
-    if ((w >> 2) * STRIDE + STRIDE > f->chunks_len) return -2;
-    uint32_t in = (uint32_t)w & (CHUNK_WORDS - 1);
-    uint32_t r = ch[0];
-    for (uint32_t k = 1; k <= in; k++) r += popcount32(ch[k]);
-    uint32_t word = ch[1 + in];
-    uint32_t rem = bit & 31;
-    if (rem != 0) r += popcount32(word & (0xffffffffu >> (32 - rem)));
-    uint32_t ones = r - (uint32_t)nd[1];
-    if ((word >> rem) & 1) {
+    uint32_t one;
+    int64_t r = rank_bit(f, base, (uint32_t)nd[0] + local, &one);
+    if (r < 0) return -2;
+    uint32_t ones = (uint32_t)r - (uint32_t)nd[1];
+    if (one) {
       local = ones;
       node = nd[3];
     } else {
@@ -80,19 +91,6 @@ static int64_t lf(const Fm *f, int64_t i) {
   int64_t r = (int64_t)f->occ[b << 8 | c] + local;
   int64_t row = (int64_t)f->below[c] + (c == FILL && i > f->dollar ? r - 1 : r);
   return row >= 0 && row < f->rows ? row : -2;
-}
-
-/* Ones in the first `bit` bits of the block whose bits start at word `base` (RankBits.rank); -1 outside the arrays. */
-static int64_t rank_bits(const Fm *f, uint32_t base, uint32_t bit) {
-  uint64_t w = (uint64_t)base + (bit >> 5);
-  if ((w >> 2) * STRIDE + STRIDE > f->chunks_len) return -1;
-  const uint32_t *ch = f->chunks + (w >> 2) * STRIDE;
-  uint32_t in = (uint32_t)w & (CHUNK_WORDS - 1);
-  uint32_t r = ch[0];
-  for (uint32_t k = 1; k <= in; k++) r += popcount32(ch[k]);
-  uint32_t rem = bit & 31;
-  if (rem != 0) r += popcount32(ch[1 + in] & (0xffffffffu >> (32 - rem)));
-  return r;
 }
 
 /* Occurrences of byte c in BWT rows [0, i) (FmIndex.rank); -1 when the index leads outside its arrays. */
@@ -110,7 +108,8 @@ static int64_t rank_of(const Fm *f, uint32_t c, int64_t i) {
     for (uint32_t d = 0; d < len; d++) {
       if (node < 0 || 4 * (size_t)node + 3 >= f->nodes_len) return -1;
       const int32_t *nd = f->nodes + 4 * (size_t)node;
-      int64_t ones = rank_bits(f, base, (uint32_t)nd[0] + local);
+      uint32_t one;
+      int64_t ones = rank_bit(f, base, (uint32_t)nd[0] + local, &one);
       if (ones < 0) return -1;
       ones -= (uint32_t)nd[1];
       if ((path >> d) & 1) {

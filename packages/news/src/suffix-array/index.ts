@@ -4,11 +4,17 @@ import { loadDivsufsort, type SuffixSorter } from './native.ts';
 export { NativeAddonMissingError, type SuffixSorter } from './native.ts';
 
 /**
- * The whole addon module (one native build for the package): the compressed shard kind finds its locate walk on it
- * (`src/shard/compressed/native-locate.ts`). Throws NativeAddonMissingError when it is not built.
+ * The whole addon module (one native build for the package) when it is built and `has` the functions a caller needs,
+ * else undefined: the compressed shard kind finds its locate walk, backward search and build passes on it
+ * (`src/shard/compressed/native-*.ts`) and falls back to TypeScript without them.
  */
-export function nativeAddon(): object {
-  return loadDivsufsort();
+export function addonWith<T extends object>(has: (addon: object) => addon is T): T | undefined {
+  try {
+    const addon: object = loadDivsufsort();
+    return has(addon) ? addon : undefined;
+  } catch {
+    return undefined; // not built (NativeAddonMissingError)
+  }
 }
 
 /** The sorters this build of the addon holds, the default first (libdivsufsort when it was installed, else SA-IS). */

@@ -1,4 +1,4 @@
-import { nativeAddon } from '../../suffix-array/index.ts';
+import { addonWith } from '../../suffix-array/index.ts';
 
 /** The build passes in `native/fm_build.c` (see the comment at its top for what each writes). */
 export interface FmBuildAddon {
@@ -22,10 +22,5 @@ function isFmBuildAddon(addon: object): addon is FmBuildAddon {
  * TypeScript passes, ~5× slower: the reference the property test compares the C passes against).
  */
 export function loadFmBuild(): FmBuildAddon | undefined {
-  try {
-    const addon = nativeAddon();
-    return isFmBuildAddon(addon) ? addon : undefined;
-  } catch {
-    return undefined;
-  }
+  return addonWith(isFmBuildAddon);
 }

@@ -1,4 +1,4 @@
-import { nativeAddon } from '../../suffix-array/index.ts';
+import { addonWith } from '../../suffix-array/index.ts';
 import type { FmIndex } from './fm-index.ts';
 import type { SaSamples } from './sa-samples.ts';
 
@@ -23,15 +23,6 @@ function isFmLocateAddon(addon: object): addon is FmLocateAddon {
   return 'fmSearch' in addon && typeof addon.fmSearch === 'function';
 }
 
-/** The addon's locate functions, or undefined when the addon is not built or predates them. */
-function loadFmLocate(): FmLocateAddon | undefined {
-  try {
-    const addon = nativeAddon();
-    return isFmLocateAddon(addon) ? addon : undefined;
-  } catch {
-    return undefined; // not built: readers still work, through the TypeScript walk
-  }
-}
 
 /**
  * A shard's locate walk and backward search in C over the arrays FmIndex and SaSamples already hold (no copy): one
@@ -50,7 +41,7 @@ export class NativeLocator {
 
   /** The locator for this index, or undefined when the addon is unavailable (the caller walks in TypeScript). */
   static open(fm: FmIndex, samples: SaSamples): NativeLocator | undefined {
-    const addon = loadFmLocate();
+    const addon = addonWith(isFmLocateAddon); // undefined: not built, readers walk in TypeScript
     if (addon === undefined) return undefined;
     const a = fm.arrays();
     const handle = addon.fmOpen(
