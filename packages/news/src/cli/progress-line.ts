@@ -32,7 +32,9 @@ export function createProgressReporter(stderr: NodeJS.WriteStream, logger: Logge
       }
       const line = `news build: ${p.phase} · ${p.records} records${p.skipped ? ` (${p.skipped} skipped)` : ''} · ` +
         `${mb(p.inputBytes)}/${mb(p.inputTotalBytes)} MB input · ${mb(p.textBytes)} MB text · ` +
-        `indexed ${mb(p.indexedBytes)}/${mb(p.indexTotalBytes)} MB (${p.shardsDone}/${p.shardsTotal} shards)` +
+        // While reading, parts are indexed as they fill up; their total is known only once the read ends.
+        (p.phase === 'read' ? `indexed ${mb(p.indexedBytes)} MB (${p.shardsDone} parts) so far`
+          : `indexed ${mb(p.indexedBytes)}/${mb(p.indexTotalBytes)} MB (${p.shardsDone}/${p.shardsTotal} shards)`) +
         `${timeLeft(p)} · ${(p.elapsedMs / 1000).toFixed(0)} s`;
       // Cut to the terminal width: a wrapped line could not be redrawn in place.
       const width = stderr.columns > 20 ? stderr.columns - 1 : line.length;

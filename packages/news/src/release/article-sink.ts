@@ -76,6 +76,8 @@ export class ArticleSink {
     private readonly partBytes: number,
     /** Which months get shards; the others of the same years still go to the metadata store (distributed builds). */
     private readonly writes: (year: string, month: number) => boolean = () => true,
+    /** A month's part is complete (the next one opened): its id and text are final, its index can start. */
+    private readonly onPartClosed: (part: { shardId: string; relDir: string; textBytes: number }) => void = () => {},
   ) {}
 
   async add(record: ArticleRecord): Promise<void> {
@@ -196,6 +198,10 @@ export class ArticleSink {
 
   private async nextMonthPart(year: string, month: number, state: MonthState): Promise<void> {
     await this.closeMonthPart(state);
+    // A second part is opening, so this one keeps its `.pNNN` id (only a lone part is renamed to the period id).
+    const closed = state.parts.length - 1;
+    const shardId = partShardId(monthId(year, month), closed);
+    this.onPartClosed({ shardId, relDir: shardRelDir(this.indexName, shardId), textBytes: (state.parts[closed] as { textBytes: number }).textBytes });
     state.writer = this.openPart(monthId(year, month), state.parts.length);
     state.parts.push({ from: state.count, textBytes: 0 });
   }

@@ -1,15 +1,14 @@
-import { rm, statfs, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { discoverInputFiles, readArticles, type ReadStats } from '../corpus/index.ts';
-import type { ShardKind } from '../shard/index.ts';
 import { loadCountryTable, type CountryTable } from '../metadata/index.ts';
 import { ArticleSink } from './article-sink.ts';
 import { resolveBuildOptions, type BuildProgress, type BuildReleaseInput, type BuildReleaseOptions, type BuildSummary, type ResolvedBuildOptions } from './build-options.ts';
 import { InputCensus } from './distributed/input-census.ts';
 import { writePartManifest } from './distributed/part-manifest.ts';
-import { diskBytesNeeded, planIndexing } from './part-plan.ts';
+import { planIndexing } from './part-plan.ts';
 import { BuildError } from './errors.ts';
-import { indexShards } from './index-shards.ts';
+import { ShardIndexer } from './index-shards.ts';
 import { createPartialDir, putInPlace, refuseExistingOutput } from './output-dir.ts';
 import { writeManifests } from './write-manifests.ts';
 
@@ -29,11 +28,13 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
   const started = Date.now();
   const months = options.selection && new Set(options.selection.months);
   const writes = months ? (year: string, month: number): boolean => months.has(`${year}-${String(month).padStart(2, '0')}`) : undefined;
-  const sink = new ArticleSink(partial, options.indexName, options.period, countries, options.partBytes, writes);
+  const progress = createProgress(options, files.reduce((n, f) => n + f.bytes, 0), started);
+  // A month's parts are indexed as soon as each is complete, while the input is still read: reading takes one core.
+  const indexer = new ShardIndexer(partial, options, progress);
+  const sink = new ArticleSink(partial, options.indexName, options.period, countries, options.partBytes, writes, (part) => indexer.addEarly(part));
   try {
-    const progress = createProgress(options, files.reduce((n, f) => n + f.bytes, 0), started);
     const census = options.selection ? new InputCensus() : undefined;
-    const stats = await readAll(options, files, sink, progress, census);
+    const stats = await readAll(options, files, sink, progress, indexer, census);
     if (stats.records === 0) {
       throw new BuildError('no_articles', `no articles in ${options.inputs.join(', ')}${stats.skipped ? ` (all ${stats.skipped} records were bad)` : ''}; check the input files`);
     }
@@ -44,12 +45,10 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     const shards = await sink.finishShards();
     await rm(join(partial, 'spool'), { recursive: true, force: true });
     throwIfAborted(options.signal);
-    // Every part's size is known now: refuse what cannot fit (memory, disk) before the first sort starts.
-    const plan = planIndexing(shards.map((s) => ({ id: s.shardId, textBytes: s.textBytes })), options.memoryBytes, options.concurrency, options.kind);
-    await refuseShortDisk(partial, diskBytesNeeded(plan, options.kind), options.kind);
-    options.onPlan?.(plan);
-
-    const indexed = await indexShards(partial, shards, options, progress);
+    // Every part's size is known now: the plan (logged), and what the parts not yet started need (memory, disk)
+    // is refused before their sorts start.
+    options.onPlan?.(planIndexing(shards.map((s) => ({ id: s.shardId, textBytes: s.textBytes })), options.memoryBytes, options.concurrency, options.kind));
+    const indexed = await indexer.finish(shards);
     progress.update({ phase: 'metadata' });
     const years = await sink.finishStores(options.indexVersion);
     throwIfAborted(options.signal);
@@ -72,13 +71,14 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     };
   } catch (e) {
     sink.abort();
+    await indexer.stop();
     await rm(partial, { recursive: true, force: true });
     throw e;
   }
 }
 
 /** Streams the input into the sink; a part build (census given) reads everything but keeps only its years. */
-async function readAll(options: ResolvedBuildOptions, files: Awaited<ReturnType<typeof discoverInputFiles>>, sink: ArticleSink, progress: Progress, census?: InputCensus): Promise<ReadStats> {
+async function readAll(options: ResolvedBuildOptions, files: Awaited<ReturnType<typeof discoverInputFiles>>, sink: ArticleSink, progress: Progress, indexer: ShardIndexer, census?: InputCensus): Promise<ReadStats> {
   const stats: ReadStats = { records: 0, skipped: 0 };
   let inputBytes = 0;
   const years = options.selection ? new Set(options.selection.years) : undefined;
@@ -88,21 +88,12 @@ async function readAll(options: ResolvedBuildOptions, files: Awaited<ReturnType<
     if (!years || years.has(record.crawl.year)) await sink.add(record);
     if ((stats.records & 255) === 0) {
       throwIfAborted(options.signal);
+      indexer.throwIfFailed();
       progress.update({ phase: 'read', records: stats.records, skipped: stats.skipped, inputBytes, textBytes: sink.textBytes });
     }
   }
   progress.update({ phase: 'read', records: stats.records, skipped: stats.skipped, inputBytes, textBytes: sink.textBytes }, true);
   return stats;
-}
-
-/** Refuses an indexing phase the disk cannot hold (`diskBytesNeeded`), before the first sort. */
-async function refuseShortDisk(dir: string, needed: number, kind: ShardKind): Promise<void> {
-  const fs = await statfs(dir);
-  const free = fs.bavail * fs.bsize;
-  if (free < needed) {
-    const what = kind === 'sa' ? 'the suffix arrays need' : 'the compressed index files need';
-    throw new BuildError('no_space', `${what} about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`);
-  }
 }
 
 async function writeCountries(path: string, table: CountryTable): Promise<void> {

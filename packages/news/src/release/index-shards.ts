@@ -1,10 +1,11 @@
-import { indexCompressedShard, indexShard, type ShardFileSet } from '../shard/index.ts';
+import { statfs } from 'node:fs/promises';
+import { indexCompressedShard, indexShard, type ShardFileSet, type ShardKind } from '../shard/index.ts';
 import type { ClosedShard } from './article-sink.ts';
 import type { ResolvedBuildOptions } from './build-options.ts';
 import type { Progress } from './build-release.ts';
 import { BuildError } from './errors.ts';
 import { resolveRel } from './layout.ts';
-import { SortBudget } from './part-plan.ts';
+import { diskBytesNeeded, planIndexing, SortBudget } from './part-plan.ts';
 
 const interrupted = () => new BuildError('aborted', 'build interrupted; nothing was written, run news build again');
 
@@ -20,46 +21,123 @@ export interface IndexedShard {
   readonly files: ShardFileSet;
 }
 
+/** What indexing needs of a part: where its text is and how large it is (its id is final once it is closed). */
+export interface PartToIndex {
+  readonly shardId: string;
+  readonly relDir: string;
+  readonly textBytes: number;
+}
+
 /**
- * Builds every shard's suffix array, up to `options.concurrency` shards at a time (the sort runs off the main
- * thread, so two shards use both cores) and only as many as fit `options.memoryBytes` together. Largest first, so
- * the last shard to finish is a small one. Returns the shards in the order given (chronological).
+ * Builds every shard's index, up to `options.concurrency` at a time (the sort runs off the main thread, so two
+ * shards use both cores) and only as many as fit `options.memoryBytes` together, largest waiting part first.
+ * Parts can be added while the input is still read (`add`: a month's part is final once the next one opens), so
+ * the second core sorts while the first one reads; `finish` adds the rest once every part's size is known and waits.
  */
-export async function indexShards(root: string, shards: readonly ClosedShard[], options: ResolvedBuildOptions, progress: Progress): Promise<IndexedShard[]> {
-  const budget = new SortBudget([...shards], options.memoryBytes, options.kind);
-  const indexTotalBytes = shards.reduce((n, s) => n + s.textBytes, 0);
-  let indexedBytes = 0;
-  let shardsDone = 0;
-  progress.update({ phase: 'index', indexTotalBytes, shardsTotal: shards.length, indexedBytes, shardsDone }, true);
-  const results = new Map<string, ShardFileSet>();
-  let failure: unknown;
+export class ShardIndexer {
+  private readonly budget: SortBudget<PartToIndex>;
+  private readonly results = new Map<string, ShardFileSet>();
+  private readonly added = new Set<string>();
+  private readonly early = new Set<string>();
+  private readonly workers: Promise<PromiseSettledResult<void>[]>;
+  private failure: unknown;
+  private indexedBytes = 0;
+  private shardsDone = 0;
 
-  const worker = async (): Promise<void> => {
-    for (let s = await budget.take(); s && failure === undefined; s = await budget.take()) {
-      if (options.signal?.aborted) throw interrupted();
-      const files = await (options.kind === 'compressed' ? indexCompressedShard : indexShard)(resolveRel(root, s.relDir), { signal: options.signal })
-        .catch((e: unknown) => {
-          // The signal's own reason says nothing to a user: the build's message does.
-          throw options.signal?.aborted ? interrupted() : e;
-        })
-        .finally(() => budget.release(s));
-      results.set(s.shardId, files);
-      indexedBytes += s.textBytes;
-      shardsDone++;
-      progress.update({ indexedBytes, shardsDone });
+  constructor(private readonly root: string, private readonly options: ResolvedBuildOptions, private readonly progress: Progress) {
+    this.budget = new SortBudget<PartToIndex>([], options.memoryBytes, options.kind, true);
+    // allSettled: never rejects, and a failed shard must not leave another sort writing into a folder being removed.
+    this.workers = Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, () =>
+      this.work().catch((e: unknown) => {
+        this.failure ??= e;
+        this.budget.close(true);
+        throw e;
+      })));
+  }
+
+  /** Throws the first indexing failure, so that the reader stops instead of reading on for nothing. */
+  throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /**
+   * Queues a part whose text is complete while the input is still read. Its own limit is checked now (a part the
+   * memory budget cannot index is a single article over the part size): the rest of the plan waits for the read.
+   */
+  addEarly(part: PartToIndex): void {
+    planIndexing([{ id: part.shardId, textBytes: part.textBytes }], this.options.memoryBytes, this.options.concurrency, this.options.kind);
+    this.early.add(part.shardId);
+    this.add(part);
+  }
+
+  /**
+   * Every part is closed: checks the disk the parts not yet started need, queues them, waits for all, and returns
+   * the shards in the order given (chronological).
+   */
+  async finish(shards: readonly ClosedShard[]): Promise<IndexedShard[]> {
+    this.throwIfFailed();
+    const waiting = shards.filter((s) => !this.added.has(s.shardId));
+    if (waiting.length > 0) {
+      const plan = planIndexing(waiting.map((s) => ({ id: s.shardId, textBytes: s.textBytes })), this.options.memoryBytes, this.options.concurrency, this.options.kind);
+      await refuseShortDisk(this.root, diskBytesNeeded(plan, this.options.kind), this.options.kind);
     }
-  };
-  // allSettled: a failed shard must not leave another sort writing into the folder we are about to remove.
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(options.concurrency, shards.length) }, () =>
-    worker().catch((e: unknown) => {
-      failure ??= e;
-      throw e;
-    })));
-  const rejected = settled.find((r) => r.status === 'rejected');
-  if (rejected) throw failure ?? (rejected as PromiseRejectedResult).reason;
+    const indexTotalBytes = shards.reduce((n, s) => n + s.textBytes, 0);
+    this.progress.update({ phase: 'index', indexTotalBytes, shardsTotal: shards.length, indexedBytes: this.indexedBytes, shardsDone: this.shardsDone }, true);
+    for (const s of waiting) this.add(s);
+    this.budget.close();
+    await this.workers;
+    this.throwIfFailed();
+    return shards.map((s) => ({
+      shardId: s.shardId, year: s.year, relDir: s.relDir, docBase: s.docBase, crawlPeriod: s.crawlPeriod, part: s.part, parts: s.parts,
+      files: this.results.get(s.shardId) as ShardFileSet,
+    }));
+  }
 
-  return shards.map((s) => ({
-    shardId: s.shardId, year: s.year, relDir: s.relDir, docBase: s.docBase, crawlPeriod: s.crawlPeriod, part: s.part, parts: s.parts,
-    files: results.get(s.shardId) as ShardFileSet,
-  }));
+  /** After a failure elsewhere: starts no new part and waits for the running ones (their sort cannot be cut short). */
+  async stop(): Promise<void> {
+    this.budget.close(true);
+    await this.workers;
+  }
+
+  private add(part: PartToIndex): void {
+    // After a failure no sort starts: the reader stops at its next check (throwIfFailed).
+    if (this.added.has(part.shardId) || this.failure !== undefined) return;
+    this.added.add(part.shardId);
+    this.budget.push(part);
+  }
+
+  private async work(): Promise<void> {
+    const { options } = this;
+    for (let s = await this.budget.take(); s && this.failure === undefined; s = await this.budget.take()) {
+      try {
+        if (options.signal?.aborted) throw interrupted();
+        if (this.early.has(s.shardId)) {
+          // Checked alone: the whole plan's disk is checked once the read ends, for the parts not started by then.
+          const alone = planIndexing([{ id: s.shardId, textBytes: s.textBytes }], options.memoryBytes, 1, options.kind);
+          await refuseShortDisk(this.root, diskBytesNeeded(alone, options.kind), options.kind);
+        }
+        const files = await (options.kind === 'compressed' ? indexCompressedShard : indexShard)(resolveRel(this.root, s.relDir), { signal: options.signal })
+          .catch((e: unknown) => {
+            // The signal's own reason says nothing to a user: the build's message does.
+            throw options.signal?.aborted ? interrupted() : e;
+          });
+        this.results.set(s.shardId, files);
+        this.indexedBytes += s.textBytes;
+        this.shardsDone++;
+        this.progress.update({ indexedBytes: this.indexedBytes, shardsDone: this.shardsDone });
+      } finally {
+        this.budget.release(s);
+      }
+    }
+  }
+}
+
+/** Refuses an indexing phase the disk cannot hold (`diskBytesNeeded`), before its first sort. */
+async function refuseShortDisk(dir: string, needed: number, kind: ShardKind): Promise<void> {
+  const fs = await statfs(dir);
+  const free = fs.bavail * fs.bsize;
+  if (free < needed) {
+    const what = kind === 'sa' ? 'the suffix arrays need' : 'the compressed index files need';
+    throw new BuildError('no_space', `${what} about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`);
+  }
 }

@@ -59,26 +59,48 @@ describe('part planning', () => {
     expect(diskBytesNeeded(compressed, 'compressed')).toBeLessThan(2 * 2 ** 30);
   });
 
+  const sortCase = fc.tuple(fc.array(fc.integer({ min: 1, max: 1e8 }), { maxLength: 12 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 3e8, max: 2e9 }));
+  type Part = { textBytes: number; i: number };
+
+  /** `workers` sorters taking parts until none is left, checking the budget at every take; the parts' order of taking. */
+  async function sortAll(budget: SortBudget<Part>, workers: number, memory: number): Promise<number[]> {
+    let held = 0;
+    let running = 0;
+    const seen: number[] = [];
+    await Promise.all(Array.from({ length: workers }, async () => {
+      for (let p = await budget.take(); p; p = await budget.take()) {
+        held += sortMemoryBytes(p.textBytes);
+        running++;
+        expect(running === 1 || held <= memory).toBe(true);
+        seen.push(p.i);
+        await new Promise((r) => setTimeout(r, 0));
+        held -= sortMemoryBytes(p.textBytes);
+        running--;
+        budget.release(p);
+      }
+    }));
+    return seen;
+  }
+
   it('SortBudget never holds more than the budget (beyond one running sort) and hands out every part once', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 1e8 }), { maxLength: 12 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 3e8, max: 2e9 }),
-      async (sizes, workers, memory) => {
-        const budget = new SortBudget(sizes.map((textBytes, i) => ({ textBytes, i })), memory);
-        let held = 0;
-        let running = 0;
-        const seen: number[] = [];
-        await Promise.all(Array.from({ length: workers }, async () => {
-          for (let p = await budget.take(); p; p = await budget.take()) {
-            held += sortMemoryBytes(p.textBytes);
-            running++;
-            expect(running === 1 || held <= memory).toBe(true);
-            seen.push(p.i);
-            await new Promise((r) => setTimeout(r, 0));
-            held -= sortMemoryBytes(p.textBytes);
-            running--;
-            budget.release(p);
-          }
-        }));
-        expect(seen.sort((a, b) => a - b)).toEqual(sizes.map((_, i) => i));
-      }), { numRuns: 50 });
+    await fc.assert(fc.asyncProperty(sortCase, async ([sizes, workers, memory]) => {
+      const seen = await sortAll(new SortBudget(sizes.map((textBytes, i) => ({ textBytes, i })), memory), workers, memory);
+      expect(seen.sort((a, b) => a - b)).toEqual(sizes.map((_, i) => i));
+    }), { numRuns: 50 });
+  });
+
+  it('an open SortBudget takes parts pushed while sorts run, within the budget, and ends only after close', async () => {
+    await fc.assert(fc.asyncProperty(sortCase, async ([sizes, workers, memory]) => {
+      const budget = new SortBudget<Part>([], memory, 'sa', true);
+      const sorting = sortAll(budget, workers, memory);
+      for (const [i, textBytes] of sizes.entries()) {
+        budget.push({ textBytes, i });
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      budget.close();
+      const seen = await sorting;
+      expect(seen.sort((a, b) => a - b)).toEqual(sizes.map((_, i) => i));
+      expect(() => budget.push({ textBytes: 1, i: -1 })).toThrow(/after close/);
+    }), { numRuns: 50 });
   });
 });

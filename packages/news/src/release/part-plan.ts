@@ -131,23 +131,26 @@ export function diskBytesNeeded(plan: IndexPlan, kind: ShardKind): number {
 
 /**
  * Admits sorts while their summed memory stays within the budget (one always runs, so progress is guaranteed).
- * `take` picks the largest waiting part that fits what is free; `release` returns its memory.
+ * `take` picks the largest waiting part that fits what is free; `release` returns its memory. An open budget
+ * (`open`) also takes parts while the input is still read (`push`), and `take` waits for more until `close`.
  */
 export class SortBudget<T extends { readonly textBytes: number }> {
   private reserved = 0;
   private running = 0;
   private waiters: (() => void)[] = [];
+  private closed: boolean;
 
-  constructor(private readonly queue: T[], private readonly memoryBytes: number, private readonly kind: ShardKind = 'sa') {
+  constructor(private readonly queue: T[], private readonly memoryBytes: number, private readonly kind: ShardKind = 'sa', open = false) {
     queue.sort((a, b) => b.textBytes - a.textBytes);
+    this.closed = !open;
   }
 
-  /** The next part to sort, once memory allows; undefined when none is left. */
+  /** The next part to sort, once memory allows; undefined when none is left and none can come. */
   async take(): Promise<T | undefined> {
     for (;;) {
-      if (this.queue.length === 0) return undefined;
+      if (this.queue.length === 0 && this.closed) return undefined;
       const free = this.memoryBytes - this.reserved;
-      const at = this.running === 0 ? 0 : this.queue.findIndex((p) => sortMemoryBytes(p.textBytes, this.kind) <= free);
+      const at = this.queue.length === 0 ? -1 : this.running === 0 ? 0 : this.queue.findIndex((p) => sortMemoryBytes(p.textBytes, this.kind) <= free);
       if (at !== -1) {
         const [part] = this.queue.splice(at, 1) as [T];
         this.reserved += sortMemoryBytes(part.textBytes, this.kind);
@@ -158,9 +161,28 @@ export class SortBudget<T extends { readonly textBytes: number }> {
     }
   }
 
+  /** Adds a part to an open budget (a part closed while the input is still read). */
+  push(part: T): void {
+    if (this.closed) throw new Error('SortBudget.push after close');
+    this.queue.push(part);
+    this.queue.sort((a, b) => b.textBytes - a.textBytes);
+    this.wake();
+  }
+
+  /** No more parts will come; `drop` also forgets the waiting ones (a failed build starts no new sort). */
+  close(drop = false): void {
+    this.closed = true;
+    if (drop) this.queue.length = 0;
+    this.wake();
+  }
+
   release(part: T): void {
     this.reserved -= sortMemoryBytes(part.textBytes, this.kind);
     this.running--;
+    this.wake();
+  }
+
+  private wake(): void {
     const waiting = this.waiters;
     this.waiters = [];
     for (const wake of waiting) wake();
