@@ -8,6 +8,13 @@ import { SEPARATOR } from './format.ts';
 export class DocTable {
   readonly docCount: number;
   private readonly starts: Float64Array;
+  /**
+   * buckets[k] = the article holding text position k·2^shift, with about one article per bucket: docAt searches
+   * one bucket instead of the whole table. Why: a binary search over 360,000 starts (a 1 GB part) is ~19 dependent
+   * reads, half of them cache misses once a get_doc window has been decompressed, several µs of every locate.
+   */
+  private readonly buckets: Uint32Array;
+  private readonly shift: number;
 
   /**
    * @param raw u64 LE separator positions (the docs.u64 file)
@@ -29,12 +36,21 @@ export class DocTable {
       prev = off;
     }
     if (this.docCount === 0 && textBytes !== 0) throw new ShardFormatError(file, 'no articles but the text is not empty');
+    this.shift = Math.max(4, Math.floor(Math.log2(Math.max(1, textBytes / Math.max(1, this.docCount)))));
+    this.buckets = new Uint32Array(Math.floor(Math.max(0, textBytes - 1) / 2 ** this.shift) + 1);
+    for (let k = 0, doc = 0; k < this.buckets.length; k++) {
+      const at = k * 2 ** this.shift;
+      while (doc + 1 < this.docCount && (this.starts[doc + 1] as number) <= at) doc++;
+      this.buckets[k] = doc;
+    }
   }
 
   /** The article holding text position `pos`; a separator belongs to the article it introduces. */
   docAt(pos: number): number {
-    let lo = 0;
-    let hi = this.docCount - 1;
+    if (this.docCount === 0 || pos <= 0) return 0;
+    const k = Math.floor(pos / 2 ** this.shift);
+    let lo = k < this.buckets.length ? (this.buckets[k] as number) : this.docCount - 1;
+    let hi = k + 1 < this.buckets.length ? (this.buckets[k + 1] as number) : this.docCount - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
       if ((this.starts[mid] as number) <= pos) lo = mid;

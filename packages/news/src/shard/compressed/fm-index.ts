@@ -177,6 +177,22 @@ export class FmIndex {
     return { sp, ep };
   }
 
+  /**
+   * ep − sp of `search(q)`, stopping at the first empty interval: then no suffix starts with q whatever its
+   * remaining bytes (only `find` needs the exact insertion point an empty interval keeps).
+   */
+  count(q: Uint8Array): number {
+    let sp = 0;
+    let ep = this.rows;
+    for (let k = q.length - 1; k >= 0 && sp !== ep; k--) {
+      const c = q[k] as number;
+      const base = this.below[c] as number;
+      sp = base + this.rank(c, sp);
+      ep = base + this.rank(c, ep);
+    }
+    return ep - sp;
+  }
+
   /** The arrays LF and rank read, for the C locate walk and backward search (its mirrors of `lf` and `search`). */
   arrays(): FmArrays {
     const { blockInfo, nodes, occ, below, lens, paths, totals, rows, logBlock, dollar } = this;

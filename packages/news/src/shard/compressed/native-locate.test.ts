@@ -73,7 +73,13 @@ describe('native locate (native/fm_locate.c)', () => {
         const { fm, native } = await build(t, p.blockSymbols, p.sampleRate);
         // Substrings of the text (present) plus arbitrary bytes (mostly absent).
         const queries = [...Array.from({ length: 10 }, (_, k) => t.subarray(k % t.length, (k % t.length) + 1 + (k % 6))), ...extra];
-        for (const q of queries) expect(native.search(q)).toEqual(fm.search(q));
+        for (const q of queries) {
+          const found = fm.search(q);
+          expect(native.search(q)).toEqual(found);
+          // count stops at the first empty interval; the count is still the interval's size.
+          expect(fm.count(q)).toBe(found.ep - found.sp);
+          expect(native.count(q)).toBe(found.ep - found.sp);
+        }
       }),
       { numRuns: 150 },
     );
@@ -101,6 +107,8 @@ describe('native locate (native/fm_locate.c)', () => {
         // A search over damaged bits gives an interval inside the rows, or undefined: never a wild read.
         const found = native.search(t.subarray(0, 3));
         if (found !== undefined) expect(found.sp >= 0 && found.sp <= found.ep && found.ep <= t.length + 1).toBe(true);
+        const rows = native.count(t.subarray(0, 3));
+        expect(Number.isInteger(rows) && rows >= -1 && rows <= t.length + 1).toBe(true);
       }),
       { numRuns: 100 },
     );

@@ -14,13 +14,14 @@ interface FmLocateAddon {
     rows: number, logBlock: number, dollar: number, rate: number, valueBits: number,
   ): FmHandle;
   fmSearch(handle: FmHandle, query: Uint8Array, out: Float64Array): void;
+  fmCount(handle: FmHandle, query: Uint8Array): number;
   fmLocate(handle: FmHandle, row: number): number;
   fmLocateMany(handle: FmHandle, rows: Float64Array, out: Float64Array): void;
 }
 
 function isFmLocateAddon(addon: object): addon is FmLocateAddon {
-  // fmSearch came with the 11-array fmOpen: an addon without it predates that signature.
-  return 'fmSearch' in addon && typeof addon.fmSearch === 'function';
+  // fmSearch came with the 11-array fmOpen, fmCount after it: an addon without them predates these signatures.
+  return 'fmSearch' in addon && typeof addon.fmSearch === 'function' && 'fmCount' in addon && typeof addon.fmCount === 'function';
 }
 
 
@@ -62,6 +63,11 @@ export class NativeLocator {
     this.addon.fmSearch(this.handle, query, out);
     const sp = out[0] as number;
     return sp < 0 ? undefined : { sp, ep: out[1] as number };
+  }
+
+  /** FmIndex.count in C: the rows of suffixes starting with `query`, or −1 for a damaged index. */
+  count(query: Uint8Array): number {
+    return this.addon.fmCount(this.handle, query);
   }
 
   /** `position` of every row, in one call. */

@@ -32,6 +32,14 @@ export class CompressedShardReader extends ShardReaderBase {
     this.stats = { textBytes: fm.rows - 1, docCount: docs.docCount, pointerBytes: POINTER_BYTES };
   }
 
+  /** Stops once the interval is empty (FmIndex.count): most parts of a month hold no occurrence of a long query. */
+  override count(query: Uint8Array): number {
+    if (query.length === 0 || this.stats.textBytes === 0) return super.count(query);
+    const rows = this.native === undefined ? this.fm.count(query) : this.native.count(query);
+    if (rows < 0) throw new ShardFormatError('fm-bits.u32', 'a search left the index: the shard is damaged');
+    return rows;
+  }
+
   find(query: Uint8Array): RankInterval {
     const n = this.stats.textBytes;
     if (query.length === 0 || n === 0) return { lo: 0, hi: query.length === 0 ? n : 0 };
