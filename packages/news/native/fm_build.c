@@ -61,8 +61,17 @@ static napi_value fm_bwt_rows(napi_env env, napi_callback_info info) {
   if (!ok) return fail(env, "fmBwtRows: expected text, SA, BWT, row range, rate, width, sample arrays and state (see fm_build.c)");
   uint64_t next = (uint64_t)state[0], chunk = (uint64_t)state[1], dollar = (uint64_t)state[2];
   const uint32_t mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
-  const int pow2 = (rate & (rate - 1)) == 0;
-  const uint32_t rate_mask = (uint32_t)rate - 1;
+  /*
+   * "p divisible by rate" without a division per row (a division costs as much as the rest of the row):
+   * rate = 2^k · d with d odd; p is divisible iff its low k bits are 0 and (p >> k) · d⁻¹ mod 2^32 ≤ (2^32 − 1) / d,
+   * d⁻¹ the inverse of d modulo 2^32 (Granlund & Montgomery). d = 1 (a power of two) leaves the mask alone.
+   */
+  const uint32_t low_mask = ((uint32_t)rate & (uint32_t)-rate) - 1;
+  const uint32_t shift = (uint32_t)__builtin_ctz((uint32_t)rate);
+  const uint32_t odd = (uint32_t)rate >> shift;
+  uint32_t inverse = odd; /* Newton's iteration: each step doubles the correct low bits (3 → 6 → 12 → 24 → 48) */
+  for (int k = 0; k < 4; k++) inverse *= 2u - odd * inverse;
+  const uint32_t limit = 0xffffffffu / odd;
   for (int64_t r = from; r < to; r++) {
     /* SA order is random text order: fetch a later row's byte early, so the cache misses overlap. */
     if (r + PREFETCH_ROWS < to) {
@@ -78,8 +87,7 @@ static napi_value fm_bwt_rows(napi_env env, napi_callback_info info) {
     } else {
       bwt[r + 1] = text[p - 1];
     }
-    /* A 64-bit division per row costs as much as the rest of the row: a mask when the rate is a power of two. */
-    if (pow2 ? ((uint32_t)p & rate_mask) != 0 : (uint32_t)p % (uint32_t)rate != 0) continue;
+    if (((uint32_t)p & low_mask) != 0 || ((uint32_t)p >> shift) * inverse > limit) continue;
     uint64_t i = (uint64_t)r + 1, c = i >> 8;
     if (next >= row_low_len || c >= chunk_len) return fail(env, "fmBwtRows: the sample arrays are too small");
     while (chunk < c) chunk_start[++chunk] = (uint32_t)next;

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { openMetadataStore, MetadataStoreError, METADATA_STORE_FORMAT_VERSION } from '../metadata/index.ts';
-import { openShard, verifyShardFiles, ShardFormatError, SHARD_KINDS, isShardKind, shardFormatVersionOf, shardKindOf } from '../shard/index.ts';
+import { openShard, verifyShardFiles, ShardFormatError, SHARD_KINDS, isShardKind, readableShardFormatVersions, shardKindOf } from '../shard/index.ts';
 import { ReleaseVerificationError } from './errors.ts';
 import { digestFile } from './file-digest.ts';
 import { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel } from './layout.ts';
@@ -118,9 +118,10 @@ function checkShardKind(dir: string, s: IndexManifestShard): void {
     throw new ReleaseVerificationError('format_unsupported',
       `release ${dir} shard ${s.shard_id} is of index kind ${JSON.stringify(s.kind)}; this build reads kinds ${SHARD_KINDS.join(', ')}; rebuild the release with this version of news build`);
   }
-  if (s.format_version !== shardFormatVersionOf(s.kind)) {
+  const readable = readableShardFormatVersions(s.kind);
+  if (!readable.includes(s.format_version)) {
     throw new ReleaseVerificationError('format_unsupported',
-      `release ${dir} shard ${s.shard_id} uses ${s.kind} shard format ${s.format_version}; this build reads ${shardFormatVersionOf(s.kind)}; rebuild the release with this version of news build`);
+      `release ${dir} shard ${s.shard_id} uses ${s.kind} shard format ${s.format_version}; this build reads ${readable.join(' and ')}; rebuild the release with this version of news build`);
   }
 }
 

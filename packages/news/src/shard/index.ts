@@ -7,7 +7,7 @@ export { createShardWriter } from './writer.ts';
 export { indexShard, verifyShardFiles } from './indexer.ts';
 export { openShard, buildShardInMemory } from './open.ts';
 export { indexCompressedShard } from './compressed/indexer.ts';
-export { SHARD_KINDS, isShardKind, shardFormatVersionOf, shardKindOf, type ShardKind } from './kind.ts';
+export { SHARD_KINDS, isShardKind, readableShardFormatVersions, shardFormatVersionOf, shardKindOf, type ShardKind } from './kind.ts';
 export { SHARD_FORMAT_VERSION, MAX_SHARD_TEXT_BYTES } from './format.ts';
 export { ShardFormatError, ShardTooLargeError } from './errors.ts';
 export type {

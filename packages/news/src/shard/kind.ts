@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMPRESSED_FORMAT_VERSION } from './compressed/format.ts';
+import { COMPRESSED_FORMAT_VERSION, COMPRESSED_READABLE_VERSIONS } from './compressed/format.ts';
 import { FILES, SHARD_FORMAT_VERSION } from './format.ts';
 
 /** The index kinds a shard can be built as (`news build --kind`); see DESIGN.md and compressed/DESIGN.md. */
@@ -11,9 +11,14 @@ export function isShardKind(v: unknown): v is ShardKind {
   return typeof v === 'string' && (SHARD_KINDS as readonly string[]).includes(v);
 }
 
-/** The shard format version this build writes and reads for each kind (each kind versions its own files). */
+/** The shard format version this build writes for each kind (each kind versions its own files). */
 export function shardFormatVersionOf(kind: ShardKind): number {
   return kind === 'compressed' ? COMPRESSED_FORMAT_VERSION : SHARD_FORMAT_VERSION;
+}
+
+/** The shard format versions this build reads for each kind. */
+export function readableShardFormatVersions(kind: ShardKind): readonly number[] {
+  return kind === 'compressed' ? COMPRESSED_READABLE_VERSIONS : [SHARD_FORMAT_VERSION];
 }
 
 /**

@@ -6,11 +6,18 @@ import type { ShardFileInfo } from '../types.ts';
 import { ALPHABET } from './huffman.ts';
 import { packedValueWords } from './sa-samples.ts';
 
-/** Bump on any change to the files below; the reader refuses other versions. See DESIGN.md. */
-export const COMPRESSED_FORMAT_VERSION = 1;
+/**
+ * Bump on any change to the files below; the reader refuses versions it does not list. See DESIGN.md. Version 2 has
+ * version 1's files and allows any sample rate from 2 to 2^16 (version 1: powers of two), so both are read.
+ */
+export const COMPRESSED_FORMAT_VERSION = 2;
+export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2];
 export const COMPRESSED_KIND = 'compressed';
 
-/** Build parameters, recorded in the header (powers of two; blockSymbols ≤ 2^15 so block counts fit a u16). */
+/**
+ * Build parameters, recorded in the header: blockSymbols and textBlockBytes powers of two (blockSymbols ≤ 2^15 so
+ * block counts fit a u16), sampleRate any integer from 2 to 2^16.
+ */
 export interface CompressedParams {
   readonly blockSymbols: number;
   readonly sampleRate: number;
@@ -21,7 +28,7 @@ export interface CompressedParams {
 /** Defaults chosen in DESIGN.md ("Costs"): block sizes, sample rate, text codec quality. */
 export const COMPRESSED_DEFAULTS: CompressedParams = {
   blockSymbols: 1 << 15,
-  sampleRate: 64,
+  sampleRate: 48,
   textBlockBytes: 32 << 10,
   brotliQuality: 6,
 };
@@ -93,16 +100,16 @@ export function readCompressedHeader(dir: string): CompressedHeader {
   };
   if (!h || h.magic !== SHARD_MAGIC || h.kind !== COMPRESSED_KIND) fail(`not a compressed shard header`);
   const v = h as Record<keyof CompressedHeader, unknown>;
-  if (v.formatVersion !== COMPRESSED_FORMAT_VERSION) {
-    fail(`compressed format version ${String(v.formatVersion)}, this reader supports ${COMPRESSED_FORMAT_VERSION}; rebuild the shard`);
+  if (typeof v.formatVersion !== 'number' || !COMPRESSED_READABLE_VERSIONS.includes(v.formatVersion)) {
+    fail(`compressed format version ${String(v.formatVersion)}, this reader supports ${COMPRESSED_READABLE_VERSIONS.join(' and ')}; rebuild the shard`);
   }
   if (!isCount(v.textBytes) || !isCount(v.docCount) || v.textBytes > MAX_SHARD_TEXT_BYTES || v.docCount > v.textBytes || (v.docCount === 0) !== (v.textBytes === 0)) {
     fail('textBytes/docCount missing, inconsistent or over the format limit');
   }
   if (v.pointerBytes !== POINTER_BYTES || v.separator !== SEPARATOR || v.textCodec !== 'brotli') fail('pointerBytes, separator or textCodec unsupported');
-  if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.sampleRate, 1 << 16) || !isPow2(v.textBlockBytes, 1 << 24)) {
-    fail('blockSymbols (≤ 2^15), sampleRate or textBlockBytes is not a supported power of two');
-  }
+  if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.textBlockBytes, 1 << 24)) fail('blockSymbols (≤ 2^15) or textBlockBytes is not a supported power of two');
+  const rateOk = v.formatVersion === 1 ? isPow2(v.sampleRate, 1 << 16) : isCount(v.sampleRate) && v.sampleRate >= 2 && v.sampleRate <= 1 << 16;
+  if (!rateOk) fail(`sampleRate ${String(v.sampleRate)} is not supported by format version ${String(v.formatVersion)} (version 1: a power of two up to 2^16; version 2: 2 to 2^16)`);
   if (!isCount(v.dollarRank) || (v.dollarRank as number) > (v.textBytes as number)) fail('dollarRank missing or out of range');
   const files = (v.files ?? {}) as Record<string, Partial<ShardFileInfo> | undefined>;
   const checked = {} as Record<DataFile, ShardFileInfo>;
