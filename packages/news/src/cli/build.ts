@@ -80,7 +80,7 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
 
 function planLine(p: IndexPlan): string {
   const gb = (n: number): string => (n / 1e9).toFixed(2);
-  return `plan: ${p.parts} shards (${p.splitPeriods} periods split into parts, largest ${gb(p.largestPartBytes)} GB), ` +
+  return `plan: ${p.parts} shards (${p.splitPeriods} ${p.splitPeriods === 1 ? 'period' : 'periods'} split into parts, largest ${gb(p.largestPartBytes)} GB), ` +
     `up to ${p.maxParallelSorts} sorting at once, peak ≈ ${gb(p.peakSortBytes)} GB of the ${gb(p.memoryBytes)} GB budget, ` +
     `suffix sorter ${p.sorter}${p.sorter === 'sais' ? ' (our SA-IS; apt-get install libdivsufsort-dev && npm run postinstall sorts ~1.4x faster)' : ''}`;
 }
