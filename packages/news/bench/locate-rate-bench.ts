@@ -4,7 +4,7 @@
  * R positions would (R = 16, 32, 48, 64: a sample counts only when its position is divisible by R, so the LF steps
  * and sample lookups are the ones such a shard does). Reports mean CPU µs per locate (robust on a shared machine)
  * per round, and the samples' bytes per text byte for a part of MAX_PART_BYTES. Then, on the same text built at the
- * default rate 64, the TypeScript walk against the addon's C walk (native-locate.ts), one call per locate and in
+ * rate 64 (the default before format version 2; 48 since), the TypeScript walk against the addon's C walk (native-locate.ts), one call per locate and in
  * batches of 1,000, and the reader's public locate: mean CPU µs and p50 wall per locate, in one run, interleaved
  * per round. Prints Markdown; writes nothing. Environment: BENCH_DIR (/tmp/news-bench-locate-rate), kept between runs.
  */
@@ -115,7 +115,7 @@ function nativeAgainstTypeScript(ranks: readonly number[]): string[] {
   reader.close();
   const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
   return [
-    `Rate 64 (the default), the same text and ranks, 3 rounds interleaved, load average ${load1} (target: locate p50 ≤ 20 µs):`,
+    `Rate 64 (the default before compressed format version 2; 48 since), the same text and ranks, 3 rounds interleaved, load average ${load1} (target: locate p50 ≤ 20 µs):`,
     '',
     '| locate | mean CPU µs per locate (rounds) | p50 wall µs, 5,000 single calls (rounds) | p50 wall µs, each after a get_doc window (rounds) |',
     '|---|---|---|---|',
