@@ -159,11 +159,12 @@ export class FmIndex {
   /**
    * Backward search: the T$ rows [sp, ep) of suffixes starting with q. Both ends stay exact even when the
    * interval is empty, so `sp` is always the number of suffixes sorting before q (the SA kind's lower bound).
+   * `countOnly` stops at the first empty interval instead (see `count`), as the C search does.
    */
-  search(q: Uint8Array): { sp: number; ep: number } {
+  search(q: Uint8Array, countOnly = false): { sp: number; ep: number } {
     let sp = 0;
     let ep = this.rows;
-    for (let k = q.length - 1; k >= 0; k--) {
+    for (let k = q.length - 1; k >= 0 && !(countOnly && sp === ep); k--) {
       const c = q[k] as number;
       const base = this.below[c] as number;
       if (sp === ep) {
@@ -182,14 +183,7 @@ export class FmIndex {
    * remaining bytes (only `find` needs the exact insertion point an empty interval keeps).
    */
   count(q: Uint8Array): number {
-    let sp = 0;
-    let ep = this.rows;
-    for (let k = q.length - 1; k >= 0 && sp !== ep; k--) {
-      const c = q[k] as number;
-      const base = this.below[c] as number;
-      sp = base + this.rank(c, sp);
-      ep = base + this.rank(c, ep);
-    }
+    const { sp, ep } = this.search(q, true);
     return ep - sp;
   }
 
