@@ -13,11 +13,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { createShardWriter, indexCompressedShard, openShard } from '../src/shard/index.ts';
-import { FmIndex } from '../src/shard/compressed/fm-index.ts';
-import { CFILES, COMPRESSED_DEFAULTS, readCompressedHeader, type CompressedHeader } from '../src/shard/compressed/format.ts';
+import type { FmIndex } from '../src/shard/compressed/fm-index.ts';
+import { COMPRESSED_DEFAULTS, readCompressedHeader, type CompressedHeader } from '../src/shard/compressed/format.ts';
 import { NativeLocator } from '../src/shard/compressed/native-locate.ts';
+import { loadFmParts } from '../src/shard/compressed/open.ts';
 import { walkToSample } from '../src/shard/compressed/reader.ts';
-import { SaSamples, valueBits } from '../src/shard/compressed/sa-samples.ts';
+import { valueBits, type SaSamples } from '../src/shard/compressed/sa-samples.ts';
 import { MAX_PART_BYTES } from '../src/release/part-plan.ts';
 import { createRandom } from '../src/corpus/synthetic.ts';
 import { CORPORA } from './bench-support.ts';
@@ -39,22 +40,10 @@ async function buildOnce(dir: string, sampleRate: number): Promise<void> {
   await indexCompressedShard(dir, {}, { ...COMPRESSED_DEFAULTS, sampleRate });
 }
 
-/** A file as a typed array on its own (aligned) ArrayBuffer. */
-function load(key: keyof typeof CFILES, dir = DIR): Buffer {
-  const b = readFileSync(join(dir, CFILES[key]));
-  const own = Buffer.allocUnsafeSlow(b.length);
-  b.copy(own);
-  return own;
-}
-const u32 = (b: Buffer): Uint32Array => new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
-
-/** The FM-index and samples of the shard in `dir`, as the reader builds them. */
+/** The FM-index and samples of the shard in `dir`, as the reader builds them (arrays of their own on each call). */
 function openParts(dir: string): { h: CompressedHeader; fm: FmIndex; samples: SaSamples } {
   const h = readCompressedHeader(dir);
-  const counts = load('counts', dir);
-  const fm = new FmIndex({ textBytes: h.textBytes, blockSymbols: h.blockSymbols, dollarRank: h.dollarRank, counts: new Uint16Array(counts.buffer, counts.byteOffset, counts.length / 2), lengths: load('lengths', dir), words: u32(load('bits', dir)) });
-  const samples = new SaSamples(u32(load('sampleChunks', dir)), load('sampleRows', dir), u32(load('sampleValues', dir)), h.sampleRate, h.textBytes);
-  return { h, fm, samples };
+  return { h, ...loadFmParts(dir, h) };
 }
 
 /** One way to locate every rank of a list; returns the sum of positions (so nothing is optimised away). */

@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexCompressedShard, openShard, ShardFormatError } from '../index.ts';
-import { COMPRESSED_FORMAT_VERSION } from './format.ts';
+import { CFILES, chunkStartEntries, COMPRESSED_FORMAT_VERSION } from './format.ts';
+import { decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'compressed-format-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -22,6 +24,26 @@ function withVersion(dir: string, version: number): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace(/"formatVersion": \d+/, `"formatVersion": ${version}`));
 }
 
+/** Rewrites a version-3 shard as versions 1–2 store it: symbol table and chunk starts as they lie in RAM. */
+function storeAsVersion(dir: string, version: 1 | 2): void {
+  const headerFile = path.join(dir, 'header.json');
+  const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { textBytes: number; blockSymbols: number; files: Record<string, unknown> };
+  const read = (name: string): Buffer => readFileSync(path.join(dir, name));
+  const table = decodeBlockSymbols(read(CFILES.symbols), Math.ceil((header.textBytes + 1) / header.blockSymbols));
+  const starts = decodeChunkStarts(read('sa-chunks.bin'), chunkStartEntries(header.textBytes));
+  const put = (key: string, name: string, bytes: Uint8Array): void => {
+    writeFileSync(path.join(dir, name), bytes);
+    header.files[key] = { name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  };
+  put('counts', CFILES.counts, new Uint8Array(table.counts.buffer));
+  put('lengths', CFILES.lengths, table.lengths);
+  put('sampleChunks', CFILES.sampleChunks, new Uint8Array(starts.buffer));
+  delete header.files['symbols'];
+  rmSync(path.join(dir, CFILES.symbols));
+  rmSync(path.join(dir, 'sa-chunks.bin'));
+  writeFileSync(headerFile, JSON.stringify({ ...header, formatVersion: version }));
+}
+
 const refusal = (dir: string): unknown => {
   try {
     openShard(dir, 'memory').close();
@@ -32,31 +54,68 @@ const refusal = (dir: string): unknown => {
 };
 
 describe('compressed format versions', () => {
-  it('writes version 2, which allows a sample rate that is not a power of two', async () => {
-    const dir = await shardWithRate('rate-48', 48);
-    expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({ formatVersion: COMPRESSED_FORMAT_VERSION, sampleRate: 48 });
-    expect(COMPRESSED_FORMAT_VERSION).toBe(2);
+  it('writes version 3 (compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
+    const dir = await shardWithRate('rate-36', 36);
+    expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({ formatVersion: COMPRESSED_FORMAT_VERSION, sampleRate: 36 });
+    expect(COMPRESSED_FORMAT_VERSION).toBe(3);
+    expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, 'sa-chunks.bin']));
+    expect(readdirSync(dir)).not.toContain(CFILES.counts);
     const reader = openShard(dir, 'memory');
     expect(reader.count(Buffer.from('sampled every'))).toBe(30);
     reader.close();
   });
 
-  it('still reads version 1 shards (powers of two), and refuses version 1 with another rate', async () => {
+  it('still reads versions 1 and 2 (tables as they lie in RAM), with the same answers', async () => {
+    const dir = await shardWithRate('v2-rate-48', 48);
+    const v3 = openShard(dir, 'memory');
+    const expected = Array.from({ length: v3.stats.textBytes }, (_, rank) => v3.locate(rank).pos);
+    v3.close();
+    storeAsVersion(dir, 2);
+    const v2 = openShard(dir, 'memory');
+    expect(Array.from({ length: v2.stats.textBytes }, (_, rank) => v2.locate(rank).pos)).toEqual(expected);
+    expect(v2.count(Buffer.from('article 1'))).toBe(11); // 1, 10–19
+    v2.close();
+  });
+
+  it('reads version 1 shards (powers of two), and refuses version 1 with another rate', async () => {
     const pow2 = await shardWithRate('v1-rate-16', 16);
-    withVersion(pow2, 1);
+    storeAsVersion(pow2, 1);
     const reader = openShard(pow2, 'memory');
     expect(reader.count(Buffer.from('article 1'))).toBe(11); // 1, 10–19
     reader.close();
     const odd = await shardWithRate('v1-rate-48', 48);
-    withVersion(odd, 1);
+    storeAsVersion(odd, 1);
     const e = refusal(odd);
     expect(e).toBeInstanceOf(ShardFormatError);
     expect(String(e)).toMatch(/sampleRate 48 is not supported by format version 1/);
   });
 
+  it('refuses a version-2 header over version-3 files, naming the missing file', async () => {
+    const dir = await shardWithRate('v3-as-v2', 36);
+    withVersion(dir, 2);
+    expect(String(refusal(dir))).toMatch(/entry for fm-counts.u16 is missing/);
+  });
+
   it('refuses a version it does not read, saying which it reads', async () => {
-    const dir = await shardWithRate('v3', 48);
-    withVersion(dir, 3);
-    expect(String(refusal(dir))).toMatch(/compressed format version 3, this reader supports 1 and 2; rebuild the shard/);
+    const dir = await shardWithRate('v4', 48);
+    withVersion(dir, 4);
+    expect(String(refusal(dir))).toMatch(/compressed format version 4, this reader supports 1, 2, 3; rebuild the shard/);
+  });
+
+  it('refuses damaged compact tables with a ShardFormatError naming the file', async () => {
+    const dir = await shardWithRate('damaged', 36);
+    const symbols = path.join(dir, CFILES.symbols);
+    const bytes = readFileSync(symbols);
+    bytes.fill(0, 0, 32); // the first block's bitmap: no byte at all
+    writeFileSync(symbols, bytes);
+    const e = refusal(dir);
+    expect(e).toBeInstanceOf(ShardFormatError);
+    expect(String(e)).toMatch(/fm-symbols.bin.*block 0 of the symbol table is empty/);
+    const dir2 = await shardWithRate('damaged-chunks', 36);
+    const chunks = path.join(dir2, 'sa-chunks.bin');
+    const c = readFileSync(chunks);
+    c.writeUInt16LE(0xffff, c.length - 2); // the last entry: more samples than the shard has
+    writeFileSync(chunks, c);
+    expect(String(refusal(dir2))).toMatch(/sa-chunks.bin.*samples, expected/);
   });
 });

@@ -5,13 +5,15 @@ import { FILES as SA_FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHAR
 import type { ShardFileInfo } from '../types.ts';
 import { ALPHABET } from './huffman.ts';
 import { packedValueWords } from './sa-samples.ts';
+import { chunkStartsBytes } from './stored-tables.ts';
 
 /**
  * Bump on any change to the files below; the reader refuses versions it does not list. See DESIGN.md. Version 2 has
- * version 1's files and allows any sample rate from 2 to 2^16 (version 1: powers of two), so both are read.
+ * version 1's files and allows any sample rate from 2 to 2^16 (version 1: powers of two). Version 3 stores the block
+ * symbol table and the sample chunk starts compactly (stored-tables.ts). All three are read.
  */
-export const COMPRESSED_FORMAT_VERSION = 2;
-export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2];
+export const COMPRESSED_FORMAT_VERSION = 3;
+export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 export const COMPRESSED_KIND = 'compressed';
 
 /**
@@ -28,11 +30,12 @@ export interface CompressedParams {
 /** Defaults chosen in DESIGN.md ("Costs"): block sizes, sample rate, text codec quality. */
 export const COMPRESSED_DEFAULTS: CompressedParams = {
   blockSymbols: 1 << 15,
-  sampleRate: 48,
+  sampleRate: 36,
   textBlockBytes: 32 << 10,
   brotliQuality: 6,
 };
 
+/** The data files of every version; `counts` and `lengths` are versions 1–2 only, `symbols` version 3 only. */
 export const CFILES = {
   header: SA_FILES.header,
   docOffsets: SA_FILES.docOffsets,
@@ -40,13 +43,21 @@ export const CFILES = {
   textBlocks: 'text-blocks.u64',
   counts: 'fm-counts.u16',
   lengths: 'fm-lengths.u8',
+  symbols: 'fm-symbols.bin',
   bits: 'fm-bits.u32',
   sampleChunks: 'sa-chunks.u32',
   sampleRows: 'sa-rows.u8',
   sampleValues: 'sa-values.u32',
 } as const;
-type DataFile = Exclude<keyof typeof CFILES, 'header'>;
-const DATA_FILES = Object.keys(CFILES).filter((k) => k !== 'header') as DataFile[];
+export type DataFile = Exclude<keyof typeof CFILES, 'header'>;
+
+/** Each data file's name in a shard of this format version. */
+export function dataFiles(version: number): Partial<Record<DataFile, string>> {
+  const common = { docOffsets: CFILES.docOffsets, text: CFILES.text, textBlocks: CFILES.textBlocks, bits: CFILES.bits, sampleRows: CFILES.sampleRows, sampleValues: CFILES.sampleValues };
+  return version >= 3
+    ? { ...common, symbols: CFILES.symbols, sampleChunks: 'sa-chunks.bin' }
+    : { ...common, counts: CFILES.counts, lengths: CFILES.lengths, sampleChunks: CFILES.sampleChunks };
+}
 
 /** header.json of a compressed shard, written last (its presence means the shard is complete). */
 export interface CompressedHeader {
@@ -64,7 +75,8 @@ export interface CompressedHeader {
   readonly dollarRank: number;
   readonly textBlockBytes: number;
   readonly textCodec: 'brotli';
-  readonly files: Readonly<Record<DataFile, ShardFileInfo>>;
+  /** Every data file of `dataFiles(formatVersion)`, by key. */
+  readonly files: Readonly<Partial<Record<DataFile, ShardFileInfo>>> & { readonly text: ShardFileInfo };
 }
 
 /** Sizes every data file must have, given the header's numbers (fm-bits and text.br are checked on load). */
@@ -72,16 +84,20 @@ export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Recor
   const rows = h.textBytes + 1;
   const blocks = Math.ceil(rows / h.blockSymbols);
   const samples = Math.ceil(h.textBytes / h.sampleRate);
-  return {
+  const common = {
     docOffsets: 8 * h.docCount,
     textBlocks: 8 * (Math.ceil(h.textBytes / h.textBlockBytes) + 1),
-    counts: 2 * ALPHABET * blocks,
-    lengths: ALPHABET * blocks,
-    sampleChunks: 4 * (Math.ceil(rows / 256) + 1),
     sampleRows: samples,
     sampleValues: 4 * packedValueWords(h.textBytes, h.sampleRate),
   };
+  // Version 3's symbol table has 32 + 3k bytes per block (k distinct bytes): checked when it is decoded.
+  return h.formatVersion >= 3
+    ? { ...common, sampleChunks: chunkStartsBytes(chunkStartEntries(h.textBytes)) }
+    : { ...common, counts: 2 * ALPHABET * blocks, lengths: ALPHABET * blocks, sampleChunks: 4 * chunkStartEntries(h.textBytes) };
 }
+
+/** Entries of the sample chunk starts: one per 256 FM rows, and the end. */
+export const chunkStartEntries = (textBytes: number): number => Math.ceil((textBytes + 1) / 256) + 1;
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isPow2 = (v: unknown, max: number): v is number => isCount(v) && v >= 2 && v <= max && (v & (v - 1)) === 0;
@@ -101,7 +117,7 @@ export function readCompressedHeader(dir: string): CompressedHeader {
   if (!h || h.magic !== SHARD_MAGIC || h.kind !== COMPRESSED_KIND) fail(`not a compressed shard header`);
   const v = h as Record<keyof CompressedHeader, unknown>;
   if (typeof v.formatVersion !== 'number' || !COMPRESSED_READABLE_VERSIONS.includes(v.formatVersion)) {
-    fail(`compressed format version ${String(v.formatVersion)}, this reader supports ${COMPRESSED_READABLE_VERSIONS.join(' and ')}; rebuild the shard`);
+    fail(`compressed format version ${String(v.formatVersion)}, this reader supports ${COMPRESSED_READABLE_VERSIONS.join(', ')}; rebuild the shard`);
   }
   if (!isCount(v.textBytes) || !isCount(v.docCount) || v.textBytes > MAX_SHARD_TEXT_BYTES || v.docCount > v.textBytes || (v.docCount === 0) !== (v.textBytes === 0)) {
     fail('textBytes/docCount missing, inconsistent or over the format limit');
@@ -109,16 +125,16 @@ export function readCompressedHeader(dir: string): CompressedHeader {
   if (v.pointerBytes !== POINTER_BYTES || v.separator !== SEPARATOR || v.textCodec !== 'brotli') fail('pointerBytes, separator or textCodec unsupported');
   if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.textBlockBytes, 1 << 24)) fail('blockSymbols (≤ 2^15) or textBlockBytes is not a supported power of two');
   const rateOk = v.formatVersion === 1 ? isPow2(v.sampleRate, 1 << 16) : isCount(v.sampleRate) && v.sampleRate >= 2 && v.sampleRate <= 1 << 16;
-  if (!rateOk) fail(`sampleRate ${String(v.sampleRate)} is not supported by format version ${String(v.formatVersion)} (version 1: a power of two up to 2^16; version 2: 2 to 2^16)`);
+  if (!rateOk) fail(`sampleRate ${String(v.sampleRate)} is not supported by format version ${String(v.formatVersion)} (version 1: a power of two up to 2^16; versions 2 and 3: 2 to 2^16)`);
   if (!isCount(v.dollarRank) || (v.dollarRank as number) > (v.textBytes as number)) fail('dollarRank missing or out of range');
   const files = (v.files ?? {}) as Record<string, Partial<ShardFileInfo> | undefined>;
   const checked = {} as Record<DataFile, ShardFileInfo>;
-  for (const key of DATA_FILES) {
+  for (const [key, name] of Object.entries(dataFiles(v.formatVersion as number)) as [DataFile, string][]) {
     const o = files[key];
-    if (!o || o.name !== CFILES[key] || !isCount(o.bytes) || typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256)) {
-      fail(`entry for ${CFILES[key]} is missing or malformed`);
+    if (!o || o.name !== name || !isCount(o.bytes) || typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256)) {
+      fail(`entry for ${name} is missing or malformed`);
     }
-    checked[key] = { name: CFILES[key], bytes: o?.bytes as number, sha256: o?.sha256 as string };
+    checked[key] = { name, bytes: o?.bytes as number, sha256: o?.sha256 as string };
   }
   const header = { ...(v as unknown as CompressedHeader), files: checked };
   for (const [key, bytes] of Object.entries(expectedSizes(header)) as [DataFile, number][]) {

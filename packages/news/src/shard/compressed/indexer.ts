@@ -7,7 +7,8 @@ import { POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
 import { readShardInput } from '../shard-input.ts';
 import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from '../types.ts';
 import { buildFm } from './fm-build.ts';
-import { CFILES, COMPRESSED_DEFAULTS, COMPRESSED_FORMAT_VERSION, COMPRESSED_KIND, type CompressedHeader, type CompressedParams } from './format.ts';
+import { CFILES, COMPRESSED_DEFAULTS, COMPRESSED_FORMAT_VERSION, COMPRESSED_KIND, dataFiles, type CompressedHeader, type CompressedParams, type DataFile } from './format.ts';
+import { encodeBlockSymbols, encodeChunkStarts } from './stored-tables.ts';
 import { compressTextBlocks } from './text-blocks.ts';
 
 function info(name: string, parts: readonly Uint8Array[]): ShardFileInfo {
@@ -34,20 +35,20 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
   const d = params;
   const { parts, samples, packed } = await sortAndBuild(text, d, progress, opts.signal);
 
-  const data: [keyof typeof CFILES, readonly Uint8Array[]][] = [
+  const data: [DataFile, readonly Uint8Array[]][] = [
     ['docOffsets', [docsRaw]],
     ['text', packed.blocks],
     ['textBlocks', [packed.offsets]],
-    ['counts', [bytesOf(parts.counts)]],
-    ['lengths', [parts.lengths]],
+    ['symbols', [encodeBlockSymbols(parts.counts, parts.lengths)]],
     ['bits', [bytesOf(parts.words)]],
-    ['sampleChunks', [bytesOf(samples.chunkStart)]],
+    ['sampleChunks', [encodeChunkStarts(samples.chunkStart)]],
     ['sampleRows', [samples.rowLow]],
     ['sampleValues', [bytesOf(samples.values)]],
   ];
+  const names = dataFiles(COMPRESSED_FORMAT_VERSION);
   const files = {} as Record<string, ShardFileInfo>;
   for (const [key, chunks] of data) {
-    const name = CFILES[key];
+    const name = names[key] as string;
     files[key] = info(name, chunks);
     if (key !== 'docOffsets') await writeAtomically(path.join(dir, name), chunks);
   }

@@ -5,11 +5,12 @@ import { ShardFormatError } from '../errors.ts';
 import { checkShardFileSizes } from '../format.ts';
 import type { ShardOpenMode, ShardReader } from '../types.ts';
 import { FmIndex } from './fm-index.ts';
-import { CFILES, readCompressedHeader } from './format.ts';
+import { CFILES, chunkStartEntries, readCompressedHeader, type CompressedHeader, type DataFile } from './format.ts';
 import { assertLittleEndian } from './indexer.ts';
 import { NativeLocator } from './native-locate.ts';
 import { CompressedShardReader } from './reader.ts';
 import { SaSamples } from './sa-samples.ts';
+import { chunkStartsProblem, decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
 import { TextBlocks, type BlockSource } from './text-blocks.ts';
 
 type Typed<T> = new (buffer: ArrayBuffer, byteOffset: number, length: number) => T;
@@ -25,6 +26,43 @@ function load<T>(file: string, Kind: Typed<T> & { BYTES_PER_ELEMENT: number }): 
   return new Kind(buf.buffer, buf.byteOffset, buf.length / Kind.BYTES_PER_ELEMENT);
 }
 
+/** f(), with any error it throws reported as a ShardFormatError of `file`. */
+function guarded<T>(file: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new ShardFormatError(file, (e as Error).message);
+  }
+}
+
+/** Per block, 256 symbol counts and 256 code lengths: stored as they lie (versions 1–2) or compactly (3). */
+function blockSymbols(header: CompressedHeader, file: (key: DataFile) => string): { counts: Uint16Array; lengths: Uint8Array } {
+  if (header.formatVersion < 3) return { counts: load(file('counts'), Uint16Array), lengths: readFileSync(file('lengths')) };
+  return decodeBlockSymbols(readFileSync(file('symbols')), Math.ceil((header.textBytes + 1) / header.blockSymbols));
+}
+
+/** The samples' chunk starts, checked: a walk trusts them to bound its reads of the sample rows. */
+function chunkStarts(header: CompressedHeader, file: (key: DataFile) => string): Uint32Array {
+  const entries = chunkStartEntries(header.textBytes);
+  const starts = header.formatVersion < 3 ? load(file('sampleChunks'), Uint32Array) : decodeChunkStarts(readFileSync(file('sampleChunks')), entries);
+  const problem = chunkStartsProblem(starts, Math.ceil(header.textBytes / header.sampleRate));
+  if (problem !== undefined) throw new RangeError(problem);
+  return starts;
+}
+
+const shardFile = (dir: string, header: CompressedHeader) => (key: DataFile): string => path.join(dir, header.files[key]?.name ?? CFILES[key]);
+
+/** The FM-index and SA samples of a shard whose header (and file sizes) were checked: fresh arrays on each call. */
+export function loadFmParts(dir: string, header: CompressedHeader): { fm: FmIndex; samples: SaSamples } {
+  const file = shardFile(dir, header);
+  const words = load(file('bits'), Uint32Array);
+  const table = guarded(header.formatVersion >= 3 ? file('symbols') : file('counts'), () => blockSymbols(header, file));
+  const fm = guarded(file('bits'), () => new FmIndex({ textBytes: header.textBytes, blockSymbols: header.blockSymbols, dollarRank: header.dollarRank, ...table, words }));
+  const starts = guarded(file('sampleChunks'), () => chunkStarts(header, file));
+  const samples = new SaSamples(starts, readFileSync(file('sampleRows')), load(file('sampleValues'), Uint32Array), header.sampleRate, header.textBytes);
+  return { fm, samples };
+}
+
 /**
  * Opens a compressed shard. Both modes keep the FM-index, samples and document table in RAM (they are the
  * small part, ≈ 0.5 × text); 'disk' reads the compressed text blocks by positional reads instead of loading them.
@@ -33,20 +71,10 @@ export function openCompressedShard(dir: string, mode: ShardOpenMode): ShardRead
   assertLittleEndian(dir);
   if (mode !== 'memory' && mode !== 'disk') throw new TypeError(`openShard: mode must be 'memory' or 'disk', got ${String(mode)}`);
   const header = readCompressedHeader(dir);
-  const file = (key: keyof typeof CFILES): string => path.join(dir, CFILES[key]);
   checkShardFileSizes(dir, header);
+  const file = shardFile(dir, header);
   const docs = new DocTable(readFileSync(file('docOffsets')), header.textBytes, file('docOffsets'));
-  const words = load(file('bits'), Uint32Array);
-  let fm: FmIndex;
-  try {
-    fm = new FmIndex({
-      textBytes: header.textBytes, blockSymbols: header.blockSymbols, dollarRank: header.dollarRank,
-      counts: load(file('counts'), Uint16Array), lengths: readFileSync(file('lengths')), words,
-    });
-  } catch (e) {
-    throw new ShardFormatError(file('bits'), (e as Error).message);
-  }
-  const samples = new SaSamples(load(file('sampleChunks'), Uint32Array), readFileSync(file('sampleRows')), load(file('sampleValues'), Uint32Array), header.sampleRate, header.textBytes);
+  const { fm, samples } = loadFmParts(dir, header);
   const fd = mode === 'disk' ? openSync(file('text'), 'r') : undefined;
   const source: BlockSource = fd === undefined ? { kind: 'memory', bytes: readFileSync(file('text')) } : { kind: 'disk', fd };
   const text = new TextBlocks(source, readFileSync(file('textBlocks')), header.textBytes, header.textBlockBytes, file('textBlocks'), header.files.text.bytes);
