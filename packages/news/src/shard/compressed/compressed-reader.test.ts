@@ -31,5 +31,5 @@ describeShardReaderContract('compressed reader (disk)', compressed('disk'));
 describeShardReaderContract('compressed reader (tiny blocks)', compressed('disk', TINY));
 describeShardReaderProperties('compressed reader', compressed('memory'), 60);
 describeShardReaderProperties('compressed reader (tiny blocks)', compressed('memory', TINY), 100);
-// A sample rate that is not a power of two (format version 2; the default is 48).
+// A sample rate that is not a power of two (format versions 2 and 3; the default is 36).
 describeShardReaderProperties('compressed reader (tiny blocks, sample rate 3)', compressed('memory', { ...TINY, sampleRate: 3 }), 60);
