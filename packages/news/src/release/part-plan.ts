@@ -111,7 +111,7 @@ export function planIndexing(partSizes: readonly { id: string; textBytes: number
 }
 
 /**
- * Index files of the compressed kind per text byte, with room to spare: 0.743 measured on the 20 GB synthetic month (1 GB parts, rate 48)
+ * Index files of the compressed kind per text byte, with room to spare: 0.743 measured on the 20 GB synthetic month (1 GB parts; format v2 at rate 48, v3 at rate 36)
  * (BENCHMARKS.md), the real corpora less.
  */
 export const COMPRESSED_DISK_BYTES_PER_TEXT_BYTE = 0.8;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexCompressedShard, openShard, ShardFormatError } from '../index.ts';
-import { CFILES, chunkStartEntries, COMPRESSED_FORMAT_VERSION } from './format.ts';
+import { bwtBlocks, CFILES, chunkStartEntries, COMPACT_SAMPLE_CHUNKS, COMPRESSED_FORMAT_VERSION } from './format.ts';
 import { decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'compressed-format-'));
@@ -29,8 +29,8 @@ function storeAsVersion(dir: string, version: 1 | 2): void {
   const headerFile = path.join(dir, 'header.json');
   const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { textBytes: number; blockSymbols: number; files: Record<string, unknown> };
   const read = (name: string): Buffer => readFileSync(path.join(dir, name));
-  const table = decodeBlockSymbols(read(CFILES.symbols), Math.ceil((header.textBytes + 1) / header.blockSymbols));
-  const starts = decodeChunkStarts(read('sa-chunks.bin'), chunkStartEntries(header.textBytes));
+  const table = decodeBlockSymbols(read(CFILES.symbols), bwtBlocks(header.textBytes, header.blockSymbols));
+  const starts = decodeChunkStarts(read(COMPACT_SAMPLE_CHUNKS), chunkStartEntries(header.textBytes));
   const put = (key: string, name: string, bytes: Uint8Array): void => {
     writeFileSync(path.join(dir, name), bytes);
     header.files[key] = { name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
@@ -40,7 +40,7 @@ function storeAsVersion(dir: string, version: 1 | 2): void {
   put('sampleChunks', CFILES.sampleChunks, new Uint8Array(starts.buffer));
   delete header.files['symbols'];
   rmSync(path.join(dir, CFILES.symbols));
-  rmSync(path.join(dir, 'sa-chunks.bin'));
+  rmSync(path.join(dir, COMPACT_SAMPLE_CHUNKS));
   writeFileSync(headerFile, JSON.stringify({ ...header, formatVersion: version }));
 }
 
@@ -58,7 +58,7 @@ describe('compressed format versions', () => {
     const dir = await shardWithRate('rate-36', 36);
     expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({ formatVersion: COMPRESSED_FORMAT_VERSION, sampleRate: 36 });
     expect(COMPRESSED_FORMAT_VERSION).toBe(3);
-    expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, 'sa-chunks.bin']));
+    expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, COMPACT_SAMPLE_CHUNKS]));
     expect(readdirSync(dir)).not.toContain(CFILES.counts);
     const reader = openShard(dir, 'memory');
     expect(reader.count(Buffer.from('sampled every'))).toBe(30);
@@ -112,7 +112,7 @@ describe('compressed format versions', () => {
     expect(e).toBeInstanceOf(ShardFormatError);
     expect(String(e)).toMatch(/fm-symbols.bin.*block 0 of the symbol table is empty/);
     const dir2 = await shardWithRate('damaged-chunks', 36);
-    const chunks = path.join(dir2, 'sa-chunks.bin');
+    const chunks = path.join(dir2, COMPACT_SAMPLE_CHUNKS);
     const c = readFileSync(chunks);
     c.writeUInt16LE(0xffff, c.length - 2); // the last entry: more samples than the shard has
     writeFileSync(chunks, c);

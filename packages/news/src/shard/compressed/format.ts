@@ -51,11 +51,14 @@ export const CFILES = {
 } as const;
 export type DataFile = Exclude<keyof typeof CFILES, 'header'>;
 
+/** Version 3's file of the samples' chunk starts (stored-tables.ts), under the key `sampleChunks`. */
+export const COMPACT_SAMPLE_CHUNKS = 'sa-chunks.bin';
+
 /** Each data file's name in a shard of this format version. */
 export function dataFiles(version: number): Partial<Record<DataFile, string>> {
   const common = { docOffsets: CFILES.docOffsets, text: CFILES.text, textBlocks: CFILES.textBlocks, bits: CFILES.bits, sampleRows: CFILES.sampleRows, sampleValues: CFILES.sampleValues };
   return version >= 3
-    ? { ...common, symbols: CFILES.symbols, sampleChunks: 'sa-chunks.bin' }
+    ? { ...common, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS }
     : { ...common, counts: CFILES.counts, lengths: CFILES.lengths, sampleChunks: CFILES.sampleChunks };
 }
 
@@ -81,8 +84,7 @@ export interface CompressedHeader {
 
 /** Sizes every data file must have, given the header's numbers (fm-bits and text.br are checked on load). */
 export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Record<DataFile, number>> {
-  const rows = h.textBytes + 1;
-  const blocks = Math.ceil(rows / h.blockSymbols);
+  const blocks = bwtBlocks(h.textBytes, h.blockSymbols);
   const samples = Math.ceil(h.textBytes / h.sampleRate);
   const common = {
     docOffsets: 8 * h.docCount,
@@ -95,6 +97,9 @@ export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Recor
     ? { ...common, sampleChunks: chunkStartsBytes(chunkStartEntries(h.textBytes)) }
     : { ...common, counts: 2 * ALPHABET * blocks, lengths: ALPHABET * blocks, sampleChunks: 4 * chunkStartEntries(h.textBytes) };
 }
+
+/** Wavelet-tree blocks of the BWT of T$ (textBytes + 1 rows). */
+export const bwtBlocks = (textBytes: number, blockSymbols: number): number => Math.ceil((textBytes + 1) / blockSymbols);
 
 /** Entries of the sample chunk starts: one per 256 FM rows, and the end. */
 export const chunkStartEntries = (textBytes: number): number => Math.ceil((textBytes + 1) / 256) + 1;

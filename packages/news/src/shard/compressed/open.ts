@@ -5,7 +5,7 @@ import { ShardFormatError } from '../errors.ts';
 import { checkShardFileSizes } from '../format.ts';
 import type { ShardOpenMode, ShardReader } from '../types.ts';
 import { FmIndex } from './fm-index.ts';
-import { CFILES, chunkStartEntries, readCompressedHeader, type CompressedHeader, type DataFile } from './format.ts';
+import { bwtBlocks, CFILES, chunkStartEntries, readCompressedHeader, type CompressedHeader, type DataFile } from './format.ts';
 import { assertLittleEndian } from './indexer.ts';
 import { NativeLocator } from './native-locate.ts';
 import { CompressedShardReader } from './reader.ts';
@@ -38,16 +38,20 @@ function guarded<T>(file: string, f: () => T): T {
 /** Per block, 256 symbol counts and 256 code lengths: stored as they lie (versions 1–2) or compactly (3). */
 function blockSymbols(header: CompressedHeader, file: (key: DataFile) => string): { counts: Uint16Array; lengths: Uint8Array } {
   if (header.formatVersion < 3) return { counts: load(file('counts'), Uint16Array), lengths: readFileSync(file('lengths')) };
-  return decodeBlockSymbols(readFileSync(file('symbols')), Math.ceil((header.textBytes + 1) / header.blockSymbols));
+  const name = file('symbols');
+  return guarded(name, () => decodeBlockSymbols(readFileSync(name), bwtBlocks(header.textBytes, header.blockSymbols)));
 }
 
 /** The samples' chunk starts, checked: a walk trusts them to bound its reads of the sample rows. */
 function chunkStarts(header: CompressedHeader, file: (key: DataFile) => string): Uint32Array {
-  const entries = chunkStartEntries(header.textBytes);
-  const starts = header.formatVersion < 3 ? load(file('sampleChunks'), Uint32Array) : decodeChunkStarts(readFileSync(file('sampleChunks')), entries);
-  const problem = chunkStartsProblem(starts, Math.ceil(header.textBytes / header.sampleRate));
-  if (problem !== undefined) throw new RangeError(problem);
-  return starts;
+  const name = file('sampleChunks');
+  return guarded(name, () => {
+    const entries = chunkStartEntries(header.textBytes);
+    const starts = header.formatVersion < 3 ? load(name, Uint32Array) : decodeChunkStarts(readFileSync(name), entries);
+    const problem = chunkStartsProblem(starts, Math.ceil(header.textBytes / header.sampleRate));
+    if (problem !== undefined) throw new RangeError(problem);
+    return starts;
+  });
 }
 
 const shardFile = (dir: string, header: CompressedHeader) => (key: DataFile): string => path.join(dir, header.files[key]?.name ?? CFILES[key]);
@@ -56,10 +60,9 @@ const shardFile = (dir: string, header: CompressedHeader) => (key: DataFile): st
 export function loadFmParts(dir: string, header: CompressedHeader): { fm: FmIndex; samples: SaSamples } {
   const file = shardFile(dir, header);
   const words = load(file('bits'), Uint32Array);
-  const table = guarded(header.formatVersion >= 3 ? file('symbols') : file('counts'), () => blockSymbols(header, file));
+  const table = blockSymbols(header, file);
   const fm = guarded(file('bits'), () => new FmIndex({ textBytes: header.textBytes, blockSymbols: header.blockSymbols, dollarRank: header.dollarRank, ...table, words }));
-  const starts = guarded(file('sampleChunks'), () => chunkStarts(header, file));
-  const samples = new SaSamples(starts, readFileSync(file('sampleRows')), load(file('sampleValues'), Uint32Array), header.sampleRate, header.textBytes);
+  const samples = new SaSamples(chunkStarts(header, file), readFileSync(file('sampleRows')), load(file('sampleValues'), Uint32Array), header.sampleRate, header.textBytes);
   return { fm, samples };
 }
 
