@@ -4,30 +4,9 @@ import { invalidParam } from '../http/errors.ts';
 import { postRepository, trashedSlug, untrashedSlug } from '../post/index.ts';
 import { termRepository } from '../term/index.ts';
 import { formatWall, isStorableInstant, parseWall, readStoredWall, utcToWall, wallFromEpoch, wallToEpoch, wallToUtc, type Wall } from '../time/index.ts';
-import { expandSeries, type ExpandOptions } from './expand.ts';
-import { RecurrenceError, type RecurrenceSpec } from './rule.ts';
+import type { ExpandOptions } from './expand.ts';
+import { settlePlan, type SeriesPlan } from './series.plan.ts';
 import { seriesRepository, type OccurrenceRow, type SeriesPost } from './series.repository.ts';
-
-/** What a write does to a series, decided before its transaction: the rule (null: none any more) and its starts. */
-export interface SeriesPlan {
-  readonly spec: RecurrenceSpec | null;
-  /** Local starts of the occurrences after the first event, sorted. */
-  readonly starts: readonly Wall[];
-}
-
-/**
- * Expands the rule for the first event's start (as the write will store it); a series beyond the limits is a 400 on
- * `recurrence` here, before anything is written.
- */
-export function planSeries(start: Wall, zone: string, spec: RecurrenceSpec | null, o: ExpandOptions): SeriesPlan {
-  if (spec === null) return { spec, starts: [] };
-  try {
-    return { spec, starts: expandSeries({ start, zone, spec }, o).slice(1) };
-  } catch (err) {
-    if (err instanceof RecurrenceError) throw invalidParam('recurrence', err.message);
-    throw err;
-  }
-}
 
 const utcText = (ms: number) => formatWall(wallFromEpoch(ms));
 
@@ -54,15 +33,28 @@ function occurrenceDates(first: SeriesPost, w: Wall): Pick<EventsTable, 'start_l
  */
 const occurrenceSlugBase = (first: SeriesPost, w: Wall) => `${untrashedSlug(first.slug) || 'event'}-${formatWall(w).slice(0, 10)}`;
 
+/** How a write carries its plan into the series: whether it sent a rule, and the bounds to plan again within. */
+export interface SyncOptions {
+  readonly sentRule: boolean;
+  readonly expand: ExpandOptions;
+}
+
 /**
- * Makes the stored occurrences match the plan inside the write's transaction: occurrences not edited on their own
- * become copies of the first event at their dates (ids kept), new starts get new posts, starts the rule lost are
- * deleted (edited ones are detached into plain events, trashed ones stay in the trash).
+ * Makes the stored occurrences match the plan inside the write's transaction, which holds the series lock
+ * (`lockSeriesOf`): occurrences not edited on their own become copies of the first event at their dates (ids kept),
+ * new starts get new posts, starts the rule lost are deleted (edited ones are detached into plain events, trashed ones
+ * stay in the trash). The plan is made again when a write committed since made it stale (`settlePlan`).
  */
-export async function syncSeries(trx: Kysely<Database>, firstId: number, plan: SeriesPlan): Promise<void> {
+export async function syncSeries(trx: Kysely<Database>, firstId: number, planned: SeriesPlan | undefined, opts: SyncOptions): Promise<void> {
   const repo = seriesRepository(trx);
   const posts = postRepository(trx);
-  const first = (await repo.event(firstId))!;
+  const stored = await repo.findSpec(firstId);
+  // A plain event's update (no rule sent, none stored) has nothing more to do: one read.
+  if (!opts.sentRule && stored === undefined) return;
+  const first = await repo.event(firstId);
+  if (first === undefined) return;
+  const plan = settlePlan(planned, opts.sentRule, { startLocal: first.start_local, zone: first.timezone, stored }, opts.expand);
+  if (plan === undefined) return;
   const existing = await repo.occurrences(firstId);
   const termsBefore = await repo.termIdsOf(existing.map((o) => o.post_id));
   const byStart = new Map(existing.map((o) => [o.recurrence_id, o]));
