@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventRepository } from '../src/event/index.ts';
+import { expandSeries, readSeries } from '../src/recurrence/index.ts';
+import { formatWall, parseWall } from '../src/time/index.ts';
 import { STORES, createEvent, startService, type Service, type TestResponse } from './support/harness.ts';
 
 // Issue 23 item 5: concurrent edits of one series deadlocked on PostgreSQL (40P01) and an occurrence deleted
@@ -59,10 +62,22 @@ describe.each(STORES)('concurrent edits of one series ($name)', (factory) => {
       expect(s.res.body.code).toBe(s.res.status === 404 ? 'rest-event-not-found' : 'event-is-in-trash');
     }
 
-    // One occurrence per day of the rule (weekly), none twice.
+    // The stored series: its listed occurrences are exactly the rule's starts (one per day, weekly) less exclusions.
+    const view = (await readSeries(svc.store.db, first.id, eventRepository(svc.store.db).findById))!;
+    const head = (await svc.get(`/events/${first.id}`)).body;
+    const expected = expandSeries({ start: parseWall(head.start_date), zone: head.timezone, spec: { rrule: view.rrule, exdates: [...view.exdates], rdates: [...view.rdates] } },
+      { maxOccurrences: 730 }).slice(1).map((w) => formatWall(w).slice(0, 10));
     const now = await listed(first.id);
     const days = now.map((e) => e.start_date.slice(0, 10));
-    expect(new Set(days).size).toBe(days.length);
+    expect(days).toEqual(expected);
     expect(new Set(now.map((e) => e.id)).size).toBe(now.length);
+    // Every occurrence deleted with a 200 stays deleted: trashed, not listed, its day excluded.
+    const deleted = sent.filter((s) => s.what === 'delete' && s.res.status === 200);
+    expect(deleted.length).toBeGreaterThan(0);
+    for (const s of deleted) {
+      expect(now.map((e) => e.id)).not.toContain(s.id);
+      expect((await svc.get(`/events/${s.id}`, admin)).body.code).toBe('event-no-longer-available');
+      expect(days).not.toContain(s.res.body.start_date.slice(0, 10));
+    }
   }, 120_000);
 });

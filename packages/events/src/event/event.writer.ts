@@ -206,8 +206,11 @@ export function eventWriter(deps: EventWriterDeps) {
       else if (status === 'publish') await termRepo.countNewEvent(termsSet);
       // A first event's write carries over to its occurrences; an occurrence written alone leaves the series' edits.
       // An occurrence detached meanwhile (its day left the rule) is a plain event now and has nothing to mark.
-      if (member?.seriesId !== undefined) await seriesRepository(trx).markOverridden(eventId);
-      else if (plan !== 'occurrence' && (plan !== undefined || existing !== undefined)) {
+      if (member?.seriesId !== undefined) {
+        await seriesRepository(trx).markOverridden(eventId);
+        // Sending a deleted occurrence a status other than trash is the one way to bring it back (README, recurring events).
+        if (member.excluded && post.status !== undefined && post.status !== 'trash') await seriesRepository(trx).setExcluded(eventId, false);
+      } else if (plan !== 'occurrence' && (plan !== undefined || existing !== undefined)) {
         await syncSeries(trx, eventId, plan, { sentRule: sent.has('recurrence'), expand: deps.recurrence });
       }
       return eventId;
@@ -218,7 +221,7 @@ export function eventWriter(deps: EventWriterDeps) {
 
   /**
    * Moves an event to the trash (WordPress keeps trashed posts; their slug gets `__trashed`). A series' first event
-   * takes its occurrences with it; a single occurrence becomes an EXDATE of its series, as Pro excludes it.
+   * takes its occurrences with it; a single occurrence is excluded from its series (an EXDATE), as Pro excludes it.
    * Under the series lock the event is read again: a concurrent write may have deleted it (404) or trashed it (410).
    */
   async function trash(row: EventRow, now: number): Promise<void> {

@@ -11,4 +11,4 @@ export type { LockedMember } from './series.lock.ts';
 export { seriesRepository } from './series.repository.ts';
 export { readSeries, readSeriesOf, seriesRole } from './series.read.ts';
 export type { SeriesView, StoredSeries } from './series.read.ts';
-export type { OccurrenceRow } from './series.repository.ts';
+export type { OccurrenceRow, SeriesOccurrence } from './series.repository.ts';

@@ -6,6 +6,8 @@ export interface LockedMember {
   readonly status: string;
   /** The first event of its series when it is an occurrence (`undefined`: a first event or a plain event). */
   readonly seriesId: number | undefined;
+  /** Deleted on its own: in the trash and out of its series. */
+  readonly excluded: boolean;
 }
 
 /**
@@ -17,12 +19,12 @@ export interface LockedMember {
  * @example const member = await lockSeriesOf(trx, id); if (member === undefined) throw notFound(id)
  */
 export async function lockSeriesOf(trx: Kysely<Database>, id: number): Promise<LockedMember | undefined> {
-  const occurrenceOf = () => trx.selectFrom('event_occurrences').select('series_id').where('post_id', '=', id).executeTakeFirst();
+  const occurrenceOf = () => trx.selectFrom('event_occurrences').select(['series_id', 'excluded']).where('post_id', '=', id).executeTakeFirst();
   const before = await occurrenceOf();
   if (isPostgres(trx)) await sql`select id from posts where id = ${before?.series_id ?? id} for update`.execute(trx);
   // Read under the lock: whoever held it may have deleted the event or detached it from its series.
   const post = await trx.selectFrom('posts').select('status').where('id', '=', id).executeTakeFirst();
   if (post === undefined) return undefined;
   const occ = before === undefined ? undefined : await occurrenceOf();
-  return { status: post.status, seriesId: occ?.series_id };
+  return { status: post.status, seriesId: occ?.series_id, excluded: occ?.excluded === 1 };
 }
