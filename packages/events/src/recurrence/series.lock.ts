@@ -16,7 +16,7 @@ export interface LockedMember {
  * occurrences starts here, so they take their locks in one order and run one at a time per series (on PostgreSQL; an
  * SQLite database has one writer at a time anyway). `undefined` when the event no longer exists: a concurrent rule
  * change deleted it.
- * @example const member = await lockSeriesOf(trx, id); if (member === undefined) throw notFound(id)
+ * @example const member = await lockSeriesOf(trx, id); if (member === undefined) throw eventNotFound(id)
  */
 export async function lockSeriesOf(trx: Kysely<Database>, id: number): Promise<LockedMember | undefined> {
   const occurrenceOf = () => trx.selectFrom('event_occurrences').select(['series_id', 'excluded']).where('post_id', '=', id).executeTakeFirst();
