@@ -134,6 +134,8 @@ export interface EventOccurrencesTable {
   series_id: number;
   recurrence_id: string;
   overridden: number;
+  /** 1 when the occurrence was deleted on its own: it stays in the trash and its start out of the series (migration 010). */
+  excluded: number;
 }
 
 export interface Database {

@@ -6,6 +6,7 @@ import { JsonText } from '../http/json-text.ts';
 import { canModify, canRead, eventLastModified, isProtected, unlocks, clampPerPage, pageLinks, statusEcho, type Site } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { eventListArgs, eventWriteArgs, type EventArgDeps, type EventListParams, type EventWriteParams } from './event.args.ts';
+import { eventInTrash, eventNotFound, notAnEvent } from './event.errors.ts';
 import type { EventRow } from './event.repository.ts';
 import type { EventService } from './event.service.ts';
 import { eventListFilter } from './list-filter.ts';
@@ -20,8 +21,6 @@ const withoutJsonLd = (body: JsonText): JsonText => {
   const { json_ld: _jsonLd, ...rest } = JSON.parse(body.text) as Record<string, unknown>;
   return JsonText.of(rest);
 };
-const notFound = (id: string | number) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`);
-const notAnEvent = () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.');
 
 /** `/events`, `/events/{id}` and `/events/by-slug/{slug}` (§1.1). */
 export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
@@ -44,7 +43,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
   };
   const existing = async (ctx: RequestContext): Promise<EventRow> => {
     const row = await target(ctx);
-    if (row === undefined) throw notFound(ctx.pathParams.id ?? ctx.pathParams.slug!);
+    if (row === undefined) throw eventNotFound(ctx.pathParams.id ?? ctx.pathParams.slug!);
     if (row === 'other') throw notAnEvent();
     return row;
   };
@@ -54,6 +53,13 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
     const row = await target(ctx);
     if (row === undefined || row === 'other') return ctx.caller.can(action);
     return canModify(ctx.caller, row, action);
+  };
+
+  /** The body of an event just written; a concurrent rule change may have deleted it since (an occurrence): 404 then. */
+  const written = async (ctx: RequestContext, id: number) => {
+    const row = await events.findById(id);
+    if (row === undefined) throw eventNotFound(id);
+    return events.presentWritten(row, ctx.caller);
   };
 
   const item = (args: ArgSet) => [
@@ -77,9 +83,9 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
       methods: ['DELETE'], args, permission: mayModify('delete'),
       async handler(ctx) {
         const row = await existing(ctx);
-        if (row.status === 'trash') throw new ApiError('event-is-in-trash', 'The event is already trashed');
+        if (row.status === 'trash') throw eventInTrash();
         await events.trash(row, ctx.now);
-        return { body: await events.presentWritten((await events.findById(row.id))!, ctx.caller) };
+        return { body: await written(ctx, row.id) };
       },
     }),
     endpoint<EventWriteParams>({
@@ -90,7 +96,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
         const row = await seriesTarget(ctx, p, await existing(ctx));
         guardAuthor(ctx, p);
         await events.update(ctx.caller!, row, p, ctx.sent, ctx.now);
-        return { body: await events.presentWritten((await events.findById(row.id))!, ctx.caller) };
+        return { body: await written(ctx, row.id) };
       },
     }),
   ];
@@ -106,7 +112,8 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
     if (['start_date', 'end_date', 'timezone', 'all_day'].some((k) => ctx.sent.has(k))) {
       throw invalidParam('recurrence_edit', `Dates of a series change on its first event (${role.seriesId}).`);
     }
-    const first = (await events.findById(role.seriesId))!;
+    const first = await events.findById(role.seriesId);
+    if (first === undefined) throw eventNotFound(role.seriesId);
     if (!canModify(ctx.caller!, first, 'edit')) throw forbidden(true);
     return first;
   };
@@ -159,7 +166,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
           async handler(ctx, p) {
             guardAuthor(ctx, p);
             const id = await events.create(ctx.caller!, p, ctx.sent, ctx.now);
-            return { status: 201, body: await events.presentWritten((await events.findById(id))!, ctx.caller) };
+            return { status: 201, body: await written(ctx, id) };
           },
         }),
       ],

@@ -12,7 +12,8 @@ import { parseCost } from './cost.ts';
 import { eventRepository, type EventRow } from './event.repository.ts';
 import { parseOrganizerRefs, parseVenueRef, type LinkedRef } from './event.links.ts';
 import { refList, type EventWriteParams } from './event.args.ts';
-import { excludeOccurrence, parseRecurrence, planSeries, seriesRepository, seriesRole, syncSeries, type ExpandOptions, type SeriesPlan } from '../recurrence/index.ts';
+import { excludeOccurrence, lockSeriesOf, parseRecurrence, planSeries, seriesRepository, seriesRole, syncSeries, type ExpandOptions, type SeriesPlan } from '../recurrence/index.ts';
+import { eventInTrash, eventNotFound } from './event.errors.ts';
 
 export interface EventWriterDeps {
   db: Kysely<Database>;
@@ -105,7 +106,8 @@ export function eventWriter(deps: EventWriterDeps) {
 
   /**
    * What the write does to a recurring series, expanded (and refused beyond the limits) before anything is written:
-   * a first event's update re-applies its rule (the one sent, or the stored one) to the start it will have.
+   * a first event's update re-applies its rule (the one sent, or the stored one) to the start it will have. Read
+   * outside the transaction, so `syncSeries` checks it again under the series lock.
    */
   async function planRecurrence(p: EventWriteParams, sent: ReadonlySet<string>, now: number, existing: EventRow | undefined): Promise<SeriesPlan | 'occurrence' | undefined> {
     const role = existing ? await seriesRole(db, existing.id) : { role: 'none' as const };
@@ -113,12 +115,13 @@ export function eventWriter(deps: EventWriterDeps) {
       if (sent.has('recurrence')) throw invalidParam('recurrence', `An occurrence has no rule of its own: send it to the series' first event (${role.seriesId}).`);
       return 'occurrence';
     }
-    const spec = sent.has('recurrence') ? parseRecurrence(p.recurrence) : role.role === 'first' ? (await seriesRepository(db).findSpec(existing!.id))! : undefined;
+    const stored = existing && role.role === 'first' ? await seriesRepository(db).findSpec(existing.id) : undefined;
+    const spec = sent.has('recurrence') ? parseRecurrence(p.recurrence) : stored;
     if (spec === undefined || (spec === null && role.role === 'none')) return undefined;
     const zone = sent.has('timezone') ? (p.timezone || site.timezone) : (existing?.timezone ?? site.timezone);
     const allDay = p.all_day ?? (existing ? existing.all_day === 1 : false);
     const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
-    const start = readStoredWall(datesSent ? eventDates(p, existing, zone, allDay, now).start_local : existing!.start_local);
+    const start = readStoredWall(datesSent ? eventDates(p, existing, zone, allDay, now).start_local : existing?.start_local);
     if (start === undefined) throw invalidParam('start_date', 'The stored start_date is invalid: send start_date and end_date.');
     return planSeries(start, zone, spec, deps.recurrence);
   }
@@ -128,6 +131,9 @@ export function eventWriter(deps: EventWriterDeps) {
     const plan = await planRecurrence(p, sent, now, existing);
     const { prepared, eventImage, venueReady, orgReady } = await prepareWrite(caller, p, sent, now);
     const id = await withImages(prepared, () => writeTransaction(db, async (trx) => {
+      // The series lock comes first, before any row of the event is touched (see lockSeriesOf).
+      const member = existing ? await lockSeriesOf(trx, existing.id) : undefined;
+      if (existing && member === undefined) throw eventNotFound(existing.id);
       const posts = postRepository(trx);
       const events = eventRepository(trx);
       const termsBefore = existing ? await termRepository(trx).termIdsOf(existing.id) : [];
@@ -199,8 +205,14 @@ export function eventWriter(deps: EventWriterDeps) {
       if (existing) await termRepo.recount([...termsBefore, ...(await termRepo.termIdsOf(eventId))]);
       else if (status === 'publish') await termRepo.countNewEvent(termsSet);
       // A first event's write carries over to its occurrences; an occurrence written alone leaves the series' edits.
-      if (plan === 'occurrence') await seriesRepository(trx).markOverridden(eventId);
-      else if (plan) await syncSeries(trx, eventId, plan);
+      // An occurrence detached meanwhile (its day left the rule) is a plain event now and has nothing to mark.
+      if (member?.seriesId !== undefined) {
+        await seriesRepository(trx).markOverridden(eventId);
+        // Sending a deleted occurrence a status other than trash is the one way to bring it back (README, recurring events).
+        if (member.excluded && post.status !== undefined && post.status !== 'trash') await seriesRepository(trx).setExcluded(eventId, false);
+      } else if (plan !== 'occurrence' && (plan !== undefined || existing !== undefined)) {
+        await syncSeries(trx, eventId, plan, { sentRule: sent.has('recurrence'), expand: deps.recurrence });
+      }
       return eventId;
     }));
     generation.bump();
@@ -209,24 +221,29 @@ export function eventWriter(deps: EventWriterDeps) {
 
   /**
    * Moves an event to the trash (WordPress keeps trashed posts; their slug gets `__trashed`). A series' first event
-   * takes its occurrences with it; a single occurrence becomes an EXDATE of its series, as Pro excludes it.
+   * takes its occurrences with it; a single occurrence is excluded from its series (an EXDATE), as Pro excludes it.
+   * Under the series lock the event is read again: a concurrent write may have deleted it (404) or trashed it (410).
    */
   async function trash(row: EventRow, now: number): Promise<void> {
-    const role = await seriesRole(db, row.id);
     await writeTransaction(db, async (trx) => {
+      const member = await lockSeriesOf(trx, row.id);
+      if (member === undefined) throw eventNotFound(row.id);
+      if (member.status === 'trash') throw eventInTrash();
       const posts = postRepository(trx);
       const termRepo = termRepository(trx);
-      const trashOne = async (r: { id: number; status: string; slug: string; date_local: string; date_gmt: string }) => {
+      const trashOne = async (id: number) => {
+        const r = await posts.findById(id);
+        if (r === undefined || r.status === 'trash') return;
         // A draft or pending event has no name yet (it shows an empty slug): trashed, it is just `__trashed`.
         const slug = await posts.freeSlug('tribe_events', trashedSlug(isFloating(r.status) ? '' : r.slug), r.id);
         await posts.update(r.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now), ...trashedPostDates(site.timezone, r) });
       };
-      await trashOne(row);
-      if (role.role === 'occurrence') await excludeOccurrence(trx, row.id);
+      await trashOne(row.id);
       const trashed = [row.id];
-      if (role.role === 'first') {
+      if (member.seriesId !== undefined) await excludeOccurrence(trx, row.id);
+      else {
         for (const o of await seriesRepository(trx).occurrences(row.id)) {
-          if (o.status !== 'trash') await trashOne((await posts.findById(o.post_id))!);
+          await trashOne(o.post_id);
           trashed.push(o.post_id);
         }
       }

@@ -1,7 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { seriesRepository, type OccurrenceRow } from './series.repository.ts';
+import { exdateOf, seriesRepository, type OccurrenceRow, type SeriesOccurrence } from './series.repository.ts';
 import type { RecurrenceSpec } from './rule.ts';
+
+/**
+ * The stored rule with the starts of occurrences deleted on their own added to its EXDATEs: exclusions are kept apart
+ * from the rule a client sends (they outlive any resend of it), and read back as EXDATEs.
+ */
+function withExclusions(spec: RecurrenceSpec, occurrences: readonly SeriesOccurrence[]): RecurrenceSpec {
+  const excluded = occurrences.filter((o) => o.excluded === 1).map((o) => exdateOf(o.recurrence_id));
+  return excluded.length === 0 ? spec : { ...spec, exdates: [...new Set([...spec.exdates, ...excluded])].sort() };
+}
 
 /** A series as one iCalendar VEVENT needs it: the first event, its rule and the occurrences edited on their own. */
 export interface SeriesView<E> {
@@ -35,7 +44,8 @@ export async function readSeries<E>(db: Kysely<Database>, id: number, findEvent:
     const event = await findEvent(o.post_id);
     if (event !== undefined) overrides.push({ recurrenceId: o.recurrence_id, event });
   }
-  return { first, rrule: spec.rrule, exdates: spec.exdates, rdates: spec.rdates, overrides, occurrenceIds: occurrences.map((o) => o.post_id) };
+  const { exdates } = withExclusions(spec, occurrences);
+  return { first, rrule: spec.rrule, exdates, rdates: spec.rdates, overrides, occurrenceIds: occurrences.map((o) => o.post_id) };
 }
 
 /** Whether `id` is the first event of a series, an occurrence of one, or neither. */
@@ -46,7 +56,7 @@ export async function seriesRole(db: Kysely<Database>, id: number): Promise<{ ro
   return (await repo.findSpec(id)) !== undefined ? { role: 'first' } : { role: 'none' };
 }
 
-/** A stored series as a feed needs it: the rule as stored and every occurrence post after the first. */
+/** A stored series as a feed needs it: the rule as stored (occurrences deleted alone among its EXDATEs) and every occurrence post after the first. */
 export interface StoredSeries {
   readonly spec: RecurrenceSpec;
   readonly occurrences: readonly OccurrenceRow[];
@@ -64,9 +74,13 @@ export async function readSeriesOf(db: Kysely<Database>, ids: readonly number[])
   const candidates = [...new Set([...ids.filter((id) => !seriesOf.has(id)), ...seriesOf.values()])];
   const specs = await repo.findSpecs(candidates);
   for (const id of ids) if (!seriesOf.has(id) && specs.has(id)) seriesOf.set(id, id);
+  const rows = new Map<number, SeriesOccurrence[]>([...specs.keys()].map((id) => [id, []]));
+  for (const o of await repo.occurrencesOfSeries([...specs.keys()])) rows.get(o.series_id)?.push(o);
   const series = new Map<number, StoredSeries>();
-  for (const [seriesId, spec] of specs) series.set(seriesId, { spec, occurrences: [] });
-  for (const o of await repo.occurrencesOfSeries([...series.keys()])) (series.get(o.series_id)!.occurrences as OccurrenceRow[]).push(o);
+  for (const [seriesId, spec] of specs) {
+    const occurrences = rows.get(seriesId) ?? [];
+    series.set(seriesId, { spec: withExclusions(spec, occurrences), occurrences });
+  }
   // An occurrence whose series row is gone (it cannot be, but a feed must not fail on it) is shown as a plain event.
   for (const [id, s] of seriesOf) if (!series.has(s)) seriesOf.delete(id);
   return { seriesOf, series };

@@ -3,10 +3,18 @@ import type { Database, EventOccurrencesTable, EventSeriesTable, EventsTable, Po
 import { RECURRENCE_FORMAT, type RecurrenceSpec } from './rule.ts';
 
 export type SeriesPost = Omit<PostsTable, 'id'> & { id: number } & EventsTable;
-export type OccurrenceRow = EventOccurrencesTable & { status: string; slug: string };
+/** An occurrence row with its post's status and slug, as the feeds read it. */
+export type OccurrenceRow = Omit<EventOccurrencesTable, 'excluded'> & { status: string; slug: string };
+/** An occurrence row as writes and the series view read it: with its exclusion mark (deleted on its own). */
+export type SeriesOccurrence = OccurrenceRow & { excluded: number };
+
+/** A RECURRENCE-ID as stored (`YYYY-MM-DD HH:MM:SS`, series zone) as an iCalendar EXDATE value (`YYYYMMDDTHHMMSS`). */
+export const exdateOf = (recurrenceId: string): string => recurrenceId.replace(/[-:]/g, '').replace(' ', 'T');
 
 // SQLite allows 32,766 bound values per statement; rows are inserted and ids matched in slices well under it.
 const SLICE = 500;
+const OCCURRENCE_COLUMNS = ['event_occurrences.post_id', 'event_occurrences.series_id', 'event_occurrences.recurrence_id', 'event_occurrences.overridden',
+  'event_occurrences.excluded', 'posts.status', 'posts.slug'] as const;
 export const slices = <T>(items: readonly T[]): T[][] => {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += SLICE) out.push(items.slice(i, i + SLICE));
@@ -45,9 +53,9 @@ export function seriesRepository(db: Kysely<Database>) {
     /** The occurrence row of an occurrence post (undefined for a first event or a plain event). */
     occurrence: (id: number): Promise<EventOccurrencesTable | undefined> =>
       db.selectFrom('event_occurrences').selectAll().where('post_id', '=', id).executeTakeFirst(),
-    occurrences: (seriesId: number): Promise<OccurrenceRow[]> => db.selectFrom('event_occurrences')
+    occurrences: (seriesId: number): Promise<SeriesOccurrence[]> => db.selectFrom('event_occurrences')
       .innerJoin('posts', 'posts.id', 'event_occurrences.post_id')
-      .select(['event_occurrences.post_id', 'event_occurrences.series_id', 'event_occurrences.recurrence_id', 'event_occurrences.overridden', 'posts.status', 'posts.slug'])
+      .select(OCCURRENCE_COLUMNS)
       .where('event_occurrences.series_id', '=', seriesId).orderBy('event_occurrences.recurrence_id').execute(),
     /** The occurrence rows of those of `ids` that are occurrences. */
     async occurrencesOf(ids: readonly number[]): Promise<EventOccurrencesTable[]> {
@@ -56,11 +64,11 @@ export function seriesRepository(db: Kysely<Database>) {
       return out;
     },
     /** Every occurrence of the series `seriesIds`, in start order within each series. */
-    async occurrencesOfSeries(seriesIds: readonly number[]): Promise<OccurrenceRow[]> {
-      const out: OccurrenceRow[] = [];
+    async occurrencesOfSeries(seriesIds: readonly number[]): Promise<SeriesOccurrence[]> {
+      const out: SeriesOccurrence[] = [];
       for (const part of slices(seriesIds)) {
         out.push(...await db.selectFrom('event_occurrences').innerJoin('posts', 'posts.id', 'event_occurrences.post_id')
-          .select(['event_occurrences.post_id', 'event_occurrences.series_id', 'event_occurrences.recurrence_id', 'event_occurrences.overridden', 'posts.status', 'posts.slug'])
+          .select(OCCURRENCE_COLUMNS)
           .where('event_occurrences.series_id', 'in', part).orderBy('event_occurrences.series_id').orderBy('event_occurrences.recurrence_id').execute());
       }
       return out;
@@ -72,6 +80,10 @@ export function seriesRepository(db: Kysely<Database>) {
     },
     async markOverridden(id: number): Promise<void> {
       await db.updateTable('event_occurrences').set({ overridden: 1 }).where('post_id', '=', id).execute();
+    },
+    /** Marks an occurrence deleted on its own (`true`), or restored (`false`). */
+    async setExcluded(id: number, excluded: boolean): Promise<void> {
+      await db.updateTable('event_occurrences').set({ excluded: excluded ? 1 : 0 }).where('post_id', '=', id).execute();
     },
     async insertOccurrences(rows: EventOccurrencesTable[]): Promise<void> {
       for (const part of slices(rows)) await db.insertInto('event_occurrences').values(part).execute();

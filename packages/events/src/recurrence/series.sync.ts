@@ -3,31 +3,10 @@ import type { Database, EventsTable } from '../db/index.ts';
 import { invalidParam } from '../http/errors.ts';
 import { postRepository, trashedSlug, untrashedSlug } from '../post/index.ts';
 import { termRepository } from '../term/index.ts';
-import { formatWall, isStorableInstant, parseWall, readStoredWall, utcToWall, wallFromEpoch, wallToEpoch, wallToUtc, type Wall } from '../time/index.ts';
-import { expandSeries, type ExpandOptions } from './expand.ts';
-import { RecurrenceError, type RecurrenceSpec } from './rule.ts';
-import { seriesRepository, type OccurrenceRow, type SeriesPost } from './series.repository.ts';
-
-/** What a write does to a series, decided before its transaction: the rule (null: none any more) and its starts. */
-export interface SeriesPlan {
-  readonly spec: RecurrenceSpec | null;
-  /** Local starts of the occurrences after the first event, sorted. */
-  readonly starts: readonly Wall[];
-}
-
-/**
- * Expands the rule for the first event's start (as the write will store it); a series beyond the limits is a 400 on
- * `recurrence` here, before anything is written.
- */
-export function planSeries(start: Wall, zone: string, spec: RecurrenceSpec | null, o: ExpandOptions): SeriesPlan {
-  if (spec === null) return { spec, starts: [] };
-  try {
-    return { spec, starts: expandSeries({ start, zone, spec }, o).slice(1) };
-  } catch (err) {
-    if (err instanceof RecurrenceError) throw invalidParam('recurrence', err.message);
-    throw err;
-  }
-}
+import { formatWall, isStorableInstant, readStoredWall, utcToWall, wallFromEpoch, wallToEpoch, wallToUtc, type Wall } from '../time/index.ts';
+import type { ExpandOptions } from './expand.ts';
+import { settlePlan, type SeriesPlan } from './series.plan.ts';
+import { seriesRepository, type SeriesOccurrence, type SeriesPost } from './series.repository.ts';
 
 const utcText = (ms: number) => formatWall(wallFromEpoch(ms));
 
@@ -54,24 +33,39 @@ function occurrenceDates(first: SeriesPost, w: Wall): Pick<EventsTable, 'start_l
  */
 const occurrenceSlugBase = (first: SeriesPost, w: Wall) => `${untrashedSlug(first.slug) || 'event'}-${formatWall(w).slice(0, 10)}`;
 
+/** How a write carries its plan into the series: whether it sent a rule, and the bounds to plan again within. */
+export interface SyncOptions {
+  readonly sentRule: boolean;
+  readonly expand: ExpandOptions;
+}
+
 /**
- * Makes the stored occurrences match the plan inside the write's transaction: occurrences not edited on their own
- * become copies of the first event at their dates (ids kept), new starts get new posts, starts the rule lost are
- * deleted (edited ones are detached into plain events, trashed ones stay in the trash).
+ * Makes the stored occurrences match the plan inside the write's transaction, which holds the series lock
+ * (`lockSeriesOf`): occurrences not edited on their own become copies of the first event at their dates (ids kept),
+ * new starts get new posts, starts the rule lost are deleted (edited ones are detached into plain events, trashed ones
+ * stay in the trash). An occurrence deleted on its own (`excluded`) is never written again, whatever rule is sent: its
+ * start stays out of the series. The plan is made again when a write committed since made it stale (`settlePlan`).
  */
-export async function syncSeries(trx: Kysely<Database>, firstId: number, plan: SeriesPlan): Promise<void> {
+export async function syncSeries(trx: Kysely<Database>, firstId: number, planned: SeriesPlan | undefined, opts: SyncOptions): Promise<void> {
   const repo = seriesRepository(trx);
   const posts = postRepository(trx);
-  const first = (await repo.event(firstId))!;
+  const stored = await repo.findSpec(firstId);
+  // A plain event's update (no rule sent, none stored) has nothing more to do: one read.
+  if (!opts.sentRule && stored === undefined) return;
+  const first = await repo.event(firstId);
+  if (first === undefined) return;
+  const plan = settlePlan(planned, opts.sentRule, { startLocal: first.start_local, zone: first.timezone, stored }, opts.expand);
+  if (plan === undefined) return;
   const existing = await repo.occurrences(firstId);
   const termsBefore = await repo.termIdsOf(existing.map((o) => o.post_id));
   const byStart = new Map(existing.map((o) => [o.recurrence_id, o]));
   const wanted = plan.starts.map(formatWall);
   const wantedSet = new Set(wanted);
-  // A start the rule lost whose day is still in it (the series' time of day moved) keeps its post and its edits.
-  const sameDay = new Map<string, OccurrenceRow[]>();
+  // A start the rule lost whose day is still in it (the series' time of day moved) keeps its post and its edits, and
+  // an occurrence deleted on its own stays deleted on that day.
+  const sameDay = new Map<string, SeriesOccurrence[]>();
   for (const o of existing) {
-    if (wantedSet.has(o.recurrence_id) || o.status === 'trash') continue;
+    if (wantedSet.has(o.recurrence_id) || (o.status === 'trash' && o.excluded === 0)) continue;
     const day = o.recurrence_id.slice(0, 10);
     sameDay.set(day, [...(sameDay.get(day) ?? []), o]);
   }
@@ -83,7 +77,7 @@ export async function syncSeries(trx: Kysely<Database>, firstId: number, plan: S
     byStart.set(key, { ...moved, recurrence_id: key });
   }
   const kept = new Set([...byStart.entries()].filter(([key]) => wantedSet.has(key)).map(([, o]) => o.post_id));
-  const lost = existing.filter((o) => !kept.has(o.post_id) && o.status !== 'trash');
+  const lost = existing.filter((o) => !kept.has(o.post_id) && o.status !== 'trash' && o.excluded === 0);
   await repo.deletePosts(lost.filter((o) => o.overridden === 0).map((o) => o.post_id));
   await repo.detach(lost.filter((o) => o.overridden === 1).map((o) => o.post_id));
   if (plan.spec === null) await repo.deleteSpec(firstId);
@@ -104,11 +98,11 @@ export async function syncSeries(trx: Kysely<Database>, firstId: number, plan: S
   };
 
   const followers: number[] = [];
-  const created: { post_id: number; series_id: number; recurrence_id: string; overridden: number }[] = [];
+  const created: { post_id: number; series_id: number; recurrence_id: string; overridden: number; excluded: number }[] = [];
   for (const w of plan.starts) {
     const key = formatWall(w);
     const had = byStart.get(key);
-    if (had?.overridden === 1) continue;
+    if (had?.overridden === 1 || had?.excluded === 1) continue;
     const dates = occurrenceDates(first, w);
     if (had !== undefined) {
       await posts.update(had.post_id, { ...postCols, slug: await slugFor(w, had.slug, had.post_id) });
@@ -118,7 +112,7 @@ export async function syncSeries(trx: Kysely<Database>, firstId: number, plan: S
       const id = await posts.insert({ type: 'tribe_events', slug: await slugFor(w, undefined), ...postCols });
       await trx.insertInto('events').values({ post_id: id, ...eventCols, ...dates }).execute();
       followers.push(id);
-      created.push({ post_id: id, series_id: firstId, recurrence_id: key, overridden: 0 });
+      created.push({ post_id: id, series_id: firstId, recurrence_id: key, overridden: 0, excluded: 0 });
     }
   }
   await repo.insertOccurrences(created);
@@ -127,15 +121,10 @@ export async function syncSeries(trx: Kysely<Database>, firstId: number, plan: S
   await termRepo.recount([...termsBefore, ...(await termRepo.termIdsOf(firstId))]);
 }
 
-/** Adds an occurrence's start to its series' EXDATEs, so editing the series later does not bring it back. */
+/**
+ * Marks an occurrence deleted on its own, inside the transaction that trashes it: its start leaves the series (an
+ * EXDATE in the export) and no later write of the series, whatever rule it sends, brings it back.
+ */
 export async function excludeOccurrence(trx: Kysely<Database>, occurrenceId: number): Promise<void> {
-  const repo = seriesRepository(trx);
-  const occ = await repo.occurrence(occurrenceId);
-  if (occ === undefined) return;
-  const spec = await repo.findSpec(occ.series_id);
-  if (spec === undefined) return;
-  const w = parseWall(occ.recurrence_id);
-  const p = (n: number) => String(n).padStart(2, '0');
-  const ical = `${String(w.y).padStart(4, '0')}${p(w.mo)}${p(w.d)}T${p(w.h)}${p(w.mi)}${p(w.s)}`;
-  await repo.saveSpec(occ.series_id, { ...spec, exdates: [...new Set([...spec.exdates, ical])].sort() });
+  await seriesRepository(trx).setExcluded(occurrenceId, true);
 }
