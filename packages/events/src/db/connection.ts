@@ -15,6 +15,7 @@ import { loginAttemptsMigration } from './migrations/006-login-attempts.ts';
 import { termNamesRepeatMigration } from './migrations/007-term-names-repeat.ts';
 import { notifyTableMigration } from './migrations/008-notify-table.ts';
 import { recurrenceMigration } from './migrations/009-recurrence.ts';
+import { rowIdCeilingMigration } from './migrations/010-row-id-ceiling.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -45,7 +46,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '004-change-notify': changeNotifyMigration(kind), '005-attachments': attachmentsMigration(kind),
     '006-login-attempts': loginAttemptsMigration,
     '007-term-names-repeat': termNamesRepeatMigration, '008-notify-table': notifyTableMigration(kind),
-    '009-recurrence': recurrenceMigration(kind),
+    '009-recurrence': recurrenceMigration(kind), '010-row-id-ceiling': rowIdCeilingMigration(kind),
   };
 }
 

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Taxonomy } from '../db/index.ts';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { declared, invalid, type Validator } from '../http/args.ts';
+import { isIdText, RowIdType, toRowId } from '../http/row-id.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
 import { nonEmptyString, positiveInt, clampPerPage, writeFilters, type Site } from '../post/index.ts';
 import { formatTerm, TAXONOMY_ROUTE, type TermTree } from './term.format.ts';
@@ -15,7 +16,7 @@ export interface TermRouteDeps {
 }
 
 // The plugin declares id lists with `items` only (no `type`); the declaration is printed, the check is ours.
-const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer(), { description, ...declared({ type: null }) }));
+const IntList = (description: string) => Type.Optional(Type.Array(RowIdType(), { description, ...declared({ type: null }) }));
 
 /** Routes for one taxonomy: `/categories` (hierarchical) or `/tags`. */
 export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] {
@@ -32,7 +33,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
   const parentRef: Validator = async (v) => {
     if (!hierarchical) return true;
     const s = String(v ?? '').trim();
-    if (/^\d+$/.test(s)) return (await terms.exists(taxonomy, Number(s))) ? true : invalid();
+    if (isIdText(s)) return (await terms.exists(taxonomy, toRowId(s)!)) ? true : invalid();
     return s !== '' && (await terms.findRef(taxonomy, s)) ? true : invalid();
   };
   // Categories are managed by whoever may publish events, tags by category managers (admin and editor), §3.2.
@@ -52,9 +53,9 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     order: Type.Optional(Type.String({ description: 'Order sort attribute ascending or descending', default: 'asc', ...declared({ default: undefined }) })),
     orderby: Type.Optional(Type.String({ description: 'Sort collection by term attribute', default: 'name', ...declared({ default: undefined }) })),
     hide_empty: Type.Optional(Type.Boolean({ description: 'Whether to hide terms not assigned to any posts', default: true, ...declared({ default: '1' }) })),
-    ...(hierarchical ? { parent: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific parent' })) } : {}),
-    post: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific post' })),
-    event: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)' })),
+    ...(hierarchical ? { parent: Type.Optional(RowIdType({ description: 'Limit result set to terms assigned to a specific parent' })) } : {}),
+    post: Type.Optional(RowIdType({ description: 'Limit result set to terms assigned to a specific post' })),
+    event: Type.Optional(RowIdType({ description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)' })),
     slug: Type.Optional(Type.String({ description: 'Limit result set to terms with a specific slug' })),
   });
   type ListParams = { page: number; per_page?: number; search?: string; exclude?: number[]; include?: number[]; order: string;
@@ -69,7 +70,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
   };
   const writeValidators = { name: nonEmptyString, description: nonEmptyString, slug: nonEmptyString, parent: parentRef };
   type WriteParams = { id?: number; name?: string; description?: string; slug?: string; parent?: unknown };
-  const idArg = { id: Type.Integer({ description: `the ${noun} term ID` }) };
+  const idArg = { id: RowIdType({ description: `the ${noun} term ID` }) };
 
   /** Name and description through `wp_filter_kses` unless the caller has `unfiltered_html`, as `pre_term_*` do. */
   const filteredText = (ctx: RequestContext, p: WriteParams): Pick<WriteParams, 'name' | 'description'> => {
@@ -86,7 +87,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     }
     if (p.parent === undefined) return undefined;
     const s = String(p.parent).trim();
-    return /^\d+$/.test(s) ? Number(s) : (await terms.findRef(taxonomy, s))!.id;
+    return isIdText(s) ? toRowId(s)! : (await terms.findRef(taxonomy, s))!.id;
   };
 
   const collection = `${site.rest}/${base}/`;
