@@ -4,4 +4,5 @@ export type { ChangeSignal, ChangeTopic } from './change-signal.ts';
 export { NOTIFIED_ATTEMPTS } from './migrations/008-notify-table.ts';
 export { reusableByIds } from './reusable.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
+export { retryWhileBusy } from './sqlite-writes.ts';
 export type * from './schema.ts';

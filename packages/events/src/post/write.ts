@@ -1,15 +1,16 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { isUniqueViolation } from '../db/index.ts';
+import { isUniqueViolation, retryWhileBusy } from '../db/index.ts';
 
 /**
  * Runs a write in one transaction and retries it when a unique index (slug, term name) was taken by a concurrent
- * writer in between: the retry re-reads the taken slugs and picks the next suffix.
+ * writer in between: the retry re-reads the taken slugs and picks the next suffix. On SQLite it also waits (up to
+ * 5 s) while another process holds the write lock.
  */
 export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(fn);
+      return await retryWhileBusy(() => db.transaction().execute(fn));
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 20) throw err;
       await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
