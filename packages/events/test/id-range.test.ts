@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { STORES, startService, type Service, type TestResponse } from './support/harness.ts';
 
 // Issue 23 item 4: ids past PostgreSQL's `integer` (2^31 and up, or past 64 bits) answered 500 `22003` there and
@@ -58,6 +59,14 @@ describe.each(STORES)('ids past the integer range answer as missing ids ($name)'
     expect(missing.status).not.toBe(500);
     for (const id of PAST_RANGE) expect({ id, ...outcome(await ask(svc, id)) }).toEqual({ id, ...missing });
     for (const id of EDGES) expect([200, 201, 400, 404]).toContain((await ask(svc, id)).status);
+  });
+
+  it('never gives a row the reserved id 2147483647 that ids past the range stand for', async () => {
+    const insert = () => sql`insert into terms (taxonomy, name, slug, description, parent) values ('post_tag', 'Last', 'last', '', 0)`.execute(svc.store.db);
+    if (factory.name === 'postgres') await sql`select setval('terms_id_seq', 2147483646)`.execute(svc.store.db);
+    else await sql`update sqlite_sequence set seq = 2147483646 where name = 'terms'`.execute(svc.store.db);
+    await expect(insert()).rejects.toThrow();
+    expect((await svc.request('GET', `${REST}/tags/2147483647`)).status).toBe(400);
   });
 
   it('answers 404 rest-event-not-found for GET /events/2147483648, as for any missing event', async () => {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { declared, invalid, invalidWith, type ArgSet, type DeclarationContext, type Validator } from '../http/args.ts';
 import type { Caller } from '../http/route.ts';
-import { isIdText, RowIdType, toRowId } from '../http/row-id.ts';
+import { isIdText, RowIdType, toRowId, type RowId } from '../http/row-id.ts';
 import { canRead, isTime, isUrlOrEmpty, listStatusValidator, nonEmptyString, positiveInt, registeredStatus, type LinkedService } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { formatWall, isValidZone, makeWall, utcToWall } from '../time/index.ts';
@@ -22,8 +22,8 @@ export interface EventWriteParams {
 export interface EventListParams {
   page: number; per_page?: number; start_date?: string; end_date?: string; starts_before?: string; starts_after?: string;
   ends_before?: string; ends_after?: string; strict_dates?: string; search?: string; categories?: (string | number)[];
-  tags?: (string | number)[]; venue?: number[]; organizer?: number[]; featured?: boolean; status?: unknown; geoloc?: boolean;
-  geoloc_lat?: number; geoloc_lng?: number; include?: number[]; post_parent?: number; ticketed?: boolean;
+  tags?: (string | number)[]; venue?: RowId[]; organizer?: RowId[]; featured?: boolean; status?: unknown; geoloc?: boolean;
+  geoloc_lat?: number; geoloc_lng?: number; include?: RowId[]; post_parent?: RowId; ticketed?: boolean;
 }
 
 export interface EventArgDeps {

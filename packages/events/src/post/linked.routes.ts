@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { declared, invalid, type Validator } from '../http/args.ts';
 import { ApiError } from '../http/errors.ts';
-import { RowIdType, toRowId } from '../http/row-id.ts';
+import { RowIdType, toRowId, type RowId } from '../http/row-id.ts';
 import { formatWall, utcToWall } from '../time/index.ts';
 import { canModify, canRead } from './status.ts';
 import { storedUtcMs } from './last-modified.ts';
@@ -102,7 +102,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
     }),
   ];
 
-  type ListParams = { page: number; per_page?: number; search?: string; event?: number; has_events?: unknown; only_with_upcoming: boolean; status?: unknown };
+  type ListParams = { page: number; per_page?: number; search?: string; event?: RowId; has_events?: unknown; only_with_upcoming: boolean; status?: unknown };
   return [
     {
       pattern: `/${kind.route}`,

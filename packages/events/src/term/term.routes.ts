@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Taxonomy } from '../db/index.ts';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { declared, invalid, type Validator } from '../http/args.ts';
-import { isIdText, RowIdType, toRowId } from '../http/row-id.ts';
+import { isIdText, RowIdType, toRowId, type RowId } from '../http/row-id.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
 import { nonEmptyString, positiveInt, clampPerPage, writeFilters, type Site } from '../post/index.ts';
 import { formatTerm, TAXONOMY_ROUTE, type TermTree } from './term.format.ts';
@@ -58,8 +58,8 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     event: Type.Optional(RowIdType({ description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)' })),
     slug: Type.Optional(Type.String({ description: 'Limit result set to terms with a specific slug' })),
   });
-  type ListParams = { page: number; per_page?: number; search?: string; exclude?: number[]; include?: number[]; order: string;
-    orderby: string; hide_empty: boolean; parent?: number; post?: number; event?: number; slug?: string };
+  type ListParams = { page: number; per_page?: number; search?: string; exclude?: RowId[]; include?: RowId[]; order: string;
+    orderby: string; hide_empty: boolean; parent?: RowId; post?: RowId; event?: RowId; slug?: string };
 
   const writeFields = {
     name: Type.String({ description: `The ${noun} name` }),
@@ -69,7 +69,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     ...(hierarchical ? { parent: Type.Optional(Type.Unknown({ description: `The ${noun} slug`, ...declared({ type: 'integer' }) })) } : {}),
   };
   const writeValidators = { name: nonEmptyString, description: nonEmptyString, slug: nonEmptyString, parent: parentRef };
-  type WriteParams = { id?: number; name?: string; description?: string; slug?: string; parent?: unknown };
+  type WriteParams = { id?: RowId; name?: string; description?: string; slug?: string; parent?: unknown };
   const idArg = { id: RowIdType({ description: `the ${noun} term ID` }) };
 
   /** Name and description through `wp_filter_kses` unless the caller has `unfiltered_html`, as `pre_term_*` do. */
@@ -132,12 +132,12 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     {
       pattern: `/${base}/(?P<id>\\d+)`,
       endpoints: [
-        endpoint<{ id: number }>({
+        endpoint<{ id: RowId }>({
           methods: ['GET'],
           args: { schema: Type.Object(idArg), validators: { id: existingTerm } },
           handler: async (ctx, p) => ({ body: await single(ctx, (await terms.get(taxonomy, p.id))!) }),
         }),
-        endpoint<WriteParams & { id: number }>({
+        endpoint<WriteParams & { id: RowId }>({
           methods: ['POST', 'PUT', 'PATCH'],
           args: { schema: Type.Object({ ...idArg, ...Type.Partial(Type.Object(writeFields)).properties }), validators: { ...writeValidators, id: existingTerm } },
           permission: canManage,
@@ -147,7 +147,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
             return { body: await single(ctx, t) };
           },
         }),
-        endpoint<{ id: number }>({
+        endpoint<{ id: RowId }>({
           methods: ['DELETE'],
           args: { schema: Type.Object(idArg), validators: { id: existingTerm } },
           permission: canManage,
