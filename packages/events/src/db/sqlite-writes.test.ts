@@ -54,3 +54,28 @@ describe('retryWhileBusy', () => {
     expect(tries).toBe(1);
   });
 });
+
+describe('retryWhileBusy in a queue', () => {
+  it('runs one write at a time in arrival order, and a write queued behind one that timed out gives up at once', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    const first = retryWhileBusy(async () => { order.push('first'); await held; return 1; });
+    const second = retryWhileBusy(async () => { order.push('second'); return 2; });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(['first']);
+    release();
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+
+    const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+    const tries = { spell: 0, behind: 0 };
+    const spell = retryWhileBusy(async () => { tries.spell++; throw busy(); }, { timeoutMs: 50, sleep });
+    const behind = retryWhileBusy(async () => { tries.behind++; throw busy(); }, { timeoutMs: 50, sleep });
+    await expect(spell).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(behind).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(tries.spell).toBeGreaterThan(1);
+    expect(tries.behind).toBe(1);
+    // The lock free again: the next write runs.
+    expect(await retryWhileBusy(async () => 'free', { timeoutMs: 50, sleep })).toBe('free');
+  });
+});

@@ -49,19 +49,47 @@ export const defaultBusyRetryOptions: BusyRetryOptions = { timeoutMs: SQLITE_BUS
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * Runs a whole transaction again while SQLite answers busy, for up to `timeoutMs`; then the busy error stands
- * (503, db/unavailable.ts). A busy transaction was rolled back (or never began), so running it again is safe. Tries
- * come 1 ms apart, doubling up to 8 ms, plus jitter so that two processes do not retry in step.
+ * This process's SQLite write transactions, one at a time in arrival order (SQLite has one writer; Kysely's one
+ * connection ran them one at a time already). Only the first waits for another process's lock, so the timeout
+ * measures that lock, not this process's own queue: 400 writes polling side by side all started their 5 s at once.
+ */
+let writeQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs a SQLite write transaction after this process's earlier ones, again while SQLite answers busy, until
+ * the lock has been busy for `timeoutMs` without a break; then the busy error stands (503, db/unavailable.ts). A busy transaction
+ * was rolled back (or never began), so running it again is safe. Tries come 1 ms apart, doubling up to 4 ms, plus
+ * jitter so that two processes do not retry in step.
  * @example await retryWhileBusy(() => db.transaction().execute(fn))
  */
-export async function retryWhileBusy<T>(run: () => Promise<T>, opts: BusyRetryOptions = defaultBusyRetryOptions): Promise<T> {
+export function retryWhileBusy<T>(run: () => Promise<T>, opts: BusyRetryOptions = defaultBusyRetryOptions): Promise<T> {
+  const turn = writeQueue.then(() => runUntilFree(run, opts));
+  writeQueue = turn.catch(() => {});
+  return turn;
+}
+
+/** A busy answer later than this after the previous one starts a new busy spell. */
+const SPELL_GAP_MS = 100;
+
+/**
+ * Since when the write lock has been busy without a break, as the writes at the head of the queue saw it: a write
+ * that reaches the head after others gave up on the same spell gives up at once too, instead of 5 s more each.
+ */
+const busy = { since: 0, last: Number.NEGATIVE_INFINITY };
+
+async function runUntilFree<T>(run: () => Promise<T>, opts: BusyRetryOptions): Promise<T> {
   const sleep = opts.sleep ?? defaultSleep;
-  const deadline = Date.now() + opts.timeoutMs;
-  for (let wait = 1; ; wait = Math.min(wait * 2, 8)) {
+  for (let wait = 1; ; wait = Math.min(wait * 2, 4)) {
     try {
-      return await run();
+      const out = await run();
+      busy.last = Number.NEGATIVE_INFINITY;
+      return out;
     } catch (err) {
-      if (!isSqliteBusy(err) || Date.now() >= deadline) throw err;
+      if (!isSqliteBusy(err)) throw err;
+      const now = Date.now();
+      if (now - busy.last > SPELL_GAP_MS) busy.since = now;
+      busy.last = now;
+      if (now - busy.since >= opts.timeoutMs) throw err;
     }
     await sleep(wait + Math.random() * wait);
   }

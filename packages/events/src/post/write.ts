@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { isUniqueViolation, retryWhileBusy } from '../db/index.ts';
+import { isPostgres, isUniqueViolation, retryWhileBusy } from '../db/index.ts';
 
 /**
  * Runs a write in one transaction and retries it when a unique index (slug, term name) was taken by a concurrent
@@ -10,7 +10,8 @@ import { isUniqueViolation, retryWhileBusy } from '../db/index.ts';
 export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await retryWhileBusy(() => db.transaction().execute(fn));
+      // SQLite: in this process's write queue, waiting for other processes' locks (db/sqlite-writes.ts).
+      return await (isPostgres(db) ? db.transaction().execute(fn) : retryWhileBusy(() => db.transaction().execute(fn)));
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 20) throw err;
       await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { retryWhileBusy, type ChangeSignal, type Database } from '../db/index.ts';
+import { isPostgres, retryWhileBusy, type ChangeSignal, type Database } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatWall, wallFromEpoch } from '../time/index.ts';
@@ -56,12 +56,13 @@ export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, '
       const created = formatWall(wallFromEpoch(Date.now()));
       // Hashed before the transaction: scrypt takes milliseconds that the write lock need not wait for.
       const hash = await hashPassword(password);
-      const id = await retryWhileBusy(() => db.transaction().execute(async (trx) => {
+      const insert = () => db.transaction().execute(async (trx) => {
         const r = userRepository(trx);
         const userId = await r.insert({ login, email: opts.email ?? '', display_name: login, role, created_gmt: created });
         await r.addPassword(userId, 'cli', hash, created);
         return userId;
-      }));
+      });
+      const id = await (isPostgres(db) ? insert() : retryWhileBusy(insert));
       return { id, password, generated: opts.appPassword === undefined };
     },
     async addPassword(login: string, name: string, appPassword?: string): Promise<string> {
