@@ -71,6 +71,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     clock,
     logger,
     generation,
+    consistency: store.changes,
     cacheTtlMs: config.cacheTtlMs,
     validatorTtlMs: config.validatorTtlMs,
     isUnavailable: isDatabaseUnavailable,

@@ -13,6 +13,13 @@ export interface ChangeSignal {
   /** Changes to any data a response shows (`calendar`, the default), to users and their passwords, or a login bucket
    * reaching the attempt limit (`logins`). Each topic's number moves at least when its data may have changed. */
   read(topic?: ChangeTopic): number;
+  /**
+   * Read-your-writes across instances: a token for the writes this process has committed so far (undefined when
+   * it cannot tell). `catchUp(token)` on any instance of the same database returns once every change committed
+   * before the token was handed out has moved that instance's `read()`, so its caches no longer hide them.
+   */
+  writeToken(): Promise<string | undefined>;
+  catchUp(token: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,6 +32,9 @@ const TOPIC_TABLES: Readonly<Record<Exclude<ChangeTopic, 'calendar'>, readonly s
   logins: ['login_attempts'],
 };
 
+/** What SQLite instances hand out as a write token: any value reads fresh there. */
+const SQLITE_TOKEN = '0';
+
 /**
  * SQLite's `data_version` changes for a connection whenever another connection commits, and reading it touches
  * only the shared WAL index, so it is checked on every read.
@@ -32,7 +42,8 @@ const TOPIC_TABLES: Readonly<Record<Exclude<ChangeTopic, 'calendar'>, readonly s
 export function sqliteChangeSignal(sqlite: SQLite.Database): ChangeSignal {
   // One number for every topic: a commit from elsewhere may have touched any table.
   const stmt = sqlite.prepare('pragma data_version').pluck();
-  return { read: () => stmt.get() as number, close: async () => {} };
+  // `read()` already sees every commit of every process at once: there is never anything to wait for.
+  return { read: () => stmt.get() as number, writeToken: async () => SQLITE_TOKEN, catchUp: async () => {}, close: async () => {} };
 }
 
 /**
@@ -46,10 +57,23 @@ function dispose(c: pg.Client | undefined): Promise<void> {
   return c.end().catch(() => {});
 }
 
+/** The WAL insert position: after a commit returned, it is past that commit's record. */
+const WAL_POSITION = 'select pg_current_wal_insert_lsn()::text as lsn';
+
+/** A PostgreSQL LSN (`16/B374D848`) as a number that orders like the WAL; a malformed token reads as 0 (no wait). */
+export function parseLsn(text: string): bigint {
+  const m = /^([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/.exec(text.trim());
+  return m === null ? 0n : (BigInt(`0x${m[1]}`) << 32n) | BigInt(`0x${m[2]}`);
+}
+
+export const formatLsn = (lsn: bigint): string => `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;
+
 export interface PgSignalOptions {
   /** Wait before listening again after the listening connection failed. */
   readonly retryMs?: number;
   readonly onError?: (err: Error) => void;
+  /** How long `catchUp` waits for the listening connection before it drops every cached answer instead. */
+  readonly catchUpMs?: number;
 }
 
 /**
@@ -59,6 +83,7 @@ export interface PgSignalOptions {
  */
 export function pgChangeSignal(connectionString: string, opts: PgSignalOptions = {}): Promise<ChangeSignal> {
   const retryMs = opts.retryMs ?? 1000;
+  const catchUpMs = opts.catchUpMs ?? 1000;
   const versions: Record<ChangeTopic, number> = { calendar: 0, users: 0, logins: 0 };
   const moveAll = () => { for (const t of TOPICS) versions[t]++; };
   /** The payload names the table (migration 008); an empty one (before it) may be any table. */
@@ -103,8 +128,38 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
     listening = true;
   };
 
+  // The highest WAL position a query on the listening connection returned: every notification of a transaction
+  // committed before it was read has been received (PostgreSQL sends pending notifications before a query's answer).
+  let caughtUp = 0n;
+  const walPosition = async (): Promise<bigint> => parseLsn((await client!.query<{ lsn: string }>(WAL_POSITION)).rows[0]!.lsn);
+
   return listen().then(() => ({
     read: (topic: ChangeTopic = 'calendar') => (listening ? versions[topic] : ++versions[topic]),
+    async writeToken() {
+      if (!listening) return undefined;
+      try { return formatLsn(await walPosition()); } catch { return undefined; }
+    },
+    async catchUp(token: string) {
+      const wanted = parseLsn(token);
+      // While not listening every read already answers a new number: caches are bypassed, nothing to wait for.
+      if (!listening || wanted <= caughtUp) return;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), catchUpMs); });
+      try {
+        const at = await Promise.race([walPosition(), late]);
+        if (at !== 'late') {
+          if (at > caughtUp) caughtUp = at;
+          return;
+        }
+      } catch {
+        // The connection failed: `lost` moved every number already.
+      } finally {
+        clearTimeout(timer);
+      }
+      // The listening connection is slow: drop every cached answer instead, so this read is built from the
+      // database, which holds the write.
+      moveAll();
+    },
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, type LogEvent, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, type LogEvent, PostgresAdapter, PostgresDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.ts';
 import { initialMigration } from './migrations/001-initial.ts';
 import { cachingDatabase } from './statement-cache.ts';
+import { ImmediateSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-writes.ts';
 import { preparingPool, type PreparingPool } from './pg-prepared.ts';
 import { termCountsMigration } from './migrations/002-term-counts.ts';
 import { termLinksIndexMigration } from './migrations/003-term-links-index.ts';
@@ -16,6 +17,7 @@ import { termNamesRepeatMigration } from './migrations/007-term-names-repeat.ts'
 import { notifyTableMigration } from './migrations/008-notify-table.ts';
 import { recurrenceMigration } from './migrations/009-recurrence.ts';
 import { occurrenceExclusionsMigration } from './migrations/010-occurrence-exclusions.ts';
+import { rowIdCeilingMigration } from './migrations/011-row-id-ceiling.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -47,6 +49,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '006-login-attempts': loginAttemptsMigration,
     '007-term-names-repeat': termNamesRepeatMigration, '008-notify-table': notifyTableMigration(kind),
     '009-recurrence': recurrenceMigration(kind), '010-occurrence-exclusions': occurrenceExclusionsMigration,
+    '011-row-id-ceiling': rowIdCeilingMigration(kind),
   };
 }
 
@@ -74,9 +77,12 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
     // process loses nothing; only a power cut can drop the last commits. EVENTS_SQLITE_SYNC=FULL trades speed for that.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma(`synchronous = ${process.env.EVENTS_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
-    sqlite.pragma('busy_timeout = 5000');
+    // Statements outside a transaction wait up to the timeout for another process's write lock; transactions
+    // take the lock first and are retried while it is busy, without blocking the event loop (sqlite-writes.ts).
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma('foreign_keys = ON');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }), log: slowQueryLog });
+    const dialect = new ImmediateSqliteDialect({ database: cachingDatabase(sqlite) }, sqlite);
+    db = new Kysely<Database>({ dialect, log: slowQueryLog });
   } else {
     kind = 'postgres';
     // A server that accepts TCP but never answers would otherwise hold requests forever; 5 s then 503.

@@ -5,4 +5,5 @@ export { NOTIFIED_ATTEMPTS } from './migrations/008-notify-table.ts';
 export { reusableByIds } from './reusable.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export { conflictBackoffMs, isTransactionConflict, MAX_CONFLICT_ATTEMPTS } from './conflict.ts';
+export { retryWhileBusy } from './sqlite-writes.ts';
 export type * from './schema.ts';

@@ -41,3 +41,12 @@ describe('isDatabaseUnavailable', () => {
     for (const v of [null, undefined, 'ECONNREFUSED', 42, { code: 23505 }, { code: '23505' }]) expect(isDatabaseUnavailable(v)).toBe(false);
   });
 });
+
+describe('isDatabaseUnavailable on SQLite', () => {
+  it('maps every busy and locked code, extended ones included, and nothing else', () => {
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE']) {
+      expect(isDatabaseUnavailable({ code })).toBe(true);
+    }
+    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR', 'SQLITE_BUSYX', 'SQLITE_READONLY']) expect(isDatabaseUnavailable({ code })).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { declared, invalid, invalidWith, type ArgSet, type DeclarationContext, type Validator } from '../http/args.ts';
 import type { Caller } from '../http/route.ts';
+import { isIdText, RowIdType, toRowId, type RowId } from '../http/row-id.ts';
 import { canRead, isTime, isUrlOrEmpty, listStatusValidator, nonEmptyString, positiveInt, registeredStatus, type LinkedService } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { formatWall, isValidZone, makeWall, utcToWall } from '../time/index.ts';
@@ -21,8 +22,8 @@ export interface EventWriteParams {
 export interface EventListParams {
   page: number; per_page?: number; start_date?: string; end_date?: string; starts_before?: string; starts_after?: string;
   ends_before?: string; ends_after?: string; strict_dates?: string; search?: string; categories?: (string | number)[];
-  tags?: (string | number)[]; venue?: number[]; organizer?: number[]; featured?: boolean; status?: unknown; geoloc?: boolean;
-  geoloc_lat?: number; geoloc_lng?: number; include?: number[]; post_parent?: number; ticketed?: boolean;
+  tags?: (string | number)[]; venue?: RowId[]; organizer?: RowId[]; featured?: boolean; status?: unknown; geoloc?: boolean;
+  geoloc_lat?: number; geoloc_lng?: number; include?: RowId[]; post_parent?: RowId; ticketed?: boolean;
 }
 
 export interface EventArgDeps {
@@ -71,7 +72,7 @@ export function eventListArgs(deps: EventArgDeps): ArgSet {
   const termsExist = (taxonomy: 'tribe_events_cat' | 'post_tag'): Validator => async (v) => {
     for (const ref of v as unknown[]) {
       const s = String(ref);
-      const ok = /^\d+$/.test(s) ? await deps.terms.exists(taxonomy, Number(s)) : (await deps.terms.findRef(taxonomy, s)) !== undefined;
+      const ok = isIdText(s) ? await deps.terms.exists(taxonomy, toRowId(s)!) : (await deps.terms.findRef(taxonomy, s)) !== undefined;
       if (!ok) return invalid();
     }
     return true;
@@ -97,15 +98,15 @@ export function eventListArgs(deps: EventArgDeps): ArgSet {
       search: S('Events should contain the specified string in the title or description'),
       categories: Type.Optional(Type.Array(Type.Unknown(), { description: 'Events should be assigned one of the specified categories slugs or IDs', ...untypedIntList })),
       tags: Type.Optional(Type.Array(Type.Unknown(), { description: 'Events should be assigned one of the specified tags slugs or IDs', ...untypedIntList })),
-      venue: Type.Optional(Type.Array(Type.Integer(), { description: 'Events should be assigned one of the specified venue IDs', ...untypedIntList })),
-      organizer: Type.Optional(Type.Array(Type.Integer(), { description: 'Events should be assigned one of the specified organizer IDs', ...untypedIntList })),
+      venue: Type.Optional(Type.Array(RowIdType(), { description: 'Events should be assigned one of the specified venue IDs', ...untypedIntList })),
+      organizer: Type.Optional(Type.Array(RowIdType(), { description: 'Events should be assigned one of the specified organizer IDs', ...untypedIntList })),
       featured: B('Events should be filtered by their featured status'),
       status: Type.Optional(Type.Unknown({ description: 'The event post status', ...declared({ format: 'string' }) })),
       geoloc: B('Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data'),
       geoloc_lat: Type.Optional(Type.Number({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', ...double })),
       geoloc_lng: Type.Optional(Type.Number({ description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', ...double })),
-      include: Type.Optional(Type.Array(Type.Integer(), { description: 'Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.', ...untypedIntList })),
-      post_parent: Type.Optional(Type.Integer({ description: 'Events should be filtered by their post_parent being the specified one.' })),
+      include: Type.Optional(Type.Array(RowIdType(), { description: 'Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.', ...untypedIntList })),
+      post_parent: Type.Optional(RowIdType({ description: 'Events should be filtered by their post_parent being the specified one.' })),
       ticketed: B('Filter events with or without tickets.'),
     }),
     validators: {
@@ -131,7 +132,7 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
   const termRefs: Validator = (v) => (refList(v).every((x) => typeof x === 'string' || typeof x === 'number') ? true : invalid());
   return {
     schema: Type.Object({
-      author: Type.Optional(Type.Integer({ description: 'The event author ID' })),
+      author: Type.Optional(RowIdType({ description: 'The event author ID' })),
       date: S('The event publication date'),
       date_utc: S('The event publication date (UTC time zone)'),
       title: req(Type.String({ description: 'The event title' })),

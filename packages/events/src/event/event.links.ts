@@ -1,15 +1,13 @@
 import { checkArgs, invalid, type ArgSet, type Validator } from '../http/args.ts';
 import type { Caller } from '../http/route.ts';
+import { isIdText, toRowId } from '../http/row-id.ts';
 import type { Params } from '../post/index.ts';
 
 /** A venue or organizer named in an event write: an existing id or inline data to create (or reuse). */
 export type LinkedRef = { id: number } | { inline: Params };
 
-const asId = (v: unknown): number | undefined => {
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v.trim());
-  return undefined;
-};
+/** A linked id: any integer, or digits as text (a negative one in text is inline data, as before). */
+const asId = (v: unknown): number | undefined => (typeof v === 'string' && !isIdText(v.trim()) ? undefined : toRowId(v));
 
 function refOf(v: unknown): LinkedRef | undefined {
   const id = asId(v);

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { invalid, type ArgSet } from '../http/args.ts';
+import { RowIdType, toRowId } from '../http/row-id.ts';
 import { ApiError, forbidden, invalidParam } from '../http/errors.ts';
 import { JsonText } from '../http/json-text.ts';
 import { canModify, canRead, eventLastModified, isProtected, unlocks, clampPerPage, pageLinks, statusEcho, type Site } from '../post/index.ts';
@@ -29,14 +30,14 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
   const createArgs = eventWriteArgs(deps, true);
   const updateArgs = eventWriteArgs(deps, false);
   // As the plugin declares them; `password` unlocks a protected event (post/protected.ts reads it).
-  const idSchema = { id: Type.Integer({ description: 'the event post ID' }), password: Type.Optional(Type.String({ description: 'The event password' })) };
+  const idSchema = { id: RowIdType({ description: 'the event post ID' }), password: Type.Optional(Type.String({ description: 'The event password' })) };
   const slugSchema = { slug: Type.String({ description: 'the event post name' }) };
   const slugValidator = { slug: async (v: unknown) => (typeof v === 'string' && (await events.findBySlug(v)) ? true : invalid()) };
 
   /** The event a by-id or by-slug request names; `undefined` when no post has that id; 'other' for a non-event post. */
   const target = async (ctx: RequestContext): Promise<EventRow | undefined | 'other'> => {
     if (ctx.pathParams.slug !== undefined) return events.findBySlug(ctx.pathParams.slug);
-    const id = Number(ctx.pathParams.id);
+    const id = toRowId(ctx.pathParams.id)!;
     const row = await events.findById(id);
     if (row) return row;
     return (await deps.isPost(id)) ? 'other' : undefined;

@@ -2,6 +2,7 @@
 // repository filter: shared by `GET /events` and the iCalendar feeds, so both select the same events.
 import type { Caller } from '../http/route.ts';
 import { invalidParam } from '../http/errors.ts';
+import { isIdText, toRowId } from '../http/row-id.ts';
 import { isTruthy, listVisibility, type Site } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import type { EventListParams } from './event.args.ts';
@@ -37,7 +38,7 @@ export async function eventListFilter(deps: ListFilterDeps, caller: Caller | nul
     const ids: number[] = [];
     for (const ref of refs) {
       const s = String(ref);
-      ids.push(/^\d+$/.test(s) ? Number(s) : (await deps.terms.findRef('tribe_events_cat', s))!.id);
+      ids.push(isIdText(s) ? toRowId(s)! : (await deps.terms.findRef('tribe_events_cat', s))!.id);
     }
     return withDescendants(ids, await deps.terms.tree('tribe_events_cat'));
   };

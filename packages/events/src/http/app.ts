@@ -13,6 +13,7 @@ import { answerValidators, isConditional, isNotModified, notModifiedHeaders } fr
 import { TextBody } from './text-body.ts';
 import { ValidatorMemo } from './validator-memo.ts';
 import { RecentMap } from './recent-map.ts';
+import { catchUpWith, GENERATION_HEADER, type ReadYourWrites } from './read-your-writes.ts';
 
 export interface HttpOptions {
   readonly siteUrl: string;
@@ -27,6 +28,8 @@ export interface HttpOptions {
   readonly logger: Logger;
   /** Bumped by every committed write; cached responses from an older generation are never served. */
   readonly generation: { readonly value: number };
+  /** Write tokens and catching up with them (read-your-writes across instances, http/read-your-writes.ts). */
+  readonly consistency?: ReadYourWrites;
   /** Anonymous GET responses are cached this long (0 disables), like the plugin's per-user response cache. */
   readonly cacheTtlMs: number;
   /** How long remembered ETags answer matching re-polls with 304 without building the answer (0 disables). */
@@ -46,7 +49,7 @@ interface CachedResponse { gen: number; expires: number; status: number; headers
 const CACHE_MAX_ENTRIES = 5000;
 
 /** What a matched route (or an error) answers: core's WP_REST_Response, before serve_request formats it. */
-interface Answer { status: number; body: unknown; headers?: Record<string, string | number>; links?: Record<string, unknown>; method?: string; lastModified?: number }
+interface Answer { status: number; body: unknown; headers?: Record<string, string | number>; links?: Record<string, unknown>; method?: string; lastModified?: number; writeToken?: string }
 
 /** How `send` treats an answer: whose it is, whether the response cache may keep it, where its validators go. */
 interface SendOptions {
@@ -143,6 +146,8 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
         Vary: 'Origin',
       });
     } else if (req.method === 'GET' && !loggedIn) headers.Vary = 'Origin'; // rest_send_cors_headers: the real method
+    // Not added to the CORS lists, which stay WordPress's (the conformance kit compares them).
+    if (answer.writeToken !== undefined) headers[GENERATION_HEADER] = answer.writeToken;
     const own = answer.headers ?? {};
     let outStatus = answer.status;
     const json = !(answer.body instanceof TextBody);
@@ -228,6 +233,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     const query = req.query as Record<string, unknown>;
+    await catchUpWith(opts.consistency, req.headers);
     // An anonymous re-poll is decided before anything else: the memo holds only URLs that answered this reader 200, so
     // the same URL needs no query check, route or build.
     if (anonymousBodiless(req) && isConditional(req.headers) && revalidable(req, query)) {
@@ -301,11 +307,13 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
         caller, now,
       });
       const status = out.reply.status ?? 200;
+      let writeToken: string | undefined;
       if (out.method !== 'GET' && out.method !== 'HEAD' && out.method !== 'OPTIONS') {
         req.log.info({ method: out.method, route, status, user: caller?.login, ms: opts.clock() - now }, 'write');
+        if (status < 300) writeToken = await opts.consistency?.writeToken();
       }
       const headers = { ...out.reply.headers, ...(out.allow !== undefined ? { Allow: out.allow } : {}) };
-      const answer: Answer = { status, body: out.reply.body, headers, links: out.reply.links, method: out.method, lastModified: out.reply.lastModified };
+      const answer: Answer = { status, body: out.reply.body, headers, links: out.reply.links, method: out.method, lastModified: out.reply.lastModified, writeToken };
       return send(reply, req, answer, { loggedIn: caller !== null, keep: out.reply.responseCache !== false, memoKey });
     } catch (err) {
       return sendError(reply, req, err, caller !== null);

@@ -1,6 +1,7 @@
 import { type TSchema, type Type, Kind, OptionalKind } from '@sinclair/typebox';
 import { ApiError, invalidParams, type ParamProblem } from './errors.ts';
 import type { Caller } from './route.ts';
+import { isRowIdSchema, toRowId } from './row-id.ts';
 
 // Route arguments are declared as TypeBox schemas: the same declaration drives WordPress-style type coercion here,
 // the namespace index and the /doc document. Semantic checks (existence, formats) are per-argument validators.
@@ -93,6 +94,10 @@ export function coerce(schema: TSchema, value: unknown, name: string): { ok: tru
   const type = schemaType(schema);
   switch (type) {
     case 'integer': {
+      if (isRowIdSchema(schema)) {
+        const id = toRowId(value);
+        return id === undefined ? { ok: false, problem: notOfType(name, 'integer') } : { ok: true, value: id };
+      }
       if (typeof value === 'number' && Number.isInteger(value)) return { ok: true, value };
       if (typeof value === 'string' && /^-?\d+$/.test(value.trim()) && value.trim().length < 16) return { ok: true, value: Number(value) };
       return { ok: false, problem: notOfType(name, 'integer') };

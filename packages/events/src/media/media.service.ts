@@ -4,6 +4,7 @@ import type { Config } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { invalidParam } from '../http/errors.ts';
+import { isIdText, toRowId } from '../http/row-id.ts';
 import { modifiedNow, postDates, postRepository, sanitizeTitle, writeTransaction, type ImageLibrary, type PreparedImage, type Site } from '../post/index.ts';
 import { mediaRepository } from './media.repository.ts';
 import { formatImage, uploadUrl } from './media.format.ts';
@@ -28,7 +29,7 @@ export const isNoImage = (v: unknown): boolean => v === '' || v === 0 || v === '
 
 /** An attachment id as sent (form fields are strings); undefined when the value is not one. */
 export const imageId = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : undefined;
+  typeof v === 'number' ? (Number.isInteger(v) && v > 0 ? toRowId(v) : undefined) : typeof v === 'string' && isIdText(v.trim()) ? toRowId(v) : undefined;
 
 export const isHttpUrl = (v: unknown): v is string => {
   if (typeof v !== 'string' || !/^https?:\/\/\S+$/i.test(v)) return false;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { declared, invalid, type Validator } from '../http/args.ts';
 import { ApiError } from '../http/errors.ts';
+import { RowIdType, toRowId, type RowId } from '../http/row-id.ts';
 import { formatWall, utcToWall } from '../time/index.ts';
 import { canModify, canRead } from './status.ts';
 import { storedUtcMs } from './last-modified.ts';
@@ -35,7 +36,7 @@ export function linkedWriteArgs(deps: Pick<LinkedRouteDeps, 'service' | 'userExi
   const asString = (key: string) => declared({ type: 'string', ...(kind.declaredNullDefaults.includes(key) ? { default: null } : {}) });
   const name = Type.String({ description: `The ${kind.kind} name`, ...nullDefault(kind.nameField) });
   const schema = Type.Object({
-    author: Type.Optional(Type.Integer({ description: `The ${kind.kind} author ID`, ...nullDefault('author') })),
+    author: Type.Optional(RowIdType({ description: `The ${kind.kind} author ID`, ...nullDefault('author') })),
     date: Type.Optional(Type.Unknown({ description: `The ${kind.kind} publication date`, ...asString('date') })),
     date_utc: Type.Optional(Type.Unknown({ description: `The ${kind.kind} publication date (UTC time zone)`, ...asString('date_utc') })),
     [kind.nameField]: requireName ? name : Type.Optional(name),
@@ -64,9 +65,9 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
   const plural = `${kind.label}s`;
   const existingEvent: Validator = async (v) => (typeof v === 'number' && (await deps.isEvent(v)) ? true : invalid());
   const rowOf = async (ctx: RequestContext): Promise<LinkedRow> =>
-    (ctx.pathParams.id !== undefined ? await service.get(Number(ctx.pathParams.id)) : await service.getBySlug(ctx.pathParams.slug!))!;
+    (ctx.pathParams.id !== undefined ? await service.get(toRowId(ctx.pathParams.id)!) : await service.getBySlug(ctx.pathParams.slug!))!;
   const isKind = async (v: unknown): Promise<boolean> => typeof v === 'number' && (await service.get(v)) !== undefined;
-  const idArgs = { schema: Type.Object({ id: Type.Integer({ description: `the ${kind.kind} post ID` }) }), validators: { id: async (v: unknown) => ((await isKind(v)) ? true : invalid()) } as Record<string, Validator> };
+  const idArgs = { schema: Type.Object({ id: RowIdType({ description: `the ${kind.kind} post ID` }) }), validators: { id: async (v: unknown) => ((await isKind(v)) ? true : invalid()) } as Record<string, Validator> };
   const slugArgs = { schema: Type.Object({ slug: Type.String({ description: `the ${kind.kind} post name` }) }), validators: { slug: async (v: unknown) => (typeof v === 'string' && (await service.getBySlug(v)) ? true : invalid()) } as Record<string, Validator> };
   const create = linkedWriteArgs(deps, true);
   const update = linkedWriteArgs(deps, false);
@@ -101,7 +102,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
     }),
   ];
 
-  type ListParams = { page: number; per_page?: number; search?: string; event?: number; has_events?: unknown; only_with_upcoming: boolean; status?: unknown };
+  type ListParams = { page: number; per_page?: number; search?: string; event?: RowId; has_events?: unknown; only_with_upcoming: boolean; status?: unknown };
   return [
     {
       pattern: `/${kind.route}`,
@@ -113,7 +114,7 @@ export function linkedRoutes(deps: LinkedRouteDeps): RouteDef[] {
               page: Type.Optional(Type.Integer({ description: 'The archive page to return', default: 1 })),
               per_page: Type.Optional(Type.Integer({ description: `The number of ${kind.route} to return on each page`, default: '10' })),
               search: Type.Optional(Type.String({ description: `${plural} should contain the specified string in the title, description or custom fields` })),
-              event: Type.Optional(Type.Integer({ description: `${plural} should be related to this event` })),
+              event: Type.Optional(RowIdType({ description: `${plural} should be related to this event` })),
               has_events: Type.Optional(Type.Unknown({ description: `${plural} should have events associated to them`, ...declared({ swaggerType: 'boolean' }) })),
               only_with_upcoming: Type.Optional(Type.Boolean({ description: `${plural} should have upcoming events associated to them`, default: false, ...declared({ type: null }) })),
               // Sic: the plugin describes both lists' status as the organizer's.

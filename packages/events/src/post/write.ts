@@ -1,16 +1,20 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { conflictBackoffMs, isTransactionConflict, isUniqueViolation, MAX_CONFLICT_ATTEMPTS } from '../db/index.ts';
+import {
+  conflictBackoffMs, isPostgres, isTransactionConflict, isUniqueViolation, MAX_CONFLICT_ATTEMPTS, retryWhileBusy,
+} from '../db/index.ts';
 
 /**
  * Runs a write in one transaction and retries it when a unique index (slug, term name) was taken by a concurrent
  * writer in between (the retry re-reads the taken slugs and picks the next suffix), or when PostgreSQL rolled it
- * back to break a deadlock or serialization conflict (a bounded number of times, with jitter).
+ * back to break a deadlock or serialization conflict (a bounded number of times, with jitter). On SQLite it also
+ * waits (up to 5 s) while another process holds the write lock.
  */
 export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(fn);
+      // SQLite: in this process's write queue, waiting for other processes' locks (db/sqlite-writes.ts).
+      return await (isPostgres(db) ? db.transaction().execute(fn) : retryWhileBusy(() => db.transaction().execute(fn)));
     } catch (err) {
       if (isTransactionConflict(err) && attempt < MAX_CONFLICT_ATTEMPTS) {
         await new Promise((r) => setTimeout(r, conflictBackoffMs(attempt)));

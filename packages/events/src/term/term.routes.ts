@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Taxonomy } from '../db/index.ts';
 import { endpoint, type RequestContext, type RouteDef } from '../http/route.ts';
 import { declared, invalid, type Validator } from '../http/args.ts';
+import { isIdText, RowIdType, toRowId, type RowId } from '../http/row-id.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
 import { nonEmptyString, positiveInt, clampPerPage, writeFilters, type Site } from '../post/index.ts';
 import { formatTerm, TAXONOMY_ROUTE, type TermTree } from './term.format.ts';
@@ -15,7 +16,7 @@ export interface TermRouteDeps {
 }
 
 // The plugin declares id lists with `items` only (no `type`); the declaration is printed, the check is ours.
-const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer(), { description, ...declared({ type: null }) }));
+const IntList = (description: string) => Type.Optional(Type.Array(RowIdType(), { description, ...declared({ type: null }) }));
 
 /** Routes for one taxonomy: `/categories` (hierarchical) or `/tags`. */
 export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] {
@@ -32,7 +33,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
   const parentRef: Validator = async (v) => {
     if (!hierarchical) return true;
     const s = String(v ?? '').trim();
-    if (/^\d+$/.test(s)) return (await terms.exists(taxonomy, Number(s))) ? true : invalid();
+    if (isIdText(s)) return (await terms.exists(taxonomy, toRowId(s)!)) ? true : invalid();
     return s !== '' && (await terms.findRef(taxonomy, s)) ? true : invalid();
   };
   // Categories are managed by whoever may publish events, tags by category managers (admin and editor), §3.2.
@@ -52,13 +53,13 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     order: Type.Optional(Type.String({ description: 'Order sort attribute ascending or descending', default: 'asc', ...declared({ default: undefined }) })),
     orderby: Type.Optional(Type.String({ description: 'Sort collection by term attribute', default: 'name', ...declared({ default: undefined }) })),
     hide_empty: Type.Optional(Type.Boolean({ description: 'Whether to hide terms not assigned to any posts', default: true, ...declared({ default: '1' }) })),
-    ...(hierarchical ? { parent: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific parent' })) } : {}),
-    post: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific post' })),
-    event: Type.Optional(Type.Integer({ description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)' })),
+    ...(hierarchical ? { parent: Type.Optional(RowIdType({ description: 'Limit result set to terms assigned to a specific parent' })) } : {}),
+    post: Type.Optional(RowIdType({ description: 'Limit result set to terms assigned to a specific post' })),
+    event: Type.Optional(RowIdType({ description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)' })),
     slug: Type.Optional(Type.String({ description: 'Limit result set to terms with a specific slug' })),
   });
-  type ListParams = { page: number; per_page?: number; search?: string; exclude?: number[]; include?: number[]; order: string;
-    orderby: string; hide_empty: boolean; parent?: number; post?: number; event?: number; slug?: string };
+  type ListParams = { page: number; per_page?: number; search?: string; exclude?: RowId[]; include?: RowId[]; order: string;
+    orderby: string; hide_empty: boolean; parent?: RowId; post?: RowId; event?: RowId; slug?: string };
 
   const writeFields = {
     name: Type.String({ description: `The ${noun} name` }),
@@ -68,8 +69,8 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     ...(hierarchical ? { parent: Type.Optional(Type.Unknown({ description: `The ${noun} slug`, ...declared({ type: 'integer' }) })) } : {}),
   };
   const writeValidators = { name: nonEmptyString, description: nonEmptyString, slug: nonEmptyString, parent: parentRef };
-  type WriteParams = { id?: number; name?: string; description?: string; slug?: string; parent?: unknown };
-  const idArg = { id: Type.Integer({ description: `the ${noun} term ID` }) };
+  type WriteParams = { id?: RowId; name?: string; description?: string; slug?: string; parent?: unknown };
+  const idArg = { id: RowIdType({ description: `the ${noun} term ID` }) };
 
   /** Name and description through `wp_filter_kses` unless the caller has `unfiltered_html`, as `pre_term_*` do. */
   const filteredText = (ctx: RequestContext, p: WriteParams): Pick<WriteParams, 'name' | 'description'> => {
@@ -86,7 +87,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     }
     if (p.parent === undefined) return undefined;
     const s = String(p.parent).trim();
-    return /^\d+$/.test(s) ? Number(s) : (await terms.findRef(taxonomy, s))!.id;
+    return isIdText(s) ? toRowId(s)! : (await terms.findRef(taxonomy, s))!.id;
   };
 
   const collection = `${site.rest}/${base}/`;
@@ -131,12 +132,12 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
     {
       pattern: `/${base}/(?P<id>\\d+)`,
       endpoints: [
-        endpoint<{ id: number }>({
+        endpoint<{ id: RowId }>({
           methods: ['GET'],
           args: { schema: Type.Object(idArg), validators: { id: existingTerm } },
           handler: async (ctx, p) => ({ body: await single(ctx, (await terms.get(taxonomy, p.id))!) }),
         }),
-        endpoint<WriteParams & { id: number }>({
+        endpoint<WriteParams & { id: RowId }>({
           methods: ['POST', 'PUT', 'PATCH'],
           args: { schema: Type.Object({ ...idArg, ...Type.Partial(Type.Object(writeFields)).properties }), validators: { ...writeValidators, id: existingTerm } },
           permission: canManage,
@@ -146,7 +147,7 @@ export function termRoutes(taxonomy: Taxonomy, deps: TermRouteDeps): RouteDef[] 
             return { body: await single(ctx, t) };
           },
         }),
-        endpoint<{ id: number }>({
+        endpoint<{ id: RowId }>({
           methods: ['DELETE'],
           args: { schema: Type.Object(idArg), validators: { id: existingTerm } },
           permission: canManage,

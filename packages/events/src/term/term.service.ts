@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Taxonomy } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { isIdText, toRowId } from '../http/row-id.ts';
 import { sanitizeTitle, nextFreeSlug, writeTransaction, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermWithCount } from './term.repository.ts';
 
@@ -128,8 +129,9 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
       for (const ref of refs) {
         const text = String(ref).trim();
         if (text === '') continue;
-        if (/^\d+$/.test(text)) {
-          if (await r.exists(taxonomy, Number(text))) ids.push(Number(text));
+        if (isIdText(text)) {
+          const id = toRowId(text)!;
+          if (await r.exists(taxonomy, id)) ids.push(id);
           continue;
         }
         await r.lockName(taxonomy, text);

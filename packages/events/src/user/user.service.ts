@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ChangeSignal, Database } from '../db/index.ts';
+import { isPostgres, retryWhileBusy, type ChangeSignal, type Database } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
 import { formatWall, wallFromEpoch } from '../time/index.ts';
@@ -54,12 +54,15 @@ export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, '
       const password = opts.appPassword ?? generateAppPassword();
       if (password.replace(/\s+/g, '').length < 8) throw new UserError('application password must have at least 8 characters');
       const created = formatWall(wallFromEpoch(Date.now()));
-      const id = await db.transaction().execute(async (trx) => {
+      // Hashed before the transaction: scrypt takes milliseconds that the write lock need not wait for.
+      const hash = await hashPassword(password);
+      const insert = () => db.transaction().execute(async (trx) => {
         const r = userRepository(trx);
         const userId = await r.insert({ login, email: opts.email ?? '', display_name: login, role, created_gmt: created });
-        await r.addPassword(userId, 'cli', await hashPassword(password), created);
+        await r.addPassword(userId, 'cli', hash, created);
         return userId;
       });
+      const id = await (isPostgres(db) ? insert() : retryWhileBusy(insert));
       return { id, password, generated: opts.appPassword === undefined };
     },
     async addPassword(login: string, name: string, appPassword?: string): Promise<string> {

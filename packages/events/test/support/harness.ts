@@ -128,9 +128,12 @@ export async function startService(factory: StoreFactory, opts: ServiceOptions =
   };
 }
 
-/** A second instance of the service over the same database as `svc`, as a deployment with several servers runs. */
-export async function startSibling(svc: Service, opts: ServiceOptions = {}): Promise<Pick<Service, 'request' | 'get' | 'close'>> {
-  const instance = await serve(svc.dbUrl, svc.clock, { ...opts, env: { EVENTS_UPLOADS_DIR: svc.uploadsDir, ...opts.env } });
+/**
+ * A second instance of the service over the same database as `svc`, as a deployment with several servers runs;
+ * `dbUrl` reaches that database another way (through a proxy).
+ */
+export async function startSibling(svc: Service, opts: ServiceOptions & { dbUrl?: string } = {}): Promise<Pick<Service, 'request' | 'get' | 'close'>> {
+  const instance = await serve(opts.dbUrl ?? svc.dbUrl, svc.clock, { ...opts, env: { EVENTS_UPLOADS_DIR: svc.uploadsDir, ...opts.env } });
   return { request: instance.request, get: (path, o) => instance.request('GET', path, o), close: instance.close };
 }
 
