@@ -13,20 +13,24 @@ import { defaultReadWholeFileOptions, readFileBuffer, readFileTyped, type ReadWh
 
 /**
  * Opens a shard built by `indexShard` (or, by its header's kind, `indexCompressedShard`). Checks magic, format version, pointer width and every file's size
- * (ShardFormatError names the file). `memory` loads all files, each read in slices (`options.chunkBytes`) so no size
- * limit of one read applies; `disk` keeps only the document table in RAM. ShardMemoryError: a file cannot be held.
+ * (ShardFormatError names the file). `memory` holds all files in memory: the SA kind maps them (when the addon is
+ * built, `read.map`), else each is read in slices (`read.chunkBytes`), so no limit of one read applies; `disk` keeps
+ * only the document table in RAM. ShardMemoryError: a file cannot be held.
  *
  * @example
  *   const shard = openShard('/data/release/news/2019-05', 'disk');
  *   shard.count(Buffer.from('Berlin'));
  */
-export function openShard(dir: string, mode: ShardOpenMode, options: ReadWholeFileOptions = defaultReadWholeFileOptions): ShardReader {
+export function openShard(dir: string, mode: ShardOpenMode, read: Partial<ReadWholeFileOptions> = {}): ShardReader {
   const kind = shardKindOf(dir);
-  if (kind === 'compressed') return openCompressedShard(dir, mode, options);
+  // The compressed kind reads its files: its native walk gives the arrays huge pages, which a file mapping cannot take.
+  if (kind === 'compressed') return openCompressedShard(dir, mode, { ...defaultReadWholeFileOptions, ...read });
   if (kind === 'unknown') throw new ShardFormatError(path.join(dir, FILES.header), 'unknown index kind; this build reads kinds sa and compressed (rebuild the shard)');
   const header = readShardHeader(dir);
   checkShardFileSizes(dir, header);
   const docsFile = path.join(dir, FILES.docOffsets);
+  // The SA kind maps its text and suffix array (nothing writes to them): no copy at start, one page cache for all.
+  const options: ReadWholeFileOptions = { ...defaultReadWholeFileOptions, map: true, ...read };
   const docsRaw = readFileBuffer(docsFile, options);
   if (mode === 'memory') {
     const text = readFileBuffer(path.join(dir, FILES.text), options);
