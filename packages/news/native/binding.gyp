@@ -5,7 +5,7 @@
   "targets": [
     {
       "target_name": "divsufsort_addon",
-      "sources": ["divsufsort_addon.c", "sais.c", "fm_locate.c", "fm_build.c"],
+      "sources": ["divsufsort_addon.c", "sais.c", "fm_locate.c", "fm_build.c", "map_file.c"],
       "cflags": ["-O2", "-Wall", "-Wextra"],
       "conditions": [
         ["with_divsufsort==1", { "defines": ["HAVE_DIVSUFSORT"], "libraries": ["-ldivsufsort"] }],

@@ -18,6 +18,7 @@
 #include "fm_build.h"
 #include "fm_locate.h"
 #include "huge_pages.h"
+#include "map_file.h"
 #include "napi_check.h"
 #include "sais.h"
 #include <node_api.h>
@@ -154,6 +155,7 @@ static napi_value init(napi_env env, napi_value exports) {
   CHECK(env, napi_set_named_property(env, exports, "sorters", sorters));
   CHECK(env, news_fm_register(env, exports));
   CHECK(env, news_fm_build_register(env, exports));
+  CHECK(env, news_map_file_register(env, exports));
   return exports;
 }
 

@@ -26,3 +26,16 @@ export class ShardTooLargeError extends Error {
     );
   }
 }
+
+/** A shard file cannot be held in memory (too large for one array, or the allocation failed); disk mode still opens it. */
+export class ShardMemoryError extends Error {
+  override readonly name = 'ShardMemoryError';
+  readonly code = 'shard_memory' as const;
+  constructor(
+    readonly file: string,
+    readonly bytes: number,
+    reason: string,
+  ) {
+    super(`${file}: cannot load its ${bytes} bytes into memory (${reason}); open it in disk mode (news worker --mode disk, news count --disk) or with more RAM`);
+  }
+}

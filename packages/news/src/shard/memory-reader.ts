@@ -47,21 +47,14 @@ function bound(text: Buffer, sa: Int32Array, q: Uint8Array, lo: number, hi: numb
 /** Whole shard in RAM: text, suffix array (int32 view) and document table. */
 export class MemoryShardReader extends ShardReaderBase {
   readonly stats: ShardStats;
-  private readonly sa: Int32Array;
 
+  /** @param sa the suffix array as signed 32-bit pointers (format v1 texts are < 2^31 bytes). */
   constructor(
     private readonly text: Buffer,
-    saBytes: Buffer,
+    private readonly sa: Int32Array,
     docs: DocTable,
   ) {
     super(docs);
-    // The typed view needs 4-byte alignment; fs buffers of this size own their ArrayBuffer, so no copy in practice.
-    let aligned = saBytes;
-    if (saBytes.byteOffset % 4 !== 0) {
-      aligned = Buffer.allocUnsafeSlow(saBytes.length); // owns its ArrayBuffer, so offset 0
-      saBytes.copy(aligned);
-    }
-    this.sa = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
     this.stats = { textBytes: text.length, docCount: docs.docCount, pointerBytes: 4 };
   }
 

@@ -1,4 +1,4 @@
-import { openSync, readFileSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import path from 'node:path';
 import { buildSuffixArray } from '../suffix-array/index.ts';
 import { DiskShardReader } from './disk-reader.ts';
@@ -9,26 +9,32 @@ import { openCompressedShard } from './compressed/open.ts';
 import { shardKindOf } from './kind.ts';
 import { MemoryShardReader } from './memory-reader.ts';
 import type { ShardOpenMode, ShardReader } from './types.ts';
+import { defaultReadWholeFileOptions, readFileBuffer, readFileTyped, type ReadWholeFileOptions } from './whole-file.ts';
 
 /**
  * Opens a shard built by `indexShard` (or, by its header's kind, `indexCompressedShard`). Checks magic, format version, pointer width and every file's size
- * (ShardFormatError names the file). `memory` loads all files; `disk` keeps only the document table in RAM.
+ * (ShardFormatError names the file). `memory` holds all files in memory: the SA kind maps them (when the addon is
+ * built, `read.map`), else each is read in slices (`read.chunkBytes`), so no limit of one read applies; `disk` keeps
+ * only the document table in RAM. ShardMemoryError: a file cannot be held.
  *
  * @example
  *   const shard = openShard('/data/release/news/2019-05', 'disk');
  *   shard.count(Buffer.from('Berlin'));
  */
-export function openShard(dir: string, mode: ShardOpenMode): ShardReader {
+export function openShard(dir: string, mode: ShardOpenMode, read: Partial<ReadWholeFileOptions> = {}): ShardReader {
   const kind = shardKindOf(dir);
-  if (kind === 'compressed') return openCompressedShard(dir, mode);
+  // The compressed kind reads its files: its native walk gives the arrays huge pages, which a file mapping cannot take.
+  if (kind === 'compressed') return openCompressedShard(dir, mode, { ...defaultReadWholeFileOptions, ...read });
   if (kind === 'unknown') throw new ShardFormatError(path.join(dir, FILES.header), 'unknown index kind; this build reads kinds sa and compressed (rebuild the shard)');
   const header = readShardHeader(dir);
   checkShardFileSizes(dir, header);
   const docsFile = path.join(dir, FILES.docOffsets);
-  const docsRaw = readFileSync(docsFile);
+  // The SA kind maps its text and suffix array (nothing writes to them): no copy at start, one page cache for all.
+  const options: ReadWholeFileOptions = { ...defaultReadWholeFileOptions, map: true, ...read };
+  const docsRaw = readFileBuffer(docsFile, options);
   if (mode === 'memory') {
-    const text = readFileSync(path.join(dir, FILES.text));
-    const sa = readFileSync(path.join(dir, FILES.suffixArray));
+    const text = readFileBuffer(path.join(dir, FILES.text), options);
+    const sa = readFileTyped(path.join(dir, FILES.suffixArray), Int32Array, options);
     const docs = new DocTable(docsRaw, header.textBytes, docsFile, (pos) => text[pos]);
     return new MemoryShardReader(text, sa, docs);
   }
@@ -59,7 +65,7 @@ export async function buildShardInMemory(docs: readonly Uint8Array[]): Promise<S
     text.set(doc, at);
     at += doc.length;
   });
-  const sa = await buildSuffixArray(text);
-  return new MemoryShardReader(text, sa, new DocTable(offsets, textBytes, '(in memory)'));
+  const sa = await buildSuffixArray(text); // allocUnsafeSlow: owns its ArrayBuffer, so the view is aligned
+  return new MemoryShardReader(text, new Int32Array(sa.buffer, sa.byteOffset, textBytes), new DocTable(offsets, textBytes, '(in memory)'));
 }
 

@@ -1,4 +1,4 @@
-import { openSync, readFileSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import path from 'node:path';
 import { DocTable } from '../doc-table.ts';
 import { ShardFormatError } from '../errors.ts';
@@ -12,19 +12,7 @@ import { CompressedShardReader } from './reader.ts';
 import { SaSamples } from './sa-samples.ts';
 import { chunkStartsProblem, decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
 import { TextBlocks, type BlockSource } from './text-blocks.ts';
-
-type Typed<T> = new (buffer: ArrayBuffer, byteOffset: number, length: number) => T;
-
-/** A typed view of a file's bytes, copied only if Node's buffer is not aligned for it. */
-function load<T>(file: string, Kind: Typed<T> & { BYTES_PER_ELEMENT: number }): T {
-  let buf = readFileSync(file);
-  if (buf.byteOffset % Kind.BYTES_PER_ELEMENT !== 0) {
-    const own = Buffer.allocUnsafeSlow(buf.length);
-    buf.copy(own);
-    buf = own;
-  }
-  return new Kind(buf.buffer, buf.byteOffset, buf.length / Kind.BYTES_PER_ELEMENT);
-}
+import { defaultReadWholeFileOptions, readFileBuffer, readFileTyped, type ReadWholeFileOptions } from '../whole-file.ts';
 
 /** f(), with any error it throws reported as a ShardFormatError of `file`. */
 function guarded<T>(file: string, f: () => T): T {
@@ -36,18 +24,18 @@ function guarded<T>(file: string, f: () => T): T {
 }
 
 /** Per block, 256 symbol counts and 256 code lengths: stored as they lie (versions 1–2) or compactly (3). */
-function blockSymbols(header: CompressedHeader, file: (key: DataFile) => string): { counts: Uint16Array; lengths: Uint8Array } {
-  if (header.formatVersion < 3) return { counts: load(file('counts'), Uint16Array), lengths: readFileSync(file('lengths')) };
+function blockSymbols(header: CompressedHeader, file: (key: DataFile) => string, read: ReadWholeFileOptions): { counts: Uint16Array; lengths: Uint8Array } {
+  if (header.formatVersion < 3) return { counts: readFileTyped(file('counts'), Uint16Array, read), lengths: readFileBuffer(file('lengths'), read) };
   const name = file('symbols');
-  return guarded(name, () => decodeBlockSymbols(readFileSync(name), bwtBlocks(header.textBytes, header.blockSymbols)));
+  return guarded(name, () => decodeBlockSymbols(readFileBuffer(name, read), bwtBlocks(header.textBytes, header.blockSymbols)));
 }
 
 /** The samples' chunk starts, checked: a walk trusts them to bound its reads of the sample rows. */
-function chunkStarts(header: CompressedHeader, file: (key: DataFile) => string): Uint32Array {
+function chunkStarts(header: CompressedHeader, file: (key: DataFile) => string, read: ReadWholeFileOptions): Uint32Array {
   const name = file('sampleChunks');
   return guarded(name, () => {
     const entries = chunkStartEntries(header.textBytes);
-    const starts = header.formatVersion < 3 ? load(name, Uint32Array) : decodeChunkStarts(readFileSync(name), entries);
+    const starts = header.formatVersion < 3 ? readFileTyped(name, Uint32Array, read) : decodeChunkStarts(readFileBuffer(name, read), entries);
     const problem = chunkStartsProblem(starts, Math.ceil(header.textBytes / header.sampleRate));
     if (problem !== undefined) throw new RangeError(problem);
     return starts;
@@ -56,13 +44,16 @@ function chunkStarts(header: CompressedHeader, file: (key: DataFile) => string):
 
 const shardFile = (dir: string, header: CompressedHeader) => (key: DataFile): string => path.join(dir, header.files[key]?.name ?? CFILES[key]);
 
-/** The FM-index and SA samples of a shard whose header (and file sizes) were checked: fresh arrays on each call. */
-export function loadFmParts(dir: string, header: CompressedHeader): { fm: FmIndex; samples: SaSamples } {
+/**
+ * The FM-index and SA samples of a shard whose header (and file sizes) were checked: fresh arrays on each call,
+ * each file read in slices of `read.chunkBytes` (no 2 GiB limit of one read).
+ */
+export function loadFmParts(dir: string, header: CompressedHeader, read: ReadWholeFileOptions = defaultReadWholeFileOptions): { fm: FmIndex; samples: SaSamples } {
   const file = shardFile(dir, header);
-  const words = load(file('bits'), Uint32Array);
-  const table = blockSymbols(header, file);
+  const words = readFileTyped(file('bits'), Uint32Array, read);
+  const table = blockSymbols(header, file, read);
   const fm = guarded(file('bits'), () => new FmIndex({ textBytes: header.textBytes, blockSymbols: header.blockSymbols, dollarRank: header.dollarRank, ...table, words }));
-  const samples = new SaSamples(chunkStarts(header, file), readFileSync(file('sampleRows')), load(file('sampleValues'), Uint32Array), header.sampleRate, header.textBytes);
+  const samples = new SaSamples(chunkStarts(header, file, read), readFileBuffer(file('sampleRows'), read), readFileTyped(file('sampleValues'), Uint32Array, read), header.sampleRate, header.textBytes);
   return { fm, samples };
 }
 
@@ -70,16 +61,16 @@ export function loadFmParts(dir: string, header: CompressedHeader): { fm: FmInde
  * Opens a compressed shard. Both modes keep the FM-index, samples and document table in RAM (they are the
  * small part, ≈ 0.5 × text); 'disk' reads the compressed text blocks by positional reads instead of loading them.
  */
-export function openCompressedShard(dir: string, mode: ShardOpenMode): ShardReader {
+export function openCompressedShard(dir: string, mode: ShardOpenMode, read: ReadWholeFileOptions = defaultReadWholeFileOptions): ShardReader {
   assertLittleEndian(dir);
   if (mode !== 'memory' && mode !== 'disk') throw new TypeError(`openShard: mode must be 'memory' or 'disk', got ${String(mode)}`);
   const header = readCompressedHeader(dir);
   checkShardFileSizes(dir, header);
   const file = shardFile(dir, header);
-  const docs = new DocTable(readFileSync(file('docOffsets')), header.textBytes, file('docOffsets'));
-  const { fm, samples } = loadFmParts(dir, header);
+  const docs = new DocTable(readFileBuffer(file('docOffsets'), read), header.textBytes, file('docOffsets'));
+  const { fm, samples } = loadFmParts(dir, header, read);
   const fd = mode === 'disk' ? openSync(file('text'), 'r') : undefined;
-  const source: BlockSource = fd === undefined ? { kind: 'memory', bytes: readFileSync(file('text')) } : { kind: 'disk', fd };
-  const text = new TextBlocks(source, readFileSync(file('textBlocks')), header.textBytes, header.textBlockBytes, file('textBlocks'), header.files.text.bytes);
+  const source: BlockSource = fd === undefined ? { kind: 'memory', bytes: readFileBuffer(file('text'), read) } : { kind: 'disk', fd };
+  const text = new TextBlocks(source, readFileBuffer(file('textBlocks'), read), header.textBytes, header.textBlockBytes, file('textBlocks'), header.files.text.bytes);
   return new CompressedShardReader(fm, samples, text, docs, fd, NativeLocator.open(fm, samples));
 }
