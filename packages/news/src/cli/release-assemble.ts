@@ -30,7 +30,7 @@ export const releaseCommand: CliCommand = (program: Command, ctx) => {
       ctx.logger.info({ summary }, 'assemble complete');
       ctx.stdout.write(JSON.stringify({
         out: summary.out, index_version: summary.indexVersion, parts: summary.parts, shards: summary.shards, years: summary.years,
-        documents: summary.documents, files: summary.files, copied_bytes: summary.copiedBytes, seconds: Number(summary.seconds.toFixed(3)),
+        documents: summary.documents, files: summary.files, bytes: summary.bytes, copied_bytes: summary.copiedBytes, seconds: Number(summary.seconds.toFixed(3)),
       }) + '\n');
     }));
 };

@@ -41,6 +41,8 @@ export interface AssembleSummary {
   readonly years: number;
   readonly documents: number;
   readonly files: number;
+  /** Bytes of the placed files (each read once and checked against its sha256). */
+  readonly bytes: number;
   /** Bytes copied because a part could not be hard-linked (0 when every part is on the release's file system). */
   readonly copiedBytes: number;
   readonly seconds: number;
@@ -87,7 +89,7 @@ export async function assembleRelease(input: AssembleReleaseInput): Promise<Asse
     report('done', placed);
     return {
       out, indexVersion: options.indexVersion, parts: parts.length, shards: contents.shards.length, years: contents.years.length,
-      documents: totals.documents, files: files.length, copiedBytes: placed.copiedBytes, seconds: (Date.now() - started) / 1000,
+      documents: totals.documents, files: files.length, bytes: placed.bytesTotal, copiedBytes: placed.copiedBytes, seconds: (Date.now() - started) / 1000,
     };
   } catch (e) {
     await rm(partial, { recursive: true, force: true });
