@@ -76,7 +76,7 @@ describe('news worker --verify sizes: the background check', () => {
     for (const path of ['/api/v1/count', '/api/v1/find', '/api/v2/count', '/api/v2/find']) {
       const r = await post(path, { query: 'Bundesrat', index: 'news' });
       expect(r.status, path).toBe(503);
-      expect(r.json, path).toMatchObject({ code: 'shards_unavailable', shards: ['2019-01'], detail: expect.stringMatching(/Shard 2019-01 of this release is damaged/) });
+      expect(r.json, path).toMatchObject({ code: 'shards_unavailable', missing_shards: ['2019-01'], detail: expect.stringMatching(/Shard 2019-01 of this release is damaged/) });
     }
     expect((await post('/api/v1/count', { query: 'Bundesrat', index: 'news', year_min: 2019, year_max: 2019 })).status).toBe(503);
   });
@@ -89,5 +89,12 @@ describe('news worker --verify sizes: the background check', () => {
     const v2 = await post('/api/v2/count', { query: 'Bundesrat', index: 'news', year_min: 2020 });
     expect(v2.status).toBe(200);
     expect(v2.json).toMatchObject({ count: 2 * PER_ARTICLE });
+  });
+
+  it('closing the worker while the check runs stops it (its promise settles null) and closes the release', async () => {
+    const release = await openRelease(built.dir, { mode: 'disk', expectedIndexVersion: VERSION, verify: 'sizes' });
+    const other = await startWorker(release, { host: '127.0.0.1', port: 0, backgroundCheck: built.dir }, silentLogger);
+    await other.close();
+    expect(await other.backgroundCheck).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { ReleaseVerificationError } from './errors.ts';
-import { digestFile } from './file-digest.ts';
+import { startDigestThread, type DigestThread } from './digest-thread.ts';
 import { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel } from './layout.ts';
 import { IndexManifestSchema, MetadataManifestSchema, readManifest } from './manifest.ts';
 import type { OpenRelease, ShardId } from './types.ts';
@@ -44,7 +44,7 @@ interface Unit {
 
 /**
  * What `verify: 'full'` does on open, for a release already serving: reads every file of the served shards and of
- * their years' metadata stores once, in 1 MiB steps that yield between reads, and compares its sha256 with the
+ * their years' metadata stores once, on a thread of its own (digest-thread.ts), and compares its sha256 with the
  * manifest. Each damaged shard is reported once, as soon as it is found; a damaged store reports every served shard
  * of its year (their metadata would be wrong). The manifests are read again here (a release is immutable; its
  * identity must still be the one served).
@@ -55,36 +55,45 @@ export async function checkReleaseDigests(dir: string, release: OpenRelease, opt
   const units = await unitsToCheck(dir, release);
   const progress = { bytesDone: 0, bytesTotal: units.reduce((n, u) => n + u.bytes, 0), filesDone: 0, filesTotal: units.length };
   const damaged = new Set<string>();
-  for (const u of units) {
-    if (u.shards.every((s) => damaged.has(`${u.index}\0${s}`))) {
-      progress.bytesDone += u.bytes;
+  const thread = startDigestThread();
+  // Stopping the thread rejects the digest under way: the check ends within one read.
+  const stop = (): void => void thread.close();
+  options.signal?.addEventListener('abort', stop);
+  try {
+    for (const u of units) {
+      options.signal?.throwIfAborted();
+      if (u.shards.every((s) => damaged.has(`${u.index}\0${s}`))) {
+        progress.bytesDone += u.bytes;
+        progress.filesDone++;
+        continue;
+      }
+      const reason = await differs(thread, resolveRel(dir, u.rel), u, (n) => {
+        progress.bytesDone += n;
+        options.onProgress?.({ ...progress });
+      });
       progress.filesDone++;
-      continue;
+      if (reason === null) continue;
+      for (const shardId of u.shards) {
+        if (damaged.has(`${u.index}\0${shardId}`)) continue;
+        damaged.add(`${u.index}\0${shardId}`);
+        options.onDamage({ index: u.index, shardId, file: u.rel, reason });
+      }
     }
-    const reason = await differs(resolveRel(dir, u.rel), u, (n) => {
-      if (options.signal?.aborted) throw options.signal.reason;
-      progress.bytesDone += n;
-      options.onProgress?.({ ...progress });
-    });
-    progress.filesDone++;
-    if (reason === null) continue;
-    for (const shardId of u.shards) {
-      if (damaged.has(`${u.index}\0${shardId}`)) continue;
-      damaged.add(`${u.index}\0${shardId}`);
-      options.onDamage({ index: u.index, shardId, file: u.rel, reason });
-    }
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    await thread.close();
   }
   return { ...progress, damagedShards: damaged.size, seconds: (Date.now() - started) / 1000 };
 }
 
 /** Why the file is not what the manifest says, or null when its size and sha256 match. */
-async function differs(path: string, u: Unit, onBytes: (n: number) => void): Promise<string | null> {
+async function differs(thread: DigestThread, path: string, u: Unit, onBytes: (n: number) => void): Promise<string | null> {
   let got: { bytes: number; sha256: string };
   try {
-    got = await digestFile(path, onBytes);
+    got = await thread.digest(path, onBytes);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    // Anything but an I/O refusal (the abort of a closing worker) is not a verdict on the file.
+    // Anything but an I/O refusal (the thread stopped because the worker closes) is not a verdict on the file.
     if (code === undefined) throw e;
     return `it cannot be read (${code})`;
   }

@@ -14,8 +14,8 @@ export interface BackgroundCheck {
 
 /**
  * `--verify sizes` opens a release without reading it; this reads every served file once while the worker serves
- * (1 MiB steps on the main thread, each an await, so requests interleave) and takes each shard whose files do not
- * match the manifest out of service through `guard`. Logged: start, progress, every damaged shard (error), the end.
+ * (hashed on a thread of its own, so requests are not held up) and takes each shard whose files do not match the
+ * manifest out of service through `guard`. Logged: start, progress, every damaged shard (error), the end.
  */
 export function startBackgroundCheck(dir: string, release: OpenRelease, guard: DamageGuard, log: Logger): BackgroundCheck {
   const abort = new AbortController();

@@ -39,5 +39,5 @@ export function v1ErrorFromWorker(error: WorkerError, input: { index: string; s?
 export function shardDamaged(error: Extract<WorkerError, { code: 'shard_damaged' }>): GatewayError {
   return new GatewayError('shards_unavailable',
     `Shard ${error.shards.join(', ')} of this release is damaged on the search worker and out of service; narrow the years to leave it out, or try again after the operator restores it.`,
-    { shards: error.shards });
+    { missing_shards: error.shards });
 }
