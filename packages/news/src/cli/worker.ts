@@ -54,9 +54,10 @@ export const workerCommand: CliCommand = (program: Command, ctx) => {
     .addOption(new Option('--mode <mode>', 'shards in memory or read from disk per probe').choices(['memory', 'disk']).default('memory'))
     .option('--cache-entries <n>', 'count/find results kept in an LRU cache (0 turns it off)', parseCount, defaultRpcHandlerOptions.cacheEntries)
     .option('--shards <spec>', 'serve only these shards: ids and ranges, e.g. 2019-01..2019-06,2020-02.p001 (default: all)')
-    .addOption(new Option('--verify <level>', 'full: check every file\'s sha256 before listening (reads the whole release); ' +
+    .addOption(new Option('--verify <level>', 'full: check every file\'s sha256 before listening (reads the whole release: ~10 s per GB here); ' +
       'sizes: before listening check only that every file exists with its size (catches truncated or replaced files, not changed bytes), ' +
-      'then check every sha256 in the background while serving and take a damaged shard out of service (its queries answer shard_damaged, 503)')
+      'then check every sha256 in the background while serving (~9 s per GB here; until then a shard answers from whatever its bytes are) ' +
+      'and take a damaged shard out of service (its queries answer 503 shards_unavailable, health 503 names it)')
       .choices(['sizes', 'full']).default('full'))
     .action(action(ctx, 'worker', async (flags: WorkerFlags) => {
       // A spec that does not parse, or names a shard the release lacks, is a ShardSpecError: one line, exit 1,
