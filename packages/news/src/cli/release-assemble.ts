@@ -3,6 +3,7 @@ import { assembleRelease, type AssembleProgress } from '../release/index.ts';
 import type { CliCommand, CliContext } from './context.ts';
 import { action } from './fail.ts';
 import { withInterrupt } from './interrupt.ts';
+import { createPhaseReporter, type ProgressReporter } from './progress-line.ts';
 
 interface AssembleFlags {
   out: string;
@@ -15,7 +16,8 @@ export const releaseCommand: CliCommand = (program: Command, ctx) => {
   const release = program.command('release').description('work on built releases');
   release
     .command('assemble')
-    .description('check that parts built with news build --only-periods agree, and link them into one release (no shard data copied on one file system)')
+    .description('check that parts built with news build --only-periods agree, verify every file\'s sha256 (reads each part once), and link them into one release (no shard data copied on one file system); ' +
+      'a part whose manifests name paths outside it, holds symbolic links, or has a file that does not match its checksum is refused (exit 1)')
     .argument('<part_dir...>', 'folders written by news build --only-periods … --out PART_DIR')
     .requiredOption('--out <dir>', 'release directory to create')
     .requiredOption('--index-version <id>', 'the release identity the parts were built with')
@@ -24,26 +26,36 @@ export const releaseCommand: CliCommand = (program: Command, ctx) => {
       const progress = createAssembleReporter(ctx);
       const summary = await withInterrupt(ctx, 'assembly', (signal) => assembleRelease({
         parts, out: flags.out, indexVersion: flags.indexVersion, force: flags.force, signal,
-        onProgress: progress, onNotice: (message) => ctx.logger.warn(message),
-      }));
+        onProgress: (p) => progress.report(p), onNotice: (message) => ctx.logger.warn(message),
+      })).finally(() => progress.end());
       ctx.logger.info({ summary }, 'assemble complete');
       ctx.stdout.write(JSON.stringify({
         out: summary.out, index_version: summary.indexVersion, parts: summary.parts, shards: summary.shards, years: summary.years,
-        documents: summary.documents, files: summary.files, copied_bytes: summary.copiedBytes, seconds: Number(summary.seconds.toFixed(3)),
+        documents: summary.documents, files: summary.files, bytes: summary.bytes, copied_bytes: summary.copiedBytes, seconds: Number(summary.seconds.toFixed(3)),
       }) + '\n');
     }));
 };
 
-/** Like the build's progress: a log line per phase change and at most one every 2 s while files are placed. */
-function createAssembleReporter(ctx: CliContext): (p: AssembleProgress) => void {
-  let lastPhase = '';
-  let lastAt = 0;
-  return (p) => {
-    const now = Date.now();
-    if (p.phase === lastPhase && now - lastAt < 2000) return;
-    lastPhase = p.phase;
-    lastAt = now;
-    ctx.logger.info({ progress: p }, `assemble ${p.phase}: ${p.filesDone}/${p.filesTotal} files, ` +
-      `${(p.bytesDone / 1e6).toFixed(1)}/${(p.bytesTotal / 1e6).toFixed(1)} MB (${(p.copiedBytes / 1e6).toFixed(1)} MB copied)`);
-  };
+/**
+ * The build's progress line (progress-line.ts): one line redrawn on a terminal, else a log line per phase change and
+ * at most one every 2 s, with the verify rate and the time left (parts are GBs: hashing them is most of the run).
+ */
+function createAssembleReporter(ctx: CliContext): ProgressReporter<AssembleProgress> {
+  const started = Date.now();
+  let placeStarted = 0;
+  const rate = (p: AssembleProgress): number => p.bytesVerified / Math.max((Date.now() - (placeStarted || Date.now())) / 1000, 1e-3);
+  const left = (p: AssembleProgress): string => (p.phase === 'place' && p.bytesVerified > 0 ? `, ~${Math.ceil((p.bytesTotal - p.bytesVerified) / rate(p))} s left` : '');
+  const text = (p: AssembleProgress): string => `${p.filesDone}/${p.filesTotal} files, ${mb(p.bytesDone)}/${mb(p.bytesTotal)} MB placed, ` +
+    `${mb(p.bytesVerified)} MB verified (${mb(rate(p))} MB/s${left(p)}), ${mb(p.copiedBytes)} MB copied`;
+  return createPhaseReporter<AssembleProgress>(ctx.stderr, ctx.logger, {
+    phase: (p) => {
+      if (p.phase === 'place' && placeStarted === 0) placeStarted = Date.now();
+      return p.phase;
+    },
+    elapsedMs: () => Date.now() - started,
+    log: (p) => ({ msg: `assemble ${p.phase}: ${text(p)}`, record: { progress: p } }),
+    line: (p) => `news release assemble: ${p.phase} · ${text(p)}`,
+  });
 }
+
+const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);

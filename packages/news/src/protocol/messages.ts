@@ -76,6 +76,18 @@ export interface WorkerIdentity {
   /** The worker's `--shards` as given, or null when it serves the whole release. */
   readonly shardSpec: string | null;
   readonly indexes: readonly IndexIdentity[];
+  /**
+   * Shards the worker found damaged after it started (`--verify sizes`' background check, src/release/DESIGN.md "Verification on open"): no
+   * longer in `indexes[].shards`, and every request that touches one is answered `shard_damaged`. Absent: none.
+   */
+  readonly damagedShards?: readonly DamagedShard[];
+}
+
+export interface DamagedShard {
+  readonly index: string;
+  readonly shardId: string;
+  /** Which file differs from the manifest and how. */
+  readonly reason: string;
 }
 
 /** Every stored metadata field of one article; the public API projects it (v1 keeps only its own fields). */
@@ -122,7 +134,9 @@ export type WorkerError =
   | { readonly code: 'rank_out_of_range'; readonly s: number; readonly rank: number; readonly lo: number; readonly hi: number }
   | { readonly code: 'bad_request'; readonly message: string }
   /** The gateway asked about shards this worker does not serve (it was restarted with other --shards). */
-  | { readonly code: 'shards_not_served'; readonly shards: readonly string[]; readonly shardSpec: string | null };
+  | { readonly code: 'shards_not_served'; readonly shards: readonly string[]; readonly shardSpec: string | null }
+  /** The request touches shards the worker found damaged (their files differ from the manifest): out of service. */
+  | { readonly code: 'shard_damaged'; readonly shards: readonly string[]; readonly detail: string };
 
 export type WorkerErrorCode = WorkerError['code'];
 

@@ -2,6 +2,7 @@ export { buildRelease } from './build-release.ts';
 export { defaultBuildOptions, type BuildPhase, type BuildProgress, type BuildReleaseInput, type BuildReleaseOptions, type BuildSummary, type ShardPeriod } from './build-options.ts';
 export { MAX_PARTS_PER_PERIOD, defaultMemoryBytes, partShardId, type IndexPlan } from './part-plan.ts';
 export { openRelease, defaultOpenReleaseOptions, type OpenReleaseOptions } from './open-release.ts';
+export { checkReleaseDigests, type DigestCheckOptions, type DigestCheckProgress, type DigestCheckSummary, type ShardDamage } from './digest-check.ts';
 export { BuildError, ReleaseVerificationError, type BuildErrorCode, type ReleaseVerificationCode } from './errors.ts';
 export { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, shardRelDir, yearStoreRelPath, countriesRelPath } from './layout.ts';
 export { MANIFEST_FORMAT_VERSION, type IndexManifest, type MetadataManifest } from './manifest.ts';

@@ -25,7 +25,19 @@ export function v1ErrorFromWorker(error: WorkerError, input: { index: string; s?
       return new GatewayError('worker_unavailable', `The search worker refused the request (${error.message}).`);
     case 'shards_not_served':
       return new GatewayError('worker_unavailable', `The search worker does not serve shards ${error.shards.join(', ')}.`);
+    case 'shard_damaged':
+      return shardDamaged(error);
     default:
       return assertNever(error, 'worker error');
   }
+}
+
+/**
+ * A shard the worker found damaged (its files differ from the release's checksums) is out of service: 503 with the
+ * shards named, for v1 and v2 alike, rather than an answer computed from damaged data.
+ */
+export function shardDamaged(error: Extract<WorkerError, { code: 'shard_damaged' }>): GatewayError {
+  return new GatewayError('shards_unavailable',
+    `Shard ${error.shards.join(', ')} of this release is damaged on the search worker and out of service; narrow the years to leave it out, or try again after the operator restores it.`,
+    { missing_shards: error.shards });
 }

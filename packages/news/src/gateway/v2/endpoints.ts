@@ -6,6 +6,7 @@ import { GatewayError, V2Refused } from '../errors/index.ts';
 import { readRequestBody, validateBody } from '../validation/index.ts';
 import { elapsedMs, requestDeadline } from '../request-timing.ts';
 import { pythonExample } from '../v1/info.ts';
+import { shardDamaged } from '../v1/worker-errors.ts';
 import type { V2Route } from './routes.ts';
 import {
   ContextsRequest, CountV2Request, DocumentsRequest, EstimateRequest, FindV2Request, GetDocV2Request, MetadataRequest, OccurrencesRequest,
@@ -28,6 +29,7 @@ async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyReq
   // The generic K defeats narrowing of the reply union; the worker client already checked reply.kind.
   const reply = (await ctx.worker.call({ kind, body } as Extract<WorkerRequest, { kind: K }>, requestDeadline(req, ctx.worker.timeoutMs))) as V2WorkerReply | Extract<WorkerReply, { kind: 'error' }>;
   if (reply.kind === 'error') {
+    if (reply.error.code === 'shard_damaged') throw shardDamaged(reply.error);
     throw new GatewayError('worker_unavailable', `The search worker refused the request (${reply.error.code}).`);
   }
   if (!reply.outcome.ok) throw new V2Refused(reply.outcome.error);

@@ -1,4 +1,4 @@
-import { stat, rm } from 'node:fs/promises';
+import { realpath, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { BuildError, ReleaseVerificationError } from '../errors.ts';
 import { INDEX_MANIFEST_FILE, INDEX_VERSION_PATTERN, METADATA_MANIFEST_FILE, resolveRel } from '../layout.ts';
@@ -8,7 +8,8 @@ import { checkManifestsAgree } from '../verify-manifests.ts';
 import { composeManifests, saveManifests } from '../write-manifests.ts';
 import { checkParts, type LoadedPart } from './check-parts.ts';
 import { readPartManifest } from './part-manifest.ts';
-import { placeFiles, type FileToPlace, type PlaceProgress } from './place-files.ts';
+import { checkPartPaths, confinedPartFile, refuseOutputOverlap, type PartFileRef } from './part-paths.ts';
+import { placeFiles, type PlaceProgress } from './place-files.ts';
 
 export interface AssembleReleaseOptions {
   /** Folders written by `news build --only-periods … --out PART_DIR`. */
@@ -40,6 +41,8 @@ export interface AssembleSummary {
   readonly years: number;
   readonly documents: number;
   readonly files: number;
+  /** Bytes of the placed files (each read once and checked against its sha256). */
+  readonly bytes: number;
   /** Bytes copied because a part could not be hard-linked (0 when every part is on the release's file system). */
   readonly copiedBytes: number;
   readonly seconds: number;
@@ -47,8 +50,8 @@ export interface AssembleSummary {
 
 /**
  * Assembles a release from parts built by `news build --only-periods` (DESIGN.md, "Distributed builds"): checks that
- * they agree, hard-links their shard and metadata files into `<out>.partial-<random>`, writes the two manifests and
- * renames it into place. Nothing is written under `out` unless every check passes; a failure removes the partial folder.
+ * they agree and that every path they name is a regular file inside the part, checks each file's sha256 and hard-links
+ * it into `<out>.partial-<random>`, writes the two manifests and renames it into place. Nothing is written under `out` unless every check passes; a failure removes the partial folder.
  * @example await assembleRelease({ parts: ['p-1987', 'p-2009'], out: 'release', indexVersion: '2024-06-01' })
  */
 export async function assembleRelease(input: AssembleReleaseInput): Promise<AssembleSummary> {
@@ -61,15 +64,15 @@ export async function assembleRelease(input: AssembleReleaseInput): Promise<Asse
   const twice = dirs.find((d, i) => dirs.indexOf(d) !== i);
   if (twice) throw new BuildError('parts_overlap', `part ${twice} is given twice; pass each part folder once`);
   const out = resolve(options.out);
+  refuseOutputOverlap(out, dirs);
   await refuseExistingOutput(out, options.force);
 
   const report = (phase: AssemblePhase, p: PlaceProgress): void => options.onProgress?.({ phase, ...p });
-  const empty: PlaceProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, copiedBytes: 0 };
+  const empty: PlaceProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, bytesVerified: 0, copiedBytes: 0 };
   report('check', empty);
   const parts = await Promise.all(dirs.map(loadPart));
   const contents = checkParts(parts, options.indexVersion);
-  const files = filesOf(parts);
-  await checkSizes(files);
+  const files = await checkFiles(filesOf(parts));
   // The composed manifests must pass the same agreement check a worker runs before any file is placed.
   const { index, metadata } = composeManifests(contents, new Date().toISOString());
   checkManifestsAgree(out, index, metadata, options.indexVersion);
@@ -86,7 +89,7 @@ export async function assembleRelease(input: AssembleReleaseInput): Promise<Asse
     report('done', placed);
     return {
       out, indexVersion: options.indexVersion, parts: parts.length, shards: contents.shards.length, years: contents.years.length,
-      documents: totals.documents, files: files.length, copiedBytes: placed.copiedBytes, seconds: (Date.now() - started) / 1000,
+      documents: totals.documents, files: files.length, bytes: placed.bytesTotal, copiedBytes: placed.copiedBytes, seconds: (Date.now() - started) / 1000,
     };
   } catch (e) {
     await rm(partial, { recursive: true, force: true });
@@ -105,39 +108,48 @@ async function loadPart(dir: string): Promise<LoadedPart> {
   if (!ix || !mx || index.index_version !== part.index_version) {
     throw new ReleaseVerificationError('manifest_mismatch', `part ${dir}: its part manifest names index ${part.index} of ${part.index_version}, its release manifests do not; rebuild the part with news build --only-periods`);
   }
-  return { dir, part, index: ix, metadata: mx };
+  const loaded = { dir, part, index: ix, metadata: mx };
+  checkPartPaths(loaded);
+  return loaded;
 }
 
-type PartFile = Omit<FileToPlace, 'to'> & { readonly rel: string };
-
-/** Every shard file, metadata store and the country table of the parts, with its path inside the release. */
-function filesOf(parts: readonly LoadedPart[]): PartFile[] {
-  const files: PartFile[] = [];
-  const add = (part: string, rel: string, bytes: number): void => {
-    files.push({ part, from: resolveRel(part, rel), rel, bytes });
+/** Every shard file, metadata store and the country table of the parts, with its path inside the part and the release. */
+function filesOf(parts: readonly LoadedPart[]): PartFileRef[] {
+  const files: PartFileRef[] = [];
+  const add = (part: string, rel: string, f: { bytes: number; sha256: string }): void => {
+    files.push({ part, rel, bytes: f.bytes, sha256: f.sha256 });
   };
   const stores = new Set<string>();
   for (const p of parts) {
-    for (const s of p.index.shards) for (const f of s.files) add(p.dir, `${s.dir}/${f.name}`, f.bytes);
+    for (const s of p.index.shards) for (const f of s.files) add(p.dir, `${s.dir}/${f.name}`, f);
     // Parts that share a year hold the same whole-year store (checked): place it once.
-    for (const y of p.metadata.years) if (!stores.has(y.year)) add(p.dir, y.file, y.bytes);
+    for (const y of p.metadata.years) if (!stores.has(y.year)) add(p.dir, y.file, y);
     for (const y of p.metadata.years) stores.add(y.year);
   }
   const countries = parts[0]?.metadata.countries;
-  if (parts[0] && countries) add(parts[0].dir, countries.file, countries.bytes);
+  if (parts[0] && countries) add(parts[0].dir, countries.file, countries);
   return files;
 }
 
-/** Every file exists with its manifest size (as a worker's default check), before anything is placed. */
-async function checkSizes(files: readonly PartFile[]): Promise<void> {
-  const check = async (f: PartFile): Promise<void> => {
-    const st = await stat(f.from).catch(() => undefined);
-    if (!st) throw new ReleaseVerificationError('file_missing', `part ${f.part} is missing ${f.from}; rebuild that part with news build --only-periods`);
-    if (st.size !== f.bytes) throw new ReleaseVerificationError('file_corrupt', `part ${f.part}: ${f.from} has ${st.size} bytes, its manifest says ${f.bytes}; rebuild that part`);
+/**
+ * Every file is a regular file inside its part with its manifest size (part-paths.ts), before anything is placed;
+ * returns them with the path to read them from. Their sha256 is checked as they are placed.
+ */
+async function checkFiles(files: readonly PartFileRef[]): Promise<(PartFileRef & { from: string })[]> {
+  const roots = new Map<string, Promise<string>>();
+  const check = async (f: PartFileRef): Promise<PartFileRef & { from: string }> => {
+    let root = roots.get(f.part);
+    if (root === undefined) roots.set(f.part, root = realpath(f.part));
+    return { ...f, from: await confinedPartFile(f, await root) };
   };
-  // Batches of stat calls overlap on the libuv pool; a first failure is reported after its batch settles.
+  const checked: (PartFileRef & { from: string })[] = [];
+  // Batches of lstat calls overlap on the libuv pool; a first failure is reported after its batch settles.
   for (let i = 0; i < files.length; i += 64) {
-    const failed = (await Promise.allSettled(files.slice(i, i + 64).map(check))).find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    const settled = await Promise.allSettled(files.slice(i, i + 64).map(check));
+    for (const r of settled) {
+      if (r.status === 'rejected') throw r.reason;
+      checked.push(r.value);
+    }
   }
+  return checked;
 }
