@@ -25,6 +25,11 @@ export const FrameType = {
   refused: 3,
   /** The worker failed answering it (HTTP 500): payload is a plain message. */
   failed: 4,
+  /**
+   * Gateway → worker: the call with this id is no longer wanted (its client went away or its deadline passed);
+   * empty payload, no reply. The worker stops its work at the next check; a reply already on its way is dropped.
+   */
+  cancel: 5,
 } as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 
