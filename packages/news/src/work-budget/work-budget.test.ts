@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WorkBudget, WorkStopped } from './index.ts';
 
-/** A clock the test moves by hand. */
+/** A clock the test moves by hand (as wall and CPU clock: the work runs alone). */
 function manualClock(start = 0) {
   let t = start;
   return { now: () => t, advance: (ms: number) => { t += ms; } };
@@ -25,15 +25,27 @@ function stopOf(fn: () => void): string | null {
 describe('WorkBudget', () => {
   it('lets work run inside its deadline and CPU limit', () => {
     const clock = manualClock();
-    const work = new WorkBudget({ deadline: 100, cpuLimitMs: 50, sliceMs: 5, now: clock.now });
+    const work = new WorkBudget({ deadline: 100, cpuLimitMs: 50, sliceMs: 5, now: clock.now, cpuNow: clock.now });
     clock.advance(40);
     expect(stopOf(() => checkAll(work))).toBeNull();
     expect(work.spentMs).toBe(40);
   });
 
+  it('counts CPU time, not wall time, against the CPU limit', () => {
+    const wall = manualClock();
+    const cpu = manualClock();
+    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: 50, sliceMs: Infinity, now: wall.now, cpuNow: cpu.now });
+    // A busy machine: 500 ms pass while this process gets 40 ms of CPU.
+    wall.advance(500);
+    cpu.advance(40);
+    expect(stopOf(() => checkAll(work))).toBeNull();
+    cpu.advance(11);
+    expect(stopOf(() => checkAll(work))).toBe('cpu_limit');
+  });
+
   it('stops work past its deadline', () => {
     const clock = manualClock();
-    const work = new WorkBudget({ deadline: 100, cpuLimitMs: Infinity, sliceMs: Infinity, now: clock.now });
+    const work = new WorkBudget({ deadline: 100, cpuLimitMs: Infinity, sliceMs: Infinity, now: clock.now, cpuNow: clock.now });
     clock.advance(100);
     expect(stopOf(() => checkAll(work))).toBe('deadline');
     // Once stopped, every later call throws at once, without waiting for a clock read.
@@ -42,7 +54,7 @@ describe('WorkBudget', () => {
 
   it('stops work over its CPU limit, with the limit in the message', () => {
     const clock = manualClock();
-    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: 30, sliceMs: Infinity, now: clock.now });
+    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: 30, sliceMs: Infinity, now: clock.now, cpuNow: clock.now });
     clock.advance(31);
     expect(() => checkAll(work)).toThrow('more than 30 ms of CPU');
   });
@@ -56,7 +68,7 @@ describe('WorkBudget', () => {
 
   it('is due once a slice is used up, and not before', () => {
     const clock = manualClock();
-    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: Infinity, sliceMs: 4, now: clock.now });
+    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: Infinity, sliceMs: 4, now: clock.now, cpuNow: clock.now });
     const dueWithin = (calls: number) => Array.from({ length: calls }, () => work.due()).some(Boolean);
     clock.advance(3);
     expect(dueWithin(64)).toBe(false);
@@ -66,7 +78,7 @@ describe('WorkBudget', () => {
 
   it('does not count the time other requests ran during a pause as this request\'s CPU', async () => {
     const clock = manualClock();
-    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: 10, sliceMs: 4, now: clock.now });
+    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: 10, sliceMs: 4, now: clock.now, cpuNow: clock.now });
     clock.advance(4);
     const paused = work.pause();
     clock.advance(1000);

@@ -18,11 +18,17 @@ export class WorkStopped extends Error {
 export interface WorkBudgetOptions {
   /** `performance.now()` time after which nobody waits for the answer. */
   readonly deadline: number;
-  /** CPU milliseconds the request may use, its slices added up (time spent waiting between slices is not counted). */
+  /** CPU milliseconds the request may use, its slices added up (other requests' work between them is not counted). */
   readonly cpuLimitMs: number;
-  /** Longest run between two pauses, in ms: what a cheap request waits at most behind an expensive one. */
+  /** Longest run between two pauses, in wall-clock ms: about what a cheap request waits behind an expensive one. */
   readonly sliceMs: number;
+  /** Wall clock in ms (deadline, slices); default `performance.now`. */
   readonly now?: () => number;
+  /**
+   * The process's CPU time in ms; default `process.cpuUsage`. CPU rather than wall time, so that a query is refused
+   * for what it costs, not for how busy the machine was meanwhile.
+   */
+  readonly cpuNow?: () => number;
 }
 
 export const defaultWorkBudgetOptions: Omit<WorkBudgetOptions, 'deadline'> = { cpuLimitMs: Infinity, sliceMs: 4 };
@@ -32,6 +38,11 @@ const CLOCK_EVERY = 16;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+function processCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 /**
  * @example
  * const work = new WorkBudget({ deadline: performance.now() + 2000, cpuLimitMs: 1500, sliceMs: 4 });
@@ -39,20 +50,26 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  */
 export class WorkBudget {
   readonly #now: () => number;
+  readonly #cpuNow: () => number;
   readonly #deadline: number;
   readonly #cpuLimitMs: number;
   readonly #sliceMs: number;
   #sliceStart: number;
+  #sliceCpuStart: number;
+  /** CPU of the slices before the current one. */
   #spentBefore = 0;
   #calls = 0;
   #stop: WorkStop | null = null;
 
   constructor(opts: WorkBudgetOptions) {
     this.#now = opts.now ?? (() => performance.now());
+    // Without a limit nobody asks for the CPU used: skip its system call.
+    this.#cpuNow = opts.cpuLimitMs === Infinity ? () => 0 : opts.cpuNow ?? processCpuMs;
     this.#deadline = opts.deadline;
     this.#cpuLimitMs = opts.cpuLimitMs;
     this.#sliceMs = opts.sliceMs;
     this.#sliceStart = this.#now();
+    this.#sliceCpuStart = this.#cpuNow();
   }
 
   /** No deadline, no CPU limit, never pauses: for callers outside the worker (tests, the CLI). */
@@ -65,9 +82,9 @@ export class WorkBudget {
     this.#stop ??= 'cancelled';
   }
 
-  /** CPU milliseconds used so far (the current slice included). */
+  /** CPU milliseconds used so far (the current slice included); 0 without a CPU limit. */
   get spentMs(): number {
-    return this.#spentBefore + (this.#now() - this.#sliceStart);
+    return this.#spentBefore + (this.#cpuNow() - this.#sliceCpuStart);
   }
 
   /** Throws `WorkStopped` once the work must stop; reads the clock only every few calls. */
@@ -85,22 +102,21 @@ export class WorkBudget {
 
   /** Ends the slice, lets the event loop serve other requests, then starts the next slice (or throws `WorkStopped`). */
   async pause(): Promise<void> {
-    const now = this.#now();
-    this.#sliceElapsed(now);
-    this.#spentBefore += now - this.#sliceStart;
+    this.#sliceElapsed(this.#now());
+    this.#spentBefore += this.#cpuNow() - this.#sliceCpuStart;
     await nextTurn();
     this.#sliceStart = this.#now();
+    this.#sliceCpuStart = this.#cpuNow();
     // Cancelled or past the deadline while others ran.
     this.#sliceElapsed(this.#sliceStart);
   }
 
-  /** Checks the limits at `now`; returns the slice's length so far. */
+  /** Checks the limits at wall time `now`; returns the slice's length so far. */
   #sliceElapsed(now: number): number {
-    const slice = now - this.#sliceStart;
     if (this.#stop === null) {
       if (now >= this.#deadline) this.#stop = 'deadline';
-      else if (this.#spentBefore + slice > this.#cpuLimitMs) this.#stop = 'cpu_limit';
-      else return slice;
+      else if (this.spentMs > this.#cpuLimitMs) this.#stop = 'cpu_limit';
+      else return now - this.#sliceStart;
     }
     throw new WorkStopped(this.#stop, this.#cpuLimitMs);
   }
