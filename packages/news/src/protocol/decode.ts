@@ -83,6 +83,6 @@ export function decodeBudget(value: unknown): number {
 }
 
 export function encodeEnvelope(request: WorkerRequest, shards?: readonly string[], budgetMs?: number): string {
-  const envelope: RpcEnvelope = { protocol: PROTOCOL_VERSION, request, ...(shards === undefined ? {} : { shards }), ...(budgetMs === undefined ? {} : { budgetMs }) };
-  return JSON.stringify(envelope);
+  // JSON.stringify leaves out the fields that are undefined: one object, no spreads, on every worker call.
+  return JSON.stringify({ protocol: PROTOCOL_VERSION, request, shards, budgetMs } satisfies RpcEnvelope);
 }

@@ -24,15 +24,12 @@ function failed(e: unknown, log: Logger): RpcAnswer {
 
 const encoded = (reply: WorkerReply): RpcAnswer => ({ ok: true, ...encodeReply(reply) });
 
-/**
- * Decodes an envelope, runs it and frames the reply; never throws. The envelope's `budgetMs` counts from
- * `receivedAt` (`performance.now()` when the message arrived).
- */
-export function answerRpc(handle: RoutedHandler, text: string, log: Logger, receivedAt: number = performance.now()): RpcAnswer | PendingAnswer {
+/** Decodes an envelope, runs it and frames the reply; never throws. */
+export function answerRpc(handle: RoutedHandler, text: string, log: Logger): RpcAnswer | PendingAnswer {
   let reply: WorkerReply | PendingReply;
   try {
     const envelope: unknown = JSON.parse(text);
-    reply = handle(decodeEnvelope(envelope), decodeShardRestriction(envelope), receivedAt + decodeBudget(envelope));
+    reply = handle(decodeEnvelope(envelope), decodeShardRestriction(envelope), decodeBudget(envelope));
   } catch (e) {
     if (e instanceof ProtocolError || e instanceof SyntaxError) return { ok: false, refused: true, detail: e.message };
     return failed(e, log);

@@ -29,11 +29,11 @@ export class PendingReply {
 /**
  * Answers one protocol request from an opened release. Pure with respect to HTTP: the server only frames it.
  * v1 requests and the identity (microseconds each) answer at once; v2 ones answer a `PendingReply` bounded by
- * `deadline` (a `performance.now()` time; default: none) and the release kind's CPU limit.
+ * `budgetMs` from now (the envelope's; default: none) and the release kind's CPU limit.
  */
 export interface RpcHandler {
-  (request: Exclude<WorkerRequest, V2WorkerRequest>, deadline?: number): WorkerReply;
-  (request: WorkerRequest, deadline?: number): WorkerReply | PendingReply;
+  (request: Exclude<WorkerRequest, V2WorkerRequest>, budgetMs?: number): WorkerReply;
+  (request: WorkerRequest, budgetMs?: number): WorkerReply | PendingReply;
 }
 
 class RequestRefused extends Error {
@@ -138,7 +138,7 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
     return v;
   };
 
-  const handle = (request: WorkerRequest, deadline = Infinity): WorkerReply | PendingReply => {
+  const handle = (request: WorkerRequest, budgetMs = Infinity): WorkerReply | PendingReply => {
     try {
       switch (request.kind) {
         case 'identity': return { kind: 'identity', indexVersion, identity: (identity ??= describeRelease(release, shardSpec)) };
@@ -147,7 +147,8 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
         case 'get_doc': return getDoc(request);
         case 'v2_find': case 'v2_count': case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_metadata': case 'v2_info':
         case 'v2_timeline': case 'v2_contexts': case 'v2_estimate': case 'v2_estimate_intervals': case 'v2_estimate_resolve': {
-          const work = budgetFor(deadline);
+          // The clock is read here, not for every call: v1 counts take microseconds and need no deadline.
+          const work = budgetFor(performance.now() + budgetMs);
           return new PendingReply(work, v2(request, work));
         }
         default: return assertNever(request, 'request kind');
