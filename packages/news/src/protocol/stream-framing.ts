@@ -1,5 +1,5 @@
 /**
- * The gateway⇄worker stream (protocol 4): one long-lived connection per worker, opened with an HTTP upgrade on
+ * The gateway⇄worker stream (protocol 5): one long-lived connection per worker, opened with an HTTP upgrade on
  * `GET /rpc` so it shares the worker's port and address, then carrying many calls at once as frames:
  *
  *   [u32 BE length of type + payload][u32 BE call id][u8 type][payload, UTF-8]
