@@ -4,7 +4,7 @@ import globals from 'globals';
 
 // Dependency direction is enforced here (see README "Architecture"): the index engine knows nothing of HTTP,
 // the gateway reaches the worker only through the typed protocol, the browser client only through the public API.
-const engineFolders = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release'];
+const engineFolders = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release', 'work-budget'];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/build/**', '**/dist/**', 'packages/news/native/**'] },

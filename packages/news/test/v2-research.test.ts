@@ -111,13 +111,13 @@ describe('v2 estimate on the real corpora', () => {
     }
   });
 
-  it('samples "the" and its 95% intervals hold the brute-force truth in at least 93 of 100 seeds', () => {
+  it('samples "the" and its 95% intervals hold the brute-force truth in at least 93 of 100 seeds', async () => {
     const filters = { languages: ['en'] };
     const t = bruteTotals(articles, 'the', filters);
     let occ = 0;
     let art = 0;
     for (let seed = 1; seed <= 100; seed++) {
-      const r = estimate(inProcess, { index: 'news', query: 'the', ...filters, seed, sample_size: 1000 });
+      const r = await estimate(inProcess, { index: 'news', query: 'the', ...filters, seed, sample_size: 1000 });
       expect(r.mode).toBe('sampled');
       if (r.matching_occurrences.low <= t.occurrences && t.occurrences <= r.matching_occurrences.high) occ++;
       if (r.matching_articles.low <= t.articles && t.articles <= r.matching_articles.high) art++;

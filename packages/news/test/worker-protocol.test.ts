@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEnvelope, encodeEnvelope, ProtocolError, PROTOCOL_VERSION, type WorkerRequest } from '../src/protocol/index.ts';
+import { decodeBudget, decodeEnvelope, encodeEnvelope, ProtocolError, PROTOCOL_VERSION, type WorkerRequest } from '../src/protocol/index.ts';
 
 describe('gateway⇄worker protocol', () => {
   it('round-trips every request kind through its JSON envelope', () => {
@@ -22,5 +22,14 @@ describe('gateway⇄worker protocol', () => {
       { protocol: PROTOCOL_VERSION, request: { kind: 'find', index: 'news', query: 'x', yearMin: '1990' } },
     ];
     for (const b of bad) expect(() => decodeEnvelope(b)).toThrowError(ProtocolError);
+  });
+
+  it('carries the time budget of a call, none when absent, and refuses a negative or non-numeric one', () => {
+    const request: WorkerRequest = { kind: 'identity' };
+    expect(decodeBudget(JSON.parse(encodeEnvelope(request, undefined, 1500)))).toBe(1500);
+    expect(decodeBudget(JSON.parse(encodeEnvelope(request)))).toBe(Infinity);
+    for (const budgetMs of [-1, '1500', null]) {
+      expect(() => decodeBudget({ protocol: PROTOCOL_VERSION, request, budgetMs })).toThrowError(ProtocolError);
+    }
   });
 });

@@ -56,7 +56,7 @@ async function runCount(ctx: CliContext, args: string[], flags: CountFlags): Pro
       try {
         const prepared = prepareMatch(query, options);
         for (const s of shards) {
-          const n = query === '' ? s.reader.count(new Uint8Array(0)) : matchPrepared(s.reader, prepared, budget).count();
+          const n = query === '' ? s.reader.count(new Uint8Array(0)) : await matchPrepared(s.reader, prepared, budget).count();
           byShard[s.shardId] = n;
           count += n;
         }

@@ -2,6 +2,7 @@ import { caseFold } from 'unicode-case-folding';
 import type { RankInterval, ShardReader } from '../shard/types.ts';
 import { charactersFoldingTo, foldedCodePoints, MAX_FOLD_LENGTH } from './case-folding.ts';
 import { MatchingError } from './errors.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 
 /** One spelling of the query that occurs in the shard, with its rank interval. */
 export interface VariantInterval extends RankInterval {
@@ -13,12 +14,14 @@ export interface VariantInterval extends RankInterval {
 export interface StepBudget {
   remaining: number;
   readonly limit: number;
+  /** The request's deadline, cancel and CPU limit: the walk is synchronous, so it checks them without pausing. */
+  readonly work: WorkBudget;
 }
 
 export const DEFAULT_CASE_STEPS = 100_000;
 
-export function stepBudget(limit = DEFAULT_CASE_STEPS): StepBudget {
-  return { remaining: limit, limit };
+export function stepBudget(limit = DEFAULT_CASE_STEPS, work: WorkBudget = WorkBudget.unlimited()): StepBudget {
+  return { remaining: limit, limit, work };
 }
 
 /** Below this many ranks the walk reads each suffix and compares it with the folded query directly. */
@@ -111,6 +114,7 @@ export function findCaseVariants(reader: ShardReader, query: string, budget: Ste
   // A folded code point comes from a character of at most 4 UTF-8 bytes.
   const path = new Uint8Array(folded.length * 4 + 4);
   const spend = (n: number): void => {
+    budget.work.check();
     budget.remaining -= n;
     if (budget.remaining < 0) {
       throw new MatchingError('query_too_complex',

@@ -7,6 +7,7 @@ import type { ShardReader } from '../shard/types.ts';
 import { findCaseVariants, stepBudget, type StepBudget, type VariantInterval } from './case-variants.ts';
 import { MatchingError } from './errors.ts';
 import { assertWholeWordSupported, isWholeWordAt, isWholeWordIn } from './word-boundary.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 
 export { MatchingError, type MatchingErrorCode } from './errors.ts';
 export { findCaseVariants, stepBudget, DEFAULT_CASE_STEPS, type StepBudget, type VariantInterval } from './case-variants.ts';
@@ -23,15 +24,16 @@ export const EXACT_MATCHING: MatchOptions = { caseInsensitive: false, wholeWord:
 /** Ranks one request may test against the whole-word rule before it is refused (a sample answers larger ones). */
 export const DEFAULT_WHOLE_WORD_RANKS = 200_000;
 
-/** The work one request may do, shared by all its shards. */
+/** The work one request may do, shared by all its shards; `work` bounds it in time (the rest counts steps and ranks). */
 export interface MatchBudget {
   readonly steps: StepBudget;
   ranksLeft: number;
   readonly rankLimit: number;
+  readonly work: WorkBudget;
 }
 
-export function matchBudget(steps?: number, ranks = DEFAULT_WHOLE_WORD_RANKS): MatchBudget {
-  return { steps: stepBudget(steps), ranksLeft: ranks, rankLimit: ranks };
+export function matchBudget(steps?: number, ranks = DEFAULT_WHOLE_WORD_RANKS, work: WorkBudget = WorkBudget.unlimited()): MatchBudget {
+  return { steps: stepBudget(steps, work), ranksLeft: ranks, rankLimit: ranks, work };
 }
 
 /** A query matched in one shard. */
@@ -39,8 +41,11 @@ export interface ShardMatch {
   /** Disjoint, in rank order; each holds one spelling. Case-sensitive: exactly one (possibly empty). */
   readonly intervals: readonly VariantInterval[];
   readonly wholeWord: boolean;
-  /** Occurrences that count (after the whole-word rule). */
-  count(): number;
+  /**
+   * Occurrences that count (after the whole-word rule). Testing every rank may take long, so the loop pauses
+   * between slices of the budget's work (and stops with it); computed once per match.
+   */
+  count(): Promise<number>;
   /** The interval holding `rank`, if any. */
   intervalOf(rank: number): VariantInterval | undefined;
   /** Whether the occurrence at `rank` (inside an interval) counts. */
@@ -64,7 +69,7 @@ export function prepareMatch(query: string, options: MatchOptions): PreparedMatc
 
 /**
  * Matches `query` in one shard with the options. An empty query is the whole shard (case-sensitive).
- * @example matchShard(reader, 'Oil prices', { caseInsensitive: true, wholeWord: true }, matchBudget()).count()
+ * @example await matchShard(reader, 'Oil prices', { caseInsensitive: true, wholeWord: true }, matchBudget()).count()
  */
 export function matchShard(reader: ShardReader, query: string, options: MatchOptions, budget: MatchBudget): ShardMatch {
   return matchPrepared(reader, prepareMatch(query, options), budget);
@@ -94,17 +99,20 @@ export function matchPrepared(reader: ShardReader, prepared: PreparedMatch, budg
     }
     return isWholeWordAt(reader, rank, iv.bytes);
   };
-  let memo: number | undefined;
-  const count = (): number => {
-    if (memo !== undefined) return memo;
+  const { work } = budget;
+  const countAll = async (): Promise<number> => {
     let n = 0;
     for (const iv of intervals) {
       if (!wholeWord) { n += iv.hi - iv.lo; continue; }
-      for (let r = iv.lo; r < iv.hi; r++) if (counts(r)) n++;
+      for (let r = iv.lo; r < iv.hi; r++) {
+        if (work.due()) await work.pause();
+        if (counts(r)) n++;
+      }
     }
-    return (memo = n);
+    return n;
   };
-  return { intervals, wholeWord, count, intervalOf, counts };
+  let memo: Promise<number> | undefined;
+  return { intervals, wholeWord, count: () => (memo ??= countAll()), intervalOf, counts };
 }
 
 /** Occurrences of any of the spellings in one article's bytes, under the whole-word rule when asked. */

@@ -10,8 +10,8 @@ import type { V2WorkerReply, V2WorkerRequest } from './v2-messages.ts';
 
 /** Path of the single RPC route on the worker. */
 export const RPC_PATH = '/rpc';
-/** Bumped when a message changes shape; the worker refuses other versions so mixed deployments fail loudly. */
-export const PROTOCOL_VERSION = 4;
+/** Bumped when a message changes shape; the worker refuses other versions so mixed deployments fail loudly. 5: `budgetMs`, cancel frames. */
+export const PROTOCOL_VERSION = 5;
 
 /** Which shards a query looks at: every shard of `index` whose crawl year lies in [yearMin, yearMax]. */
 export interface ShardSelection {
@@ -45,6 +45,12 @@ export interface RpcEnvelope {
    * must be counted by exactly one of them). Absent: every shard the worker serves.
    */
   readonly shards?: readonly string[];
+  /**
+   * Milliseconds left until the gateway stops waiting, when it sent the call: the worker stops working on the call
+   * once they have passed on its own clock (relative, since the two processes' clocks are not comparable).
+   * Absent: no deadline (a tool posting to `/rpc` by hand).
+   */
+  readonly budgetMs?: number;
 }
 
 export interface ShardIdentity {

@@ -1,5 +1,5 @@
 /**
- * The gateway⇄worker stream (protocol 4): one long-lived connection per worker, opened with an HTTP upgrade on
+ * The gateway⇄worker stream (protocol 5): one long-lived connection per worker, opened with an HTTP upgrade on
  * `GET /rpc` so it shares the worker's port and address, then carrying many calls at once as frames:
  *
  *   [u32 BE length of type + payload][u32 BE call id][u8 type][payload, UTF-8]
@@ -25,6 +25,11 @@ export const FrameType = {
   refused: 3,
   /** The worker failed answering it (HTTP 500): payload is a plain message. */
   failed: 4,
+  /**
+   * Gateway → worker: the call with this id is no longer wanted (its client went away or its deadline passed);
+   * empty payload, no reply. The worker stops its work at the next check; a reply already on its way is dropped.
+   */
+  cancel: 5,
 } as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 

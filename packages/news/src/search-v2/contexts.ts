@@ -1,4 +1,5 @@
 import type { OpenRelease } from '../release/types.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { V2_LIMITS } from './limits.ts';
 import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
@@ -19,18 +20,19 @@ function charStart(buf: Buffer, i: number): number {
  *
  * @example contexts(release, { index: 'news', shard_id: '2016-05', rank_from: lo, rank_to: lo + 100, query: 'Berlin', expected_index_version: v })
  */
-export function contexts(release: OpenRelease, request: ContextsRequest): ContextsResult {
+export async function contexts(release: OpenRelease, request: ContextsRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<ContextsResult> {
   assertIndexVersion(release, request.expected_index_version);
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
   if (request.query.length === 0) throw new V2Error('invalid_query', 'contexts needs a non-empty query');
-  const match = continuationMatch(shard, request);
+  const match = continuationMatch(shard, request, work);
   checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.contextsRanks, match);
   const keep = wholeWordFilter(match);
   const contextBytes = request.context_bytes ?? V2_LIMITS.contextBytesDefault;
 
   const lines: Omit<ConcordanceLine, 'title' | 'hostname'>[] = [];
   for (let rank = request.rank_from; rank < request.rank_to; rank++) {
+    if (work.due()) await work.pause();
     if (keep !== undefined && !keep(rank)) continue;
     // The spelling at this rank (case-insensitive ranges hold one spelling each).
     const spelling = match?.intervalOf(rank)?.bytes ?? new Uint8Array(0);

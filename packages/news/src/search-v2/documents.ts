@@ -1,4 +1,5 @@
 import type { OpenRelease } from '../release/types.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { compileFilters } from './filters.ts';
 import { V2_LIMITS } from './limits.ts';
 import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
@@ -10,11 +11,11 @@ import type { DocumentRecord, DocumentsRequest, DocumentsResult } from './types.
  * whose metadata passes the filters, and reports the four page-local counts. Documents come in order of first rank.
  * A document can also occur on neighbouring pages: query-wide totals merge pages by (year, doc_ix).
  */
-export function documents(release: OpenRelease, request: DocumentsRequest): DocumentsResult {
+export async function documents(release: OpenRelease, request: DocumentsRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<DocumentsResult> {
   assertIndexVersion(release, request.expected_index_version);
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
-  const match = continuationMatch(shard, request);
+  const match = continuationMatch(shard, request, work);
   checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.documentsRanks, match);
   const keep = wholeWordFilter(match);
   const passes = compileFilters(request, index);
@@ -23,6 +24,7 @@ export function documents(release: OpenRelease, request: DocumentsRequest): Docu
   const byDoc = new Map<number, { firstRank: number; occurrences: number }>();
   let pageOccurrences = 0;
   for (let rank = request.rank_from; rank < request.rank_to; rank++) {
+    if (work.due()) await work.pause();
     if (keep !== undefined && !keep(rank)) continue;
     pageOccurrences++;
     const docIx = shard.docBase + shard.reader.locate(rank).doc;

@@ -21,6 +21,10 @@ export const V2_ERROR_STATUS = {
   query_too_complex: 422,
   whole_word_unsupported: 422,
   too_many_occurrences: 422,
+  /** The request used its CPU allowance on the worker (per index kind, gateway DESIGN.md "Work limits"). */
+  query_too_expensive: 422,
+  /** Its deadline passed or its client went away before the worker finished; the gateway no longer waits for it. */
+  deadline_exceeded: 503,
 } as const satisfies Record<string, 409 | 413 | 422 | 503>;
 
 export type V2ErrorCode = keyof typeof V2_ERROR_STATUS;

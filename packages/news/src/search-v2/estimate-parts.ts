@@ -7,6 +7,7 @@
 import type { ArticleMetadata, ReleaseIndex, ShardHandle } from '../release/types.ts';
 import type { OpenRelease } from '../release/types.ts';
 import { countInArticle } from '../matching/index.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { facetMetadataOf, type FacetMetadata } from './facets.ts';
 import { compileFilters } from './filters.ts';
@@ -34,11 +35,11 @@ export interface ResolvedDoc {
 }
 
 /** Checks the request as `estimate` does (query, index, filters, years) and lists the candidate intervals. */
-export function estimateIntervals(release: OpenRelease, request: EstimateRequest): EstimateIntervals {
+export function estimateIntervals(release: OpenRelease, request: EstimateRequest, work: WorkBudget = WorkBudget.unlimited()): EstimateIntervals {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'estimate needs a non-empty query');
   const index = lookupIndex(release, request.index);
   compileFilters(request, index);
-  const matcher = new RequestMatcher(request.query, request);
+  const matcher = new RequestMatcher(request.query, request, work);
   const intervals: (readonly [string, number, number])[] = [];
   const shardIds: string[] = [];
   for (const s of shardsInYears(release, request)) {
@@ -73,10 +74,12 @@ function addTo(byYear: Map<string, Set<number>>, year: string, ix: number): void
  * Step 2. `draws` null (exact): every rank of this release's intervals, one entry per distinct article in
  * first-seen order. Otherwise one entry per draw `[shard_id, rank]`, in the order given.
  */
-export function resolveEstimate(release: OpenRelease, request: EstimateRequest, draws: readonly (readonly [string, number])[] | null): ResolvedDoc[] {
+export async function resolveEstimate(
+  release: OpenRelease, request: EstimateRequest, draws: readonly (readonly [string, number])[] | null, work: WorkBudget = WorkBudget.unlimited(),
+): Promise<ResolvedDoc[]> {
   const index = lookupIndex(release, request.index);
   const passes = compileFilters(request, index);
-  const matcher = new RequestMatcher(request.query, request);
+  const matcher = new RequestMatcher(request.query, request, work);
   const byYear = new Map<string, Set<number>>();
   if (draws === null) {
     // Without whole_word every rank of the intervals counts: no per-rank test on this loop of up to 20,000 ranks.
@@ -85,6 +88,7 @@ export function resolveEstimate(release: OpenRelease, request: EstimateRequest, 
     for (const shard of shardsInYears(release, request)) {
       for (const { lo, hi } of matcher.match(shard).intervals) {
         for (let rank = lo; rank < hi; rank++) {
+          if (work.due()) await work.pause();
           if (wholeWord && !matcher.counts(shard, rank)) continue;
           const ix = shard.docBase + shard.reader.locate(rank).doc;
           addTo(byYear, shard.year, ix);
@@ -101,20 +105,24 @@ export function resolveEstimate(release: OpenRelease, request: EstimateRequest, 
       return passes(m) ? { shard_id: shard.shardId, key, n, labels: facetMetadataOf(m) } : { shard_id: shard.shardId, key, n: 0, labels: null };
     });
   }
-  const located = draws.map(([shardId, rank]) => {
+  const located: { handle: ShardHandle; doc: number; rank: number; key: string }[] = [];
+  for (const [shardId, rank] of draws) {
+    if (work.due()) await work.pause();
     const handle = lookupShard(index, shardId);
     const doc = handle.reader.locate(rank).doc;
     addTo(byYear, handle.year, handle.docBase + doc);
-    return { handle, doc, rank, key: `${handle.year}:${handle.docBase + doc}` };
-  });
+    located.push({ handle, doc, rank, key: `${handle.year}:${handle.docBase + doc}` });
+  }
   const meta = readMetadata(index, byYear);
   // k of an article: its occurrences of any spelling (every spelling it holds was found in its own shard).
   const spellings = new Map<string, Uint8Array[]>();
   const kOf = new Map<string, number>();
-  return located.map((d) => {
+  const resolved: ResolvedDoc[] = [];
+  for (const d of located) {
+    if (work.due()) await work.pause();
     const m = meta.get(d.key) as ArticleMetadata;
     // A draw that fails the whole-word rule is a candidate that does not count, like one failing a filter.
-    if (!passes(m) || !matcher.counts(d.handle, d.rank)) return { shard_id: d.handle.shardId, key: d.key, n: 0, labels: null };
+    if (!passes(m) || !matcher.counts(d.handle, d.rank)) { resolved.push({ shard_id: d.handle.shardId, key: d.key, n: 0, labels: null }); continue; }
     let k = kOf.get(d.key);
     if (k === undefined) {
       let sp = spellings.get(d.handle.shardId);
@@ -122,6 +130,7 @@ export function resolveEstimate(release: OpenRelease, request: EstimateRequest, 
       k = Math.max(1, countInArticle(d.handle.reader.documentBytes(d.doc), sp, matcher.options.wholeWord));
       kOf.set(d.key, k);
     }
-    return { shard_id: d.handle.shardId, key: d.key, n: k, labels: facetMetadataOf(m) };
-  });
+    resolved.push({ shard_id: d.handle.shardId, key: d.key, n: k, labels: facetMetadataOf(m) });
+  }
+  return resolved;
 }

@@ -1,4 +1,5 @@
 import type { OpenRelease } from '../release/types.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { FacetCounter } from './facets.ts';
 import { V2_LIMITS } from './limits.ts';
 import { meanInterval, sampleRanks, wilsonInterval } from './sampling.ts';
@@ -93,9 +94,9 @@ export function combineEstimate(indexVersion: string, request: EstimateRequest, 
  * years; otherwise estimated from a seeded uniform sample of ranks with 95% intervals. Facets of a sample are
  * scaled to the population. The same three steps run across workers (estimate-parts.ts).
  *
- * @example estimate(release, { index: 'news', query: 'the', languages: ['ja'] }).matching_articles // { value, low, high }
+ * @example (await estimate(release, { index: 'news', query: 'the', languages: ['ja'] })).matching_articles // { value, low, high }
  */
-export function estimate(release: OpenRelease, request: EstimateRequest): EstimateResult {
-  const plan = estimateIntervals(release, request);
-  return combineEstimate(release.indexVersion, request, plan, resolveEstimate(release, request, estimateDraws(request, plan)));
+export async function estimate(release: OpenRelease, request: EstimateRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<EstimateResult> {
+  const plan = estimateIntervals(release, request, work);
+  return combineEstimate(release.indexVersion, request, plan, await resolveEstimate(release, request, estimateDraws(request, plan), work));
 }

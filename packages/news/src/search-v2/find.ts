@@ -1,4 +1,5 @@
 import type { OpenRelease, ShardHandle } from '../release/types.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { lookupIndex } from './release-lookup.ts';
 import { RequestMatcher } from './matching.ts';
@@ -25,13 +26,13 @@ export function shardsInYears(release: OpenRelease, request: FindRequest): reado
  * v2 find: per selected shard, the half-open rank interval of the query, with shard ids and years aligned.
  * Metadata filters do not apply; `total_occurrences` is the sum of the interval lengths.
  *
- * @example find(release, { index: 'news', query: 'Berlin', year_min: 2016 }).segment_by_shard // [[lo, hi], …]
+ * @example (await find(release, { index: 'news', query: 'Berlin', year_min: 2016 })).segment_by_shard // [[lo, hi], …]
  */
-export function find(release: OpenRelease, request: FindRequest): FindResult {
+export async function find(release: OpenRelease, request: FindRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<FindResult> {
   if (request.query.length === 0) {
     throw new V2Error('invalid_query', 'find needs a non-empty query');
   }
-  const matcher = new RequestMatcher(request.query, request);
+  const matcher = new RequestMatcher(request.query, request, work);
   const segments: (readonly [number, number])[] = [];
   const shardIds: string[] = [];
   const years: string[] = [];
@@ -46,18 +47,19 @@ export function find(release: OpenRelease, request: FindRequest): FindResult {
       shardIds.push(shard.shardId);
       years.push(shard.year);
     }
-    total += matcher.count(shard);
+    total += await matcher.count(shard);
   }
   return { index_version: release.indexVersion, total_occurrences: total, segment_by_shard: segments, shard_ids: shardIds, shard_years: years };
 }
 
 /** v2 count: occurrences of the query in the selected years (the empty query counts text bytes). */
-export function count(release: OpenRelease, request: FindRequest): CountResult {
+export async function count(release: OpenRelease, request: FindRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<CountResult> {
   if (request.query.length === 0) {
     // The empty query counts text bytes (spec), whatever the matching options.
     return { index_version: release.indexVersion, count: shardsInYears(release, request).reduce((sum, s) => sum + s.reader.count(new Uint8Array(0)), 0) };
   }
-  const matcher = new RequestMatcher(request.query, request);
-  const total = shardsInYears(release, request).reduce((sum, s) => sum + matcher.count(s), 0);
+  const matcher = new RequestMatcher(request.query, request, work);
+  let total = 0;
+  for (const s of shardsInYears(release, request)) total += await matcher.count(s);
   return { index_version: release.indexVersion, count: total };
 }

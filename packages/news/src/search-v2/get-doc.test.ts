@@ -12,14 +12,14 @@ beforeAll(async () => {
 
 const base = { index: 'news', expected_index_version: VERSION };
 
-function firstRank(rel: OpenRelease, query: string, shardId: string): number {
-  const found = find(rel, { index: 'news', query });
+async function firstRank(rel: OpenRelease, query: string, shardId: string): Promise<number> {
+  const found = (await find(rel, { index: 'news', query }));
   return found.segment_by_shard[found.shard_ids.indexOf(shardId)]?.[0] ?? -1;
 }
 
 describe('get_doc', () => {
-  it('returns the window with byte lengths, spans, full metadata and where the rank lives', () => {
-    const rank = firstRank(release, 'ベルリン', '2017-01');
+  it('returns the window with byte lengths, spans, full metadata and where the rank lives', async () => {
+    const rank = await firstRank(release, 'ベルリン', '2017-01');
     const doc = getDoc(release, { ...base, query: 'ベルリン', shard_id: '2017-01', rank, max_ctx_len: 3 });
     expect(doc).toMatchObject({ index_version: VERSION, year: '2017', shard_id: '2017-01', rank, doc_ix: 1, text: 'とベルリン、' });
     expect(doc.doc_len).toBe(Buffer.byteLength('東京とベルリン、Berlin'));
@@ -29,8 +29,8 @@ describe('get_doc', () => {
     expect(doc.metadata.language).toBe('ja');
   });
 
-  it('defaults to 1000 bytes of context and returns the whole article with full_text', () => {
-    const rank = firstRank(release, 'Berlin', '2016-05');
+  it('defaults to 1000 bytes of context and returns the whole article with full_text', async () => {
+    const rank = await firstRank(release, 'Berlin', '2016-05');
     const windowed = getDoc(release, { ...base, query: 'Berlin', shard_id: '2016-05', rank });
     expect(windowed.text.length).toBeGreaterThan(0);
     const full = getDoc(release, { ...base, query: 'Berlin', shard_id: '2016-05', rank, full_text: true, max_ctx_len: 1 });
@@ -44,7 +44,7 @@ describe('get_doc', () => {
       [{ shard: '2020-01', text: 'needle' + 'x'.repeat(limit - 6) }, { shard: '2020-01', text: 'needle' + 'y'.repeat(limit - 5) }],
       { indexVersion: VERSION },
     );
-    const [lo, hi] = find(big, { index: 'news', query: 'needle' }).segment_by_shard[0] ?? [0, 0];
+    const [lo, hi] = (await find(big, { index: 'news', query: 'needle' })).segment_by_shard[0] ?? [0, 0];
     const results = [];
     for (let rank = lo; rank < hi; rank++) {
       try {
@@ -59,8 +59,8 @@ describe('get_doc', () => {
     expect(getDoc(big, { ...base, query: 'needle', shard_id: '2020-01', rank: lo, max_ctx_len: 10 }).disp_len).toBeLessThanOrEqual(26);
   });
 
-  it('answers 422 rank_out_of_range for a rank just outside the query interval', () => {
-    const found = find(release, { index: 'news', query: 'Berlin' });
+  it('answers 422 rank_out_of_range for a rank just outside the query interval', async () => {
+    const found = (await find(release, { index: 'news', query: 'Berlin' }));
     const [lo, hi] = found.segment_by_shard[0] ?? [0, 0];
     expect(getDoc(release, { ...base, query: 'Berlin', shard_id: '2016-05', rank: hi - 1 }).doc_ix).toBeGreaterThanOrEqual(0);
     for (const rank of [lo - 1, hi]) {
@@ -72,7 +72,8 @@ describe('get_doc', () => {
   it('answers 409 for a stale version and 503 when the year store is missing', async () => {
     expect(errorOf(() => getDoc(release, { ...base, expected_index_version: 'old', query: 'Berlin', shard_id: '?', rank: -1 })).status).toBe(409);
     const broken = await buildMemoryRelease(ARTICLES, { indexVersion: VERSION, missingYears: ['2016'] });
-    const err = errorOf(() => getDoc(broken, { ...base, query: 'Berlin', shard_id: '2016-05', rank: firstRank(broken, 'Berlin', '2016-05') }));
+    const rank = await firstRank(broken, 'Berlin', '2016-05');
+    const err = errorOf(() => getDoc(broken, { ...base, query: 'Berlin', shard_id: '2016-05', rank }));
     expect([err.code, err.status]).toEqual(['year_store_missing', 503]);
   });
 });

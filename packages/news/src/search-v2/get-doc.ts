@@ -1,4 +1,5 @@
 import type { OpenRelease } from '../release/types.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { V2_LIMITS } from './limits.ts';
 import { assertIndexVersion, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
@@ -10,11 +11,11 @@ import type { GetDocRequest, GetDocResult } from './types.ts';
  * window (`max_ctx_len` bytes each side, default 1000) or, with `full_text`, the whole article (≤ 1 MiB, else
  * `article_too_large`), with highlighted spans and full metadata. Everything is read locally.
  */
-export function getDoc(release: OpenRelease, request: GetDocRequest): GetDocResult {
+export function getDoc(release: OpenRelease, request: GetDocRequest, work: WorkBudget = WorkBudget.unlimited()): GetDocResult {
   assertIndexVersion(release, request.expected_index_version);
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
-  const match = continuationMatch(shard, request);
+  const match = continuationMatch(shard, request, work);
   const { rank } = request;
   const interval = Number.isSafeInteger(rank) ? match?.intervalOf(rank) : undefined;
   if (interval === undefined) {

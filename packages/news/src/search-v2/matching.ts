@@ -2,6 +2,7 @@ import type { ShardHandle } from '../release/types.ts';
 import {
   EXACT_MATCHING, matchBudget, matchPrepared, MatchingError, prepareMatch, type MatchBudget, type MatchOptions, type PreparedMatch, type ShardMatch,
 } from '../matching/index.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import type { MatchingRequest } from './types.ts';
 
@@ -12,29 +13,34 @@ export function matchOptionsOf(request: MatchingRequest): MatchOptions {
   return caseInsensitive || wholeWord ? { caseInsensitive, wholeWord } : EXACT_MATCHING;
 }
 
-/** Runs `fn`, turning an engine matching refusal into the documented v2 error (422, with its bound). */
+/** An engine matching refusal as the documented v2 error (422, with its bound); anything else as it is. */
+function asV2Error(e: unknown): unknown {
+  return e instanceof MatchingError ? new V2Error(e.code, e.message, e.limit === undefined ? {} : { limit: e.limit }) : e;
+}
+
+/** Runs `fn`, turning an engine matching refusal into the documented v2 error. */
 export function withMatchingErrors<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof MatchingError) throw new V2Error(e.code, e.message, e.limit === undefined ? {} : { limit: e.limit });
-    throw e;
+    throw asV2Error(e);
   }
 }
 
 /**
  * Matches one request's query in the shards it touches, once per shard, within one work budget for the whole
- * request (so a query cannot explode across many shards).
+ * request (so a query cannot explode across many shards), stopping when the request's `work` does.
  */
 export class RequestMatcher {
   readonly options: MatchOptions;
   readonly #prepared: PreparedMatch;
-  readonly #budget: MatchBudget = matchBudget();
+  readonly #budget: MatchBudget;
   readonly #byShard = new Map<string, ShardMatch>();
 
-  constructor(readonly query: string, request: MatchingRequest) {
+  constructor(readonly query: string, request: MatchingRequest, work: WorkBudget = WorkBudget.unlimited()) {
     this.options = matchOptionsOf(request);
     this.#prepared = withMatchingErrors(() => prepareMatch(query, this.options));
+    this.#budget = matchBudget(undefined, undefined, work);
   }
 
   match(shard: ShardHandle): ShardMatch {
@@ -47,9 +53,13 @@ export class RequestMatcher {
   }
 
   /** Occurrences that count in one shard (whole-word tests included), with matching refusals as v2 errors. */
-  count(shard: ShardHandle): number {
+  async count(shard: ShardHandle): Promise<number> {
     const m = this.match(shard);
-    return withMatchingErrors(() => m.count());
+    try {
+      return await m.count();
+    } catch (e) {
+      throw asV2Error(e);
+    }
   }
 
   /** Whether the occurrence at `rank` of `shard` counts. */
@@ -63,13 +73,15 @@ export class RequestMatcher {
  * The query's match in the shard a continuation names, when the continuation carries a query (its ranks must lie
  * in one of the query's intervals); whole_word needs the query, since the rule tests the match's own bytes.
  */
-export function continuationMatch(shard: ShardHandle, request: MatchingRequest & { readonly query?: string | null }): ShardMatch | undefined {
+export function continuationMatch(
+  shard: ShardHandle, request: MatchingRequest & { readonly query?: string | null }, work: WorkBudget,
+): ShardMatch | undefined {
   const query = request.query;
   if (query === undefined || query === null) {
     if (request.whole_word === true) throw new V2Error('invalid_query', 'whole_word needs the query: send the query the ranks came from');
     return undefined;
   }
-  return new RequestMatcher(query, request).match(shard);
+  return new RequestMatcher(query, request, work).match(shard);
 }
 
 /** A filter of ranks by the whole-word rule, or undefined when every rank of the range counts. */

@@ -1,14 +1,15 @@
 import type { OpenRelease, ShardHandle } from '../release/types.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { V2_LIMITS } from './limits.ts';
 import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard } from './release-lookup.ts';
 import { continuationMatch, wholeWordFilter } from './matching.ts';
 import type { Occurrence, OccurrencesResult, RankRangeRequest } from './types.ts';
 
 /** The continuation checks, in order: release, index and shard, rank range (and the query's interval). */
-function checkedShard(release: OpenRelease, request: RankRangeRequest): { shard: ShardHandle; keep: ((rank: number) => boolean) | undefined } {
+function checkedShard(release: OpenRelease, request: RankRangeRequest, work: WorkBudget): { shard: ShardHandle; keep: ((rank: number) => boolean) | undefined } {
   assertIndexVersion(release, request.expected_index_version);
   const shard = lookupShard(lookupIndex(release, request.index), request.shard_id);
-  const match = continuationMatch(shard, request);
+  const match = continuationMatch(shard, request, work);
   checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.occurrencesRanks, match);
   return { shard, keep: wholeWordFilter(match) };
 }
@@ -17,13 +18,14 @@ function checkedShard(release: OpenRelease, request: RankRangeRequest): { shard:
  * v2 occurrences: resolves every rank of [rank_from, rank_to) (≤ 50,000) in one shard to (year, doc_ix, offset).
  * The release version is checked before anything else.
  *
- * @example occurrences(release, { index: 'news', shard_id: '2016-05', rank_from: 0, rank_to: 10, expected_index_version: v })
+ * @example await occurrences(release, { index: 'news', shard_id: '2016-05', rank_from: 0, rank_to: 10, expected_index_version: v })
  */
-export function occurrences(release: OpenRelease, request: RankRangeRequest): OccurrencesResult {
-  const { shard, keep } = checkedShard(release, request);
+export async function occurrences(release: OpenRelease, request: RankRangeRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<OccurrencesResult> {
+  const { shard, keep } = checkedShard(release, request, work);
   const { reader, year, docBase } = shard;
   const list: Occurrence[] = [];
   for (let rank = request.rank_from; rank < request.rank_to; rank++) {
+    if (work.due()) await work.pause();
     if (keep !== undefined && !keep(rank)) continue;
     const { doc, offset } = reader.locate(rank);
     list.push({ rank, year, doc_ix: docBase + doc, offset });
@@ -60,10 +62,10 @@ function writeAscii(buf: Buffer, at: number, s: string): number {
  * JSON.stringify-ing 50,000 small objects was about 3/4 of the endpoint's time; here the per-rank values are
  * non-negative integers written as ASCII digits into one buffer, and the shard's year is encoded once.
  */
-export function occurrencesJson(release: OpenRelease, request: RankRangeRequest): string {
-  const { shard, keep } = checkedShard(release, request);
+export async function occurrencesJson(release: OpenRelease, request: RankRangeRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<string> {
+  const { shard, keep } = checkedShard(release, request, work);
   // With whole_word the page lists only the ranks that count; the general path does that.
-  if (keep !== undefined) return JSON.stringify(occurrences(release, request));
+  if (keep !== undefined) return JSON.stringify(await occurrences(release, request, work));
   const { reader, docBase } = shard;
   const from = request.rank_from;
   const to = request.rank_to;
@@ -71,7 +73,7 @@ export function occurrencesJson(release: OpenRelease, request: RankRangeRequest)
   const head = `{"index_version":${JSON.stringify(release.indexVersion)},"shard_id":${JSON.stringify(shard.shardId)}`
     + `,"rank_from":${from},"rank_to":${to},"page_occurrences":${to - from},"occurrences":[`;
   // The fast loop writes bytes as latin1 characters, so it needs a printable-ASCII year (crawl years are digits).
-  if (!ASCII_ONLY.test(year)) return JSON.stringify(occurrences(release, request));
+  if (!ASCII_ONLY.test(year)) return JSON.stringify(await occurrences(release, request, work));
   const rankKey = '{"rank":';
   const yearPart = `,"year":${year},"doc_ix":`;
   const offsetKey = ',"offset":';
@@ -79,6 +81,7 @@ export function occurrencesJson(release: OpenRelease, request: RankRangeRequest)
   const buf = Buffer.allocUnsafe((to - from) * (rankKey.length + yearPart.length + offsetKey.length + 3 * 16 + 2) + 2);
   let at = 0;
   for (let rank = from; rank < to; rank++) {
+    if (work.due()) await work.pause();
     const { doc, offset } = reader.locate(rank);
     if (rank !== from) buf[at++] = 44; // ,
     at = writeAscii(buf, at, rankKey);

@@ -56,14 +56,14 @@ describe('query-wide totals (examine every page, merge by (year, doc_ix))', () =
         filtersArb,
         async (articles, query, pageSize, filters) => {
           const release = await buildMemoryRelease(articles, { indexVersion: VERSION });
-          const found = find(release, { index: 'news', query });
+          const found = (await find(release, { index: 'news', query }));
           const all = new QueryTotals();
           const filtered = new QueryTotals();
           let pageMatchingOccurrences = 0;
           for (const page of planPages(found, pageSize)) {
             const request = { index: 'news', expected_index_version: VERSION, query, ...page };
-            all.add(documents(release, request));
-            const result = documents(release, { ...request, ...filters });
+            all.add((await documents(release, request)));
+            const result = (await documents(release, { ...request, ...filters }));
             filtered.add(result);
             pageMatchingOccurrences += result.page_matching_occurrences;
           }
@@ -86,7 +86,7 @@ describe('query-wide totals (examine every page, merge by (year, doc_ix))', () =
 });
 
 describe('planPages', () => {
-  it('covers every interval exactly once with pages of at most pageSize ranks', () => {
+  it('covers every interval exactly once with pages of at most pageSize ranks', async () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(1000), fc.nat(300)), { maxLength: 6 }), fc.integer({ min: 1, max: 50 }), (segs, size) => {
         const found = { segment_by_shard: segs.map(([lo, n]) => [lo, lo + n] as const), shard_ids: segs.map((_, i) => `s${i}`) };

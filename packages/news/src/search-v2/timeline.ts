@@ -1,4 +1,5 @@
 import type { OpenRelease, ShardHandle } from '../release/types.ts';
+import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { shardsInYears } from './find.ts';
 import { RequestMatcher } from './matching.ts';
@@ -23,11 +24,11 @@ function emptyPeriod(shard: ShardHandle): TimelinePeriod & { occurrences: number
  * articles instead of raw counts that mostly show how big each crawl month is. Periods without a match are
  * listed too (a zero is data). Parts of one period are summed.
  *
- * @example timeline(release, { index: 'news', query: 'oil prices' }).periods[0] // { period: '1987-03', occurrences: 12, … }
+ * @example (await timeline(release, { index: 'news', query: 'oil prices' })).periods[0] // { period: '1987-03', occurrences: 12, … }
  */
-export function timeline(release: OpenRelease, request: FindRequest): TimelineResult {
+export async function timeline(release: OpenRelease, request: FindRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<TimelineResult> {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'timeline needs a non-empty query');
-  const matcher = new RequestMatcher(request.query, request);
+  const matcher = new RequestMatcher(request.query, request, work);
   const periods = new Map<string, ReturnType<typeof emptyPeriod>>();
   let total = 0;
   for (const shard of shardsInYears(release, request)) {
@@ -35,7 +36,7 @@ export function timeline(release: OpenRelease, request: FindRequest): TimelineRe
     let entry = periods.get(key);
     if (entry === undefined) periods.set(key, (entry = emptyPeriod(shard)));
     const { docCount, textBytes } = shard.reader.stats;
-    const n = matcher.count(shard);
+    const n = await matcher.count(shard);
     entry.occurrences += n;
     entry.articles += docCount;
     entry.text_bytes += textBytes - docCount;

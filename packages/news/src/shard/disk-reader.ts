@@ -14,6 +14,7 @@ const PROBE_CHUNK = 256;
  * only the document table (8 bytes per article) and the header live in RAM. Not safe to share across threads.
  */
 export class DiskShardReader extends ShardReaderBase {
+  readonly kind = 'sa' as const;
   readonly stats: ShardStats;
   private readonly n: number;
   private readonly ptr = Buffer.alloc(4);

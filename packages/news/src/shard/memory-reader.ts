@@ -46,6 +46,7 @@ function bound(text: Buffer, sa: Int32Array, q: Uint8Array, lo: number, hi: numb
 
 /** Whole shard in RAM: text, suffix array (int32 view) and document table. */
 export class MemoryShardReader extends ShardReaderBase {
+  readonly kind = 'sa' as const;
   readonly stats: ShardStats;
 
   /** @param sa the suffix array as signed 32-bit pointers (format v1 texts are < 2^31 bytes). */

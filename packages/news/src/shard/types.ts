@@ -1,3 +1,5 @@
+import type { ShardKind } from './kind.ts';
+
 /**
  * The contract of one shard of the full-text index: a byte-level suffix array over the shard's text,
  * where every article's UTF-8 bytes are preceded by one 0xFF byte. Two readers implement it (whole
@@ -51,6 +53,8 @@ export interface ShardStats {
 
 export interface ShardReader {
   readonly stats: ShardStats;
+  /** The index kind behind the contract (what its operations cost); absent in test doubles: treated as `sa`. */
+  readonly kind?: ShardKind;
   /** Number of (overlapping) occurrences of `query`. The empty query counts text bytes, separators excluded. */
   count(query: Uint8Array): number;
   /** Rank interval of suffixes starting with `query` (the whole [0, textBytes) for the empty query). */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { RPC_PATH } from '../protocol/index.ts';
-import { answerRpc } from './rpc-answer.ts';
+import { answerRpc, PendingAnswer, type RpcAnswer } from './rpc-answer.ts';
 import { acceptRpcStreams } from './rpc-stream.ts';
 import type { RoutedHandler } from './shard-view.ts';
 
@@ -52,9 +52,16 @@ export function startWorkerServer(handle: RoutedHandler, opts: WorkerServerOptio
     }
     readBody(req).then((body) => {
       if (body === null) { send(res, 413, JSON.stringify({ detail: 'RPC body too large' })); return; }
+      const respond = (answer: RpcAnswer) => {
+        if (res.destroyed) return;
+        if (answer.ok) send(res, 200, answer.body, answer.contentType);
+        else send(res, answer.refused ? 400 : 500, JSON.stringify({ detail: answer.detail }));
+      };
       const answer = answerRpc(handle, body.toString('utf8'), log);
-      if (answer.ok) send(res, 200, answer.body, answer.contentType);
-      else send(res, answer.refused ? 400 : 500, JSON.stringify({ detail: answer.detail }));
+      if (!(answer instanceof PendingAnswer)) { respond(answer); return; }
+      // The caller hung up before its answer: stop the work.
+      res.once('close', () => { if (!res.writableFinished) answer.work.cancel(); });
+      void answer.answer.then(respond);
     }, (e: unknown) => {
       log.warn({ err: e }, 'rpc body read failed');
     });

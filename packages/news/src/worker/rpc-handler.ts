@@ -1,21 +1,40 @@
 import type { ArticleMetadata, OpenRelease, ReleaseIndex, ShardHandle } from '../release/types.ts';
-import type { ReplyFor, ShardSelection, WireMetadata, WorkerError, WorkerReply, WorkerRequest } from '../protocol/index.ts';
+import type { ReplyFor, ShardSelection, V2WorkerRequest, WireMetadata, WorkerError, WorkerReply, WorkerRequest } from '../protocol/index.ts';
 import { assertNever } from '../protocol/index.ts';
 import { describeRelease } from './identity.ts';
 import { createV2Handler } from './v2-handler.ts';
 import { ResultCache } from './result-cache.ts';
+import type { WorkBudget } from '../work-budget/index.ts';
+import { defaultWorkLimits, workBudgets, type WorkLimits } from './work-limits.ts';
 
 export interface RpcHandlerOptions {
   /** count/find results kept (LRU); 0 turns the cache off. */
   readonly cacheEntries: number;
   /** Longer queries are not cached: they are rarely repeated and would make keys large. */
   readonly cacheMaxQueryLength: number;
+  /** CPU per v2 request by index kind, and the slice length (work-limits.ts). */
+  readonly work: WorkLimits;
 }
 
-export const defaultRpcHandlerOptions: RpcHandlerOptions = { cacheEntries: 10_000, cacheMaxQueryLength: 256 };
+export const defaultRpcHandlerOptions: RpcHandlerOptions = { cacheEntries: 10_000, cacheMaxQueryLength: 256, work: defaultWorkLimits };
 
-/** Answers one protocol request from an opened release. Pure with respect to HTTP: the server only frames it. */
-export type RpcHandler = (request: WorkerRequest) => WorkerReply;
+/**
+ * A v2 reply still being computed: its loops pause between slices so other requests are answered meanwhile, and
+ * `work.cancel()` stops it when nobody waits any more.
+ */
+export class PendingReply {
+  constructor(readonly work: WorkBudget, readonly reply: Promise<WorkerReply>) {}
+}
+
+/**
+ * Answers one protocol request from an opened release. Pure with respect to HTTP: the server only frames it.
+ * v1 requests and the identity (microseconds each) answer at once; v2 ones answer a `PendingReply` bounded by
+ * `budgetMs` from now (the envelope's; default: none) and the release kind's CPU limit.
+ */
+export interface RpcHandler {
+  (request: Exclude<WorkerRequest, V2WorkerRequest>, budgetMs?: number): WorkerReply;
+  (request: WorkerRequest, budgetMs?: number): WorkerReply | PendingReply;
+}
 
 class RequestRefused extends Error {
   constructor(readonly error: WorkerError) {
@@ -54,6 +73,7 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
   // Built on first use: views restricted to a few shards (shard-view.ts) are made per request and rarely asked.
   let identity: ReturnType<typeof describeRelease> | undefined;
   const v2 = createV2Handler(release);
+  const budgetFor = workBudgets(release, opts.work);
   const encoder = new TextEncoder();
 
   const indexOf = (name: string): ReleaseIndex => {
@@ -118,7 +138,7 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
     return v;
   };
 
-  return (request) => {
+  const handle = (request: WorkerRequest, budgetMs = Infinity): WorkerReply | PendingReply => {
     try {
       switch (request.kind) {
         case 'identity': return { kind: 'identity', indexVersion, identity: (identity ??= describeRelease(release, shardSpec)) };
@@ -126,8 +146,11 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
         case 'find': return cached(finds, request, find);
         case 'get_doc': return getDoc(request);
         case 'v2_find': case 'v2_count': case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_metadata': case 'v2_info':
-        case 'v2_timeline': case 'v2_contexts': case 'v2_estimate': case 'v2_estimate_intervals': case 'v2_estimate_resolve':
-          return v2(request);
+        case 'v2_timeline': case 'v2_contexts': case 'v2_estimate': case 'v2_estimate_intervals': case 'v2_estimate_resolve': {
+          // The clock is read here, not for every call: v1 counts take microseconds and need no deadline.
+          const work = budgetFor(performance.now() + budgetMs);
+          return new PendingReply(work, v2(request, work));
+        }
         default: return assertNever(request, 'request kind');
       }
     } catch (e) {
@@ -135,4 +158,6 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
       throw e;
     }
   };
+  // The switch answers only v2 kinds with a PendingReply, which is what the first signature says.
+  return handle as RpcHandler;
 }

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { encodeFrame, FrameReader, FrameTooLarge, FrameType, RPC_PATH, SPLIT_REPLY_TYPE, STREAM_UPGRADE } from '../protocol/index.ts';
-import { answerRpc } from './rpc-answer.ts';
+import type { WorkBudget } from '../work-budget/index.ts';
+import { answerRpc, PendingAnswer, type RpcAnswer } from './rpc-answer.ts';
 import type { RoutedHandler } from './shard-view.ts';
 
 export interface RpcStreams {
@@ -16,7 +17,8 @@ const NOT_HERE = 'HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length:
 
 /**
  * Serves the frame stream (protocol/stream-framing.ts) on `GET /rpc` with `Upgrade: news-rpc`. Each request frame is
- * answered as `POST /rpc` answers its body; the replies of one event-loop turn leave in one write.
+ * answered as `POST /rpc` answers its body; the replies of one event-loop turn leave in one write. A v2 request is
+ * answered when its work ends (other frames are answered meanwhile); a cancel frame, or the stream closing, stops it.
  */
 export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrameBytes: number, log: Logger): RpcStreams {
   const open = new Set<Duplex>();
@@ -31,15 +33,24 @@ export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrame
     const reader = new FrameReader(maxFrameBytes);
     let corked = false;
     const flush = () => { corked = false; socket.uncork(); };
-    const answer = (id: number, type: number, payload: Buffer) => {
-      const a = type === FrameType.request
-        ? answerRpc(handle, payload.toString('utf8'), log)
-        : { ok: false as const, refused: true as const, detail: `frame type ${type} is not a request` };
+    /** Calls still computing, by id, so a cancel frame or the stream's end can stop them. */
+    const running = new Map<number, WorkBudget>();
+    const send = (id: number, a: RpcAnswer) => {
+      if (socket.destroyed) return;
       const frame = a.ok
         ? encodeFrame(id, a.contentType === SPLIT_REPLY_TYPE ? FrameType.split : FrameType.json, a.body)
         : encodeFrame(id, a.refused ? FrameType.refused : FrameType.failed, a.detail);
       if (!corked) { corked = true; socket.cork(); setImmediate(flush); }
       socket.write(frame);
+    };
+    const answer = (id: number, type: number, payload: Buffer) => {
+      if (type === FrameType.cancel) { running.get(id)?.cancel(); return; }
+      const a = type === FrameType.request
+        ? answerRpc(handle, payload.toString('utf8'), log)
+        : { ok: false as const, refused: true as const, detail: `frame type ${type} is not a request` };
+      if (!(a instanceof PendingAnswer)) { send(id, a); return; }
+      running.set(id, a.work);
+      void a.answer.then((done) => { running.delete(id); send(id, done); });
     };
     const read = (chunk: Buffer) => {
       try {
@@ -54,7 +65,12 @@ export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrame
     if (head.length > 0) read(head);
     socket.on('data', read);
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => open.delete(socket));
+    socket.on('close', () => {
+      open.delete(socket);
+      // The gateway that asked is gone: nobody reads these answers.
+      for (const work of running.values()) work.cancel();
+      running.clear();
+    });
   });
   return { closeAll: () => { for (const s of open) s.destroy(); open.clear(); } };
 }

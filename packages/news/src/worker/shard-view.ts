@@ -1,9 +1,9 @@
 import type { OpenRelease } from '../release/types.ts';
 import type { WorkerReply, WorkerRequest } from '../protocol/index.ts';
-import { createRpcHandler, type RpcHandler, type RpcHandlerOptions } from './rpc-handler.ts';
+import { createRpcHandler, type PendingReply, type RpcHandler, type RpcHandlerOptions } from './rpc-handler.ts';
 
-/** Answers a request from every served shard (`shards` null) or from the listed ones only. */
-export type RoutedHandler = (request: WorkerRequest, shards: readonly string[] | null) => WorkerReply;
+/** Answers a request from every served shard (`shards` null) or from the listed ones only, within `budgetMs` (rpc-handler.ts). */
+export type RoutedHandler = (request: WorkerRequest, shards: readonly string[] | null, budgetMs: number) => WorkerReply | PendingReply;
 
 /** Distinct restrictions kept with their own handler (and result cache); a gateway sends few distinct sets. */
 const MAX_VIEWS = 32;
@@ -26,8 +26,8 @@ export function createRoutedHandler(release: OpenRelease, opts: RpcHandlerOption
   const whole = createRpcHandler(release, opts, shardSpec);
   const served = new Set([...release.indexes.values()].flatMap((i) => i.shards.map((s) => s.shardId as string)));
   const views = new Map<string, RpcHandler>();
-  return (request, shards) => {
-    if (shards === null || request.kind === 'identity') return whole(request);
+  return (request, shards, budgetMs) => {
+    if (shards === null || request.kind === 'identity') return whole(request, budgetMs);
     const notServed = shards.filter((s) => !served.has(s));
     if (notServed.length > 0) {
       return {
@@ -43,6 +43,6 @@ export function createRoutedHandler(release: OpenRelease, opts: RpcHandlerOption
     } else views.delete(key);
     // Re-inserted: the Map's order is least recently used first.
     views.set(key, view);
-    return view(request);
+    return view(request, budgetMs);
   };
 }

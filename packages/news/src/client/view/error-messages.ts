@@ -11,6 +11,7 @@ const PLAIN_BY_CODE: Readonly<Record<string, string>> = {
   whole_word_unsupported: 'Whole words only cannot be used for Chinese, Japanese, Thai, Lao, Khmer or Burmese text, which does not separate words with spaces. Turn off Whole words only and search again.',
   too_many_occurrences: 'This phrase occurs too often to check every occurrence for whole words. Narrow the crawl years, search a longer phrase, or turn off Whole words only.',
   query_too_complex: 'Ignoring capitals gives this phrase too many spellings to search. Turn off Ignore capitals or search a longer phrase.',
+  query_too_expensive: 'This search takes too long to answer exactly. Narrow the crawl years, search a longer phrase, or turn off Whole words only or Ignore capitals.',
 };
 
 /**

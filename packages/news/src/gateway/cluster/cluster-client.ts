@@ -127,29 +127,29 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
   };
 
   /** A request answered by merging the parts, or by the one part when a single worker held every needed shard. */
-  const gather = async (index: string, ids: readonly string[] | null, request: WorkerRequest, deadline: number,
+  const gather = async (index: string, ids: readonly string[] | null, request: WorkerRequest, deadline: number, signal: AbortSignal | undefined,
     merge?: (parts: readonly Part<WorkerReply>[]) => WorkerReply, options: FanOutOptions = {}): Promise<WorkerReply> => {
-    const parts = await fan.run(index, ids ?? [], () => request, deadline, options);
+    const parts = await fan.run(index, ids ?? [], () => request, deadline, signal === undefined ? options : { ...options, signal });
     if (parts.length === 1 || merge === undefined) return (parts[0] as Part<WorkerReply>).reply;
     return firstRefusal(parts) ?? merge(parts);
   };
 
-  const route = async (request: WorkerRequest, deadline: number): Promise<WorkerReply> => {
+  const route = async (request: WorkerRequest, deadline: number, signal: AbortSignal | undefined): Promise<WorkerReply> => {
     if (set.release === null) await probeAll(deadline);
     switch (request.kind) {
       case 'identity': return identity(deadline);
       case 'count': {
         const ids = inYears(set, request.index, request.yearMin, request.yearMax);
-        return gather(request.index, ids, request, deadline, (p) => mergeV1Count(p as Part<ReplyFor<'count'>>[], expected));
+        return gather(request.index, ids, request, deadline, signal, (p) => mergeV1Count(p as Part<ReplyFor<'count'>>[], expected));
       }
       case 'find': {
         const ids = inYears(set, request.index, request.yearMin, request.yearMax);
-        return gather(request.index, ids, request, deadline, (p) => mergeV1Find(ids ?? [], p as Part<ReplyFor<'find'>>[], expected));
+        return gather(request.index, ids, request, deadline, signal, (p) => mergeV1Find(ids ?? [], p as Part<ReplyFor<'find'>>[], expected));
       }
       case 'get_doc': {
         // `s` indexes the release's year-selected shards; the worker is asked about that one shard as its s = 0.
         const ids = inYears(set, request.index, request.yearMin, request.yearMax);
-        if (ids === null) return gather(request.index, null, request, deadline);
+        if (ids === null) return gather(request.index, null, request, deadline, signal);
         const id = ids[request.s];
         if (id === undefined) return { kind: 'error', indexVersion: expected, error: { code: 'shard_out_of_range', s: request.s, shardCount: ids.length } };
         // Without a restriction (the worker keeps its result cache and whole view): s is the shard's position among
@@ -157,7 +157,7 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
         const localS = (r: Replica) => (r.identity?.indexes.find((i) => i.name === request.index)?.shards ?? [])
           .filter((x) => Number(x.year) >= (request.yearMin ?? -Infinity) && Number(x.year) <= (request.yearMax ?? Infinity))
           .findIndex((x) => x.shardId === id);
-        const [part] = await fan.run(request.index, [id], (_g, r) => ({ ...request, s: localS(r) }), deadline, { restrict: false });
+        const [part] = await fan.run(request.index, [id], (_g, r) => ({ ...request, s: localS(r) }), deadline, { restrict: false, signal });
         const reply = (part as Part<WorkerReply>).reply;
         if (reply.kind === 'error' && reply.error.code === 'rank_out_of_range') return { ...reply, error: { ...reply.error, s: request.s } };
         return reply;
@@ -165,7 +165,7 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
       case 'v2_find': case 'v2_count': case 'v2_timeline': {
         const b = request.body;
         const ids = inYears(set, b.index, b.year_min, b.year_max);
-        return gather(b.index, ids, request, deadline, (parts) => {
+        return gather(b.index, ids, request, deadline, signal, (parts) => {
           if (request.kind === 'v2_find') return v2Reply(request.kind, mergeV2Find(ids ?? [], v2Results<V2FindResult>(parts), expected));
           if (request.kind === 'v2_count') return v2Reply(request.kind, mergeV2Count(v2Results<V2CountResult>(parts), expected));
           return v2Reply(request.kind, mergeV2Timeline(ids ?? [], v2Results<V2TimelineResult>(parts), expected));
@@ -175,25 +175,25 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
         // Every continuation names its shard: a replica of that shard answers it whole.
         const { index, shard_id: shardId } = request.body;
         const known = set.shardsOf(index)?.some((s) => s.shardId === shardId) === true;
-        return gather(index, known ? [shardId] : null, request, deadline, undefined, { restrict: !known });
+        return gather(index, known ? [shardId] : null, request, deadline, signal, undefined, { restrict: !known });
       }
       case 'v2_metadata':
-        if (set.shardsOf(request.body.index) === undefined) return gather(request.body.index, null, request, deadline);
+        if (set.shardsOf(request.body.index) === undefined) return gather(request.body.index, null, request, deadline, signal);
         return splitMetadata(set, fan, request.body, deadline);
       case 'v2_info': {
         const asked = request.body.index;
         const names = set.release === null ? [] : [...set.release.shards.keys()];
         const name = asked ?? (names.includes('news') ? 'news' : names[0]);
         const ids = name === undefined ? null : (set.shardsOf(name)?.map((s) => s.shardId) ?? null);
-        return gather(name ?? '', ids !== null && ids.length > 0 ? ids : null, request, deadline,
+        return gather(name ?? '', ids !== null && ids.length > 0 ? ids : null, request, deadline, signal,
           (parts) => v2Reply(request.kind, mergeV2Info(ids ?? [], v2Results<V2ReleaseInfo>(parts), expected)));
       }
       case 'v2_estimate': {
         const b = request.body;
         const ids = inYears(set, b.index, b.year_min, b.year_max);
         // One replica holding every selected shard answers whole (one call instead of two rounds).
-        if (ids === null || set.oneHolds(b.index, ids)) return gather(b.index, ids, request, deadline, undefined, { whole: true });
-        return estimateAcross(set, fan, b, ids, deadline);
+        if (ids === null || set.oneHolds(b.index, ids)) return gather(b.index, ids, request, deadline, signal, undefined, { whole: true });
+        return estimateAcross(set, fan, b, ids, deadline, signal);
       }
       case 'v2_estimate_intervals': case 'v2_estimate_resolve':
         // Internal steps of estimateAcross; no route sends them through this client.
@@ -208,8 +208,8 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
     get lastSeenIndexVersion() { return lastSeen; },
     missingShards: () => set.missing(),
     replicas: () => replicas.map((r) => ({ url: r.url, status: r.status, reason: r.reason, shards: [...r.served.values()].flatMap((ids) => [...ids]) })),
-    async call(request, deadline = performance.now() + opts.timeoutMs) {
-      const reply = await route(request, deadline);
+    async call(request, deadline = performance.now() + opts.timeoutMs, _shards, signal) {
+      const reply = await route(request, deadline, signal);
       lastSeen = reply.indexVersion;
       return reply as Outcome<typeof request.kind>;
     },

@@ -23,8 +23,11 @@ function results<T>(parts: readonly Part<WorkerReply>[], indexVersion: string): 
  * them with the request's seed; the workers resolve their ranks or draws; `combineEstimate` sums. The answer is the
  * one a single worker holding every shard gives (same draws, same order, same arithmetic).
  */
-export async function estimateAcross(set: ReplicaSet, fan: FanOut, body: V2EstimateBody, ids: readonly string[], deadline: number): Promise<WorkerReply> {
-  const first = results<V2EstimateIntervals>(await fan.run(body.index, ids, () => ({ kind: 'v2_estimate_intervals', body }), deadline), set.expected);
+export async function estimateAcross(
+  set: ReplicaSet, fan: FanOut, body: V2EstimateBody, ids: readonly string[], deadline: number, signal?: AbortSignal,
+): Promise<WorkerReply> {
+  const options = { signal };
+  const first = results<V2EstimateIntervals>(await fan.run(body.index, ids, () => ({ kind: 'v2_estimate_intervals', body }), deadline, options), set.expected);
   if (!first.ok) return first.reply;
   const intervals = byShardOrder(ids, first.values.map((p) => ({ ids: p.intervals.map((iv) => iv[0]), items: p.intervals })));
   const shardIds = byShardOrder(ids, first.values.map((p) => ({ ids: p.shard_ids, items: p.shard_ids })));
@@ -34,7 +37,7 @@ export async function estimateAcross(set: ReplicaSet, fan: FanOut, body: V2Estim
   let resolved: V2ResolvedDoc[];
   if (draws === null) {
     const needed = [...new Set(intervals.map((iv) => iv[0]))];
-    const parts = needed.length === 0 ? [] : await fan.run(body.index, needed, () => ({ kind: 'v2_estimate_resolve', body: { request: body, draws: null } }), deadline);
+    const parts = needed.length === 0 ? [] : await fan.run(body.index, needed, () => ({ kind: 'v2_estimate_resolve', body: { request: body, draws: null } }), deadline, options);
     const second = results<{ resolved: V2ResolvedDoc[] }>(parts, set.expected);
     if (!second.ok) return second.reply;
     resolved = byShardOrder(ids, second.values.map((r) => ({ ids: r.resolved.map((d) => d.shard_id), items: r.resolved })));
@@ -44,7 +47,7 @@ export async function estimateAcross(set: ReplicaSet, fan: FanOut, body: V2Estim
     const needed = [...new Set(draws.map((d) => d[0]))];
     const parts = await fan.run(body.index, needed, (group) => ({
       kind: 'v2_estimate_resolve', body: { request: body, draws: positionsOf(group).map((i) => draws[i] as readonly [string, number]) },
-    }), deadline);
+    }), deadline, options);
     const second = results<{ resolved: V2ResolvedDoc[] }>(parts, set.expected);
     if (!second.ok) return second.reply;
     resolved = new Array<V2ResolvedDoc>(draws.length);

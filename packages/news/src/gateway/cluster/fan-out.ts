@@ -26,6 +26,8 @@ export interface FanOutOptions {
   readonly whole?: boolean;
   /** false: the request names its shards itself (continuations), so the worker needs no shard restriction. */
   readonly restrict?: boolean;
+  /** Aborts every call (the HTTP client went away); each worker is told to stop. */
+  readonly signal?: AbortSignal;
 }
 
 const NONE_TRIED: ReadonlySet<Replica> = new Set();
@@ -40,7 +42,7 @@ export function createFanOut(set: ReplicaSet, onUnusable: (r: Replica) => void):
     const now = performance.now();
     const until = route.alternative ? now + (deadline - now) / 2 : deadline;
     try {
-      const reply = await r.client.call(build(group, r), until, opts.restrict === false ? undefined : set.restriction(r, index, group));
+      const reply = await r.client.call(build(group, r), until, opts.restrict === false ? undefined : set.restriction(r, index, group), opts.signal);
       if (reply.indexVersion !== set.expected) {
         r.status = 'wrong_release';
         r.reason = `serves release ${reply.indexVersion}, not ${set.expected}`;

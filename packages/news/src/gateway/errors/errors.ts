@@ -63,7 +63,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof V2Refused) {
     // V2_ERROR_STATUS is the one table of v2 codes; the body is the worker's, already in the documented shape.
     // Only a missing store may come back by itself; a missing attribution table needs a rebuild.
-    const retry = err.body.code === 'year_store_missing' || err.body.code === 'release_unavailable';
+    const retry = err.body.code === 'year_store_missing' || err.body.code === 'release_unavailable' || err.body.code === 'deadline_exceeded';
     return { status: V2_ERROR_STATUS[err.body.code], body: err.body, headers: retry ? { 'retry-after': '1' } : {} };
   }
   if (err instanceof GatewayError) {

@@ -1,10 +1,11 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject } from '@sinclair/typebox';
 import type { V2CountResult, V2Exchanges, V2Kind, V2ReleaseInfo, V2WorkerReply, WorkerReply, WorkerRequest } from '../../protocol/index.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, V2Refused } from '../errors/index.ts';
 import { readRequestBody, validateBody } from '../validation/index.ts';
 import { elapsedMs, requestDeadline } from '../request-timing.ts';
+import { clientGone } from '../client-gone.ts';
 import { pythonExample } from '../v1/info.ts';
 import { shardDamaged } from '../v1/worker-errors.ts';
 import type { V2Route } from './routes.ts';
@@ -22,12 +23,14 @@ function parse<T extends TObject>(schema: T, req: FastifyRequest) {
 /**
  * Sends one v2 request to the worker and unwraps its outcome: a refusal becomes `V2Refused` (its code maps to
  * the status in one table), an answer from another release than the configured one becomes 503. The worker
- * itself checks `expected_index_version` before resolving ranks, so this never mixes releases.
+ * itself checks `expected_index_version` before resolving ranks, so this never mixes releases. The worker stops
+ * computing at the request's deadline, or when the client goes away.
  * Returns the response's JSON text as the worker encoded it.
  */
-async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyRequest, kind: K, body: V2Exchanges[K]['body']): Promise<string> {
+async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyRequest, res: FastifyReply, kind: K, body: V2Exchanges[K]['body']): Promise<string> {
   // The generic K defeats narrowing of the reply union; the worker client already checked reply.kind.
-  const reply = (await ctx.worker.call({ kind, body } as Extract<WorkerRequest, { kind: K }>, requestDeadline(req, ctx.worker.timeoutMs))) as V2WorkerReply | Extract<WorkerReply, { kind: 'error' }>;
+  const reply = (await ctx.worker.call({ kind, body } as Extract<WorkerRequest, { kind: K }>, requestDeadline(req, ctx.worker.timeoutMs),
+    undefined, clientGone(res.raw))) as V2WorkerReply | Extract<WorkerReply, { kind: 'error' }>;
   if (reply.kind === 'error') {
     if (reply.error.code === 'shard_damaged') throw shardDamaged(reply.error);
     throw new GatewayError('worker_unavailable', `The search worker refused the request (${reply.error.code}).`);
@@ -47,7 +50,7 @@ function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject): 
     method: 'POST',
     path,
     handler: async (req, ctx, _identity, reply) => {
-      const json = await callWorker(ctx, req, kind, parse(schema, req) as V2Exchanges[K]['body']);
+      const json = await callWorker(ctx, req, reply, kind, parse(schema, req) as V2Exchanges[K]['body']);
       return reply.type('application/json; charset=utf-8').send(json);
     },
   };
@@ -62,8 +65,8 @@ export const V2_ENDPOINTS: readonly V2Route[] = [
   {
     method: 'POST',
     path: '/count',
-    handler: async (req, ctx) => {
-      const result = JSON.parse(await callWorker(ctx, req, 'v2_count', parse(CountV2Request, req))) as V2CountResult;
+    handler: async (req, ctx, _identity, reply) => {
+      const result = JSON.parse(await callWorker(ctx, req, reply, 'v2_count', parse(CountV2Request, req))) as V2CountResult;
       return { ...result, latency_ms: elapsedMs(req) };
     },
   },
@@ -77,10 +80,10 @@ export const V2_ENDPOINTS: readonly V2Route[] = [
   {
     method: 'GET',
     path: '/info',
-    handler: async (req, ctx) => {
+    handler: async (req, ctx, _identity, reply) => {
       // `?index=` picks the index described (default: news); an unknown one is 422 unknown_index.
       const asked = (req.query as { index?: unknown }).index;
-      const loaded = JSON.parse(await callWorker(ctx, req, 'v2_info', { index: typeof asked === 'string' ? asked : null })) as V2ReleaseInfo;
+      const loaded = JSON.parse(await callWorker(ctx, req, reply, 'v2_info', { index: typeof asked === 'string' ? asked : null })) as V2ReleaseInfo;
       const { repo, revision } = ctx.config.hub;
       return {
         name: SERVICE_NAME,

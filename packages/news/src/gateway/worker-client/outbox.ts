@@ -1,4 +1,8 @@
 import type { Socket } from 'node:net';
+import { encodeFrame, FrameType } from '../../protocol/index.ts';
+
+/** The id slot of a frame that leaves whatever `live` says (a cancel: its call is no longer live by definition). */
+const ALWAYS = -1;
 
 /**
  * The request frames waiting to leave on one worker stream: the frames of one event-loop turn leave together in
@@ -14,6 +18,11 @@ export class Outbox {
 
   /** `live(id, now)`: whether the call still waits for its answer and is inside its deadline. */
   constructor(readonly socket: Socket, private readonly live: (id: number, now: number) => boolean) {}
+
+  /** Tells the worker that call `id` is no longer wanted, so it stops computing it. */
+  cancel(id: number): void {
+    this.add(ALWAYS, encodeFrame(id, FrameType.cancel, ''));
+  }
 
   add(id: number, frame: Buffer): void {
     this.#frames.push(frame);
@@ -32,7 +41,10 @@ export class Outbox {
     if (this.socket.destroyed) return;
     const out: Buffer[] = [];
     const now = performance.now();
-    for (let i = 0; i < frames.length; i++) if (this.live(ids[i] as number, now)) out.push(frames[i] as Buffer);
+    for (let i = 0; i < frames.length; i++) {
+      const id = ids[i] as number;
+      if (id === ALWAYS || this.live(id, now)) out.push(frames[i] as Buffer);
+    }
     if (out.length === 0) return;
     this.socket.write(out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out));
   };

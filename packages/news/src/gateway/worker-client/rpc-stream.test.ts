@@ -1,25 +1,29 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame, FrameReader, FrameType } from '../../protocol/index.ts';
-import { createRpcStream, DeadlinePassed, StreamBroken } from './rpc-stream.ts';
+import { CallCancelled, createRpcStream, DeadlinePassed, StreamBroken } from './rpc-stream.ts';
 
 /**
  * A worker end of the stream on loopback that answers frames whose payload starts with "answer" (echoing it), ends
  * the stream on "end" and resets it on "reset", and never answers the others, as a worker stuck on one call would.
- * Counts the request frames it received.
+ * Counts the request frames it received, and notes the payload of each call the gateway cancelled.
  */
 let server: Server;
 let origin = '';
 let received = 0;
+const cancelled: string[] = [];
 
 beforeAll(async () => {
   server = createServer((socket) => {
     let head = '';
     const reader = new FrameReader();
+    const textOf = new Map<number, string>();
     const onFrames = (chunk: Buffer) => {
-      reader.push(chunk, (id, _type, payload) => {
+      reader.push(chunk, (id, type, payload) => {
+        if (type === FrameType.cancel) { cancelled.push(textOf.get(id) ?? `unknown id ${id}`); return; }
         received++;
         const text = payload.toString('utf8');
+        textOf.set(id, text);
         if (text.startsWith('answer')) socket.write(encodeFrame(id, FrameType.json, text));
         else if (text === 'end') socket.end();
         else if (text === 'reset') socket.resetAndDestroy();
@@ -47,7 +51,8 @@ async function settle(p: Promise<unknown>, start: number): Promise<{ ms: number;
     await p;
     return { ms: performance.now() - start, outcome: 'answered' };
   } catch (e) {
-    return { ms: performance.now() - start, outcome: e instanceof DeadlinePassed ? 'deadline' : e instanceof StreamBroken ? 'broken' : String(e) };
+    const outcome = e instanceof DeadlinePassed ? 'deadline' : e instanceof StreamBroken ? 'broken' : e instanceof CallCancelled ? 'cancelled' : String(e);
+    return { ms: performance.now() - start, outcome };
   }
 }
 
@@ -91,6 +96,30 @@ describe('rpc stream', () => {
       expect(gone.outcome).toBe('deadline');
       await stream.call('answer probe', performance.now() + 1000);
       expect(received - before).toBe(4);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('tells the worker to stop a call past its deadline, and a call whose caller went away', async () => {
+    const stream = createRpcStream(origin, 1000);
+    try {
+      await stream.call('answer warm-up', performance.now() + 1000);
+      const start = performance.now();
+      const expired = settle(stream.call('hang until deadline', start + 50), start);
+      const caller = new AbortController();
+      const abandoned = settle(stream.call('hang until abort', start + 5000, caller.signal), start);
+      setTimeout(() => caller.abort(), 20);
+      expect((await abandoned).outcome).toBe('cancelled');
+      expect((await expired).outcome).toBe('deadline');
+      // Frames leave in the next turn; a probe answered after them means the worker has read them.
+      await stream.call('answer probe', performance.now() + 1000);
+      expect(cancelled.slice(-2)).toEqual(['hang until abort', 'hang until deadline']);
+      // A call whose caller was gone before it started is not sent at all.
+      const before = received;
+      expect((await settle(stream.call('answer never', performance.now() + 1000, AbortSignal.abort()), 0)).outcome).toBe('cancelled');
+      await stream.call('answer probe', performance.now() + 1000);
+      expect(received - before).toBe(1);
     } finally {
       stream.close();
     }

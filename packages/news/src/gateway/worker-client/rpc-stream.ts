@@ -12,6 +12,11 @@ export class DeadlinePassed extends Error {
   override readonly name = 'DeadlinePassed';
 }
 
+/** The caller's signal aborted (its HTTP client went away) before the answer. */
+export class CallCancelled extends Error {
+  override readonly name = 'CallCancelled';
+}
+
 /** A reply frame's type and its payload, decoded. */
 export interface StreamReply {
   readonly type: number;
@@ -19,8 +24,11 @@ export interface StreamReply {
 }
 
 export interface RpcStream {
-  /** Sends one envelope and resolves with its reply; rejects with StreamBroken, DeadlinePassed or a socket error. */
-  call(envelope: string, deadline: number): Promise<StreamReply>;
+  /**
+   * Sends one envelope and resolves with its reply; rejects with StreamBroken, DeadlinePassed, CallCancelled or a
+   * socket error. Past the deadline or once `signal` aborts, the worker is told to stop (a cancel frame).
+   */
+  call(envelope: string, deadline: number, signal?: AbortSignal): Promise<StreamReply>;
   close(): void;
 }
 
@@ -29,6 +37,9 @@ interface Pending {
   readonly resolve: (r: StreamReply) => void;
   readonly reject: (e: Error) => void;
   readonly deadline: number;
+  /** Only for calls made with a signal (v2): the listener to remove once the call settles. */
+  readonly signal?: AbortSignal;
+  onAbort?: () => void;
 }
 
 const HANDSHAKE_END = '\r\n\r\n';
@@ -56,6 +67,14 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
   let opening: Promise<Outbox> | null = null;
   let closed = false;
   const live = (id: number, now: number) => (pending.get(id)?.deadline ?? -Infinity) > now;
+  /** Removes a call from `pending` (and its abort listener): it settles now, once. */
+  const take = (id: number): Pending | undefined => {
+    const p = pending.get(id);
+    if (p === undefined) return undefined;
+    pending.delete(id);
+    if (p.onAbort !== undefined) p.signal?.removeEventListener('abort', p.onAbort);
+    return p;
+  };
   let expiry: NodeJS.Timeout | null = null;
   let expiryAt = Infinity;
 
@@ -66,8 +85,12 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
     const now = performance.now();
     let next = Infinity;
     for (const [id, p] of pending) {
-      if (p.deadline <= now) { pending.delete(id); p.reject(new DeadlinePassed('deadline passed waiting for the worker')); }
-      else if (p.deadline < next) next = p.deadline;
+      if (p.deadline <= now) {
+        take(id);
+        p.reject(new DeadlinePassed('deadline passed waiting for the worker'));
+        // The worker stops at the same deadline by itself (budgetMs); this covers the time the call waited here.
+        ready?.cancel(id);
+      } else if (p.deadline < next) next = p.deadline;
     }
     if (next !== Infinity) arm(next);
   };
@@ -83,9 +106,7 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
   };
 
   const failAll = (e: Error) => {
-    const all = [...pending.values()];
-    pending.clear();
-    for (const p of all) p.reject(e);
+    for (const id of [...pending.keys()]) take(id)?.reject(e);
   };
 
   const open = (): Promise<Outbox> => new Promise<Outbox>((resolve, reject) => {
@@ -95,8 +116,7 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
     const readBuffer = Buffer.allocUnsafe(READ_BYTES);
     // Decoded at once: the payload is a view of readBuffer, which the next read overwrites.
     const deliver = (id: number, type: number, payload: Buffer) => {
-      const p = pending.get(id);
-      if (p !== undefined) { pending.delete(id); p.resolve({ type, text: payload.toString('utf8') }); }
+      take(id)?.resolve({ type, text: payload.toString('utf8') });
     };
     const onRead = (n: number): boolean => {
       // Thrown from here, an error would be uncaught (no stream around this callback): destroy the socket instead.
@@ -139,17 +159,25 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
   });
 
   return {
-    call(envelope, deadline) {
+    call(envelope, deadline, signal) {
       if (closed) return Promise.reject(new StreamBroken('the worker client is closed'));
+      if (signal?.aborted === true) return Promise.reject(new CallCancelled('the caller went away'));
       const id = nextId = (nextId + 1) >>> 0;
       return new Promise<StreamReply>((resolve, reject) => {
-        pending.set(id, { resolve, reject, deadline });
+        const p: Pending = signal === undefined ? { resolve, reject, deadline } : { resolve, reject, deadline, signal };
+        pending.set(id, p);
+        if (signal !== undefined) {
+          p.onAbort = () => {
+            take(id)?.reject(new CallCancelled('the caller went away'));
+            ready?.cancel(id);
+          };
+          signal.addEventListener('abort', p.onAbort, { once: true });
+        }
         arm(deadline);
         if (ready !== null) { ready.add(id, encodeFrame(id, FrameType.request, envelope)); return; }
         opening ??= open();
         opening.then((outbox) => { if (pending.has(id)) outbox.add(id, encodeFrame(id, FrameType.request, envelope)); }, (e: Error) => {
-          const p = pending.get(id);
-          if (p !== undefined) { pending.delete(id); p.reject(e); }
+          take(id)?.reject(e);
         });
       });
     },

@@ -4,7 +4,7 @@ import {
 } from '../../protocol/index.ts';
 import { GatewayError } from '../errors/index.ts';
 import { AdmissionTimeout, createAdmission } from './admission.ts';
-import { createRpcStream, DeadlinePassed, StreamBroken, type StreamReply } from './rpc-stream.ts';
+import { CallCancelled, createRpcStream, DeadlinePassed, StreamBroken, type StreamReply } from './rpc-stream.ts';
 
 export interface WorkerClientOptions {
   /**
@@ -29,9 +29,12 @@ export type Outcome<K extends WorkerRequestKind> =
 export interface WorkerClient {
   /**
    * `deadline` (a `performance.now()` time) is when the caller stops waiting, so that one public request making
-   * several calls (v2: release identity, then the call) keeps one budget; default: now + `timeoutMs`.
+   * several calls (v2: release identity, then the call) keeps one budget; default: now + `timeoutMs`. The worker
+   * gets it too and stops working then. `signal` aborts the call and the worker's work (the HTTP client went away).
    */
-  call<K extends WorkerRequestKind>(request: Extract<WorkerRequest, { kind: K }>, deadline?: number, shards?: readonly string[]): Promise<Outcome<K>>;
+  call<K extends WorkerRequestKind>(
+    request: Extract<WorkerRequest, { kind: K }>, deadline?: number, shards?: readonly string[], signal?: AbortSignal,
+  ): Promise<Outcome<K>>;
   /** The budget a public request gets for all its worker calls together (GATEWAY_WORKER_TIMEOUT_MS). */
   readonly timeoutMs: number;
   /** The release the worker said it serves in its latest reply, or null before the first reply. */
@@ -67,11 +70,15 @@ function replyOf({ type, text }: StreamReply): WorkerReply {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The envelope of the latest call: a fanned-out request goes to every worker as the same object, encoded once. */
-let lastEncoded: { request: WorkerRequest; shards: readonly string[] | undefined; body: string } | null = null;
-function encodeOnce(request: WorkerRequest, shards: readonly string[] | undefined): string {
-  if (lastEncoded?.request === request && lastEncoded.shards === shards) return lastEncoded.body;
-  const body = encodeEnvelope(request, shards);
-  lastEncoded = { request, shards, body };
+let lastEncoded: { request: WorkerRequest; shards: readonly string[] | undefined; deadline: number; body: string } | null = null;
+/**
+ * The envelope with the time left until `deadline` as its budget. Encoded before the call may wait for a slot, so
+ * the worker's deadline can fall a little after the gateway's: the stream cancels the call at its deadline.
+ */
+function encodeOnce(request: WorkerRequest, shards: readonly string[] | undefined, deadline: number): string {
+  if (lastEncoded?.request === request && lastEncoded.shards === shards && lastEncoded.deadline === deadline) return lastEncoded.body;
+  const body = encodeEnvelope(request, shards, Math.max(0, Math.ceil(deadline - performance.now())));
+  lastEncoded = { request, shards, deadline, body };
   return body;
 }
 
@@ -92,8 +99,8 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
     timeoutMs: opts.timeoutMs,
     missingShards: () => [],
     replicas: () => [],
-    async call(request, deadline = performance.now() + opts.timeoutMs, shards) {
-      const body = encodeOnce(request, shards);
+    async call(request, deadline = performance.now() + opts.timeoutMs, shards, signal) {
+      const body = encodeOnce(request, shards, deadline);
       for (let tries = 0; ; tries++) {
         try {
           // One attempt inside a connection slot (inline: an async helper per call cost a promise per worker call).
@@ -102,7 +109,7 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
           let frame: StreamReply;
           try {
             if (performance.now() >= deadline) throw new DeadlinePassed('deadline passed before the request was sent');
-            frame = await stream.call(body, deadline);
+            frame = await stream.call(body, deadline, signal);
           } finally {
             admission.release();
           }
@@ -114,6 +121,7 @@ export function createWorkerClient(origin: string, opts: WorkerClientOptions = d
           return reply as Outcome<typeof request.kind>;
         } catch (e) {
           if (e instanceof GatewayError) throw e;
+          if (e instanceof CallCancelled) throw new GatewayError('worker_unavailable', 'The request was cancelled: its client went away.');
           const pause = opts.retryDelayMs * (tries + 1);
           if (isConnectionFailure(e) && tries < opts.retries && performance.now() + pause < deadline) { await sleep(pause); continue; }
           // Past the deadline, whichever timer fired first (the stream's connect timeout equals a short deadline),

@@ -15,6 +15,7 @@ import type { TextBlocks } from './text-blocks.ts';
  * Ranks are the SA kind's: FM row r + 1 is suffix-array rank r (row 0 is the virtual sentinel's suffix).
  */
 export class CompressedShardReader extends ShardReaderBase {
+  readonly kind = 'compressed' as const;
   readonly stats: ShardStats;
   private closed = false;
 

@@ -1,0 +1,1 @@
+export { defaultWorkBudgetOptions, WorkBudget, WorkStopped, type WorkBudgetOptions, type WorkStop } from './work-budget.ts';
