@@ -8,6 +8,8 @@ export const V2_ERROR_STATUS = {
   release_unavailable: 503,
   country_attribution_unavailable: 503,
   year_store_missing: 503,
+  unknown_year: 404,
+  invalid_year: 422,
   article_too_large: 422,
   invalid_doc_ix: 422,
   response_too_large: 413,
@@ -21,7 +23,7 @@ export const V2_ERROR_STATUS = {
   query_too_complex: 422,
   whole_word_unsupported: 422,
   too_many_occurrences: 422,
-} as const satisfies Record<string, 409 | 413 | 422 | 503>;
+} as const satisfies Record<string, 404 | 409 | 413 | 422 | 503>;
 
 export type V2ErrorCode = keyof typeof V2_ERROR_STATUS;
 export type V2ErrorStatus = (typeof V2_ERROR_STATUS)[V2ErrorCode];
