@@ -21,8 +21,6 @@ export interface AdmissionSettings {
   readonly timeoutMs: number;
 }
 
-export const defaultAdmissionSettings: AdmissionSettings = { perClient: 2, inFlight: 2, timeoutMs: 2000 };
-
 /** Seconds a refused client should wait: an expensive call usually ends well within a second. */
 export const RETRY_AFTER_SECONDS = 1;
 

@@ -51,7 +51,9 @@ export interface GatewayConfig {
 }
 
 /** Admission defaults, measured by `npm run bench:fairness` (BENCHMARKS.md "News fairness between clients"). */
-export const ADMISSION_DEFAULTS = { perClient: 2, inFlight: 2 } as const;
+// 6 per client: a browser keeps at most 6 connections per host, so one person's tab (the page fires timeline,
+// estimate and documents together) is never refused; a script firing more in parallel is.
+export const ADMISSION_DEFAULTS = { perClient: 6, inFlight: 2 } as const;
 
 /**
  * Defaults measured by `npm run bench:v2` (BENCHMARKS.md, "HTTP compression"): brotli quality 4 shrinks a documents
