@@ -27,6 +27,12 @@ export function spawnListening(args: string[], env: Record<string, string> = {},
   });
 }
 
+/**
+ * Throughput benchmarks measure the serving path, not the fairness policy: their one load generator (one address,
+ * 16 connections) would otherwise be refused beyond 6 expensive calls. bench:fairness measures the policy.
+ */
+export const ADMISSION_OPEN_ENV = { GATEWAY_EXPENSIVE_PER_CLIENT: '1000', GATEWAY_EXPENSIVE_IN_FLIGHT: '15' } as const;
+
 /** Builds a release of the shared real corpora into `dir` unless one is there (benchmarks cache it under /tmp). */
 export async function ensureCorporaRelease(dir: string, indexVersion: string): Promise<void> {
   if (!existsSync(CORPORA)) throw new Error(`the benchmark needs the shared corpora in ${CORPORA}`);
@@ -128,6 +134,6 @@ export function distinctQueries(n: number): string[] {
 export async function startCorporaStack(release: string, indexVersion: string, bin = NEWS_BIN): Promise<{ url: string; stop(): void }> {
   await ensureCorporaRelease(release, indexVersion);
   const worker = await spawnListening(['worker', '--release', release, '--index-version', indexVersion, '--port', '0', '--verify', 'sizes'], {}, bin);
-  const gateway = await spawnListening(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: indexVersion, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development' }, bin);
+  const gateway = await spawnListening(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: indexVersion, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', ...ADMISSION_OPEN_ENV }, bin);
   return { url: gateway.url, stop: () => { gateway.child.kill(); worker.child.kill(); } };
 }

@@ -6,7 +6,7 @@
  * Release: the shared real corpora beside the repository (built once, cached under /tmp).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
-import { ensureCorporaRelease, pct, spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import { ensureCorporaRelease, pct, spawnListening, writeBenchmarkSection, ADMISSION_OPEN_ENV } from './bench-support.ts';
 import { ApiClient } from '../src/client/api/api-client.ts';
 import { SearchSession } from '../src/client/search/search-session.ts';
 import { EMPTY_STATE, type SearchState } from '../src/client/search/url-state.ts';
@@ -51,7 +51,7 @@ async function filteredScan(api: ApiClient, state: SearchState) {
 async function main(): Promise<void> {
   await ensureCorporaRelease(RELEASE, VERSION);
   const worker = await spawnListening(['worker', '--release', RELEASE, '--index-version', VERSION, '--port', '0', '--verify', 'sizes']);
-  const gateway = await spawnListening(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development' });
+  const gateway = await spawnListening(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', ...ADMISSION_OPEN_ENV });
   const api = new ApiClient(gateway.url);
   try {
     const loadBefore = loadavg()[0] ?? 0;

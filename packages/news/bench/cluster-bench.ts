@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { autocannon, BENCHMARKS_FILE, CORPORA, cpuMicros, distinctQueries, spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import { autocannon, BENCHMARKS_FILE, CORPORA, cpuMicros, distinctQueries, spawnListening, writeBenchmarkSection, ADMISSION_OPEN_ENV } from './bench-support.ts';
 import { clusterSection, type Measured } from './cluster-report.ts';
 import { buildRelease, INDEX_MANIFEST_FILE, openRelease } from '../src/release/index.ts';
 
@@ -60,7 +60,7 @@ async function measure(gateway: Proc, workers: readonly Proc[], path: string, bo
 async function startSetup(common: readonly string[], thirds: readonly string[][], bin?: string) {
   const whole = await spawnListening(['worker', ...common], {}, bin);
   const parts = await Promise.all(thirds.map((t) => spawnListening(['worker', ...common, '--shards', t.join(',')], {}, bin)));
-  const env = { GATEWAY_INDEX_VERSION: VERSION, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'info' };
+  const env = { GATEWAY_INDEX_VERSION: VERSION, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'info', ...ADMISSION_OPEN_ENV };
   const single = await spawnListening(['gateway', '--port', '0'], { ...env, GATEWAY_WORKER_URL: whole.url }, bin);
   const cluster = await spawnListening(['gateway', '--port', '0'], { ...env, GATEWAY_WORKER_URL: parts.map((p) => p.url).join(',') }, bin);
   return { whole, parts, single, cluster, all: [whole, ...parts, single, cluster] };

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { openShard, type ShardReader } from '../src/shard/index.ts';
 import { openRelease, type IndexManifest, type ReleaseIndex } from '../src/release/index.ts';
-import { autocannon, collectGarbage, spawnListening } from './bench-support.ts';
+import { autocannon, collectGarbage, spawnListening, ADMISSION_OPEN_ENV } from './bench-support.ts';
 import { percentiles, type Percentiles } from './index-bench-measure.ts';
 import { measureReader, mixedQueries, type Latency } from './reader-latency.ts';
 
@@ -46,7 +46,7 @@ async function httpCounts(releaseDir: string, queries: readonly string[], second
   const worker = await spawnListening(['worker', '--release', releaseDir, '--index-version', version, '--mode', 'memory', '--port', '0']);
   try {
     const gateway = await spawnListening(['gateway', '--port', '0'], {
-      GATEWAY_INDEX_VERSION: version, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'warn',
+      GATEWAY_INDEX_VERSION: version, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'warn', ...ADMISSION_OPEN_ENV,
     });
     try {
       const bodies = queries.map((query) => JSON.stringify({ query, index: 'news' }));

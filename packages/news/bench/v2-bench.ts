@@ -5,7 +5,7 @@
  * Release: the shared real corpora beside the repository (built once, cached under /tmp).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
-import { BENCHMARKS_FILE, CORPORA, ensureCorporaRelease, spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import { BENCHMARKS_FILE, CORPORA, ensureCorporaRelease, spawnListening, writeBenchmarkSection, ADMISSION_OPEN_ENV } from './bench-support.ts';
 import { client, latency, type Client } from './v2-client.ts';
 import { compressionTable, researchRows } from './v2-research-bench.ts';
 import { encodeEnvelope, type V2WorkerRequest } from '../src/protocol/index.ts';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   await ensureCorporaRelease(RELEASE, VERSION);
   const worker = await spawnListening(['worker', '--release', RELEASE, '--index-version', VERSION, '--port', '0', '--verify', 'sizes']);
   const gateway = await spawnListening(['gateway', '--port', '0'], {
-    GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'info',
+    GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'info', ...ADMISSION_OPEN_ENV,
   });
   const c = client(gateway.url);
   const w = client(worker.url);

@@ -2,10 +2,9 @@
  * A frozen worker (SIGSTOP) behind a live gateway, both real `news` processes: every request gets its 503 within
  * one deadline however many wait for the 16 pooled connections, and the gateway serves again at once after SIGCONT.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRelease, OPERATOR_ENV, post } from './gateway-harness.ts';
-import { FIXTURE } from './gateway-fixture.ts';
-import { spawnNews, type NewsProcess } from './e2e-processes.ts';
+import { describe, expect, it } from 'vitest';
+import { post } from './gateway-harness.ts';
+import { useProcessStack } from './process-stack.ts';
 
 const VERSION = 'fixture-frozen';
 const DEADLINE_MS = 2000;
@@ -13,37 +12,14 @@ const DEADLINE_MS = 2000;
 const ANSWER_WITHIN_MS = DEADLINE_MS + 2_000;
 const CLIENTS = 100;
 
-let cleanup: (() => Promise<void>) | undefined;
-let worker: NewsProcess | undefined;
-let gateway: NewsProcess | undefined;
-let gw = '';
-
-beforeAll(async () => {
-  const built = await buildFixtureRelease(FIXTURE, VERSION);
-  cleanup = built.cleanup;
-  worker = spawnNews(['worker', '--release', built.dir, '--index-version', VERSION, '--port', '0', '--verify', 'sizes']);
-  const workerUrl = await worker.listening;
-  gateway = spawnNews(['gateway', '--port', '0'], {
-    ...OPERATOR_ENV, GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: workerUrl,
-    GATEWAY_WORKER_TIMEOUT_MS: String(DEADLINE_MS), GATEWAY_WORKER_CONNECTIONS: '16',
-  });
-  gw = await gateway.listening;
-});
-
-afterAll(async () => {
-  // A stopped process does not act on SIGTERM until it is continued.
-  worker?.child.kill('SIGCONT');
-  await gateway?.stop();
-  await worker?.stop();
-  await cleanup?.();
-});
+const stack = useProcessStack(VERSION, { GATEWAY_WORKER_TIMEOUT_MS: String(DEADLINE_MS), GATEWAY_WORKER_CONNECTIONS: '16' });
 
 const V1_COUNT = { path: '/api/v1/count', body: { query: 'alpha', index: 'news' } };
 const V2_COUNT = { path: '/api/v2/count', body: { query: 'alpha beta', index: 'news' } };
 
 async function timed(call: { path: string; body: unknown }) {
   const t0 = performance.now();
-  const res = await post(`${gw}${call.path}`, call.body);
+  const res = await post(`${stack().gatewayUrl}${call.path}`, call.body);
   return { ...res, ms: performance.now() - t0 };
 }
 
@@ -53,12 +29,12 @@ describe('gateway with a frozen worker', () => {
     expect(before.status).toBe(200);
     expect((await timed(V2_COUNT)).status).toBe(200);
 
-    worker!.child.kill('SIGSTOP');
+    stack().worker.child.kill('SIGSTOP');
     let answers: Awaited<ReturnType<typeof timed>>[];
     try {
       answers = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => timed(i % 2 === 0 ? V1_COUNT : V2_COUNT)));
     } finally {
-      worker!.child.kill('SIGCONT');
+      stack().worker.child.kill('SIGCONT');
     }
     const continued = performance.now();
 

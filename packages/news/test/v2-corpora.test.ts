@@ -176,10 +176,18 @@ describe('v2 limits at their edges (spec §8)', () => {
     expect(bad.body).toEqual({ detail: expect.any(String), code: 'invalid_doc_ix', position: 1, year, doc_ix: count, doc_count: count });
   });
 
-  it('metadata answers 503 year_store_missing for a year without a store', async () => {
-    const res = await v2(stack.url, 'metadata', { ...base(), documents: [{ year: articles[0]!.year, doc_ix: 0 }, { year: '1850', doc_ix: 0 }] });
-    expect(res.status).toBe(503);
-    expect(res.body).toEqual({ detail: expect.any(String), code: 'year_store_missing', year: '1850' });
+  it('metadata answers 404 unknown_year, without Retry-After, for a well-formed year the release does not have', async () => {
+    for (const year of ['1850', '1999']) {
+      const res = await v2(stack.url, 'metadata', { ...base(), documents: [{ year: articles[0]!.year, doc_ix: 0 }, { year, doc_ix: 0 }] });
+      expect([res.status, res.headers.get('retry-after')]).toEqual([404, null]);
+      expect(res.body).toEqual({ detail: expect.any(String), code: 'unknown_year', year });
+    }
+  });
+
+  it('metadata answers 422 invalid_year, without Retry-After, for an ill-formed year', async () => {
+    const res = await v2(stack.url, 'metadata', { ...base(), documents: [{ year: 'x', doc_ix: 0 }] });
+    expect([res.status, res.headers.get('retry-after')]).toEqual([422, null]);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'invalid_year', year: 'x' });
   });
 
   it('get_doc with full_text returns the whole article, whose xxHash64 equals the metadata text_xxhash64', async () => {

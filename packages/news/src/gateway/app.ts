@@ -8,6 +8,7 @@ import { registerBrowserClient } from './client/index.ts';
 import { registerCompression } from './compression/index.ts';
 import { elapsedMs, markStart } from './request-timing.ts';
 import { drainConnectionsOnClose } from './connection-drain.ts';
+import { registerAdmission } from './admission/index.ts';
 
 /** Request bodies are small JSON objects; 1 MiB leaves room for a 10,000-character query in any script. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -30,7 +31,8 @@ function clientError(err: unknown): GatewayError | null {
  * `/` is left to the browser client.
  */
 export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true, keepAliveTimeout: 65_000 });
+  const trustProxy = ctx.config.trustProxy.length > 0 ? [...ctx.config.trustProxy] : false;
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true, keepAliveTimeout: 65_000, trustProxy });
   // Every answer, whoever writes it: routes, the error and not-found handlers, and the 400s Fastify sends for a
   // malformed URL before any hook runs (hence the raw server's request event, not an onRequest hook).
   // Node merges it into the headers each answer writes; a browser then never reads a JSON error as HTML or script.
@@ -76,6 +78,8 @@ export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
     return reply.code(ERROR_STATUS.not_found).send({ detail: 'Not Found' });
   });
 
+  // Before any route: its onRoute hook refuses an /api/ route without a declared cost.
+  registerAdmission(app, { ...ctx.config.admission, timeoutMs: ctx.config.workerTimeoutMs });
   registerCompression(app, ctx.config.compression);
   // Routes in a plugin registered after the compression plugin, so its onRoute hook sees them all.
   app.register(async (routes) => {

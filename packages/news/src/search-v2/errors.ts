@@ -8,6 +8,8 @@ export const V2_ERROR_STATUS = {
   release_unavailable: 503,
   country_attribution_unavailable: 503,
   year_store_missing: 503,
+  unknown_year: 404,
+  invalid_year: 422,
   article_too_large: 422,
   invalid_doc_ix: 422,
   response_too_large: 413,
@@ -25,7 +27,7 @@ export const V2_ERROR_STATUS = {
   query_too_expensive: 422,
   /** Its deadline passed or its client went away before the worker finished; the gateway no longer waits for it. */
   deadline_exceeded: 503,
-} as const satisfies Record<string, 409 | 413 | 422 | 503>;
+} as const satisfies Record<string, 404 | 409 | 413 | 422 | 503>;
 
 export type V2ErrorCode = keyof typeof V2_ERROR_STATUS;
 export type V2ErrorStatus = (typeof V2_ERROR_STATUS)[V2ErrorCode];

@@ -52,9 +52,16 @@ describe('metadata', () => {
     }
   });
 
-  it('answers 503 year_store_missing for a year the release has no store for', () => {
+  it('answers 404 unknown_year for a well-formed year the release does not have', () => {
     const err = errorOf(() => metadata(release, { ...base, documents: [{ year: '2016', doc_ix: 0 }, { year: '1999', doc_ix: 0 }] }));
-    expect([err.status, err.toBody()]).toEqual([503, { detail: expect.stringContaining('2016, 2017'), code: 'year_store_missing', year: '1999' }]);
+    expect([err.status, err.toBody()]).toEqual([404, { detail: expect.stringContaining('2016, 2017'), code: 'unknown_year', year: '1999' }]);
+  });
+
+  it('answers 422 invalid_year for a year that is not four digits', () => {
+    for (const year of ['x', '', '216', '20160', ' 2016']) {
+      const err = errorOf(() => metadata(release, { ...base, documents: [{ year, doc_ix: 0 }] }));
+      expect([err.status, err.toBody()]).toEqual([422, { detail: expect.stringContaining('not a crawl year'), code: 'invalid_year', year }]);
+    }
   });
 
   it('answers 503 year_store_missing when a requested year store is missing', async () => {

@@ -44,17 +44,23 @@ export function lookupShard(index: ReleaseIndex, shardId: string): ShardHandle {
   return shard;
 }
 
+/** A crawl year as the release names it; anything else in a reference is the client's mistake, not a missing store. */
+const CRAWL_YEAR = /^[0-9]{4}$/;
+
 export function lookupYearStore(index: ReleaseIndex, year: string): MetadataStore {
   const store = index.metadata(year);
-  if (store === undefined) {
-    // Spec §7: any requested year without a store is a 503, whether the year was never built or its store is gone.
-    // The release's years, not only this worker's: a worker serving a subset names the same years as one serving all.
-    const years = [...new Set((index.releaseShards ?? index.shards).map((s) => s.year))].join(', ');
-    throw new V2Error('year_store_missing', `no metadata store for crawl year ${JSON.stringify(year)} is loaded (index ${index.name} has ${years || 'no years'}); check the year or retry later`, {
-      year,
-    });
+  if (store !== undefined) return store;
+  // The release's years, not only this worker's: a worker serving a subset names the same years as one serving all.
+  const releaseYears = new Set((index.releaseShards ?? index.shards).map((s) => s.year));
+  const years = [...releaseYears].join(', ') || 'no years';
+  if (!CRAWL_YEAR.test(year)) {
+    throw new V2Error('invalid_year', `${JSON.stringify(year)} is not a crawl year (four digits, e.g. "2019"); index ${index.name} has ${years}`, { year });
   }
-  return store;
+  if (!releaseYears.has(year)) {
+    throw new V2Error('unknown_year', `crawl year ${JSON.stringify(year)} is not in index ${index.name} (it has ${years}); use a year returned by find`, { year });
+  }
+  // Spec §7: a year of the release whose store is not loaded is a 503; it may come back.
+  throw new V2Error('year_store_missing', `no metadata store for crawl year ${JSON.stringify(year)} is loaded (index ${index.name} has ${years}); retry later`, { year });
 }
 
 export interface RankRange {

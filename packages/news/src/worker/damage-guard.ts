@@ -3,6 +3,7 @@ import type { OpenRelease, ShardHandle } from '../release/types.ts';
 import type { ShardReader } from '../shard/index.ts';
 import type { DamagedShard, WorkerReply } from '../protocol/index.ts';
 import type { RoutedHandler } from './shard-view.ts';
+import { PendingReply } from './rpc-handler.ts';
 
 /** Thrown by a damaged shard's reader: whatever request touched it is answered `shard_damaged`. */
 export class ShardDamagedError extends Error {
@@ -31,19 +32,25 @@ export function createDamageGuard(release: OpenRelease, makeHandler: (release: O
   let inner = makeHandler(release);
   const key = (index: string, shardId: string): string => `${index}\0${shardId}`;
 
-  const handle: RoutedHandler = (request, shards) => {
+  // A v2 reply is computed after this returns: its damage arrives as the pending reply's rejection.
+  const refusal = (e: unknown): WorkerReply => {
+    if (!(e instanceof ShardDamagedError)) throw e;
+    return {
+      kind: 'error', indexVersion: release.indexVersion,
+      error: {
+        code: 'shard_damaged', shards: [e.shard.shardId],
+        detail: `shard ${e.shard.shardId} is out of service: ${e.shard.reason}; restore the release from its source (or rebuild it) and restart the worker`,
+      },
+    };
+  };
+
+  const handle: RoutedHandler = (request, shards, budgetMs) => {
     try {
-      const reply = inner(request, shards);
+      const reply = inner(request, shards, budgetMs);
+      if (reply instanceof PendingReply) return new PendingReply(reply.work, reply.reply.catch(refusal));
       return reply.kind === 'identity' && damaged.size > 0 ? withDamage(reply, [...damaged.values()]) : reply;
     } catch (e) {
-      if (!(e instanceof ShardDamagedError)) throw e;
-      return {
-        kind: 'error', indexVersion: release.indexVersion,
-        error: {
-          code: 'shard_damaged', shards: [e.shard.shardId],
-          detail: `shard ${e.shard.shardId} is out of service: ${e.shard.reason}; restore the release from its source (or rebuild it) and restart the worker`,
-        },
-      };
+      return refusal(e);
     }
   };
 

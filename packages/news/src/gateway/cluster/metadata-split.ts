@@ -13,7 +13,7 @@ function globalError(error: V2ErrorBody, positions: readonly number[], refs: V2M
     const at = positions[error.position] ?? error.position;
     return { at, body: { ...error, position: at, detail: error.detail.replace(`documents[${error.position}]`, `documents[${at}]`) } };
   }
-  if (error.code === 'year_store_missing') return { at: refs.findIndex((r) => r.year === error.year), body: error };
+  if (error.code === 'year_store_missing' || error.code === 'unknown_year' || error.code === 'invalid_year') return { at: refs.findIndex((r) => r.year === error.year), body: error };
   // Release, index and list-length refusals do not depend on the references: every worker gives the same one.
   return { at: -1, body: error };
 }

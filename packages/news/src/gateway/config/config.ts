@@ -44,7 +44,16 @@ export interface GatewayConfig {
   readonly operator: OperatorDetails | null;
   /** Response compression (`GATEWAY_COMPRESSION`, on by default; off behind a proxy that compresses). */
   readonly compression: CompressionSettings;
+  /** Expensive calls per client and in flight (GATEWAY_EXPENSIVE_PER_CLIENT, GATEWAY_EXPENSIVE_IN_FLIGHT). */
+  readonly admission: { readonly perClient: number; readonly inFlight: number };
+  /** Proxies (addresses or CIDRs) whose X-Forwarded-For names the client (GATEWAY_TRUST_PROXY); empty: the socket address. */
+  readonly trustProxy: readonly string[];
 }
+
+/** Admission defaults, measured by `npm run bench:fairness` (BENCHMARKS.md "News fairness between clients"). */
+// 6 per client: a browser keeps at most 6 connections per host, so one person's tab (the page fires timeline,
+// estimate and documents together) is never refused; a script firing more in parallel is.
+export const ADMISSION_DEFAULTS = { perClient: 6, inFlight: 2 } as const;
 
 /**
  * Defaults measured by `npm run bench:v2` (BENCHMARKS.md, "HTTP compression"): brotli quality 4 shrinks a documents
@@ -110,6 +119,16 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
   const host = overrides.host ?? get('GATEWAY_HOST') ?? '127.0.0.1';
   const workerTimeoutMs = int('GATEWAY_WORKER_TIMEOUT_MS', 2000, 50, 60_000);
   const workerConnections = int('GATEWAY_WORKER_CONNECTIONS', 16, 1, 1024);
+  const perClient = int('GATEWAY_EXPENSIVE_PER_CLIENT', ADMISSION_DEFAULTS.perClient, 1, 1000);
+  const inFlight = int('GATEWAY_EXPENSIVE_IN_FLIGHT', ADMISSION_DEFAULTS.inFlight, 1, 1023);
+  // Cheap calls keep at least one connection of their own: expensive ones never hold all of a worker's.
+  if (inFlight >= workerConnections) {
+    problems.push(`set GATEWAY_EXPENSIVE_IN_FLIGHT (${inFlight}) below GATEWAY_WORKER_CONNECTIONS (${workerConnections}), so cheap calls keep connections of their own`);
+  }
+  const trustProxy = (get('GATEWAY_TRUST_PROXY') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  for (const p of trustProxy) {
+    if (!/^[0-9a-fA-F.:]+(\/[0-9]{1,3})?$/.test(p)) problems.push(`set GATEWAY_TRUST_PROXY to comma-separated proxy addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8 (got ${JSON.stringify(p)})`);
+  }
 
   const repo = get('GATEWAY_HF_REPO') ?? null;
   if (repo !== null && !HUB_REPO.test(repo)) problems.push(`set GATEWAY_HF_REPO to owner/name (got ${JSON.stringify(repo)})`);
@@ -139,6 +158,8 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
     hub: Object.freeze({ repo, revision, endpoint }),
     operator,
     compression: Object.freeze({ ...COMPRESSION_DEFAULTS, enabled: compression }),
+    admission: Object.freeze({ perClient, inFlight }),
+    trustProxy: Object.freeze(trustProxy),
   });
 }
 

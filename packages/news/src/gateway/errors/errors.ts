@@ -12,14 +12,19 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  rate_limited: 429,
   worker_unavailable: 503,
   release_unavailable: 503,
   shards_unavailable: 503,
+  overloaded: 503,
   not_distributed: 501,
   internal: 500,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Codes that pass by themselves: the answer says when to ask again (`Retry-After: 1`). */
+const RETRY_AFTER_CODES: ReadonlySet<ErrorCode> = new Set(['rate_limited', 'overloaded', 'worker_unavailable', 'release_unavailable', 'shards_unavailable']);
 
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
@@ -67,7 +72,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     return { status: V2_ERROR_STATUS[err.body.code], body: err.body, headers: retry ? { 'retry-after': '1' } : {} };
   }
   if (err instanceof GatewayError) {
-    const headers: Record<string, string> = err.code === 'worker_unavailable' || err.code === 'release_unavailable' || err.code === 'shards_unavailable' ? { 'retry-after': '1' } : {};
+    const headers: Record<string, string> = RETRY_AFTER_CODES.has(err.code) ? { 'retry-after': '1' } : {};
     return { status: ERROR_STATUS[err.code], body: { detail: err.detail, code: err.code, ...err.context }, headers };
   }
   return { status: 500, body: { detail: 'Internal Server Error', code: 'internal' }, headers: {} };

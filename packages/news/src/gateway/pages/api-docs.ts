@@ -1,6 +1,7 @@
 import { esc, page } from './html.ts';
 import { ENDPOINTS } from './openapi.ts';
 import type { JsonSchema as Schema } from '../validation/index.ts';
+import type { GatewayConfig } from '../config/index.ts';
 
 function typeName(s: Schema): string {
   if (s.anyOf !== undefined) return s.anyOf.map(typeName).join(' or ');
@@ -31,8 +32,8 @@ function fieldTable(schema: Schema, withDefaults: boolean): string {
   return `<table>${head}${rows.join('')}</table>`;
 }
 
-/** The human-readable API reference, generated from the validating schemas. */
-export function renderApiDocs(): string {
+/** The human-readable API reference, generated from the validating schemas, with this gateway's admission budgets. */
+export function renderApiDocs(admission: GatewayConfig['admission']): string {
   const sections = ENDPOINTS.map((e) => {
     const req = e.request === null ? '<p>No request body.</p>' : `<h4>Request body (application/json)</h4>${fieldTable(e.request as Schema, true)}`;
     const errors = e.errors.map((x) => `<li><strong>${x.status}</strong>: ${esc(x.description)}</li>`).join('');
@@ -49,6 +50,12 @@ export function renderApiDocs(): string {
 [year_min, year_max], in chronological order; <code>get_doc</code>'s <code>s</code> indexes that list, so send it the same query and years.</li>
 <li>Validation errors answer 422 with <code>{"detail": [{"type", "loc", "msg", "input", "ctx"}]}</code> as FastAPI does
 (pydantic v2 type strings). Fields the schema does not name are ignored, as FastAPI ignores them by default.</li>
+<li>Calls are admitted by cost. Cheap calls (v1 count, find, get_doc, info; v2 count and find with case-sensitive,
+not-whole-word queries, get_doc, metadata, info, health) are never limited or queued. Expensive calls (v2 estimate, timeline,
+contexts, documents, occurrences, and any case-insensitive or whole-word query) count against a budget per client address:
+beyond ${admission.perClient} under way at once the answer is 429 <code>{"detail", "code": "rate_limited", "limit"}</code>
+with <code>Retry-After: 1</code>; at most ${admission.inFlight} expensive calls of all clients run at once, and one that cannot
+start before its deadline answers 503 <code>overloaded</code> with <code>Retry-After: 1</code>.</li>
 <li><code>GET /api/v2/health</code> answers 200 only when the worker serves the configured release; other v2 paths answer 503 until it does.</li>
 </ul>
 <h2>Endpoints</h2>

@@ -10,7 +10,7 @@ export { buildOpenApi, ENDPOINTS } from './openapi.ts';
 
 /** /api-docs, /openapi.json, /impressum, /datenschutz. Rendered once: they depend only on schemas and settings. */
 export function registerPages(app: FastifyInstance, config: GatewayConfig): void {
-  const apiDocs = renderApiDocs();
+  const apiDocs = renderApiDocs(config.admission);
   const openapi = JSON.stringify(buildOpenApi());
   const impressum = renderImpressum(config);
   const datenschutz = renderDatenschutz(config);

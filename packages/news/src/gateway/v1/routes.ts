@@ -20,23 +20,26 @@ function parseV1<T extends TObject>(schema: T, req: FastifyRequest): Static<T> &
   return b;
 }
 
+/** v1 calls are case-sensitive substring counts and lookups: a few ms each (admission/cost.ts). */
+const CHEAP = { config: { cost: 'cheap' } } as const;
+
 /** POST /api/v1/count, /find, /get_doc and GET /api/v1/info (spec §4 v1). */
 export function registerV1Routes(app: FastifyInstance, ctx: GatewayContext): void {
-  app.post('/api/v1/count', async (req) => {
+  app.post('/api/v1/count', CHEAP, async (req) => {
     const b = parseV1(CountRequest, req);
     const out = await ctx.worker.call({ kind: 'count', index: b.index, query: b.query, yearMin: b.year_min, yearMax: b.year_max }, requestDeadline(req, ctx.worker.timeoutMs));
     if (out.kind === 'error') throw v1ErrorFromWorker(out.error, b);
     return { count: out.count, latency_ms: elapsedMs(req) };
   });
 
-  app.post('/api/v1/find', async (req) => {
+  app.post('/api/v1/find', CHEAP, async (req) => {
     const b = parseV1(FindRequest, req);
     const out = await ctx.worker.call({ kind: 'find', index: b.index, query: b.query, yearMin: b.year_min, yearMax: b.year_max }, requestDeadline(req, ctx.worker.timeoutMs));
     if (out.kind === 'error') throw v1ErrorFromWorker(out.error, b);
     return { count: out.count, segment_by_shard: out.segments, shard_years: out.shardYears, latency_ms: elapsedMs(req) };
   });
 
-  app.post('/api/v1/get_doc', async (req) => {
+  app.post('/api/v1/get_doc', CHEAP, async (req) => {
     const b = parseV1(GetDocRequest, req);
     const out = await ctx.worker.call({
       kind: 'get_doc', index: b.index, query: b.query, yearMin: b.year_min, yearMax: b.year_max,
@@ -50,7 +53,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: GatewayContext): voi
     };
   });
 
-  app.get('/api/v1/info', async (req) => {
+  app.get('/api/v1/info', CHEAP, async (req) => {
     const out = await ctx.worker.call({ kind: 'identity' }, requestDeadline(req, ctx.worker.timeoutMs));
     if (out.kind !== 'identity') throw new GatewayError('worker_unavailable', 'The search worker did not report its release.');
     // Routed over several workers: an article count without some shards would be silently too small.

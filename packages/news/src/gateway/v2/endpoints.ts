@@ -9,6 +9,7 @@ import { clientGone } from '../client-gone.ts';
 import { pythonExample } from '../v1/info.ts';
 import { shardDamaged } from '../v1/worker-errors.ts';
 import type { V2Route } from './routes.ts';
+import type { RouteCost } from '../admission/index.ts';
 import {
   ContextsRequest, CountV2Request, DocumentsRequest, EstimateRequest, FindV2Request, GetDocV2Request, MetadataRequest, OccurrencesRequest,
   TimelineRequest,
@@ -45,10 +46,11 @@ async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyReq
 }
 
 /** A continuation or find: validated body in, the worker's JSON text out unchanged. */
-function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject): V2Route {
+function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject, cost: RouteCost): V2Route {
   return {
     method: 'POST',
     path,
+    cost,
     handler: async (req, ctx, _identity, reply) => {
       const json = await callWorker(ctx, req, reply, kind, parse(schema, req) as V2Exchanges[K]['body']);
       return reply.type('application/json; charset=utf-8').send(json);
@@ -61,25 +63,27 @@ function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject): 
  * research additions POST /api/v2/timeline, contexts and estimate (search-v2/DESIGN.md).
  */
 export const V2_ENDPOINTS: readonly V2Route[] = [
-  passThrough('/find', 'v2_find', FindV2Request),
+  passThrough('/find', 'v2_find', FindV2Request, 'by_matching'),
   {
     method: 'POST',
     path: '/count',
+    cost: 'by_matching',
     handler: async (req, ctx, _identity, reply) => {
       const result = JSON.parse(await callWorker(ctx, req, reply, 'v2_count', parse(CountV2Request, req))) as V2CountResult;
       return { ...result, latency_ms: elapsedMs(req) };
     },
   },
-  passThrough('/get_doc', 'v2_get_doc', GetDocV2Request),
-  passThrough('/occurrences', 'v2_occurrences', OccurrencesRequest),
-  passThrough('/documents', 'v2_documents', DocumentsRequest),
-  passThrough('/metadata', 'v2_metadata', MetadataRequest),
-  passThrough('/timeline', 'v2_timeline', TimelineRequest),
-  passThrough('/contexts', 'v2_contexts', ContextsRequest),
-  passThrough('/estimate', 'v2_estimate', EstimateRequest),
+  passThrough('/get_doc', 'v2_get_doc', GetDocV2Request, 'cheap'),
+  passThrough('/occurrences', 'v2_occurrences', OccurrencesRequest, 'expensive'),
+  passThrough('/documents', 'v2_documents', DocumentsRequest, 'expensive'),
+  passThrough('/metadata', 'v2_metadata', MetadataRequest, 'cheap'),
+  passThrough('/timeline', 'v2_timeline', TimelineRequest, 'expensive'),
+  passThrough('/contexts', 'v2_contexts', ContextsRequest, 'expensive'),
+  passThrough('/estimate', 'v2_estimate', EstimateRequest, 'expensive'),
   {
     method: 'GET',
     path: '/info',
+    cost: 'cheap',
     handler: async (req, ctx, _identity, reply) => {
       // `?index=` picks the index described (default: news); an unknown one is 422 unknown_index.
       const asked = (req.query as { index?: unknown }).index;

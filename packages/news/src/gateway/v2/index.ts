@@ -23,7 +23,7 @@ function releaseUnavailable(state: BindingState, expected: string): GatewayError
 /** Registers /api/v2: health, the routes of V2_ROUTES behind the release check, and a guarded not-found. */
 export function registerV2(app: FastifyInstance, ctx: GatewayContext, routes: readonly V2Route[] = V2_ROUTES): void {
   app.register(async (v2) => {
-    v2.get('/health', async (req, reply) => {
+    v2.get('/health', { config: { cost: 'cheap' } }, async (req, reply) => {
       const state = await ctx.binding.check(requestDeadline(req, ctx.worker.timeoutMs));
       const { status, body } = healthFromBinding(state, ctx.binding.expected, { missing: ctx.worker.missingShards(), workers: ctx.worker.replicas() });
       return reply.code(status).send(body);
@@ -39,6 +39,7 @@ export function registerV2(app: FastifyInstance, ctx: GatewayContext, routes: re
       v2.route({
         method: route.method,
         url: route.path,
+        config: { cost: route.cost },
         handler: async (req, reply) => route.handler(req, ctx, await bound(req), reply),
       });
     }
