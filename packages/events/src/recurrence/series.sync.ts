@@ -4,7 +4,7 @@ import { invalidParam } from '../http/errors.ts';
 import { postRepository, trashedSlug, untrashedSlug } from '../post/index.ts';
 import { termRepository } from '../term/index.ts';
 import { formatWall, isStorableInstant, parseWall, readStoredWall, utcToWall, wallFromEpoch, wallToEpoch, wallToUtc, type Wall } from '../time/index.ts';
-import { expandSeries, type ExpandOptions } from './expand.ts';
+import { expandSeriesOffThread, type ExpandOptions } from './expand.ts';
 import { RecurrenceError, type RecurrenceSpec } from './rule.ts';
 import { seriesRepository, type OccurrenceRow, type SeriesPost } from './series.repository.ts';
 
@@ -19,10 +19,10 @@ export interface SeriesPlan {
  * Expands the rule for the first event's start (as the write will store it); a series beyond the limits is a 400 on
  * `recurrence` here, before anything is written.
  */
-export function planSeries(start: Wall, zone: string, spec: RecurrenceSpec | null, o: ExpandOptions): SeriesPlan {
+export async function planSeries(start: Wall, zone: string, spec: RecurrenceSpec | null, o: ExpandOptions): Promise<SeriesPlan> {
   if (spec === null) return { spec, starts: [] };
   try {
-    return { spec, starts: expandSeries({ start, zone, spec }, o).slice(1) };
+    return { spec, starts: (await expandSeriesOffThread({ start, zone, spec }, o)).slice(1) };
   } catch (err) {
     if (err instanceof RecurrenceError) throw invalidParam('recurrence', err.message);
     throw err;
