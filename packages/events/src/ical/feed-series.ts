@@ -1,7 +1,7 @@
 // From the stored recurrence (src/recurrence, format 1) to what the writer exports (`FeedSeries`): the rule's parts,
 // EXDATE/RDATE as wall times of the series, and which occurrence posts stand apart from the rule.
 import { parseRule, RulePartError, type OccurrenceRow, type Rule, type StoredSeries } from '../recurrence/index.ts';
-import { formatWall, makeWall, utcToWall, wallToEpoch } from '../time/index.ts';
+import { formatWall, makeWall, parseWall, utcToWall, wallToEpoch, wallToUtc } from '../time/index.ts';
 import type { FeedEvent } from './feed-event.ts';
 import type { FeedSeries, RecurrenceRule } from './series.ts';
 
@@ -71,12 +71,23 @@ export function feedSeriesOf(stored: StoredSeries, first: FeedEvent, edited: Rea
   // Without its rule the series is exported as what was expanded and stored: every occurrence start an RDATE.
   // DTSTART is an RDATE too: without a rule, ical.js does not count it as an instance.
   if (rule === undefined) for (const wall of [first.startLocal, ...stored.occurrences.map((o) => o.recurrence_id)]) rdates.add(wall);
+  // A start the rule puts in a spring-forward gap (02:30 on the change day) is listed shifted forward (03:30, as
+  // PHP and RFC 5545 §3.3.5 place it), but readers differ (ical.js moves it back an hour): the feed says it
+  // explicitly, EXDATE of the rule's time and RDATE of the time listed, so every reader finds the API's instant.
+  const real = (wall: string) => (first.allDay ? wall : formatWall(utcToWall(wallToUtc(parseWall(wall), zone), zone)));
+  for (const o of stored.occurrences) {
+    const listed = real(o.recurrence_id);
+    if (listed === o.recurrence_id || exdates.has(o.recurrence_id)) continue;
+    exdates.add(o.recurrence_id);
+    rdates.delete(o.recurrence_id);
+    rdates.add(listed);
+  }
   return {
     first,
     ...(rule ? { rule } : {}),
     rdates: [...rdates].sort(),
     exdates: [...exdates].sort(),
-    overrides,
+    overrides: overrides.map((o) => ({ ...o, recurrenceId: real(o.recurrenceId) })),
   };
 }
 
