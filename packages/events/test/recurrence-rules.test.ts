@@ -65,6 +65,8 @@ describe.each(STORES)('recurrence rules at the edge ($name)', (factory) => {
 
   it('refuses a rule that never occurs at once, while anonymous reads stay fast during ten of them', async () => {
     const plain = await createEvent(svc, { title: 'Read me', status: 'publish' });
+    // The credential's first check (scrypt) is not what is timed.
+    await svc.get('/events', { as: 'contributor' });
     const started = performance.now();
     const one = await post(IMPOSSIBLE, 'contributor');
     const took = performance.now() - started;
