@@ -1,39 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import ICAL from 'ical.js';
+import { expandWithIcalJs, expandWithPython, type Occurrence } from './support/feed-readers.ts';
 import { STORES, startService, createEvent, type Service } from './support/harness.ts';
 
 // A recurring series in the feeds: one VEVENT with RRULE/EXDATE plus RECURRENCE-ID overrides, expanded back by two
 // independent readers (ical.js; python3-icalendar with dateutil's rrule) and compared occurrence by occurrence with
 // what the list route answers for the series (`post_parent`).
-const EXPAND_ICS = fileURLToPath(new URL('./support/expand-ics.py', import.meta.url));
 const FEED = '/wp-json/tribe/events/v1/events.ics';
 const WINDOW = { start_date: '2032-01-01', end_date: '2033-12-31' };
-
-interface Occurrence { uid: string; summary: string; start: string; end: string; tzid: string | null }
-const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
-
-const expandWithPython = (ics: string): Occurrence[] =>
-  JSON.parse(execFileSync('/usr/bin/python3', [EXPAND_ICS], { input: ics }).toString()) as Occurrence[];
-
-/** Every occurrence of every VEVENT as ical.js expands it, overrides applied, sorted by start. */
-function expandWithIcalJs(ics: string): Occurrence[] {
-  const comp = new ICAL.Component(ICAL.parse(ics));
-  for (const tz of comp.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(tz);
-  const vevents = comp.getAllSubcomponents('vevent');
-  const out: Occurrence[] = [];
-  for (const v of vevents.filter((c) => !c.hasProperty('recurrence-id'))) {
-    const master = new ICAL.Event(v);
-    for (const o of vevents) if (o.hasProperty('recurrence-id') && o.getFirstPropertyValue('uid') === master.uid) master.relateException(o);
-    const it = master.iterator();
-    for (let next = it.next(); next && out.length < 500; next = it.next()) {
-      const d = master.getOccurrenceDetails(next);
-      out.push({ uid: master.uid, summary: d.item.summary, start: utc(d.startDate.toJSDate()), end: utc(d.endDate.toJSDate()), tzid: d.startDate.zone.tzid });
-    }
-  }
-  return out.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.uid < b.uid ? -1 : 1));
-}
 
 describe.each(STORES)('recurring series in the iCalendar feeds ($name)', (factory) => {
   let svc: Service;

@@ -60,7 +60,7 @@ describe.each(STORES)('recurring events ($name)', (factory) => {
     for (const [recurrence, message] of [
       ['FREQ=WEEKLY', /COUNT or UNTIL/], ['FREQ=WEEKLY;COUNT=61', /more than 60 occurrences/], ['FREQ=MINUTELY;COUNT=2', /FREQ/],
       ['RRULE:FREQ=DAILY;COUNT=2;BYHOUR=4', /BYHOUR/], [{ rrule: 'FREQ=DAILY;COUNT=2', exdate: 'soon' }, /EXDATE/], [['x'], /recurrence must be/],
-      ['FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30;COUNT=2', /could not be expanded/],
+      ['FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30;COUNT=2', /BYMONTHDAY.*never occurs/],
     ] as const) {
       const res = await svc.request('POST', '/events', { as: 'administrator', json: { title: 'No', start_date: '2018-01-01 10:00', end_date: '2018-01-01 11:00', recurrence } });
       expect(res.status).toBe(400);

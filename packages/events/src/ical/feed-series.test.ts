@@ -18,7 +18,7 @@ describe('a stored series as the feed exports it', () => {
       .toEqual({ freq: 'MONTHLY', interval: 2, byDay: ['1TU', '-1FR'], bySetPos: [1], wkst: 'SU', until: '2018-06-30 20:00:00' });
     expect(ruleOf('FREQ=YEARLY;BYWEEKNO=20;BYYEARDAY=1,-1;COUNT=3', ZONE)).toEqual({ freq: 'YEARLY', byWeekNo: [20], byYearDay: [1, -1], count: 3 });
     const first = event(1, '2018-03-01 18:00:00');
-    const series = { first, rule: ruleOf('FREQ=DAILY;UNTIL=20180304', ZONE), rdates: [], exdates: [], overrides: [] };
+    const series = { first, rule: ruleOf('FREQ=DAILY;UNTIL=20180304', ZONE)!, rdates: [], exdates: [], overrides: [] };
     // 23:59:59 New York on 4 March (EST) is 04:59:59 UTC the next day.
     expect(rruleValue(series, series.rule)).toBe('FREQ=DAILY;UNTIL=20180305T045959Z');
   });
@@ -36,5 +36,19 @@ describe('a stored series as the feed exports it', () => {
     expect(s.exdates).toEqual(['2018-03-02 18:00:00', '2018-03-03 18:00:00', '2018-03-05 18:00:00', '2018-03-06 18:00:00']);
     expect(s.rdates).toEqual(['2018-03-10 18:00:00']);
     expect(s.overrides).toEqual([{ recurrenceId: '2018-03-04 18:00:00', event: moved }]);
+  });
+
+  it('exports a stored rule that is not RFC 5545 as its stored occurrences (RDATEs), never as an RRULE', () => {
+    expect(ruleOf('FREQ=WEEKLY;WKST=XX;COUNT=3', ZONE)).toBeUndefined();
+    const first = event(1, '2018-03-01 18:00:00');
+    const stored = {
+      spec: { rrule: 'FREQ=WEEKLY;WKST=XX;COUNT=3', exdates: [], rdates: [] },
+      occurrences: [occurrence(2, '2018-03-08 18:00:00'), occurrence(3, '2018-03-15 18:00:00', 'trash')],
+    };
+    const s = feedSeriesOf(stored, first, new Map(), (status) => status === 'publish');
+    expect(s.rule).toBeUndefined();
+    expect(s.rdates).toEqual(['2018-03-01 18:00:00', '2018-03-08 18:00:00', '2018-03-15 18:00:00']);
+    // The trashed occurrence stays removed: an EXDATE wins over an RDATE (RFC 5545 §3.8.5.1).
+    expect(s.exdates).toEqual(['2018-03-15 18:00:00']);
   });
 });

@@ -1,11 +1,9 @@
 // From the stored recurrence (src/recurrence, format 1) to what the writer exports (`FeedSeries`): the rule's parts,
 // EXDATE/RDATE as wall times of the series, and which occurrence posts stand apart from the rule.
-import type { OccurrenceRow, StoredSeries } from '../recurrence/index.ts';
-import { formatWall, makeWall, utcToWall, wallToEpoch } from '../time/index.ts';
+import { parseRule, RulePartError, type OccurrenceRow, type Rule, type StoredSeries } from '../recurrence/index.ts';
+import { formatWall, makeWall, parseWall, utcToWall, wallToEpoch, wallToUtc } from '../time/index.ts';
 import type { FeedEvent } from './feed-event.ts';
-import type { FeedSeries, RecurrenceRule, Weekday } from './series.ts';
-
-const ints = (v: string) => v.split(',').map(Number);
+import type { FeedSeries, RecurrenceRule } from './series.ts';
 
 /**
  * A stored iCalendar date value as a wall time of the series: a `…Z` time in the series' zone; a bare date at the
@@ -19,24 +17,32 @@ function wallOf(ical: string, zone: string, atTime: string): string {
   return formatWall(ical.endsWith('Z') ? utcToWall(wallToEpoch(w), zone) : w);
 }
 
-/** The stored RRULE value (checked on write, canonical upper case) as rule parts. */
-export function ruleOf(rrule: string, zone: string): RecurrenceRule {
-  const parts = new Map(rrule.split(';').map((p) => p.split('=', 2) as [string, string]));
-  const get = (k: string) => parts.get(k);
-  const until = get('UNTIL');
+/**
+ * The stored RRULE value as rule parts, or undefined when it is not valid RFC 5545 (a row written before the rule was
+ * checked part by part, or outside the service): such a rule is never exported, since one bad RRULE makes strict
+ * parsers reject the whole feed.
+ */
+export function ruleOf(rrule: string, zone: string): RecurrenceRule | undefined {
+  let r: Rule;
+  try {
+    r = parseRule(rrule);
+  } catch (err) {
+    if (err instanceof RulePartError) return undefined;
+    throw err;
+  }
   return {
-    freq: get('FREQ') as RecurrenceRule['freq'],
-    ...(get('INTERVAL') ? { interval: Number(get('INTERVAL')) } : {}),
-    ...(get('COUNT') ? { count: Number(get('COUNT')) } : {}),
+    freq: r.freq,
+    ...(r.interval !== 1 ? { interval: r.interval } : {}),
+    ...(r.count !== undefined ? { count: r.count } : {}),
     // Expansion reads a date UNTIL as the end of that day (recurrence/expand.ts).
-    ...(until ? { until: wallOf(until, zone, '23:59:59') } : {}),
-    ...(get('BYDAY') ? { byDay: get('BYDAY')!.split(',') } : {}),
-    ...(get('BYMONTHDAY') ? { byMonthDay: ints(get('BYMONTHDAY')!) } : {}),
-    ...(get('BYMONTH') ? { byMonth: ints(get('BYMONTH')!) } : {}),
-    ...(get('BYYEARDAY') ? { byYearDay: ints(get('BYYEARDAY')!) } : {}),
-    ...(get('BYWEEKNO') ? { byWeekNo: ints(get('BYWEEKNO')!) } : {}),
-    ...(get('BYSETPOS') ? { bySetPos: ints(get('BYSETPOS')!) } : {}),
-    ...(get('WKST') ? { wkst: get('WKST') as Weekday } : {}),
+    ...(r.until !== undefined ? { until: wallOf(r.until, zone, '23:59:59') } : {}),
+    ...(r.byDay ? { byDay: r.byDay.map((d) => `${d.ordinal ?? ''}${d.weekday}`) } : {}),
+    ...(r.byMonthDay ? { byMonthDay: r.byMonthDay } : {}),
+    ...(r.byMonth ? { byMonth: r.byMonth } : {}),
+    ...(r.byYearDay ? { byYearDay: r.byYearDay } : {}),
+    ...(r.byWeekNo ? { byWeekNo: r.byWeekNo } : {}),
+    ...(r.bySetPos ? { bySetPos: r.bySetPos } : {}),
+    ...(r.wkst !== undefined ? { wkst: r.wkst } : {}),
   };
 }
 
@@ -60,12 +66,28 @@ export function feedSeriesOf(stored: StoredSeries, first: FeedEvent, edited: Rea
       else overrides.push({ recurrenceId: o.recurrence_id, event });
     }
   }
+  const rule = ruleOf(stored.spec.rrule, zone);
+  const rdates = new Set(stored.spec.rdates.map((r) => wallOf(r, zone, time)));
+  // Without its rule the series is exported as what was expanded and stored: every occurrence start an RDATE.
+  // DTSTART is an RDATE too: without a rule, ical.js does not count it as an instance.
+  if (rule === undefined) for (const wall of [first.startLocal, ...stored.occurrences.map((o) => o.recurrence_id)]) rdates.add(wall);
+  // A start the rule puts in a spring-forward gap (02:30 on the change day) is listed shifted forward (03:30, as
+  // PHP and RFC 5545 §3.3.5 place it), but readers differ (ical.js moves it back an hour): the feed says it
+  // explicitly, EXDATE of the rule's time and RDATE of the time listed, so every reader finds the API's instant.
+  const real = (wall: string) => (first.allDay ? wall : formatWall(utcToWall(wallToUtc(parseWall(wall), zone), zone)));
+  for (const o of stored.occurrences) {
+    const listed = real(o.recurrence_id);
+    if (listed === o.recurrence_id || exdates.has(o.recurrence_id)) continue;
+    exdates.add(o.recurrence_id);
+    rdates.delete(o.recurrence_id);
+    rdates.add(listed);
+  }
   return {
     first,
-    rule: ruleOf(stored.spec.rrule, zone),
-    rdates: stored.spec.rdates.map((r) => wallOf(r, zone, time)),
+    ...(rule ? { rule } : {}),
+    rdates: [...rdates].sort(),
     exdates: [...exdates].sort(),
-    overrides,
+    overrides: overrides.map((o) => ({ ...o, recurrenceId: real(o.recurrenceId) })),
   };
 }
 

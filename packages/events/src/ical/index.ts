@@ -5,6 +5,6 @@ export type { CalendarOptions } from './calendar.ts';
 export { feedEventFromBody, htmlToText } from './feed-event.ts';
 export type { FeedEvent, FeedVenue } from './feed-event.ts';
 export { seriesLines, rruleValue } from './series.ts';
-export type { FeedSeries, RecurrenceRule, SeriesOverride, Weekday } from './series.ts';
+export type { FeedSeries, RecurrenceRule, SeriesOverride } from './series.ts';
 export { foldLine, escapeText, joinLines } from './content-line.ts';
 export { vtimezoneLines } from './vtimezone.ts';

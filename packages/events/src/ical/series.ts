@@ -1,28 +1,21 @@
 // A recurring series exported as one VEVENT with RRULE/RDATE/EXDATE plus one VEVENT per occurrence edited on its own
 // (RECURRENCE-ID), RFC 5545 §3.8.5 and §3.8.4.4. The recurrence feature hands the feed a `FeedSeries`; this module
 // knows nothing of how occurrences are stored.
+import type { Rule } from '../recurrence/index.ts';
 import { wallToUtc, parseWall } from '../time/index.ts';
 import { dateOnly, utcDateTime } from './content-line.ts';
 import type { FeedEvent } from './feed-event.ts';
 import { timeProperty, veventLines, type VeventContext } from './vevent.ts';
 
-export type Weekday = 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA' | 'SU';
-
-/** The RRULE parts a series may use (RFC 5545 §3.3.10). `until` is a wall time in the series' zone. */
-export interface RecurrenceRule {
-  readonly freq: 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
+/**
+ * The RRULE parts a series may use (RFC 5545 §3.3.10), as recurrence/rule-parts.ts checks them, except that `until`
+ * is a wall time in the series' zone and `byDay` is in its iCalendar form (`MO`, `2TU`, `-1FR`).
+ */
+export type RecurrenceRule = Omit<Rule, 'interval' | 'until' | 'byDay'> & {
   readonly interval?: number;
-  readonly count?: number;
   readonly until?: string;
-  /** `MO`, or with an ordinal for monthly/yearly rules: `2TU`, `-1FR`. */
   readonly byDay?: readonly string[];
-  readonly byMonthDay?: readonly number[];
-  readonly byMonth?: readonly number[];
-  readonly byYearDay?: readonly number[];
-  readonly byWeekNo?: readonly number[];
-  readonly bySetPos?: readonly number[];
-  readonly wkst?: Weekday;
-}
+};
 
 /** An occurrence edited on its own: `recurrenceId` is the wall start the rule gave it, `event` what it is now. */
 export interface SeriesOverride { readonly recurrenceId: string; readonly event: FeedEvent }

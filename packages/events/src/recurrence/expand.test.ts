@@ -103,7 +103,7 @@ describe('expandSeries', () => {
     expect(() => parseRecurrence('FREQ=DAILY;COUNT=2;BYHOUR=3')).toThrow(/BYHOUR/);
     expect(() => parseRecurrence({ rrule: 'FREQ=DAILY;COUNT=2', exdate: '2018-02-30' })).toThrow(/EXDATE/);
     const never = parseRecurrence('FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30;COUNT=2')!;
-    expect(() => expandSeries({ start: makeWall(2018, 1, 1), zone: 'UTC', spec: never }, { maxOccurrences: 10 })).toThrow(/could not be expanded within/);
+    expect(() => expandSeries({ start: makeWall(2018, 1, 1), zone: 'UTC', spec: never }, { maxOccurrences: 10 })).toThrow(/never occurs/);
     const rare = parseRecurrence('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=30')!;
     expect(() => expandSeries({ start: makeWall(2018, 1, 1), zone: 'UTC', spec: rare }, { maxOccurrences: 100 })).toThrow(/COUNT of occurrences within 100 years/);
     const first = parseRecurrence({ rrule: 'FREQ=DAILY;COUNT=2', exdate: '20180101' })!;

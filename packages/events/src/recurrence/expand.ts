@@ -1,6 +1,8 @@
 import vm from 'node:vm';
 import { endOfDay, formatWall, makeWall, parseWall, utcToWall, wallFromEpoch, wallToEpoch, type Wall } from '../time/index.ts';
-import { icalDate, RecurrenceError, rrule, type RecurrenceSpec } from './rule.ts';
+import { whyImpossible } from './impossible.ts';
+import { readRule, RecurrenceError, rrule, type RecurrenceSpec } from './rule.ts';
+import { RruleThread, type ExpansionRequest } from './rrule-thread.ts';
 
 /** How far a series may reach: every occurrence starts within this many years of the first. */
 export const HORIZON_YEARS = 100;
@@ -18,35 +20,38 @@ export interface SeriesPattern {
 }
 
 /**
- * rrule walks day by day up to the year 9999 looking for a date a rule can never produce (`BYMONTH=2;BYMONTHDAY=30`,
- * `FREQ=DAILY;INTERVAL=7;BYDAY=MO` from a Tuesday): about a minute of blocked event loop. Expansion runs under a
- * V8 time limit instead; a rule that cannot be expanded in this budget is refused.
+ * How long one rule may take to expand (its own run time, off the main thread: rrule-thread.ts). Rules that can never
+ * match are refused before (impossible.ts); this bounds the rest, such as an INTERVAL that skips every matching year.
+ * A daily series of two years expands in about 60 ms, a daily rule matching only 29 February twenty times in 0.9 s.
  */
-// Wall-clock time: generous, so a busy machine does not refuse an ordinary rule (one expands in about a millisecond).
-export const EXPANSION_BUDGET_MS = 2000;
+export const EXPANSION_BUDGET_MS = 1500;
+const sharedThread = new RruleThread(EXPANSION_BUDGET_MS);
 const guardScript = new vm.Script('run()');
 const guardContext = vm.createContext({ run: (): unknown => undefined });
 
-function withinBudget(fn: () => void): void {
-  guardContext.run = fn;
+const overBudget = () => new RecurrenceError(`The rule could not be expanded within ${EXPANSION_BUDGET_MS} ms (it may never match a date): check BYMONTH, BYMONTHDAY, BYDAY and INTERVAL.`);
+
+/** rrule on this thread under a V8 time limit: for tests and tools; the service expands off-thread. */
+function expandHere(req: ExpansionRequest): number[] {
+  const rule = new rrule.RRule({ ...rrule.RRule.parseString(req.rule), dtstart: new Date(req.dtstart), until: req.until === null ? null : new Date(req.until), tzid: null });
+  const dates: number[] = [];
+  guardContext.run = () => rule.between(new Date(req.dtstart), new Date(req.before), true, (d) => {
+    dates.push(d.getTime());
+    return dates.length <= req.max;
+  });
   try {
     guardScript.runInContext(guardContext, { timeout: EXPANSION_BUDGET_MS });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw new RecurrenceError(`The rule could not be expanded within ${EXPANSION_BUDGET_MS} ms (it may never match a date): check BYMONTH, BYMONTHDAY, BYDAY and INTERVAL.`);
-    }
+    if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw overBudget();
     throw err;
   } finally {
     guardContext.run = () => undefined;
   }
+  return dates;
 }
 
 const tooMany = (max: number) =>
   new RecurrenceError(`The recurrence makes more than ${max} occurrences (EVENTS_RECURRENCE_MAX_OCCURRENCES); end it sooner with COUNT or UNTIL.`);
-
-// rrule runs on "floating" dates: a Date whose UTC fields are the wall time. Expanding wall times and converting each
-// to UTC in the series' zone afterwards keeps every occurrence at the same local time across DST changes.
-const floating = (w: Wall): Date => new Date(wallToEpoch(w));
 
 /** An iCalendar date value as a wall time in `zone`; a date without time is `undefined` time (a whole day). */
 function wallOf(ical: string, zone: string): { wall: Wall; dateOnly: boolean } {
@@ -57,42 +62,40 @@ function wallOf(ical: string, zone: string): { wall: Wall; dateOnly: boolean } {
 }
 
 /**
- * The local start of every occurrence of a series, sorted, the first event's own start first (RFC 5545: DTSTART is
- * always an occurrence). Throws `RecurrenceError` when the series would exceed `maxOccurrences`, reach past
- * `HORIZON_YEARS`, or EXDATE would remove the first event. Cost: linear in the rule's iterations within the horizon.
- * @example expandSeries({ start: makeWall(2018, 1, 12, 10), zone: 'Europe/Paris', spec }, { maxOccurrences: 730 })
+ * What rrule is asked for: the rule from the first event's start to the horizon, on "floating" dates (epoch ms whose
+ * UTC fields are the wall time), so each occurrence keeps the local time across DST changes. Refuses beforehand what needs no
+ * expansion to refuse: a COUNT over the limit, an UNTIL past the horizon, a rule that never makes a date.
  */
-export function expandSeries(p: SeriesPattern, o: ExpandOptions): Wall[] {
+function expansionRequest(p: SeriesPattern, o: ExpandOptions): ExpansionRequest {
   const { start, zone, spec } = p;
-  const max = o.maxOccurrences;
-  const horizon = makeWall(start.y + HORIZON_YEARS, start.mo, start.d, start.h, start.mi, start.s);
-  const options = rrule.RRule.parseString(spec.rrule);
-  if (options.count != null && options.count > max) throw tooMany(max);
-  const untilPart = /(?:^|;)UNTIL=([^;]+)/.exec(spec.rrule)?.[1];
+  const rule = readRule(spec.rrule);
+  if (rule.count !== undefined && rule.count > o.maxOccurrences) throw tooMany(o.maxOccurrences);
+  const horizon = horizonOf(start);
   let until: Wall | undefined;
-  if (untilPart !== undefined) {
-    const u = wallOf(icalDate(untilPart)!, zone);
+  if (rule.until !== undefined) {
+    const u = wallOf(rule.until, zone);
     until = u.dateOnly ? endOfDay(u.wall) : u.wall;
     if (wallToEpoch(until) > wallToEpoch(horizon)) throw new RecurrenceError(`UNTIL must be within ${HORIZON_YEARS} years of the first event.`);
   }
-  let rule: InstanceType<typeof rrule.RRule>;
-  try {
-    rule = new rrule.RRule({ ...options, dtstart: floating(start), until: until ? floating(until) : null, tzid: null });
-  } catch (err) {
-    // rrule checks value ranges when it builds the rule (`BYSETPOS=0`, `BYMONTHDAY=40`).
-    throw new RecurrenceError(`The rule is not valid: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const found: Wall[] = [];
-  withinBudget(() => rule.between(floating(start), floating(horizon), true, (d) => {
-    found.push(wallFromEpoch(d.getTime()));
-    return found.length <= max;
-  }));
-  if (found.length > max) throw tooMany(max);
-  if (options.count != null && found.length < options.count) {
+  const impossible = whyImpossible(rule, start, until);
+  if (impossible !== undefined) throw new RecurrenceError(impossible);
+  return { rule: spec.rrule, dtstart: wallToEpoch(start), until: until ? wallToEpoch(until) : null, before: wallToEpoch(horizon), max: o.maxOccurrences };
+}
+
+const horizonOf = (start: Wall) => makeWall(start.y + HORIZON_YEARS, start.mo, start.d, start.h, start.mi, start.s);
+
+/** The series from rrule's dates: the first event kept, RDATEs added, EXDATEs removed, the limits checked. */
+function assembleSeries(p: SeriesPattern, o: ExpandOptions, dates: readonly number[]): Wall[] {
+  const { start, zone, spec } = p;
+  const max = o.maxOccurrences;
+  const horizon = horizonOf(start);
+  if (dates.length > max) throw tooMany(max);
+  const count = readRule(spec.rrule).count;
+  if (count !== undefined && dates.length < count) {
     throw new RecurrenceError(`The rule does not make its COUNT of occurrences within ${HORIZON_YEARS} years of the first event.`);
   }
   const first = formatWall(start);
-  const starts = new Set([first, ...found.map(formatWall)]);
+  const starts = new Set([first, ...dates.map((d) => formatWall(wallFromEpoch(d)))]);
   for (const r of spec.rdates) {
     const { wall, dateOnly } = wallOf(r, zone);
     const w = dateOnly ? { ...wall, h: start.h, mi: start.mi, s: start.s } : wall;
@@ -110,4 +113,28 @@ export function expandSeries(p: SeriesPattern, o: ExpandOptions): Wall[] {
   }
   if (starts.size > max) throw tooMany(max);
   return [...starts].sort().map(parseWall);
+}
+
+/**
+ * The local start of every occurrence of a series, sorted, the first event's own start first (RFC 5545: DTSTART is
+ * always an occurrence). Throws `RecurrenceError` when the series would exceed `maxOccurrences`, reach past
+ * `HORIZON_YEARS`, never occur, or EXDATE would remove the first event. Runs rrule on this thread (tests, tools).
+ * @example expandSeries({ start: makeWall(2018, 1, 12, 10), zone: 'Europe/Paris', spec }, { maxOccurrences: 730 })
+ */
+export function expandSeries(p: SeriesPattern, o: ExpandOptions): Wall[] {
+  return assembleSeries(p, o, expandHere(expansionRequest(p, o)));
+}
+
+/**
+ * `expandSeries` with rrule in the worker thread: the event loop keeps serving while a rule expands, and a rule
+ * over `EXPANSION_BUDGET_MS` is refused.
+ */
+export async function expandSeriesOffThread(p: SeriesPattern, o: ExpandOptions, thread: RruleThread = sharedThread): Promise<Wall[]> {
+  const result = await thread.expand(expansionRequest(p, o));
+  switch (result.kind) {
+    case 'expanded': return assembleSeries(p, o, result.dates);
+    // rrule checks value ranges when it builds the rule; parseRule refuses them first, so this is a last guard.
+    case 'invalid': throw new RecurrenceError(`The rule is not valid: ${result.message}`);
+    case 'timeout': throw overBudget();
+  }
 }

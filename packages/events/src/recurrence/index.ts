@@ -1,5 +1,7 @@
 export { parseRecurrence, RecurrenceError, RECURRENCE_FORMAT } from './rule.ts';
 export type { RecurrenceSpec } from './rule.ts';
+export { parseRule, RulePartError, WEEKDAYS } from './rule-parts.ts';
+export type { ByDay, Frequency, Rule, Weekday } from './rule-parts.ts';
 export { expandSeries, HORIZON_YEARS } from './expand.ts';
 export type { ExpandOptions, SeriesPattern } from './expand.ts';
 export { planSeries } from './series.plan.ts';

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as RRuleModule from 'rrule';
+import { parseRule, RulePartError, type Rule } from './rule-parts.ts';
 
 // rrule ships a UMD bundle as `main` and ESM without `exports`, so Node's ESM loader sees only a default export;
 // loading it through require gives the same module in Node, tsx and vitest.
@@ -18,9 +19,6 @@ export interface RecurrenceSpec {
 
 export const RECURRENCE_FORMAT = 1;
 
-/** Frequencies of Pro's recurrence rules (daily and coarser); an occurrence starts at the series' time of day. */
-const FREQS = new Set(['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
-const PARTS = new Set(['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYYEARDAY', 'BYWEEKNO', 'BYSETPOS', 'WKST']);
 const ICAL_DATE = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/;
 const SQL_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?(Z?))?$/;
 
@@ -41,27 +39,22 @@ export function icalDate(text: string): string | undefined {
   return `${day}T${p(h)}${p(mi)}${p(s)}${m[7] ?? ''}`;
 }
 
-/** Checks an RRULE value part by part and returns it in canonical upper case (no `RRULE:` prefix). */
+/** `parseRule` (rule-parts.ts) throwing `RecurrenceError`, the 400 on `recurrence`. */
+export function readRule(value: string): Rule {
+  try {
+    return parseRule(value);
+  } catch (err) {
+    if (err instanceof RulePartError) throw new RecurrenceError(err.message);
+    throw err;
+  }
+}
+
+/** Checks an RRULE value part by part and returns it in upper case without the `RRULE:` prefix. */
 function checkRule(text: string): string {
   const value = text.trim().replace(/^RRULE:/i, '').toUpperCase();
-  const seen = new Set<string>();
-  for (const part of value.split(';')) {
-    const [key, v] = part.split('=', 2);
-    if (!key || v === undefined || v === '') throw new RecurrenceError(`"${part}" is not a NAME=VALUE rule part.`);
-    if (!PARTS.has(key)) throw new RecurrenceError(`The rule part ${key} is not supported (occurrences start at the event's time of day).`);
-    if (seen.has(key)) throw new RecurrenceError(`The rule part ${key} is given twice.`);
-    seen.add(key);
-    if (key === 'FREQ' && !FREQS.has(v)) throw new RecurrenceError('FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY.');
-    if ((key === 'COUNT' || key === 'INTERVAL') && !/^[1-9]\d{0,5}$/.test(v)) throw new RecurrenceError(`${key} must be a positive integer.`);
-    if (key === 'UNTIL' && icalDate(v) === undefined) throw new RecurrenceError('UNTIL must be a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS[Z]).');
-  }
-  if (!seen.has('FREQ')) throw new RecurrenceError('The rule needs FREQ.');
-  if (seen.has('COUNT') && seen.has('UNTIL')) throw new RecurrenceError('COUNT and UNTIL cannot both be given.');
-  if (!seen.has('COUNT') && !seen.has('UNTIL')) throw new RecurrenceError('The rule needs COUNT or UNTIL: a series is expanded into posts, so it must end.');
-  try {
-    rrule.RRule.parseString(value);
-  } catch (err) {
-    throw new RecurrenceError(`The rule does not parse: ${err instanceof Error ? err.message : String(err)}`);
+  const rule = readRule(value);
+  if (rule.count === undefined && rule.until === undefined) {
+    throw new RecurrenceError('The rule needs COUNT or UNTIL: a series is expanded into posts, so it must end.');
   }
   return value;
 }

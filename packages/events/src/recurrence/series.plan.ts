@@ -1,6 +1,6 @@
 import { invalidParam } from '../http/errors.ts';
 import { formatWall, readStoredWall, type Wall } from '../time/index.ts';
-import { expandSeries, type ExpandOptions } from './expand.ts';
+import { expandSeriesOffThread, type ExpandOptions } from './expand.ts';
 import { RecurrenceError, type RecurrenceSpec } from './rule.ts';
 
 /** What a write does to a series: the rule (null: none any more), the first event's start and zone, and its starts. */
@@ -16,12 +16,13 @@ export interface SeriesPlan {
 /**
  * Expands the rule for the first event's start (as the write will store it); a series beyond the limits is a 400 on
  * `recurrence` here, before anything is written.
- * @example planSeries(makeWall(2018, 3, 1, 18), 'America/New_York', parseRecurrence('FREQ=WEEKLY;COUNT=4'), { maxOccurrences: 730 })
+ * @example await planSeries(makeWall(2018, 3, 1, 18), 'America/New_York', parseRecurrence('FREQ=WEEKLY;COUNT=4'), { maxOccurrences: 730 })
  */
-export function planSeries(start: Wall, zone: string, spec: RecurrenceSpec | null, o: ExpandOptions): SeriesPlan {
+export async function planSeries(start: Wall, zone: string, spec: RecurrenceSpec | null, o: ExpandOptions): Promise<SeriesPlan> {
   if (spec === null) return { spec, start, zone, starts: [] };
   try {
-    return { spec, start, zone, starts: expandSeries({ start, zone, spec }, o).slice(1) };
+    // Off the main thread with a time budget (expand.ts): a costly rule never stalls other requests.
+    return { spec, start, zone, starts: (await expandSeriesOffThread({ start, zone, spec }, o)).slice(1) };
   } catch (err) {
     if (err instanceof RecurrenceError) throw invalidParam('recurrence', err.message);
     throw err;
@@ -43,7 +44,7 @@ const sameSpec = (a: RecurrenceSpec | null | undefined, b: RecurrenceSpec | null
  * changed, so it is made again from the locked state. A write that sent no rule carries the stored one, or none when
  * the series ended meanwhile (`undefined`: nothing to apply).
  */
-export function settlePlan(planned: SeriesPlan | undefined, sentRule: boolean, now: LockedSeries, o: ExpandOptions): SeriesPlan | undefined {
+export async function settlePlan(planned: SeriesPlan | undefined, sentRule: boolean, now: LockedSeries, o: ExpandOptions): Promise<SeriesPlan | undefined> {
   const spec = sentRule ? planned?.spec : now.stored;
   if (spec === undefined) return undefined;
   const start = readStoredWall(now.startLocal);

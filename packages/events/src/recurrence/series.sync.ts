@@ -15,8 +15,12 @@ function occurrenceDates(first: SeriesPost, w: Wall): Pick<EventsTable, 'start_l
   const s = readStoredWall(first.start_local), e = readStoredWall(first.end_local);
   if (s === undefined || e === undefined) throw invalidParam('recurrence', 'The first event has a broken stored date: send start_date and end_date.');
   const zone = first.timezone;
-  const endWall = wallFromEpoch(wallToEpoch(w) + (wallToEpoch(e) - wallToEpoch(s)));
-  const startMs = wallToUtc(w, zone), endMs = wallToUtc(endWall, zone);
+  const startMs = wallToUtc(w, zone);
+  // A start in a spring-forward gap is shifted forward by the gap (02:30 → 03:30, PHP's and RFC 5545 §3.3.5's rule);
+  // the end moves with it, so the occurrence keeps its length, as feed readers expand it from DTSTART and DTEND.
+  const gapShift = first.all_day === 1 ? 0 : wallToEpoch(utcToWall(startMs, zone)) - wallToEpoch(w);
+  const endWall = wallFromEpoch(wallToEpoch(w) + gapShift + (wallToEpoch(e) - wallToEpoch(s)));
+  const endMs = wallToUtc(endWall, zone);
   // Only an occurrence near the year 9999 can leave the range; the transaction is then rolled back whole.
   if (!isStorableInstant(startMs, zone) || !isStorableInstant(endMs, zone)) {
     throw invalidParam('recurrence', `The occurrence of ${formatWall(w)} would end outside the dates that can be stored (years 1000 to 9999).`);
@@ -54,7 +58,7 @@ export async function syncSeries(trx: Kysely<Database>, firstId: number, planned
   if (!opts.sentRule && stored === undefined) return;
   const first = await repo.event(firstId);
   if (first === undefined) return;
-  const plan = settlePlan(planned, opts.sentRule, { startLocal: first.start_local, zone: first.timezone, stored }, opts.expand);
+  const plan = await settlePlan(planned, opts.sentRule, { startLocal: first.start_local, zone: first.timezone, stored }, opts.expand);
   if (plan === undefined) return;
   const existing = await repo.occurrences(firstId);
   const termsBefore = await repo.termIdsOf(existing.map((o) => o.post_id));

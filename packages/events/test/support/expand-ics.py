@@ -33,7 +33,7 @@ for ev in events:
         continue
     start = ev.get('DTSTART').dt
     length = ev.get('DTEND').dt - start
-    if ev.get('RRULE') is None:
+    if ev.get('RRULE') is None and ev.get('RDATE') is None:
         emit(ev, start, start + length)
         continue
     # RFC 5545 repeats the wall time in DTSTART's zone: expand naive wall times, then place each in the zone
@@ -42,15 +42,18 @@ for ev in events:
     wall = lambda d: d.astimezone(tz).replace(tzinfo=None)
     place = lambda d: tz.localize(d) if hasattr(tz, 'localize') else d.replace(tzinfo=tz)
     rs = rruleset()
-    until_utc = ev.get('RRULE').get('UNTIL')
-    rule = ev.get('RRULE').to_ical().decode()
+    until_utc = ev.get('RRULE') and ev.get('RRULE').get('UNTIL')
+    rule = ev.get('RRULE') and ev.get('RRULE').to_ical().decode()
     if until_utc:
         # A naive DTSTART takes a naive UNTIL: the UTC UNTIL as a wall time of the zone.
         u = until_utc[0]
         rule = ';'.join(p for p in rule.split(';') if not p.startswith('UNTIL='))
         rs.rrule(rrulestr(rule, dtstart=wall(start), until=wall(u) if isinstance(u, datetime) else datetime(u.year, u.month, u.day, 23, 59, 59)))
-    else:
+    elif ev.get('RRULE') is not None:
         rs.rrule(rrulestr(rule, dtstart=wall(start)))
+    else:
+        # RDATEs without a rule: DTSTART is the first instance (RFC 5545 §3.8.5.2).
+        rs.rdate(wall(start))
     for d in dates(ev, 'RDATE'):
         rs.rdate(wall(d))
     for d in dates(ev, 'EXDATE'):
