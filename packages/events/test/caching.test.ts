@@ -3,6 +3,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { STORES, startService, startSibling, createEvent, type Service } from './support/harness.ts';
 import { openStore } from '../src/db/index.ts';
+import { CHANGE_LISTENER_NAME } from '../src/db/change-signal.ts';
 
 // Cached answers must never outlive a change (compat §0.7): these run with a 10-minute response TTL, so only the
 // write generation and the store's change signal can explain a fresh answer.
@@ -116,7 +117,7 @@ describe('PostgreSQL change listener', () => {
     await admin.connect();
     // Cut every listening connection of this database, then change the row while nobody listens.
     const cut = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
-      where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`);
+      where datname = current_database() and application_name = $1 and pid <> pg_backend_pid()`, [CHANGE_LISTENER_NAME]);
     expect(cut.rowCount).toBeGreaterThanOrEqual(2);
     await admin.query('update posts set title = $1 where id = $2', ['Changed unheard', e.id]);
     await admin.end();
@@ -124,7 +125,7 @@ describe('PostgreSQL change listener', () => {
     // The listener comes back by itself and caching resumes: a later change is seen too.
     await new Promise((r) => setTimeout(r, 1500));
     const listeners = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and query ilike 'listen %'`.execute(svc.store.db);
+      where datname = current_database() and application_name = ${CHANGE_LISTENER_NAME}`.execute(svc.store.db);
     expect(listeners.rows[0]!.n).toBeGreaterThanOrEqual(2);
     await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'Heard again' }, as: 'administrator' });
     expect(await eventually(() => titleOn(sibling, e.id), (t) => t === 'Heard again')).toBe('Heard again');

@@ -32,6 +32,9 @@ const TOPIC_TABLES: Readonly<Record<Exclude<ChangeTopic, 'calendar'>, readonly s
   logins: ['login_attempts'],
 };
 
+/** The listening connection's application_name in pg_stat_activity. */
+export const CHANGE_LISTENER_NAME = 'events-change-listener';
+
 /** What SQLite instances hand out as a write token: any value reads fresh there. */
 const SQLITE_TOKEN = '0';
 
@@ -111,7 +114,8 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
     }
   };
   const listen = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString });
+    // Named, so an operator (and a test) can tell the listener in pg_stat_activity: its last query is not always LISTEN.
+    const c = new pg.Client({ connectionString, application_name: CHANGE_LISTENER_NAME });
     client = c;
     c.on('error', lost);
     c.on('end', () => { if (client === c) lost(); });

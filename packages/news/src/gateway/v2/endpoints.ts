@@ -36,7 +36,14 @@ async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyReq
     if (reply.error.code === 'shard_damaged') throw shardDamaged(reply.error);
     throw new GatewayError('worker_unavailable', `The search worker refused the request (${reply.error.code}).`);
   }
-  if (!reply.outcome.ok) throw new V2Refused(reply.outcome.error);
+  if (!reply.outcome.ok) {
+    // The worker's clock may pass the deadline a moment before the gateway's timer: the client gets the gateway's
+    // own answer to a late worker either way, as documented (deadline_exceeded is for direct /rpc callers).
+    if (reply.outcome.error.code === 'deadline_exceeded') {
+      throw new GatewayError('worker_unavailable', 'The search worker did not finish within the request\'s deadline; try again shortly.');
+    }
+    throw new V2Refused(reply.outcome.error);
+  }
   if (reply.indexVersion !== ctx.binding.expected) {
     throw new GatewayError('release_unavailable',
       `The worker now serves release ${reply.indexVersion}, the gateway is configured for ${ctx.binding.expected}; retry shortly.`,
