@@ -3,9 +3,9 @@
 // between); each offset change in them is its own observance, except that a zone's current rule (its TZif footer)
 // becomes one DAYLIGHT/STANDARD pair with RRULEs once it would take more than EXPLICIT_YEARS years of observances.
 // Fixed WordPress offsets (`UTC+5`) get a single observance.
-import { offsetMinutes, zoneAbbr } from '../time/index.ts';
+import { zoneAbbr } from '../time/index.ts';
 import { footerEra, ruleChanges, type ZoneChange, type ZoneRules } from '../time/zone-rules.ts';
-import { agreesWithIntl, rulesOf, yearChanges } from '../time/year-changes.ts';
+import { agreesWithIntl, rulesOf, yearChanges, zoneOffset } from '../time/year-changes.ts';
 import { escapeText } from './content-line.ts';
 import { posixRrule } from './posix-rrule.ts';
 
@@ -32,7 +32,8 @@ function localStamp(utcMs: number, offset: number): string {
 /** The smaller of the year's January and July offsets: what "standard" time is in that year. */
 const standardOffset = (zone: string, atMs: number): number => {
   const y = new Date(atMs).getUTCFullYear();
-  return Math.min(offsetMinutes(zone, Date.UTC(y, 0, 1)), offsetMinutes(zone, Date.UTC(y, 6, 1)));
+  const offset = zoneOffset(zone);
+  return Math.min(offset(Date.UTC(y, 0, 1)), offset(Date.UTC(y, 6, 1)));
 };
 
 function observance(zone: string, startUtc: number, from: number, to: number, rrule?: string): string[] {
@@ -82,7 +83,8 @@ export function vtimezoneLines(zone: string, tzid: string, spans: readonly Span[
   const ranges = yearRanges(spans);
   const first = ranges[0]?.[0] ?? 1970;
   const start = Date.UTC(first, 0, 1);
-  const initial = offsetMinutes(zone, start);
+  const offset = zoneOffset(zone);
+  const initial = offset(start);
   // Clients apply no offset to a time at or before the first onset (ical.js), so it must precede every time written.
   const anchor = first > 1970 ? '19700101T000000' : `${String(first - 1).padStart(4, '0')}0101T000000`;
   const lines = ['BEGIN:VTIMEZONE', `TZID:${tzid}`, ...observance(zone, start, initial, initial).map((l) => (l.startsWith('DTSTART:') ? `DTSTART:${anchor}` : l))];
@@ -92,7 +94,7 @@ export function vtimezoneLines(zone: string, tzid: string, spans: readonly Span[
       // After a gap, the offset in force on 1 January: the changes of the years between are not written.
       if (y === a && i > 0) {
         const jan1 = Date.UTC(y, 0, 1);
-        const off = offsetMinutes(zone, jan1);
+        const off = offset(jan1);
         lines.push(...observance(zone, jan1, off, off));
       }
       if (pair !== undefined && y >= pair.year) {

@@ -2,7 +2,7 @@
 // uses. The zone's TZif rules give them at once; they are checked against Intl (which may carry another tzdata
 // release), and a year where they disagree, or a zone without a file, is found by scanning Intl instead.
 import { canonicalZone, offsetMinutes } from './zone.ts';
-import { changesBetween, ruleOffsetAt, zoneRules, type ZoneChange, type ZoneRules } from './zone-rules.ts';
+import { changesBetween, footerEra, ruleChanges, ruleOffsetAt, zoneRules, type ZoneChange, type ZoneRules } from './zone-rules.ts';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -44,6 +44,32 @@ function scanIntl(zone: string, year: number): ZoneChange[] {
   return out;
 }
 
+const agreeing = new Map<string, boolean>();
+
+/**
+ * Whether the zone's TZif rules agree with Intl, checked once per zone (~3 Intl calls per explicit change): both
+ * sides of every change, the midpoint between consecutive changes, and the footer's first two years and 2100.
+ * Then a year's changes cost no Intl call at all, which a series over thousands of years needs.
+ */
+function rulesAgree(zone: string, rules: ZoneRules): boolean {
+  let known = agreeing.get(zone);
+  if (known === undefined) {
+    const { explicit } = rules;
+    const between = explicit.slice(1).map((c, i) => Math.floor((explicit[i]!.at + c.at) / 2));
+    const era = footerEra(rules);
+    const years = Number.isFinite(era) ? [era, era + 1, Math.max(era + 2, 2100)] : [1970, 2100];
+    known = agreesWithIntl(zone, rules, [...explicit, ...years.flatMap((y) => ruleChanges(rules, y))], between);
+    agreeing.set(zone, known);
+  }
+  return known;
+}
+
+/** The offset of `zone` (minutes) at an instant: from its TZif rules when they agree with Intl, else from Intl. */
+export function zoneOffset(zone: string): (utcMs: number) => number {
+  const rules = rulesOf(zone);
+  return rules !== null && rulesAgree(zone, rules) ? (t) => ruleOffsetAt(rules, t) : (t) => offsetMinutes(zone, t);
+}
+
 const cache = new Map<string, readonly ZoneChange[]>();
 
 /**
@@ -57,8 +83,10 @@ export function yearChanges(zone: string, year: number): readonly ZoneChange[] {
     const rules = rulesOf(zone);
     const [from, to] = [Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1)];
     const changes = rules === null ? undefined : changesBetween(rules, from, to);
-    // 1 January and 1 July: a change Intl has and the file lacks shows as a different offset on one of them.
-    known = changes !== undefined && agreesWithIntl(zone, rules!, changes, [from, Date.UTC(year, 6, 1)]) ? changes : scanIntl(zone, year);
+    // Rules Intl disagrees with somewhere are checked year by year: 1 January and 1 July catch a change Intl has
+    // and the file lacks.
+    const trusted = changes !== undefined && (rulesAgree(zone, rules!) || agreesWithIntl(zone, rules!, changes, [from, Date.UTC(year, 6, 1)]));
+    known = trusted ? changes : scanIntl(zone, year);
     cache.set(key, known);
   }
   return known;
