@@ -3,7 +3,7 @@ import { escapeText, joinLines } from './content-line.ts';
 import type { FeedEvent } from './feed-event.ts';
 import { seriesLines, seriesSpan, type FeedSeries } from './series.ts';
 import { veventLines, type VeventContext } from './vevent.ts';
-import { vtimezoneLines } from './vtimezone.ts';
+import { vtimezoneLines, type Span } from './vtimezone.ts';
 
 export interface CalendarOptions {
   /** Calendar name shown by subscribing clients (`X-WR-CALNAME`). */
@@ -47,24 +47,25 @@ export function tzidOf(zone: string): string | undefined {
  */
 export function renderCalendar(events: readonly FeedEvent[], series: readonly FeedSeries[], o: CalendarOptions): string {
   const ctx: VeventContext = { host: o.host, tzid: tzidOf };
-  // Per TZID: the zone name to read offsets from and the span of instants to cover.
-  const spans = new Map<string, { zone: string; from: number; to: number }>();
-  const cover = (e: FeedEvent, from: number, to: number) => {
+  // Per TZID: the zone name to read offsets from and the instants its VTIMEZONE must resolve. A plain event needs
+  // its start and end only (not the years between, which a long event would make thousands); a series its span.
+  const spans = new Map<string, { zone: string; spans: Span[] }>();
+  const cover = (e: FeedEvent, ...add: Span[]) => {
     const id = e.allDay ? undefined : tzidOf(e.timezone);
     if (id === undefined) return;
     const s = spans.get(id);
-    if (s === undefined) spans.set(id, { zone: e.timezone, from, to });
-    else { s.from = Math.min(s.from, from); s.to = Math.max(s.to, to); }
+    if (s === undefined) spans.set(id, { zone: e.timezone, spans: add });
+    else s.spans.push(...add);
   };
-  for (const e of events) cover(e, e.startUtc, e.endUtc);
+  const instants = (e: FeedEvent): Span[] => [{ from: e.startUtc, to: e.startUtc }, { from: e.endUtc, to: e.endUtc }];
+  for (const e of events) cover(e, ...instants(e));
   for (const s of series) {
-    const span = seriesSpan(s, o.horizonUtc ?? s.first.endUtc);
-    cover(s.first, span.from, span.to);
-    for (const ov of s.overrides) cover(ov.event, ov.event.startUtc, ov.event.endUtc);
+    cover(s.first, seriesSpan(s, o.horizonUtc ?? s.first.endUtc));
+    for (const ov of s.overrides) cover(ov.event, ...instants(ov.event));
   }
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//app-events//iCalendar feed//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
   lines.push(`X-WR-CALNAME:${escapeText(o.name)}`, `REFRESH-INTERVAL;VALUE=DURATION:PT${o.refreshMinutes}M`, `X-PUBLISHED-TTL:PT${o.refreshMinutes}M`);
-  for (const [id, s] of [...spans].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) lines.push(...vtimezoneLines(s.zone, id, s.from, s.to));
+  for (const [id, s] of [...spans].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) lines.push(...vtimezoneLines(s.zone, id, s.spans));
   let out = joinLines(lines);
   for (const e of events) out += veventText(e, ctx);
   return out + joinLines([...series.flatMap((s) => seriesLines(s, ctx)), 'END:VCALENDAR']);

@@ -24,8 +24,20 @@ function footerNames(footer: string): Array<[number, string]> {
   return out;
 }
 
-/** Parses a TZif file into its names: footer (current rules) first, then the types of the transitions, newest first. */
-export function parseTzif(buf: Buffer): ZoneNames {
+/** A local time type of a TZif file: offset in seconds east of UTC. */
+export interface TzifType { readonly offset: number; readonly isDst: boolean; readonly abbr: string }
+
+/** The parts of a TZif file the service reads: transitions (UTC ms, index into `types`), types, POSIX footer. */
+export interface TzifData {
+  readonly times: readonly number[];
+  readonly typeIdx: readonly number[];
+  readonly types: readonly TzifType[];
+  /** Version 2+ only; `''` when the file says nothing about times after its last transition. */
+  readonly footer: string;
+}
+
+/** Reads a TZif file (the 64-bit block of version 2+, else the 32-bit one). */
+export function readTzif(buf: Buffer): TzifData {
   if (buf.toString('latin1', 0, 4) !== 'TZif') throw new Error('not a TZif file');
   const header = (at: number) => ({ isut: buf.readUInt32BE(at + 20), isstd: buf.readUInt32BE(at + 24), leap: buf.readUInt32BE(at + 28),
     time: buf.readUInt32BE(at + 32), type: buf.readUInt32BE(at + 36), char: buf.readUInt32BE(at + 40) });
@@ -40,36 +52,41 @@ export function parseTzif(buf: Buffer): ZoneNames {
     at += 44;
     timeSize = 8;
   }
-  const typeIdx = buf.subarray(at + h.time * timeSize, at + h.time * timeSize + h.time);
+  const times = Array.from({ length: h.time }, (_, i) =>
+    (timeSize === 8 ? Number(buf.readBigInt64BE(at + i * 8)) : buf.readInt32BE(at + i * 4)) * 1000);
+  const typeIdx = [...buf.subarray(at + h.time * timeSize, at + h.time * timeSize + h.time)];
   const typesAt = at + h.time * timeSize + h.time;
   const charsAt = typesAt + h.type * 6;
-  const types = Array.from({ length: h.type }, (_, i) => {
-    const off = buf.readInt32BE(typesAt + i * 6);
+  const types = Array.from({ length: h.type }, (_, i): TzifType => {
     const idx = buf[typesAt + i * 6 + 5]!;
-    const end = buf.indexOf(0, charsAt + idx);
-    return [off, buf.toString('latin1', charsAt + idx, end)] as const;
+    return { offset: buf.readInt32BE(typesAt + i * 6), isDst: buf[typesAt + i * 6 + 4] === 1, abbr: buf.toString('latin1', charsAt + idx, buf.indexOf(0, charsAt + idx)) };
   });
-  const names: Array<readonly [number, string]> = [];
-  if (timeSize === 8) {
-    const footerAt = at + v1Size(h, 8);
-    const footer = buf.toString('latin1', footerAt + 1, buf.indexOf(0x0a, footerAt + 1));
-    names.push(...footerNames(footer));
-  }
-  for (let i = typeIdx.length - 1; i >= 0; i--) names.push(types[typeIdx[i]!]!);
-  names.push(...types);
+  const footerAt = at + v1Size(h, timeSize);
+  const footer = timeSize === 8 ? buf.toString('latin1', footerAt + 1, buf.indexOf(0x0a, footerAt + 1)) : '';
+  return { times, typeIdx, types, footer };
+}
+
+/** Parses a TZif file into its names: footer (current rules) first, then the types of the transitions, newest first. */
+export function parseTzif(buf: Buffer): ZoneNames {
+  const { typeIdx, types, footer } = readTzif(buf);
+  const names: Array<readonly [number, string]> = footerNames(footer);
+  for (let i = typeIdx.length - 1; i >= 0; i--) { const t = types[typeIdx[i]!]!; names.push([t.offset, t.abbr]); }
+  names.push(...types.map((t) => [t.offset, t.abbr] as const));
   return names;
+}
+
+/** The file of an IANA zone name under `TZDIR`, or `null` when the name is not a plain zone path or unreadable. */
+export function readZoneFile(canonicalZone: string): Buffer | null {
+  if (!/^[A-Za-z0-9_+\-/]+$/.test(canonicalZone) || canonicalZone.includes('..')) return null;
+  try { return readFileSync(join(ZONEINFO_DIR, canonicalZone)); } catch { return null; }
 }
 
 /** The zone's names from the system zoneinfo (`TZDIR`); `null` when it has no readable file for it. */
 export function zoneNames(canonicalZone: string): ZoneNames | null {
   let names = cache.get(canonicalZone);
   if (names === undefined) {
-    try {
-      names = /^[A-Za-z0-9_+\-/]+$/.test(canonicalZone) && !canonicalZone.includes('..')
-        ? parseTzif(readFileSync(join(ZONEINFO_DIR, canonicalZone))) : null;
-    } catch {
-      names = null;
-    }
+    const file = readZoneFile(canonicalZone);
+    try { names = file === null ? null : parseTzif(file); } catch { names = null; }
     cache.set(canonicalZone, names);
   }
   return names;

@@ -68,7 +68,7 @@ export function wallToUtc(w: Wall, zone: string): number {
 }
 
 /** The IANA spelling of a zone name the runtime accepts in any case (`europe/paris` → `Europe/Paris`). */
-function canonicalZone(zone: string): string {
+export function canonicalZone(zone: string): string {
   let c = canonicalNames.get(zone);
   if (c === undefined) {
     c = formatter(zone).resolvedOptions().timeZone;
