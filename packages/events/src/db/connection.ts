@@ -2,11 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, type LogEvent, PostgresAdapter, PostgresDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { type Dialect, Kysely, Migrator, type LogEvent, PostgresAdapter, PostgresDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.ts';
 import { initialMigration } from './migrations/001-initial.ts';
 import { cachingDatabase } from './statement-cache.ts';
 import { ImmediateSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-writes.ts';
+import { TwoHandleSqliteDialect } from './sqlite-read-handle.ts';
 import { preparingPool, type PreparingPool } from './pg-prepared.ts';
 import { termCountsMigration } from './migrations/002-term-counts.ts';
 import { termLinksIndexMigration } from './migrations/003-term-links-index.ts';
@@ -41,6 +42,20 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** Pragmas every handle on the file needs. */
+function configureSqlite(sqlite: SQLite.Database): SQLite.Database {
+  // WAL with synchronous=NORMAL: a commit is in the WAL (the OS page cache) before the call returns, so a killed
+  // process loses nothing; only a power cut can drop the last commits. EVENTS_SQLITE_SYNC=FULL trades speed for that.
+  // WAL also lets the read handle read beside the writer's open transaction.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${process.env.EVENTS_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  // Statements outside a transaction wait up to the timeout for another process's write lock; transactions
+  // take the lock first and are retried while it is busy, without blocking the event loop (sqlite-writes.ts).
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  sqlite.pragma('foreign_keys = ON');
+  return sqlite;
+}
+
 /** Numbered migrations; the Kysely migration table records which ran, so the schema version is checked on start. */
 function migrations(kind: DbKind): Record<string, Migration> {
   return {
@@ -67,21 +82,21 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
   let kind: DbKind;
   let prepared: PreparingPool | undefined;
   let sqliteHandle: SQLite.Database | undefined;
+  let readHandle: SQLite.Database | undefined;
+  let dialect: Dialect;
   if (url.startsWith('sqlite:')) {
     kind = 'sqlite';
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-    const sqlite = new SQLite(path);
+    const sqlite = configureSqlite(new SQLite(path));
     sqliteHandle = sqlite;
-    // WAL with synchronous=NORMAL: a commit is in the WAL (the OS page cache) before the call returns, so a killed
-    // process loses nothing; only a power cut can drop the last commits. EVENTS_SQLITE_SYNC=FULL trades speed for that.
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma(`synchronous = ${process.env.EVENTS_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
-    // Statements outside a transaction wait up to the timeout for another process's write lock; transactions
-    // take the lock first and are retried while it is busy, without blocking the event loop (sqlite-writes.ts).
-    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    sqlite.pragma('foreign_keys = ON');
-    const dialect = new ImmediateSqliteDialect({ database: cachingDatabase(sqlite) }, sqlite);
+    // A file gets a second handle for reads (sqlite-read-handle.ts); `:memory:` is private to its one handle.
+    if (path === ':memory:') {
+      dialect = new ImmediateSqliteDialect({ database: cachingDatabase(sqlite) }, sqlite);
+    } else {
+      readHandle = configureSqlite(new SQLite(path));
+      dialect = new TwoHandleSqliteDialect({ reader: cachingDatabase(readHandle), writer: cachingDatabase(sqlite), rawWriter: sqlite });
+    }
     db = new Kysely<Database>({ dialect, log: slowQueryLog });
   } else {
     kind = 'postgres';
@@ -107,12 +122,15 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
   if (kind === 'sqlite') {
     // Planner statistics, sampled so start-up stays fast on big files: without them SQLite drives event lists from
     // the posts index instead of the start-date index.
-    await sql`pragma analysis_limit = 1000`.execute(db);
-    await sql`analyze`.execute(db);
+    // On the writer handle directly: through Kysely the pragma, a read, would go to the reader handle.
+    sqliteHandle!.pragma('analysis_limit = 1000');
+    sqliteHandle!.exec('analyze');
   }
   let changes: ChangeSignal;
   try {
-    changes = sqliteHandle ? sqliteChangeSignal(sqliteHandle) : await pgChangeSignal(url, { onError: opts.onChangeListenerError });
+    // The reader's data_version moves on every commit but its own (it never writes): this process's too, which is
+    // only more cautious, since those bump their generation anyway.
+    changes = sqliteHandle ? sqliteChangeSignal(readHandle ?? sqliteHandle) : await pgChangeSignal(url, { onError: opts.onChangeListenerError });
   } catch (err) {
     await db.destroy();
     throw err;
