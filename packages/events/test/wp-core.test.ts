@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, startService, type Service } from './support/harness.ts';
 import { UserError, userService } from '../src/user/index.ts';
@@ -18,6 +21,8 @@ const avatars = (hash: string) => ({ 24: `https://secure.gravatar.com/avatar/${h
 const ME = '/wp-json/wp/v2/users/me';
 const SETTINGS = '/wp-json/wp/v2/settings';
 const site = 'http://wordpress.test';
+const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
+const run = promisify(execFile);
 
 describe.each(STORES)('WordPress core routes ($name)', (factory) => {
   let svc: Service;
@@ -167,6 +172,17 @@ describe.each(STORES)('WordPress core routes ($name)', (factory) => {
       expect(anon.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
       expect((await svc.request('POST', SETTINGS, { as: 'administrator', json: { title: 'x' } })).body.code).toBe('rest_no_route');
     });
+  });
+
+  it('takes the e-mail and website from `events user add`, and refuses malformed ones with exit status 2', async () => {
+    await run(process.execPath, [BIN, 'user', 'add', 'jo', '--role', 'editor', '--app-password', 'jo-app-password',
+      '--email', 'jo@example.com', '--url', 'https://jo.example.org/', '--db', svc.dbUrl]);
+    const me = (await svc.get(ME, { as: { login: 'jo', password: 'jo-app-password' }, query: { context: 'edit' } })).body;
+    expect(me).toMatchObject({ username: 'jo', email: 'jo@example.com', url: 'https://jo.example.org/', roles: ['editor'] });
+    const bad = await run(process.execPath, [BIN, 'user', 'add', 'kim', '--role', 'author', '--email', 'kim at example', '--db', svc.dbUrl])
+      .then(() => ({ code: 0, stderr: '' }), (err: { code: number; stderr: string }) => err);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--email must be an e-mail address');
   });
 
   it('refuses a malformed e-mail or website when a user is added', async () => {
