@@ -11,7 +11,8 @@ import { termRoutes, termService } from './term/index.ts';
 import { eventListArgs, eventRoutes, eventService } from './event/index.ts';
 import { feedPages } from './ical/index.ts';
 import { attemptBuckets, storeAttemptCounter, userService } from './user/index.ts';
-import { discoveryRoutes, describeRoute, rootIndex } from './discovery/index.ts';
+import { discoveryRoutes, describeRoute } from './discovery/index.ts';
+import { apiRootRoutes, WP_NAMESPACE, wpV2Routes, type WpCoreDeps } from './wp-core/index.ts';
 import { imageValidator, mediaDepsFromConfig, mediaService, serveUploads, UPLOADS_PATH } from './media/index.ts';
 import type { Clock } from './time/index.ts';
 
@@ -26,7 +27,7 @@ export interface AppDeps {
 }
 
 /**
- * The composition root: builds services over the store and mounts every route of `tribe/events/v1`.
+ * The composition root: builds services over the store and mounts every route: the API root, `tribe/events/v1` and `wp/v2`.
  * @example const app = createEventsApp({ config, store, clock: Date.now, logger }); await app.listen({ port: 8787 })
  */
 export function createEventsApp(deps: AppDeps): FastifyInstance {
@@ -52,20 +53,24 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const eventArgDeps = { terms, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists, imageArg };
   const feeds = feedPages({ events, terms, site, listArgs: eventListArgs(eventArgDeps), maxEvents: FEED_MAX_EVENTS, refreshMinutes: 60 });
   let compiled: CompiledRoute[] = [];
-  compiled = compileRoutes(NAMESPACE, [
+  const wpCore: WpCoreDeps = {
+    site, tagline: config.siteDescription, routes: () => compiled, findUser: (id) => users.findById(id),
+    adminEmail: async () => config.adminEmail || ((await users.firstAdministrator())?.email ?? ''),
+  };
+  // The route registry: `/wp-json/` lists its namespaces and routes in this order.
+  compiled = [...compileRoutes('', apiRootRoutes(wpCore)), ...compileRoutes(NAMESPACE, [
     ...discoveryRoutes(site, () => compiled),
     ...eventRoutes({ events, terms, site, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists, imageArg }),
     ...linkedRoutes({ service: venues, site, isEvent, userExists, imageArg }),
     ...linkedRoutes({ service: organizers, site, isEvent, userExists, imageArg }),
     ...termRoutes('tribe_events_cat', { terms, site, isEvent }),
     ...termRoutes('post_tag', { terms, site, isEvent }),
-  ]);
+  ]), ...compileRoutes(WP_NAMESPACE, wpV2Routes(wpCore))];
 
   return createHttpApp({
     siteUrl: site.home,
     bodyLimitBytes: config.bodyLimitBytes,
     routes: compiled,
-    rootIndex: () => rootIndex(site, compiled, clock),
     optionsReply: (route, now) => describeRoute(site, route, now),
     authenticate: { credentials: users, attempts: storeAttemptCounter(db, store.changes), bucketsOf: attemptBuckets },
     clock,

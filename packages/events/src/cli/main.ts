@@ -61,11 +61,12 @@ user.command('add <login>')
   .description('create a user; prints the application password when generated')
   .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`)
   .option('--app-password <pw>', 'use this application password instead of generating one')
-  .option('--email <email>', 'e-mail address')
+  .option('--email <email>', 'e-mail address (its Gravatar is the avatar in /wp/v2/users/me)')
+  .option('--url <url>', 'website (`url` in /wp/v2/users/me; WordPress sets the installing administrator\'s to the site URL)')
   .option('--db <url>', `sqlite:PATH or postgres://… (default ${DEFAULT_DB})`)
-  .action(async (login: string, opts: { role: string; appPassword?: string; email?: string; db?: string }) => {
+  .action(async (login: string, opts: { role: string; appPassword?: string; email?: string; url?: string; db?: string }) => {
     await withUsers(opts.db, async (users) => {
-      const r = await users.add(login, opts.role, { appPassword: opts.appPassword, email: opts.email });
+      const r = await users.add(login, opts.role, { appPassword: opts.appPassword, email: opts.email, url: opts.url });
       console.log(`created user ${login} (id ${r.id}, ${opts.role})`);
       if (r.generated) console.log(`application password: ${r.password}`);
     });
@@ -73,7 +74,7 @@ user.command('add <login>')
 user.command('list').description('list users').option('--db <url>', 'database URL')
   .action(async (opts: { db?: string }) => {
     await withUsers(opts.db, async (users) => {
-      for (const u of await users.list()) console.log(`${u.id}\t${u.login}\t${u.role}\t${u.created_gmt}`);
+      for (const u of await users.list()) console.log(`${u.id}\t${u.login}\t${u.role}\t${u.created_gmt}\t${u.email}`);
     });
   });
 user.command('remove <login>').description('remove a user and their application passwords').option('--db <url>', 'database URL')

@@ -9,6 +9,10 @@ export interface Config {
   /** Public home URL of the site, without trailing slash, e.g. `http://localhost:8080`. */
   readonly siteUrl: string;
   readonly siteName: string;
+  /** The site tagline (`/wp-json/` `description`, `/wp/v2/settings`). */
+  readonly siteDescription: string;
+  /** `admin_email` in `/wp/v2/settings`; `''`: the e-mail of the first administrator. */
+  readonly adminEmail: string;
   /** IANA zone or `UTC±h` used when an event has none and for the default date window. */
   readonly timezone: string;
   readonly currencySymbol: string;
@@ -43,6 +47,8 @@ export const defaultConfig: Config = Object.freeze({
   db: 'sqlite:./data/events.sqlite',
   siteUrl: `http://localhost:${DEFAULT_PORT}`,
   siteName: 'Events',
+  siteDescription: '',
+  adminEmail: '',
   timezone: 'UTC',
   currencySymbol: '$',
   currencyPosition: 'prefix',
@@ -106,12 +112,16 @@ export function parseConfig(flags: Partial<Record<keyof Config, string | number>
   if (!Number.isInteger(recurrenceMax) || recurrenceMax < 1 || recurrenceMax > 100_000) {
     throw new ConfigError('EVENTS_RECURRENCE_MAX_OCCURRENCES must be an integer from 1 to 100000');
   }
+  const adminEmail = (env.EVENTS_ADMIN_EMAIL ?? defaultConfig.adminEmail).trim();
+  if (adminEmail !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) throw new ConfigError(`EVENTS_ADMIN_EMAIL must be an e-mail address, got ${adminEmail}`);
   return Object.freeze({
     recurrenceMaxOccurrences: recurrenceMax,
     port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs, validatorTtlMs, itemCacheBytes: itemCacheMb * 2 ** 20,
     uploadsDir: env.EVENTS_UPLOADS_DIR || defaultConfig.uploadsDir, mediaMaxBytes,
     mediaAllowPrivateHosts: allowPrivate === '1' || allowPrivate === 'true',
     siteName: pick('siteName', 'EVENTS_SITE_NAME') ?? defaultConfig.siteName,
+    siteDescription: env.EVENTS_SITE_DESCRIPTION ?? defaultConfig.siteDescription,
+    adminEmail,
     currencySymbol: pick('currencySymbol', 'EVENTS_CURRENCY_SYMBOL') ?? defaultConfig.currencySymbol,
     currencyCode: pick('currencyCode', 'EVENTS_CURRENCY_CODE') ?? defaultConfig.currencyCode,
     logLevel: pick('logLevel', 'EVENTS_LOG_LEVEL') ?? defaultConfig.logLevel,

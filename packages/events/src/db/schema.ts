@@ -86,6 +86,8 @@ export interface UsersTable {
   display_name: string;
   role: string;
   created_gmt: string;
+  /** WordPress's `user_url` (migration 014). */
+  url: Generated<string>;
 }
 
 export interface AppPasswordsTable {

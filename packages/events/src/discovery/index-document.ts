@@ -1,8 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { describeArg, isDeclared, type DeclarationContext } from '../http/args.ts';
 import type { CompiledRoute, Endpoint } from '../http/route.ts';
-import { NAMESPACE, type Site } from '../post/index.ts';
-import { offsetMinutes } from '../time/index.ts';
+import type { Site } from '../post/index.ts';
 
 function describeEndpoint(e: Endpoint, pattern: string, at: DeclarationContext): Record<string, unknown> {
   const props = Object.entries(e.args.schema.properties as Record<string, TSchema>).filter(([, s]) => isDeclared(s));
@@ -20,36 +19,33 @@ function describeEndpoint(e: Endpoint, pattern: string, at: DeclarationContext):
   return { methods: [...e.methods], args };
 }
 
-/** One entry of the namespace index, also the body of OPTIONS on the route. */
+/** One entry of an index (the API root's or a namespace's), also the body of OPTIONS on the route. */
 export function describeRoute(site: Site, route: CompiledRoute, now: number): Record<string, unknown> {
   const at = { now, timezone: site.timezone };
-  const full = `/${NAMESPACE}${route.pattern}`;
   const out: Record<string, unknown> = {
-    namespace: NAMESPACE,
+    namespace: route.namespace,
     methods: route.endpoints.flatMap((e) => [...e.methods]),
     endpoints: route.endpoints.map((e) => describeEndpoint(e, route.pattern, at)),
   };
-  if (!route.pattern.includes('(?P<')) out._links = { self: [{ href: `${site.restRoot}${full.slice(1)}` }] };
+  if (!route.pattern.includes('(?P<')) out._links = { self: [{ href: `${site.restRoot}${route.path.slice(1)}` }] };
   return out;
 }
 
-/** GET `/wp-json/tribe/events/v1`: routes keyed by raw pattern, in registration order (§7.2). Its `up` link is a
- * response link (`namespaceIndexLinks`), so it survives `_fields` as in core. */
-export function namespaceIndex(site: Site, routes: readonly CompiledRoute[], now: number): Record<string, unknown> {
+/** Routes keyed by their raw pattern, in registration order (§7.2), as `get_data_for_routes` lists them. */
+export function describeRoutes(site: Site, routes: readonly CompiledRoute[], now: number): Record<string, unknown> {
   const entries: Record<string, unknown> = {};
-  for (const r of routes) entries[`/${NAMESPACE}${r.pattern}`.replace(/\/$/, '')] = describeRoute(site, r, now);
-  return { namespace: NAMESPACE, routes: entries };
+  for (const r of routes) entries[r.path.length > 1 ? r.path.replace(/\/$/, '') : r.path] = describeRoute(site, r, now);
+  return entries;
+}
+
+/** GET `/wp-json/{namespace}`: the routes registered in that namespace. Its `up` link is a response link
+ * (`namespaceIndexLinks`), so it survives `_fields` as in core. */
+export function namespaceIndex(site: Site, namespace: string, routes: readonly CompiledRoute[], now: number): Record<string, unknown> {
+  return { namespace, routes: describeRoutes(site, routes.filter((r) => r.namespace === namespace), now) };
 }
 
 export const namespaceIndexLinks = (site: Site): Record<string, unknown> => ({ up: [{ href: site.restRoot }] });
 
-/** GET `/wp-json/`: the site index WordPress serves, listing this namespace. */
-export function rootIndex(site: Site, routes: readonly CompiledRoute[], now: () => number): Record<string, unknown> {
-  return {
-    name: site.siteName, description: '', url: site.home, home: site.home,
-    gmt_offset: String(offsetMinutes(site.timezone, now()) / 60), timezone_string: site.timezone.startsWith('UTC') ? '' : site.timezone,
-    namespaces: [NAMESPACE], authentication: { 'application-passwords': { endpoints: {} } },
-    routes: { '/': { namespace: '', methods: ['GET'], endpoints: [{ methods: ['GET'], args: {} }] }, ...(namespaceIndex(site, routes, now()).routes as object) },
-    _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
-  };
-}
+/** The namespaces of the route registry in registration order, as `array_keys( $this->namespaces )` (the root's own `''` is not one). */
+export const registeredNamespaces = (routes: readonly CompiledRoute[]): string[] =>
+  [...new Set(routes.map((r) => r.namespace))].filter((ns) => ns !== '');

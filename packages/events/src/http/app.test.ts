@@ -26,7 +26,7 @@ describe('createHttpApp: re-polls answered from remembered validators', () => {
       endpoints: [endpoint({ methods: ['GET'], args: { schema: Type.Object({}) }, handler: () => { runs++; return { body: { things: generation.value } }; } })],
     }]);
     app = createHttpApp({
-      siteUrl: 'http://localhost', bodyLimitBytes: 1 << 20, routes, rootIndex: () => ({}), optionsReply: () => ({}),
+      siteUrl: 'http://localhost', bodyLimitBytes: 1 << 20, routes, optionsReply: () => ({}),
       authenticate: { credentials: users, attempts: storeAttemptCounter(store.db), bucketsOf: attemptBuckets },
       clock: Date.now, logger: pino({ level: 'silent' }), generation, cacheTtlMs: 0, validatorTtlMs: 60_000,
     });

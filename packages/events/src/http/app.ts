@@ -19,8 +19,6 @@ export interface HttpOptions {
   readonly siteUrl: string;
   readonly bodyLimitBytes: number;
   readonly routes: readonly CompiledRoute[];
-  /** Body of `GET /wp-json/`, the site-wide index. */
-  readonly rootIndex: () => unknown;
   readonly optionsReply: (route: CompiledRoute, now: number) => unknown;
   /** Basic auth: password checks and the shared attempt counter that limits guessing. */
   readonly authenticate: LoginChecks;
@@ -295,10 +293,6 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
         return send(reply, req, { status: out.status ?? 200, body: out.body, headers: out.headers, lastModified: out.lastModified }, { loggedIn: caller !== null, memoKey });
       }
       if (route === undefined) throw noRoute();
-      if (route === '/') {
-        if (req.method !== 'GET' && req.method !== 'HEAD') throw noRoute();
-        return send(reply, req, { status: 200, body: opts.rootIndex(), headers: { Allow: 'GET' } }, { loggedIn: caller !== null, memoKey });
-      }
       const out: Dispatched = await dispatch({
         method: req.method, route, query,
         contentType: String(req.headers['content-type'] ?? '').toLowerCase(),

@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   rest_missing_callback_param: 400,
   rest_invalid_param: 400,
   rest_forbidden: 401, // 403 when logged in: see forbidden()
+  rest_not_logged_in: 401,
   rest_invalid_json: 400,
   rest_payload_too_large: 413,
   rest_bad_request: 400,

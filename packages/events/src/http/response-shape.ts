@@ -63,3 +63,13 @@ export function withLinks(data: unknown, links: Record<string, unknown> | undefi
 
 /** `wp_check_jsonp_callback`: letters, digits, `_` and `.` only. */
 export const isValidJsonpCallback = (name: string): boolean => /^[\w.]+$/.test(name);
+
+/**
+ * `rest_is_field_included`: whether `_fields` asks for `field` (itself, a key inside it, or a parent of it); with no
+ * `_fields` every field is. Core's controllers add their links only when `_links` is included.
+ */
+export function isFieldIncluded(field: string, rawFields: unknown): boolean {
+  const fields = parseFieldList(rawFields);
+  if (fields.length === 0) return true;
+  return fields.some((f) => f === field || f.startsWith(`${field}.`) || field.startsWith(`${f}.`));
+}

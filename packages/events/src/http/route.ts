@@ -53,13 +53,26 @@ export interface RouteDef {
   readonly endpoints: readonly Endpoint[];
 }
 
-export interface CompiledRoute extends RouteDef { readonly regex: RegExp }
+export interface CompiledRoute extends RouteDef {
+  readonly regex: RegExp;
+  /** The namespace the route was registered in (`tribe/events/v1`, `wp/v2`; `''` for the API root `/`). */
+  readonly namespace: string;
+  /** The full raw route as WordPress keys it in its indexes: `/tribe/events/v1/events/(?P<id>\d+)`, `/` for the root. */
+  readonly path: string;
+}
 
-/** Compiles WordPress route patterns (PCRE named groups) into anchored, case-insensitive RegExps. */
+/**
+ * Compiles WordPress route patterns (PCRE named groups) into anchored, case-insensitive RegExps. The namespace `''`
+ * holds only the API root, whose pattern is `/`.
+ * @example compileRoutes('wp/v2', [{ pattern: '/users/me', endpoints }])
+ */
 export function compileRoutes(namespace: string, routes: readonly RouteDef[]): CompiledRoute[] {
+  const prefix = namespace === '' ? '' : `/${namespace}`;
   return routes.map((r) => ({
     ...r,
-    regex: new RegExp(`^/${namespace}${r.pattern.replace(/\(\?P</g, '(?<')}$`, 'i'),
+    namespace,
+    path: `${prefix}${r.pattern}` || '/',
+    regex: new RegExp(`^${prefix}${r.pattern.replace(/\(\?P</g, '(?<')}$`, 'i'),
   }));
 }
 

@@ -10,6 +10,23 @@ import { userRepository, type UserRow } from './user.repository.ts';
 
 export class UserError extends Error {}
 
+/** WordPress's `is_email` shape, loosely: one `@`, a dotted domain, no spaces; `''` means no e-mail. */
+function checkEmail(email: string): string {
+  const e = email.trim();
+  if (e !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e)) throw new UserError(`--email must be an e-mail address, got ${email}`);
+  return e;
+}
+
+/** A website is an absolute http(s) URL (WordPress's `esc_url_raw` keeps no other); `''` means none. */
+function checkUrl(url: string): string {
+  const u = url.trim();
+  if (u === '') return u;
+  let parsed: URL;
+  try { parsed = new URL(u); } catch { throw new UserError(`--url must be an absolute http(s) URL, got ${url}`); }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UserError(`--url must be an absolute http(s) URL, got ${url}`);
+  return u;
+}
+
 function toCaller(u: UserRow): Caller {
   const caps = isRole(u.role) ? ROLE_CAPS[u.role] : new Set<string>();
   return { id: u.id, login: u.login, role: u.role, can: (cap) => caps.has(cap) };
@@ -47,18 +64,20 @@ export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, '
   }
 
   return {
-    async add(login: string, role: string, opts: { appPassword?: string; email?: string } = {}): Promise<{ id: number; password: string; generated: boolean }> {
+    async add(login: string, role: string, opts: { appPassword?: string; email?: string; url?: string } = {}): Promise<{ id: number; password: string; generated: boolean }> {
       if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(login)) throw new UserError('login must be 1-60 characters of letters, digits, _ . @ -');
       if (!isRole(role)) throw new UserError(`role must be one of ${Object.keys(ROLE_CAPS).join(', ')}`);
       if (await repo.findByLogin(login)) throw new UserError(`user ${login} already exists`);
       const password = opts.appPassword ?? generateAppPassword();
       if (password.replace(/\s+/g, '').length < 8) throw new UserError('application password must have at least 8 characters');
+      const email = checkEmail(opts.email ?? '');
+      const url = checkUrl(opts.url ?? '');
       const created = formatWall(wallFromEpoch(Date.now()));
       // Hashed before the transaction: scrypt takes milliseconds that the write lock need not wait for.
       const hash = await hashPassword(password);
       const insert = () => db.transaction().execute(async (trx) => {
         const r = userRepository(trx);
-        const userId = await r.insert({ login, email: opts.email ?? '', display_name: login, role, created_gmt: created });
+        const userId = await r.insert({ login, email, url, display_name: login, role, created_gmt: created });
         await r.addPassword(userId, 'cli', hash, created);
         return userId;
       });
@@ -82,6 +101,10 @@ export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, '
       if (!(await repo.setRole(login, role))) throw new UserError(`no user ${login}`);
     },
     userExists: (id: number) => repo.existsId(id),
+    /** The user's row (profile fields for `/wp/v2/users/me`), or undefined once removed. */
+    findById: (id: number): Promise<UserRow | undefined> => repo.findById(id),
+    /** The administrator WordPress's installer would have made: the first one created. */
+    firstAdministrator: (): Promise<UserRow | undefined> => repo.firstWithRole('administrator'),
 
     /** The caller when this credential was verified before and is still valid (no hashing; a query only after a change). */
     async known(login: string, password: string): Promise<Caller | undefined> {
