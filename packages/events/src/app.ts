@@ -14,6 +14,7 @@ import { attemptBuckets, storeAttemptCounter, userService } from './user/index.t
 import { discoveryRoutes, describeRoute, rootIndex } from './discovery/index.ts';
 import { imageValidator, mediaDepsFromConfig, mediaService, serveUploads, UPLOADS_PATH } from './media/index.ts';
 import type { Clock } from './time/index.ts';
+import { TEC_NAMESPACE, tecRoutes } from './tec-v1/index.ts';
 
 /** The most events one iCalendar feed holds (README, "iCalendar feeds"). */
 const FEED_MAX_EVENTS = 1000;
@@ -26,7 +27,7 @@ export interface AppDeps {
 }
 
 /**
- * The composition root: builds services over the store and mounts every route of `tribe/events/v1`.
+ * The composition root: builds services over the store and mounts every route of `tribe/events/v1` and `tec/v1`.
  * @example const app = createEventsApp({ config, store, clock: Date.now, logger }); await app.listen({ port: 8787 })
  */
 export function createEventsApp(deps: AppDeps): FastifyInstance {
@@ -52,14 +53,14 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const eventArgDeps = { terms, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists, imageArg };
   const feeds = feedPages({ events, terms, site, listArgs: eventListArgs(eventArgDeps), maxEvents: FEED_MAX_EVENTS, refreshMinutes: 60 });
   let compiled: CompiledRoute[] = [];
-  compiled = compileRoutes(NAMESPACE, [
+  compiled = [...compileRoutes(NAMESPACE, [
     ...discoveryRoutes(site, () => compiled),
     ...eventRoutes({ events, terms, site, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists, imageArg }),
     ...linkedRoutes({ service: venues, site, isEvent, userExists, imageArg }),
     ...linkedRoutes({ service: organizers, site, isEvent, userExists, imageArg }),
     ...termRoutes('tribe_events_cat', { terms, site, isEvent }),
     ...termRoutes('post_tag', { terms, site, isEvent }),
-  ]);
+  ]), ...compileRoutes(TEC_NAMESPACE, tecRoutes({ site, events, terms, venues, organizers, findPost: (id) => posts.findById(id) }, () => compiled))];
 
   return createHttpApp({
     siteUrl: site.home,

@@ -20,25 +20,26 @@ function describeEndpoint(e: Endpoint, pattern: string, at: DeclarationContext):
   return { methods: [...e.methods], args };
 }
 
-/** One entry of the namespace index, also the body of OPTIONS on the route. */
-export function describeRoute(site: Site, route: CompiledRoute, now: number): Record<string, unknown> {
+/** One entry of the namespace index, also the body of OPTIONS on the route (`help`: with the route's schema, as core). */
+export function describeRoute(site: Site, route: CompiledRoute, now: number, help = true): Record<string, unknown> {
   const at = { now, timezone: site.timezone };
-  const full = `/${NAMESPACE}${route.pattern}`;
+  const full = `/${route.namespace}${route.pattern}`;
   const out: Record<string, unknown> = {
-    namespace: NAMESPACE,
+    namespace: route.namespace,
     methods: route.endpoints.flatMap((e) => [...e.methods]),
-    endpoints: route.endpoints.map((e) => describeEndpoint(e, route.pattern, at)),
+    endpoints: route.declaration?.endpoints ?? route.endpoints.map((e) => describeEndpoint(e, route.pattern, at)),
   };
+  if (help && route.declaration?.schema !== undefined) out.schema = route.declaration.schema;
   if (!route.pattern.includes('(?P<')) out._links = { self: [{ href: `${site.restRoot}${full.slice(1)}` }] };
   return out;
 }
 
 /** GET `/wp-json/tribe/events/v1`: routes keyed by raw pattern, in registration order (§7.2). Its `up` link is a
  * response link (`namespaceIndexLinks`), so it survives `_fields` as in core. */
-export function namespaceIndex(site: Site, routes: readonly CompiledRoute[], now: number): Record<string, unknown> {
+export function namespaceIndex(site: Site, routes: readonly CompiledRoute[], now: number, namespace = NAMESPACE): Record<string, unknown> {
   const entries: Record<string, unknown> = {};
-  for (const r of routes) entries[`/${NAMESPACE}${r.pattern}`.replace(/\/$/, '')] = describeRoute(site, r, now);
-  return { namespace: NAMESPACE, routes: entries };
+  for (const r of routes) if (r.namespace === namespace) entries[`/${namespace}${r.pattern}`.replace(/\/$/, '')] = describeRoute(site, r, now, false);
+  return { namespace, routes: entries };
 }
 
 export const namespaceIndexLinks = (site: Site): Record<string, unknown> => ({ up: [{ href: site.restRoot }] });

@@ -1,3 +1,3 @@
 export { discoveryRoutes } from './discovery.routes.ts';
-export { describeRoute, rootIndex, namespaceIndex } from './index-document.ts';
+export { describeRoute, rootIndex, namespaceIndex, namespaceIndexLinks } from './index-document.ts';
 export { openApiDocument } from './openapi.ts';

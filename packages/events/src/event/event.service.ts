@@ -26,7 +26,7 @@ const entryBytes = (e: CachedEvent) => 2 * (e.row.content.length + e.row.title.l
 export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
   const repo = eventRepository(db);
-  const { write, trash } = eventWriter(deps);
+  const { write, trash, remove } = eventWriter(deps);
   const items = new ItemCache<number, CachedEvent>(generation, deps.itemCacheBytes);
   // Slug → id, so by-slug reads reach the same cached rows and bodies (a slug costs its length plus the map entry).
   const slugs = new ItemCache<string, number>(generation, deps.itemCacheBytes === 0 ? 0 : Math.max(1, deps.itemCacheBytes >> 6));
@@ -213,6 +213,25 @@ export function eventService(deps: EventServiceDeps) {
     create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now),
     update: (caller: Caller, row: EventRow, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now, row),
     trash,
+    remove,
+    /** Rows of a page of events and the total, for answers in another shape (`tec/v1`) over the same cached rows. */
+    async listRows(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {
+      const readAt = items.current();
+      const ids = await repo.listIds(f);
+      const hits = items.getMany(ids);
+      const missing = ids.filter((_, i) => hits[i] === undefined);
+      const read = new Map<number, EventRow>();
+      if (missing.length > 0) {
+        const { rows } = await repo.list({ visibility: f.visibility, include: missing, limit: missing.length, offset: 0 });
+        items.setMany(rows.map((row) => [row.id, { row }, entryBytes({ row })] as const), readAt);
+        for (const r of rows) read.set(r.id, r);
+      }
+      const rows = ids.flatMap((id, i) => { const r = hits[i]?.row ?? read.get(id); return r === undefined ? [] : [r]; });
+      const total = ids.length < f.limit && f.offset === 0 ? ids.length : await repo.count(f);
+      return { rows, total };
+    },
+    /** Organizer ids and terms of many events (`tec/v1` bodies). */
+    organizersOf: (ids: readonly number[]) => repo.organizersOf(ids),
   };
 }
 

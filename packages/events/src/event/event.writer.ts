@@ -252,5 +252,23 @@ export function eventWriter(deps: EventWriterDeps) {
     generation.bump();
   }
 
-  return { write, trash };
+  /**
+   * Deletes an event for good (`tec/v1`'s `force=true`): a series' first event takes its occurrences with it, and the
+   * counts of the terms they carried are recounted.
+   */
+  async function remove(row: EventRow): Promise<void> {
+    await writeTransaction(db, async (trx) => {
+      const member = await lockSeriesOf(trx, row.id);
+      if (member === undefined) throw eventNotFound(row.id);
+      const series = seriesRepository(trx);
+      const ids = [row.id, ...(member.seriesId === undefined ? (await series.occurrences(row.id)).map((o) => o.post_id) : [])];
+      const termIds = await series.termIdsOf(ids);
+      const posts = postRepository(trx);
+      for (const id of ids) await posts.remove(id);
+      await termRepository(trx).recount(termIds);
+    });
+    generation.bump();
+  }
+
+  return { write, trash, remove };
 }

@@ -51,6 +51,10 @@ export function postRepository(db: Kysely<Database>) {
     /** Posts of any type whose post dates look broken (see `anyBadDate`). */
     badDates: () => db.selectFrom('posts').select(['id', 'type', ...POST_DATE_COLUMNS])
       .where(anyBadDate(POST_DATE_COLUMNS)).orderBy('id').execute(),
+    /** Deletes a post for good; its details, links and terms go with it (foreign keys cascade). */
+    async remove(id: number): Promise<void> {
+      await db.deleteFrom('posts').where('id', '=', id).execute();
+    },
     async update(id: number, patch: Partial<Omit<PostRow, 'id' | 'type'>>): Promise<void> {
       if (Object.keys(patch).length === 0) return;
       await db.updateTable('posts').set(patch).where('id', '=', id).execute();
