@@ -31,7 +31,7 @@ export function eventRepository(db: Kysely<Database>) {
   const base = () => db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').selectAll('posts')
     .select(['events.start_local', 'events.end_local', 'events.start_utc', 'events.end_utc', 'events.timezone', 'events.all_day',
       'events.cost', 'events.currency_symbol', 'events.currency_position', 'events.website', 'events.show_map', 'events.show_map_link',
-      'events.hide_from_listings', 'events.featured', 'events.venue_id', 'events.parent_id', 'events.thumbnail_id'])
+      'events.hide_from_listings', 'events.featured', 'events.venue_id', 'events.parent_id', 'events.thumbnail_id', 'events.duration'])
     .where('posts.type', '=', 'tribe_events');
 
   const filtered = (f: EventListFilter) => {

@@ -46,6 +46,8 @@ function eventDates(p: EventWriteParams, existing: EventRow | undefined, zone: s
   };
   let start = wallOf('start_date', p.start_date, existing?.start_local);
   let end = wallOf('end_date', p.end_date, existing?.end_local);
+  // TEC's duration is taken before an all-day event is widened to whole days (and an end before the start is 0).
+  const duration = Math.max(0, Math.round((wallToUtc(end, zone) - wallToUtc(start, zone)) / 1000));
   if (allDay) { start = startOfDay(start); end = endOfDay(end); }
   const utcText = (w: Wall, name: string) => formatWall(utcToWall(storable(wallToUtc(w, zone), zone, name), 'UTC'));
   // End before start is not an error in the plugin: the event gets zero duration, but its UTC end is still
@@ -54,7 +56,7 @@ function eventDates(p: EventWriteParams, existing: EventRow | undefined, zone: s
   if (formatWall(end) < formatWall(start)) end = start;
   return {
     start_local: formatWall(start), end_local: formatWall(end), start_utc: utcText(start, 'start_date'), end_utc: endUtc,
-    timezone: zone, all_day: allDay ? 1 : 0,
+    timezone: zone, all_day: allDay ? 1 : 0, duration,
   };
 }
 
@@ -149,7 +151,8 @@ export function eventWriter(deps: EventWriterDeps) {
         const raw = (Array.isArray(p.cost) ? p.cost : p.cost === null || String(p.cost) === '0' ? [] : [p.cost])
           .map((c) => kses.data(String(c))).filter((s) => s.trim() !== '');
         const parsed = parseCost(raw);
-        Object.assign(details, { cost: raw.length ? JSON.stringify(raw) : null, currency_symbol: parsed.symbol, currency_position: parsed.position });
+        details.cost = raw.length ? JSON.stringify(raw) : null;
+        if (p.keep_currency !== true) Object.assign(details, { currency_symbol: parsed.symbol, currency_position: parsed.position });
       }
       if (sent.has('website')) details.website = p.website === null || p.website === undefined ? '' : kses.url(String(p.website));
       for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'featured'] as const) {

@@ -4,7 +4,7 @@ import { endpoint, type RequestContext, type Reply, type RouteDef } from '../htt
 import { canModify, canRead, type OwnedPost, type PostRow, type Site } from '../post/index.ts';
 import { asPositiveInt, mergeArgs, pagingArgs, phpTruthy } from './args.ts';
 import { EntityFailure, experimental } from './gate.ts';
-import { pagingHeaders } from './paging.ts';
+import { pagingHeaders, type LinkArgs } from './paging.ts';
 
 // The five operations every `tec/v1` entity has (NOTES §2, §3.3, §3.4), over an adapter to our services: the
 // adapters translate parameters and shapes, the services keep every business rule.
@@ -15,6 +15,8 @@ export interface EntityAdapter<Row extends OwnedPost & { id: number }> {
   readonly type: 'tribe_events' | 'tribe_venue' | 'tribe_organizer';
   readonly route: 'events' | 'venues' | 'organizers';
   readonly listArgs: ArgSet;
+  /** Which list arguments the paging links write back as lists and as booleans. */
+  readonly linkArgs: LinkArgs;
   readonly createArgs: ArgSet;
   readonly updateArgs: ArgSet;
   find(id: number): Promise<Row | undefined>;
@@ -76,7 +78,7 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
             const perPage = asPositiveInt(p.per_page) ?? 10;
             const { bodies, total } = await a.list(ctx, p, page, perPage);
             if (bodies.length === 0 && page > 1) throw new EntityFailure('pageNotFound');
-            return { body: bodies, headers: pagingHeaders(`${deps.site.restRoot}tec/v1/${a.route}`, ctx.query, page, perPage, total) };
+            return { body: bodies, headers: pagingHeaders(`${deps.site.restRoot}tec/v1/${a.route}`, ctx.query, a.linkArgs, page, perPage, total) };
           },
         })),
         experimental(endpoint<Params>({

@@ -5,7 +5,7 @@ import type { EventService } from '../event/index.ts';
 import type { EventRow } from '../event/event.repository.ts';
 import type { EventWriteParams } from '../event/event.args.ts';
 import type { EventListFilter, EventOrder } from '../event/event.repository.ts';
-import { canRead, type LinkedService, type Site } from '../post/index.ts';
+import { canModify, canRead, type LinkedService, type Site } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { formatWall, isValidZone, parseDateTime, parseWall, utcToWall, wallFromEpoch, wallToEpoch } from '../time/index.ts';
 import { asPositiveInt, eventDate, gmtOfSiteDate, mergeArgs, oneOf, phpTruthy, positiveInteger, positiveIntegerList, postBodyArgs, S, U } from './args.ts';
@@ -14,6 +14,7 @@ import { tecEvent } from './event-shape.ts';
 import { EntityFailure } from './gate.ts';
 import { listStatuses, statusList } from './linked.adapter.ts';
 import { plainField } from './text.ts';
+import { parseFieldList } from '../http/response-shape.ts';
 
 // Events under `tec/v1` (NOTES §3): parameters mapped onto the `tribe/events/v1` event service's, so both namespaces
 // write through the same rules and read the same cached rows; bodies in the `tec/v1` shape.
@@ -79,12 +80,15 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
     if (has('content')) put('description', plainField(p.content));
     if (has('excerpt')) put('excerpt', plainField(p.excerpt));
     for (const k of ['slug', 'status', 'date', 'start_date', 'end_date', 'cost'] as const) if (has(k)) put(k, p[k]);
+    if (has('cost')) params.keep_currency = true;
     if (has('date_gmt')) put('date_utc', p.date_gmt);
     else if (has('date')) put('date_utc', gmtOfSiteDate(site.timezone, p.date, ctx.now));
     if (has('author')) put('author', asPositiveInt(p.author));
     // A zone PHP does not know is stored as UTC, as on the reference.
     if (has('timezone')) put('timezone', typeof p.timezone === 'string' && isValidZone(p.timezone) ? p.timezone : 'UTC');
     for (const k of ['all_day', 'featured', 'sticky'] as const) if (has(k)) put(k, phpTruthy(p[k]));
+    // As on the reference: a write that sends `all_day` without `sticky` leaves the event not sticky.
+    if (has('all_day') && !has('sticky')) put('sticky', false);
     if (has('duration') && !has('end_date')) {
       const start = (params.start_date as string | undefined) ?? existing?.start_local;
       if (start !== undefined) put('end_date', addSeconds(start, asPositiveInt(p.duration)!));
@@ -100,6 +104,24 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
     return { params: params as EventWriteParams, sent };
   }
 
+  /**
+   * TEC publishes the draft venues and organizers a published event is saved with (the linked-post publication
+   * hook); the caller must be allowed to publish them.
+   */
+  async function publishLinked(ctx: RequestContext, eventId: number, p: Params): Promise<void> {
+    const event = await events.findById(eventId);
+    if (event?.status !== 'publish') return;
+    for (const [svc, key] of [[venues, 'venues'], [organizers, 'organizers']] as const) {
+      if (!ctx.sent.has(key)) continue;
+      const rows = await svc.many(idsOf(p[key]));
+      for (const r of rows.values()) {
+        if (r.type === svc.kind.type && r.status === 'draft' && canModify(ctx.caller, r, 'edit') && ctx.caller!.can('publish')) {
+          await svc.update(ctx.caller!, r.id, { status: 'publish' }, new Set(['status']), ctx.now);
+        }
+      }
+    }
+  }
+
   /** Links and terms of many events in a few queries; linked posts only as far as the reader may read them (issue 16). */
   async function present(ctx: RequestContext, rows: readonly EventRow[]): Promise<Record<string, unknown>[]> {
     if (rows.length === 0) return [];
@@ -107,12 +129,14 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
     const [orgIds, termMap, venueRows] = await Promise.all([events.organizersOf(ids), terms.repo.termsOfEvents(ids),
       venues.many(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))]);
     const orgRows = await organizers.many([...orgIds.values()].flat());
+    // TEC builds the nested venues and organizers with the request's `_fields` too (post fields outside it left out).
+    const fields = ctx.query._fields === undefined ? undefined : new Set(parseFieldList(ctx.query._fields));
     const shown = <T extends { status: string; author: number }>(row: T | undefined): row is T => row !== undefined && canRead(ctx.caller, row);
     return rows.map((r) => tecEvent(site, r, {
       venues: [r.venue_id === null ? undefined : venueRows.get(r.venue_id)].filter(shown),
       organizers: (orgIds.get(r.id) ?? []).map((id) => orgRows.get(id)).filter(shown),
       terms: termMap.get(r.id) ?? [],
-    }, ctx.now));
+    }, ctx.now, fields));
   }
 
   return {
@@ -135,6 +159,7 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
         status: statusList, post_parent: positiveInteger, orderby: oneOf(ORDER_BY), order: oneOf(['ASC', 'DESC']),
       },
     },
+    linkArgs: { arrays: ['categories', 'tags', 'venue', 'organizer', 'status'], booleans: ['featured', 'ticketed'] },
     createArgs: body,
     updateArgs: body,
     find: async (id) => {
@@ -166,13 +191,16 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
       const { params, sent } = await toWrite(ctx, p, undefined);
       if (typeof title !== 'string' || title === '' || params.start_date === undefined || params.end_date === undefined) throw new EntityFailure('create');
       if (params.end_date < params.start_date) throw new EntityFailure('create');
-      return events.create(ctx.caller!, params, sent, ctx.now);
+      const id = await events.create(ctx.caller!, params, sent, ctx.now);
+      await publishLinked(ctx, id, p);
+      return id;
     },
     async update(ctx, row, p) {
       const { params, sent } = await toWrite(ctx, p, row);
-      if (sent.size === 0) return;
       if (sent.has('title') && params.title === '') throw new EntityFailure('update');
+      // Every update is a save, even one that changes nothing (an empty body, an empty venue list): `modified` moves.
       await events.update(ctx.caller!, row, params, sent, ctx.now);
+      await publishLinked(ctx, row.id, p);
     },
     trash: (ctx, row) => events.trash(row, ctx.now),
     remove: (row) => events.remove(row),

@@ -77,6 +77,7 @@ export function linkedAdapter(site: Site, service: LinkedService): EntityAdapter
       }),
       validators: { event: positiveInteger, status: statusList },
     },
+    linkArgs: { arrays: ['status'], booleans: ['has_events', 'only_with_upcoming'] },
     createArgs: body,
     updateArgs: body,
     find: async (id) => {
@@ -105,7 +106,6 @@ export function linkedAdapter(site: Site, service: LinkedService): EntityAdapter
     },
     async update(ctx, row, p) {
       const { params, sent } = toServiceParams(ctx, site.timezone, service.kind.nameField, p);
-      if (sent.size === 0) return;
       if (sent.has(service.kind.nameField) && params[service.kind.nameField] === '') throw new EntityFailure('update');
       if (kind === 'venue' && !sent.has('stateprovince')) { params.stateprovince = row.stateprovince ?? ''; sent.add('stateprovince'); }
       await service.update(ctx.caller!, row.id, params, sent, ctx.now);
