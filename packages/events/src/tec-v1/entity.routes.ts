@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { ArgSet } from '../http/args.ts';
+import { JsonText } from '../http/json-text.ts';
 import { endpoint, type RequestContext, type Reply, type RouteDef } from '../http/route.ts';
 import { canModify, canRead, type OwnedPost, type PostRow, type Site } from '../post/index.ts';
 import { asPositiveInt, mergeArgs, pagingArgs, phpTruthy } from './args.ts';
@@ -20,8 +21,15 @@ export interface EntityAdapter<Row extends OwnedPost & { id: number }> {
   readonly createArgs: ArgSet;
   readonly updateArgs: ArgSet;
   find(id: number): Promise<Row | undefined>;
-  list(ctx: RequestContext, p: Params, page: number, perPage: number): Promise<{ bodies: unknown[]; total: number }>;
-  present(ctx: RequestContext, row: Row): Promise<unknown>;
+  /**
+   * Whether single bodies are kept by the service already (events): then the response cache does not copy them, as
+   * for `tribe/events/v1` (with more items than response slots a copy would cost a store on every read).
+   */
+  readonly cachesItems: boolean;
+  /** A page as JSON texts, one per item, and the total. */
+  list(ctx: RequestContext, p: Params, page: number, perPage: number): Promise<{ texts: string[]; total: number }>;
+  /** One item as JSON text. */
+  present(ctx: RequestContext, row: Row): Promise<string>;
   /** Returns the new id; throws EntityFailure('create') where the plugin fails without a WordPress error. */
   create(ctx: RequestContext, p: Params): Promise<number>;
   update(ctx: RequestContext, row: Row, p: Params): Promise<void>;
@@ -64,7 +72,7 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
   const answer = async (ctx: RequestContext, id: number, status = 200): Promise<Reply> => {
     const row = await a.find(id);
     if (row === undefined) throw new EntityFailure('unreadable');
-    return { status, body: await a.present(ctx, row) };
+    return { status, body: new JsonText(await a.present(ctx, row)) };
   };
 
   return [
@@ -76,9 +84,9 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
           async handler(ctx, p) {
             const page = asPositiveInt(p.page) ?? 1;
             const perPage = asPositiveInt(p.per_page) ?? 10;
-            const { bodies, total } = await a.list(ctx, p, page, perPage);
-            if (bodies.length === 0 && page > 1) throw new EntityFailure('pageNotFound');
-            return { body: bodies, headers: pagingHeaders(`${deps.site.restRoot}tec/v1/${a.route}`, ctx.query, a.linkArgs, page, perPage, total) };
+            const { texts, total } = await a.list(ctx, p, page, perPage);
+            if (texts.length === 0 && page > 1) throw new EntityFailure('pageNotFound');
+            return { body: new JsonText(`[${texts.join(',')}]`), headers: pagingHeaders(`${deps.site.restRoot}tec/v1/${a.route}`, ctx.query, a.linkArgs, page, perPage, total) };
           },
         })),
         experimental(endpoint<Params>({
@@ -98,7 +106,7 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
           async handler(ctx) {
             const row = await own(ctx, 'unreadable');
             if (row.status === 'trash') throw new EntityFailure('unreadable');
-            return { body: await a.present(ctx, row) };
+            return { body: new JsonText(await a.present(ctx, row)), ...(a.cachesItems ? { responseCache: false as const } : {}) };
           },
         })),
         experimental(endpoint<Params>({

@@ -1,6 +1,6 @@
 import type { LinkedRow, Site } from '../post/index.ts';
 import type { TermWithCount } from '../term/index.ts';
-import { readStoredWall, utcToWall, wallToEpoch, formatWall, type Wall } from '../time/index.ts';
+import { readStoredWall, utcToWall, wallToEpoch, wallToUtc, formatWall, type Wall } from '../time/index.ts';
 import { costBody, type ParsedCost } from '../event/cost.ts';
 import type { EventRow } from '../event/event.repository.ts';
 import { postFields } from './post-shape.ts';
@@ -86,4 +86,15 @@ export function tecEvent(site: Site, e: EventRow, links: TecEventLinks, now: num
     venues: links.venues.map((v) => nested(tecVenue(site, v), postKeys, fields)),
     schedule_details: schedule.full, short_schedule_details: schedule.short,
   };
+}
+
+/**
+ * Until when a body built at `now` holds: `is_now` and `is_past` change at the start and just after the end, and the
+ * schedule drops or shows the year at a new year (site time).
+ */
+export function tecEventValidUntil(site: Site, e: EventRow, now: number): number {
+  const w = walls(e);
+  const nextYear = wallToUtc({ y: utcToWall(now, site.timezone).y + 1, mo: 1, d: 1, h: 0, mi: 0, s: 0 }, site.timezone);
+  const instants = w === undefined ? [nextYear] : [w.startUtc, w.endUtc + 1000, nextYear];
+  return Math.min(...instants.filter((t) => t > now), nextYear);
 }

@@ -10,7 +10,7 @@ import type { TermService } from '../term/index.ts';
 import { formatWall, isValidZone, parseDateTime, parseWall, utcToWall, wallFromEpoch, wallToEpoch } from '../time/index.ts';
 import { asPositiveInt, eventDate, gmtOfSiteDate, mergeArgs, oneOf, phpTruthy, positiveInteger, positiveIntegerList, postBodyArgs, S, U } from './args.ts';
 import type { EntityAdapter, Params } from './entity.routes.ts';
-import { tecEvent } from './event-shape.ts';
+import { tecEvent, tecEventValidUntil } from './event-shape.ts';
 import { EntityFailure } from './gate.ts';
 import { listStatuses, statusList } from './linked.adapter.ts';
 import { plainField } from './text.ts';
@@ -122,26 +122,44 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
     }
   }
 
-  /** Links and terms of many events in a few queries; linked posts only as far as the reader may read them (issue 16). */
-  async function present(ctx: RequestContext, rows: readonly EventRow[]): Promise<Record<string, unknown>[]> {
+  /**
+   * Bodies of many events, with links and terms read in a few queries; linked posts only as far as the reader may
+   * read them (issue 16). `restricted`: the event links a post that is not published, so its body is the reader's own.
+   */
+  async function build(ctx: RequestContext, rows: readonly EventRow[], fields?: ReadonlySet<string>) {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [orgIds, termMap, venueRows] = await Promise.all([events.organizersOf(ids), terms.repo.termsOfEvents(ids),
       venues.many(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))]);
     const orgRows = await organizers.many([...orgIds.values()].flat());
-    // TEC builds the nested venues and organizers with the request's `_fields` too (post fields outside it left out).
-    const fields = ctx.query._fields === undefined ? undefined : new Set(parseFieldList(ctx.query._fields));
     const shown = <T extends { status: string; author: number }>(row: T | undefined): row is T => row !== undefined && canRead(ctx.caller, row);
-    return rows.map((r) => tecEvent(site, r, {
-      venues: [r.venue_id === null ? undefined : venueRows.get(r.venue_id)].filter(shown),
-      organizers: (orgIds.get(r.id) ?? []).map((id) => orgRows.get(id)).filter(shown),
-      terms: termMap.get(r.id) ?? [],
-    }, ctx.now, fields));
+    return rows.map((r) => {
+      const venue = r.venue_id === null ? undefined : venueRows.get(r.venue_id);
+      const orgs = (orgIds.get(r.id) ?? []).map((id) => orgRows.get(id));
+      const restricted = [venue, ...orgs].some((l) => l !== undefined && l.status !== 'publish');
+      const body = tecEvent(site, r, { venues: [venue].filter(shown), organizers: orgs.filter(shown), terms: termMap.get(r.id) ?? [] }, ctx.now, fields);
+      return { body, restricted, until: tecEventValidUntil(site, r, ctx.now) };
+    });
+  }
+
+  /**
+   * JSON texts of `rows` as `ctx`'s reader sees them. Bodies every reader shares are kept beside the event service's
+   * cached rows (until a change, or until `is_now`/`is_past` would change); `_fields` builds fresh ones, as TEC builds
+   * the nested venues and organizers with the request's `_fields` too (post fields outside it left out).
+   */
+  async function present(ctx: RequestContext, rows: readonly EventRow[]): Promise<string[]> {
+    if (ctx.query._fields !== undefined) {
+      const fields = new Set(parseFieldList(ctx.query._fields));
+      return (await build(ctx, rows, fields)).map((b) => JSON.stringify(b.body));
+    }
+    return events.views(rows, 'tec/v1', ctx.now, async (missing) =>
+      (await build(ctx, missing)).map((b) => ({ text: JSON.stringify(b.body), until: b.restricted ? undefined : b.until })));
   }
 
   return {
     type: 'tribe_events',
     route: 'events',
+    cachesItems: events.cachesItems,
     listArgs: {
       schema: Type.Object({
         start_date: S('Limit to events starting after this date.'), end_date: S('Limit to events ending before this date.'),
@@ -183,9 +201,9 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
         limit: perPage, offset: (page - 1) * perPage,
       };
       const { rows, total } = await events.listRows(f);
-      return { bodies: await present(ctx, rows), total };
+      return { texts: await present(ctx, rows), total };
     },
-    present: async (ctx, row) => (await present(ctx, [row]))[0],
+    present: async (ctx, row) => (await present(ctx, [row]))[0]!,
     async create(ctx, p) {
       const title = plainField(p.title);
       const { params, sent } = await toWrite(ctx, p, undefined);

@@ -67,6 +67,7 @@ export function linkedAdapter(site: Site, service: LinkedService): EntityAdapter
   return {
     type: service.kind.type as 'tribe_venue' | 'tribe_organizer',
     route: service.kind.route,
+    cachesItems: false,
     listArgs: {
       schema: Type.Object({
         search: S('Limit results to those matching a string.'),
@@ -94,9 +95,9 @@ export function linkedAdapter(site: Site, service: LinkedService): EntityAdapter
         hasEvents: p.has_events === undefined ? undefined : true,
         limit: perPage, offset: (page - 1) * perPage,
       });
-      return { bodies: rows.map((r) => shape(site, r)), total };
+      return { texts: rows.map((r) => JSON.stringify(shape(site, r))), total };
     },
-    present: async (_ctx, row) => shape(site, row),
+    present: async (_ctx, row) => JSON.stringify(shape(site, row)),
     async create(ctx, p) {
       if (typeof p.title !== 'string' || plainField(p.title) === '') throw new EntityFailure('create');
       const { params, sent } = toServiceParams(ctx, site.timezone, service.kind.nameField, p);
