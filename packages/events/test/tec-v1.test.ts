@@ -41,6 +41,19 @@ describe.each(STORES)('tec/v1 beside tribe/events/v1 ($name)', (factory) => {
     expect((await svc.get(`/events/${ev.body.id}`)).body.end_date).toBe('2032-03-10 23:00:00');
   });
 
+  it('builds a kept body again once is_now or is_past would change', async () => {
+    const start = svc.clock.now + 3_600_000;
+    const wall = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+    const ev = await tec('POST', '/events', { json: { title: 'Soon', start_date: wall(start), end_date: wall(start + 3_600_000) } });
+    const read = async () => (await tec('GET', `/events/${ev.body.id}`, { as: undefined })).body;
+    expect(await read()).toMatchObject({ is_now: false, is_past: false });
+    svc.clock.now = start + 60_000;
+    expect(await read()).toMatchObject({ is_now: true, is_past: false });
+    svc.clock.now = start + 7_200_000;
+    expect(await read()).toMatchObject({ is_now: false, is_past: true });
+    svc.clock.now = Date.UTC(2026, 0, 10, 12);
+  });
+
   it('lists in tec/v1 what tribe/events/v1 created, with WordPress paging headers', async () => {
     for (const day of ['11', '12', '13']) {
       await svc.post('/events', { title: `Market ${day}`, start_date: `2032-04-${day} 09:00:00`, end_date: `2032-04-${day} 12:00:00` });
