@@ -60,7 +60,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     ...linkedRoutes({ service: organizers, site, isEvent, userExists, imageArg }),
     ...termRoutes('tribe_events_cat', { terms, site, isEvent }),
     ...termRoutes('post_tag', { terms, site, isEvent }),
-  ]), ...compileRoutes(TEC_NAMESPACE, tecRoutes({ site, events, terms, venues, organizers, findPost: (id) => posts.findById(id) }, () => compiled))];
+  ]), ...compileRoutes(TEC_NAMESPACE, tecRoutes({ site, events, terms, venues, organizers, findPost: (id) => posts.findById(id), userExists }, () => compiled))];
 
   return createHttpApp({
     siteUrl: site.home,

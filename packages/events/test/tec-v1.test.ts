@@ -80,6 +80,13 @@ describe.each(STORES)('tec/v1 beside tribe/events/v1 ($name)', (factory) => {
     expect(docs.body.servers).toEqual([{ url: `http://wordpress.test${TEC}` }]);
   });
 
+  it('refuses an author that names no user, as tribe/events/v1 does', async () => {
+    const res = await tec('POST', '/venues', { json: { title: 'Nobody\'s Hall', author: 999_999 } });
+    expect(res.status).toBe(400);
+    expect(res.body.data.params).toHaveProperty('author');
+    expect((await tec('GET', '/venues', { query: { search: 'Nobody' } })).body).toEqual([]);
+  });
+
   it('trashes, refuses a second trash with 410, and deletes for good with force', async () => {
     const v = await tec('POST', '/organizers', { json: { title: 'Guild', email: 'hello@guild.example' } });
     expect((await tec('DELETE', `/organizers/${v.body.id}`)).body).toEqual([]);

@@ -58,8 +58,16 @@ export const phpTruthy = (v: unknown): boolean => !(v === false || v === 0 || v 
 export const S = (description: string): TSchema => Type.Optional(Type.String({ description }));
 export const U = (description: string, extra: Record<string, unknown> = {}): TSchema => Type.Optional(Type.Unknown({ description, ...extra }));
 
-/** The common post fields of every request body (`TEC_Post_Entity_Request_Body`). */
-export function postBodyArgs(): ArgSet {
+/**
+ * The common post fields of every request body (`TEC_Post_Entity_Request_Body`). `author` must name a user (the
+ * plugin checks only that it is a positive integer, and would store a post owned by nobody).
+ */
+export function postBodyArgs(userExists: (id: number) => Promise<boolean>): ArgSet {
+  const author: Validator = async (v, name, caller) => {
+    const checked = await positiveInteger(v, name, caller);
+    if (checked !== true) return checked;
+    return (await userExists(asPositiveInt(v)!)) ? true : invalid('Invalid author ID.');
+  };
   return {
     schema: Type.Object({
       date: U('The date the post was published, in the site\'s timezone.', { format: 'date-time' }),
@@ -79,7 +87,7 @@ export function postBodyArgs(): ArgSet {
       tags: U('The terms assigned to the post in the post_tag taxonomy.'),
     }),
     validators: {
-      date: postDate, date_gmt: postDate, status: oneOf(POST_STATUSES), author: positiveInteger, featured_media: positiveInteger,
+      date: postDate, date_gmt: postDate, status: oneOf(POST_STATUSES), author, featured_media: positiveInteger,
       comment_status: oneOf(['open', 'closed']), ping_status: oneOf(['open', 'closed']),
       format: oneOf(['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio']),
       tags: positiveIntegerList,

@@ -25,6 +25,7 @@ export interface EventAdapterDeps {
   readonly terms: TermService;
   readonly venues: LinkedService;
   readonly organizers: LinkedService;
+  readonly userExists: (id: number) => Promise<boolean>;
 }
 
 const ORDER_BY = ['date', 'event_date', 'title', 'menu_order', 'modified'] as const;
@@ -55,7 +56,7 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
     return true;
   };
 
-  const body = mergeArgs(postBodyArgs(), {
+  const body = mergeArgs(postBodyArgs(deps.userExists), {
     schema: Type.Object({
       tribe_events_cat: U('The terms assigned to the event in the tribe_events_cat taxonomy.'),
       start_date: U('The start date of the event.'), start_date_utc: U('The start date of the event in UTC.'),

@@ -21,6 +21,7 @@ export interface TecDeps {
   readonly venues: LinkedService;
   readonly organizers: LinkedService;
   readonly findPost: (id: number) => Promise<PostRow | undefined>;
+  readonly userExists: (id: number) => Promise<boolean>;
 }
 
 interface Recorded<T> { version: number; about: string; routes?: T; document?: T }
@@ -51,8 +52,8 @@ export function tecRoutes(deps: TecDeps, routes: () => readonly CompiledRoute[])
       })],
     },
     ...entityRoutes(entity, eventAdapter(deps)),
-    ...entityRoutes(entity, linkedAdapter(site, deps.organizers)),
-    ...entityRoutes(entity, linkedAdapter(site, deps.venues)),
+    ...entityRoutes(entity, linkedAdapter(site, deps.organizers, deps.userExists)),
+    ...entityRoutes(entity, linkedAdapter(site, deps.venues, deps.userExists)),
     // Not experimental: readable without the acknowledgement header.
     { pattern: '/docs', endpoints: [endpoint({ methods: ['GET'], args: { schema: Type.Object({}) }, handler: () => ({ body: openApi }) })] },
   ];

@@ -60,10 +60,10 @@ function toServiceParams(ctx: RequestContext, siteZone: string, nameField: strin
   return { params, sent: out };
 }
 
-export function linkedAdapter(site: Site, service: LinkedService): EntityAdapter<LinkedRow> {
+export function linkedAdapter(site: Site, service: LinkedService, userExists: (id: number) => Promise<boolean>): EntityAdapter<LinkedRow> {
   const kind = service.kind.kind;
   const shape = kind === 'venue' ? tecVenue : tecOrganizer;
-  const body = mergeArgs(postBodyArgs(), detailArgs(kind));
+  const body = mergeArgs(postBodyArgs(userExists), detailArgs(kind));
   return {
     type: service.kind.type as 'tribe_venue' | 'tribe_organizer',
     route: service.kind.route,
