@@ -15,12 +15,16 @@ import type { StoreFactory } from '../support/harness.ts';
 const kitDir = (name: string) => fileURLToPath(new URL(`../../../../../shared/conformance/${name}`, import.meta.url));
 
 /** A recorded kit: where it is, which REST base its compare.py is given, and the prefix of its summary line. */
-export interface Kit { readonly dir: string; readonly base: string; readonly summaryPrefix: string; readonly emails: boolean }
+export interface Kit {
+  readonly dir: string; readonly base: string; readonly summaryPrefix: string; readonly emails: boolean;
+  /** Settings of the recorded site (environment variables of the service), e.g. its title. */
+  readonly env: Readonly<Record<string, string>>;
+}
 
 /** `tribe/events/v1` (issue 11): `--base` is the namespace root. */
-export const TRIBE_KIT: Kit = { dir: kitDir('tec'), base: '/wp-json/tribe/events/v1', summaryPrefix: 'tec-dev-conformance:', emails: false };
+export const TRIBE_KIT: Kit = { dir: kitDir('tec'), base: '/wp-json/tribe/events/v1', summaryPrefix: 'tec-dev-conformance:', emails: false, env: {} };
 /** `tec/v1` (issue 25): `--base` is the REST root; its steps also reach `tribe/events/v1` and WordPress core routes. */
-export const TEC_V1_KIT: Kit = { dir: kitDir('tec-v1'), base: '/wp-json', summaryPrefix: 'tec-v1-conformance:', emails: true };
+export const TEC_V1_KIT: Kit = { dir: kitDir('tec-v1'), base: '/wp-json', summaryPrefix: 'tec-v1-conformance:', emails: true, env: { EVENTS_SITE_NAME: 'TEC Reference' } };
 export const KIT_DIR = TRIBE_KIT.dir;
 
 /** The two users both kits' READMEs ask for, created in this order on a fresh store (the e-mails: `tec/v1`'s `users/me`). */
@@ -71,7 +75,7 @@ export async function runKit(factory: StoreFactory, kit: Kit = TRIBE_KIT): Promi
     for (const u of KIT_USERS) await users.add(u.login, u.role, { appPassword: u.appPassword, ...(kit.emails ? { email: u.email } : {}) });
     const port = await freePort();
     const siteUrl = `http://127.0.0.1:${port}`;
-    const config = parseConfig({ port, db: db.url, siteUrl }, { EVENTS_UPLOADS_DIR: uploads });
+    const config = parseConfig({ port, db: db.url, siteUrl }, { ...kit.env, EVENTS_UPLOADS_DIR: uploads });
     const app = createEventsApp({ config, store, clock: Date.now, logger: pino({ level: 'silent' }) });
     await app.listen({ port, host: '127.0.0.1' });
     try {
