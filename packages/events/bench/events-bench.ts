@@ -15,6 +15,7 @@ import { formatWall, makeWall, utcToWall } from '../src/time/index.ts';
 import { seed } from './seed.ts';
 import { benchValidatorsAndFeeds, cpuTable, type CacheSetup, type CpuSample } from './conditional-bench.ts';
 import { recordRecurrenceBench } from './recurrence-bench.ts';
+import { benchTecPairs } from './tec-v1-bench.ts';
 
 const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
@@ -30,6 +31,8 @@ const PASSWORD = 'bench-password-1';
 const FEED_ONLY = process.env.EVENTS_BENCH_ONLY === 'feed';
 // EVENTS_BENCH_ONLY=conditional: only the 304-against-200 CPU scenarios, under each cache setup, printed (no file written).
 const CONDITIONAL_ONLY = process.env.EVENTS_BENCH_ONLY === 'conditional';
+// EVENTS_BENCH_ONLY=tec: only the tec/v1 rows beside their tribe/events/v1 twins (all caches, item cache only), printed.
+const TEC_ONLY = process.env.EVENTS_BENCH_ONLY === 'tec';
 
 interface Result { name: string; p50: number; p99: number; rps: number; errors: number; non2xx: number }
 /** 304 against 200 server CPU per store, cache setup and answer (conditional-bench.ts). */
@@ -80,7 +83,8 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<Result[]> {
   if (kind === 'postgres') await sql`analyze`.execute(store.db);
   await store.close();
   const results: Result[] = [];
-  for (const caches of FEED_ONLY ? ['items'] as const : ['all', 'items', 'none'] as const) results.push(...await runServer(kind, url, caches, eventIds, now));
+  const setups = FEED_ONLY ? ['items'] as const : TEC_ONLY ? ['all', 'items'] as const : ['all', 'items', 'none'] as const;
+  for (const caches of setups) results.push(...await runServer(kind, url, caches, eventIds, now));
   await dispose();
   return results;
 }
@@ -118,6 +122,10 @@ async function runServer(kind: string, url: string, caches: CacheSetup, eventIds
       const to = makeWall(today.y, today.mo - 11 + i, 0);
       return `/wp-json/tribe/events/v1/events?per_page=50&start_date=${encodeURIComponent(formatWall(from).slice(0, 10))}&end_date=${encodeURIComponent(formatWall(to).slice(0, 10))}`;
     });
+    // tec/v1 beside tribe/events/v1: lists of 10 over the same windows, GET by id over the same ids (issue 25).
+    const tecRows = caches === 'none' ? [] : await benchTecPairs(`http://127.0.0.1:${port}`, windows.map((p) => p.slice(p.indexOf('start_date'))), eventIds, label, DURATION);
+    if (TEC_ONLY) return tecRows;
+    results.push(...tecRows);
     const check = await fetch(`http://127.0.0.1:${port}${windows[12]}`);
     const text = await check.text();
     const body = JSON.parse(text) as { events: unknown[]; total: number };
@@ -189,6 +197,10 @@ const TARGETS: Record<string, string> = {
   'GET /events?per_page=50 + month window (no caches)': '(for comparison)',
   'GET /events/{id} (no caches)': '(for comparison)',
   'POST /events (create)': '≥ 300/s (SQLite)',
+  'tec/v1 GET /events?per_page=10 + month window': 'within 10% of the tribe/events/v1 row above',
+  'tec/v1 GET /events/{id}': 'within 10% of the tribe/events/v1 row above',
+  'tec/v1 GET /events?per_page=10 + month window (item cache only)': 'within 10% of the tribe/events/v1 row above',
+  'tec/v1 GET /events/{id} (item cache only)': 'within 10% of the tribe/events/v1 row above',
   'GET /events.ics (1,000 events) 200': '≥ 200 feeds/s cached',
   'GET /events.ics (1,000 events), 1 connection (item cache only)': 'p50 ≤ 50 ms (rendered every time)',
   'GET /events?per_page=50 304 (If-None-Match)': '304 CPU ≤ 25% of the 200 (below)',
@@ -213,6 +225,14 @@ if (CONDITIONAL_ONLY) {
   console.log(cpuTable(cpuSamples).join('\n'));
   process.exit(0);
 }
+if (TEC_ONLY) {
+  const load = loadavg()[0]!;
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    for (const r of await benchStore(kind)) console.log(`| ${kind} | ${r.name} | ${r.p50} | ${r.p99} | ${Math.round(r.rps).toLocaleString('en')} | ${r.errors + r.non2xx} |`);
+  }
+  console.log(`${DURATION} s per run, 10 connections; 1-minute load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`);
+  process.exit(0);
+}
 const loadBefore = loadavg()[0]!;
 const all: Record<string, Result[]> = {};
 for (const kind of ['sqlite', 'postgres'] as const) {
@@ -225,7 +245,8 @@ rmSync(SAMPLES, { recursive: true, force: true });
 /** Each service row as a share of the baseline with the same body size measured in the same store's run. */
 const ratios = Object.entries(all).flatMap(([kind, rs]) => {
   const base = (what: string) => rs.find((r) => r.name.startsWith(`baseline: trivial Fastify route, same-size body as ${what}`));
-  return rs.filter((r) => !r.name.startsWith('baseline') && !r.name.startsWith('POST') && !/ 30[4]|\.ics| 200/.test(r.name)).map((r) => {
+  // The tec/v1 pairs compare with each other (lists of 10 have no same-size baseline).
+  return rs.filter((r) => !r.name.startsWith('baseline') && !r.name.startsWith('POST') && !/ 30[4]|\.ics| 200|^tec\/v1 |^tribe\/events\/v1 /.test(r.name)).map((r) => {
     const b = base(r.name.includes('/events/{id}') ? 'one event' : 'the list');
     return b ? `${kind} ${r.name}: ${Math.round((100 * r.rps) / b.rps)}% of baseline` : '';
   }).filter(Boolean);

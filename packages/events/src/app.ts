@@ -15,6 +15,7 @@ import { discoveryRoutes, describeRoute } from './discovery/index.ts';
 import { apiRootRoutes, WP_NAMESPACE, wpV2Routes, type WpCoreDeps } from './wp-core/index.ts';
 import { imageValidator, mediaDepsFromConfig, mediaService, serveUploads, UPLOADS_PATH } from './media/index.ts';
 import type { Clock } from './time/index.ts';
+import { TEC_NAMESPACE, tecRoutes } from './tec-v1/index.ts';
 
 /** The most events one iCalendar feed holds (README, "iCalendar feeds"). */
 const FEED_MAX_EVENTS = 1000;
@@ -27,7 +28,8 @@ export interface AppDeps {
 }
 
 /**
- * The composition root: builds services over the store and mounts every route: the API root, `tribe/events/v1` and `wp/v2`.
+ * The composition root: builds services over the store and mounts every route: the API root, `tribe/events/v1`,
+ * `tec/v1` and `wp/v2`.
  * @example const app = createEventsApp({ config, store, clock: Date.now, logger }); await app.listen({ port: 8787 })
  */
 export function createEventsApp(deps: AppDeps): FastifyInstance {
@@ -65,7 +67,8 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     ...linkedRoutes({ service: organizers, site, isEvent, userExists, imageArg }),
     ...termRoutes('tribe_events_cat', { terms, site, isEvent }),
     ...termRoutes('post_tag', { terms, site, isEvent }),
-  ]), ...compileRoutes(WP_NAMESPACE, wpV2Routes(wpCore))];
+  ]), ...compileRoutes(TEC_NAMESPACE, tecRoutes({ site, events, terms, venues, organizers, findPost: (id) => posts.findById(id), userExists }, () => compiled)),
+  ...compileRoutes(WP_NAMESPACE, wpV2Routes(wpCore))];
 
   return createHttpApp({
     siteUrl: site.home,

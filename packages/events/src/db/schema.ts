@@ -19,6 +19,8 @@ export interface PostsTable {
   modified_gmt: string;
   /** -1 marks a sticky event, as WordPress `menu_order`. */
   menu_order: number;
+  /** What the post's fixed `guid` is made of (migration 013): '' for `?post_type=…&p=ID`, a slug, or NULL (older row). */
+  guid_slug: string | null;
 }
 
 export interface EventsTable {
@@ -43,6 +45,11 @@ export interface EventsTable {
   parent_id: number | null;
   /** Featured image: an attachment post id (migration 005). */
   thumbnail_id: number | null;
+  /**
+   * TEC's `_EventDuration` (migration 013): seconds from start to end as last written, before an all-day event is
+   * widened to whole days; kept when a write changes neither date. NULL on older rows (then end − start).
+   */
+  duration: number | null;
 }
 
 export interface VenuesTable {

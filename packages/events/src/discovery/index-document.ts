@@ -19,14 +19,16 @@ function describeEndpoint(e: Endpoint, pattern: string, at: DeclarationContext):
   return { methods: [...e.methods], args };
 }
 
-/** One entry of an index (the API root's or a namespace's), also the body of OPTIONS on the route. */
-export function describeRoute(site: Site, route: CompiledRoute, now: number): Record<string, unknown> {
+/** One entry of an index (the API root's or a namespace's), also the body of OPTIONS on the route (`help`: with the
+ * route's schema, as core prints it only for OPTIONS). */
+export function describeRoute(site: Site, route: CompiledRoute, now: number, help = true): Record<string, unknown> {
   const at = { now, timezone: site.timezone };
   const out: Record<string, unknown> = {
     namespace: route.namespace,
     methods: route.endpoints.flatMap((e) => [...e.methods]),
-    endpoints: route.endpoints.map((e) => describeEndpoint(e, route.pattern, at)),
+    endpoints: route.declaration?.endpoints ?? route.endpoints.map((e) => describeEndpoint(e, route.pattern, at)),
   };
+  if (help && route.declaration?.schema !== undefined) out.schema = route.declaration.schema;
   if (!route.pattern.includes('(?P<')) out._links = { self: [{ href: `${site.restRoot}${route.path.slice(1)}` }] };
   return out;
 }
@@ -34,7 +36,7 @@ export function describeRoute(site: Site, route: CompiledRoute, now: number): Re
 /** Routes keyed by their raw pattern, in registration order (§7.2), as `get_data_for_routes` lists them. */
 export function describeRoutes(site: Site, routes: readonly CompiledRoute[], now: number): Record<string, unknown> {
   const entries: Record<string, unknown> = {};
-  for (const r of routes) entries[r.path.length > 1 ? r.path.replace(/\/$/, '') : r.path] = describeRoute(site, r, now);
+  for (const r of routes) entries[r.path.length > 1 ? r.path.replace(/\/$/, '') : r.path] = describeRoute(site, r, now, false);
   return entries;
 }
 

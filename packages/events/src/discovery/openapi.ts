@@ -1,3 +1,4 @@
+import { NAMESPACE } from '../post/index.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { isDeclared, isRequired, swaggerType } from '../http/args.ts';
 import type { CompiledRoute, HttpMethod } from '../http/route.ts';
@@ -47,7 +48,7 @@ function operation(path: string, doc: PathDoc, verb: Verb, op: OperationDoc, rou
  * (openapi.operations.ts, openapi.schemas.ts); the parameters come from the same route table that checks requests.
  */
 export function openApiDocument(site: Site, routes: readonly CompiledRoute[]): Record<string, unknown> {
-  const byPath = new Map(routes.map((r) => [templateOf(r.pattern), r]));
+  const byPath = new Map(routes.filter((r) => r.namespace === NAMESPACE).map((r) => [templateOf(r.pattern), r]));
   const paths: Record<string, unknown> = {};
   for (const [path, doc] of Object.entries(DOCUMENTED_PATHS)) {
     const route = byPath.get(path);

@@ -17,6 +17,11 @@ export interface EventWriteParams {
   recurrence?: unknown;
   /** On an occurrence: `single` (default) edits it alone, `all` applies the write to its series. */
   recurrence_edit?: 'single' | 'all';
+  /**
+   * Set by `tec/v1` only (never an argument): a cost write leaves the event's currency symbol and position as they are,
+   * as TEC's newer API stores the cost alone; the plugin then shows it with the site's currency.
+   */
+  keep_currency?: true;
 }
 
 export interface EventListParams {

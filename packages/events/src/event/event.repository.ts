@@ -14,8 +14,13 @@ export interface EventListFilter {
   featured?: boolean; parentId?: number; include?: number[];
   /** Venue has coordinates; with a point, within `radiusKm` of it. */
   geo?: { lat?: number; lng?: number; radiusKm: number };
+  /** Sort order (`tec/v1`'s orderby/order); by start date ascending when absent. */
+  order?: EventOrder;
   limit: number; offset: number;
 }
+
+export interface EventOrder { readonly by: 'event_date' | 'date' | 'title' | 'menu_order' | 'modified'; readonly desc: boolean }
+const ORDER_COLUMNS = { event_date: 'events.start_local', date: 'posts.date_local', title: 'posts.title', menu_order: 'posts.menu_order', modified: 'posts.modified_local' } as const;
 
 const escapeLike = (s: string) => s.replace(/[%_\\]/g, (c) => `\\${c}`);
 
@@ -26,7 +31,7 @@ export function eventRepository(db: Kysely<Database>) {
   const base = () => db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').selectAll('posts')
     .select(['events.start_local', 'events.end_local', 'events.start_utc', 'events.end_utc', 'events.timezone', 'events.all_day',
       'events.cost', 'events.currency_symbol', 'events.currency_position', 'events.website', 'events.show_map', 'events.show_map_link',
-      'events.hide_from_listings', 'events.featured', 'events.venue_id', 'events.parent_id', 'events.thumbnail_id'])
+      'events.hide_from_listings', 'events.featured', 'events.venue_id', 'events.parent_id', 'events.thumbnail_id', 'events.duration'])
     .where('posts.type', '=', 'tribe_events');
 
   const filtered = (f: EventListFilter) => {
@@ -77,6 +82,13 @@ export function eventRepository(db: Kysely<Database>) {
     return q;
   };
 
+  /** The list order: `include` lists by publication date, others by start date unless an order is asked for. */
+  const orderOf = (f: EventListFilter): Array<[string, 'asc' | 'desc']> => {
+    if (f.include !== undefined) return [['posts.date_local', 'asc'], ['posts.id', 'asc']];
+    const dir = f.order?.desc === true ? 'desc' : 'asc';
+    return [[ORDER_COLUMNS[f.order?.by ?? 'event_date'], dir], ['events.post_id', dir]];
+  };
+
   const byId = reusableByIds(db, (ids) => base().where('posts.id', '=', ids[0]!));
   const organizerLinks = reusableByIds(db, (ids) => db.selectFrom('event_organizers').select(['event_id', 'organizer_id'])
     .where('event_id', 'in', ids).orderBy('event_id').orderBy('position'));
@@ -89,7 +101,7 @@ export function eventRepository(db: Kysely<Database>) {
     findBySlug: (slug: string): Promise<EventRow | undefined> => base().where('posts.slug', '=', slug).executeTakeFirst(),
     async list(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {
       let q = filtered(f);
-      q = f.include !== undefined ? q.orderBy('posts.date_local').orderBy('posts.id') : q.orderBy('events.start_local').orderBy('events.post_id');
+      for (const [col, dir] of orderOf(f)) q = q.orderBy(sql.ref(col), dir);
       const count = () => filtered(f).clearSelect().select(sql<number>`count(*)`.as('c')).executeTakeFirst();
       // The page does not need the total first (past the end it is simply empty), so both run at once: on
       // PostgreSQL that saves a round trip per list.
@@ -102,8 +114,12 @@ export function eventRepository(db: Kysely<Database>) {
     /** The ids of a page of `list`, in its order, without the total: a reader with the bodies cached needs no more. */
     async listIds(f: EventListFilter): Promise<number[]> {
       let q = filtered(f).clearSelect().select('posts.id');
-      q = f.include !== undefined ? q.orderBy('posts.date_local').orderBy('posts.id') : q.orderBy('events.start_local').orderBy('events.post_id');
+      for (const [col, dir] of orderOf(f)) q = q.orderBy(sql.ref(col), dir);
       return (await q.limit(f.limit).offset(f.offset).execute()).map((r) => r.id);
+    },
+    /** How many events `list` would page through. */
+    async count(f: EventListFilter): Promise<number> {
+      return Number((await filtered(f).clearSelect().select(sql<number>`count(*)`.as('c')).executeTakeFirst())?.c ?? 0);
     },
     async insert(details: EventsTable): Promise<void> {
       await db.insertInto('events').values(details).execute();

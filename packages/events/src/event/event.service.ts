@@ -18,15 +18,21 @@ export interface EventServiceDeps extends EventWriterDeps {
  * links a venue or organizer that is not published, which only some logged-in readers may see, so for them the
  * body is built again (uncached). Otherwise the bodies depend only on stored data and every reader shares them.
  */
-interface CachedEvent { readonly row: EventRow; readonly body?: JsonText; readonly listBody?: string; readonly restricted?: boolean }
+interface CachedEvent {
+  readonly row: EventRow; readonly body?: JsonText; readonly listBody?: string; readonly restricted?: boolean;
+  /** Bodies of the row in other shapes (`tec/v1`), by shape, each good until its instant (ms) or the next change. */
+  readonly views?: ReadonlyMap<string, CachedView>;
+}
+/** One shape's body of a row: JSON text that every reader shares, valid before `until` (it shows is_past and such). */
+export interface CachedView { readonly text: string; readonly until: number }
 // Rough heap cost: the row's long texts as UTF-16 plus the fixed columns and map entry, and the bodies' text.
 const entryBytes = (e: CachedEvent) => 2 * (e.row.content.length + e.row.title.length + e.row.excerpt.length) + 1024
-  + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0);
+  + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0) + [...(e.views?.values() ?? [])].reduce((n, v) => n + v.text.length + 64, 0);
 
 export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
   const repo = eventRepository(db);
-  const { write, trash } = eventWriter(deps);
+  const { write, trash, remove } = eventWriter(deps);
   const items = new ItemCache<number, CachedEvent>(generation, deps.itemCacheBytes);
   // Slug → id, so by-slug reads reach the same cached rows and bodies (a slug costs its length plus the map entry).
   const slugs = new ItemCache<string, number>(generation, deps.itemCacheBytes === 0 ? 0 : Math.max(1, deps.itemCacheBytes >> 6));
@@ -213,6 +219,58 @@ export function eventService(deps: EventServiceDeps) {
     create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now),
     update: (caller: Caller, row: EventRow, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now, row),
     trash,
+    remove,
+    /** Rows of a page of events and the total, for answers in another shape (`tec/v1`) over the same cached rows. */
+    async listRows(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {
+      const readAt = items.current();
+      const ids = await repo.listIds(f);
+      const hits = items.getMany(ids);
+      const missing = ids.filter((_, i) => hits[i] === undefined);
+      const read = new Map<number, EventRow>();
+      if (missing.length > 0) {
+        const { rows } = await repo.list({ visibility: f.visibility, include: missing, limit: missing.length, offset: 0 });
+        items.setMany(rows.map((row) => [row.id, { row }, entryBytes({ row })] as const), readAt);
+        for (const r of rows) read.set(r.id, r);
+      }
+      const rows = ids.flatMap((id, i) => { const r = hits[i]?.row ?? read.get(id); return r === undefined ? [] : [r]; });
+      const total = ids.length < f.limit && f.offset === 0 ? ids.length : await repo.count(f);
+      return { rows, total };
+    },
+    /**
+     * The bodies of `rows` in another shape (`key`, e.g. `tec/v1`), kept beside the cached rows: those still valid at
+     * `now` are reused, the others built together by `build`, which says per row until when its body holds (undefined:
+     * reader-specific, not kept).
+     */
+    async views(rows: readonly EventRow[], key: string, now: number,
+      build: (rows: readonly EventRow[]) => Promise<Array<{ text: string; until?: number }>>): Promise<string[]> {
+      const readAt = items.current();
+      const hits = rows.map((r) => items.peek(r.id));
+      const texts = new Array<string>(rows.length);
+      const missing: number[] = [];
+      rows.forEach((r, i) => {
+        const v = hits[i]?.row === r ? hits[i]?.views?.get(key) : undefined;
+        if (v !== undefined && now < v.until) texts[i] = v.text;
+        else missing.push(i);
+      });
+      if (missing.length === 0) return texts;
+      const built = await build(missing.map((i) => rows[i]!));
+      const keep: Array<readonly [number, CachedEvent, number]> = [];
+      missing.forEach((i, k) => {
+        const b = built[k]!;
+        texts[i] = b.text;
+        const hit = hits[i];
+        // Kept only beside the very row it was built from (a cached row of the current generation).
+        if (b.until === undefined || hit === undefined || hit.row !== rows[i]) return;
+        const views = new Map(hit.views);
+        views.set(key, { text: b.text, until: b.until });
+        const entry: CachedEvent = { ...hit, views };
+        keep.push([rows[i]!.id, entry, entryBytes(entry)] as const);
+      });
+      if (keep.length > 0) items.setMany(keep, readAt);
+      return texts;
+    },
+    /** Organizer ids and terms of many events (`tec/v1` bodies). */
+    organizersOf: (ids: readonly number[]) => repo.organizersOf(ids),
   };
 }
 

@@ -46,6 +46,8 @@ function eventDates(p: EventWriteParams, existing: EventRow | undefined, zone: s
   };
   let start = wallOf('start_date', p.start_date, existing?.start_local);
   let end = wallOf('end_date', p.end_date, existing?.end_local);
+  // TEC's duration is taken before an all-day event is widened to whole days (and an end before the start is 0).
+  const duration = Math.max(0, Math.round((wallToUtc(end, zone) - wallToUtc(start, zone)) / 1000));
   if (allDay) { start = startOfDay(start); end = endOfDay(end); }
   const utcText = (w: Wall, name: string) => formatWall(utcToWall(storable(wallToUtc(w, zone), zone, name), 'UTC'));
   // End before start is not an error in the plugin: the event gets zero duration, but its UTC end is still
@@ -54,7 +56,7 @@ function eventDates(p: EventWriteParams, existing: EventRow | undefined, zone: s
   if (formatWall(end) < formatWall(start)) end = start;
   return {
     start_local: formatWall(start), end_local: formatWall(end), start_utc: utcText(start, 'start_date'), end_utc: endUtc,
-    timezone: zone, all_day: allDay ? 1 : 0,
+    timezone: zone, all_day: allDay ? 1 : 0, duration,
   };
 }
 
@@ -149,7 +151,8 @@ export function eventWriter(deps: EventWriterDeps) {
         const raw = (Array.isArray(p.cost) ? p.cost : p.cost === null || String(p.cost) === '0' ? [] : [p.cost])
           .map((c) => kses.data(String(c))).filter((s) => s.trim() !== '');
         const parsed = parseCost(raw);
-        Object.assign(details, { cost: raw.length ? JSON.stringify(raw) : null, currency_symbol: parsed.symbol, currency_position: parsed.position });
+        details.cost = raw.length ? JSON.stringify(raw) : null;
+        if (p.keep_currency !== true) Object.assign(details, { currency_symbol: parsed.symbol, currency_position: parsed.position });
       }
       if (sent.has('website')) details.website = p.website === null || p.website === undefined ? '' : kses.url(String(p.website));
       for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'featured'] as const) {
@@ -252,5 +255,23 @@ export function eventWriter(deps: EventWriterDeps) {
     generation.bump();
   }
 
-  return { write, trash };
+  /**
+   * Deletes an event for good (`tec/v1`'s `force=true`): a series' first event takes its occurrences with it, and the
+   * counts of the terms they carried are recounted.
+   */
+  async function remove(row: EventRow): Promise<void> {
+    await writeTransaction(db, async (trx) => {
+      const member = await lockSeriesOf(trx, row.id);
+      if (member === undefined) throw eventNotFound(row.id);
+      const series = seriesRepository(trx);
+      const ids = [row.id, ...(member.seriesId === undefined ? (await series.occurrences(row.id)).map((o) => o.post_id) : [])];
+      const termIds = await series.termIdsOf(ids);
+      const posts = postRepository(trx);
+      for (const id of ids) await posts.remove(id);
+      await termRepository(trx).recount(termIds);
+    });
+    generation.bump();
+  }
+
+  return { write, trash, remove };
 }

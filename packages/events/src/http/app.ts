@@ -105,12 +105,13 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const startGen = new WeakMap<FastifyRequest, number>();
   const settlers = new WeakMap<FastifyRequest, (r: CachedResponse | undefined) => void>();
   // Only anonymous reads are shared; the key holds the whole URL (filters, _fields…) and the CORS origin.
+  // `X-TEC-EEA` decides whether a `tec/v1` route answers at all, so it is part of the key too.
   const cacheKeyOf = (req: FastifyRequest): string | undefined =>
-    req.headers.authorization === undefined ? `${req.headers.origin ?? ''}|${req.url}` : undefined;
+    req.headers.authorization === undefined ? `${req.headers.origin ?? ''}|${req.headers['x-tec-eea'] ?? ''}|${req.url}` : undefined;
   const resolveCaller = basicAuth(opts.authenticate);
   const validators = new ValidatorMemo(opts.generation, opts.validatorTtlMs, opts.clock);
   // Validators are per reader (user id), CORS origin and URL; GET and HEAD share them.
-  const memoKeyOf = (req: FastifyRequest, caller: Caller | null) => `${caller?.id ?? 0}|${req.headers.origin ?? ''}|${req.url}`;
+  const memoKeyOf = (req: FastifyRequest, caller: Caller | null) => `${caller?.id ?? 0}|${req.headers.origin ?? ''}|${req.headers['x-tec-eea'] ?? ''}|${req.url}`;
   // Requests `handle` may answer 304 before authentication; a GET with a body (refused when oversized) is checked later.
   const anonymousBodiless = (req: FastifyRequest) => req.headers.authorization === undefined && req.body === undefined;
   // A method override makes a GET a write: never answered from remembered validators, nor remembered.
@@ -298,6 +299,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
         contentType: String(req.headers['content-type'] ?? '').toLowerCase(),
         rawBody: typeof req.body === 'string' ? req.body : '',
         overrideHeader: req.headers['x-http-method-override'] as string | undefined,
+        headers: req.headers,
         caller, now,
       });
       const status = out.reply.status ?? 200;

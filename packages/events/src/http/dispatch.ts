@@ -11,6 +11,8 @@ export interface IncomingRequest {
   contentType: string;
   rawBody: string;
   overrideHeader: string | undefined;
+  /** The request headers (lower-case names, as Node gives them). */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
   caller: Caller | null;
   now: number;
 }
@@ -75,7 +77,8 @@ export function createDispatcher(routes: readonly CompiledRoute[], optionsReply:
       const merged: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(req.query)) if (!RESERVED.has(k)) merged[k] = v;
       const sent = new Set<string>();
-      const ctx: RequestContext = { caller: req.caller, now: req.now, pathParams, sent, query: req.query };
+      const header = (name: string) => { const v = req.headers?.[name]; return Array.isArray(v) ? v.join(', ') : v; };
+      const ctx: RequestContext = { caller: req.caller, now: req.now, pathParams, sent, query: req.query, header };
       let reply: Reply;
       try {
         if (!ep) reply = { body: optionsReply(route, req.now) };

@@ -36,6 +36,8 @@ export const ERROR_STATUS = {
   // The plugin answers 500 (no status attached); a client error is a 4xx here (events/README.md, differences).
   duplicate_term_slug: 400,
   internal_server_error: 500,
+  // tec/v1 (src/tec-v1): the experimental-endpoint gate.
+  missing_experimental_endpoint_acknowledgement: 400,
   // Not in the plugin (WordPress would answer its own database error page): the store is unreachable or restarting.
   db_unavailable: 503,
 } as const;
@@ -86,7 +88,8 @@ export function invalidParams(problems: Record<string, ParamProblem>): ApiError 
     params[name] = problems[name]!.message;
     if (problems[name]!.detail) details[name] = problems[name]!.detail;
   }
-  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, { params, details });
+  // WordPress sends an empty PHP array, `[]`, when no check returned a WP_Error (NOTES §8c of the tec-v1 kit).
+  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, { params, details: Object.keys(details).length > 0 ? details : [] });
 }
 
 export const invalidParam = (name: string, message = 'Invalid parameter.'): ApiError => invalidParams({ [name]: { message } });

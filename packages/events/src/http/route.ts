@@ -22,6 +22,8 @@ export interface RequestContext {
   readonly sent: ReadonlySet<string>;
   /** The raw query string parameters, for echoing filters into paging links. */
   readonly query: Readonly<Record<string, unknown>>;
+  /** A request header by lower-case name (`tec/v1` reads its `X-TEC-EEA` acknowledgement). */
+  header(name: string): string | undefined;
 }
 
 export interface Reply {
@@ -51,6 +53,11 @@ export interface RouteDef {
   /** The raw WordPress route pattern inside the namespace, e.g. `/events/(?P<id>\d+)`. */
   readonly pattern: string;
   readonly endpoints: readonly Endpoint[];
+  /**
+   * What the namespace index and OPTIONS print for this route when it is not derived from the endpoints' args: the
+   * recorded declarations of a namespace whose printed form we copy as it is (`tec/v1`), with the route's `schema`.
+   */
+  readonly declaration?: { readonly endpoints: readonly unknown[]; readonly schema?: unknown };
 }
 
 export interface CompiledRoute extends RouteDef {

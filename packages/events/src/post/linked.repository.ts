@@ -18,6 +18,8 @@ export interface LinkedTable {
 export interface LinkedListFilter {
   visibility: Visibility;
   tokens?: string[];
+  /** Match the tokens in the title and content only, not in the detail columns (`tec/v1`'s search). */
+  titleOnly?: true;
   eventId?: number;
   hasEvents?: boolean;
   /** Linked to an event starting at or after this UTC time that the caller may see. */
@@ -48,7 +50,7 @@ export function linkedRepository(typed: Kysely<Database>, t: LinkedTable) {
     let q = visible(base(), f.visibility);
     if (f.tokens && f.tokens.length > 0) {
       const tokens = f.tokens;
-      const cols = ['posts.title', 'posts.content', 'posts.excerpt', ...t.searchColumns.map((c) => `d.${c}`)];
+      const cols = ['posts.title', 'posts.content', 'posts.excerpt', ...(f.titleOnly ? [] : t.searchColumns.map((c) => `d.${c}`))];
       q = q.where((eb: any) => eb.or(cols.map((col) => eb.and(tokens.map((tok) =>
         eb(eb.fn('lower', [col]), 'like', sql`${`%${escapeLike(tok.toLowerCase())}%`} escape '\\'`))))));
     }

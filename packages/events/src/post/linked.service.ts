@@ -53,14 +53,14 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
 
   /** Writes one venue or organizer; `image` is its sent featured image, prepared before the transaction. */
   async function writeIn(trx: Kysely<Database>, caller: Caller, sentParams: Params, sent: ReadonlySet<string>, now: number,
-    opts: { targetId?: number; image?: PreparedImage } = {}): Promise<number> {
+    opts: { targetId?: number; image?: PreparedImage; dedupe?: false } = {}): Promise<number> {
     const { targetId } = opts;
     const r = linkedRepository(trx, kind);
     const posts = postRepository(trx);
     const p = filtered(sentParams, writeFilters(caller));
     const description = typeof p.description === 'string' ? p.description : undefined;
     let existing = targetId === undefined ? undefined : await r.findById(targetId);
-    if (!existing && targetId === undefined) {
+    if (!existing && targetId === undefined && opts.dedupe !== false) {
       // Same-name creates are serialised so the plugin's de-duplication also holds under concurrency.
       await lockKey(trx, `linked:${kind.type}:${String(p[kind.nameField]).toLowerCase()}`);
       existing = await r.findDuplicate(String(p[kind.nameField]), sent.has('description') ? description : undefined);
@@ -80,6 +80,8 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       const patch: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };
       if (sent.has(kind.nameField)) patch.title = p[kind.nameField];
       if (description !== undefined) patch.content = description;
+      if (typeof p.excerpt === 'string') patch.excerpt = p.excerpt;
+      if (typeof p.slug === 'string') patch.slug = await posts.freeSlug(kind.type, sanitizeTitle(p.slug) || kind.kind, existing.id);
       if (sent.has('status')) patch.status = scaleStatus(p.status as string, caller);
       if (existing.status === 'trash' && patch.status !== undefined && patch.status !== 'trash') {
         patch.slug = await posts.freeSlug(kind.type, untrashedSlug(existing.slug), existing.id);
@@ -94,10 +96,11 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       return existing.id;
     }
     const name = String(p[kind.nameField]);
-    const slug = await posts.freeSlug(kind.type, sanitizeTitle(name) || kind.kind);
+    // `slug` is sent only through tec/v1 (tribe/events/v1 names the post after its title).
+    const slug = await posts.freeSlug(kind.type, sanitizeTitle(typeof p.slug === 'string' && p.slug !== '' ? p.slug : name) || kind.kind);
     const status = scaleStatus(p.status as string | undefined, caller);
     const id = await posts.insert({
-      type: kind.type, slug, title: name, content: description ?? '', excerpt: '',
+      type: kind.type, slug, title: name, content: description ?? '', excerpt: typeof p.excerpt === 'string' ? p.excerpt : '',
       status, author: (p.author as number | undefined) ?? caller.id, password: '', menu_order: 0,
       ...insertedPostTimes(site.timezone, now, status, p.date as string | undefined, p.date_utc as string | undefined),
     });
@@ -132,9 +135,10 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     list: (f: LinkedListFilter) => repo.list(f),
     /** For inline creation inside an event write: same rules, the caller's transaction. */
     writeIn,
-    async create(caller: Caller, p: Params, sent: ReadonlySet<string>, now: number): Promise<number> {
+    /** `dedupe: false` (`tec/v1`): a new post even when one has the same name. */
+    async create(caller: Caller, p: Params, sent: ReadonlySet<string>, now: number, opts: { dedupe?: false } = {}): Promise<number> {
       const image = await prepareImage(p, sent, caller, now);
-      const id = await withImages(image ? [image] : [], () => writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, { image })));
+      const id = await withImages(image ? [image] : [], () => writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, { image, ...opts })));
       generation.bump();
       return id;
     },
@@ -149,6 +153,14 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
         const slug = await posts.freeSlug(kind.type, trashedSlug(row.slug), row.id);
         await posts.update(row.id, { status: 'trash', slug, ...modifiedNow(site.timezone, now) });
         await linkedRepository(trx, kind).unlinkFromEvents(row.id);
+      });
+      generation.bump();
+    },
+    /** Deletes for good (`tec/v1`'s `force=true`); events that linked it no longer do. */
+    async remove(row: LinkedRow): Promise<void> {
+      await writeTransaction(db, async (trx) => {
+        await linkedRepository(trx, kind).unlinkFromEvents(row.id);
+        await postRepository(trx).remove(row.id);
       });
       generation.bump();
     },

@@ -1,3 +1,4 @@
+import { hasUglyPermalink } from './dates.ts';
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { isPostgres, lockKey, type Database, type PostType, type PostsTable } from '../db/index.ts';
 import { nextFreeSlug } from './slug.ts';
@@ -38,8 +39,10 @@ export function postRepository(db: Kysely<Database>) {
       const taken = new Set((await q.execute()).map((r) => r.slug));
       return nextFreeSlug(base, taken);
     },
-    async insert(row: Omit<PostRow, 'id'>): Promise<number> {
-      const r = await db.insertInto('posts').values(row).returning('id').executeTakeFirstOrThrow();
+    /** Inserts a post; its guid is fixed now, from the permalink it has at creation (migration 013). */
+    async insert(row: Omit<PostRow, 'id' | 'guid_slug'>): Promise<number> {
+      const guid = hasUglyPermalink(row.status) ? '' : row.slug;
+      const r = await db.insertInto('posts').values({ ...row, guid_slug: guid }).returning('id').executeTakeFirstOrThrow();
       return r.id;
     },
     /** Sets (or with '' clears) the viewing password of an event, venue or organizer; false when there is none with `id`. */
@@ -51,6 +54,10 @@ export function postRepository(db: Kysely<Database>) {
     /** Posts of any type whose post dates look broken (see `anyBadDate`). */
     badDates: () => db.selectFrom('posts').select(['id', 'type', ...POST_DATE_COLUMNS])
       .where(anyBadDate(POST_DATE_COLUMNS)).orderBy('id').execute(),
+    /** Deletes a post for good; its details, links and terms go with it (foreign keys cascade). */
+    async remove(id: number): Promise<void> {
+      await db.deleteFrom('posts').where('id', '=', id).execute();
+    },
     async update(id: number, patch: Partial<Omit<PostRow, 'id' | 'type'>>): Promise<void> {
       if (Object.keys(patch).length === 0) return;
       await db.updateTable('posts').set(patch).where('id', '=', id).execute();
