@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
-import { ConfigError, DEFAULT_PORT, parseConfig } from '../config/index.ts';
+import { ConfigError, DEFAULT_PORT, parseConfig, storeUrl } from '../config/index.ts';
 import { openStore, type Store } from '../db/index.ts';
 import { createEventsApp } from '../app.ts';
 import { systemClock } from '../time/index.ts';
@@ -22,7 +22,7 @@ program.command('serve')
   .description('serve {site}/wp-json/tribe/events/v1')
   .option('--port <n>', `port to listen on (default ${DEFAULT_PORT}, or EVENTS_PORT)`, portOption)
   .option('--host <host>', 'address to bind (default 127.0.0.1, or EVENTS_HOST)')
-  .option('--db <url>', `sqlite:PATH or postgres://… (default ${DEFAULT_DB}, or EVENTS_DB)`)
+  .option('--db <url>', `sqlite:PATH, a .sqlite file path, or postgres://… (default ${DEFAULT_DB}, or EVENTS_DB)`)
   .option('--site-url <url>', 'public home URL used in links (default http://localhost:PORT, or EVENTS_SITE_URL)')
   .option('--timezone <zone>', 'site time zone (default UTC, or EVENTS_TIMEZONE)')
   .action(async (opts: { port?: number; host?: string; db?: string; siteUrl?: string; timezone?: string }) => {
@@ -50,7 +50,7 @@ program.command('serve')
 
 /** Opens the store of `--db` (or EVENTS_DB, or the default) for one operator command and closes it after. */
 const withStore = async <T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> => {
-  const store = await openStore(db ?? process.env.EVENTS_DB ?? DEFAULT_DB);
+  const store = await openStore(storeUrl(db ?? process.env.EVENTS_DB ?? DEFAULT_DB));
   try { return await fn(store); } finally { await store.close(); }
 };
 const withUsers = <T>(db: string | undefined, fn: (users: ReturnType<typeof userService>) => Promise<T>): Promise<T> =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_PORT, parseConfig } from './config.ts';
+import { ConfigError, DEFAULT_PORT, parseConfig, storeUrl } from './config.ts';
 
 describe('parseConfig', () => {
   it('defaults to SQLite under ./data on the documented port', () => {
@@ -35,5 +35,12 @@ describe('parseConfig', () => {
     [{}, { EVENTS_MEDIA_MAX_BYTES: '0' }], [{}, { EVENTS_MEDIA_MAX_BYTES: 'big' }], [{}, { EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'maybe' }],
   ])('stops start-up on a bad value: %j %j', (flags, env) => {
     expect(() => parseConfig(flags, env)).toThrow(ConfigError);
+  });
+  it('reads a bare SQLite file path as sqlite:PATH and refuses values that are neither a file nor a URL', () => {
+    expect(parseConfig({ db: '/srv/events.sqlite' }, {}).db).toBe('sqlite:/srv/events.sqlite');
+    expect(storeUrl('./data/events.db')).toBe('sqlite:./data/events.db');
+    expect(storeUrl('events.SQLITE3')).toBe('sqlite:events.SQLITE3');
+    expect(storeUrl('postgresql://u@h/db')).toBe('postgresql://u@h/db');
+    for (const bad of ['/srv/events', 'mysql://root@h/events.db', 'sqlite:', '']) expect(() => storeUrl(bad)).toThrow(ConfigError);
   });
 });

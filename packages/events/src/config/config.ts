@@ -70,6 +70,23 @@ export const defaultConfig: Config = Object.freeze({
 
 export class ConfigError extends Error {}
 
+/** A file name SQLite users commonly give: `events.sqlite`, `data/events.db`, `./x.sqlite3`. */
+const SQLITE_FILE = /\.(sqlite3?|db3?)$/i;
+
+/**
+ * The store URL of `--db` / `EVENTS_DB`: `sqlite:PATH` and `postgres://…` as they are; a bare path to a SQLite file
+ * (`/srv/events.sqlite`, `./data/events.db`) is taken as `sqlite:PATH`, since that is what someone typing a file path
+ * means (issue 25: it used to reach the PostgreSQL driver as a socket folder). Anything else is refused with the forms.
+ * @example storeUrl('/srv/events.sqlite') // 'sqlite:/srv/events.sqlite'
+ */
+export function storeUrl(value: string): string {
+  if (/^sqlite:.+/.test(value) || /^postgres(ql)?:\/\//.test(value)) return value;
+  if (SQLITE_FILE.test(value) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return `sqlite:${value}`;
+  throw new ConfigError(
+    `--db must be sqlite:PATH, a SQLite file path ending in .sqlite, .sqlite3 or .db, or postgres://user@host:port/name; got ${value}`,
+  );
+}
+
 /**
  * Merges flags over environment (`EVENTS_*`) over defaults and checks every value; a bad value stops start-up.
  * @example parseConfig({ port: '9000' }, process.env)
@@ -81,10 +98,7 @@ export function parseConfig(flags: Partial<Record<keyof Config, string | number>
   };
   const port = Number(pick('port', 'EVENTS_PORT') ?? defaultConfig.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0-65535, got ${String(flags.port)}`);
-  const db = pick('db', 'EVENTS_DB') ?? defaultConfig.db;
-  if (!/^sqlite:.+/.test(db) && !/^postgres(ql)?:\/\//.test(db)) {
-    throw new ConfigError(`--db must be sqlite:PATH or postgres://…, got ${db}`);
-  }
+  const db = storeUrl(pick('db', 'EVENTS_DB') ?? defaultConfig.db);
   const host = pick('host', 'EVENTS_HOST') ?? defaultConfig.host;
   const siteUrl = (pick('siteUrl', 'EVENTS_SITE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
   try { new URL(siteUrl); } catch { throw new ConfigError(`EVENTS_SITE_URL must be an absolute URL, got ${siteUrl}`); }

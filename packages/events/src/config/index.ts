@@ -1,2 +1,2 @@
-export { parseConfig, defaultConfig, ConfigError, DEFAULT_PORT } from './config.ts';
+export { parseConfig, defaultConfig, ConfigError, DEFAULT_PORT, storeUrl } from './config.ts';
 export type { Config } from './config.ts';
