@@ -55,6 +55,27 @@ describe.each(STORES)('recurring events ($name)', (factory) => {
     expect((await series(res.body.id)).body.events.map((e: { start_date: string }) => e.start_date)).toEqual(['2018-05-03 09:00:00', '2018-05-10 12:00:00']);
   });
 
+  it('creates the event and ignores Events Calendar Pro\'s recurrence object, as the plugin without Pro does (issue 25)', async () => {
+    // The body ESIPFed's create_recurring_events.py sends.
+    const pro = { rules: [{ type: 'Every Week', 'end-type': 'After', 'end-count': 5, custom: { week: { day: ['4'] } } }], exclusions: [], description: 'Weekly' };
+    const res = await svc.request('POST', '/events', { as: 'administrator', json: {
+      title: 'Pro-style series', start_date: '2018-06-07 18:00:00', end_date: '2018-06-07 19:00:00', recurrence: pro,
+    } });
+    expect(res.status).toBe(201);
+    expect(res.body).not.toHaveProperty('recurrence');
+    expect((await series(res.body.id)).body.total).toBe(0);
+    // An update with it changes nothing else and keeps an RFC 5545 series that is already there.
+    const weeklyFirst = await weekly({ title: 'Kept series', recurrence: 'FREQ=WEEKLY;COUNT=3' });
+    const patched = await svc.request('PATCH', `/events/${weeklyFirst.id}`, { as: 'administrator', json: { recurrence: pro, cost: '5' } });
+    expect(patched.status).toBe(200);
+    expect((await series(weeklyFirst.id)).body.total).toBe(2);
+    // A key outside Pro's object is still ours to refuse.
+    const mixed = await svc.request('POST', '/events', { as: 'administrator', json: {
+      title: 'Mixed', start_date: '2018-06-07 18:00:00', end_date: '2018-06-07 19:00:00', recurrence: { rules: [], rrule: 'FREQ=DAILY' },
+    } });
+    expect(mixed.status).toBe(400);
+  });
+
   it('refuses a bad or oversized rule with a 400 on recurrence before writing anything', async () => {
     const before = await countWritten(svc);
     for (const [recurrence, message] of [

@@ -5,7 +5,7 @@ import { isIdText, RowIdType, toRowId, type RowId } from '../http/row-id.ts';
 import { canRead, isTime, isUrlOrEmpty, listStatusValidator, nonEmptyString, positiveInt, registeredStatus, type LinkedService } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { formatWall, isValidZone, makeWall, utcToWall } from '../time/index.ts';
-import { parseRecurrence, RecurrenceError } from '../recurrence/index.ts';
+import { isProRecurrence, parseRecurrence, RecurrenceError } from '../recurrence/index.ts';
 import { linkedRefsValidator, parseOrganizerRefs, parseVenueRef } from './event.links.ts';
 
 export interface EventWriteParams {
@@ -183,6 +183,7 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
 
 /** The `recurrence` field reads as a rule, or is a 400 naming what is wrong with it (src/recurrence/rule.ts). */
 const recurrenceArg: Validator = (v) => {
+  if (isProRecurrence(v)) return true; // ignored, as the plugin without Pro does (`sentFields`)
   try {
     parseRecurrence(v);
     return true;
@@ -191,5 +192,12 @@ const recurrenceArg: Validator = (v) => {
     throw err;
   }
 };
+
+/**
+ * The fields a write sent that it acts on: Events Calendar Pro's `recurrence` object is accepted and ignored, as by
+ * the plugin without Pro (the event is created, nothing else happens), so it counts as not sent.
+ */
+export const sentFields = (p: { recurrence?: unknown }, sent: ReadonlySet<string>): ReadonlySet<string> =>
+  sent.has('recurrence') && isProRecurrence(p.recurrence) ? new Set([...sent].filter((k) => k !== 'recurrence')) : sent;
 
 export { refList };

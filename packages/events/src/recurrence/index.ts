@@ -1,4 +1,4 @@
-export { parseRecurrence, RecurrenceError, RECURRENCE_FORMAT } from './rule.ts';
+export { isProRecurrence, parseRecurrence, RecurrenceError, RECURRENCE_FORMAT } from './rule.ts';
 export type { RecurrenceSpec } from './rule.ts';
 export { parseRule, RulePartError, WEEKDAYS } from './rule-parts.ts';
 export type { ByDay, Frequency, Rule, Weekday } from './rule-parts.ts';

@@ -89,6 +89,19 @@ function fromLines(text: string): { rrule?: string; exdate: string[]; rdate: str
   return out;
 }
 
+const PRO_KEYS = new Set(['rules', 'exclusions', 'description']);
+
+/**
+ * Whether `recurrence` is Events Calendar Pro's object (`{rules: [...], exclusions?, description?}`, as ESIPFed's
+ * `create_recurring_events.py` sends it). The plugin without Pro creates the event and ignores the field (issue 25);
+ * so do we: Pro's rule vocabulary ("Every Week", end types, custom day lists) is not mapped to RFC 5545 here.
+ * @example isProRecurrence({ rules: [{ type: 'Every Week', 'end-type': 'After', 'end-count': 5 }] }) // true
+ */
+export function isProRecurrence(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('rules' in value)) return false;
+  return Object.keys(value).every((k) => PRO_KEYS.has(k));
+}
+
 /**
  * Reads the `recurrence` field of an event write: `null`/`""` removes the recurrence; a string of RFC 5545 lines or
  * a bare RRULE value; or `{rrule, exdate?, rdate?}` with dates as strings or lists. Throws `RecurrenceError`.
