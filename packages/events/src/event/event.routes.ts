@@ -91,7 +91,9 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
     }),
     endpoint<EventWriteParams>({
       methods: ['POST', 'PUT', 'PATCH'],
-      args: { schema: Type.Object({ ...args.schema.properties, ...updateArgs.schema.properties }), validators: { ...updateArgs.validators, ...args.validators } },
+      // The plugin checks that a by-slug read or delete names an event (400 otherwise) but not an update's slug, whose
+      // handler answers 404 for an unknown one (issue 25): the path's slug keeps only the body's non-empty check.
+      args: { schema: Type.Object({ ...args.schema.properties, ...updateArgs.schema.properties }), validators: { ...args.validators, ...updateArgs.validators } },
       permission: mayModify('edit'),
       async handler(ctx, p) {
         const row = await seriesTarget(ctx, p, await existing(ctx));
