@@ -6,6 +6,16 @@ describe.each(STORES)('categories and tags ($name)', (factory) => {
   beforeAll(async () => { svc = await startService(factory); });
   afterAll(() => svc.close());
 
+  it('keeps term id 1 for WordPress\'s Uncategorized post category: 400 for /categories/1, the first term is 2 (issue 25)', async () => {
+    const one = await svc.get('/categories/1');
+    expect(one.status).toBe(400);
+    expect(one.body.code).toBe('rest_invalid_param');
+    expect((await svc.get('/tags/1')).status).toBe(400);
+    const first = await svc.post('/categories', { name: 'First category' });
+    expect(first.body.id).toBe(2);
+    expect((await svc.get('/categories/1')).status).toBe(400);
+  });
+
   it('creates a category with 201, a Location header and the term body in order', async () => {
     const res = await svc.post('/categories', { name: 'Foo', description: 'About foo' });
     expect(res.status).toBe(201);

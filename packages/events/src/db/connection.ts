@@ -19,6 +19,7 @@ import { notifyTableMigration } from './migrations/008-notify-table.ts';
 import { recurrenceMigration } from './migrations/009-recurrence.ts';
 import { occurrenceExclusionsMigration } from './migrations/010-occurrence-exclusions.ts';
 import { rowIdCeilingMigration } from './migrations/011-row-id-ceiling.ts';
+import { termOneReservedMigration } from './migrations/012-term-one-reserved.ts';
 import { postGuidMigration } from './migrations/013-post-guid.ts';
 import { userUrlMigration } from './migrations/014-user-url.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
@@ -67,7 +68,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '007-term-names-repeat': termNamesRepeatMigration, '008-notify-table': notifyTableMigration(kind),
     '009-recurrence': recurrenceMigration(kind), '010-occurrence-exclusions': occurrenceExclusionsMigration,
     '011-row-id-ceiling': rowIdCeilingMigration(kind),
-    '013-post-guid': postGuidMigration,
+    '012-term-one-reserved': termOneReservedMigration(kind), '013-post-guid': postGuidMigration,
     '014-user-url': userUrlMigration,
   };
 }
