@@ -2,11 +2,11 @@ import { stat } from 'node:fs/promises';
 import { openMetadataStore, MetadataStoreError, METADATA_STORE_FORMAT_VERSION } from '../metadata/index.ts';
 import { openShard, verifyShardFiles, ShardFormatError, SHARD_KINDS, isShardKind, readableShardFormatVersions, shardKindOf } from '../shard/index.ts';
 import { ReleaseVerificationError } from './errors.ts';
-import { digestFile } from './file-digest.ts';
 import { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel } from './layout.ts';
 import { IndexManifestSchema, MetadataManifestSchema, readManifest, type IndexManifestShard } from './manifest.ts';
 import type { IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId } from './types.ts';
 import { checkManifestsAgree } from './verify-manifests.ts';
+import { firstDigestMismatch, type RecordedFile } from './verify-digests.ts';
 
 export interface OpenReleaseOptions {
   /** 'memory': whole shards in RAM; 'disk': positional reads, RSS independent of corpus size. */
@@ -43,6 +43,10 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
   for (const s of index.indexes.flatMap((ix) => ix.shards)) checkShardKind(dir, s);
 
   const closers: (() => void)[] = [];
+  // `--verify full`: sizes and headers are checked as each file is reached; the sha256 of every served file is
+  // checked once, on digest threads, before the release is handed out (so before anything is served).
+  const digests: RecordedFile[] = [];
+  const check = (rel: string, bytes: number, sha256: string) => verifyFile(dir, rel, bytes, sha256, options.verify, digests);
   try {
     const indexes = new Map<string, ReleaseIndex>();
     for (const ix of index.indexes) {
@@ -53,7 +57,7 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
       const served = chosen === null ? ix.shards : ix.shards.filter((s) => chosen.has(s.shard_id));
       const servedYears = new Set(served.map((s) => s.year));
       for (const s of served) {
-        await verifyShard(dir, s, options.verify);
+        await verifyShard(dir, s, options.verify, digests);
         const reader = openShardChecked(dir, s, options.mode);
         closers.push(() => reader.close());
         shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader });
@@ -61,16 +65,22 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
       const stores = new Map<string, MetadataStore>();
       for (const y of mx.years) {
         if (chosen !== null && !servedYears.has(y.year)) continue;
-        await verifyFile(dir, y.file, y.bytes, y.sha256, options.verify);
+        await check(y.file, y.bytes, y.sha256);
         const store = openStoreChecked(dir, y.file, { year: y.year, docCount: y.doc_count, indexVersion: index.index_version });
         closers.push(() => store.close());
         stores.set(y.year, store);
       }
-      if (mx.countries) await verifyFile(dir, mx.countries.file, mx.countries.bytes, mx.countries.sha256, options.verify);
+      if (mx.countries) await check(mx.countries.file, mx.countries.bytes, mx.countries.sha256);
       indexes.set(ix.name, {
         name: ix.name, shards, metadata: (year) => stores.get(year), hasCountryAttribution: mx.countries !== null,
         releaseShards: ix.shards.map((s) => ({ shardId: s.shard_id as ShardId, year: s.year })),
       });
+    }
+    const mismatch = digests.length === 0 ? null : await firstDigestMismatch(digests);
+    if (mismatch !== null) {
+      throw corrupt(dir, mismatch.reason === 'sha256'
+        ? `${mismatch.rel} does not match its sha256 in the manifest (corrupted)`
+        : `${mismatch.rel} could not be read (${mismatch.message})`);
     }
     let closed = false;
     return {
@@ -88,28 +98,30 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
   }
 }
 
-async function verifyShard(dir: string, s: IndexManifestShard, mode: 'sizes' | 'full'): Promise<void> {
+async function verifyShard(dir: string, s: IndexManifestShard, mode: 'sizes' | 'full', digests: RecordedFile[]): Promise<void> {
   if (mode === 'full') {
     try {
+      // The header's numbers and the sizes; the sha256 of each file is taken once, with the release's others.
       await verifyShardFiles(resolveRel(dir, s.dir), {
         formatVersion: s.format_version, textBytes: s.text_bytes, docCount: s.doc_count, pointerBytes: s.pointer_bytes, files: s.files,
-      });
+      }, { digests: false });
     } catch (e) {
       if (e instanceof ShardFormatError) throw corrupt(dir, `shard ${s.shard_id}: ${e.message}`);
       throw e;
     }
   }
-  for (const f of s.files) await verifyFile(dir, `${s.dir}/${f.name}`, f.bytes, f.sha256, mode);
+  for (const f of s.files) await verifyFile(dir, `${s.dir}/${f.name}`, f.bytes, f.sha256, mode, digests);
 }
 
-async function verifyFile(dir: string, rel: string, bytes: number, sha256: string, mode: 'sizes' | 'full'): Promise<void> {
+/** The file exists with its recorded size; in full mode it joins `digests`, whose sha256 openRelease checks. */
+async function verifyFile(dir: string, rel: string, bytes: number, sha256: string, mode: 'sizes' | 'full', digests: RecordedFile[]): Promise<void> {
   const path = resolveRel(dir, rel);
   const st = await stat(path).catch(() => undefined);
   if (!st) throw new ReleaseVerificationError('file_missing', `release ${dir} is missing ${rel}; restore the release from its source or rebuild it with news build`);
   if (st.size !== bytes) {
     throw corrupt(dir, `${rel} has ${st.size} bytes, the manifest says ${bytes} (truncated or replaced)`);
   }
-  if (mode === 'full' && (await digestFile(path)).sha256 !== sha256) throw corrupt(dir, `${rel} does not match its sha256 in the manifest (corrupted)`);
+  if (mode === 'full') digests.push({ path, rel, bytes, sha256 });
 }
 
 /** The shard's index kind is one this build reads, in the format version it reads for that kind. */
