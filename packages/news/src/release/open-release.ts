@@ -42,41 +42,49 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
   }
   for (const s of index.indexes.flatMap((ix) => ix.shards)) checkShardKind(dir, s);
 
-  const closers: (() => void)[] = [];
-  // `--verify full`: sizes and headers are checked as each file is reached; the sha256 of every served file is
-  // checked once, on digest threads, before the release is handed out (so before anything is served).
+  // What each index serves (scale-out workers serve a subset); every file is checked (sizes, shard headers) before
+  // anything is opened.
   const digests: RecordedFile[] = [];
   const check = (rel: string, bytes: number, sha256: string) => verifyFile(dir, rel, bytes, sha256, options.verify, digests);
+  const plans: { ix: (typeof index.indexes)[number]; served: IndexManifestShard[]; years: (typeof meta.indexes)[number]['years']; countries: boolean }[] = [];
+  for (const ix of index.indexes) {
+    const mx = meta.indexes.find((m) => m.name === ix.name);
+    if (!mx) continue;
+    const chosen = options.selectShards === undefined ? null : new Set(options.selectShards(ix.name, ix.shards.map((s) => s.shard_id)));
+    const served = chosen === null ? ix.shards : ix.shards.filter((s) => chosen.has(s.shard_id));
+    const servedYears = new Set(served.map((s) => s.year));
+    const years = mx.years.filter((y) => chosen === null || servedYears.has(y.year));
+    for (const s of served) await verifyShard(dir, s, options.verify, digests);
+    for (const y of years) await check(y.file, y.bytes, y.sha256);
+    if (mx.countries) await check(mx.countries.file, mx.countries.bytes, mx.countries.sha256);
+    plans.push({ ix, served, years, countries: mx.countries !== null });
+  }
+  // `--verify full`: the sha256 of every served file, each read once, on digest threads while the shards load
+  // below; the release is handed out (and so served) only once all match.
+  const stopDigests = new AbortController();
+  const digesting = digests.length === 0 ? Promise.resolve(null) : firstDigestMismatch(digests, undefined, stopDigests.signal);
+  const closers: (() => void)[] = [];
   try {
     const indexes = new Map<string, ReleaseIndex>();
-    for (const ix of index.indexes) {
-      const mx = meta.indexes.find((m) => m.name === ix.name);
-      if (!mx) continue;
+    for (const { ix, served, years, countries } of plans) {
       const shards: ShardHandle[] = [];
-      const chosen = options.selectShards === undefined ? null : new Set(options.selectShards(ix.name, ix.shards.map((s) => s.shard_id)));
-      const served = chosen === null ? ix.shards : ix.shards.filter((s) => chosen.has(s.shard_id));
-      const servedYears = new Set(served.map((s) => s.year));
       for (const s of served) {
-        await verifyShard(dir, s, options.verify, digests);
         const reader = openShardChecked(dir, s, options.mode);
         closers.push(() => reader.close());
         shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader });
       }
       const stores = new Map<string, MetadataStore>();
-      for (const y of mx.years) {
-        if (chosen !== null && !servedYears.has(y.year)) continue;
-        await check(y.file, y.bytes, y.sha256);
+      for (const y of years) {
         const store = openStoreChecked(dir, y.file, { year: y.year, docCount: y.doc_count, indexVersion: index.index_version });
         closers.push(() => store.close());
         stores.set(y.year, store);
       }
-      if (mx.countries) await check(mx.countries.file, mx.countries.bytes, mx.countries.sha256);
       indexes.set(ix.name, {
-        name: ix.name, shards, metadata: (year) => stores.get(year), hasCountryAttribution: mx.countries !== null,
+        name: ix.name, shards, metadata: (year) => stores.get(year), hasCountryAttribution: countries,
         releaseShards: ix.shards.map((s) => ({ shardId: s.shard_id as ShardId, year: s.year })),
       });
     }
-    const mismatch = digests.length === 0 ? null : await firstDigestMismatch(digests);
+    const mismatch = await digesting;
     if (mismatch !== null) {
       throw corrupt(dir, mismatch.reason === 'sha256'
         ? `${mismatch.rel} does not match its sha256 in the manifest (corrupted)`
@@ -94,6 +102,8 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
     };
   } catch (e) {
     for (const c of closers) c();
+    stopDigests.abort();
+    await digesting;
     throw e;
   }
 }

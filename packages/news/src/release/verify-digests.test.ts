@@ -32,4 +32,11 @@ describe('firstDigestMismatch', () => {
   it('answers at once for no files', async () => {
     expect(await firstDigestMismatch([], 2)).toBeNull();
   });
+  it('stops when aborted and resolves instead of hashing the rest', async () => {
+    const big = file('big', 8 << 20);
+    const stop = new AbortController();
+    const pending = firstDigestMismatch([big, big, big, big], 2, stop.signal);
+    stop.abort();
+    await expect(pending).resolves.not.toBeUndefined();
+  });
 });

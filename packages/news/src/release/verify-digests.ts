@@ -16,14 +16,20 @@ export type DigestMismatch = { readonly rel: string; readonly reason: 'sha256' }
  * sha256 of every file, each read once, on `threads` digest threads at a time (largest first, so the biggest file
  * starts at once and the small ones fill the other thread). One sha256 stream keeps one core busy, so on a 2-core
  * machine two threads halve the `--verify full` start of a release whose suffix array is most of its bytes (issue 24).
- * Stops at the first mismatch. Resolves to it, or `null` when every file matches.
+ * Stops at the first mismatch, or when `signal` aborts. Resolves to the mismatch, or `null` when every file matches
+ * (never rejects: an unreadable file is a mismatch).
  * @example await firstDigestMismatch([{ path: '/r/x/sa.u32', rel: 'x/sa.u32', bytes: 4, sha256: '…' }])
  */
-export async function firstDigestMismatch(files: readonly RecordedFile[], threads = Math.min(2, availableParallelism())): Promise<DigestMismatch | null> {
+export async function firstDigestMismatch(
+  files: readonly RecordedFile[], threads = Math.min(2, availableParallelism()), signal?: AbortSignal,
+): Promise<DigestMismatch | null> {
   const queue = [...files].sort((a, b) => b.bytes - a.bytes);
   let mismatch: DigestMismatch | null = null;
   const run = async (): Promise<void> => {
     const thread = startDigestThread();
+    // Aborted (the open failed for another reason): the thread stops at once, its digest rejects, the loop ends.
+    const stop = (): void => { queue.length = 0; void thread.close(); };
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       for (let f = queue.shift(); f !== undefined && mismatch === null; f = queue.shift()) {
         try {
@@ -34,6 +40,7 @@ export async function firstDigestMismatch(files: readonly RecordedFile[], thread
         }
       }
     } finally {
+      signal?.removeEventListener('abort', stop);
       await thread.close();
     }
   };
