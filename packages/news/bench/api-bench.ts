@@ -9,9 +9,11 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { Pool } from 'undici';
 import { autocannon, BENCHMARKS_FILE, CORPORA, cpuMicros, distinctQueries, pct, spawnListening, writeBenchmarkSection, type AutocannonResult } from './bench-support.ts';
 import { buildRelease, INDEX_MANIFEST_FILE } from '../src/release/index.ts';
+import { METADATA_STORE_FORMAT_VERSION } from '../src/metadata/index.ts';
 import { encodeEnvelope } from '../src/protocol/index.ts';
 
-const RELEASE = '/tmp/news-api-bench/release';
+// Keyed by the metadata store format: a release cached by an older build would measure the older stores.
+const RELEASE = `/tmp/news-api-bench/release-store${METADATA_STORE_FORMAT_VERSION}`;
 const VERSION = 'api-bench-1';
 const SECTION = '## News API (npm run bench:api)';
 

@@ -8,10 +8,12 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { BENCHMARKS_FILE, CORPORA, ensureCorporaRelease, spawnListening, writeBenchmarkSection, ADMISSION_OPEN_ENV } from './bench-support.ts';
 import { client, latency, type Client } from './v2-client.ts';
 import { compressionTable, researchRows } from './v2-research-bench.ts';
+import { METADATA_STORE_FORMAT_VERSION } from '../src/metadata/index.ts';
 import { encodeEnvelope, type V2WorkerRequest } from '../src/protocol/index.ts';
 import { planPages, QueryTotals, type DocumentsResult, type FindResult } from '../src/search-v2/index.ts';
 
-const RELEASE = '/tmp/news-v2-bench/release';
+// Keyed by the metadata store format: a release cached by an older build would measure the older stores.
+const RELEASE = `/tmp/news-v2-bench/release-store${METADATA_STORE_FORMAT_VERSION}`;
 const VERSION = 'v2-bench-1';
 const SECTION = '## News v2 API (npm run bench:v2)';
 

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import type { ArticleMetadata, FilterableField, MetadataStore } from '../release/types.ts';
-import { ARTICLE_COLUMNS, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION } from './schema.ts';
+import { decodeArticle, type ProfileValues, type V2Row } from './doc-encoding.ts';
+import { rowToMetadata, type Row } from './row-to-metadata.ts';
+import { METADATA_STORE_FORMAT, PROFILE_COLUMNS, READABLE_METADATA_STORE_FORMAT_VERSIONS, READ_COLUMNS, V2_READ_COLUMNS } from './schema.ts';
 
 /** A metadata store that cannot be used as it is; the message names the file and what to do. */
 export class MetadataStoreError extends Error {
@@ -14,13 +16,9 @@ export interface OpenMetadataStoreOptions {
   readonly indexVersion?: string;
 }
 
-/** A row as better-sqlite3 returns it in raw mode: the ARTICLE_COLUMNS values in order (then doc_ix, for getMany). */
-type Row = (string | number | bigint | null)[];
-const COL = Object.fromEntries(ARTICLE_COLUMNS.map((c, i) => [c, i])) as Record<(typeof ARTICLE_COLUMNS)[number], number>;
-const DOC_IX = ARTICLE_COLUMNS.length;
 
 /**
- * Opens a per-year metadata store read-only, checking format, version, year, count and release.
+ * Opens a per-year metadata store (format version 1 or 2) read-only, checking format, version, year, count and release.
  * @example const store = openMetadataStore('…/metadata/2024.sqlite', { year: '2024' }); store.get(0)?.title
  */
 export function openMetadataStore(path: string, options: OpenMetadataStoreOptions): MetadataStore {
@@ -30,13 +28,14 @@ export function openMetadataStore(path: string, options: OpenMetadataStoreOption
   } catch (e) {
     throw new MetadataStoreError(`metadata store ${path} cannot be opened (${(e as Error).message}); rebuild the release with news build`);
   }
+  let version: unknown;
   try {
     const meta = readMeta(db, path);
-    const version = db.pragma('user_version', { simple: true });
+    version = db.pragma('user_version', { simple: true });
     const problem =
       meta.get('format') !== METADATA_STORE_FORMAT ? `is not a ${METADATA_STORE_FORMAT} file`
-      : version !== METADATA_STORE_FORMAT_VERSION || meta.get('format_version') !== String(METADATA_STORE_FORMAT_VERSION)
-        ? `has format version ${String(version)}, this build reads ${METADATA_STORE_FORMAT_VERSION}`
+      : !READABLE_METADATA_STORE_FORMAT_VERSIONS.includes(version as number) || meta.get('format_version') !== String(version)
+        ? `has format version ${String(version)}, this build reads ${READABLE_METADATA_STORE_FORMAT_VERSIONS.join(' and ')}`
       : meta.get('year') !== options.year ? `holds year ${meta.get('year') ?? '?'}, expected ${options.year}`
       : options.docCount !== undefined && meta.get('doc_count') !== String(options.docCount)
         ? `holds ${meta.get('doc_count') ?? '?'} articles, the manifest says ${options.docCount}`
@@ -49,30 +48,41 @@ export function openMetadataStore(path: string, options: OpenMetadataStoreOption
     throw e;
   }
   const docCount = Number(db.prepare("SELECT value FROM meta WHERE key = 'doc_count'").pluck().get());
-  // Rows come back as arrays in ARTICLE_COLUMNS order: building keyed row objects cost more than the lookups.
-  const select = db.prepare(`SELECT ${ARTICLE_COLUMNS.join(', ')} FROM articles WHERE doc_ix = ?`).raw(true);
+  // Rows come back as arrays: building keyed row objects cost more than the lookups. v2 rows are decoded in JS with
+  // their profiles cached (the `articles` view decodes in SQL too, for sqlite3 users, but through it, or with a JOIN
+  // per row, a page of 1,000 took 1.4-1.5x the v1 read: 12 new profile strings per row).
+  const v1 = version === 1;
+  const columns = v1 ? READ_COLUMNS.join(', ') : V2_READ_COLUMNS.join(', ');
+  const from = v1 ? 'articles d' : 'docs d';
+  const profileOf = v1 ? undefined : cachedProfiles(db, path);
+  const decode = profileOf === undefined ? (r: unknown[]) => rowToMetadata(r as Row)
+    : (r: unknown[]) => decodeArticle(profileOf(r[0] as number), r as V2Row);
+  const docIxColumn = v1 ? READ_COLUMNS.length : V2_READ_COLUMNS.length;
+  const select = db.prepare(`SELECT ${columns} FROM ${from} WHERE d.doc_ix = ?`).raw(true);
   // A page of documents asks for up to 1,000 rows: one statement over a JSON list of ids is ~4x faster than 1,000 gets.
-  const selectMany = db.prepare(`SELECT ${ARTICLE_COLUMNS.join(', ')}, doc_ix FROM articles
-    WHERE doc_ix IN (SELECT value FROM json_each(?))`).raw(true);
+  const selectMany = db.prepare(`SELECT ${columns}, d.doc_ix FROM ${from}
+    WHERE d.doc_ix IN (SELECT value FROM json_each(?))`).raw(true);
   const valid = (docIx: number) => Number.isInteger(docIx) && docIx >= 0 && docIx < docCount;
   const get = (docIx: number): ArticleMetadata | undefined => {
     if (!valid(docIx)) return undefined;
-    const row = select.get(docIx) as Row | undefined;
-    return row ? toMetadata(row) : undefined;
+    const row = select.get(docIx) as unknown[] | undefined;
+    return row ? decode(row) : undefined;
   };
   const getMany = (docIxs: readonly number[]): (ArticleMetadata | undefined)[] => {
     const wanted = docIxs.filter(valid);
     if (wanted.length < 4) return docIxs.map(get);
     const byIx = new Map<number, ArticleMetadata>();
-    for (const row of selectMany.all(JSON.stringify(wanted)) as Row[]) byIx.set(row[DOC_IX] as number, toMetadata(row));
+    for (const row of selectMany.all(JSON.stringify(wanted)) as unknown[][]) byIx.set(row[docIxColumn] as number, decode(row));
     return docIxs.map((d) => byIx.get(d));
   };
   // Answered once per field: a field empty in every row costs one scan of the table, later asks are free.
   const filled = new Map<FilterableField, boolean>();
+  // v2 keeps every filterable field in `profiles`, a few rows per source.
+  const fieldTable = v1 ? 'articles' : 'profiles';
   const hasValues = (field: FilterableField): boolean => {
     let known = filled.get(field);
     if (known === undefined) {
-      known = db.prepare(`SELECT EXISTS (SELECT 1 FROM articles WHERE ${field} IS NOT NULL AND ${field} <> '')`).pluck().get() === 1;
+      known = db.prepare(`SELECT EXISTS (SELECT 1 FROM ${fieldTable} WHERE ${field} IS NOT NULL AND ${field} <> '')`).pluck().get() === 1;
       filled.set(field, known);
     }
     return known;
@@ -96,15 +106,18 @@ function readMeta(db: Database.Database, path: string): Map<string, string> {
   }
 }
 
-function toMetadata(r: Row): ArticleMetadata {
-  const s = (c: keyof typeof COL): string | null => (r[COL[c]] === null ? null : String(r[COL[c]]));
-  return {
-    url: s('url'), title: s('title'), author: s('author'), sitename: s('sitename'), hostname: s('hostname'),
-    warc_source: s('warc_source'), warc_record_id: s('warc_record_id'), warc_date: s('warc_date'),
-    publish_date: s('publish_date'), date: s('date'), date_source: s('date_source'), language: s('language'),
-    lang: s('lang'), country_tld: s('country_tld'), country: s('country'), country_source: s('country_source'),
-    country_confidence: s('country_confidence'), iptc_topic: s('iptc_topic'),
-    scores: r[COL.scores] === null ? null : (JSON.parse(String(r[COL.scores])) as Record<string, number>),
-    text_xxhash64: String(r[COL.text_xxhash64]),
+/** Profile values by id, read once each (a year holds a few per source); cleared when large, to bound memory. */
+function cachedProfiles(db: Database.Database, path: string): (id: number) => ProfileValues {
+  const select = db.prepare(`SELECT ${PROFILE_COLUMNS.join(', ')} FROM profiles WHERE id = ?`).raw(true);
+  const cache = new Map<number, ProfileValues>();
+  return (id) => {
+    let values = cache.get(id);
+    if (values === undefined) {
+      if (cache.size >= 100_000) cache.clear();
+      values = select.get(id) as ProfileValues | undefined;
+      if (values === undefined) throw new MetadataStoreError(`metadata store ${path} has no profile ${id}; rebuild the release with news build`);
+      cache.set(id, values);
+    }
+    return values;
   };
 }

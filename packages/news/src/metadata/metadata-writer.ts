@@ -1,7 +1,10 @@
 import { rm } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import type { ArticleMetadata } from '../release/types.ts';
-import { ARTICLE_COLUMNS, CREATE_STAGING_SQL, CREATE_STORE_SQL, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION } from './schema.ts';
+import { encodeArticle } from './doc-encoding.ts';
+import { rowToMetadata, type Row } from './row-to-metadata.ts';
+import { CREATE_STORE_SQL, DOC_COLUMNS, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION, PROFILE_COLUMNS, READ_COLUMNS } from './schema.ts';
+import { ARTICLE_COLUMNS, CREATE_STAGING_SQL } from './schema-v1.ts';
 
 /** What the store writer needs about each article beyond its metadata. */
 export interface StagedArticle {
@@ -33,6 +36,8 @@ export interface YearStoreWriter {
 }
 
 const BATCH_ROWS = 2000;
+/** Staging rows read per query when the store is finished (an open iterator would keep the connection busy). */
+const COPY_ROWS = 10_000;
 
 /**
  * Writes one crawl year's metadata store. Articles arrive in input order, keyed by (month, shard-local doc) in a
@@ -71,21 +76,46 @@ export function createYearStoreWriter(path: string, stagingPath: string, year: s
         db.pragma('synchronous = OFF');
         db.exec(CREATE_STORE_SQL);
         db.prepare('ATTACH DATABASE ? AS s').run(stagingPath);
-        const selected = ARTICLE_COLUMNS.map((c) => (c === 'shard_id' ? '@shard' : c)).join(', ');
-        const copy = db.prepare(
-          `INSERT INTO articles (doc_ix, ${ARTICLE_COLUMNS.join(', ')})
-           SELECT @base + local_doc - @from, ${selected} FROM s.staging
-           WHERE month = @month AND local_doc >= @from AND local_doc < @from + @count ORDER BY local_doc`,
-        );
+        const read = db.prepare(`SELECT ${READ_COLUMNS.join(', ')} FROM s.staging
+          WHERE month = ? AND local_doc >= ? AND local_doc < ? ORDER BY local_doc`).raw(true);
+        const insertDoc = db.prepare(`INSERT INTO docs (doc_ix, ${DOC_COLUMNS.join(', ')}) VALUES (${['?', ...DOC_COLUMNS.map(() => '?')].join(', ')})`);
+        const insertProfile = db.prepare(`INSERT INTO profiles (id, ${PROFILE_COLUMNS.join(', ')}) VALUES (${['?', ...PROFILE_COLUMNS.map(() => '?')].join(', ')})`);
+        const insertShard = db.prepare('INSERT INTO shards (doc_base, doc_count, shard_id) VALUES (?, ?, ?)');
+        // Profile ids in order of first use, so every part of a distributed build writes the same bytes.
+        const profiles = new Map<string, number>();
+        const profileId = (values: (string | null)[]): number => {
+          const key = JSON.stringify(values);
+          let id = profiles.get(key);
+          if (id === undefined) {
+            id = profiles.size;
+            profiles.set(key, id);
+            insertProfile.run(id, ...values);
+          }
+          return id;
+        };
         let total = 0;
         db.transaction(() => {
+          let shard: { base: number; count: number; id: string } | undefined;
           for (const run of [...plan].sort((a, b) => a.docBase - b.docBase)) {
-            const copied = copy.run({ base: run.docBase, from: run.localFrom, count: run.docCount, month: run.month, shard: run.shardId }).changes;
-            if (copied !== run.docCount || run.docBase !== total) {
-              throw new Error(`metadata store ${year}: month ${run.month} from article ${run.localFrom} has ${copied} rows, expected ${run.docCount} from doc_ix ${total}`);
+            if (run.docBase !== total) throw new Error(`metadata store ${year}: month ${run.month} starts at doc_ix ${run.docBase}, expected ${total}`);
+            for (let from = run.localFrom, end = run.localFrom + run.docCount; from < end; from += COPY_ROWS) {
+              const rows = read.all(run.month, from, Math.min(end, from + COPY_ROWS)) as Row[];
+              if (rows.length !== Math.min(end - from, COPY_ROWS)) {
+                throw new Error(`metadata store ${year}: month ${run.month} from article ${from} has ${rows.length} staged rows, expected ${Math.min(end - from, COPY_ROWS)}`);
+              }
+              for (const row of rows) {
+                const { profile, doc } = encodeArticle(rowToMetadata(row));
+                insertDoc.run(total++, profileId(profile), ...doc);
+              }
             }
-            total += copied;
+            // Runs of one shard are consecutive (a yearly shard holds several months): one row per shard.
+            if (shard?.id === run.shardId) shard.count += run.docCount;
+            else {
+              if (shard) insertShard.run(shard.base, shard.count, shard.id);
+              shard = { base: run.docBase, count: run.docCount, id: run.shardId };
+            }
           }
+          if (shard) insertShard.run(shard.base, shard.count, shard.id);
           const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
           meta.run('format', METADATA_STORE_FORMAT);
           meta.run('format_version', String(METADATA_STORE_FORMAT_VERSION));
@@ -112,7 +142,7 @@ function rowValues(a: StagedArticle): unknown[] {
     switch (c) {
       case 'scores': return m.scores ? JSON.stringify(m.scores) : null;
       case 'text_bytes': return a.textBytes;
-      case 'shard_id': return ''; // set from the plan when the store is finished
+      case 'shard_id': return ''; // the store takes shard ids from the plan when it is finished
       default: return m[c];
     }
   });

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { openMetadataStore, MetadataStoreError, METADATA_STORE_FORMAT_VERSION } from '../metadata/index.ts';
+import { openMetadataStore, MetadataStoreError, READABLE_METADATA_STORE_FORMAT_VERSIONS } from '../metadata/index.ts';
 import { openShard, verifyShardFiles, ShardFormatError, SHARD_KINDS, isShardKind, readableShardFormatVersions, shardKindOf } from '../shard/index.ts';
 import { ReleaseVerificationError } from './errors.ts';
 import { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel } from './layout.ts';
@@ -35,9 +35,9 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
   const meta = await readManifest(dir, METADATA_MANIFEST_FILE, MetadataManifestSchema);
   checkManifestsAgree(dir, index, meta, options.expectedIndexVersion);
   for (const mx of meta.indexes) {
-    if (mx.store_format_version !== METADATA_STORE_FORMAT_VERSION) {
+    if (!READABLE_METADATA_STORE_FORMAT_VERSIONS.includes(mx.store_format_version)) {
       throw new ReleaseVerificationError('format_unsupported',
-        `release ${dir} index ${mx.name} uses store format ${mx.store_format_version}; this build reads ${METADATA_STORE_FORMAT_VERSION}; rebuild the release with this version of news build`);
+        `release ${dir} index ${mx.name} uses store format ${mx.store_format_version}; this build reads ${READABLE_METADATA_STORE_FORMAT_VERSIONS.join(' and ')}; rebuild the release with this version of news build`);
     }
   }
   for (const s of index.indexes.flatMap((ix) => ix.shards)) checkShardKind(dir, s);
