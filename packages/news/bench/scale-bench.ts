@@ -21,6 +21,7 @@ import { availableSorters, buildSuffixArray } from '../src/suffix-array/index.ts
 import { collectGarbage, CORPORA, NEWS_BIN, writeBenchmarkSection } from './bench-support.ts';
 import { buildInChild, machine, parseTimedBuild, percentiles, ripgrepScan, type ChildBuild, type Percentiles } from './index-bench-measure.ts';
 import { measurePartDirs, measureServing, servingLines, type Serving } from './scale-serving.ts';
+import { BIG_OPEN_PHRASES, countOverHttp, scanCorpusCounts, serveRelease } from '../test/support/one-month-release.ts';
 
 const env = (name: string, fallback: string): string => process.env[name] ?? fallback;
 const TEXT_BYTES = Number(env('BENCH_SCALE_BYTES', '2.5e9'));
@@ -174,6 +175,7 @@ async function main(): Promise<void> {
   let rgQueries: Buffer[] = [];
   let indexRg: Percentiles | undefined;
   let rgOver = '';
+  const servedChecks: string[] = [];
   try {
     if (INPUT === undefined) {
       log(`generating ${TEXT_BYTES / 1e9} GB of text in one crawl month → ${corpus}`);
@@ -181,6 +183,23 @@ async function main(): Promise<void> {
       if (gen.status !== 0) throw new Error(`demo-corpus failed: ${gen.stderr.slice(-2000)}`);
     }
     for (const kind of KINDS) results.push(await measureKind(kind, INPUT ?? corpus));
+    // Issue 24: every release built here is served by `news serve` (memory mode, the defaults), and its counts must
+    // equal a plain scan of the generated corpus; a difference fails the run.
+    if (INPUT === undefined) {
+      const expected = await scanCorpusCounts(corpus, BIG_OPEN_PHRASES);
+      for (const kind of KINDS) {
+        log(`serving release-${kind} with news serve and checking its counts against a scan of the corpus`);
+        const serving = await serveRelease(join(WORK, `release-${kind}`));
+        try {
+          const got = await Promise.all(BIG_OPEN_PHRASES.map((p) => countOverHttp(serving.url, p)));
+          const same = got.every((n, i) => n === expected[i]);
+          servedChecks.push(`${kind}: ${same ? 'equal' : '**DIFFERENT**'} (${BIG_OPEN_PHRASES.map((p, i) => `"${p}" ${got[i]}${got[i] === expected[i] ? '' : ` ≠ ${expected[i]}`}`).join(', ')}), \`news serve\` started in ${(serving.startMs / 1000).toFixed(1)} s`);
+          if (!same) process.exitCode = 1;
+        } finally {
+          await serving.stop();
+        }
+      }
+    }
     // ripgrep over the decompressed text (the suffix-array kind's text files, else the uncompressed input), and the
     // index from disk for the same queries.
     const saDir = join(WORK, 'release-sa');
@@ -218,6 +237,7 @@ async function main(): Promise<void> {
   if (rg && indexRg) {
     lines.push(`ripgrep (\`rg -a -F -o -c\` over ${rgOver}), ${rgQueries.length} queries: p50 ${rg.perQueryMs.p50.toFixed(0)} ms per query; the index from disk for the same queries: p50 ${(indexRg.p50 / 1000).toFixed(2)} ms (**${(rg.perQueryMs.p50 / (indexRg.p50 / 1000)).toFixed(0)}× faster**).`, '');
   }
+  if (servedChecks.length > 0) lines.push(`Served by \`news serve\` (memory mode), counts against a scan of the corpus: ${servedChecks.join('; ')}.`, '');
   if (sorters.length > 0) {
     lines.push(`Suffix sorters on the four real corpora (45.6 MB, one text): ${sorters.map((s) => `${s.sorter} ${s.mbPerCpuS.toFixed(1)} MB per CPU-second (${s.mbPerWallS.toFixed(1)} MB/s wall)`).join('; ')}.`, '');
   }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -48,19 +49,26 @@ export async function readIndexVersion(releaseDir: string): Promise<string> {
  */
 export async function serveRelease(ctx: CliContext, releaseDir: string, port: number): Promise<void> {
   const indexVersion = await readIndexVersion(releaseDir);
-  const worker = await spawnListening(['worker', '--release', releaseDir, '--index-version', indexVersion, '--port', '0'], process.env, 'the worker');
-  let gateway: Listening;
-  try {
-    gateway = await spawnListening(['gateway', '--port', String(port)], {
+  // Both start at once (issue 24: each is a Node process that takes seconds to start, and the worker's start is its
+  // release check): the worker on a port chosen here, so the gateway knows its URL before it listens. The URL is
+  // printed once both listen, so no request reaches the gateway before the worker answers.
+  const workerPort = await freeLoopbackPort();
+  const starting = [
+    spawnListening(['worker', '--release', releaseDir, '--index-version', indexVersion, '--port', String(workerPort), '--host', '127.0.0.1'], process.env, 'the worker'),
+    spawnListening(['gateway', '--port', String(port)], {
       ...process.env,
       GATEWAY_INDEX_VERSION: indexVersion,
-      GATEWAY_WORKER_URL: worker.url,
+      GATEWAY_WORKER_URL: `http://127.0.0.1:${workerPort}`,
       GATEWAY_ENVIRONMENT: process.env['GATEWAY_ENVIRONMENT'] ?? 'development',
-    }, 'the gateway');
-  } catch (e) {
-    worker.child.kill('SIGTERM');
-    throw e;
+    }, 'the gateway'),
+  ];
+  const started = await Promise.allSettled(starting);
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed !== undefined) {
+    for (const r of started) if (r.status === 'fulfilled') r.value.child.kill('SIGTERM');
+    throw failed.reason;
   }
+  const [worker, gateway] = started.map((r) => (r as PromiseFulfilledResult<Listening>).value) as [Listening, Listening];
   ctx.stdout.write(`News search serving release ${indexVersion} at ${gateway.url}  (API reference: ${gateway.url}/api-docs)\n`);
   const children = [worker.child, gateway.child];
   await new Promise<void>((resolve) => {
@@ -79,6 +87,18 @@ export async function serveRelease(ctx: CliContext, releaseDir: string, port: nu
     }
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+  });
+}
+
+/** A port free on 127.0.0.1 now (the worker binds it a moment later; a clash makes the worker exit, and serve with it). */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
   });
 }
 
