@@ -5,7 +5,8 @@
  * reference a property test compares this against. Why: an LF step walks a Huffman wavelet tree, ~1 µs in
  * TypeScript, and a locate takes ~32 of them at sample rate 64.
  *
- *   fmOpen(blockInfo: Int32Array, nodes: Int32Array, chunks: Uint32Array, occ: Uint32Array, below: Float64Array,
+ *   fmOpenHybrid(blockInfo: Int32Array, nodes: Int32Array, dir: Uint32Array, stream: Uint8Array, occ: Uint32Array,
+ *          below: Float64Array,
  *          sampleChunks: Uint32Array, sampleRows: Uint8Array, sampleValues: Uint32Array,
  *          lens: Uint8Array, paths: Uint32Array, totals: Float64Array, rows, logBlock, dollar, rate, valueBits): External
  *   fmLocate(handle, row): number               text position of FM row `row` (= SA rank + 1); -1 = corrupt index
@@ -26,13 +27,17 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { ARRAYS = 11, FILL = 0, CHUNK_WORDS = 4, STRIDE = CHUNK_WORDS + 1 };
+#include <string.h>
+
+/* Hybrid chunks of the wavelet bits (src/shard/compressed/rank-bits.ts): 256 bits, plain or run boundaries. */
+enum { ARRAYS = 12, FILL = 0, CHUNK_BITS = 256, PLAIN = 255, PLAIN_BYTES = 32, ONES_MASK = (1 << 24) - 1 };
 
 typedef struct {
   napi_ref refs[ARRAYS];
   const int32_t *block_info; size_t block_info_len;
   const int32_t *nodes; size_t nodes_len;
-  const uint32_t *chunks; size_t chunks_len;
+  const uint32_t *dir; size_t dir_len;
+  const uint8_t *stream; size_t stream_len;
   const uint32_t *occ; size_t occ_len;
   const double *below; size_t below_len;
   const uint32_t *sample_chunks; size_t sample_chunks_len;
@@ -48,21 +53,36 @@ typedef struct {
 static inline uint32_t popcount32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
 
 /*
- * Ones in the first `bit` bits of the block whose bits start at word `base`, and in *one the bit at `bit` itself
- * (RankBits.rankBit); -1 when the index leads outside the rank chunks. LF steps and the backward search share it.
+ * Ones in the first `bit` bits of the block whose first hybrid chunk is `base`, and in *one the bit at `bit` itself
+ * (RankBits.rankBit); -1 when the index leads outside the directory or the stream. LF steps and the backward
+ * search share it. A uniform chunk is answered from its directory entry; a run chunk reads ≤ 31 boundary bytes.
  */
 static int64_t rank_bit(const Fm *f, uint32_t base, uint32_t bit, uint32_t *one) {
-  uint64_t w = (uint64_t)base + (bit >> 5);
-  if ((w >> 2) * STRIDE + STRIDE > f->chunks_len) return -1;
-  const uint32_t *ch = f->chunks + (w >> 2) * STRIDE;
-  uint32_t in = (uint32_t)w & (CHUNK_WORDS - 1);
-  uint32_t r = ch[0];
-  for (uint32_t k = 1; k <= in; k++) r += popcount32(ch[k]);
-  uint32_t word = ch[1 + in];
-  uint32_t rem = bit & 31;
-  if (rem != 0) r += popcount32(word & (0xffffffffu >> (32 - rem)));
-  *one = (word >> rem) & 1;
-  return r;
+  uint64_t j = (uint64_t)base + (bit >> 8);
+  if (2 * j + 1 >= f->dir_len) return -1;
+  uint32_t entry = f->dir[2 * j + 1], off = f->dir[2 * j], header = entry >> 24, p = bit & 255;
+  uint32_t ones = entry & ONES_MASK;
+  if (header == PLAIN) {
+    if ((uint64_t)off + PLAIN_BYTES > f->stream_len) return -1;
+    uint64_t w[4];
+    memcpy(w, f->stream + off, sizeof w);
+    uint32_t in = p >> 6, rem = p & 63;
+    for (uint32_t k = 0; k < in; k++) ones += (uint32_t)__builtin_popcountll(w[k]);
+    if (rem != 0) ones += (uint32_t)__builtin_popcountll(w[in] << (64 - rem));
+    *one = (uint32_t)(w[in] >> rem) & 1;
+    return ones;
+  }
+  uint32_t k = header >> 1, cur = header & 1, prev = 0;
+  if (header > 2 * PLAIN_BYTES - 1 || (uint64_t)off + k > f->stream_len) return -1;
+  const uint8_t *at = f->stream + off;
+  for (uint32_t i = 0; i < k && at[i] <= p; i++) {
+    if (cur) ones += at[i] - prev;
+    prev = at[i];
+    cur ^= 1;
+  }
+  if (cur) ones += p - prev;
+  *one = cur;
+  return ones;
 }
 
 /* LF(i), or -1 for the sentinel's row, or -2 when the index leads outside its arrays. */
@@ -84,7 +104,11 @@ static int64_t lf(const Fm *f, int64_t i) {
     __builtin_prefetch(top);
     __builtin_prefetch(top + 16);
     __builtin_prefetch(top + 32);
-    __builtin_prefetch(f->chunks + (((uint64_t)base + (local >> 5)) >> 2) * STRIDE);
+    uint64_t j = (uint64_t)base + (local >> 8);
+    if (2 * j + 1 < f->dir_len) {
+      __builtin_prefetch(f->dir + 2 * j);
+      __builtin_prefetch(f->stream + f->dir[2 * j]); /* usually still in flight: a harmless hint */
+    }
   }
   while (node >= 0) {
     if (4 * (size_t)node + 3 >= f->nodes_len) return -2;
@@ -233,9 +257,9 @@ static inline void prefetch_step(const Fm *f, int64_t row) {
   if (((uint64_t)row >> 8) < f->sample_chunks_len) __builtin_prefetch(f->sample_chunks + ((uint64_t)row >> 8));
   if (2 * b + 1 < f->block_info_len) {
     __builtin_prefetch(f->block_info + 2 * b);
-    /* The root's bits start at its block's first word, so its chunk is known before its node record is read. */
-    uint64_t w = (uint64_t)(uint32_t)f->block_info[2 * b + 1] + (((uint32_t)row & f->block_mask) >> 5);
-    if ((w >> 2) * STRIDE < f->chunks_len) __builtin_prefetch(f->chunks + (w >> 2) * STRIDE);
+    /* The root's bits start at its block's first chunk, so its directory entry is known before its node record is read. */
+    uint64_t j = (uint64_t)(uint32_t)f->block_info[2 * b + 1] + (((uint32_t)row & f->block_mask) >> 8);
+    if (2 * j + 1 < f->dir_len) __builtin_prefetch(f->dir + 2 * j);
   }
 }
 
@@ -309,22 +333,23 @@ static napi_value fm_open(napi_env env, napi_callback_info info) {
   int ok = argc == ARRAYS + 5 &&
       typed(env, argv[0], napi_int32_array, (const void **)&f->block_info, &f->block_info_len) &&
       typed(env, argv[1], napi_int32_array, (const void **)&f->nodes, &f->nodes_len) &&
-      typed(env, argv[2], napi_uint32_array, (const void **)&f->chunks, &f->chunks_len) &&
-      typed(env, argv[3], napi_uint32_array, (const void **)&f->occ, &f->occ_len) &&
-      typed(env, argv[4], napi_float64_array, (const void **)&f->below, &f->below_len) &&
-      typed(env, argv[5], napi_uint32_array, (const void **)&f->sample_chunks, &f->sample_chunks_len) &&
-      typed(env, argv[6], napi_uint8_array, (const void **)&f->sample_rows, &f->sample_rows_len) &&
-      typed(env, argv[7], napi_uint32_array, (const void **)&f->sample_values, &f->sample_values_len) &&
-      typed(env, argv[8], napi_uint8_array, (const void **)&f->lens, &f->lens_len) &&
-      typed(env, argv[9], napi_uint32_array, (const void **)&f->paths, &f->paths_len) &&
-      typed(env, argv[10], napi_float64_array, (const void **)&f->totals, &f->totals_len) &&
-      int_arg(env, argv[11], &rows) && int_arg(env, argv[12], &log_block) && int_arg(env, argv[13], &dollar) &&
-      int_arg(env, argv[14], &rate) && int_arg(env, argv[15], &width);
+      typed(env, argv[2], napi_uint32_array, (const void **)&f->dir, &f->dir_len) &&
+      typed(env, argv[3], napi_uint8_array, (const void **)&f->stream, &f->stream_len) &&
+      typed(env, argv[4], napi_uint32_array, (const void **)&f->occ, &f->occ_len) &&
+      typed(env, argv[5], napi_float64_array, (const void **)&f->below, &f->below_len) &&
+      typed(env, argv[6], napi_uint32_array, (const void **)&f->sample_chunks, &f->sample_chunks_len) &&
+      typed(env, argv[7], napi_uint8_array, (const void **)&f->sample_rows, &f->sample_rows_len) &&
+      typed(env, argv[8], napi_uint32_array, (const void **)&f->sample_values, &f->sample_values_len) &&
+      typed(env, argv[9], napi_uint8_array, (const void **)&f->lens, &f->lens_len) &&
+      typed(env, argv[10], napi_uint32_array, (const void **)&f->paths, &f->paths_len) &&
+      typed(env, argv[11], napi_float64_array, (const void **)&f->totals, &f->totals_len) &&
+      int_arg(env, argv[12], &rows) && int_arg(env, argv[13], &log_block) && int_arg(env, argv[14], &dollar) &&
+      int_arg(env, argv[15], &rate) && int_arg(env, argv[16], &width);
   ok = ok && f->below_len >= 256 && f->totals_len >= 256 && f->lens_len == f->paths_len && rows > 0 && rows <= INT32_MAX && log_block >= 0 && log_block <= 30 &&
       dollar >= 0 && dollar < rows && rate >= 1 && rate <= (1 << 30) && width >= 1 && width <= 32;
   if (!ok) {
     free(f);
-    napi_throw_type_error(env, NULL, "fmOpen: expected the FM-index and sample arrays and 5 valid integers (see fm_locate.c)");
+    napi_throw_type_error(env, NULL, "fmOpenHybrid: expected the FM-index and sample arrays and 5 valid integers (see fm_locate.c)");
     return NULL;
   }
   f->rows = rows;
@@ -334,8 +359,9 @@ static napi_value fm_open(napi_env env, napi_callback_info info) {
   f->rate = (uint32_t)rate;
   f->width = (uint32_t)width;
   f->value_mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
-  /* The arrays large enough to hold whole huge pages (the rank chunks are ~0.5 B per text byte). */
-  news_huge_pages(f->chunks, f->chunks_len * sizeof *f->chunks, 1);
+  /* The arrays large enough to hold whole huge pages (the bits are ~0.3 B per text byte, their directory ~0.07). */
+  news_huge_pages(f->stream, f->stream_len, 1);
+  news_huge_pages(f->dir, f->dir_len * sizeof *f->dir, 1);
   news_huge_pages(f->nodes, f->nodes_len * sizeof *f->nodes, 1);
   news_huge_pages(f->occ, f->occ_len * sizeof *f->occ, 1);
   news_huge_pages(f->sample_chunks, f->sample_chunks_len * sizeof *f->sample_chunks, 1);
@@ -346,13 +372,13 @@ static napi_value fm_open(napi_env env, napi_callback_info info) {
   for (int k = 0; k < ARRAYS; k++) {
     if (napi_create_reference(env, argv[k], 1, &f->refs[k]) != napi_ok) {
       finalize(env, f, NULL);
-      napi_throw_error(env, NULL, "fmOpen: could not keep the arrays alive");
+      napi_throw_error(env, NULL, "fmOpenHybrid: could not keep the arrays alive");
       return NULL;
     }
   }
   if (napi_create_external(env, f, finalize, NULL, &handle) != napi_ok) {
     finalize(env, f, NULL);
-    napi_throw_error(env, NULL, "fmOpen: could not create the handle");
+    napi_throw_error(env, NULL, "fmOpenHybrid: could not create the handle");
     return NULL;
   }
   return handle;
@@ -362,7 +388,7 @@ static const Fm *get_fm(napi_env env, napi_value v) {
   napi_valuetype type;
   void *data = NULL;
   if (napi_typeof(env, v, &type) != napi_ok || type != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
-    napi_throw_type_error(env, NULL, "expected a handle from fmOpen");
+    napi_throw_type_error(env, NULL, "expected a handle from fmOpenHybrid");
     return NULL;
   }
   return (const Fm *)data;
@@ -454,7 +480,7 @@ static napi_value fm_count(napi_env env, napi_callback_info info) {
 
 napi_status news_fm_register(napi_env env, napi_value exports) {
   static const news_function fns[] = {
-    {"fmOpen", fm_open}, {"fmLocate", fm_locate}, {"fmLocateMany", fm_locate_many}, {"fmSearch", fm_search},
+    {"fmOpenHybrid", fm_open}, {"fmLocate", fm_locate}, {"fmLocateMany", fm_locate_many}, {"fmSearch", fm_search},
     {"fmCount", fm_count},
   };
   return news_register_functions(env, exports, fns, sizeof fns / sizeof fns[0]);

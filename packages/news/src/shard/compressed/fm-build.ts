@@ -1,6 +1,6 @@
 import { FILL, type FmParts } from './fm-index.ts';
 import { ALPHABET, type BlockTree, blockTree, huffmanLengths } from './huffman.ts';
-import { blockWords } from './rank-bits.ts';
+import { blockWords, encodeHybrid } from './rank-bits.ts';
 import { type FmBuildAddon, loadFmBuild } from './native-build.ts';
 import { allocateSamples, type SampleArrays, SaSampleWriter, valueBits } from './sa-samples.ts';
 
@@ -29,7 +29,7 @@ async function breathe(signal: AbortSignal | undefined): Promise<void> {
 }
 
 export interface FmBuilt {
-  readonly parts: FmParts;
+  readonly parts: FmParts & { readonly bits: { readonly hybrid: Uint8Array } };
   readonly samples: SampleArrays;
 }
 
@@ -57,6 +57,7 @@ export async function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOption
   const counts = new Uint16Array(blocks * ALPHABET);
   const lengths = new Uint8Array(blocks * ALPHABET);
   let totalWords = 0;
+  const blockBits = new Uint32Array(blocks);
   for (let b = 0; b < blocks; b++) {
     if (b % sliceBlocks === 0) {
       if (b > 0) await breathe(o.signal);
@@ -67,7 +68,8 @@ export async function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOption
     const cnt = counts.subarray(b * ALPHABET, (b + 1) * ALPHABET);
     const lens = huffmanLengths(cnt);
     lengths.set(lens, b * ALPHABET);
-    totalWords += blockWords(blockTree(lens, cnt).bits);
+    blockBits[b] = blockTree(lens, cnt).bits;
+    totalWords += blockWords(blockBits[b] as number);
   }
 
   const words = new Uint32Array(totalWords);
@@ -84,7 +86,9 @@ export async function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOption
     else fillBlockTypeScript(bwt, from, to, lens, tree, cursor, words, base);
     base += blockWords(tree.bits);
   }
-  return { parts: { textBytes: n, blockSymbols: B, dollarRank, counts, lengths, words }, samples };
+  // Laid out plain (the fill passes set bits at random positions), then stored as hybrid chunks (format 4).
+  await breathe(o.signal);
+  return { parts: { textBytes: n, blockSymbols: B, dollarRank, counts, lengths, bits: { hybrid: encodeHybrid(words, blockBits) } }, samples };
 }
 
 interface BwtRows {

@@ -1,5 +1,5 @@
 import { ALPHABET, blockTree } from './huffman.ts';
-import { RankBits, blockWords } from './rank-bits.ts';
+import { RankBits, blockChunks, blockWords } from './rank-bits.ts';
 
 /** The stored parts of an FM-index over T$ (see DESIGN.md): what the builder writes and the reader loads. */
 export interface FmParts {
@@ -13,15 +13,19 @@ export interface FmParts {
   readonly counts: Uint16Array;
   /** Per block, 256 Huffman code lengths. */
   readonly lengths: Uint8Array;
-  /** Every block's wavelet-tree bits (see rank-bits.ts). */
-  readonly words: Uint32Array;
+  /**
+   * Every block's wavelet-tree bits (see rank-bits.ts): plain words (the builder's output, format versions 1–3)
+   * or the hybrid stream (version 4).
+   */
+  readonly bits: { readonly words: Uint32Array } | { readonly hybrid: Uint8Array };
 }
 
 /** What the C locate walk and backward search (native/fm_locate.c) read: FmIndex's own RAM arrays, shared, never copied. */
 export interface FmArrays {
   readonly blockInfo: Int32Array;
   readonly nodes: Int32Array;
-  readonly chunks: Uint32Array;
+  readonly dir: Uint32Array;
+  readonly stream: Uint8Array;
   readonly occ: Uint32Array;
   readonly below: Float64Array;
   /** Per block and byte: its Huffman code length and path (the backward search's rank reads these). */
@@ -45,8 +49,6 @@ export const FILL = 0;
  */
 export class FmIndex {
   readonly rows: number;
-  /** Words of wavelet bits the block trees lay out (the bits file must hold exactly this many). */
-  readonly words: number;
   private readonly logBlock: number;
   private readonly blockMask: number;
   private readonly dollar: number;
@@ -59,7 +61,7 @@ export class FmIndex {
   private readonly paths: Uint32Array;
   /**
    * Per block, interleaved (one cache line for both): [2b] global id of the root node, or −(c + 1) when the block
-   * holds one symbol only; [2b + 1] the block's first word of bits.
+   * holds one symbol only; [2b + 1] the block's first hybrid chunk of bits (rank-bits.ts).
    */
   private readonly blockInfo: Int32Array;
   /**
@@ -80,7 +82,8 @@ export class FmIndex {
     this.lens = p.lengths;
     this.paths = new Uint32Array(blocks * ALPHABET);
     this.blockInfo = new Int32Array(2 * blocks);
-    const wordBase = new Uint32Array(blocks + 1);
+    const chunkBase = new Uint32Array(blocks + 1);
+    const blockBits = new Uint32Array(blocks);
     const trees = [];
     let nodes = 0;
     for (let b = 0; b < blocks; b++) {
@@ -89,17 +92,23 @@ export class FmIndex {
       for (let c = 0; c < ALPHABET; c++) this.occ[(b + 1) * ALPHABET + c] = (this.occ[b * ALPHABET + c] as number) + (counts[c] as number);
       const tree = blockTree(lens, counts);
       this.paths.set(tree.path, b * ALPHABET);
-      wordBase[b + 1] = (wordBase[b] as number) + blockWords(tree.bits);
+      blockBits[b] = tree.bits;
+      chunkBase[b + 1] = (chunkBase[b] as number) + blockChunks(tree.bits);
       this.blockInfo[2 * b] = tree.child0.length > 0 ? nodes : -(counts.findIndex((n) => n > 0) + 1);
-      this.blockInfo[2 * b + 1] = wordBase[b] as number;
+      this.blockInfo[2 * b + 1] = chunkBase[b] as number;
       nodes += tree.child0.length;
       trees.push(tree);
     }
-    this.words = wordBase[blocks] as number;
-    if (p.words.length !== this.words) throw new RangeError(`the block trees need ${this.words} words of bits, got ${p.words.length}`);
-    // Block starts are stored as Int32 (a part's bits stay far below 2^31 words: 2^31 text bytes × ~0.5 B/B).
-    if (this.words >= 2 ** 31) throw new RangeError(`${this.words} words of bits do not fit the block table`);
-    this.bits = new RankBits(p.words, wordBase);
+    // Block starts are stored as Int32 (a part's bits stay far below 2^31 chunks: 2^31 text bytes × ~0.5 B/B).
+    if ((chunkBase[blocks] as number) >= 2 ** 31) throw new RangeError(`${chunkBase[blocks]} chunks of bits do not fit the block table`);
+    if ('words' in p.bits) {
+      let words = 0;
+      for (const bits of blockBits) words += blockWords(bits);
+      if (p.bits.words.length !== words) throw new RangeError(`the block trees need ${words} words of bits, got ${p.bits.words.length}`);
+      this.bits = RankBits.fromWords(p.bits.words, blockBits);
+    } else {
+      this.bits = new RankBits(p.bits.hybrid, Array.from(blockBits, blockChunks));
+    }
     this.nodes = new Int32Array(4 * nodes);
     trees.forEach((t, b) => {
       const first = this.blockInfo[2 * b] as number;
@@ -108,7 +117,7 @@ export class FmIndex {
         const c1 = t.child1[k] as number;
         const at = 4 * (first + k);
         this.nodes[at] = t.offset[k] as number;
-        this.nodes[at + 1] = this.bits.rank(wordBase[b] as number, t.offset[k] as number);
+        this.nodes[at + 1] = this.bits.rank(chunkBase[b] as number, t.offset[k] as number);
         this.nodes[at + 2] = c0 >= 0 ? first + c0 : c0;
         this.nodes[at + 3] = c1 >= 0 ? first + c1 : c1;
       }
@@ -190,7 +199,7 @@ export class FmIndex {
   /** The arrays LF and rank read, for the C locate walk and backward search (its mirrors of `lf` and `search`). */
   arrays(): FmArrays {
     const { blockInfo, nodes, occ, below, lens, paths, totals, rows, logBlock, dollar } = this;
-    return { blockInfo, nodes, chunks: this.bits.chunks, occ, below, lens, paths, totals, rows, logBlock, dollar };
+    return { blockInfo, nodes, dir: this.bits.dir, stream: this.bits.stream, occ, below, lens, paths, totals, rows, logBlock, dollar };
   }
 
   /** LF(i): the row of the suffix one text position earlier; −1 for the sentinel's row (text position 0). */

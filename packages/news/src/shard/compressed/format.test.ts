@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexCompressedShard, openShard, ShardFormatError } from '../index.ts';
-import { bwtBlocks, CFILES, chunkStartEntries, COMPACT_SAMPLE_CHUNKS, COMPRESSED_FORMAT_VERSION } from './format.ts';
+import { bwtBlocks, CFILES, chunkStartEntries, COMPACT_SAMPLE_CHUNKS, COMPRESSED_FORMAT_VERSION, HYBRID_BITS_FILE } from './format.ts';
+import { blockTree } from './huffman.ts';
+import { blockChunks, blockWords, PLAIN } from './rank-bits.ts';
 import { decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'compressed-format-'));
@@ -24,7 +26,37 @@ function withVersion(dir: string, version: number): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace(/"formatVersion": \d+/, `"formatVersion": ${version}`));
 }
 
-/** Rewrites a version-3 shard as versions 1–2 store it: symbol table and chunk starts as they lie in RAM. */
+/** The plain words (versions 1–3, 128-bit aligned blocks) of a version-4 hybrid stream. */
+function plainWords(stream: Uint8Array, table: { counts: Uint16Array; lengths: Uint8Array }, blocks: number): Uint32Array {
+  const out: number[] = [];
+  let at = 0;
+  for (let b = 0; b < blocks; b++) {
+    const bits = blockTree(table.lengths.subarray(b * 256, (b + 1) * 256), table.counts.subarray(b * 256, (b + 1) * 256)).bits;
+    const words = new Uint32Array(blockChunks(bits) * 8);
+    for (let j = 0; j < blockChunks(bits); j++) {
+      const header = stream[at++] as number;
+      if (header === PLAIN) {
+        for (let i = 0; i < 256; i++) if (((stream[at + (i >>> 3)] as number) >>> (i & 7)) & 1) words[j * 8 + (i >>> 5)]! |= 1 << (i & 31);
+        at += 32;
+        continue;
+      }
+      let bit = header & 1;
+      let k = 0;
+      for (let i = 0; i < 256; i++) {
+        if (k < header >>> 1 && stream[at + k] === i) {
+          bit ^= 1;
+          k++;
+        }
+        if (bit) words[j * 8 + (i >>> 5)]! |= 1 << (i & 31);
+      }
+      at += header >>> 1;
+    }
+    out.push(...words.subarray(0, blockWords(bits)));
+  }
+  return Uint32Array.from(out);
+}
+
+/** Rewrites a version-4 shard as versions 1–2 store it: symbol table and chunk starts as they lie in RAM. */
 function storeAsVersion(dir: string, version: 1 | 2): void {
   const headerFile = path.join(dir, 'header.json');
   const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { textBytes: number; blockSymbols: number; files: Record<string, unknown> };
@@ -38,6 +70,8 @@ function storeAsVersion(dir: string, version: 1 | 2): void {
   put('counts', CFILES.counts, new Uint8Array(table.counts.buffer));
   put('lengths', CFILES.lengths, table.lengths);
   put('sampleChunks', CFILES.sampleChunks, new Uint8Array(starts.buffer));
+  put('bits', CFILES.bits, new Uint8Array(plainWords(read(HYBRID_BITS_FILE), table, bwtBlocks(header.textBytes, header.blockSymbols)).buffer));
+  rmSync(path.join(dir, HYBRID_BITS_FILE));
   delete header.files['symbols'];
   rmSync(path.join(dir, CFILES.symbols));
   rmSync(path.join(dir, COMPACT_SAMPLE_CHUNKS));
@@ -54,22 +88,23 @@ const refusal = (dir: string): unknown => {
 };
 
 describe('compressed format versions', () => {
-  it('writes version 3 (compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
+  it('writes version 4 (hybrid wavelet bits, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
     const dir = await shardWithRate('rate-36', 36);
     expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({ formatVersion: COMPRESSED_FORMAT_VERSION, sampleRate: 36 });
-    expect(COMPRESSED_FORMAT_VERSION).toBe(3);
-    expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, COMPACT_SAMPLE_CHUNKS]));
+    expect(COMPRESSED_FORMAT_VERSION).toBe(4);
+    expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, COMPACT_SAMPLE_CHUNKS, HYBRID_BITS_FILE]));
+    expect(readdirSync(dir)).not.toContain(CFILES.bits);
     expect(readdirSync(dir)).not.toContain(CFILES.counts);
     const reader = openShard(dir, 'memory');
     expect(reader.count(Buffer.from('sampled every'))).toBe(30);
     reader.close();
   });
 
-  it('still reads versions 1 and 2 (tables as they lie in RAM), with the same answers', async () => {
+  it('still reads versions 1 and 2 (tables and plain bits as they lie in RAM), with the same answers', async () => {
     const dir = await shardWithRate('v2-rate-48', 48);
-    const v3 = openShard(dir, 'memory');
-    const expected = Array.from({ length: v3.stats.textBytes }, (_, rank) => v3.locate(rank).pos);
-    v3.close();
+    const v4 = openShard(dir, 'memory');
+    const expected = Array.from({ length: v4.stats.textBytes }, (_, rank) => v4.locate(rank).pos);
+    v4.close();
     storeAsVersion(dir, 2);
     const v2 = openShard(dir, 'memory');
     expect(Array.from({ length: v2.stats.textBytes }, (_, rank) => v2.locate(rank).pos)).toEqual(expected);
@@ -90,16 +125,18 @@ describe('compressed format versions', () => {
     expect(String(e)).toMatch(/sampleRate 48 is not supported by format version 1/);
   });
 
-  it('refuses a version-2 header over version-3 files, naming the missing file', async () => {
-    const dir = await shardWithRate('v3-as-v2', 36);
+  it('refuses a version-2 or -3 header over version-4 files, naming the missing file', async () => {
+    const dir = await shardWithRate('v4-as-v2', 36);
     withVersion(dir, 2);
-    expect(String(refusal(dir))).toMatch(/entry for fm-counts.u16 is missing/);
+    expect(String(refusal(dir))).toMatch(/entry for fm-bits.u32 is missing/);
+    withVersion(dir, 3);
+    expect(String(refusal(dir))).toMatch(/entry for fm-bits.u32 is missing/);
   });
 
   it('refuses a version it does not read, saying which it reads', async () => {
-    const dir = await shardWithRate('v4', 48);
-    withVersion(dir, 4);
-    expect(String(refusal(dir))).toMatch(/compressed format version 4, this reader supports 1, 2, 3; rebuild the shard/);
+    const dir = await shardWithRate('v5', 48);
+    withVersion(dir, 5);
+    expect(String(refusal(dir))).toMatch(/compressed format version 5, this reader supports 1, 2, 3, 4; rebuild the shard/);
   });
 
   it('refuses damaged compact tables with a ShardFormatError naming the file', async () => {

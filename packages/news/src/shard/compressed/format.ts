@@ -12,8 +12,8 @@ import { chunkStartsBytes } from './stored-tables.ts';
  * version 1's files and allows any sample rate from 2 to 2^16 (version 1: powers of two). Version 3 stores the block
  * symbol table and the sample chunk starts compactly (stored-tables.ts). All three are read.
  */
-export const COMPRESSED_FORMAT_VERSION = 3;
-export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3];
+export const COMPRESSED_FORMAT_VERSION = 4;
+export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
 export const COMPRESSED_KIND = 'compressed';
 
 /**
@@ -51,12 +51,16 @@ export const CFILES = {
 } as const;
 export type DataFile = Exclude<keyof typeof CFILES, 'header'>;
 
+/** Version 4's wavelet bits in hybrid chunks (rank-bits.ts), under the key `bits`. */
+export const HYBRID_BITS_FILE = 'fm-bits.hyb';
+
 /** Version 3's file of the samples' chunk starts (stored-tables.ts), under the key `sampleChunks`. */
 export const COMPACT_SAMPLE_CHUNKS = 'sa-chunks.bin';
 
 /** Each data file's name in a shard of this format version. */
 export function dataFiles(version: number): Partial<Record<DataFile, string>> {
   const common = { docOffsets: CFILES.docOffsets, text: CFILES.text, textBlocks: CFILES.textBlocks, bits: CFILES.bits, sampleRows: CFILES.sampleRows, sampleValues: CFILES.sampleValues };
+  if (version >= 4) return { ...common, bits: HYBRID_BITS_FILE, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS };
   return version >= 3
     ? { ...common, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS }
     : { ...common, counts: CFILES.counts, lengths: CFILES.lengths, sampleChunks: CFILES.sampleChunks };

@@ -40,7 +40,7 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
     ['text', packed.blocks],
     ['textBlocks', [packed.offsets]],
     ['symbols', [encodeBlockSymbols(parts.counts, parts.lengths)]],
-    ['bits', [bytesOf(parts.words)]],
+    ['bits', [parts.bits.hybrid]],
     ['sampleChunks', [encodeChunkStarts(samples.chunkStart)]],
     ['sampleRows', [samples.rowLow]],
     ['sampleValues', [bytesOf(samples.values)]],

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -8,7 +8,9 @@ import { createShardWriter, indexCompressedShard, openShard } from '../index.ts'
 import { buildSuffixArray } from '../../suffix-array/index.ts';
 import { buildFm } from './fm-build.ts';
 import { FmIndex } from './fm-index.ts';
+import { HYBRID_BITS_FILE } from './format.ts';
 import { NativeLocator } from './native-locate.ts';
+import { PLAIN } from './rank-bits.ts';
 import { walkToSample } from './reader.ts';
 import { SaSamples } from './sa-samples.ts';
 
@@ -98,8 +100,12 @@ describe('native locate (native/fm_locate.c)', () => {
       fc.asyncProperty(text, params, fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 20 }), async (t, p, flips) => {
         const { fm, native } = await build(t, p.blockSymbols, p.sampleRate);
         const a = fm.arrays();
-        // Damage the rank directory and bits in place (the locator reads these very arrays).
-        for (const [at, bits] of flips) a.chunks[at % a.chunks.length] = bits;
+        // Damage the rank directory and the bits in place (the locator reads these very arrays): offsets and
+        // headers that lead anywhere, run boundaries out of order.
+        for (const [at, bits] of flips) {
+          if (at % 2 === 0) a.dir[at % a.dir.length] = bits;
+          else if (a.stream.length > 0) a.stream[at % a.stream.length] = bits & 255;
+        }
         for (let row = 1; row <= t.length; row++) {
           const pos = native.position(row);
           expect(Number.isInteger(pos) && pos >= -1 && pos < t.length).toBe(true);
@@ -121,8 +127,19 @@ describe('native locate (native/fm_locate.c)', () => {
     for (let d = 0; d < 40; d++) writer.append(Buffer.from(`article ${d}: the quick brown fox ${d * 7} jumps`));
     await writer.finish();
     await indexCompressedShard(dir, {}, { blockSymbols: 64, sampleRate: 16, textBlockBytes: 256, brotliQuality: 1 });
-    const bits = path.join(dir, 'fm-bits.u32');
-    writeFileSync(bits, Buffer.alloc(statSync(bits).size, 0xa5)); // same size: open's checks pass
+    const bits = path.join(dir, HYBRID_BITS_FILE);
+    const stored = readFileSync(bits);
+    writeFileSync(bits, Buffer.alloc(stored.length, 0xa5));
+    expect(() => openShard(dir, 'memory')).toThrow(ShardFormatError); // 0xa5 is no chunk header
+    // The same chunks, each plain with every bit overwritten: well formed, so open's checks pass; wrong bits.
+    let chunks = 0;
+    for (let at = 0; at < stored.length; chunks++) at += 1 + (stored[at] === PLAIN ? 32 : (stored[at] as number) >>> 1);
+    const damaged = Buffer.concat(Array.from({ length: chunks }, () => Buffer.from([PLAIN, ...new Array<number>(32).fill(0xa5)])));
+    writeFileSync(bits, damaged);
+    const headerFile = path.join(dir, 'header.json');
+    const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { files: { bits: { bytes: number } } };
+    header.files.bits.bytes = damaged.length; // as if built so: only the bits are wrong
+    writeFileSync(headerFile, JSON.stringify(header));
     const reader = openShard(dir, 'memory');
     let refused = 0;
     for (let rank = 0; rank < reader.stats.textBytes; rank++) {

@@ -2,13 +2,13 @@ import { addonWith } from '../../suffix-array/index.ts';
 import type { FmIndex } from './fm-index.ts';
 import type { SaSamples } from './sa-samples.ts';
 
-/** An opaque handle from the addon's fmOpen: pointers into the arrays it keeps alive. */
+/** An opaque handle from the addon's fmOpenHybrid: pointers into the arrays it keeps alive. */
 type FmHandle = { readonly __fmHandle: unique symbol };
 
 /** The locate walk in `native/fm_locate.c` (see the comment at its top). */
 interface FmLocateAddon {
-  fmOpen(
-    blockInfo: Int32Array, nodes: Int32Array, chunks: Uint32Array, occ: Uint32Array, below: Float64Array,
+  fmOpenHybrid(
+    blockInfo: Int32Array, nodes: Int32Array, dir: Uint32Array, stream: Uint8Array, occ: Uint32Array, below: Float64Array,
     sampleChunks: Uint32Array, sampleRows: Uint8Array, sampleValues: Uint32Array,
     lens: Uint8Array, paths: Uint32Array, totals: Float64Array,
     rows: number, logBlock: number, dollar: number, rate: number, valueBits: number,
@@ -20,8 +20,9 @@ interface FmLocateAddon {
 }
 
 function isFmLocateAddon(addon: object): addon is FmLocateAddon {
-  // fmSearch came with the 11-array fmOpen, fmCount after it: an addon without them predates these signatures.
-  return 'fmSearch' in addon && typeof addon.fmSearch === 'function' && 'fmCount' in addon && typeof addon.fmCount === 'function';
+  // fmOpenHybrid (format 4's hybrid bits, 12 arrays) came after fmSearch and fmCount: an addon without it walks
+  // plain bits and must not be handed these arrays.
+  return 'fmOpenHybrid' in addon && typeof addon.fmOpenHybrid === 'function' && 'fmSearch' in addon && typeof addon.fmSearch === 'function' && 'fmCount' in addon && typeof addon.fmCount === 'function';
 }
 
 
@@ -45,8 +46,8 @@ export class NativeLocator {
     const addon = addonWith(isFmLocateAddon); // undefined: not built, readers walk in TypeScript
     if (addon === undefined) return undefined;
     const a = fm.arrays();
-    const handle = addon.fmOpen(
-      a.blockInfo, a.nodes, a.chunks, a.occ, a.below, samples.chunkStart, samples.rowLow, samples.values,
+    const handle = addon.fmOpenHybrid(
+      a.blockInfo, a.nodes, a.dir, a.stream, a.occ, a.below, samples.chunkStart, samples.rowLow, samples.values,
       a.lens, a.paths, a.totals, a.rows, a.logBlock, a.dollar, samples.rate, samples.width,
     );
     return new NativeLocator(addon, handle);
