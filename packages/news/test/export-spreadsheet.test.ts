@@ -50,8 +50,8 @@ describe.skipIf(!haveSoffice)('CSV export in LibreOffice', () => {
       index_version: 'r1', shard_id: '2024-03', rank_from: 0, rank_to: 2, page_occurrences: 2,
       page_distinct_documents: 2, page_matching_documents: 2, page_matching_occurrences: 2,
       documents: [
-        { year: '2024', doc_ix: 17, occurrences: 1, first_rank: 0, metadata: { title: 'Grüße aus 東京', text_xxhash64: hash, warc_record_id: '<urn:uuid:1>' } },
-        { year: '2024', doc_ix: 18, occurrences: 1, first_rank: 1, metadata: { title: '=1+1', text_xxhash64: '123', warc_record_id: '<urn:uuid:2>' } },
+        { year: '2024', doc_ix: 17, occurrences: 1, first_rank: 0, metadata: { title: 'Grüße aus 東京', text_xxhash64: hash, warc_record_id: '<urn:uuid:1>', publish_date: '2026-01-06T17:48:23.417897' } },
+        { year: '2024', doc_ix: 18, occurrences: 1, first_rank: 1, metadata: { title: '=1+1', text_xxhash64: '123', warc_record_id: '<urn:uuid:2>', publish_date: '2026-01-06T17:48:23+00:00' } },
       ],
     });
     const csv = examinedCsv(
@@ -72,6 +72,9 @@ describe.skipIf(!haveSoffice)('CSV export in LibreOffice', () => {
     expect(first![col('title')]).toEqual({ type: 'string', text: 'Grüße aus 東京' });
     expect(first![col('query')]!.text).toBe('Grüße');
     expect(second![col('title')]).toEqual({ type: 'string', text: '\t=1+1' });
+    // Timestamps with and without a zone: one column, one type (text), every digit kept.
+    expect(first![col('publish_date')]).toEqual({ type: 'string', text: '\t2026-01-06T17:48:23.417897' });
+    expect(second![col('publish_date')]).toEqual({ type: 'string', text: '\t2026-01-06T17:48:23+00:00' });
     // Short numbers stay numbers: only values a spreadsheet would round are kept as text.
     expect(second![col('text_xxhash64')]).toEqual({ type: 'float', text: '123' });
   }, 180_000);

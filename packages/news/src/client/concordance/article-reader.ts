@@ -2,6 +2,7 @@ import { ApiError, type ApiClient } from '../api/api-client.ts';
 import type { MatchingOptions } from '../search/matching-options.ts';
 import type { GetDocResponse, Span } from '../api/types.ts';
 import { h, replaceChildren } from '../view/dom.ts';
+import { articleHeading } from '../search/lead-sentence.ts';
 
 export interface ReaderContext {
   readonly api: ApiClient;
@@ -69,10 +70,11 @@ export async function openArticle(ctx: ReaderContext, shardId: string, rank: num
     return;
   }
   const m = doc.metadata;
-  heading.textContent = typeof m.title === 'string' && m.title.trim() !== '' ? m.title : 'Untitled article';
   const source = [m.sitename ?? m.hostname, m.publish_date?.slice(0, 10) ?? m.warc_date?.slice(0, 10)].filter((x) => typeof x === 'string' && x !== '').join(' · ');
   const { element, current } = markedText(doc.spans, doc.needle_offset);
   const partial = doc.disp_len < doc.doc_len;
+  // Headed as the article's card is, so an untitled article reads the same in the list and here.
+  heading.textContent = articleHeading(m.title, doc.text, !partial, m.sitename ?? m.hostname ?? '');
   replaceChildren(body,
     h('p', { class: 'muted' }, source, source ? ' · ' : '', `occurrence ${rank} of crawl period ${shardId}`),
     partial ? h('p', { class: 'notice' }, 'The article is too long to show whole: the text around this occurrence is shown.') : null,

@@ -27,13 +27,20 @@ describe('CSV fields', () => {
     expect(csvField('2024-03.p001')).toBe('"2024-03.p001"');
   });
 
+  it('prefixes a date or timestamp in any form with a tab, so one column holds one type (text) in a spreadsheet', () => {
+    for (const v of ['2026-01-06T17:48:23.417897', '2026-01-06T17:48:23+00:00', '2026-01-06 17:48:23', '2026-01-06', '2026-01-06T17:48:23Z']) {
+      expect(csvField(v)).toBe(`"\t${v}"`);
+    }
+    expect(csvField('2026-01-06 Pressekonferenz')).toBe('"2026-01-06 Pressekonferenz"');
+  });
+
   it('round-trips any text, with the tab rule applied exactly once', () => {
     fc.assert(fc.property(fc.array(fc.array(fc.string(), { minLength: 1, maxLength: 4 }), { maxLength: 5 }), (rows) => {
       const width = 4;
       const padded = rows.map((r) => [...r, '', '', '', ''].slice(0, width));
       const parsed = parseCsv(toCsv(['h1', 'h2', 'h3', 'h4'], padded));
       expect(parsed[0]).toEqual(['h1', 'h2', 'h3', 'h4']);
-      expect(parsed.slice(1)).toEqual(padded.map((r) => r.map((v) => (/^[=+\-@\t\r]/.test(v) || /^\d{16,}$/.test(v) || /^\d{4}-\d{2}$/.test(v) ? `\t${v}` : v))));
+      expect(parsed.slice(1)).toEqual(padded.map((r) => r.map((v) => (/^[=+\-@\t\r]/.test(v) || /^\d{16,}$/.test(v) || /^\d{4}-\d{2}(?:-\d{2}(?:[T ]\d{2}:\d{2}[\d:.,+\-Z]*)?)?$/.test(v) ? `\t${v}` : v))));
     }));
   });
 });

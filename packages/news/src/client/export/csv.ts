@@ -7,6 +7,12 @@ const EXECUTABLE_START = /^[=+\-@\t\r]/;
 const LONG_DIGITS = /^\d{16,}$/;
 /** A crawl month (`2024-03`): LibreOffice and Excel would turn it into a date (1 March 2024) and show it differently. */
 const CRAWL_MONTH = /^\d{4}-\d{2}$/;
+/**
+ * A date or timestamp (`2026-01-06`, `2026-01-06T17:48:23.417897`, `…+00:00`): LibreOffice turned the ones without a
+ * zone into date cells (losing the microseconds) and left the others text, so one column held two types. All are
+ * kept as text, as written.
+ */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}[\d:.,+\-Z]*)?$/;
 
 /** Makes Excel on Windows read the file as UTF-8 (umlauts, Japanese) when it is opened by double-click. */
 export const UTF8_BOM = '\uFEFF';
@@ -19,7 +25,7 @@ export const UTF8_BOM = '\uFEFF';
  */
 export function csvField(value: string | number | boolean | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);
-  if (EXECUTABLE_START.test(text) || (typeof value === 'string' && (LONG_DIGITS.test(text) || CRAWL_MONTH.test(text)))) text = `\t${text}`;
+  if (EXECUTABLE_START.test(text) || (typeof value === 'string' && (LONG_DIGITS.test(text) || CRAWL_MONTH.test(text) || DATE_TIME.test(text)))) text = `\t${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 

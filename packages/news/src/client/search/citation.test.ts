@@ -19,4 +19,18 @@ describe('citation', () => {
       'www.derstandard.at. [Untitled; begins “Die Regierung hat am Montag beschlossen …”] Crawled 2016-05-31. News corpus release r1, text_xxhash64 42.');
     expect(citationText({ metadata: {}, lead: null, release: 'r1' })).toBe('Unknown outlet. [Untitled] News corpus release r1.');
   });
+
+  it('ends a title with its own question or exclamation mark, not a second full stop', () => {
+    expect(citationText({ metadata: { ...full, title: 'Wer zahlt die Brücke?' }, lead: null, release: 'r1' })).toContain('“Wer zahlt die Brücke?”');
+    expect(citationText({ metadata: { ...full, title: 'Endlich offen! ' }, lead: null, release: 'r1' })).toContain('“Endlich offen!”');
+    expect(citationText({ metadata: { ...full, title: 'Brücke eröffnet …' }, lead: null, release: 'r1' })).toContain('“Brücke eröffnet …”');
+  });
+
+  it('names the outlet once when the author field already ends with it', () => {
+    const reuters = { ...full, author: "TED D'AFFLISIO, Reuters", sitename: 'Reuters' };
+    expect(citationText({ metadata: reuters, lead: null, release: 'r1' })).toMatch(/^TED D'AFFLISIO, Reuters\. “/);
+    const byline = { ...full, author: 'Erika Mustermann (kanal kurier)', sitename: 'Kanal Kurier' };
+    expect(citationText({ metadata: byline, lead: null, release: 'r1' })).toMatch(/^Erika Mustermann \(kanal kurier\)\. “/);
+    expect(citationText({ metadata: { ...full, author: 'Reuters' , sitename: 'Reuters' }, lead: null, release: 'r1' })).toMatch(/^Reuters\. “/);
+  });
 });

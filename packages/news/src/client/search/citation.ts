@@ -12,6 +12,24 @@ function text(m: ArticleMetadata, key: string): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
 
+/** A title ends with its own ?, ! or … (any script's); only a title without one gets the full stop. */
+function citedTitle(title: string): string {
+  const t = title.replace(/[.\s]+$/u, '');
+  return /[?!…？！。]$/u.test(t) ? `“${t}”` : `“${t}.”`;
+}
+
+/**
+ * "Author, Outlet.": bylines often end with the outlet ("TED D'AFFLISIO, Reuters"; "Reuters"), so a byline that is
+ * the outlet or already ends with it stands alone rather than naming the outlet twice.
+ */
+function creditPart(author: string | null, outlet: string): string {
+  if (author === null) return `${outlet}.`;
+  const a = author.toLocaleLowerCase().replace(/[\s.,;:()[\]]+$/u, '');
+  const o = outlet.toLocaleLowerCase();
+  const named = a === o || (a.endsWith(o) && /[\s,;(]$/u.test(a.slice(0, a.length - o.length)));
+  return named ? `${author.replace(/[\s.]+$/u, '')}.` : `${author}, ${outlet}.`;
+}
+
 const day = (v: string | null) => (v === null ? null : (/^\d{4}-\d{2}-\d{2}/.exec(v)?.[0] ?? v));
 
 /**
@@ -31,8 +49,8 @@ export function citationText(c: CitationInput): string {
   const url = text(m, 'url');
   const hash = text(m, 'text_xxhash64');
   const parts = [
-    `${author === null ? '' : `${author}, `}${outlet}.`,
-    title !== null ? `“${title.replace(/[.\s]+$/, '')}.”` : c.lead !== null ? `[Untitled; begins “${c.lead}”]` : '[Untitled]',
+    creditPart(author, outlet),
+    title !== null ? citedTitle(title) : c.lead !== null ? `[Untitled; begins “${c.lead}”]` : '[Untitled]',
     dates.length > 0 ? `${dates.join('; ').replace(/^./, (x) => x.toUpperCase())}.` : null,
     url === null ? null : `${url}.`,
     `News corpus release ${c.release}${hash === null ? '' : `, text_xxhash64 ${hash}`}.`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LEAD_MAX_CHARS, leadSentence } from './lead-sentence.ts';
+import { LEAD_MAX_CHARS, articleHeading, leadSentence } from './lead-sentence.ts';
 
 describe('lead sentence', () => {
   it('ends at the first sentence end, in Latin and Japanese text, and folds whitespace', () => {
@@ -23,5 +23,12 @@ describe('lead sentence', () => {
       expect(lead.length).toBeLessThanOrEqual(LEAD_MAX_CHARS + 1);
       expect(folded.startsWith(lead.replace(/…$/, ''))).toBe(true);
     }));
+  });
+
+  it('heads an article shown on its own by its title, else its lead sentence, never "Untitled article" when text is there', () => {
+    expect(articleHeading('  Brücke eröffnet ', 'Text.', true, 'Kanal Kurier')).toBe('Brücke eröffnet');
+    expect(articleHeading(null, 'Die Regierung\ntagt. Morgen mehr.', true, 'Kanal Kurier')).toBe('Die Regierung tagt.');
+    expect(articleHeading('', ' ', true, 'Kanal Kurier')).toBe('Untitled article from Kanal Kurier');
+    expect(articleHeading(null, 'mitten im Text', false, '')).toBe('Untitled article from an unknown outlet');
   });
 });

@@ -17,3 +17,14 @@ export function leadSentence(text: string, max = LEAD_MAX_CHARS): string {
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut.slice(0, max)).replace(/[\s,;:.–-]+$/, '')}…`;
 }
+
+/**
+ * The heading of an article shown on its own (the concordance's reader): its title, else the lead sentence as its
+ * card is headed, else (only a window of the text at hand) the card's wording before its context arrives.
+ * @example articleHeading(null, 'Die Regierung tagt. Morgen mehr.', true, 'Kanal Kurier') // 'Die Regierung tagt.'
+ */
+export function articleHeading(title: unknown, text: string, whole: boolean, source: string): string {
+  if (typeof title === 'string' && title.trim() !== '') return title.trim();
+  const lead = whole ? leadSentence(text) : '';
+  return lead !== '' ? lead : `Untitled article from ${source || 'an unknown outlet'}`;
+}
