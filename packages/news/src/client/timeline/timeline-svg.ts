@@ -13,6 +13,17 @@ const PAD = { right: 16, top: 12, bottom: 28 };
 /** Width of one character of an 11 px tick label, generously, in viewBox units. */
 const TICK_CHAR_W = 7;
 
+/**
+ * How an x-axis label sits on its tick: centred, unless half of it would pass an edge of the drawing, where it
+ * is anchored to the tick from inside instead (issue 29: the last label was clipped to "2026-0").
+ * @example tickAnchor(700, 49, 720) // 'end'
+ */
+export function tickAnchor(at: number, textWidth: number, width: number): 'start' | 'middle' | 'end' {
+  if (at + textWidth / 2 > width) return 'end';
+  if (at - textWidth / 2 < 0) return 'start';
+  return 'middle';
+}
+
 export interface TimelineGeometry {
   /** The drawn chart. */
   readonly element: SVGSVGElement;
@@ -44,7 +55,7 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
   // A month label is ~7 characters: one per 90 units leaves room between them.
   const labelEvery = Math.max(1, Math.ceil(n / Math.max(2, Math.floor(plotW / 90))));
   chart.periods.forEach((p, i) => {
-    if (i % labelEvery === 0) root.append(svg('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': n === 1 ? 'middle' : i === 0 ? 'start' : 'middle' }, p));
+    if (i % labelEvery === 0) root.append(svg('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': tickAnchor(x(i), p.length * TICK_CHAR_W, W) }, p));
   });
   const guide = svg('line', { x1: 0, x2: 0, y1: PAD.top, y2: PAD.top + plotH, class: 'cursor', visibility: 'hidden' });
   root.append(guide);
