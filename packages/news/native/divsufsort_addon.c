@@ -19,6 +19,7 @@
 #include "fm_locate.h"
 #include "huge_pages.h"
 #include "map_file.h"
+#include "zstd_codec.h"
 #include "napi_check.h"
 #include "sais.h"
 #include <node_api.h>
@@ -156,6 +157,7 @@ static napi_value init(napi_env env, napi_value exports) {
   CHECK(env, news_fm_register(env, exports));
   CHECK(env, news_fm_build_register(env, exports));
   CHECK(env, news_map_file_register(env, exports));
+  CHECK(env, news_zstd_register(env, exports));
   return exports;
 }
 

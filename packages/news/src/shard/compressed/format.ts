@@ -6,11 +6,13 @@ import type { ShardFileInfo } from '../types.ts';
 import { ALPHABET } from './huffman.ts';
 import { packedValueWords } from './sa-samples.ts';
 import { chunkStartsBytes } from './stored-tables.ts';
+import { TEXT_CODECS, ZSTD_DICT_MIN_VERSION, type TextCodecName, type TextCodecParams } from './text-codec.ts';
 
 /**
  * Bump on any change to the files below; the reader refuses versions it does not list. See DESIGN.md. Version 2 has
  * version 1's files and allows any sample rate from 2 to 2^16 (version 1: powers of two). Version 3 stores the block
- * symbol table and the sample chunk starts compactly (stored-tables.ts). All three are read.
+ * symbol table and the sample chunk starts compactly (stored-tables.ts). Version 4 may name the `zstd-dict` text
+ * codec (text-codec.ts), whose shards add a dictionary file. All four are read.
  */
 export const COMPRESSED_FORMAT_VERSION = 4;
 export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
@@ -24,7 +26,10 @@ export interface CompressedParams {
   readonly blockSymbols: number;
   readonly sampleRate: number;
   readonly textBlockBytes: number;
+  /** brotli quality when the text codec is brotli (`text` absent and the addon not built, or `text.codec` brotli). */
   readonly brotliQuality: number;
+  /** The text codec; absent: TEXT_CODEC_DEFAULTS (zstd with a trained dictionary). */
+  readonly text?: TextCodecParams;
 }
 
 /** Defaults chosen in DESIGN.md ("Costs"): block sizes, sample rate, text codec quality. */
@@ -40,6 +45,7 @@ export const CFILES = {
   header: SA_FILES.header,
   docOffsets: SA_FILES.docOffsets,
   text: 'text.br',
+  textDict: 'text-dict.zstd',
   textBlocks: 'text-blocks.u64',
   counts: 'fm-counts.u16',
   lengths: 'fm-lengths.u8',
@@ -57,9 +63,13 @@ export const HYBRID_BITS_FILE = 'fm-bits.hyb';
 /** Version 3's file of the samples' chunk starts (stored-tables.ts), under the key `sampleChunks`. */
 export const COMPACT_SAMPLE_CHUNKS = 'sa-chunks.bin';
 
-/** Each data file's name in a shard of this format version. */
-export function dataFiles(version: number): Partial<Record<DataFile, string>> {
-  const common = { docOffsets: CFILES.docOffsets, text: CFILES.text, textBlocks: CFILES.textBlocks, bits: CFILES.bits, sampleRows: CFILES.sampleRows, sampleValues: CFILES.sampleValues };
+/** The zstd-dict codec's text file (under the key `text`); its dictionary is `textDict`. */
+export const ZSTD_TEXT = 'text.zst';
+
+/** Each data file's name in a shard of this format version and text codec. */
+export function dataFiles(version: number, codec: TextCodecName = 'brotli'): Partial<Record<DataFile, string>> {
+  const text = codec === 'zstd-dict' ? { text: ZSTD_TEXT, textDict: CFILES.textDict } : { text: CFILES.text };
+  const common = { docOffsets: CFILES.docOffsets, ...text, textBlocks: CFILES.textBlocks, bits: CFILES.bits, sampleRows: CFILES.sampleRows, sampleValues: CFILES.sampleValues };
   if (version >= 4) return { ...common, bits: HYBRID_BITS_FILE, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS };
   return version >= 3
     ? { ...common, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS }
@@ -81,7 +91,7 @@ export interface CompressedHeader {
   /** BWT row of the virtual sentinel (the row of the suffix at text position 0). */
   readonly dollarRank: number;
   readonly textBlockBytes: number;
-  readonly textCodec: 'brotli';
+  readonly textCodec: TextCodecName;
   /** Every data file of `dataFiles(formatVersion)`, by key. */
   readonly files: Readonly<Partial<Record<DataFile, ShardFileInfo>>> & { readonly text: ShardFileInfo };
 }
@@ -131,14 +141,18 @@ export function readCompressedHeader(dir: string): CompressedHeader {
   if (!isCount(v.textBytes) || !isCount(v.docCount) || v.textBytes > MAX_SHARD_TEXT_BYTES || v.docCount > v.textBytes || (v.docCount === 0) !== (v.textBytes === 0)) {
     fail('textBytes/docCount missing, inconsistent or over the format limit');
   }
-  if (v.pointerBytes !== POINTER_BYTES || v.separator !== SEPARATOR || v.textCodec !== 'brotli') fail('pointerBytes, separator or textCodec unsupported');
+  if (v.pointerBytes !== POINTER_BYTES || v.separator !== SEPARATOR) fail('pointerBytes or separator unsupported');
+  const codec = v.textCodec as TextCodecName;
+  if (!TEXT_CODECS.includes(codec) || (codec !== 'brotli' && (v.formatVersion as number) < ZSTD_DICT_MIN_VERSION)) {
+    fail(`textCodec ${String(v.textCodec)} is not supported by format version ${String(v.formatVersion)} (brotli: every version; zstd-dict: version ${ZSTD_DICT_MIN_VERSION} and later)`);
+  }
   if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.textBlockBytes, 1 << 24)) fail('blockSymbols (≤ 2^15) or textBlockBytes is not a supported power of two');
   const rateOk = v.formatVersion === 1 ? isPow2(v.sampleRate, 1 << 16) : isCount(v.sampleRate) && v.sampleRate >= 2 && v.sampleRate <= 1 << 16;
   if (!rateOk) fail(`sampleRate ${String(v.sampleRate)} is not supported by format version ${String(v.formatVersion)} (version 1: a power of two up to 2^16; versions 2 and 3: 2 to 2^16)`);
   if (!isCount(v.dollarRank) || (v.dollarRank as number) > (v.textBytes as number)) fail('dollarRank missing or out of range');
   const files = (v.files ?? {}) as Record<string, Partial<ShardFileInfo> | undefined>;
   const checked = {} as Record<DataFile, ShardFileInfo>;
-  for (const [key, name] of Object.entries(dataFiles(v.formatVersion as number)) as [DataFile, string][]) {
+  for (const [key, name] of Object.entries(dataFiles(v.formatVersion as number, codec)) as [DataFile, string][]) {
     const o = files[key];
     if (!o || o.name !== name || !isCount(o.bytes) || typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256)) {
       fail(`entry for ${name} is missing or malformed`);

@@ -9,7 +9,7 @@ import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from '../types.ts
 import { buildFm } from './fm-build.ts';
 import { CFILES, COMPRESSED_DEFAULTS, COMPRESSED_FORMAT_VERSION, COMPRESSED_KIND, dataFiles, type CompressedHeader, type CompressedParams, type DataFile } from './format.ts';
 import { encodeBlockSymbols, encodeChunkStarts } from './stored-tables.ts';
-import { compressTextBlocks } from './text-blocks.ts';
+import { effectiveTextCodec, packText, TEXT_CODEC_DEFAULTS, type TextCodecParams } from './text-codec.ts';
 
 function info(name: string, parts: readonly Uint8Array[]): ShardFileInfo {
   return { name, bytes: parts.reduce((n, p) => n + p.length, 0), sha256: sha256ChunkedParts(parts) };
@@ -25,7 +25,7 @@ export function assertLittleEndian(what: string): void {
 /**
  * Builds the compressed index of a shard written by `createShardWriter`: sorts the suffixes (the SA kind's sort,
  * so ranks agree), derives BWT + per-block Huffman wavelet trees + SA samples, compresses the text in brotli
- * blocks meanwhile (on the thread pool), writes every file and the header, then removes `text.bin`.
+ * blocks meanwhile (zstd with a dictionary trained on the text, or brotli; on the thread pool), writes every file and the header, then removes `text.bin`.
  * Peak memory: text + 4 × text (the sort) + BWT; see DESIGN.md.
  */
 export async function indexCompressedShard(dir: string, opts: IndexShardOptions = {}, params: CompressedParams = COMPRESSED_DEFAULTS): Promise<ShardFileSet> {
@@ -33,19 +33,21 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
   const progress = opts.onProgress ?? (() => {});
   const { textFile, size, text, docsRaw, docs } = await readShardInput(dir, progress);
   const d = params;
-  const { parts, samples, packed } = await sortAndBuild(text, d, progress, opts.signal);
+  const codec = textCodecOf(d);
+  const { parts, samples, packed } = await sortAndBuild(text, d, codec, progress, opts.signal);
 
   const data: [DataFile, readonly Uint8Array[]][] = [
     ['docOffsets', [docsRaw]],
     ['text', packed.blocks],
     ['textBlocks', [packed.offsets]],
+    ...(codec.codec === 'zstd-dict' ? [['textDict', [packed.dictionary]] as [DataFile, readonly Uint8Array[]]] : []),
     ['symbols', [encodeBlockSymbols(parts.counts, parts.lengths)]],
     ['bits', [parts.bits.hybrid]],
     ['sampleChunks', [encodeChunkStarts(samples.chunkStart)]],
     ['sampleRows', [samples.rowLow]],
     ['sampleValues', [bytesOf(samples.values)]],
   ];
-  const names = dataFiles(COMPRESSED_FORMAT_VERSION);
+  const names = dataFiles(COMPRESSED_FORMAT_VERSION, codec.codec);
   const files = {} as Record<string, ShardFileInfo>;
   for (const [key, chunks] of data) {
     const name = names[key] as string;
@@ -55,7 +57,7 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
   const header: CompressedHeader = {
     magic: SHARD_MAGIC, kind: COMPRESSED_KIND, formatVersion: COMPRESSED_FORMAT_VERSION, textBytes: size,
     docCount: docs.docCount, pointerBytes: POINTER_BYTES, separator: SEPARATOR, blockSymbols: d.blockSymbols,
-    sampleRate: d.sampleRate, dollarRank: parts.dollarRank, textBlockBytes: d.textBlockBytes, textCodec: 'brotli',
+    sampleRate: d.sampleRate, dollarRank: parts.dollarRank, textBlockBytes: d.textBlockBytes, textCodec: codec.codec,
     files: files as CompressedHeader['files'],
   };
   const headerBytes = Buffer.from(`${JSON.stringify(header, null, 2)}\n`);
@@ -69,11 +71,18 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
   };
 }
 
+/** The text codec a build uses: `params.text`, else zstd-dict, else (no addon) brotli at `params.brotliQuality`. */
+function textCodecOf(params: CompressedParams): TextCodecParams {
+  const asked = params.text ?? TEXT_CODEC_DEFAULTS;
+  const codec = effectiveTextCodec(asked);
+  return codec.codec === 'brotli' && asked.codec !== 'brotli' ? { ...codec, level: params.brotliQuality } : codec;
+}
+
 /** Sort and text compression run together on the thread pool; the suffix array is dropped on return. */
-async function sortAndBuild(text: Buffer, d: CompressedParams, progress: NonNullable<IndexShardOptions['onProgress']>, signal?: AbortSignal) {
+async function sortAndBuild(text: Buffer, d: CompressedParams, codec: TextCodecParams, progress: NonNullable<IndexShardOptions['onProgress']>, signal?: AbortSignal) {
   progress('sort', 0, text.length);
   // allSettled: if one fails, the other must not keep writing into memory or a folder the caller removes.
-  const [sorted, compressed] = await Promise.allSettled([buildSuffixArray(text), compressTextBlocks(text, d.textBlockBytes, d.brotliQuality)]);
+  const [sorted, compressed] = await Promise.allSettled([buildSuffixArray(text), packText(text, d.textBlockBytes, codec)]);
   if (sorted.status === 'rejected') throw sorted.reason;
   if (compressed.status === 'rejected') throw compressed.reason;
   const saBytes = sorted.value;

@@ -12,6 +12,7 @@ import { CompressedShardReader } from './reader.ts';
 import { SaSamples } from './sa-samples.ts';
 import { chunkStartsProblem, decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
 import { TextBlocks, type BlockSource } from './text-blocks.ts';
+import { blockDecoder } from './text-codec.ts';
 import { defaultReadWholeFileOptions, readFileBuffer, readFileTyped, type ReadWholeFileOptions } from '../whole-file.ts';
 
 /** f(), with any error it throws reported as a ShardFormatError of `file`. */
@@ -72,6 +73,8 @@ export function openCompressedShard(dir: string, mode: ShardOpenMode, read: Read
   const { fm, samples } = loadFmParts(dir, header, read);
   const fd = mode === 'disk' ? openSync(file('text'), 'r') : undefined;
   const source: BlockSource = fd === undefined ? { kind: 'memory', bytes: readFileBuffer(file('text'), read) } : { kind: 'disk', fd };
-  const text = new TextBlocks(source, readFileBuffer(file('textBlocks'), read), header.textBytes, header.textBlockBytes, file('textBlocks'), header.files.text.bytes);
+  const dictionary = header.textCodec === 'zstd-dict' ? readFileBuffer(file('textDict'), read) : Buffer.alloc(0);
+  const decode = guarded(file('text'), () => blockDecoder(header.textCodec, dictionary));
+  const text = new TextBlocks(source, readFileBuffer(file('textBlocks'), read), header.textBytes, header.textBlockBytes, file('textBlocks'), header.files.text.bytes, decode, header.files.text.name);
   return new CompressedShardReader(fm, samples, text, docs, fd, NativeLocator.open(fm, samples));
 }

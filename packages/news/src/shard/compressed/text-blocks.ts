@@ -1,39 +1,6 @@
 import { readSync } from 'node:fs';
-import { promisify } from 'node:util';
-import { brotliCompress, brotliDecompressSync, constants } from 'node:zlib';
 import { ShardFormatError } from '../errors.ts';
-
-const compress = promisify(brotliCompress);
-
-/** Blocks compressed at once on the libuv pool: enough to keep a core busy beside the suffix sort. */
-const IN_FLIGHT = 4;
-
-/**
- * Compresses the shard text in independent brotli blocks of `blockBytes` (the last one shorter), so a window
- * decompresses one or two blocks. Returns the blocks and the u64 LE offset table (block count + 1 entries).
- */
-export async function compressTextBlocks(text: Uint8Array, blockBytes: number, quality: number): Promise<{ blocks: Buffer[]; offsets: Buffer }> {
-  const count = Math.ceil(text.length / blockBytes);
-  const blocks = new Array<Buffer>(count);
-  let next = 0;
-  const work = async (): Promise<void> => {
-    for (let b = next++; b < count; b = next++) {
-      const raw = text.subarray(b * blockBytes, Math.min(text.length, (b + 1) * blockBytes));
-      blocks[b] = await compress(raw, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_LGWIN]: Math.max(16, Math.ceil(Math.log2(blockBytes))), [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, work));
-  const offsets = Buffer.alloc(8 * (count + 1));
-  let at = 0;
-  blocks.forEach((block, b) => {
-    offsets.writeBigUInt64LE(BigInt(at), 8 * b);
-    at += block.length;
-  });
-  offsets.writeBigUInt64LE(BigInt(at), 8 * count);
-  return { blocks, offsets };
-}
+import type { BlockDecoder } from './text-codec.ts';
 
 /** Where the compressed bytes live: the whole file in RAM, or positional reads of it. */
 export type BlockSource = { readonly kind: 'memory'; readonly bytes: Buffer } | { readonly kind: 'disk'; readonly fd: number };
@@ -46,7 +13,17 @@ export class TextBlocks {
   private readonly starts: Float64Array;
   private readonly cache = new Map<number, Buffer>();
 
-  constructor(private readonly source: BlockSource, offsetsRaw: Buffer, readonly textBytes: number, readonly blockBytes: number, file: string, fileBytes: number) {
+  constructor(
+    private readonly source: BlockSource,
+    offsetsRaw: Buffer,
+    readonly textBytes: number,
+    readonly blockBytes: number,
+    file: string,
+    fileBytes: number,
+    private readonly decode: BlockDecoder,
+    /** The compressed text file's name, for errors. */
+    private readonly textFile = 'text.br',
+  ) {
     const count = offsetsRaw.length / 8;
     this.starts = new Float64Array(count);
     for (let b = 0; b < count; b++) {
@@ -85,11 +62,15 @@ export class TextBlocks {
       packed = this.source.bytes.subarray(from, from + length);
     } else {
       packed = Buffer.allocUnsafe(length);
-      if (readSync(this.source.fd, packed, 0, length, from) !== length) throw new ShardFormatError('text.br', `short read of block ${b}`);
+      if (readSync(this.source.fd, packed, 0, length, from) !== length) throw new ShardFormatError(this.textFile, `short read of block ${b}`);
     }
-    const raw = brotliDecompressSync(packed);
     const want = Math.min(this.blockBytes, this.textBytes - b * this.blockBytes);
-    if (raw.length !== want) throw new ShardFormatError('text.br', `block ${b} holds ${raw.length} bytes, expected ${want}`);
+    let raw: Buffer;
+    try {
+      raw = this.decode(packed, want);
+    } catch (e) {
+      throw new ShardFormatError(this.textFile, `block ${b}: ${(e as Error).message}`);
+    }
     if (this.cache.size >= CACHE_BLOCKS) this.cache.delete(this.cache.keys().next().value as number);
     this.cache.set(b, raw);
     return raw;
