@@ -56,7 +56,9 @@ function eventDates(p: EventWriteParams, existing: EventRow | undefined, zone: s
   if (formatWall(end) < formatWall(start)) end = start;
   return {
     start_local: formatWall(start), end_local: formatWall(end), start_utc: utcText(start, 'start_date'), end_utc: endUtc,
-    timezone: zone, all_day: allDay ? 1 : 0, duration,
+    // The column is a 32-bit integer (PostgreSQL `integer`): an event longer than 68 years (the date range allows
+    // ~9,000) stores NULL, which `tec/v1` reads as end − start, instead of failing the write.
+    timezone: zone, all_day: allDay ? 1 : 0, duration: duration <= 2_147_483_647 ? duration : null,
   };
 }
 
