@@ -74,6 +74,17 @@ describe.each(STORES)('events: create, read, update, delete ($name)', (factory) 
     expect(e).toMatchObject({ show_map: true, show_map_link: true, hide_from_listings: true, sticky: true, featured: true, website: 'http://example.com' });
   });
 
+  // The plugin's create drops empty arguments (PHP array_filter), so no `_EventURL` is stored and the event's own
+  // permalink is its website; an update stores the empty value and reports it (recorded against plugin 6.17.2).
+  it('reports its own URL as the website of an event created with an empty one, and "" after an update empties it', async () => {
+    const empty = await createEvent(svc, { title: 'No site', website: '' });
+    expect(empty.website).toBe(empty.url);
+    const e = await createEvent(svc, { title: 'Had a site', website: 'http://a.test' });
+    const put = await svc.request('PATCH', `/events/${e.id}`, { json: { website: '' }, as: 'administrator' });
+    expect(put.status).toBe(200);
+    expect(put.body.website).toBe('');
+  });
+
   it('ignores generated fields a client sends', async () => {
     const e = await createEvent(svc, { title: 'Generated', url: 'http://evil.test/', rest_url: 'x', utc_start_date: '2000-01-01 00:00:00', timezone_abbr: 'XYZ', id: 5 });
     expect(e.url).toBe('http://wordpress.test/event/generated/');
