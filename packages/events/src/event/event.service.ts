@@ -1,6 +1,6 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
-import { blankEvent, canRead, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
+import { blankEvent, canRead, isFloating, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
@@ -136,6 +136,20 @@ export function eventService(deps: EventServiceDeps) {
     return texts;
   }
 
+  async function bySlug(slug: string): Promise<EventRow | undefined> {
+    const id = slugs.get(slug);
+    if (id !== undefined) return findById(id);
+    const readAt = items.current();
+    const row = await repo.findBySlug(slug);
+    if (row === undefined) return undefined;
+    slugs.set(slug, row.id, 2 * slug.length + 64, readAt);
+    // The row read by id may be cached already (with its body): keep that one.
+    const cached = items.get(row.id);
+    if (cached !== undefined) return cached.row;
+    items.set(row.id, { row }, entryBytes({ row }), readAt);
+    return row;
+  }
+
   return {
     /** Whether single bodies are kept here (then the HTTP response cache need not keep them too). */
     cachesItems: deps.itemCacheBytes > 0,
@@ -146,20 +160,14 @@ export function eventService(deps: EventServiceDeps) {
     readSeries: (id: number) => readSeries(db, id, findById),
     /** The series many events belong to, read in a bounded number of queries (the iCalendar feeds). */
     readSeriesOf: (ids: readonly number[]) => readSeriesOf(db, ids),
-    /** The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`). */
+    /**
+     * The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`).
+     * A draft or pending event has no slug in WordPress (`post_name` stays empty until it is published; we keep the
+     * one it will be given only to hold its place), so no slug names it: the plugin answers such a by-slug with 400.
+     */
     async findBySlug(sent: string): Promise<EventRow | undefined> {
-      const slug = querySlug(sent);
-      const id = slugs.get(slug);
-      if (id !== undefined) return findById(id);
-      const readAt = items.current();
-      const row = await repo.findBySlug(slug);
-      if (row === undefined) return undefined;
-      slugs.set(slug, row.id, 2 * slug.length + 64, readAt);
-      // The row read by id may be cached already (with its body): keep that one.
-      const cached = items.get(row.id);
-      if (cached !== undefined) return cached.row;
-      items.set(row.id, { row }, entryBytes({ row }), readAt);
-      return row;
+      const row = await bySlug(querySlug(sent));
+      return row === undefined || isFloating(row.status) ? undefined : row;
     },
     /** A page of events as JSON texts, one per event, and the total (`listTexts`). */
     async list(f: EventListFilter, viewer: Caller | null): Promise<{ items: string[]; total: number }> {
