@@ -251,7 +251,6 @@ export function eventService(deps: EventServiceDeps) {
      */
     async views(rows: readonly EventRow[], key: string, now: number,
       build: (rows: readonly EventRow[]) => Promise<Array<{ text: string; until?: number }>>): Promise<string[]> {
-      const readAt = items.current();
       const hits = rows.map((r) => items.peek(r.id));
       const texts = new Array<string>(rows.length);
       const missing: number[] = [];
@@ -261,6 +260,9 @@ export function eventService(deps: EventServiceDeps) {
         else missing.push(i);
       });
       if (missing.length === 0) return texts;
+      // Read only when something is built: a served body needs no check of the change signal (a store read), as
+      // it is only found beside the very row the caller read; what is built is kept only if nothing changed since.
+      const readAt = items.current();
       const built = await build(missing.map((i) => rows[i]!));
       const keep: Array<readonly [number, CachedEvent, number]> = [];
       missing.forEach((i, k) => {

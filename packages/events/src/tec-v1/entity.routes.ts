@@ -48,12 +48,19 @@ const idArgs: ArgSet = { schema: Type.Object({ id: Type.Optional(Type.Unknown({ 
 export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: EntityDeps, a: EntityAdapter<Row>): RouteDef[] {
   const idOf = (ctx: RequestContext) => Number(ctx.pathParams.id);
 
+  /**
+   * The row the permission callback read, for the handler of the same request: each read checks the store's change
+   * signal (a SQLite statement), and GET by id would otherwise read its row twice where `tribe/events/v1` reads once.
+   */
+  const readByPermission = new WeakMap<RequestContext, Row>();
+
   /** read: the post exists, is of this type, and the caller may read it (a trashed one only by its editors). */
   const mayRead = async (ctx: RequestContext) => {
     const id = idOf(ctx);
     if (id === 0) return true; // no such post: the handler's 404 `{"error"}`, as on the reference
     const row = await a.find(id);
     if (row === undefined) return false;
+    readByPermission.set(ctx, row);
     if (row.status === 'trash') return canModify(ctx.caller, row, 'edit');
     return canRead(ctx.caller, row);
   };
@@ -104,7 +111,7 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
         experimental(endpoint<Params>({
           methods: ['GET'], args: idArgs, permission: mayRead,
           async handler(ctx) {
-            const row = await own(ctx, 'unreadable');
+            const row = readByPermission.get(ctx) ?? await own(ctx, 'unreadable');
             if (row.status === 'trash') throw new EntityFailure('unreadable');
             return { body: new JsonText(await a.present(ctx, row)), ...(a.cachesItems ? { responseCache: false as const } : {}) };
           },
