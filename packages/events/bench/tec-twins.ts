@@ -59,7 +59,7 @@ const path = (ns: Ns, rest: string) => `/wp-json/${ns === 'tribe' ? 'tribe/event
 
 function options(ns: Ns, name: (typeof SCENARIOS)[number], base: string, ids: number[], windows: string[]): autocannon.Options {
   let n = 0;
-  const headers = ns === 'tec' ? { 'x-tec-eea': EEA_SENTENCE } : {};
+  const headers: Record<string, string> = ns === 'tec' ? { 'x-tec-eea': EEA_SENTENCE } : {};
   const next = () => (name === 'GET by id' ? `/events/${ids[(n++ * 7919) % ids.length]}` : windows[n++ % windows.length]!);
   return { url: base, duration: SECONDS, connections: 10, requests: [{ method: 'GET', headers, setupRequest: (r) => ({ ...r, path: path(ns, next()) }) }] };
 }
