@@ -24,10 +24,11 @@ interface CachedEvent {
   readonly views?: ReadonlyMap<string, CachedView>;
 }
 /** One shape's body of a row: JSON text that every reader shares, valid before `until` (it shows is_past and such). */
-export interface CachedView { readonly text: string; readonly until: number }
+/** A body in another shape; the same JsonText is served until it expires, so its validators are hashed once. */
+export interface CachedView { readonly body: JsonText; readonly until: number }
 // Rough heap cost: the row's long texts as UTF-16 plus the fixed columns and map entry, and the bodies' text.
 const entryBytes = (e: CachedEvent) => 2 * (e.row.content.length + e.row.title.length + e.row.excerpt.length) + 1024
-  + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0) + [...(e.views?.values() ?? [])].reduce((n, v) => n + v.text.length + 64, 0);
+  + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0) + [...(e.views?.values() ?? [])].reduce((n, v) => n + v.body.text.length + 64, 0);
 
 export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
@@ -250,13 +251,13 @@ export function eventService(deps: EventServiceDeps) {
      * reader-specific, not kept).
      */
     async views(rows: readonly EventRow[], key: string, now: number,
-      build: (rows: readonly EventRow[]) => Promise<Array<{ text: string; until?: number }>>): Promise<string[]> {
+      build: (rows: readonly EventRow[]) => Promise<Array<{ text: string; until?: number }>>): Promise<JsonText[]> {
       const hits = rows.map((r) => items.peek(r.id));
-      const texts = new Array<string>(rows.length);
+      const texts = new Array<JsonText>(rows.length);
       const missing: number[] = [];
       rows.forEach((r, i) => {
         const v = hits[i]?.row === r ? hits[i]?.views?.get(key) : undefined;
-        if (v !== undefined && now < v.until) texts[i] = v.text;
+        if (v !== undefined && now < v.until) texts[i] = v.body;
         else missing.push(i);
       });
       if (missing.length === 0) return texts;
@@ -267,12 +268,13 @@ export function eventService(deps: EventServiceDeps) {
       const keep: Array<readonly [number, CachedEvent, number]> = [];
       missing.forEach((i, k) => {
         const b = built[k]!;
-        texts[i] = b.text;
+        const body = new JsonText(b.text);
+        texts[i] = body;
         const hit = hits[i];
         // Kept only beside the very row it was built from (a cached row of the current generation).
         if (b.until === undefined || hit === undefined || hit.row !== rows[i]) return;
         const views = new Map(hit.views);
-        views.set(key, { text: b.text, until: b.until });
+        views.set(key, { body, until: b.until });
         const entry: CachedEvent = { ...hit, views };
         keep.push([rows[i]!.id, entry, entryBytes(entry)] as const);
       });

@@ -29,7 +29,7 @@ export interface EntityAdapter<Row extends OwnedPost & { id: number }> {
   /** A page as JSON texts, one per item, and the total. */
   list(ctx: RequestContext, p: Params, page: number, perPage: number): Promise<{ texts: string[]; total: number }>;
   /** One item as JSON text. */
-  present(ctx: RequestContext, row: Row): Promise<string>;
+  present(ctx: RequestContext, row: Row): Promise<JsonText>;
   /** Returns the new id; throws EntityFailure('create') where the plugin fails without a WordPress error. */
   create(ctx: RequestContext, p: Params): Promise<number>;
   update(ctx: RequestContext, row: Row, p: Params): Promise<void>;
@@ -58,7 +58,8 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
   const mayRead = async (ctx: RequestContext) => {
     const id = idOf(ctx);
     if (id === 0) return true; // no such post: the handler's 404 `{"error"}`, as on the reference
-    const row = await a.find(id);
+    // Asked twice per GET (the permission, then the Allow header's check of every method): one read serves both.
+    const row = readByPermission.get(ctx) ?? await a.find(id);
     if (row === undefined) return false;
     readByPermission.set(ctx, row);
     if (row.status === 'trash') return canModify(ctx.caller, row, 'edit');
@@ -79,7 +80,7 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
   const answer = async (ctx: RequestContext, id: number, status = 200): Promise<Reply> => {
     const row = await a.find(id);
     if (row === undefined) throw new EntityFailure('unreadable');
-    return { status, body: new JsonText(await a.present(ctx, row)) };
+    return { status, body: await a.present(ctx, row) };
   };
 
   return [
@@ -113,7 +114,7 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
           async handler(ctx) {
             const row = readByPermission.get(ctx) ?? await own(ctx, 'unreadable');
             if (row.status === 'trash') throw new EntityFailure('unreadable');
-            return { body: new JsonText(await a.present(ctx, row)), ...(a.cachesItems ? { responseCache: false as const } : {}) };
+            return { body: await a.present(ctx, row), ...(a.cachesItems ? { responseCache: false as const } : {}) };
           },
         })),
         experimental(endpoint<Params>({
