@@ -74,6 +74,32 @@ describe.each(STORES)('events: create, read, update, delete ($name)', (factory) 
     expect(e).toMatchObject({ show_map: true, show_map_link: true, hide_from_listings: true, sticky: true, featured: true, website: 'http://example.com' });
   });
 
+  // The plugin's create drops empty arguments (PHP array_filter), so no `_EventURL` is stored and the event's own
+  // permalink is its website; an update stores the empty value and reports it (recorded against plugin 6.17.2).
+  it('reports its own URL as the website of an event created with an empty one, and "" after an update empties it', async () => {
+    const empty = await createEvent(svc, { title: 'No site', website: '' });
+    expect(empty.website).toBe(empty.url);
+    const e = await createEvent(svc, { title: 'Had a site', website: 'http://a.test' });
+    const put = await svc.request('PATCH', `/events/${e.id}`, { json: { website: '' }, as: 'administrator' });
+    expect(put.status).toBe(200);
+    expect(put.body.website).toBe('');
+  });
+
+  // WordPress gives a draft or pending post no slug (post_name stays empty) until it is published, and then makes
+  // one from the title it has at that moment.
+  it('names a pending event by no slug, and publishing it takes the slug of its title then', async () => {
+    const created = await svc.request('POST', '/events', { json: { title: 'Awaiting Approval Slug', status: 'pending', start_date: '2032-03-02 09:00:00', end_date: '2032-03-02 10:00:00' }, as: 'administrator' });
+    expect(created.status).toBe(201);
+    expect(created.body.slug).toBe('');
+    expect((await svc.request('GET', '/events/by-slug/awaiting-approval-slug', { as: 'administrator' })).status).toBe(400);
+    const published = await svc.request('PATCH', `/events/${created.body.id}`, { json: { title: 'Approved At Last', status: 'publish' }, as: 'administrator' });
+    expect(published.status).toBe(200);
+    expect(published.body.slug).toBe('approved-at-last');
+    const bySlug = await svc.request('GET', '/events/by-slug/approved-at-last', { as: 'administrator' });
+    expect(bySlug.status).toBe(200);
+    expect(bySlug.body.id).toBe(created.body.id);
+  });
+
   it('ignores generated fields a client sends', async () => {
     const e = await createEvent(svc, { title: 'Generated', url: 'http://evil.test/', rest_url: 'x', utc_start_date: '2000-01-01 00:00:00', timezone_abbr: 'XYZ', id: 5 });
     expect(e.url).toBe('http://wordpress.test/event/generated/');

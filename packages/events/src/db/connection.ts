@@ -22,6 +22,7 @@ import { rowIdCeilingMigration } from './migrations/011-row-id-ceiling.ts';
 import { termOneReservedMigration } from './migrations/012-term-one-reserved.ts';
 import { postGuidMigration } from './migrations/013-post-guid.ts';
 import { userUrlMigration } from './migrations/014-user-url.ts';
+import { slugHintsMigration } from './migrations/015-slug-hints.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -69,7 +70,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '009-recurrence': recurrenceMigration(kind), '010-occurrence-exclusions': occurrenceExclusionsMigration,
     '011-row-id-ceiling': rowIdCeilingMigration(kind),
     '012-term-one-reserved': termOneReservedMigration(kind), '013-post-guid': postGuidMigration,
-    '014-user-url': userUrlMigration,
+    '014-user-url': userUrlMigration, '015-slug-hints': slugHintsMigration(kind),
   };
 }
 

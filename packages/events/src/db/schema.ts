@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Post types share one id sequence, as WordPress posts do. */
 export type PostType = 'tribe_events' | 'tribe_venue' | 'tribe_organizer' | 'attachment';
@@ -147,6 +147,14 @@ export interface EventOccurrencesTable {
   excluded: number;
 }
 
+/** Where the search for a base's next free slug suffix starts (migration 015): `base-2` … `base-(hint-1)` are taken. */
+export interface SlugHintsTable {
+  type: PostType;
+  base: string;
+  /** bigint on PostgreSQL, read back as a string there. */
+  hint: ColumnType<number | string, number, number>;
+}
+
 export interface Database {
   posts: PostsTable;
   events: EventsTable;
@@ -161,4 +169,5 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   event_series: EventSeriesTable;
   event_occurrences: EventOccurrencesTable;
+  slug_hints: SlugHintsTable;
 }

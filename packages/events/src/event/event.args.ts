@@ -200,4 +200,15 @@ const recurrenceArg: Validator = (v) => {
 export const sentFields = (p: { recurrence?: unknown }, sent: ReadonlySet<string>): ReadonlySet<string> =>
   sent.has('recurrence') && isProRecurrence(p.recurrence) ? new Set([...sent].filter((k) => k !== 'recurrence')) : sent;
 
+/**
+ * The fields a create acts on: as `sentFields`, and an empty `website` (`''`, `'0'`, null) is dropped, because the
+ * plugin's create passes its arguments through PHP's `array_filter` (Single_Event::create) and so stores no
+ * `_EventURL`; the event then reports its own permalink as its website. An update stores the empty value.
+ */
+export const createdFields = (p: { recurrence?: unknown; website?: unknown }, sent: ReadonlySet<string>): ReadonlySet<string> => {
+  const acted = sentFields(p, sent);
+  const empty = p.website === null || p.website === undefined || p.website === '' || p.website === '0' || p.website === 0;
+  return acted.has('website') && empty ? new Set([...acted].filter((k) => k !== 'website')) : acted;
+};
+
 export { refList };

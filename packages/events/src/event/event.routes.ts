@@ -6,7 +6,7 @@ import { ApiError, forbidden, invalidParam } from '../http/errors.ts';
 import { JsonText } from '../http/json-text.ts';
 import { canModify, canRead, eventLastModified, isProtected, unlocks, clampPerPage, pageLinks, statusEcho, type Site } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
-import { eventListArgs, eventWriteArgs, sentFields, type EventArgDeps, type EventListParams, type EventWriteParams } from './event.args.ts';
+import { createdFields, eventListArgs, eventWriteArgs, sentFields, type EventArgDeps, type EventListParams, type EventWriteParams } from './event.args.ts';
 import { eventInTrash, eventNotFound, notAnEvent } from './event.errors.ts';
 import type { EventRow } from './event.repository.ts';
 import type { EventService } from './event.service.ts';
@@ -168,7 +168,7 @@ export function eventRoutes(deps: EventRouteDeps): RouteDef[] {
           permission: (ctx) => ctx.caller?.can('edit') ?? false,
           async handler(ctx, p) {
             guardAuthor(ctx, p);
-            const id = await events.create(ctx.caller!, p, sentFields(p, ctx.sent), ctx.now);
+            const id = await events.create(ctx.caller!, p, createdFields(p, ctx.sent), ctx.now);
             return { status: 201, body: await written(ctx, id) };
           },
         }),

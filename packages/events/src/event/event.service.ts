@@ -1,6 +1,6 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
-import { blankEvent, canRead, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
+import { blankEvent, canRead, isFloating, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
@@ -24,10 +24,11 @@ interface CachedEvent {
   readonly views?: ReadonlyMap<string, CachedView>;
 }
 /** One shape's body of a row: JSON text that every reader shares, valid before `until` (it shows is_past and such). */
-export interface CachedView { readonly text: string; readonly until: number }
+/** A body in another shape; the same JsonText is served until it expires, so its validators are hashed once. */
+export interface CachedView { readonly body: JsonText; readonly until: number }
 // Rough heap cost: the row's long texts as UTF-16 plus the fixed columns and map entry, and the bodies' text.
 const entryBytes = (e: CachedEvent) => 2 * (e.row.content.length + e.row.title.length + e.row.excerpt.length) + 1024
-  + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0) + [...(e.views?.values() ?? [])].reduce((n, v) => n + v.text.length + 64, 0);
+  + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0) + [...(e.views?.values() ?? [])].reduce((n, v) => n + v.body.text.length + 64, 0);
 
 export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
@@ -136,6 +137,20 @@ export function eventService(deps: EventServiceDeps) {
     return texts;
   }
 
+  async function bySlug(slug: string): Promise<EventRow | undefined> {
+    const id = slugs.get(slug);
+    if (id !== undefined) return findById(id);
+    const readAt = items.current();
+    const row = await repo.findBySlug(slug);
+    if (row === undefined) return undefined;
+    slugs.set(slug, row.id, 2 * slug.length + 64, readAt);
+    // The row read by id may be cached already (with its body): keep that one.
+    const cached = items.get(row.id);
+    if (cached !== undefined) return cached.row;
+    items.set(row.id, { row }, entryBytes({ row }), readAt);
+    return row;
+  }
+
   return {
     /** Whether single bodies are kept here (then the HTTP response cache need not keep them too). */
     cachesItems: deps.itemCacheBytes > 0,
@@ -146,20 +161,14 @@ export function eventService(deps: EventServiceDeps) {
     readSeries: (id: number) => readSeries(db, id, findById),
     /** The series many events belong to, read in a bounded number of queries (the iCalendar feeds). */
     readSeriesOf: (ids: readonly number[]) => readSeriesOf(db, ids),
-    /** The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`). */
+    /**
+     * The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`).
+     * A draft or pending event has no slug in WordPress (`post_name` stays empty until it is published; we keep the
+     * one it will be given only to hold its place), so no slug names it: the plugin answers such a by-slug with 400.
+     */
     async findBySlug(sent: string): Promise<EventRow | undefined> {
-      const slug = querySlug(sent);
-      const id = slugs.get(slug);
-      if (id !== undefined) return findById(id);
-      const readAt = items.current();
-      const row = await repo.findBySlug(slug);
-      if (row === undefined) return undefined;
-      slugs.set(slug, row.id, 2 * slug.length + 64, readAt);
-      // The row read by id may be cached already (with its body): keep that one.
-      const cached = items.get(row.id);
-      if (cached !== undefined) return cached.row;
-      items.set(row.id, { row }, entryBytes({ row }), readAt);
-      return row;
+      const row = await bySlug(querySlug(sent));
+      return row === undefined || isFloating(row.status) ? undefined : row;
     },
     /** A page of events as JSON texts, one per event, and the total (`listTexts`). */
     async list(f: EventListFilter, viewer: Caller | null): Promise<{ items: string[]; total: number }> {
@@ -242,27 +251,30 @@ export function eventService(deps: EventServiceDeps) {
      * reader-specific, not kept).
      */
     async views(rows: readonly EventRow[], key: string, now: number,
-      build: (rows: readonly EventRow[]) => Promise<Array<{ text: string; until?: number }>>): Promise<string[]> {
-      const readAt = items.current();
+      build: (rows: readonly EventRow[]) => Promise<Array<{ text: string; until?: number }>>): Promise<JsonText[]> {
       const hits = rows.map((r) => items.peek(r.id));
-      const texts = new Array<string>(rows.length);
+      const texts = new Array<JsonText>(rows.length);
       const missing: number[] = [];
       rows.forEach((r, i) => {
         const v = hits[i]?.row === r ? hits[i]?.views?.get(key) : undefined;
-        if (v !== undefined && now < v.until) texts[i] = v.text;
+        if (v !== undefined && now < v.until) texts[i] = v.body;
         else missing.push(i);
       });
       if (missing.length === 0) return texts;
+      // Read only when something is built: a served body needs no check of the change signal (a store read), as
+      // it is only found beside the very row the caller read; what is built is kept only if nothing changed since.
+      const readAt = items.current();
       const built = await build(missing.map((i) => rows[i]!));
       const keep: Array<readonly [number, CachedEvent, number]> = [];
       missing.forEach((i, k) => {
         const b = built[k]!;
-        texts[i] = b.text;
+        const body = new JsonText(b.text);
+        texts[i] = body;
         const hit = hits[i];
         // Kept only beside the very row it was built from (a cached row of the current generation).
         if (b.until === undefined || hit === undefined || hit.row !== rows[i]) return;
         const views = new Map(hit.views);
-        views.set(key, { text: b.text, until: b.until });
+        views.set(key, { body, until: b.until });
         const entry: CachedEvent = { ...hit, views };
         keep.push([rows[i]!.id, entry, entryBytes(entry)] as const);
       });

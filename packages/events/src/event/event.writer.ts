@@ -179,6 +179,10 @@ export function eventWriter(deps: EventWriterDeps) {
         else if (existing.status === 'trash' && status !== 'trash') {
           const desired = untrashedSlug(existing.slug) || sanitizeTitle(p.title ?? existing.title) || 'event';
           post.slug = await posts.freeSlug('tribe_events', desired, eventId);
+        } else if (isFloating(existing.status) && !isFloating(status)) {
+          // A draft or pending post has no slug in WordPress; publishing it makes one from the title it has now.
+          const title = (post.title as string | undefined) ?? existing.title;
+          post.slug = await posts.freeSlug('tribe_events', sanitizeTitle(title) || 'event', eventId);
         }
         await posts.update(eventId, post);
         await events.update(eventId, details);

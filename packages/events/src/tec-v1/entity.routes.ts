@@ -29,7 +29,7 @@ export interface EntityAdapter<Row extends OwnedPost & { id: number }> {
   /** A page as JSON texts, one per item, and the total. */
   list(ctx: RequestContext, p: Params, page: number, perPage: number): Promise<{ texts: string[]; total: number }>;
   /** One item as JSON text. */
-  present(ctx: RequestContext, row: Row): Promise<string>;
+  present(ctx: RequestContext, row: Row): Promise<JsonText>;
   /** Returns the new id; throws EntityFailure('create') where the plugin fails without a WordPress error. */
   create(ctx: RequestContext, p: Params): Promise<number>;
   update(ctx: RequestContext, row: Row, p: Params): Promise<void>;
@@ -48,12 +48,20 @@ const idArgs: ArgSet = { schema: Type.Object({ id: Type.Optional(Type.Unknown({ 
 export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: EntityDeps, a: EntityAdapter<Row>): RouteDef[] {
   const idOf = (ctx: RequestContext) => Number(ctx.pathParams.id);
 
+  /**
+   * The row the permission callback read, for the handler of the same request: each read checks the store's change
+   * signal (a SQLite statement), and GET by id would otherwise read its row twice where `tribe/events/v1` reads once.
+   */
+  const readByPermission = new WeakMap<RequestContext, Row>();
+
   /** read: the post exists, is of this type, and the caller may read it (a trashed one only by its editors). */
   const mayRead = async (ctx: RequestContext) => {
     const id = idOf(ctx);
     if (id === 0) return true; // no such post: the handler's 404 `{"error"}`, as on the reference
-    const row = await a.find(id);
+    // Asked twice per GET (the permission, then the Allow header's check of every method): one read serves both.
+    const row = readByPermission.get(ctx) ?? await a.find(id);
     if (row === undefined) return false;
+    readByPermission.set(ctx, row);
     if (row.status === 'trash') return canModify(ctx.caller, row, 'edit');
     return canRead(ctx.caller, row);
   };
@@ -72,7 +80,7 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
   const answer = async (ctx: RequestContext, id: number, status = 200): Promise<Reply> => {
     const row = await a.find(id);
     if (row === undefined) throw new EntityFailure('unreadable');
-    return { status, body: new JsonText(await a.present(ctx, row)) };
+    return { status, body: await a.present(ctx, row) };
   };
 
   return [
@@ -104,9 +112,9 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
         experimental(endpoint<Params>({
           methods: ['GET'], args: idArgs, permission: mayRead,
           async handler(ctx) {
-            const row = await own(ctx, 'unreadable');
+            const row = readByPermission.get(ctx) ?? await own(ctx, 'unreadable');
             if (row.status === 'trash') throw new EntityFailure('unreadable');
-            return { body: new JsonText(await a.present(ctx, row)), ...(a.cachesItems ? { responseCache: false as const } : {}) };
+            return { body: await a.present(ctx, row), ...(a.cachesItems ? { responseCache: false as const } : {}) };
           },
         })),
         experimental(endpoint<Params>({

@@ -1,3 +1,4 @@
+import { JsonText } from '../http/json-text.ts';
 import { Type } from '@sinclair/typebox';
 import { invalid, type Validator } from '../http/args.ts';
 import type { RequestContext } from '../http/route.ts';
@@ -148,10 +149,10 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
    * cached rows (until a change, or until `is_now`/`is_past` would change); `_fields` builds fresh ones, as TEC builds
    * the nested venues and organizers with the request's `_fields` too (post fields outside it left out).
    */
-  async function present(ctx: RequestContext, rows: readonly EventRow[]): Promise<string[]> {
+  async function present(ctx: RequestContext, rows: readonly EventRow[]): Promise<JsonText[]> {
     if (ctx.query._fields !== undefined) {
       const fields = new Set(parseFieldList(ctx.query._fields));
-      return (await build(ctx, rows, fields)).map((b) => JSON.stringify(b.body));
+      return (await build(ctx, rows, fields)).map((b) => JsonText.of(b.body));
     }
     return events.views(rows, 'tec/v1', ctx.now, async (missing) =>
       (await build(ctx, missing)).map((b) => ({ text: JSON.stringify(b.body), until: b.restricted ? undefined : b.until })));
@@ -202,7 +203,7 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
         limit: perPage, offset: (page - 1) * perPage,
       };
       const { rows, total } = await events.listRows(f);
-      return { texts: await present(ctx, rows), total };
+      return { texts: (await present(ctx, rows)).map((j) => j.text), total };
     },
     present: async (ctx, row) => (await present(ctx, [row]))[0]!,
     async create(ctx, p) {

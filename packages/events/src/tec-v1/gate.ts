@@ -9,7 +9,8 @@ export const EEA_SENTENCE = 'I understand that this endpoint is experimental and
 const EXPECTED = EEA_SENTENCE.toLowerCase();
 
 /** Whether a request carries the acknowledgement (the response cache keys on the header for this reason). */
-export const acknowledges = (value: string | undefined): boolean => value !== undefined && value.trim().toLowerCase() === EXPECTED;
+export const acknowledges = (value: string | undefined): boolean =>
+  value !== undefined && (value === EEA_SENTENCE || value.trim().toLowerCase() === EXPECTED); // the sentence as written: no copy
 
 /** Runs inside the handler as on the reference: after argument validation and the permission check. */
 export function checkGate(ctx: RequestContext): void {

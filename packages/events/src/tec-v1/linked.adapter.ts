@@ -1,3 +1,4 @@
+import { JsonText } from '../http/json-text.ts';
 import { Type } from '@sinclair/typebox';
 import type { ArgSet, Validator } from '../http/args.ts';
 import type { RequestContext } from '../http/route.ts';
@@ -97,7 +98,7 @@ export function linkedAdapter(site: Site, service: LinkedService, userExists: (i
       });
       return { texts: rows.map((r) => JSON.stringify(shape(site, r))), total };
     },
-    present: async (_ctx, row) => JSON.stringify(shape(site, row)),
+    present: async (_ctx, row) => JsonText.of(shape(site, row)),
     async create(ctx, p) {
       if (typeof p.title !== 'string' || plainField(p.title) === '') throw new EntityFailure('create');
       const { params, sent } = toServiceParams(ctx, site.timezone, service.kind.nameField, p);
