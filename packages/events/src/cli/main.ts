@@ -9,6 +9,7 @@ import { createSite, postRepository } from '../post/index.ts';
 import { mediaDepsFromConfig, mediaService } from '../media/index.ts';
 import { reportBadStoredDates } from '../event/index.ts';
 import { csvImportCommand } from './csv.command.ts';
+import { dumpCommands } from './dump.command.ts';
 
 const DEFAULT_DB = 'sqlite:./data/events.sqlite';
 const program = new Command().name('events').description('REST service compatible with The Events Calendar (tribe/events/v1)');
@@ -131,8 +132,9 @@ program.command('media').description('manage the media library').command('add <s
     });
   });
 
-const imports = program.command('import').description('import data: a CSV file of events, venues or organizers');
+const imports = program.command('import').description('import data: a CSV file of events, venues or organizers, or a dump');
 csvImportCommand(imports, withStore);
+dumpCommands(program, imports, withStore, DEFAULT_DB);
 
 try {
   await program.parseAsync(process.argv);
