@@ -10,8 +10,8 @@ import { composeServices, type Services } from '../../services.ts';
 import { planColumns, rowFields, type CsvImportType } from './columns.ts';
 import { DEFAULT_CSV_LIMITS, readCsv, type CsvLimits } from './csv-file.ts';
 import { CsvImportError, type RowProblem } from './import-error.ts';
-import { importRepository } from './import.repository.ts';
-import { rowParams, RowRefused, type ImportKey } from './row-params.ts';
+import { importRepository, keyText } from './import.repository.ts';
+import { rowParams, RowRefused, type RowWrite } from './row-params.ts';
 
 export interface CsvImportOptions {
   readonly type: CsvImportType;
@@ -84,23 +84,31 @@ export async function importCsv(deps: CsvImportDeps, bytes: Uint8Array, opts: Cs
     const repo = importRepository(db);
     const refused: RowProblem[] = [];
     const valid: ValidRow[] = [];
-    const seen = new Set<string>();
-    let existing = 0;
-    const stored = (k: ImportKey) => (opts.type === 'events' ? repo.eventExists(k.name, k.start ?? '') : repo.linkedExists(opts.type, k.name));
+    const mapped: Array<{ line: number; write: RowWrite }> = [];
     for (const row of file.rows) {
       try {
-        const { params, key } = rowParams(opts.type, rowFields(plan, row.values));
-        const checked = await checkArgs<Record<string, unknown>>(args, params, deps.caller);
-        const id = `${key.name.toLowerCase()}\u0000${key.start ?? ''}`;
-        if (seen.has(id) || (await stored(key))) { existing++; continue; }
-        seen.add(id);
-        valid.push({ line: row.line, params: checked, sent: new Set(Object.keys(params)) });
+        mapped.push({ line: row.line, write: rowParams(opts.type, rowFields(plan, row.values)) });
       } catch (err) {
-        if (err instanceof RowRefused) refused.push({ line: row.line, reason: err.message });
-        else if (err instanceof ApiError) refused.push({ line: row.line, reason: reasonOf(err) });
-        else throw err;
+        if (!(err instanceof RowRefused)) throw err;
+        refused.push({ line: row.line, reason: err.message });
       }
     }
+    // Keys stored already, read in bulk: a query per row would cost more than the row's write.
+    const seen = opts.type === 'events' ? await repo.eventKeys(mapped.map((m) => m.write.key.start ?? '')) : await repo.linkedKeys(opts.type);
+    let existing = 0;
+    for (const { line, write } of mapped) {
+      try {
+        const checked = await checkArgs<Record<string, unknown>>(args, write.params, deps.caller);
+        const key = keyText(write.key.name, write.key.start);
+        if (seen.has(key)) { existing++; continue; }
+        seen.add(key);
+        valid.push({ line, params: checked, sent: new Set(Object.keys(write.params)) });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        refused.push({ line, reason: reasonOf(err) });
+      }
+    }
+    refused.sort((a, b) => a.line - b.line);
     if (refused.length > 0 && !opts.skipBad) throw badRows(refused);
     let created = valid.length;
     if (!opts.dryRun) created = await writeRows(db, services, opts, deps, valid, refused);
