@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -76,25 +76,34 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     }
     return out;
   };
-  const restoreInto = async (kind: StoreFactory, dump: string) => {
+  const restoreInto = async (kind: StoreFactory, dump: string, uploadsDir?: string) => {
     const db = await kind.create();
     made.push(db);
     const store = await openStore(db.url);
-    try { await restoreDump(store, linesOf(dump)); } finally { await store.close(); }
+    try { await restoreDump(store, linesOf(dump), uploadsDir); } finally { await store.close(); }
     return db.url;
   };
+  /** Every file under a folder, by relative path, with its bytes. */
+  const filesIn = (dir: string): Record<string, string> => Object.fromEntries((readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => f.includes('.')).sort().map((f) => [f, readFileSync(join(dir, f)).toString('base64')]));
 
   it(`restores into ${other.name} and back with byte-identical GET answers, ETags included`, async () => {
     const before = await answers(svc.get);
     expect(before.filter((a) => a.status === 200).length).toBeGreaterThan(30);
     expect(before.every((a) => a.status !== 200 || a.etag !== null)).toBe(true);
     const first = sink();
-    await exportDump(svc.dbUrl, first.out, Date.now());
-    const otherUrl = await restoreInto(other, first.text());
+    const exported = await exportDump(svc.dbUrl, first.out, Date.now(), svc.uploadsDir);
+    // The imported photo and its generated sizes travel with the rows.
+    expect(exported.files).toBeGreaterThan(1);
+    expect(exported.missingFiles).toEqual([]);
+    const uploads = mkdtempSync(join(tmpdir(), 'events-restored-uploads-'));
+    made.push({ dispose: async () => rmSync(uploads, { recursive: true, force: true }) });
+    const otherUrl = await restoreInto(other, first.text(), uploads);
+    expect(filesIn(uploads)).toEqual(filesIn(svc.uploadsDir));
     const there = await startSibling(svc, { dbUrl: otherUrl });
     try { expect(await answers(there.get)).toEqual(before); } finally { await there.close(); }
     const second = sink();
-    await exportDump(otherUrl, second.out, Date.now());
+    await exportDump(otherUrl, second.out, Date.now(), uploads);
     // The same rows, whichever store wrote them: only the header (source, time) differs.
     expect(second.text().split('\n').slice(1)).toEqual(first.text().split('\n').slice(1));
     const backUrl = await restoreInto(factory, second.text());
@@ -118,7 +127,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     const { rows } = await exporting;
     const text = held.text();
     expect(text).not.toContain('Written during export');
-    expect(JSON.parse(text.trim().split('\n').at(-1)!)).toEqual({ end: true, rows });
+    expect(JSON.parse(text.trim().split('\n').at(-1)!)).toEqual({ end: true, rows, files: 0 });
     const url = await restoreInto(other, text);
     const copy = await startSibling(svc, { dbUrl: url });
     try { expect((await copy.get(`/events/${late.id}`)).status).toBe(404); } finally { await copy.close(); }
@@ -148,6 +157,23 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     expect(await refusal([lines[0]!, ...lines.slice(1, -1), '{"end":true,"rows":3}'].join('\n'), 'truncated')).toContain('trailer counts 3');
     const reordered = [lines[0]!, ...lines.slice(1, -1).reverse(), lines.at(-1)!].join('\n');
     expect(await refusal(reordered, 'malformed')).toMatch(/rows after/);
+    // Files go only into the uploads folder's layout, never elsewhere, and never over an existing file.
+    const outside = mkdtempSync(join(tmpdir(), 'events-outside-'));
+    made.push({ dispose: async () => rmSync(outside, { recursive: true, force: true }) });
+    const evil = (file: string) => [lines[0]!, JSON.stringify({ file, data: 'AAAA' }), '{"end":true,"rows":0,"files":1}'].join('\n');
+    const refusedFile = async (file: string) => {
+      const db = await other.create();
+      made.push(db);
+      const store = await openStore(db.url);
+      try { return await restoreDump(store, linesOf(evil(file)), join(outside, 'uploads')).catch((e: unknown) => e); } finally { await store.close(); }
+    };
+    for (const file of ['../escape.jpg', '2018/01/../../../escape.jpg', '/etc/passwd', '2018/01/.hidden']) {
+      expect(await refusedFile(file), file).toMatchObject({ kind: 'malformed', message: expect.stringContaining('is not an uploads path') });
+    }
+    expect(existsSync(join(outside, 'escape.jpg'))).toBe(false);
+    writeFileSync(join(outside, 'taken.jpg'), 'x');
+    expect(await refusedFile('2018/01/ok.jpg')).toMatchObject({ rows: 0, files: 1 });
+    expect(await refusedFile('2018/01/ok.jpg')).toMatchObject({ kind: 'not_empty', message: expect.stringContaining('a file of that name exists') });
     // The service's own store is not empty.
     const dir = mkdtempSync(join(tmpdir(), 'events-dump-'));
     try {
@@ -160,7 +186,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       const target = await other.create();
       made.push(target);
       const restored = await run(process.execPath, [BIN, 'import', 'dump', file, '--db', target.url]);
-      expect(restored.stdout).toMatch(/^restored \d+ rows from a .* dump: users 5, app_passwords 5, posts/);
+      expect(restored.stdout).toMatch(/^restored \d+ rows and \d+ image files from a .* dump: users 5, app_passwords 5, posts/);
     } finally { rmSync(dir, { recursive: true, force: true }); }
   }, 60_000);
 });
