@@ -139,6 +139,9 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
     expect(ragged.body.message).toContain('Invalid Record Length');
     expect((await importCsv({ type: 'events', csv: '' })).body.message).toContain('the file is empty');
     expect((await importCsv({ type: 'shows', csv: 'a' })).body).toMatchObject({ code: 'rest_invalid_param' });
+    // The route's body is bounded before the file is parsed (EVENTS_BODY_LIMIT, 1 MiB by default).
+    const huge = await importCsv({ type: 'events', csv: `Event Name,Event Start Date\n${'Big,2026-01-01\n'.repeat(80_000)}` });
+    expect(huge.status).toBe(413);
     expect(await countWritten(svc)).toEqual(before);
   });
 
