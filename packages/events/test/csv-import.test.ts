@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,6 +171,9 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
       expect(latin1.stderr).toContain('the file is not UTF-8 text (at byte 31)');
       writeFileSync(file, `Event Name,Event Start Date\n${'E,2026-01-01\n'.repeat(50_001)}`);
       expect((await cli(file, '--type', 'events')).stderr).toContain('more than 50000 rows');
+      // The size is checked before the file is read (a sparse 21 MiB file costs no disk).
+      truncateSync(file, 21 * 1024 * 1024);
+      expect((await cli(file, '--type', 'events')).stderr).toContain(`has ${21 * 1024 * 1024} bytes; at most ${20 * 1024 * 1024} are accepted`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
