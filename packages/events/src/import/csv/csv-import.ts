@@ -12,6 +12,7 @@ import { DEFAULT_CSV_LIMITS, readCsv, type CsvLimits } from './csv-file.ts';
 import { CsvImportError, type RowProblem } from './import-error.ts';
 import { importRepository, keyText } from './import.repository.ts';
 import { rowParams, RowRefused, type RowWrite } from './row-params.ts';
+import { linkedMemo } from './linked-memo.ts';
 
 export interface CsvImportOptions {
   readonly type: CsvImportType;
@@ -126,8 +127,14 @@ const badRows = (problems: readonly RowProblem[]) => new CsvImportError('bad_row
  * found when the dates are computed): that refuses the file, or with `skipBad` undoes that row alone (a savepoint).
  */
 async function writeRows(db: Kysely<Database>, s: Services, opts: CsvImportOptions, deps: CsvImportDeps, rows: readonly ValidRow[], refused: RowProblem[]): Promise<number> {
-  const write = (r: ValidRow): Promise<number> => {
-    if (opts.type === 'events') return s.events.create(deps.caller, r.params, r.sent, deps.now);
+  const memo = linkedMemo(s.events);
+  const write = async (r: ValidRow): Promise<number> => {
+    if (opts.type === 'events') {
+      const { params, pending } = memo.apply(r.params);
+      const id = await s.events.create(deps.caller, params, r.sent, deps.now);
+      if (pending) await memo.learn(id, params);
+      return id;
+    }
     // The route's create de-duplicates by name and description, as the plugin does; the key check above already left
     // out names that exist, so this creates.
     return (opts.type === 'venues' ? s.venues : s.organizers).create(deps.caller, r.params, r.sent, deps.now);
