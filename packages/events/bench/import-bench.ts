@@ -12,21 +12,12 @@ import { createSite } from '../src/post/index.ts';
 import { toCaller, userService } from '../src/user/index.ts';
 import { defaultCsvImportOptions, importCsv } from '../src/import/index.ts';
 import { benchStore } from './bench-store.ts';
+import { benchCsv } from './bench-csv.ts';
 
 const ROWS = Number(process.env.EVENTS_BENCH_ROWS ?? 10_000);
 const STORES = (process.env.EVENTS_BENCH_STORES ?? 'sqlite,postgres').split(',');
 
-function csvFile(rows: number): Buffer {
-  const lines = ['Event Name,Event Description,Event Start Date,Event Start Time,Event End Date,Event End Time,Event Venue Name,Event Organizer Name,Event Cost,Event Category,Event Tags'];
-  for (let i = 0; i < rows; i++) {
-    const day = new Date(Date.UTC(2026, 0, 1) + (i % 700) * 86_400_000).toISOString().slice(0, 10);
-    const hour = 8 + (i % 12);
-    lines.push(`Event ${i},"A description of event ${i}, with a comma",${day},${hour}:00,${day},${hour + 2}:30,Venue ${i % 40},Organizer ${i % 25},${5 + (i % 20)},Category ${i % 12},"tag${i % 7}, tag${i % 5}"`);
-  }
-  return Buffer.from(lines.join('\n'));
-}
-
-const file = csvFile(ROWS);
+const file = benchCsv(ROWS);
 console.log(`CSV import, ${ROWS} rows (${(file.length / 1e6).toFixed(1)} MB); load average before ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('| store | first import (rows/s) | created | re-import (rows/s) | existing |');
 console.log('|---|---|---|---|---|');
