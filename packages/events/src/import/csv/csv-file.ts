@@ -10,7 +10,7 @@ export const DEFAULT_CSV_LIMITS: CsvLimits = Object.freeze({ maxBytes: 20 * 1024
 export interface CsvRow { readonly line: number; readonly values: readonly string[] }
 export interface CsvFile { readonly header: readonly string[]; readonly rows: readonly CsvRow[] }
 
-interface ParsedRecord { record: string[]; raw: string; info: { lines: number } }
+interface ParsedRecord { record: string[]; info: { lines: number } }
 
 /**
  * Reads a spreadsheet export: UTF-8 (a byte-order mark is dropped), comma-separated, RFC 4180 quoting, the first row
@@ -31,7 +31,7 @@ export function readCsv(bytes: Uint8Array, limits: CsvLimits = DEFAULT_CSV_LIMIT
   let records: ParsedRecord[];
   try {
     records = parse(text, {
-      bom: true, info: true, raw: true, skip_empty_lines: true, relax_column_count: false,
+      bom: true, info: true, skip_empty_lines: true, relax_column_count: false,
       max_record_size: limits.maxFieldChars,
       // One record more than allowed (the header is one) tells "too many" without parsing the rest.
       to: limits.maxRows + 2,
@@ -46,16 +46,38 @@ export function readCsv(bytes: Uint8Array, limits: CsvLimits = DEFAULT_CSV_LIMIT
   }
   if (records.length === 0) throw new CsvImportError('header', 'the file is empty: the first row must name the columns');
   if (records.length > limits.maxRows + 1) throw new CsvImportError('too_large', `the file has more than ${limits.maxRows} rows`);
+  const starts = recordStartLines(text);
+  // csv-parse reports the line a record ends on (and counts CRLF inside quotes twice): the scan gives where it starts.
+  const lineOf = (i: number) => starts[i] ?? records[i]!.info.lines;
   const [head, ...data] = records;
-  for (const r of records) {
-    const long = r.record.findIndex((v) => v.length > limits.maxFieldChars);
-    if (long >= 0) throw new CsvImportError('too_large', `line ${startLine(r)}: a field is longer than ${limits.maxFieldChars} characters`);
-  }
-  return { header: head!.record.map((h) => h.trim()), rows: data.map((r) => ({ line: startLine(r), values: r.record })) };
+  records.forEach((r, i) => {
+    if (r.record.some((v) => v.length > limits.maxFieldChars)) throw new CsvImportError('too_large', `line ${lineOf(i)}: a field is longer than ${limits.maxFieldChars} characters`);
+  });
+  return { header: head!.record.map((h) => h.trim()), rows: data.map((r, i) => ({ line: lineOf(i + 1), values: r.record })) };
 }
 
-/** csv-parse counts the line a record ends on; a quoted field with line breaks started earlier. */
-const startLine = (r: ParsedRecord): number => r.info.lines - (r.raw.replace(/(\r\n|\r|\n)$/, '').match(/\r\n|\r|\n/g)?.length ?? 0);
+/**
+ * The line each non-empty record starts on: line breaks are CRLF, LF or CR, and those inside a quoted cell (quotes
+ * open only at a cell's start, as the parser requires) do not end the record. One pass over the text.
+ */
+export function recordStartLines(text: string): number[] {
+  const starts: number[] = [];
+  let line = 1;
+  let quoted = false;
+  let atRecordStart = true;
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\r' && text[i + 1] === '\n') continue; // the CR of a CRLF: its LF counts
+    if (c === '\n' || c === '\r') {
+      line++;
+      if (!quoted) atRecordStart = true;
+      continue;
+    }
+    if (atRecordStart) { starts.push(line); atRecordStart = false; }
+    if (c === '"') quoted = !quoted;
+  }
+  return starts;
+}
 
 function firstBadUtf8(bytes: Uint8Array): number {
   // Decoding prefixes would be quadratic; the standard decoder replaces bad sequences with U+FFFD, so find the first.
