@@ -37,6 +37,9 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
   };
 
   it('imports the plugin\'s columns: dates in its three shapes, venue, organizers, terms and cost as the REST create stores them', async () => {
+    // An anonymous list answered (and cached) before the import shows the imported events right after it.
+    const window = { start_date: '2025-07-01', end_date: '2025-07-31' };
+    expect((await svc.get('/events', { query: window })).body.total).toBe(0);
     const res = await importCsv({ type: 'events', csv: EVENTS_CSV });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toEqual({ type: 'events', dryRun: false, rows: 3, created: 3, existing: 0, refused: [], ignoredColumns: ['Notes'] });
@@ -53,6 +56,7 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
     expect(market).toMatchObject({ start_date: '2025-07-06 09:00:00', end_date: '2025-07-06 13:00:00' });
     expect(market.venue.id).toBe(picnic.venue.id);
     expect(market.organizer[0].id).toBe(jazz.organizer[0].id);
+    expect((await svc.get('/events', { query: window })).body.total).toBe(3);
   });
 
   it('adds nothing and changes nothing when the same file is imported again (key: name and start)', async () => {
