@@ -40,6 +40,28 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/events/src/dump/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['fastify', '**/http/**', '**/cli/**', '**/event/**', '**/post/**', '**/import/**'],
+            message: 'The dump copies tables: it knows the store (src/db), not HTTP, the CLI or the domain services.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['packages/events/src/import/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['fastify', '**/cli/**', '**/dump/**', '**/db/connection*', '**/db/sqlite-*'],
+            message: 'The importer writes through the domain services (src/services.ts), never the store directly.' },
+        ],
+      }],
+    },
+  },
+  {
     files: ['packages/*/static/**/*.{js,ts}', 'packages/news/src/client/**/*.{js,ts}'],
     languageOptions: { globals: { ...globals.browser } },
   },

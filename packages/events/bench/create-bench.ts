@@ -6,40 +6,15 @@
  * EVENTS_BENCH_SECONDS (default 10) per timed run; EVENTS_BENCH_SHARED (default 10000) events sharing the title first.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { benchStore } from './bench-store.ts';
 
 const BIN = process.env.EVENTS_BENCH_BIN ?? fileURLToPath(new URL('../bin/events.js', import.meta.url));
-const PG_ADMIN = process.env.EVENTS_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DURATION = Number(process.env.EVENTS_BENCH_SECONDS ?? 10);
 const SHARED = Number(process.env.EVENTS_BENCH_SHARED ?? 10_000);
 const AUTH = `Basic ${Buffer.from('bench:bench-password-0001').toString('base64')}`;
-
-async function store(kind: 'sqlite' | 'postgres'): Promise<{ url: string; dispose: () => Promise<void> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'events-creates-'));
-    return { url: `sqlite:${join(dir, 'events.sqlite')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `events_creates_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  return {
-    url: PG_ADMIN.replace(/\/[^/]*$/, `/${name}`),
-    dispose: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 const body = (title: string) => `title=${encodeURIComponent(title)}&start_date=tomorrow+9am&end_date=tomorrow+11am&cost=10`;
 const creates = (base: string, title: (i: number) => string, opts: { duration?: number; amount?: number }) => {
@@ -55,7 +30,7 @@ const creates = (base: string, title: (i: number) => string, opts: { duration?: 
 };
 
 async function run(kind: 'sqlite' | 'postgres'): Promise<string[]> {
-  const db = await store(kind);
+  const db = await benchStore(kind, 'events_creates');
   execFileSync(process.execPath, [BIN, 'user', 'add', 'bench', '--role', 'administrator', '--app-password', 'bench-password-0001', '--db', db.url]);
   const port = 30000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db.url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn' } });

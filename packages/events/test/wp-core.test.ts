@@ -45,7 +45,7 @@ describe.each(STORES)('WordPress core routes ($name)', (factory) => {
       expect(res.headers.get('allow')).toBe('GET');
       const { routes, _links, ...rest } = res.body;
       expect(rest).toEqual({ name: 'Events', description: '', url: site, home: site, gmt_offset: 0, timezone_string: 'UTC',
-        page_for_posts: 0, page_on_front: 0, show_on_front: 'posts', namespaces: ['tribe/events/v1', 'tec/v1', 'wp/v2'],
+        page_for_posts: 0, page_on_front: 0, show_on_front: 'posts', namespaces: ['tribe/events/v1', 'tec/v1', 'wp/v2', 'events-service/v1'],
         authentication: { 'application-passwords': { endpoints: {} } }, site_logo: 0, site_icon: 0, site_icon_url: '' });
       expect(_links).toEqual({ help: [{ href: 'https://developer.wordpress.org/rest-api/' }] });
       expect(routes['/']).toEqual({ namespace: '', methods: ['GET'], endpoints: [{ methods: ['GET'], args: { context: { default: 'view', required: false } } }],
@@ -70,7 +70,7 @@ describe.each(STORES)('WordPress core routes ($name)', (factory) => {
       expect(res.body).toEqual({ name: 'Events', description: '', url: site, home: site, gmt_offset: 0, timezone_string: 'UTC' });
       expect(Object.keys(recorded('010'))).toEqual(Object.keys(res.body));
       expect((await svc.get('/wp-json/', { query: { _fields: 'site_logo,_links' } })).body).toEqual({ site_logo: 0, _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] } });
-      expect((await svc.get('/?rest_route=/', { query: { _fields: 'namespaces' } })).body).toEqual({ namespaces: ['tribe/events/v1', 'tec/v1', 'wp/v2'] });
+      expect((await svc.get('/?rest_route=/', { query: { _fields: 'namespaces' } })).body).toEqual({ namespaces: ['tribe/events/v1', 'tec/v1', 'wp/v2', 'events-service/v1'] });
     });
 
     it('refuses other methods with rest_no_route, and OPTIONS describes the route', async () => {

@@ -8,6 +8,8 @@ import { ROLES, UserError, isRole, userService } from '../user/index.ts';
 import { createSite, postRepository } from '../post/index.ts';
 import { mediaDepsFromConfig, mediaService } from '../media/index.ts';
 import { reportBadStoredDates } from '../event/index.ts';
+import { csvImportCommand } from './csv.command.ts';
+import { dumpCommands } from './dump.command.ts';
 
 const DEFAULT_DB = 'sqlite:./data/events.sqlite';
 const program = new Command().name('events').description('REST service compatible with The Events Calendar (tribe/events/v1)');
@@ -129,6 +131,10 @@ program.command('media').description('manage the media library').command('add <s
       console.log(`attachment ${id}\t${url}`);
     });
   });
+
+const imports = program.command('import').description('import data: a CSV file of events, venues or organizers, or a dump');
+csvImportCommand(imports, withStore);
+dumpCommands(program, imports, withStore, DEFAULT_DB);
 
 try {
   await program.parseAsync(process.argv);

@@ -4,5 +4,5 @@ export { eventRoutes } from './event.routes.ts';
 export { eventRepository } from './event.repository.ts';
 export { findBadStoredDates, reportBadStoredDates } from './stored-dates.ts';
 export { eventListFilter } from './list-filter.ts';
-export { eventListArgs } from './event.args.ts';
+export { eventListArgs, eventWriteArgs } from './event.args.ts';
 export type { EventListParams } from './event.args.ts';

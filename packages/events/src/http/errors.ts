@@ -38,6 +38,9 @@ export const ERROR_STATUS = {
   internal_server_error: 500,
   // tec/v1 (src/tec-v1): the experimental-endpoint gate.
   missing_experimental_endpoint_acknowledgement: 400,
+  // Our own namespace (src/import): a CSV file refused as a whole.
+  csv_invalid: 400,
+  csv_too_large: 413,
   // Not in the plugin (WordPress would answer its own database error page): the store is unreachable or restarting.
   db_unavailable: 503,
 } as const;

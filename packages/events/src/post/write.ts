@@ -11,6 +11,8 @@ import {
  * waits (up to 5 s) while another process holds the write lock.
  */
 export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  // Inside a caller's transaction (a whole CSV import is one): the write is part of it, all or nothing.
+  if (db.isTransaction) return fn(db as Transaction<Database>);
   for (let attempt = 1; ; attempt++) {
     try {
       // SQLite: in this process's write queue, waiting for other processes' locks (db/sqlite-writes.ts).

@@ -1,4 +1,4 @@
-export { userService, UserError } from './user.service.ts';
+export { userService, UserError, toCaller } from './user.service.ts';
 export type { UserService } from './user.service.ts';
 export { ROLES, isRole } from './roles.ts';
 export type { Role } from './roles.ts';

@@ -27,7 +27,7 @@ function checkUrl(url: string): string {
   return u;
 }
 
-function toCaller(u: UserRow): Caller {
+export function toCaller(u: UserRow): Caller {
   const caps = isRole(u.role) ? ROLE_CAPS[u.role] : new Set<string>();
   return { id: u.id, login: u.login, role: u.role, can: (cap) => caps.has(cap) };
 }

@@ -1,0 +1,44 @@
+import type { Database } from '../db/index.ts';
+
+/**
+ * The dump format (DESIGN in README, "Export and restore"): JSON Lines. Line 1 is the header, then one line per row
+ * `{"table":"posts","row":{…}}` in TABLES order (parents before children), then the trailer `{"end":true,"rows":N}`,
+ * whose absence marks a truncated file. Values are JSON numbers, strings and null, as both stores hold them.
+ */
+export const DUMP_FORMAT = 'events-dump';
+/** Bumped when the line shapes or their meaning change; a restore refuses any other version. */
+export const DUMP_VERSION = 1;
+
+export interface DumpHeader {
+  readonly format: typeof DUMP_FORMAT;
+  readonly version: number;
+  /** The store's latest migration: a dump restores only into a store at the same schema version. */
+  readonly schema: string;
+  readonly source: 'sqlite' | 'postgres';
+  readonly exported_gmt: string;
+  /** The next-id counters (the highest id handed out), so ids after a restore continue where the source's did. */
+  readonly sequences: Readonly<Record<string, number>>;
+}
+
+export interface DumpRowLine { readonly table: DumpTable; readonly row: Record<string, unknown> }
+export interface DumpTrailer { readonly end: true; readonly rows: number }
+
+/**
+ * Every table that holds the site's data, in an order where each row's references come before it. Left out:
+ * login attempts (a minute's throttling state) and the change-notification bookkeeping.
+ */
+export const TABLES = ['users', 'app_passwords', 'posts', 'attachments', 'venues', 'organizers', 'events', 'event_organizers',
+  'terms', 'event_terms', 'event_series', 'event_occurrences'] as const satisfies ReadonlyArray<keyof Database>;
+export type DumpTable = (typeof TABLES)[number];
+
+/** A stable row order per table (its primary key), so two exports of one store are the same file but for the header. */
+export const ORDER_BY: Record<DumpTable, string> = {
+  users: 'id', app_passwords: 'id', posts: 'id', attachments: 'post_id', venues: 'post_id', organizers: 'post_id',
+  events: 'post_id', event_organizers: 'event_id, organizer_id', terms: 'id', event_terms: 'event_id, term_id',
+  event_series: 'post_id', event_occurrences: 'post_id',
+};
+
+/** Tables with a generated id, whose counters the header carries. */
+export const ID_TABLES = ['users', 'app_passwords', 'posts', 'terms'] as const;
+
+export const isDumpTable = (t: unknown): t is DumpTable => typeof t === 'string' && (TABLES as readonly string[]).includes(t);
