@@ -25,7 +25,8 @@ export interface DumpTrailer { readonly end: true; readonly rows: number }
 
 /**
  * Every table that holds the site's data, in an order where each row's references come before it. Left out:
- * login attempts (a minute's throttling state) and the change-notification bookkeeping.
+ * login attempts (a minute's throttling state), the change-notification bookkeeping and `slug_hints` (a cache of
+ * what `posts` holds, rebuilt on the first create of each title after a restore; migration 015).
  */
 export const TABLES = ['users', 'app_passwords', 'posts', 'attachments', 'venues', 'organizers', 'events', 'event_organizers',
   'terms', 'event_terms', 'event_series', 'event_occurrences'] as const satisfies ReadonlyArray<keyof Database>;
