@@ -16,6 +16,7 @@ import { describeMatching } from './search/matching-options.ts';
 import { renderArticle } from './view/article-view.ts';
 import { peakLine } from './view/peak-line.ts';
 import { quotedQuery } from './view/quoted-query.ts';
+import { mountThemeSwitch } from './view/theme-switch.ts';
 import { afterPaint, byId, downloadText, formatCount, h, plural, replaceChildren } from './view/dom.ts';
 import { formProblem, readForm, setIndexes, writeForm } from './view/search-form.ts';
 import { applyFilterSupport, filterEnabled } from './view/filter-support.ts';
@@ -386,6 +387,7 @@ async function describeCorpus(current: string): Promise<boolean> {
 }
 
 async function start(): Promise<void> {
+  document.querySelector('.masthead .wrap')?.prepend(mountThemeSwitch());
   const initial = parseSearchState(location.search);
   writeForm(initial);
   const problems = linkProblems(location.search);
