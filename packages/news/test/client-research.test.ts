@@ -57,6 +57,22 @@ describe('timeline', () => {
     await page.close();
   });
 
+  it('places each month at its calendar date and shades the months absent from the corpus as gaps (issue 29 bug 2)', async () => {
+    const page = await open('?q=die');
+    const periods = (await tableRows(page)).map((r) => r[0]!);
+    const xs = await page.locator('[data-testid=chart] circle.point').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('cx'))));
+    const month = (p: string) => Number(p.slice(0, 4)) * 12 + Number(p.slice(5, 7)) - 1;
+    const months = periods.map(month);
+    const span = months.at(-1)! - months[0]!;
+    const missing = months.slice(1).map((m, i) => m - months[i]! - 1);
+    // The fixture corpus has crawl months missing between its first and last ones: the test is not vacuous.
+    expect(missing.some((n) => n > 0)).toBe(true);
+    periods.forEach((_, i) => expect((xs[i]! - xs[0]!) / (xs[periods.length - 1]! - xs[0]!)).toBeCloseTo((months[i]! - months[0]!) / span, 6));
+    const gaps = await page.locator('[data-testid=chart] rect.gap').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-missing'))));
+    expect(gaps).toEqual(missing.filter((n) => n > 0));
+    await page.close();
+  });
+
   it('compares up to five phrases with a legend, refuses a sixth and a repeat, and removes one', async () => {
     const page = await open('?q=die');
     await tableRows(page);

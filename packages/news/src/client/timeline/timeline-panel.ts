@@ -198,7 +198,7 @@ function swatch(k: number): SVGElement {
 function dataTable(chart: ReturnType<typeof timelineChart>, caption: string, unit: string, measure: TimelineMeasure): HTMLElement {
   return h('div', { class: 'visually-hidden' }, h('table', {},
     h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, unit), ...chart.series.map((s) => h('th', { scope: 'col' }, quotedQuery(s.phrase))))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, unit), ...chart.series.map((s) => h('th', { scope: 'col' }, s.phrase)))),
     h('tbody', {}, ...chart.periods.map((p, i) => h('tr', {}, h('th', { scope: 'row' }, p),
       ...chart.series.map((s) => h('td', {}, formatMeasure(s.points[i]?.value ?? null, measure))))))));
 }
