@@ -4,7 +4,7 @@
  * what an article is even without a title, and a tab title and year range in words.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -68,6 +68,26 @@ describe('search page layout', () => {
     expect(long.length).toBe(140);
     const page = await open(`?q=${encodeURIComponent(long)}`, 1280);
     await results(page);
+    const m = await sideways(page);
+    expect(m.scrollWidth, m.wide.join(' ')).toBe(m.clientWidth);
+    await page.close();
+  });
+
+  it('shortens a 10,000-character query visibly in the heading and legend and keeps it whole in the export (issue 29 bug 10)', async () => {
+    // Ten thousand characters of the huge fixture article's repeated line, so the search finds them.
+    const line = 'Messreihe Omega am Pegel Nord, Wasserstand und Strömung wurden notiert. ';
+    const long = line.repeat(Math.ceil(10_000 / line.length)).slice(0, 10_000).trimEnd();
+    const page = await open('', 1280);
+    await page.locator('#q').fill(long);
+    await page.locator('#q').press('Enter');
+    await results(page);
+    const heading = (await page.locator('#total-label').textContent())!;
+    expect(heading).toContain(`(${long.length.toLocaleString('en')} characters)`);
+    expect(heading.length).toBeLessThan(160);
+    const legend = (await page.locator('.legend-phrase').first().textContent())!;
+    expect(legend).toMatch(/…” \([\d,]+ characters\)$/u);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Counts per month (CSV)' }).click()]);
+    expect(await readFile((await dl.path())!, 'utf8')).toContain(long);
     const m = await sideways(page);
     expect(m.scrollWidth, m.wide.join(' ')).toBe(m.clientWidth);
     await page.close();

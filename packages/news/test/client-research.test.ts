@@ -57,6 +57,22 @@ describe('timeline', () => {
     await page.close();
   });
 
+  it('places each month at its calendar date and shades the months absent from the corpus as gaps (issue 29 bug 2)', async () => {
+    const page = await open('?q=die');
+    const periods = (await tableRows(page)).map((r) => r[0]!);
+    const xs = await page.locator('[data-testid=chart] circle.point').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('cx'))));
+    const month = (p: string) => Number(p.slice(0, 4)) * 12 + Number(p.slice(5, 7)) - 1;
+    const months = periods.map(month);
+    const span = months.at(-1)! - months[0]!;
+    const missing = months.slice(1).map((m, i) => m - months[i]! - 1);
+    // The fixture corpus has crawl months missing between its first and last ones: the test is not vacuous.
+    expect(missing.some((n) => n > 0)).toBe(true);
+    periods.forEach((_, i) => expect((xs[i]! - xs[0]!) / (xs[periods.length - 1]! - xs[0]!)).toBeCloseTo((months[i]! - months[0]!) / span, 6));
+    const gaps = await page.locator('[data-testid=chart] rect.gap').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-missing'))));
+    expect(gaps).toEqual(missing.filter((n) => n > 0));
+    await page.close();
+  });
+
   it('compares up to five phrases with a legend, refuses a sixth and a repeat, and removes one', async () => {
     const page = await open('?q=die');
     await tableRows(page);
@@ -189,11 +205,11 @@ describe('concordance', () => {
     expect(shown.slice(0, 3)).toEqual(want.contexts.map((c) => ({ left: c.left, match: c.match, right: c.right })));
     // Right-aligned: the left context's last character touches the match cell.
     const gap = await page.locator('.kwic-table tbody tr').first().evaluate((tr) => {
-      const span = tr.querySelector('.kwic-left span')!;
+      const span = tr.querySelector('.kwic-before span')!;
       const range = document.createRange();
       range.selectNodeContents(span);
       const rects = [...range.getClientRects()];
-      return tr.querySelector('.kwic-left')!.getBoundingClientRect().right - Math.max(...rects.map((r) => r.right));
+      return tr.querySelector('.kwic-before')!.getBoundingClientRect().right - Math.max(...rects.map((r) => r.right));
     });
     expect(gap).toBeLessThan(8);
     expect(await page.locator('.kwic-status').textContent()).toBe(`Occurrences 1–1,000 of ${found.total_occurrences.toLocaleString('en')}, corpus order.`);
@@ -216,7 +232,7 @@ describe('concordance', () => {
       const seg = new Intl.Segmenter(undefined, { granularity: 'word' });
       const coll = new Intl.Collator(undefined, { sensitivity: 'base' });
       const words = (t: string) => [...seg.segment(t)].filter((x) => x.isWordLike).map((x) => x.segment);
-      const keys = [...tbody.querySelectorAll(`.kwic-${s} span`)].map((e) => (s === 'left' ? words(e.textContent ?? '').reverse() : words(e.textContent ?? '')));
+      const keys = [...tbody.querySelectorAll(`.kwic-${s === "left" ? "before" : "after"} span`)].map((e) => (s === 'left' ? words(e.textContent ?? '').reverse() : words(e.textContent ?? '')));
       const cmp = (a: string[], b: string[]) => {
         for (let i = 0; i < Math.min(a.length, b.length); i++) { const c = coll.compare(a[i]!, b[i]!); if (c !== 0) return c; }
         return a.length - b.length;
@@ -334,8 +350,11 @@ describe('matching options and filters in every view', () => {
     const shownPeriods = new Map((await tableRows(page)).map((r) => [r[0], r[1]]));
     for (const p of wanted.filter((x) => x.occurrences > 0)) expect(shownPeriods.get(p.period)).toBe(p.occurrences.toLocaleString('en'));
     await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
-    // No busiest-month line from find's candidate intervals: the timeline has the exact months.
-    expect(await page.locator('#total-note .peak').count()).toBe(0);
+    // The busiest-month line counts whole-word matches (the estimate's periods), not find's candidate intervals.
+    const active = wanted.filter((x) => x.occurrences > 0);
+    const busiest = active.reduce((a, b) => (b.occurrences > a.occurrences ? b : a));
+    await expect.poll(() => page.locator('#total-note .peak').textContent())
+      .toBe(`Found in ${active.length} crawl ${active.length === 1 ? 'month' : 'months'}; most in ${busiest.period} (${busiest.occurrences.toLocaleString('en')}).`);
     const csv = await download(page, () => page.getByRole('button', { name: 'Matching articles (CSV)' }).click());
     const [header, ...records] = parseCsv(csv.text);
     expect(records[0]![header!.indexOf('matching')]).toBe('exact capitals, whole words only');

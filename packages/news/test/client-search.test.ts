@@ -174,6 +174,8 @@ describe('facets on a phone', () => {
     const page = await open('?q=die', 390);
     await results(page);
     await page.locator('[data-facet=source]').waitFor();
+    // The facet says what it groups (issue 29 bug 4).
+    expect(await page.locator('[data-facet=source] h3').textContent()).toBe('Source (host name; site name where none)');
     for (const more of await page.locator('details.facet-more summary').all()) await more.click();
     const m = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
     expect(m.scroll).toBe(m.client);
@@ -239,7 +241,35 @@ describe('errors and colour scheme', () => {
     for (const [sel, ratio] of measured) expect(ratio, sel).toBeGreaterThanOrEqual(4.5);
     await screenshot(page, 'search-dark.png');
     await page.emulateMedia({ colorScheme: 'light' });
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(247, 246, 242)');
+    // The page follows the system setting's change event, a task after the emulation.
+    await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(247, 246, 242)');
+    await page.close();
+  });
+
+  it('switches to dark colours on request, remembers it across reloads, and returns to the system setting', async () => {
+    const page = await live.open();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${live.service.url}/?q=die`);
+    await results(page);
+    const paper = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const colours = page.getByLabel('Colours');
+    expect(await colours.inputValue()).toBe('system');
+    expect(await paper()).toBe('rgb(247, 246, 242)');
+    await colours.selectOption('dark');
+    expect(await paper()).toBe('rgb(20, 22, 27)');
+    for (const [sel, ratio] of await contrasts(page, ['body', '#total', 'article.result .meta', '#search-button', '.masthead h1 a', '#theme'])) expect(ratio, sel).toBeGreaterThanOrEqual(4.5);
+    await page.reload();
+    await results(page);
+    expect(await paper()).toBe('rgb(20, 22, 27)');
+    expect(await colours.inputValue()).toBe('dark');
+    await colours.selectOption('light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(paper).toBe('rgb(247, 246, 242)');
+    await colours.selectOption('system');
+    await expect.poll(paper).toBe('rgb(20, 22, 27)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(paper).toBe('rgb(247, 246, 242)');
+    expect(await page.evaluate(() => localStorage.getItem('news-theme'))).toBeNull();
     await page.close();
   });
 

@@ -14,6 +14,9 @@ import { SearchSession } from './search/search-session.ts';
 import { defaultAutoExamineOptions, examineUntilEnough } from './search/auto-examine.ts';
 import { describeMatching } from './search/matching-options.ts';
 import { renderArticle } from './view/article-view.ts';
+import { peakLine } from './view/peak-line.ts';
+import { quotedQuery } from './view/quoted-query.ts';
+import { mountThemeSwitch } from './view/theme-switch.ts';
 import { afterPaint, byId, downloadText, formatCount, h, plural, replaceChildren } from './view/dom.ts';
 import { formProblem, readForm, setIndexes, writeForm } from './view/search-form.ts';
 import { applyFilterSupport, filterEnabled } from './view/filter-support.ts';
@@ -150,7 +153,7 @@ function renderMoreCards(s: SearchSession, focusFirst = false, partial = false):
 
 /** `stepDone` is called once this step's pages are in (or failed), before any scanning on for filters. */
 async function examine(s: SearchSession, gen: number, stepDone: () => void = () => {}): Promise<void> {
-  setStatus(`Examining up to 1,000 occurrences of “${s.state.query}”…`, true);
+  setStatus(`Examining up to 1,000 occurrences of ${quotedQuery(s.state.query)}…`, true);
   el.next.disabled = true;
   try {
     const firstStep = s.articles.totals().examinedOccurrences === 0;
@@ -218,6 +221,8 @@ async function loadEstimate(s: SearchSession, gen: number, request: Promise<Esti
       },
     }));
     showEstimate(est, state, s.release, el);
+    const peak = state.matching.wholeWord && !hasFilters(state.filters) ? peakLine(est.periods, chartData(s.found).yearly, est.mode === 'exact') : null;
+    if (peak !== null) el.totalNote.append(h('span', { class: 'peak' }, peak));
   } catch (e) {
     if (gen !== generation) return;
     if (e instanceof ApiError && e.code === 'country_attribution_unavailable') return; // the examination reports it
@@ -254,7 +259,7 @@ async function runSearch(state: SearchState): Promise<void> {
   el.welcome.hidden = true;
   // Nothing of the previous search stays on screen (total, chart, exports) while the new one is asked for.
   el.results.hidden = true;
-  setStatus(`Searching for “${state.query}”…`, true);
+  setStatus(`Searching for ${quotedQuery(state.query)}…`, true);
   el.searchButton.disabled = true;
   try {
     const s = await SearchSession.start(api, state);
@@ -273,23 +278,23 @@ async function runSearch(state: SearchState): Promise<void> {
     script.title = state.matching.wholeWord ? 'The download script cannot do whole-word searches yet; turn off Whole words only to get it.' : 'Python script that downloads every matching article';
     el.results.hidden = false;
     el.total.textContent = formatCount(total);
-    el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}”`;
+    el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of ${quotedQuery(state.query)}`;
     const years = crawlYears(state);
     const chart = chartData(s.found);
-    const peak = chart.bars.reduce<{ period: string; count: number } | null>((best, b) => (best === null || b.count > best.count ? b : best), null);
-    const active = chart.bars.filter((b) => b.count > 0).length;
+    // find's per-shard intervals hold whole-word candidates, not matches: a whole-word search takes the line from
+    // the estimate's periods once it answers (loadEstimate).
+    const peak = state.matching.wholeWord ? null : peakLine(chart.bars.map((b) => ({ period: b.period, occurrences: b.count })), chart.yearly, true);
     replaceChildren(el.totalNote,
       `In ${years}, ${describeMatching(state.matching)}, before metadata filters · release ${s.release}`,
-      // find's per-shard intervals hold whole-word candidates, not matches: the timeline shows those months exactly.
-      total > 0 && peak !== null && !state.matching.wholeWord ? h('span', { class: 'peak' }, `Found in ${plural(active, chart.yearly ? 'crawl year' : 'crawl month', chart.yearly ? 'crawl years' : 'crawl months')}; most in ${peak.period} (${formatCount(peak.count)}).`) : null);
+      peak === null ? null : h('span', { class: 'peak' }, peak));
     if (hasFilters(state.filters)) {
       // Until the estimate answers, the find total is the only count: say that it is before the filters.
-      el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of “${state.query}” before the filters`;
+      el.totalLabel.textContent = `${total === 1 ? 'occurrence' : 'occurrences'} of ${quotedQuery(state.query)} before the filters`;
       replaceChildren(el.totalNote, `In ${years}, ${describeMatching(state.matching)} · counting those in articles matching the filters…`);
     }
     if (total === 0) {
       renderSummary(s);
-      replaceChildren(el.list, h('p', { class: 'empty' }, `No article contains “${state.query}” in ${years} (${describeMatching(state.matching)}). Check the spelling${state.matching.caseInsensitive ? '' : ', try Ignore capitals'}, or widen the crawl years.`));
+      replaceChildren(el.list, h('p', { class: 'empty' }, `No article contains ${quotedQuery(state.query)} in ${years} (${describeMatching(state.matching)}). Check the spelling${state.matching.caseInsensitive ? '' : ', try Ignore capitals'}, or widen the crawl years.`));
       setStatus('No occurrences.');
     }
     // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
@@ -382,6 +387,7 @@ async function describeCorpus(current: string): Promise<boolean> {
 }
 
 async function start(): Promise<void> {
+  document.querySelector('.masthead .wrap')?.prepend(mountThemeSwitch());
   const initial = parseSearchState(location.search);
   writeForm(initial);
   const problems = linkProblems(location.search);

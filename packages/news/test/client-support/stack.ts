@@ -18,6 +18,10 @@ export const silent = pino({ level: 'silent' });
 export const FIXTURE_PHRASE = 'Kanalbrücke Zeta';
 export const FORMULA_TITLE = '=HYPERLINK("https://example.invalid/x","Kanalbrücke")';
 export const MARKUP_TITLE = '<img src=x onerror="window.__injected=1">Kanalbrücke';
+/** An Arabic word, a sentence opening before it, and a long German compound, each in one fixture article. */
+export const RTL_WORD = 'ترامب';
+export const RTL_PHRASE = 'في العاصمة';
+export const LONG_WORD = 'Bundesregierungssprecherinnenkonferenz';
 /** Over 1 MiB: get_doc full_text refuses it. */
 export const HUGE_BYTES = 1_100_000;
 
@@ -35,6 +39,10 @@ export function fixtureArticles(): Record<string, unknown>[] {
     { text: `${FIXTURE_PHRASE}: Messprotokoll. ${line.repeat(Math.ceil(HUGE_BYTES / line.length))}`, title: 'Messprotokoll der Kanalbrücke',
       url: 'https://kanal.example.org/protokoll', hostname: 'kanal.example.org', sitename: 'Kanal Kurier', language: 'de',
       warc_date: '2025-04-20T12:00:00', warc_record_id: '<urn:uuid:00000000-0000-4000-8000-000000000003>' },
+    // Right-to-left text and a long German compound for the concordance's layout (issue 29 bugs 1 and 3).
+    { text: `${RTL_PHRASE} قال المتحدث إن ${RTL_WORD} سيزور المدينة الأسبوع المقبل. ${LONG_WORD} tagte.`,
+      title: 'خبر قصير', url: 'https://akhbar.example.com/1', hostname: 'akhbar.example.com', sitename: 'Akhbar', language: 'ar',
+      warc_date: '2025-04-22T09:00:00', warc_record_id: '<urn:uuid:00000000-0000-4000-8000-000000000004>' },
   ];
 }
 

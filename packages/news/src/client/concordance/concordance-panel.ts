@@ -7,6 +7,8 @@ import { downloadText, formatCount, h, replaceChildren } from '../view/dom.ts';
 import { occurrenceHash } from './article-reader.ts';
 import { CONCORDANCE_PAGE, concordancePage, concordanceSize } from './concordance-pages.ts';
 import { sortLines, type ConcordanceOrder } from './concordance-sort.ts';
+import { lineDirection } from './line-direction.ts';
+import { quotedQuery } from '../view/quoted-query.ts';
 
 export interface ConcordanceContext {
   readonly api: ApiClient;
@@ -97,16 +99,24 @@ export class ConcordancePanel {
         ? `Occurrences among candidates ${formatCount(from + 1)}–${formatCount(Math.min(this.total, from + CONCORDANCE_PAGE))} of ${formatCount(this.total)}: ${formatCount(this.rows.length)} whole-word ${this.rows.length === 1 ? 'line' : 'lines'}, ${order}.`
         : `Occurrences ${formatCount(from + 1)}–${formatCount(from + this.rows.length)} of ${formatCount(this.total)}, ${order}.`;
     const rows = sortLines(this.rows, this.order);
-    // The match column is as wide as the longest match (at most 24 characters), so the contexts sit right against it.
-    const matchCol = h('col', { class: 'kwic-match-col' });
-    matchCol.style.width = `${Math.min(24, Math.max(4, ...rows.map((r) => [...r.match].length))) + 1}ch`;
     replaceChildren(this.lines, h('table', { class: 'kwic-table' },
-      h('colgroup', {}, h('col', {}), matchCol, h('col', {})),
-      h('caption', { class: 'visually-hidden' }, `Concordance of “${this.ctx.search.query}”: left context, match, right context`),
-      h('thead', { class: 'visually-hidden' }, h('tr', {}, h('th', { scope: 'col' }, 'Left context'), h('th', { scope: 'col' }, 'Match'), h('th', { scope: 'col' }, 'Right context'))),
-      h('tbody', {}, ...rows.map((r) => h('tr', {},
-        h('td', { class: 'kwic-left' }, h('span', {}, r.left)),
-        h('td', { class: 'kwic-match' }, h('a', { href: occurrenceHash(r.shardId, r.rank), title: `${r.title ?? 'Untitled article'}${r.hostname ? ` (${r.hostname})` : ''}` }, r.match)),
-        h('td', { class: 'kwic-right' }, h('span', {}, r.right)))))));
+      h('caption', { class: 'visually-hidden' }, `Concordance of ${quotedQuery(this.ctx.search.query)}: context before, match, context after (right to left lines show the context before on the right)`),
+      h('thead', { class: 'visually-hidden' }, h('tr', {}, h('th', { scope: 'col' }, 'Context'), h('th', { scope: 'col' }, 'Match'), h('th', { scope: 'col' }, 'Context'))),
+      h('tbody', {}, ...rows.map((r) => concordanceLine(r)))));
   }
+}
+
+/**
+ * One line. The match column takes the width the match needs and the contexts give way, each cut on its far
+ * side (issue 29 bug 1). Each cell is bidi-isolated with its own direction, and a right-to-left line puts the
+ * context before the match on the right, so Arabic reads before → match → after (bug 3).
+ */
+function concordanceLine(r: ConcordanceRow): HTMLElement {
+  const dir = lineDirection(r);
+  const before = h('td', { class: 'kwic-before', dir }, h('span', {}, r.left));
+  const after = h('td', { class: 'kwic-after', dir }, h('span', {}, r.right));
+  // Past ~40 characters a match may wrap at spaces: it stays whole, on two lines, instead of widening the page.
+  const match = h('td', { class: [...r.match].length > 40 ? 'kwic-match kwic-long' : 'kwic-match', dir },
+    h('a', { href: occurrenceHash(r.shardId, r.rank), title: `${r.title ?? 'Untitled article'}${r.hostname ? ` (${r.hostname})` : ''}` }, r.match));
+  return h('tr', { 'data-dir': dir }, ...(dir === 'rtl' ? [after, match, before] : [before, match, after]));
 }

@@ -6,6 +6,7 @@ import { describeMatching } from '../search/matching-options.ts';
 import { hasFilters, type SearchState } from '../search/url-state.ts';
 import { timelineCsv } from '../export/timeline-export.ts';
 import { downloadText, h, replaceChildren, svg } from '../view/dom.ts';
+import { quotedQuery } from '../view/quoted-query.ts';
 import { filteredPeriods, formatMeasure, MAX_PHRASES, measureLabel, timelineChart, TIMELINE_MEASURES, type TimelineMeasure, type TimelineSeries } from './timeline-data.ts';
 import { MAX_COMPARE_LENGTH, parseTimelineView, writeTimelineView } from './timeline-url.ts';
 import { drawTimeline, MAX_WIDTH, SERIES_COLOURS, SERIES_DASHES } from './timeline-svg.ts';
@@ -88,7 +89,7 @@ export class TimelinePanel {
     const refuse = (text: string) => { this.problem.textContent = text; this.problem.hidden = false; };
     this.problem.hidden = true;
     if (phrase === '') return refuse('Type a phrase to compare.');
-    if (this.series.some((s) => s.phrase === phrase)) return refuse(`“${phrase}” is already in the chart.`);
+    if (this.series.some((s) => s.phrase === phrase)) return refuse(`${quotedQuery(phrase)} is already in the chart.`);
     if (this.series.length >= MAX_PHRASES) return refuse(`The chart compares at most ${MAX_PHRASES} phrases; remove one first.`);
     try {
       const search = { ...this.ctx.search, query: phrase };
@@ -100,7 +101,7 @@ export class TimelinePanel {
       this.render();
       this.saveView();
     } catch (e) {
-      refuse(`“${phrase}” could not be added: ${(e as Error).message}`);
+      refuse(`${quotedQuery(phrase)} could not be added: ${(e as Error).message}`);
     }
   }
 
@@ -141,8 +142,8 @@ export class TimelinePanel {
     const unit = chart.yearly ? 'crawl year' : 'crawl month';
     const caption = `${measureLabel(this.measure).replace(/^o/, 'O')}, per ${unit}${this.filterCaption()}`;
     const legend = h('ul', { class: 'legend' }, ...this.series.map((s, k) => h('li', {},
-      swatch(k), h('span', { class: 'legend-phrase' }, `“${s.phrase}”`),
-      k === 0 ? null : h('button', { type: 'button', class: 'link-button', 'aria-label': `Remove “${s.phrase}” from the chart`, onclick: () => this.remove(s.phrase) }, 'Remove'))));
+      swatch(k), h('span', { class: 'legend-phrase' }, quotedQuery(s.phrase)),
+      k === 0 ? null : h('button', { type: 'button', class: 'link-button', 'aria-label': `Remove ${quotedQuery(s.phrase)} from the chart`, onclick: () => this.remove(s.phrase) }, 'Remove'))));
     if (chart.periods.length === 0) {
       replaceChildren(this.body, h('figcaption', {}, caption), legend, h('p', { class: 'muted' }, 'No occurrences in the selected crawl periods.'));
       return;
@@ -152,7 +153,7 @@ export class TimelinePanel {
     const readout = h('p', { class: 'readout', id: `${this.id}-readout` });
     const describe = (i: number) => `${chart.periods[i] ?? ''}: ${chart.series.map((s) => {
       const p = s.points[i];
-      return p === undefined ? '' : `“${s.phrase}” ${formatMeasure(p.value, this.measure)}${this.measure === 'raw' ? '' : ` (${p.occurrences.toLocaleString('en')} occurrences)`}`;
+      return p === undefined ? '' : `${quotedQuery(s.phrase)} ${formatMeasure(p.value, this.measure)}${this.measure === 'raw' ? '' : ` (${p.occurrences.toLocaleString('en')} occurrences)`}`;
     }).join(' · ')}`;
     this.cursor = this.cursor === null ? null : Math.min(this.cursor, chart.periods.length - 1);
     const plot = h('div', {

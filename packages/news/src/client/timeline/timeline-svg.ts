@@ -1,4 +1,5 @@
 import { svg } from '../view/dom.ts';
+import { calendarGaps, nearestPeriod, periodPositions } from './calendar-axis.ts';
 import { formatMeasure, timelineTicks, type TimelineChart } from './timeline-data.ts';
 
 /** Okabe–Ito colours: told apart with every common colour-vision deficiency; each line also has its own dash. */
@@ -45,17 +46,29 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
   const plotW = W - left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const n = chart.periods.length;
-  const x = (i: number) => left + (n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW);
+  // Calendar time: a period sits at its date, so missing months keep their width (issue 29 bug 2).
+  const positions = periodPositions(chart.periods);
+  const x = (i: number) => left + (positions[i] ?? 0.5) * plotW;
+  const gaps = calendarGaps(chart.periods);
+  const gapAfter = new Set(gaps.map((g) => g.after));
   const y = (v: number) => PAD.top + plotH - (top === 0 ? 0 : (v / top) * plotH);
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart-svg timeline-svg', 'aria-label': label, focusable: 'false' }) as SVGSVGElement;
   for (const t of ticks) {
     root.append(svg('line', { x1: left, x2: W - PAD.right, y1: y(t), y2: y(t), class: 'grid' }));
     root.append(svg('text', { x: left - 6, y: y(t) + 4, class: 'tick', 'text-anchor': 'end' }, formatMeasure(t, chart.measure)));
   }
-  // A month label is ~7 characters: one per 90 units leaves room between them.
-  const labelEvery = Math.max(1, Math.ceil(n / Math.max(2, Math.floor(plotW / 90))));
+  // Months without a crawled period are shaded and named, so a gap reads as absent data, not as a trend.
+  const unit = chart.yearly ? 'crawl year' : 'month';
+  for (const g of gaps) {
+    root.append(svg('rect', { x: x(g.after), y: PAD.top, width: x(g.after + 1) - x(g.after), height: plotH, class: 'gap', 'data-missing': g.missing },
+      svg('title', {}, `${g.missing} ${unit}${g.missing === 1 ? '' : 's'} without crawled articles`)));
+  }
+  // A month label is ~7 characters: labels at least 90 units apart leave room between them.
+  let lastLabel = -Infinity;
   chart.periods.forEach((p, i) => {
-    if (i % labelEvery === 0) root.append(svg('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': tickAnchor(x(i), p.length * TICK_CHAR_W, W) }, p));
+    if (x(i) - lastLabel < 90) return;
+    lastLabel = x(i);
+    root.append(svg('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': tickAnchor(x(i), p.length * TICK_CHAR_W, W) }, p));
   });
   const guide = svg('line', { x1: 0, x2: 0, y1: PAD.top, y2: PAD.top + plotH, class: 'cursor', visibility: 'hidden' });
   root.append(guide);
@@ -67,6 +80,7 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
     let pen = false;
     s.points.forEach((p, i) => {
       if (p.value === null) { pen = false; return; }
+      if (gapAfter.has(i - 1)) pen = false;
       d += `${pen ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`;
       pen = true;
     });
@@ -80,8 +94,7 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
   return {
     element: root,
     indexAt: (fraction) => {
-      const vx = fraction * W;
-      return n <= 1 ? 0 : Math.max(0, Math.min(n - 1, Math.round(((vx - left) / plotW) * (n - 1))));
+      return n <= 1 ? 0 : nearestPeriod(positions, (fraction * W - left) / plotW);
     },
     showCursor: (index) => {
       guide.setAttribute('visibility', index === null ? 'hidden' : 'visible');

@@ -2,6 +2,7 @@ import type { EstimateResponse } from '../api/types.ts';
 import { formatEstimate } from '../search/estimate-format.ts';
 import { hasFilters, type SearchState } from '../search/url-state.ts';
 import { formatCount, replaceChildren } from './dom.ts';
+import { quotedQuery } from './quoted-query.ts';
 
 /** What the total card says once the estimate is in: the filtered count, exact or "≈ … ± …". */
 export interface FilteredTotal {
@@ -20,7 +21,7 @@ export function filteredTotal(est: EstimateResponse, query: string): FilteredTot
   const one = occ.value === 1 && occ.low === occ.high;
   return {
     total: formatEstimate(occ),
-    label: `${one ? 'occurrence' : 'occurrences'} of “${query}” in articles matching the filters`,
+    label: `${one ? 'occurrence' : 'occurrences'} of ${quotedQuery(query)} in articles matching the filters`,
     note: `In ${formatEstimate(est.matching_articles)} ${est.matching_articles.value === 1 ? 'article' : 'articles'}; `
       + `${formatCount(est.total_occurrences)} before the filters`
       + `${est.mode === 'exact' ? '' : ` (estimated from ${formatCount(est.resolved_ranks)} sampled occurrences, 95% interval)`}.`,
