@@ -1,4 +1,4 @@
-import type { ShardKind } from './kind.ts';
+import type { ShardKind } from './kinds.ts';
 
 /**
  * The contract of one shard of the full-text index: a byte-level suffix array over the shard's text,
