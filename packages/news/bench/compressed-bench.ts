@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { createShardWriter, indexCompressedShard, indexShard, type ShardKind } from '../src/shard/index.ts';
+import { COMPRESSED_DEFAULTS } from '../src/shard/compressed/format.ts';
 import { CORPORA, writeBenchmarkSection } from './bench-support.ts';
 import { releaseSets, sizeTable, type ReleaseSizes } from './component-sizes.ts';
 import { machine, percentiles, type Percentiles } from './index-bench-measure.ts';
@@ -131,7 +132,7 @@ function report(sets: DataSet[], releases: { name: string; sizes: ReleaseSizes }
     row('index files per text byte', '≤ 0.75 (moonshot 0.5); SA ≤ 5.0', (s, k) => files(s, k, undefined)),
     row('… FM-index (wavelet bits, counts, lengths)', '–', (s, k) => (k === 'fm' ? files(s, k, ['fm-']) : '–')),
     row('… SA samples (1 per 36 text positions, packed) + marks', '–', (s, k) => (k === 'fm' ? files(s, k, ['sa-']) : '–')),
-    row('… text (zstd level 9 + one dictionary per shard, 32 KiB blocks; SA kind: raw)', '–', (s, k) => files(s, k, ['text'])),
+    row(`… text (zstd level 9 + one dictionary per shard, ${COMPRESSED_DEFAULTS.textBlockBytes >> 10} KiB blocks; SA kind: raw)`, '–', (s, k) => files(s, k, ['text'])),
     row('index build (sort + structures), wall', '≥ 10 MB/s', fromBuild((b) => `${b.indexSeconds.toFixed(1)} s (${(b.textBytes / 1e6 / b.indexSeconds).toFixed(1)} MB/s)`)),
     row('build peak RSS (child process)', '≤ 16 GB for 20 GB', fromBuild((b) => `${(b.peakRss / 1e6).toFixed(0)} MB (${(b.peakRss / b.textBytes).toFixed(2)} B/B)`)),
     row('open (memory mode): time, RSS growth', '≤ 18 GB RSS for 20 GB', fromLat((l) => `${l.openSeconds.toFixed(2)} s, ${l.rssMB.toFixed(0)} MB`)),
