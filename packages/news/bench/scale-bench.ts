@@ -228,7 +228,7 @@ async function main(): Promise<void> {
   // Beside the synthetic month, the real corpora built the same way (issue 24: synthetic text compresses better).
   const realSizes = KINDS.includes('compressed') && process.env['BENCH_SCALE_REAL'] !== '0'
     ? await releaseSets(join(WORK, 'real'), REAL_CORPORA, undefined, log) : [];
-  rmSync(join(WORK, 'real'), { recursive: true, force: true });
+  rmSync(process.env['BENCH_SCALE_KEEP'] === '1' ? join(WORK, 'real') : WORK, { recursive: true, force: true });
   const endLoad = loadAverage();
   const m = machine();
   const gb = (n: number): string => (n / 1e9).toFixed(2);
