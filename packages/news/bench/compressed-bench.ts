@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
-import { createShardWriter, indexCompressedShard, indexShard, type ShardKind } from '../src/shard/index.ts';
+import { createShardWriter, indexKind, type ShardKind } from '../src/shard/index.ts';
 import { COMPRESSED_DEFAULTS } from '../src/shard/compressed/format.ts';
 import { CORPORA, writeBenchmarkSection } from './bench-support.ts';
 import { releaseSets, sizeTable, type ReleaseSizes } from './component-sizes.ts';
@@ -36,7 +36,7 @@ async function buildChild(kind: ShardKind, dir: string, inputs: string[]): Promi
   }
   await writer.finish();
   const t = performance.now();
-  await (kind === 'compressed' ? indexCompressedShard(dir) : indexShard(dir));
+  await indexKind(kind).index(dir);
   process.stdout.write(`${JSON.stringify({ indexSeconds: (performance.now() - t) / 1000 })}\n`);
 }
 
