@@ -39,6 +39,9 @@ export default tseslint.config(
       }],
     },
   },
+  // Index kinds (src/shard/DESIGN.md): only the registry (shard/kinds.ts) and a kind's own folder know a kind by name;
+  // everything else asks the registry. Own block, own rule (no-restricted-syntax), so other folders' rules stay as they are.
+  ...shardKindRules(),
   {
     files: ['packages/events/src/dump/**/*.ts'],
     rules: {
@@ -66,3 +69,36 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
 );
+
+/**
+ * Shard-kind boundaries, on the folders this package's engine and CLI live in (the v2 service folders keep their own
+ * rules). In a function so that each block lists every selector: a later block replaces the rule for its files.
+ */
+function shardKindRules() {
+  const src = 'packages/news/src';
+  const own = [`${src}/shard/kinds.ts`, `${src}/shard/*/**`];
+  const message = 'Index kinds are chosen in the registry only (src/shard/kinds.ts): add what you need to IndexKind and call indexKind(name).';
+  const compare = "BinaryExpression[operator=/^[!=]==?$/]";
+  const isKind = (node) => `:matches([${node}.name='kind'], [${node}.property.name='kind'])`;
+  const kindTests = [
+    // A comparison with a kind's name, whatever holds it.
+    { selector: `${compare}[left.type='Literal'][left.value=/^(sa|compressed)$/]`, message },
+    { selector: `${compare}[right.type='Literal'][right.value=/^(sa|compressed)$/]`, message },
+    { selector: 'SwitchCase[test.value=/^(sa|compressed)$/]', message },
+    // Any `kind` compared with a literal (a kind added later has a name this rule does not list).
+    { selector: `${compare}[right.type='Literal']${isKind('left')}`, message },
+    { selector: `${compare}[left.type='Literal']${isKind('right')}`, message },
+    { selector: `SwitchStatement${isKind('discriminant')} > SwitchCase[test.type='Literal']`, message },
+    { selector: String.raw`ImportDeclaration[source.value=/(^|\/)shard\/[^/]+\//]`, message: 'Import a shard kind through src/shard/index.ts, not from its folder.' },
+  ];
+  const engine = ['shard', 'release', 'cli', 'matching', 'metadata', 'corpus', 'suffix-array', 'work-budget', 'hub'].map((f) => `${src}/${f}/**/*.ts`);
+  return [
+    { files: engine, ignores: [...own, `${src}/shard/*.ts`], rules: { 'no-restricted-syntax': ['error', ...kindTests] } },
+    // Shared shard code knows no kind: it reaches kinds through kinds.ts (index.ts re-exports the public API).
+    { files: [`${src}/shard/*.ts`], ignores: own, rules: { 'no-restricted-syntax': ['error', ...kindTests,
+      { selector: String.raw`ImportDeclaration[source.value=/^\.\/[^/]+\//]`, message: 'Shared shard code knows no kind: reach kinds through kinds.ts.' }] } },
+    // A kind knows no other kind: from src/shard it imports only the shared files.
+    { files: [`${src}/shard/*/**/*.ts`], rules: { 'no-restricted-syntax': ['error',
+      { selector: String.raw`ImportDeclaration[source.value=/^\.\.\/[^./][^/]*\//]`, message: 'A kind knows no other kind: import only the shared files of src/shard.' }] } },
+  ];
+}

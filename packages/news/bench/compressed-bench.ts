@@ -3,7 +3,9 @@
  * cost and in-memory latency of count, locate, get_doc windows and 1,000-rank pages, side by side, plus ripgrep
  * over the raw text. Data: the four shared corpora as one shard, and optionally a synthetic corpus
  * (BENCH_SYNTHETIC=path of a `news demo-corpus` file) as one shard. Builds run as child processes under
- * /usr/bin/time -v (peak RSS of the build alone). Prints Markdown; BENCH_WRITE=1 replaces the section in BENCHMARKS.md.
+ * /usr/bin/time -v (peak RSS of the build alone). First, every data set is also built as a whole release with
+ * `news build --kind compressed` and its bytes per text byte are printed per component, metadata stores included
+ * (component-sizes.ts); the real corpora twice, as released (monthly shards) and as one crawl month. Prints Markdown; BENCH_WRITE=1 replaces the section in BENCHMARKS.md.
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -11,8 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
-import { createShardWriter, indexCompressedShard, indexShard, type ShardKind } from '../src/shard/index.ts';
+import { createShardWriter, indexKind, type ShardKind } from '../src/shard/index.ts';
+import { COMPRESSED_DEFAULTS } from '../src/shard/compressed/format.ts';
 import { CORPORA, writeBenchmarkSection } from './bench-support.ts';
+import { releaseSets, sizeTable, type ReleaseSizes } from './component-sizes.ts';
 import { machine, percentiles, type Percentiles } from './index-bench-measure.ts';
 import { measureReader, mixedQueries, openMeasured, type Latency } from './reader-latency.ts';
 
@@ -32,7 +36,7 @@ async function buildChild(kind: ShardKind, dir: string, inputs: string[]): Promi
   }
   await writer.finish();
   const t = performance.now();
-  await (kind === 'compressed' ? indexCompressedShard(dir) : indexShard(dir));
+  await indexKind(kind).index(dir);
   process.stdout.write(`${JSON.stringify({ indexSeconds: (performance.now() - t) / 1000 })}\n`);
 }
 
@@ -101,7 +105,7 @@ function files(s: DataSet, k: 'sa' | 'fm', names: string[] | undefined): string 
   return (total / s.textBytes).toFixed(3);
 }
 
-function report(sets: DataSet[]): string {
+function report(sets: DataSet[], releases: { name: string; sizes: ReleaseSizes }[]): string {
   const m = machine();
   const head = `| metric | target (issue 10) | ${sets.map((s) => `${s.name}: SA kind | ${s.name}: compressed`).join(' | ')} |`;
   const sep = `|---|---|${sets.map(() => '---|---|').join('')}`;
@@ -117,12 +121,18 @@ function report(sets: DataSet[]): string {
     `Measured ${new Date().toISOString().slice(0, 16)}Z on ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, shared with ~8 other jobs: load average ${LOAD_AT_START} at the start, ${loadAverage()} at the end, so wall times and tails are inflated; compare the two kinds within a column pair.`,
     `One shard per data set (one "part"): ${sets.map((s) => `${s.name} ${(s.textBytes / 1e6).toFixed(1)} MB of text`).join(', ')}. Queries: 1,000 mixed from the shard's own articles (30% 1–4 chars, 50% 5–20, 10% 40–100, 10% absent); 2,000 random ranks for locate and get_doc; "page" = 1,000 consecutive ranks of a frequent query located with their articles' lengths (the shard-side work of a v2 documents page). Memory mode; the compressed kind's answers were checked equal to the SA kind's for every query and rank of the warm-up round.`,
     '',
+    '### Where the bytes are: whole releases, compressed kind (`news build --kind compressed`)',
+    '',
+    ...sizeTable(releases),
+    '',
+    '### One shard per data set, both kinds',
+    '',
     head,
     sep,
     row('index files per text byte', '≤ 0.75 (moonshot 0.5); SA ≤ 5.0', (s, k) => files(s, k, undefined)),
     row('… FM-index (wavelet bits, counts, lengths)', '–', (s, k) => (k === 'fm' ? files(s, k, ['fm-']) : '–')),
     row('… SA samples (1 per 36 text positions, packed) + marks', '–', (s, k) => (k === 'fm' ? files(s, k, ['sa-']) : '–')),
-    row('… text (zstd level 9 + one dictionary per shard, 32 KiB blocks; SA kind: raw)', '–', (s, k) => files(s, k, ['text'])),
+    row(`… text (zstd level 9 + one dictionary per shard, ${COMPRESSED_DEFAULTS.textBlockBytes >> 10} KiB blocks; SA kind: raw)`, '–', (s, k) => files(s, k, ['text'])),
     row('index build (sort + structures), wall', '≥ 10 MB/s', fromBuild((b) => `${b.indexSeconds.toFixed(1)} s (${(b.textBytes / 1e6 / b.indexSeconds).toFixed(1)} MB/s)`)),
     row('build peak RSS (child process)', '≤ 16 GB for 20 GB', fromBuild((b) => `${(b.peakRss / 1e6).toFixed(0)} MB (${(b.peakRss / b.textBytes).toFixed(2)} B/B)`)),
     row('open (memory mode): time, RSS growth', '≤ 18 GB RSS for 20 GB', fromLat((l) => `${l.openSeconds.toFixed(2)} s, ${l.rssMB.toFixed(0)} MB`)),
@@ -146,10 +156,11 @@ async function main(): Promise<void> {
     return;
   }
   const corpora = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) => join(CORPORA, c, `${c}.jsonl.gz`));
-  const sets = [await dataSet('real corpora', corpora, 50, true)];
   const synthetic = process.env['BENCH_SYNTHETIC'];
+  const releases = await releaseSets(join(WORK, 'releases'), corpora, synthetic, log);
+  const sets = [await dataSet('real corpora', corpora, 50, true)];
   if (synthetic) sets.push(await dataSet('synthetic', [synthetic], 10, process.env['BENCH_SYNTHETIC_SA'] !== '0'));
-  const text = report(sets);
+  const text = report(sets, releases);
   process.stdout.write(`${text}\n`);
   if (process.env['BENCH_WRITE'] === '1') writeBenchmarkSection('## Compressed index kind (npm run bench:compressed)', text);
   if (process.env['BENCH_KEEP'] !== '1') rmSync(WORK, { recursive: true, force: true });

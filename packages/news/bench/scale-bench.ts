@@ -10,7 +10,9 @@
  * BENCH_SCALE_REUSE=1: a kind whose release is already in BENCH_SCALE_DIR/release-KIND is measured, not rebuilt; its
  * build figures come from BENCH_SCALE_DIR/build-KIND.out and .err (stdout and stderr of `/usr/bin/time -v news build`).
  * BENCH_SCALE_PART_DIRS=dir,dir…: only measure these finished part directories (shards) in memory, e.g. the parts a
- * month build has finished so far, into the section "Scale: finished parts". BENCH_SCALE_SORTERS=0 skips the sorter comparison. The compressed kind is also served in memory (per part, whole month) and over HTTP for BENCH_SCALE_HTTP_SECONDS (10).
+ * month build has finished so far, into the section "Scale: finished parts". BENCH_SCALE_SORTERS=0 skips the sorter comparison.
+ * With the compressed kind, the bytes per text byte of each component are printed for the synthetic month and for the
+ * real corpora as released and as one month (built beside it; BENCH_SCALE_REAL=0 skips those two builds). The compressed kind is also served in memory (per part, whole month) and over HTTP for BENCH_SCALE_HTTP_SECONDS (10).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { gunzipSync } from 'node:zlib';
 import { openRelease, type IndexManifest, type ReleaseIndex } from '../src/release/index.ts';
 import { availableSorters, buildSuffixArray } from '../src/suffix-array/index.ts';
 import { collectGarbage, CORPORA, NEWS_BIN, writeBenchmarkSection } from './bench-support.ts';
+import { releaseSets, releaseSizes, sizeTable, type ReleaseSizes } from './component-sizes.ts';
 import { buildInChild, machine, parseTimedBuild, percentiles, ripgrepScan, type ChildBuild, type Percentiles } from './index-bench-measure.ts';
 import { measurePartDirs, measureServing, servingLines, type Serving } from './scale-serving.ts';
 import { BIG_OPEN_PHRASES, countOverHttp, scanCorpusCounts, serveRelease } from '../test/support/one-month-release.ts';
@@ -35,6 +38,7 @@ const MEMORY = process.env['BENCH_SCALE_MEMORY'];
 const REUSE = process.env['BENCH_SCALE_REUSE'] === '1';
 const HTTP_SECONDS = Number(env('BENCH_SCALE_HTTP_SECONDS', '10'));
 const TARGET_BYTES = 20e9;
+const REAL_CORPORA = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) => join(CORPORA, c, `${c}.jsonl.gz`));
 // One section per set of kinds: a month too large for the disk in both kinds is measured kind by kind.
 const HEADING = `## Scale: one crawl month in parts, ${KINDS.join(' and ')} kind${KINDS.length > 1 ? 's' : ''}`;
 const log = (msg: string): void => void process.stderr.write(`bench:scale: ${msg}\n`);
@@ -49,6 +53,8 @@ interface KindResult {
   textBytes: number;
   count: Percentiles;
   serving?: Serving;
+  /** Bytes per component of the whole release, metadata stores included. */
+  sizes: ReleaseSizes;
 }
 
 /** Queries drawn from the month's own articles (3–40 bytes), a tenth made absent. */
@@ -118,7 +124,7 @@ async function countFromDisk(kind: string, out: string, build: ChildBuild): Prom
     log(`counting ${queries.length} queries over ${index.shards.length} parts from disk`);
     return {
       kind, build, parts: index.shards.length, indexBytesPerTextByte: (ix?.totals.index_bytes ?? 0) / (ix?.totals.text_bytes ?? 1),
-      textBytes: ix?.totals.text_bytes ?? 0, count: countWholeMonth(index, queries),
+      textBytes: ix?.totals.text_bytes ?? 0, count: countWholeMonth(index, queries), sizes: releaseSizes(out),
     };
   } finally {
     release.close();
@@ -219,6 +225,10 @@ async function main(): Promise<void> {
     if (process.env['BENCH_SCALE_KEEP'] !== '1') rmSync(WORK, { recursive: true, force: true });
   }
   const sorters = process.env['BENCH_SCALE_SORTERS'] === '0' ? [] : await sorterSpeeds();
+  // Beside the synthetic month, the real corpora built the same way (issue 24: synthetic text compresses better).
+  const realSizes = KINDS.includes('compressed') && process.env['BENCH_SCALE_REAL'] !== '0'
+    ? await releaseSets(join(WORK, 'real'), REAL_CORPORA, undefined, log) : [];
+  rmSync(process.env['BENCH_SCALE_KEEP'] === '1' ? join(WORK, 'real') : WORK, { recursive: true, force: true });
   const endLoad = loadAverage();
   const m = machine();
   const gb = (n: number): string => (n / 1e9).toFixed(2);
@@ -236,6 +246,10 @@ async function main(): Promise<void> {
   ];
   if (rg && indexRg) {
     lines.push(`ripgrep (\`rg -a -F -o -c\` over ${rgOver}), ${rgQueries.length} queries: p50 ${rg.perQueryMs.p50.toFixed(0)} ms per query; the index from disk for the same queries: p50 ${(indexRg.p50 / 1000).toFixed(2)} ms (**${(rg.perQueryMs.p50 / (indexRg.p50 / 1000)).toFixed(0)}× faster**).`, '');
+  }
+  for (const r of results.filter((x) => x.kind === 'compressed')) {
+    lines.push(`Where the bytes are, kind ${r.kind}, whole releases (\`news build --kind compressed\`, default part size for the real corpora):`, '',
+      ...sizeTable([...realSizes, { name: `synthetic month, ${gb(r.textBytes)} GB in ${r.parts} parts`, sizes: r.sizes }]), '');
   }
   if (servedChecks.length > 0) lines.push(`Served by \`news serve\` (memory mode), counts against a scan of the corpus: ${servedChecks.join('; ')}.`, '');
   if (sorters.length > 0) {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { buildRelease, defaultBuildOptions, type IndexPlan, type ShardPeriod } from '../release/index.ts';
-import { SHARD_KINDS, type ShardKind } from '../shard/index.ts';
+import { indexKinds, SHARD_KINDS, type ShardKind } from '../shard/index.ts';
 import type { CliCommand } from './context.ts';
 import { action } from './fail.ts';
 import { withInterrupt } from './interrupt.ts';
@@ -39,7 +39,7 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
     .requiredOption('--index-version <id>', 'release identity, echoed as v2 index_version (e.g. 2024-06-01.1)')
     .option('--index <name>', 'index name', defaultBuildOptions.indexName)
     .addOption(new Option('--period <period>', 'one shard per crawl month or year').choices(['month', 'year']).default(defaultBuildOptions.period))
-    .addOption(new Option('--kind <kind>', 'index kind: suffix array (fastest, ~5× text) or compressed FM-index (~0.8× text)').choices(SHARD_KINDS).default(defaultBuildOptions.kind))
+    .addOption(new Option('--kind <kind>', `index kind: ${indexKinds().map((k) => `${k.name}, ${k.summary}`).join('; ')}`).choices(SHARD_KINDS).default(defaultBuildOptions.kind))
     .option('--countries <csv>', 'hostname,country,country_source,country_confidence table to attribute publisher countries')
     .option('--skip-bad', 'skip bad records and count them instead of stopping', false)
     .option('--force', 'replace an existing non-empty --out', false)

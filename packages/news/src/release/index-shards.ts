@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises';
-import { indexCompressedShard, indexShard, type ShardFileSet, type ShardKind } from '../shard/index.ts';
+import { indexKind, type ShardFileSet, type ShardKind } from '../shard/index.ts';
 import type { ClosedShard } from './article-sink.ts';
 import type { ResolvedBuildOptions } from './build-options.ts';
 import type { Progress } from './build-release.ts';
@@ -116,7 +116,7 @@ export class ShardIndexer {
           const alone = planIndexing([{ id: s.shardId, textBytes: s.textBytes }], options.memoryBytes, 1, options.kind);
           await refuseShortDisk(this.root, diskBytesNeeded(alone, options.kind), options.kind);
         }
-        const files = await (options.kind === 'compressed' ? indexCompressedShard : indexShard)(resolveRel(this.root, s.relDir), { signal: options.signal })
+        const files = await indexKind(options.kind).index(resolveRel(this.root, s.relDir), { signal: options.signal })
           .catch((e: unknown) => {
             // The signal's own reason says nothing to a user: the build's message does.
             throw options.signal?.aborted ? interrupted() : e;
@@ -137,7 +137,6 @@ async function refuseShortDisk(dir: string, needed: number, kind: ShardKind): Pr
   const fs = await statfs(dir);
   const free = fs.bavail * fs.bsize;
   if (free < needed) {
-    const what = kind === 'sa' ? 'the suffix arrays need' : 'the compressed index files need';
-    throw new BuildError('no_space', `${what} about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`);
+    throw new BuildError('no_space', `${indexKind(kind).filesNoun} need about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`);
   }
 }

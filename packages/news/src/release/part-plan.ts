@@ -1,6 +1,6 @@
 import { totalmem } from 'node:os';
-import { MAX_SHARD_TEXT_BYTES, type ShardKind } from '../shard/index.ts';
-import { defaultSorter, MAX_SORT_TEXT_BYTES, SORT_BYTES_PER_TEXT_BYTE, type SuffixSorter } from '../suffix-array/index.ts';
+import { indexKind, MAX_SHARD_TEXT_BYTES, type ShardKind } from '../shard/index.ts';
+import { defaultSorter, MAX_SORT_TEXT_BYTES, type SuffixSorter } from '../suffix-array/index.ts';
 import { BuildError } from './errors.ts';
 
 /**
@@ -20,22 +20,12 @@ export const MAX_PART_BYTES = Math.min(MAX_SHARD_TEXT_BYTES, MAX_SORT_TEXT_BYTES
 
 export const partShardId = (periodId: string, partIndex: number): string => `${periodId}.p${String(partIndex + 1).padStart(3, '0')}`;
 
-/**
- * What the compressed kind holds beyond the sort, per text byte: the brotli blocks (≈ 0.38, compressed on the pool
- * while the sort runs), the wavelet bits and SA samples (≈ 0.35) built while the suffix array is still alive (the BWT
- * is written over the suffix array, so it adds nothing). Measured peak on the 1 GB synthetic shard: 5.79 bytes per
- * text byte with libdivsufsort, overhead included (BENCHMARKS.md); 0.75 keeps the plan above it.
- */
-export const COMPRESSED_EXTRA_BYTES_PER_TEXT_BYTE = 0.75;
-
 /** Peak RAM per text byte of indexing one part of `kind` with the addon's default sorter (overhead aside). */
-export const indexBytesPerTextByte = (kind: ShardKind): number =>
-  SORT_BYTES_PER_TEXT_BYTE[defaultSorter()] + (kind === 'compressed' ? COMPRESSED_EXTRA_BYTES_PER_TEXT_BYTE : 0);
+export const indexBytesPerTextByte = (kind: ShardKind): number => indexKind(kind).cost.peakBytesPerTextByte(defaultSorter());
 
 /**
- * Peak RAM of indexing one part of `textBytes` with the addon's default sorter: its text and 4-byte suffix array
- * (5 bytes per text byte with libdivsufsort, 5.5 with our SA-IS; src/shard/DESIGN.md), what the kind builds beside
- * them, plus the overhead.
+ * Peak RAM of indexing one part of `textBytes` with the addon's default sorter: the kind's cost model (its suffix
+ * sort and what it builds beside it; src/shard/DESIGN.md, "The kind registry") plus the overhead.
  */
 export const sortMemoryBytes = (textBytes: number, kind: ShardKind = 'sa'): number => indexBytesPerTextByte(kind) * textBytes + SORT_OVERHEAD_BYTES;
 
@@ -111,22 +101,16 @@ export function planIndexing(partSizes: readonly { id: string; textBytes: number
 }
 
 /**
- * Index files of the compressed kind per text byte, with room to spare: 0.743 measured on the 20 GB synthetic month (1 GB parts; format v2 at rate 48, v3 at rate 36)
- * (BENCHMARKS.md), the real corpora less.
- */
-export const COMPRESSED_DISK_BYTES_PER_TEXT_BYTE = 0.8;
-
-/**
- * Disk the indexing phase needs beyond the parts' text files, which are already written when it is planned. The SA
- * kind keeps a 4-byte suffix array per text byte of every part. A compressed part writes its files (≤ 0.8 per text
- * byte) and then removes its text file (1 per text byte), so the need peaks while the first parts are written: the
- * parts sorted at once.
+ * Disk the indexing phase needs beyond the parts' text files, which are already written when it is planned: the
+ * kind's index files for every part, or, for a kind that removes a part's text once its files are written (which
+ * frees more than they take), only for the parts indexed at once, the largest first.
  * @example diskBytesNeeded(planIndexing([{ id: '2024-03', textBytes: 1e9 }], 16e9, 2), 'sa') // ≈ 4.15 GB
  */
 export function diskBytesNeeded(plan: IndexPlan, kind: ShardKind): number {
   const margin = 64 << 20;
-  if (kind === 'compressed') return COMPRESSED_DISK_BYTES_PER_TEXT_BYTE * plan.largestPartBytes * plan.maxParallelSorts + margin;
-  return 4 * plan.textBytes * 1.02 + margin;
+  const { diskBytesPerTextByte, replacesText } = indexKind(kind).cost;
+  const textBytes = replacesText ? plan.largestPartBytes * plan.maxParallelSorts : plan.textBytes;
+  return diskBytesPerTextByte * textBytes + margin;
 }
 
 /**

@@ -1,71 +1,17 @@
-import { openSync } from 'node:fs';
-import path from 'node:path';
-import { buildSuffixArray } from '../suffix-array/index.ts';
-import { DiskShardReader } from './disk-reader.ts';
-import { DocTable } from './doc-table.ts';
-import { ShardFormatError, ShardTooLargeError } from './errors.ts';
-import { FILES, MAX_SHARD_TEXT_BYTES, SEPARATOR, checkShardFileSizes, readShardHeader } from './format.ts';
-import { openCompressedShard } from './compressed/open.ts';
-import { shardKindOf } from './kind.ts';
-import { MemoryShardReader } from './memory-reader.ts';
+import { kindOfShard } from './kinds.ts';
 import type { ShardOpenMode, ShardReader } from './types.ts';
-import { defaultReadWholeFileOptions, readFileBuffer, readFileTyped, type ReadWholeFileOptions } from './whole-file.ts';
+import type { ReadWholeFileOptions } from './whole-file.ts';
 
 /**
- * Opens a shard built by `indexShard` (or, by its header's kind, `indexCompressedShard`). Checks magic, format version, pointer width and every file's size
- * (ShardFormatError names the file). `memory` holds all files in memory: the SA kind maps them (when the addon is
- * built, `read.map`), else each is read in slices (`read.chunkBytes`), so no limit of one read applies; `disk` keeps
- * only the document table in RAM. ShardMemoryError: a file cannot be held.
+ * Opens a shard of any registered kind, chosen by its header's `kind` (kinds.ts). The kind checks magic, format
+ * version and every file's size (ShardFormatError names the file). `memory` holds the index in RAM, `disk` reads
+ * it by positional reads; `read` overrides how whole files are loaded (mapped, or read in slices).
+ * ShardMemoryError: a file cannot be held.
  *
  * @example
  *   const shard = openShard('/data/release/news/2019-05', 'disk');
  *   shard.count(Buffer.from('Berlin'));
  */
 export function openShard(dir: string, mode: ShardOpenMode, read: Partial<ReadWholeFileOptions> = {}): ShardReader {
-  const kind = shardKindOf(dir);
-  // The compressed kind reads its files: its native walk gives the arrays huge pages, which a file mapping cannot take.
-  if (kind === 'compressed') return openCompressedShard(dir, mode, { ...defaultReadWholeFileOptions, ...read });
-  if (kind === 'unknown') throw new ShardFormatError(path.join(dir, FILES.header), 'unknown index kind; this build reads kinds sa and compressed (rebuild the shard)');
-  const header = readShardHeader(dir);
-  checkShardFileSizes(dir, header);
-  const docsFile = path.join(dir, FILES.docOffsets);
-  // The SA kind maps its text and suffix array (nothing writes to them): no copy at start, one page cache for all.
-  const options: ReadWholeFileOptions = { ...defaultReadWholeFileOptions, map: true, ...read };
-  const docsRaw = readFileBuffer(docsFile, options);
-  if (mode === 'memory') {
-    const text = readFileBuffer(path.join(dir, FILES.text), options);
-    const sa = readFileTyped(path.join(dir, FILES.suffixArray), Int32Array, options);
-    const docs = new DocTable(docsRaw, header.textBytes, docsFile, (pos) => text[pos]);
-    return new MemoryShardReader(text, sa, docs);
-  }
-  if (mode !== 'disk') throw new TypeError(`openShard: mode must be 'memory' or 'disk', got ${String(mode)}`);
-  const docs = new DocTable(docsRaw, header.textBytes, docsFile);
-  const textFd = openSync(path.join(dir, FILES.text), 'r');
-  const saFd = openSync(path.join(dir, FILES.suffixArray), 'r');
-  return new DiskShardReader(textFd, saFd, docs);
+  return kindOfShard(dir).open(dir, mode, read);
 }
-
-/**
- * Builds a memory shard from articles without touching disk; for tests of the modules above the engine.
- *
- * @example
- *   const shard = await buildShardInMemory([Buffer.from('aa'), Buffer.from('a')]);
- *   shard.count(Buffer.from('a')); // 3
- */
-export async function buildShardInMemory(docs: readonly Uint8Array[]): Promise<ShardReader> {
-  const textBytes = docs.reduce((sum, d) => sum + 1 + d.length, 0);
-  if (textBytes > MAX_SHARD_TEXT_BYTES) throw new ShardTooLargeError('(in memory)', textBytes, MAX_SHARD_TEXT_BYTES);
-  const text = Buffer.allocUnsafeSlow(textBytes);
-  const offsets = Buffer.alloc(docs.length * 8);
-  let at = 0;
-  docs.forEach((doc, i) => {
-    if (doc.includes(SEPARATOR)) throw new RangeError(`article ${i} contains byte 0xFF, which separates articles`);
-    offsets.writeBigUInt64LE(BigInt(at), i * 8);
-    text[at++] = SEPARATOR;
-    text.set(doc, at);
-    at += doc.length;
-  });
-  const sa = await buildSuffixArray(text); // allocUnsafeSlow: owns its ArrayBuffer, so the view is aligned
-  return new MemoryShardReader(text, new Int32Array(sa.buffer, sa.byteOffset, textBytes), new DocTable(offsets, textBytes, '(in memory)'));
-}
-

@@ -15,7 +15,7 @@ async function withShard<T>(make: ShardFactory, docs: string[], use: (r: ShardRe
   }
 }
 
-/** Example-based contract every ShardReader implementation must meet; see shard-reader.test.ts. */
+/** Example-based contract every ShardReader implementation must meet; run over every registered kind by kinds.test.ts. */
 export function describeShardReaderContract(name: string, make: ShardFactory): void {
   describe(`${name}: ShardReader contract`, () => {
     it('reports text bytes with separators, article count and pointer width', async () => {

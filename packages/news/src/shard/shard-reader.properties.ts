@@ -18,14 +18,14 @@ const ALL_BYTES = Uint8Array.from({ length: 0xff }, (_, i) => i);
 
 /** A query is drawn from the text (start, length), from a small alphabet, or as random bytes. */
 const querySeed = fc.oneof(
-  fc.record({ kind: fc.constant('text' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 12 }) }),
-  fc.record({ kind: fc.constant('bytes' as const), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }),
-  fc.record({ kind: fc.constant('utf8' as const), bytes: fc.string({ unit: fc.constantFrom('a', 'b', 'ä', '北'), minLength: 1, maxLength: 3 }).map(utf8) }),
+  fc.record({ from: fc.constant('text' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 12 }) }),
+  fc.record({ from: fc.constant('bytes' as const), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }),
+  fc.record({ from: fc.constant('utf8' as const), bytes: fc.string({ unit: fc.constantFrom('a', 'b', 'ä', '北'), minLength: 1, maxLength: 3 }).map(utf8) }),
 );
 type QuerySeed = typeof querySeed extends fc.Arbitrary<infer T> ? T : never;
 
 function queryFrom(seed: QuerySeed, text: Buffer): Uint8Array {
-  if (seed.kind !== 'text') return seed.bytes;
+  if (seed.from !== 'text') return seed.bytes;
   if (text.length === 0) return Uint8Array.of(0x61);
   const at = seed.at % text.length;
   return text.subarray(at, at + seed.len);

@@ -1,4 +1,4 @@
-import type { ShardKind } from './kind.ts';
+import type { ShardKind } from './kinds.ts';
 
 /**
  * The contract of one shard of the full-text index: a byte-level suffix array over the shard's text,
@@ -97,7 +97,7 @@ export interface ShardFileInfo {
   readonly sha256: string;
 }
 
-/** What `indexShard` built: the header's numbers and every file of the shard directory. */
+/** What a kind's indexer built: the header's numbers and every file of the shard directory. */
 export interface ShardFileSet {
   readonly formatVersion: number;
   readonly textBytes: number;
@@ -112,7 +112,7 @@ export interface ShardWriter {
   append(doc: Uint8Array): number;
   readonly textBytes: number;
   readonly docCount: number;
-  /** Flushes and closes the text and offset files; `indexShard` then builds the suffix array. */
+  /** Flushes and closes the text and offset files; the kind's indexer then builds its index. */
   finish(): Promise<void>;
 }
 

@@ -49,7 +49,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 /**
  * Starts a shard in `dir` (created if needed; an earlier shard there is replaced): streams each article's
  * bytes, preceded by the 0xFF separator, to the text file and its separator position to the offset table.
- * Then `await writer.finish()` and `await indexShard(dir)`.
+ * Then `await writer.finish()` and index it with its kind (`indexKind(name).index(dir)`, or `indexShard(dir)` for the SA kind).
  *
  * @example
  *   const w = createShardWriter('/tmp/shard');
@@ -58,9 +58,8 @@ function writeAll(fd: number, bytes: Uint8Array): void {
  */
 export function createShardWriter(dir: string): ShardWriter {
   mkdirSync(dir, { recursive: true });
-  // The header marks a complete shard: drop it (and the old suffix array) before the text changes.
+  // The header marks a complete shard of any kind: drop it before the text changes (the indexer replaces the rest).
   rmSync(path.join(dir, FILES.header), { force: true });
-  rmSync(path.join(dir, FILES.suffixArray), { force: true });
   const text = new BufferedFile(path.join(dir, FILES.text));
   const offsets = new BufferedFile(path.join(dir, FILES.docOffsets));
   const sep = Uint8Array.of(SEPARATOR);

@@ -35,7 +35,7 @@ export const SORT_BYTES_PER_TEXT_BYTE: Readonly<Record<SuffixSorter, number>> = 
 
 /**
  * Largest text the suffix sort accepts: both sorters index with signed int32, so n < 2^31.
- * Shards above this are refused before sorting (see src/shard/DESIGN.md for the plan beyond it).
+ * Shards above this are refused before sorting (see src/shard/sa/DESIGN.md for the plan beyond it).
  */
 export const MAX_SUFFIX_ARRAY_TEXT_BYTES = 2 ** 31 - 1;
 

@@ -27,12 +27,10 @@ const compressed = (mode: ShardOpenMode, params?: CompressedParams, read?: ReadW
   return openShard(dir, mode, read);
 };
 
-describeShardReaderContract('compressed reader (memory)', compressed('memory'));
-describeShardReaderContract('compressed reader (disk)', compressed('disk'));
+// Default parameters in both modes run in ../kinds.test.ts with every kind; here the kind's own parameters.
 describeShardReaderContract('compressed reader (tiny blocks)', compressed('disk', TINY));
 // Every file read 5 bytes at a time: the slice loop that lets a file of any size load (issue 24).
 describeShardReaderContract('compressed reader (memory, 5-byte reads)', compressed('memory', TINY, { chunkBytes: 5, map: false }));
-describeShardReaderProperties('compressed reader', compressed('memory'), 60);
 describeShardReaderProperties('compressed reader (tiny blocks)', compressed('memory', TINY), 100);
 describeShardReaderProperties('compressed reader (tiny blocks, 5-byte reads)', compressed('memory', TINY, { chunkBytes: 5, map: false }), 40);
 // A sample rate that is not a power of two (format versions 2 and 3; the default is 36).

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexCompressedShard, indexShard, openShard, ShardFormatError } from '../index.ts';
 import type { ShardReader } from '../index.ts';
-import { CFILES, ZSTD_TEXT, type CompressedParams } from './format.ts';
+import { CFILES, COMPRESSED_DEFAULTS, ZSTD_TEXT, type CompressedParams } from './format.ts';
 import { BROTLI_FALLBACK, loadZstd, TEXT_CODEC_DEFAULTS } from './text-codec.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'text-codec-'));
@@ -100,6 +100,22 @@ describe.skipIf(loadZstd() === undefined)('text codec zstd-dict (format version 
     const r = openShard(dir, 'memory');
     for (let d = 0; d < tiny.length; d++) expect(r.documentBytes(d)).toEqual(tiny[d]);
     r.close();
+  });
+
+  it('writes 64 KiB blocks by default and still reads shards of the earlier 32 KiB default, article for article', async () => {
+    const now = await build('default-blocks', docs);
+    const before = await build('blocks-32k', docs, { ...COMPRESSED_DEFAULTS, textBlockBytes: 32 << 10 });
+    expect(header(now)).toMatchObject({ textBlockBytes: 64 << 10, textCodec: 'zstd-dict' });
+    expect(header(before)).toMatchObject({ textBlockBytes: 32 << 10 });
+    // several blocks, so articles that straddle a block boundary are read too
+    expect(statSync(path.join(now, CFILES.textBlocks)).size / 8 - 1).toBeGreaterThan(3);
+    const [a, b] = [openShard(now, 'memory'), openShard(before, 'disk')];
+    for (let d = 0; d < docs.length; d++) {
+      expect(a.documentBytes(d)).toEqual(docs[d]);
+      expect(b.documentBytes(d)).toEqual(docs[d]);
+    }
+    a.close();
+    b.close();
   });
 
   // Brotli shards of versions 1–3 are read in format.test.ts (storeAsVersion rewrites a version-4 brotli shard).

@@ -1,4 +1,4 @@
-import type { RankInterval } from './types.ts';
+import type { RankInterval } from '../types.ts';
 
 /**
  * The sub-interval of `iv` whose byte at the narrowing depth equals `byte`, given `at(rank)`: that byte of the

@@ -1,15 +1,10 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
-import { buildSuffixArray } from '../suffix-array/index.ts';
-import { sha256Chunked, writeAndHash } from './chunked-io.ts';
-import { ShardFormatError } from './errors.ts';
-import { FILES, POINTER_BYTES, SEPARATOR, SHARD_FORMAT_VERSION, SHARD_MAGIC, readShardHeader } from './format.ts';
-import type { ShardHeader } from './format.ts';
-import { readCompressedHeader } from './compressed/format.ts';
-import { shardKindOf } from './kind.ts';
-import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from './types.ts';
-import { readShardInput } from './shard-input.ts';
+import { buildSuffixArray } from '../../suffix-array/index.ts';
+import { sha256Chunked, writeAndHash } from '../chunked-io.ts';
+import { POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
+import { readShardInput } from '../shard-input.ts';
+import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from '../types.ts';
+import { FILES, SHARD_FORMAT_VERSION, type ShardHeader } from './format.ts';
 
 /**
  * Builds the suffix array of a shard written by `createShardWriter` and writes it with the header.
@@ -62,38 +57,4 @@ export async function indexShard(dir: string, opts: IndexShardOptions = {}): Pro
     pointerBytes: header.pointerBytes,
     files: [headerInfo, header.files.text, header.files.docOffsets, header.files.suffixArray],
   };
-}
-
-async function hashFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/**
- * Checks a shard directory against what `indexShard` returned (e.g. from a release manifest): the header's
- * numbers, then each file's size and SHA-256 (streamed). Throws ShardFormatError naming the first mismatch.
- */
-export async function verifyShardFiles(dir: string, expected: ShardFileSet, opts: { readonly digests?: boolean } = {}): Promise<void> {
-  const header = shardKindOf(dir) === 'compressed' ? readCompressedHeader(dir) : readShardHeader(dir);
-  const headerFile = path.join(dir, FILES.header);
-  for (const key of ['formatVersion', 'textBytes', 'docCount', 'pointerBytes'] as const) {
-    if (header[key] !== expected[key]) {
-      throw new ShardFormatError(headerFile, `${key} is ${header[key]}, expected ${expected[key]}`);
-    }
-  }
-  for (const f of expected.files) {
-    const file = path.join(dir, f.name);
-    let bytes: number;
-    try {
-      bytes = statSync(file).size;
-    } catch {
-      throw new ShardFormatError(file, 'missing');
-    }
-    if (bytes !== f.bytes) throw new ShardFormatError(file, `${bytes} bytes, expected ${f.bytes}`);
-    // A caller that hashed the files already (openRelease, on threads) checks only the header and sizes here.
-    if (opts.digests === false) continue;
-    const digest = await hashFile(file);
-    if (digest !== f.sha256) throw new ShardFormatError(file, `sha256 ${digest}, expected ${f.sha256}`);
-  }
 }

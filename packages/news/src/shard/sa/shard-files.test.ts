@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   MAX_SHARD_TEXT_BYTES, SHARD_FORMAT_VERSION, ShardFormatError, ShardTooLargeError, createShardWriter, indexShard, openShard, verifyShardFiles,
-} from './index.ts';
-import type { ShardFileSet } from './index.ts';
+} from '../index.ts';
+import type { ShardFileSet } from '../index.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'shard-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShardWriter, indexShard, openShard } from './index.ts';
-import type { ShardReader } from './index.ts';
-import { ReferenceShard, readCorpusArticles } from './shard-reference.ts';
+import { createShardWriter, indexShard, openShard } from '../index.ts';
+import type { ShardReader } from '../index.ts';
+import { ReferenceShard, readCorpusArticles } from '../shard-reference.ts';
 
-const corpora = fileURLToPath(new URL('../../../../../shared/corpora', import.meta.url));
+const corpora = fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
 const FILES = ['10kgnad-de/10kgnad-de.jsonl.gz', 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz'];
 
 const available = FILES.every((f) => existsSync(path.join(corpora, f)));

@@ -1,6 +1,6 @@
-import type { DocTable } from './doc-table.ts';
-import { ShardReaderBase } from './reader-base.ts';
-import type { RankInterval, ShardStats } from './types.ts';
+import type { DocTable } from '../doc-table.ts';
+import { ShardReaderBase } from '../reader-base.ts';
+import type { RankInterval, ShardStats } from '../types.ts';
 import { narrowInterval } from './narrow.ts';
 
 /** Written by a lower-bound search: the smallest rank it probed whose |query|-prefix is greater than the query. */

@@ -1,7 +1,7 @@
 import { closeSync, readSync } from 'node:fs';
-import type { DocTable } from './doc-table.ts';
-import { ShardReaderBase } from './reader-base.ts';
-import type { RankInterval, ShardStats } from './types.ts';
+import type { DocTable } from '../doc-table.ts';
+import { ShardReaderBase } from '../reader-base.ts';
+import type { RankInterval, ShardStats } from '../types.ts';
 import { narrowInterval } from './narrow.ts';
 
 /** Once a search interval's pointers fit in this many bytes, read them in one go instead of one by one. */
