@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, EventsTable } from '../db/index.ts';
+import type { Database, EventColumnsPatch } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
@@ -147,7 +147,8 @@ export function eventWriter(deps: EventWriterDeps) {
       // Dates are rewritten only when a date field was sent, so concurrent updates of other fields cannot write back
       // dates read before another writer changed them.
       const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
-      const details: Partial<Omit<EventsTable, 'post_id'>> = datesSent ? eventDates(p, existing, zone, allDay, now) : {};
+      const dates = datesSent ? eventDates(p, existing, zone, allDay, now) : undefined;
+      const details: EventColumnsPatch = { ...dates };
       if (sent.has('cost')) {
         // A lone "0" is dropped like any empty field of the plugin's create arguments (PHP `empty('0')`).
         const raw = (Array.isArray(p.cost) ? p.cost : p.cost === null || String(p.cost) === '0' ? [] : [p.cost])
@@ -188,10 +189,13 @@ export function eventWriter(deps: EventWriterDeps) {
           type: 'tribe_events', slug, title: kses.data(p.title!), content: '', excerpt: '', status: 'draft', author: caller.id, password: '',
           date_local: '', date_gmt: '', modified_local: '', modified_gmt: '', menu_order: 0, ...post,
         } as Parameters<typeof posts.insert>[0]);
+        // Every column is named, defaults too, so all creates share one statement (prepared once on PostgreSQL). A
+        // create always has its dates (`datesSent`); the `??` only tells the compiler so and never runs.
         await events.insert({
-          post_id: eventId, cost: null, currency_symbol: '', currency_position: '', website: null, show_map: 0, show_map_link: 0,
+          cost: null, currency_symbol: '', currency_position: '', website: null, show_map: 0, show_map_link: 0,
           hide_from_listings: 0, featured: 0, venue_id: null, parent_id: null, thumbnail_id: null, ...details,
-        } as EventsTable);
+          post_id: eventId, ...(dates ?? eventDates(p, undefined, zone, allDay, now)),
+        });
       }
       // A new event's links are exactly the terms set here, so a create neither reads old links nor re-reads new ones.
       const termsSet: number[] = [];
