@@ -3,14 +3,15 @@ import type { Logger } from 'pino';
 import type { Caller, CompiledRoute, Reply } from './route.ts';
 import { ApiError, dbUnavailable, noRoute } from './errors.ts';
 import { createDispatcher, type Dispatched } from './dispatch.ts';
-import { filterFields, isValidJsonpCallback, parseFieldList, withLinks } from './response-shape.ts';
+import { isValidJsonpCallback } from './response-shape.ts';
+import { restHeaders } from './cors-headers.ts';
+import { shapeAnswer, type Answer } from './reshape.ts';
 import { checkInputLimits, parseQueryParams, queryError } from './nested-params.ts';
 import type { LoginChecks } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
 import { clientErrorHandler, frameworkError } from './framework-errors.ts';
 import { answerValidators, isConditional, isNotModified, notModifiedHeaders } from './conditional.ts';
-import { TextBody } from './text-body.ts';
 import { ValidatorMemo } from './validator-memo.ts';
 import { RecentMap } from './recent-map.ts';
 import { catchUpWith, GENERATION_HEADER, type ReadYourWrites } from './read-your-writes.ts';
@@ -46,8 +47,6 @@ export interface HttpOptions {
 interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer; lastModified?: number; notModified?: Record<string, string | number> }
 const CACHE_MAX_ENTRIES = 5000;
 
-/** What a matched route (or an error) answers: core's WP_REST_Response, before serve_request formats it. */
-interface Answer { status: number; body: unknown; headers?: Record<string, string | number>; links?: Record<string, unknown>; method?: string; lastModified?: number; writeToken?: string }
 
 /** How `send` treats an answer: whose it is, whether the response cache may keep it, where its validators go. */
 interface SendOptions {
@@ -60,10 +59,6 @@ interface SendOptions {
 
 const REST_PREFIX = '/wp-json';
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-const NO_CACHE = {
-  'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
-  Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
-};
 
 /** Extracts the REST route from `/wp-json/...` or `?rest_route=/...`; WordPress strips one trailing slash. */
 function restRoute(url: string, query: Record<string, unknown>): string | undefined {
@@ -127,59 +122,16 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const send = (reply: FastifyReply, req: FastifyRequest, answer: Answer, { loggedIn, keep = true, memoKey }: SendOptions) => {
     // Fastify's framework errors (a URL that does not decode) come before any query was parsed.
     const query = (req.query ?? {}) as Record<string, unknown>;
-    // Sent by serve_request and its hooks directly, so never inside an `_envelope`.
-    const headers: Record<string, string | number> = {
-      'X-Robots-Tag': 'noindex',
-      'X-Content-Type-Options': 'nosniff',
-      Link: `<${home}${REST_PREFIX}/>; rel="https://api.w.org/"`,
-      'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
-      'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
-      ...(loggedIn ? NO_CACHE : {}),
-    };
-    const origin = req.headers.origin;
-    if (origin) {
-      Object.assign(headers, {
-        'Access-Control-Allow-Origin': origin,
-        'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE',
-        'Access-Control-Allow-Credentials': 'true',
-        Vary: 'Origin',
-      });
-    } else if (req.method === 'GET' && !loggedIn) headers.Vary = 'Origin'; // rest_send_cors_headers: the real method
+    const headers = restHeaders(home, { method: req.method, origin: req.headers.origin }, loggedIn);
     // Not added to the CORS lists, which stay WordPress's (the conformance kit compares them).
     if (answer.writeToken !== undefined) headers[GENERATION_HEADER] = answer.writeToken;
+    const { status: outStatus, full, envelope, contentType } = shapeAnswer(answer, query, headers);
     const own = answer.headers ?? {};
-    let outStatus = answer.status;
-    const json = !(answer.body instanceof TextBody);
-    const fields = json && answer.status < 400 && query._fields !== undefined ? parseFieldList(query._fields) : [];
-    const jsonp = json ? query._jsonp : undefined;
-    const envelope = json && query._envelope !== undefined;
-    const reshaped = fields.length > 0 || answer.links !== undefined || envelope || jsonp !== undefined;
-    let outBody = answer.body instanceof JsonText && reshaped ? answer.body.value() : answer.body;
-    if (reshaped) outBody = withLinks(filterFields(outBody, fields), answer.links);
-    if (envelope) {
-      outBody = { body: outBody, status: answer.status, headers: own };
-      outStatus = 200;
-    } else Object.assign(headers, own);
     const method = answer.method ?? req.method;
     const head = method === 'HEAD';
-    // The GET body, also for HEAD: both answers carry the same ETag.
-    let full: string | JsonText;
-    if (answer.body instanceof TextBody) {
-      headers['Content-Type'] = answer.body.contentType;
-      // Feeds are not WordPress REST answers: scripts may read their validators (the JSON answers keep WordPress's list).
-      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, ETag, Last-Modified';
-      full = answer.body.text;
-    } else if (jsonp !== undefined) {
-      headers['Content-Type'] = 'application/javascript; charset=UTF-8';
-      const json = outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
-      full = typeof jsonp === 'string' && jsonp !== '' ? `/**/${jsonp}(${json})` : json;
-    } else {
-      headers['Content-Type'] = 'application/json; charset=UTF-8';
-      full = outBody instanceof JsonText ? outBody : JSON.stringify(outBody);
-    }
     const validated = answer.status === 200 && (method === 'GET' || method === 'HEAD');
     if (validated) {
-      const v = answerValidators(full, envelope ? NO_HEADERS : own, headers['Content-Type'], answer.lastModified);
+      const v = answerValidators(full, envelope ? NO_HEADERS : own, contentType, answer.lastModified);
       headers.ETag = v.etag;
       if (v.lastModified !== undefined) headers['Last-Modified'] = v.lastModified;
       if (!loggedIn) headers['Cache-Control'] = publicCacheControl;
