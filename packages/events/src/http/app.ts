@@ -14,6 +14,7 @@ import { clientErrorHandler, frameworkError } from './framework-errors.ts';
 import { answerValidators, isConditional, isNotModified, notModifiedHeaders } from './conditional.ts';
 import { ValidatorMemo } from './validator-memo.ts';
 import { RecentMap } from './recent-map.ts';
+import { SharedBuilds, type Build } from './shared-builds.ts';
 import { catchUpWith, GENERATION_HEADER, type ReadYourWrites } from './read-your-writes.ts';
 
 export interface HttpOptions {
@@ -95,10 +96,10 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const cache = new RecentMap<string, CachedResponse>(CACHE_MAX_ENTRIES);
   // Builds under way per cache key: identical anonymous GETs arriving meanwhile wait for that one instead of all
   // building the same response when an entry expires under load.
-  const inflight = new Map<string, { gen: number; done: Promise<CachedResponse | undefined> }>();
-  // The write generation each request started under, and how to hand its response to the requests waiting on it.
+  const inflight = new SharedBuilds<CachedResponse>();
+  // The write generation each request started under, and the build whose waiters its response answers.
   const startGen = new WeakMap<FastifyRequest, number>();
-  const settlers = new WeakMap<FastifyRequest, (r: CachedResponse | undefined) => void>();
+  const settlers = new WeakMap<FastifyRequest, Build<CachedResponse>>();
   // Only anonymous reads are shared; the key holds the whole URL (filters, _fields…) and the CORS origin.
   // `X-TEC-EEA` decides whether a `tec/v1` route answers at all, so it is part of the key too.
   const cacheKeyOf = (req: FastifyRequest): string | undefined =>
@@ -148,7 +149,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       if (gen === opts.generation.value) {
         cache.set(cacheKeyOf(req)!, entry);
       }
-      settlers.get(req)?.(entry);
+      settlers.get(req)?.settle(entry);
       return replyWith(reply, req, entry);
     }
     if (notModified) return reply.code(304).headers(notModifiedHeaders(headers)).send();
@@ -195,29 +196,20 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     const gen = opts.generation.value;
     const key = req.method === 'GET' && opts.cacheTtlMs > 0 ? cacheKeyOf(req) : undefined;
     if (req.method === 'GET' || req.method === 'HEAD') startGen.set(req, gen);
-    let ours: { gen: number; done: Promise<CachedResponse | undefined> } | undefined;
+    let ours: Build<CachedResponse> | undefined;
     if (key !== undefined) {
       const hit = cache.get(key);
       if (hit && hit.gen === gen && hit.expires > now) return replyWith(reply, req, hit);
-      const running = inflight.get(key);
-      // Only a build that started after the last write may answer: it cannot miss a write this request follows.
-      const shared = running && running.gen === gen ? await running.done : undefined;
-      if (shared) return replyWith(reply, req, shared);
-      if (!running) {
-        let settle!: (r: CachedResponse | undefined) => void;
-        ours = { gen, done: new Promise((r) => { settle = r; }) };
-        inflight.set(key, ours);
-        settlers.set(req, settle);
-      }
+      const joined = await inflight.join(key, gen);
+      if ('shared' in joined) return replyWith(reply, req, joined.shared);
+      ours = joined.own;
+      if (ours) settlers.set(req, ours);
     }
     try {
       return await build(req, reply, query, now);
     } finally {
-      if (ours) {
-        // Errors and uncacheable answers release the waiters, which then build their own response.
-        settlers.get(req)?.(undefined);
-        if (inflight.get(key!) === ours) inflight.delete(key!);
-      }
+      // Errors and uncacheable answers release the waiters, which then build their own response.
+      if (ours) inflight.end(key!, ours);
     }
   };
 
