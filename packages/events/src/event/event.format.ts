@@ -94,7 +94,9 @@ export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, 
     timezone_abbr: start.wall && startUtc.wall ? zoneAbbr(e.timezone, utcMs(e.start_utc), (wallToEpoch(start.wall) - wallToEpoch(startUtc.wall)) / 60_000) : '',
     cost: cost.cost,
     cost_details: { currency_symbol: own.symbol, currency_code: '', currency_position: own.position, values: cost.values },
-    website: e.website ?? url,
+    // The plugin reports `_EventURL` unless it is empty (never sent, or sent as ''): then the event's own URL (issue 25;
+    // its kit's creates without a website and the second recording's creates and updates with `website: ''`).
+    website: e.website || url,
     show_map: e.show_map === 1, show_map_link: e.show_map_link === 1, hide_from_listings: e.hide_from_listings === 1,
     sticky: e.menu_order === -1, featured: e.featured === 1,
     categories: links.categories.map((t) => formatEventTerm(site, t)),

@@ -1,6 +1,6 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
-import { blankEvent, canRead, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
+import { blankEvent, canRead, isFloating, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
@@ -91,6 +91,9 @@ export function eventService(deps: EventServiceDeps) {
     return { bodies, restricted };
   }
 
+  /** A row found through its slug, unless it has no name yet (a draft or pending event). */
+  const named = (row: EventRow | undefined): EventRow | undefined => (row === undefined || isFloating(row.status) ? undefined : row);
+
   async function findById(id: number): Promise<EventRow | undefined> {
     const hit = items.get(id);
     if (hit !== undefined) return hit.row;
@@ -146,14 +149,18 @@ export function eventService(deps: EventServiceDeps) {
     readSeries: (id: number) => readSeries(db, id, findById),
     /** The series many events belong to, read in a bounded number of queries (the iCalendar feeds). */
     readSeriesOf: (ids: readonly number[]) => readSeriesOf(db, ids),
-    /** The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`). */
+    /**
+     * The event a URL slug names, read as WordPress reads it (`sanitize_title_for_query`: `☕` finds `%e2%98%95`). A draft
+     * or pending event has no name until it is published (its `post_name` is empty), so its slug names nothing: the
+     * plugin answers `by-slug` of a pending event as of an unknown slug (issue 25).
+     */
     async findBySlug(sent: string): Promise<EventRow | undefined> {
       const slug = querySlug(sent);
       const id = slugs.get(slug);
-      if (id !== undefined) return findById(id);
+      if (id !== undefined) return named(await findById(id));
       const readAt = items.current();
       const row = await repo.findBySlug(slug);
-      if (row === undefined) return undefined;
+      if (row === undefined || isFloating(row.status)) return undefined;
       slugs.set(slug, row.id, 2 * slug.length + 64, readAt);
       // The row read by id may be cached already (with its body): keep that one.
       const cached = items.get(row.id);

@@ -4,7 +4,7 @@ import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
 import { insertedPostTimes, isFloating, modifiedNow, OUT_OF_RANGE_DATE, postRepository, trashedPostDates, trashedSlug, untrashedSlug, updatedPostDates,
-  sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
+  isTitleSlug, sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
   type ImageLibrary, type LinkedService, type Params, type PreparedImage, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, isStorableInstant, parseDateTime, readStoredWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
@@ -180,6 +180,12 @@ export function eventWriter(deps: EventWriterDeps) {
         else if (existing.status === 'trash' && status !== 'trash') {
           const desired = untrashedSlug(existing.slug) || sanitizeTitle(p.title ?? existing.title) || 'event';
           post.slug = await posts.freeSlug('tribe_events', desired, eventId);
+        } else if (p.title !== undefined && isFloating(existing.status) && isTitleSlug(existing.slug, existing.title)) {
+          // WordPress names a draft or pending post only when it is published, from the title it has then: a title
+          // changed before publishing gives the new title's slug (issue 25). The stored name follows the title while
+          // the event is unpublished; one that was sent (not derived from the title) is kept, as WordPress keeps it.
+          const desired = sanitizeTitle(kses.data(p.title)) || 'event';
+          if (!isTitleSlug(existing.slug, post.title as string)) post.slug = await posts.freeSlug('tribe_events', desired, eventId);
         }
         await posts.update(eventId, post);
         await events.update(eventId, details);
