@@ -96,11 +96,13 @@ describe.each(STORES)('kses for writers without unfiltered_html ($name)', (facto
     expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { name: 'A name is required for this term.' } } });
   });
 
-  it('stores website URLs with a disallowed protocol as empty for authors', async () => {
+  it('stores website URLs with a disallowed protocol as empty for authors (read back as the event URL)', async () => {
     const website = 'javascript://example.org/%0aalert(1)';
     const e = await svc.request('POST', '/events', { json: { ...DATES, title: 'Site', website, venue: { venue: 'Site hall', website } }, as: 'author' });
     expect(e.status).toBe(201);
-    expect(e.body.website).toBe('');
+    // An empty website reports the event's own URL, as the plugin does (README, issue 25): never the script URL.
+    expect(e.body.website).toBe(e.body.url);
+    expect(e.body.url).toMatch(/^http:\/\/[^/]+\/event\/site\/$/);
     expect(e.body.venue.website).toBeUndefined();
     const ok = await svc.request('POST', '/organizers', { json: { organizer: 'Fine org', website: 'https://example.org/o' }, as: 'author' });
     expect(ok.body.website).toBe('https://example.org/o');
