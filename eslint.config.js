@@ -6,6 +6,31 @@ import globals from 'globals';
 // the gateway reaches the worker only through the typed protocol, the browser client only through the public API.
 const engineFolders = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release', 'work-budget'];
 
+// Events: each folder of packages/events/src lists the sibling folders it may import (tests may reach further).
+// Time, config, db and http are the foundation; post and term build on them; the resources and feeds on those;
+// only the CLI and the root app.ts assemble everything.
+const eventsLayers = {
+  time: [], config: ['time'], db: [], http: [],
+  post: ['config', 'db', 'http', 'time'], term: ['db', 'http', 'post'], user: ['db', 'http', 'time'],
+  recurrence: ['db', 'http', 'post', 'term', 'time'], event: ['db', 'http', 'post', 'recurrence', 'term', 'time'],
+  media: ['config', 'db', 'http', 'post'], venue: ['http', 'post'], organizer: ['http', 'post'],
+  discovery: ['http', 'post', 'time'], ical: ['event', 'http', 'post', 'recurrence', 'term', 'time'],
+  'tec-v1': ['discovery', 'event', 'http', 'post', 'term', 'time'], 'wp-core': ['discovery', 'http', 'post', 'user'],
+};
+const eventsFolders = [...Object.keys(eventsLayers), 'cli'];
+const eventsRules = Object.entries(eventsLayers).map(([folder, allowed]) => ({
+  files: [`packages/events/src/${folder}/**/*.ts`],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [{
+        group: [...eventsFolders.filter((f) => f !== folder && !allowed.includes(f)).map((f) => `**/${f}/**`), '../app.ts', '../../app.ts'],
+        message: `packages/events/src/${folder} may import only ${allowed.join(', ') || 'no other folder'} (eslint.config.js eventsLayers).`,
+      }],
+    }],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/build/**', '**/dist/**', 'packages/news/native/**'] },
   js.configs.recommended,
@@ -64,6 +89,7 @@ export default tseslint.config(
       }],
     },
   },
+  ...eventsRules,
   {
     files: ['packages/*/static/**/*.{js,ts}', 'packages/news/src/client/**/*.{js,ts}'],
     languageOptions: { globals: { ...globals.browser } },

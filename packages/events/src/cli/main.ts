@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
-import { ConfigError, DEFAULT_PORT, parseConfig, storeUrl } from '../config/index.ts';
+import { ConfigError, DEFAULT_PORT, parseConfig } from '../config/index.ts';
 import { openStore, type Store } from '../db/index.ts';
 import { createEventsApp } from '../app.ts';
-import { systemClock } from '../time/index.ts';
+import { systemClock, useZoneinfoDir } from '../time/index.ts';
 import { ROLES, UserError, isRole, userService } from '../user/index.ts';
 import { createSite, postRepository } from '../post/index.ts';
 import { mediaDepsFromConfig, mediaService } from '../media/index.ts';
@@ -30,7 +30,9 @@ program.command('serve')
   .action(async (opts: { port?: number; host?: string; db?: string; siteUrl?: string; timezone?: string }) => {
     const config = parseConfig({ port: opts.port, host: opts.host, db: opts.db, siteUrl: opts.siteUrl, timezone: opts.timezone }, process.env);
     const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+    useZoneinfoDir(config.zoneinfoDir);
     const store = await openStore(config.db, {
+      slowQueryMs: config.slowQueryMs, sqliteSync: config.sqliteSync,
       onChangeListenerError: (err) => logger.warn({ err: err.message }, 'PostgreSQL change listener lost; caches are bypassed until it reconnects'),
     });
     // Rows with broken dates are served safely; the operator learns about them here, with how to repair them.
@@ -52,7 +54,9 @@ program.command('serve')
 
 /** Opens the store of `--db` (or EVENTS_DB, or the default) for one operator command and closes it after. */
 const withStore = async <T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> => {
-  const store = await openStore(storeUrl(db ?? process.env.EVENTS_DB ?? DEFAULT_DB));
+  const config = parseConfig({ db }, process.env);
+  useZoneinfoDir(config.zoneinfoDir);
+  const store = await openStore(config.db, { slowQueryMs: config.slowQueryMs, sqliteSync: config.sqliteSync });
   try { return await fn(store); } finally { await store.close(); }
 };
 const withUsers = <T>(db: string | undefined, fn: (users: ReturnType<typeof userService>) => Promise<T>): Promise<T> =>

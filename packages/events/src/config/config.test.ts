@@ -20,6 +20,13 @@ describe('parseConfig', () => {
     expect(parseConfig({}, { EVENTS_UPLOADS_DIR: '/srv/up', EVENTS_MEDIA_MAX_BYTES: '1000', EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'true' }))
       .toMatchObject({ uploadsDir: '/srv/up', mediaMaxBytes: 1000, mediaAllowPrivateHosts: true });
   });
+  it('reads the store diagnostics and the zoneinfo folder once, here, with their defaults', () => {
+    expect(parseConfig({}, {})).toMatchObject({ slowQueryMs: 0, sqliteSync: 'NORMAL', zoneinfoDir: '/usr/share/zoneinfo' });
+    expect(parseConfig({}, { EVENTS_SLOW_QUERY_MS: '25', EVENTS_SQLITE_SYNC: 'full', TZDIR: '/opt/zoneinfo' }))
+      .toMatchObject({ slowQueryMs: 25, sqliteSync: 'FULL', zoneinfoDir: '/opt/zoneinfo' });
+    expect(() => parseConfig({}, { EVENTS_SQLITE_SYNC: 'OFF' })).toThrow(/EVENTS_SQLITE_SYNC must be NORMAL or FULL/);
+    expect(() => parseConfig({}, { EVENTS_SLOW_QUERY_MS: 'slow' })).toThrow(/EVENTS_SLOW_QUERY_MS/);
+  });
   it('bounds recurring series at 730 occurrences by default, from 1 to 100,000', () => {
     expect(parseConfig({}, {}).recurrenceMaxOccurrences).toBe(730);
     expect(parseConfig({}, { EVENTS_RECURRENCE_MAX_OCCURRENCES: '1' }).recurrenceMaxOccurrences).toBe(1);

@@ -37,6 +37,12 @@ export interface Config {
   readonly mediaAllowPrivateHosts: boolean;
   /** Most occurrences a recurring series may have, its first event included (more is a 400 before any write). */
   readonly recurrenceMaxOccurrences: number;
+  /** Queries slower than this many ms are printed to stderr (a diagnostic); 0 prints none. */
+  readonly slowQueryMs: number;
+  /** SQLite `synchronous`: NORMAL loses at most the last commits on a power cut, FULL fsyncs every commit. */
+  readonly sqliteSync: 'NORMAL' | 'FULL';
+  /** IANA zoneinfo folder (TZif files) for time zone abbreviations and iCalendar VTIMEZONEs. */
+  readonly zoneinfoDir: string;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -66,6 +72,9 @@ export const defaultConfig: Config = Object.freeze({
   mediaAllowPrivateHosts: false,
   // Two years of a daily series: Pro creates occurrences up to 24 months ahead by default.
   recurrenceMaxOccurrences: 730,
+  slowQueryMs: 0,
+  sqliteSync: 'NORMAL',
+  zoneinfoDir: '/usr/share/zoneinfo',
 });
 
 export class ConfigError extends Error {}
@@ -128,8 +137,12 @@ export function parseConfig(flags: Partial<Record<keyof Config, string | number>
   }
   const adminEmail = (env.EVENTS_ADMIN_EMAIL ?? defaultConfig.adminEmail).trim();
   if (adminEmail !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) throw new ConfigError(`EVENTS_ADMIN_EMAIL must be an e-mail address, got ${adminEmail}`);
+  const slowQueryMs = Number(env.EVENTS_SLOW_QUERY_MS || defaultConfig.slowQueryMs);
+  if (!(slowQueryMs >= 0)) throw new ConfigError('EVENTS_SLOW_QUERY_MS must be a number ≥ 0 (0: off)');
+  const sqliteSync = (env.EVENTS_SQLITE_SYNC || defaultConfig.sqliteSync).toUpperCase();
+  if (sqliteSync !== 'NORMAL' && sqliteSync !== 'FULL') throw new ConfigError(`EVENTS_SQLITE_SYNC must be NORMAL or FULL, got ${sqliteSync}`);
   return Object.freeze({
-    recurrenceMaxOccurrences: recurrenceMax,
+    recurrenceMaxOccurrences: recurrenceMax, slowQueryMs, sqliteSync, zoneinfoDir: env.TZDIR || defaultConfig.zoneinfoDir,
     port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs, validatorTtlMs, itemCacheBytes: itemCacheMb * 2 ** 20,
     uploadsDir: env.EVENTS_UPLOADS_DIR || defaultConfig.uploadsDir, mediaMaxBytes,
     mediaAllowPrivateHosts: allowPrivate === '1' || allowPrivate === 'true',

@@ -27,15 +27,17 @@ import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-
 
 export type DbKind = 'sqlite' | 'postgres';
 
-// EVENTS_SLOW_QUERY_MS=N prints queries slower than N ms to stderr (a diagnostic; off by default).
-const SLOW_MS = Number(process.env.EVENTS_SLOW_QUERY_MS ?? 0);
-const slowQueryLog = SLOW_MS > 0
-  ? (e: LogEvent) => { if (e.queryDurationMillis >= SLOW_MS) process.stderr.write(`slow query ${e.queryDurationMillis.toFixed(1)} ms: ${e.query.sql}\n`); }
+/** Prints queries slower than `ms` to stderr (a diagnostic, config `slowQueryMs`); none when 0. */
+const slowQueryLog = (ms: number) => ms > 0
+  ? (e: LogEvent) => { if (e.queryDurationMillis >= ms) process.stderr.write(`slow query ${e.queryDurationMillis.toFixed(1)} ms: ${e.query.sql}\n`); }
   : undefined;
 
 export interface StoreOptions {
   /** Told when PostgreSQL's change listener loses its connection; it reconnects by itself and caches are bypassed meanwhile. */
   readonly onChangeListenerError?: (err: Error) => void;
+  /** From the parsed configuration (config/config.ts); defaults: off and NORMAL. */
+  readonly slowQueryMs?: number;
+  readonly sqliteSync?: 'NORMAL' | 'FULL';
 }
 
 export interface Store {
@@ -47,12 +49,12 @@ export interface Store {
 }
 
 /** Pragmas every handle on the file needs. */
-function configureSqlite(sqlite: SQLite.Database): SQLite.Database {
+function configureSqlite(sqlite: SQLite.Database, sync: 'NORMAL' | 'FULL'): SQLite.Database {
   // WAL with synchronous=NORMAL: a commit is in the WAL (the OS page cache) before the call returns, so a killed
-  // process loses nothing; only a power cut can drop the last commits. EVENTS_SQLITE_SYNC=FULL trades speed for that.
+  // process loses nothing; only a power cut can drop the last commits. `sqliteSync: 'FULL'` trades speed for that.
   // WAL also lets the read handle read beside the writer's open transaction.
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`synchronous = ${process.env.EVENTS_SQLITE_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  sqlite.pragma(`synchronous = ${sync}`);
   // Statements outside a transaction wait up to the timeout for another process's write lock; transactions
   // take the lock first and are retried while it is busy, without blocking the event loop (sqlite-writes.ts).
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
@@ -90,20 +92,22 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
   let sqliteHandle: SQLite.Database | undefined;
   let readHandle: SQLite.Database | undefined;
   let dialect: Dialect;
+  const sync = opts.sqliteSync ?? 'NORMAL';
+  const log = slowQueryLog(opts.slowQueryMs ?? 0);
   if (url.startsWith('sqlite:')) {
     kind = 'sqlite';
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-    const sqlite = configureSqlite(new SQLite(path));
+    const sqlite = configureSqlite(new SQLite(path), sync);
     sqliteHandle = sqlite;
     // A file gets a second handle for reads (sqlite-read-handle.ts); `:memory:` is private to its one handle.
     if (path === ':memory:') {
       dialect = new ImmediateSqliteDialect({ database: cachingDatabase(sqlite) }, sqlite);
     } else {
-      readHandle = configureSqlite(new SQLite(path));
+      readHandle = configureSqlite(new SQLite(path), sync);
       dialect = new TwoHandleSqliteDialect({ reader: cachingDatabase(readHandle), writer: cachingDatabase(sqlite), rawWriter: sqlite });
     }
-    db = new Kysely<Database>({ dialect, log: slowQueryLog });
+    db = new Kysely<Database>({ dialect, log });
   } else {
     kind = 'postgres';
     // A server that accepts TCP but never answers would otherwise hold requests forever; 5 s then 503.
@@ -115,7 +119,7 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
     pool.on('error', () => { /* idle client lost: the pool removes it by itself */ });
     pool.on('connect', (client) => { client.on('error', () => { /* see above: the query in progress reports it */ }); });
     prepared = preparingPool(pool);
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared }), log: slowQueryLog });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared }), log });
   }
   const migrator = new Migrator({ db, provider: new StaticProvider(kind) });
   const { error, results } = await migrator.migrateToLatest();

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Post types share one id sequence, as WordPress posts do. */
 export type PostType = 'tribe_events' | 'tribe_venue' | 'tribe_organizer' | 'attachment';
@@ -23,6 +23,7 @@ export interface PostsTable {
   guid_slug: string | null;
 }
 
+/** Columns with a database default (migration 001) are `Generated`: an insert may leave them out, a read has them. */
 export interface EventsTable {
   post_id: number;
   start_local: string;
@@ -30,17 +31,17 @@ export interface EventsTable {
   start_utc: string;
   end_utc: string;
   timezone: string;
-  all_day: number;
+  all_day: Generated<number>;
   /** JSON array of the cost strings as sent, or null when there is no cost. */
   cost: string | null;
-  currency_symbol: string;
-  currency_position: string;
+  currency_symbol: Generated<string>;
+  currency_position: Generated<string>;
   /** null: never set (reads back as the permalink); '' stays ''. */
   website: string | null;
-  show_map: number;
-  show_map_link: number;
-  hide_from_listings: number;
-  featured: number;
+  show_map: Generated<number>;
+  show_map_link: Generated<number>;
+  hide_from_listings: Generated<number>;
+  featured: Generated<number>;
   venue_id: number | null;
   parent_id: number | null;
   /** Featured image: an attachment post id (migration 005). */
@@ -51,6 +52,11 @@ export interface EventsTable {
    */
   duration: number | null;
 }
+
+/** An `events` row as read, as inserted (defaulted and nullable columns optional) and as patched. */
+export type EventColumns = Selectable<EventsTable>;
+export type NewEventColumns = Insertable<EventsTable>;
+export type EventColumnsPatch = Omit<Updateable<EventsTable>, 'post_id'>;
 
 export interface VenuesTable {
   post_id: number;

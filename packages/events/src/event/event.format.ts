@@ -94,6 +94,8 @@ export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, 
     timezone_abbr: start.wall && startUtc.wall ? zoneAbbr(e.timezone, utcMs(e.start_utc), (wallToEpoch(start.wall) - wallToEpoch(startUtc.wall)) / 60_000) : '',
     cost: cost.cost,
     cost_details: { currency_symbol: own.symbol, currency_code: '', currency_position: own.position, values: cost.values },
+    // `_EventURL` when stored, else the event's own URL (Post_Repository: `isset`). A create stores none for an empty
+    // website (the plugin's array_filter, `createdFields`); an update stores '' and reports it.
     website: e.website ?? url,
     show_map: e.show_map === 1, show_map_link: e.show_map_link === 1, hide_from_listings: e.hide_from_listings === 1,
     sticky: e.menu_order === -1, featured: e.featured === 1,

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { reusableByIds, type Database, type EventsTable } from '../db/index.ts';
+import { EVENT_SELECT, reusableByIds, type Database, type EventColumnName, type EventColumns, type EventColumnsPatch, type NewEventColumns } from '../db/index.ts';
 import { anyBadDate, type PostRow, type Visibility } from '../post/index.ts';
 
-export type EventRow = PostRow & Omit<EventsTable, 'post_id'>;
+/** The post row and every event column of the select list (db/event-columns.ts). */
+export type EventRow = PostRow & Pick<EventColumns, EventColumnName>;
 
 export interface EventListFilter {
   visibility: Visibility;
@@ -29,9 +30,7 @@ export const EVENT_DATE_COLUMNS = ['start_local', 'end_local', 'start_utc', 'end
 
 export function eventRepository(db: Kysely<Database>) {
   const base = () => db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').selectAll('posts')
-    .select(['events.start_local', 'events.end_local', 'events.start_utc', 'events.end_utc', 'events.timezone', 'events.all_day',
-      'events.cost', 'events.currency_symbol', 'events.currency_position', 'events.website', 'events.show_map', 'events.show_map_link',
-      'events.hide_from_listings', 'events.featured', 'events.venue_id', 'events.parent_id', 'events.thumbnail_id', 'events.duration'])
+    .select(EVENT_SELECT)
     .where('posts.type', '=', 'tribe_events');
 
   const filtered = (f: EventListFilter) => {
@@ -121,10 +120,10 @@ export function eventRepository(db: Kysely<Database>) {
     async count(f: EventListFilter): Promise<number> {
       return Number((await filtered(f).clearSelect().select(sql<number>`count(*)`.as('c')).executeTakeFirst())?.c ?? 0);
     },
-    async insert(details: EventsTable): Promise<void> {
+    async insert(details: NewEventColumns): Promise<void> {
       await db.insertInto('events').values(details).execute();
     },
-    async update(id: number, patch: Partial<Omit<EventsTable, 'post_id'>>): Promise<void> {
+    async update(id: number, patch: EventColumnsPatch): Promise<void> {
       if (Object.keys(patch).length > 0) await db.updateTable('events').set(patch).where('post_id', '=', id).execute();
     },
     async organizersOf(eventIds: readonly number[]): Promise<Map<number, number[]>> {

@@ -92,6 +92,8 @@ export function eventService(deps: EventServiceDeps) {
     return { bodies, restricted };
   }
 
+  /** A row found through its slug, unless it has no name yet (a draft or pending event). */
+
   async function findById(id: number): Promise<EventRow | undefined> {
     const hit = items.get(id);
     if (hit !== undefined) return hit.row;

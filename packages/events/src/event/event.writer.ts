@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Database, EventsTable } from '../db/index.ts';
+import type { Database, EventColumnsPatch } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { checkArgs, type ArgSet } from '../http/args.ts';
 import { ApiError, invalidParam } from '../http/errors.ts';
 import { insertedPostTimes, isFloating, modifiedNow, OUT_OF_RANGE_DATE, postRepository, trashedPostDates, trashedSlug, untrashedSlug, updatedPostDates,
-  sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
+  isTitleSlug, sanitizeTitle, scaleStatus, withImages, writeFilters, writeTransaction,
   type ImageLibrary, type LinkedService, type Params, type PreparedImage, type Site, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermService } from '../term/index.ts';
 import { endOfDay, formatWall, isStorableInstant, parseDateTime, readStoredWall, startOfDay, utcToWall, wallToUtc, type Wall } from '../time/index.ts';
@@ -147,7 +147,8 @@ export function eventWriter(deps: EventWriterDeps) {
       // Dates are rewritten only when a date field was sent, so concurrent updates of other fields cannot write back
       // dates read before another writer changed them.
       const datesSent = !existing || ['start_date', 'end_date', 'timezone', 'all_day'].some((k) => sent.has(k));
-      const details: Partial<Omit<EventsTable, 'post_id'>> = datesSent ? eventDates(p, existing, zone, allDay, now) : {};
+      const dates = datesSent ? eventDates(p, existing, zone, allDay, now) : undefined;
+      const details: EventColumnsPatch = { ...dates };
       if (sent.has('cost')) {
         // A lone "0" is dropped like any empty field of the plugin's create arguments (PHP `empty('0')`).
         const raw = (Array.isArray(p.cost) ? p.cost : p.cost === null || String(p.cost) === '0' ? [] : [p.cost])
@@ -179,10 +180,12 @@ export function eventWriter(deps: EventWriterDeps) {
         else if (existing.status === 'trash' && status !== 'trash') {
           const desired = untrashedSlug(existing.slug) || sanitizeTitle(p.title ?? existing.title) || 'event';
           post.slug = await posts.freeSlug('tribe_events', desired, eventId);
-        } else if (isFloating(existing.status) && !isFloating(status)) {
-          // A draft or pending post has no slug in WordPress; publishing it makes one from the title it has now.
-          const title = (post.title as string | undefined) ?? existing.title;
-          post.slug = await posts.freeSlug('tribe_events', sanitizeTitle(title) || 'event', eventId);
+        } else if (p.title !== undefined && isFloating(existing.status) && isTitleSlug(existing.slug, existing.title)) {
+          // WordPress names a draft or pending post only when it is published, from the title it has then: a title
+          // changed before publishing gives the new title's slug (issue 25). The stored name follows the title while
+          // the event is unpublished; one that was sent (not derived from the title) is kept, as WordPress keeps it.
+          const desired = sanitizeTitle(kses.data(p.title)) || 'event';
+          if (!isTitleSlug(existing.slug, post.title as string)) post.slug = await posts.freeSlug('tribe_events', desired, eventId);
         }
         await posts.update(eventId, post);
         await events.update(eventId, details);
@@ -192,10 +195,13 @@ export function eventWriter(deps: EventWriterDeps) {
           type: 'tribe_events', slug, title: kses.data(p.title!), content: '', excerpt: '', status: 'draft', author: caller.id, password: '',
           date_local: '', date_gmt: '', modified_local: '', modified_gmt: '', menu_order: 0, ...post,
         } as Parameters<typeof posts.insert>[0]);
+        // Every column is named, defaults too, so all creates share one statement (prepared once on PostgreSQL). A
+        // create always has its dates (`datesSent`); the `??` only tells the compiler so and never runs.
         await events.insert({
-          post_id: eventId, cost: null, currency_symbol: '', currency_position: '', website: null, show_map: 0, show_map_link: 0,
+          cost: null, currency_symbol: '', currency_position: '', website: null, show_map: 0, show_map_link: 0,
           hide_from_listings: 0, featured: 0, venue_id: null, parent_id: null, thumbnail_id: null, ...details,
-        } as EventsTable);
+          post_id: eventId, ...(dates ?? eventDates(p, undefined, zone, allDay, now)),
+        });
       }
       // A new event's links are exactly the terms set here, so a create neither reads old links nor re-reads new ones.
       const termsSet: number[] = [];

@@ -3,16 +3,18 @@ import type { Logger } from 'pino';
 import type { Caller, CompiledRoute, Reply } from './route.ts';
 import { ApiError, dbUnavailable, noRoute } from './errors.ts';
 import { createDispatcher, type Dispatched } from './dispatch.ts';
-import { filterFields, isValidJsonpCallback, parseFieldList, withLinks } from './response-shape.ts';
+import { isValidJsonpCallback } from './response-shape.ts';
+import { restHeaders } from './cors-headers.ts';
+import { shapeAnswer, type Answer } from './reshape.ts';
 import { checkInputLimits, parseQueryParams, queryError } from './nested-params.ts';
 import type { LoginChecks } from './auth.ts';
 import { basicAuth } from './auth.ts';
 import { JsonText } from './json-text.ts';
 import { clientErrorHandler, frameworkError } from './framework-errors.ts';
 import { answerValidators, isConditional, isNotModified, notModifiedHeaders } from './conditional.ts';
-import { TextBody } from './text-body.ts';
 import { ValidatorMemo } from './validator-memo.ts';
 import { RecentMap } from './recent-map.ts';
+import { SharedBuilds, type Build } from './shared-builds.ts';
 import { catchUpWith, GENERATION_HEADER, type ReadYourWrites } from './read-your-writes.ts';
 
 export interface HttpOptions {
@@ -46,8 +48,6 @@ export interface HttpOptions {
 interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer; lastModified?: number; notModified?: Record<string, string | number> }
 const CACHE_MAX_ENTRIES = 5000;
 
-/** What a matched route (or an error) answers: core's WP_REST_Response, before serve_request formats it. */
-interface Answer { status: number; body: unknown; headers?: Record<string, string | number>; links?: Record<string, unknown>; method?: string; lastModified?: number; writeToken?: string }
 
 /** How `send` treats an answer: whose it is, whether the response cache may keep it, where its validators go. */
 interface SendOptions {
@@ -60,10 +60,6 @@ interface SendOptions {
 
 const REST_PREFIX = '/wp-json';
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-const NO_CACHE = {
-  'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
-  Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
-};
 
 /** Extracts the REST route from `/wp-json/...` or `?rest_route=/...`; WordPress strips one trailing slash. */
 function restRoute(url: string, query: Record<string, unknown>): string | undefined {
@@ -100,10 +96,10 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const cache = new RecentMap<string, CachedResponse>(CACHE_MAX_ENTRIES);
   // Builds under way per cache key: identical anonymous GETs arriving meanwhile wait for that one instead of all
   // building the same response when an entry expires under load.
-  const inflight = new Map<string, { gen: number; done: Promise<CachedResponse | undefined> }>();
-  // The write generation each request started under, and how to hand its response to the requests waiting on it.
+  const inflight = new SharedBuilds<CachedResponse>();
+  // The write generation each request started under, and the build whose waiters its response answers.
   const startGen = new WeakMap<FastifyRequest, number>();
-  const settlers = new WeakMap<FastifyRequest, (r: CachedResponse | undefined) => void>();
+  const settlers = new WeakMap<FastifyRequest, Build<CachedResponse>>();
   // Only anonymous reads are shared; the key holds the whole URL (filters, _fields…) and the CORS origin.
   // `X-TEC-EEA` decides whether a `tec/v1` route answers at all, so it is part of the key too.
   const cacheKeyOf = (req: FastifyRequest): string | undefined =>
@@ -127,59 +123,16 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const send = (reply: FastifyReply, req: FastifyRequest, answer: Answer, { loggedIn, keep = true, memoKey }: SendOptions) => {
     // Fastify's framework errors (a URL that does not decode) come before any query was parsed.
     const query = (req.query ?? {}) as Record<string, unknown>;
-    // Sent by serve_request and its hooks directly, so never inside an `_envelope`.
-    const headers: Record<string, string | number> = {
-      'X-Robots-Tag': 'noindex',
-      'X-Content-Type-Options': 'nosniff',
-      Link: `<${home}${REST_PREFIX}/>; rel="https://api.w.org/"`,
-      'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
-      'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
-      ...(loggedIn ? NO_CACHE : {}),
-    };
-    const origin = req.headers.origin;
-    if (origin) {
-      Object.assign(headers, {
-        'Access-Control-Allow-Origin': origin,
-        'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE',
-        'Access-Control-Allow-Credentials': 'true',
-        Vary: 'Origin',
-      });
-    } else if (req.method === 'GET' && !loggedIn) headers.Vary = 'Origin'; // rest_send_cors_headers: the real method
+    const headers = restHeaders(home, { method: req.method, origin: req.headers.origin }, loggedIn);
     // Not added to the CORS lists, which stay WordPress's (the conformance kit compares them).
     if (answer.writeToken !== undefined) headers[GENERATION_HEADER] = answer.writeToken;
+    const { status: outStatus, full, envelope, contentType } = shapeAnswer(answer, query, headers);
     const own = answer.headers ?? {};
-    let outStatus = answer.status;
-    const json = !(answer.body instanceof TextBody);
-    const fields = json && answer.status < 400 && query._fields !== undefined ? parseFieldList(query._fields) : [];
-    const jsonp = json ? query._jsonp : undefined;
-    const envelope = json && query._envelope !== undefined;
-    const reshaped = fields.length > 0 || answer.links !== undefined || envelope || jsonp !== undefined;
-    let outBody = answer.body instanceof JsonText && reshaped ? answer.body.value() : answer.body;
-    if (reshaped) outBody = withLinks(filterFields(outBody, fields), answer.links);
-    if (envelope) {
-      outBody = { body: outBody, status: answer.status, headers: own };
-      outStatus = 200;
-    } else Object.assign(headers, own);
     const method = answer.method ?? req.method;
     const head = method === 'HEAD';
-    // The GET body, also for HEAD: both answers carry the same ETag.
-    let full: string | JsonText;
-    if (answer.body instanceof TextBody) {
-      headers['Content-Type'] = answer.body.contentType;
-      // Feeds are not WordPress REST answers: scripts may read their validators (the JSON answers keep WordPress's list).
-      headers['Access-Control-Expose-Headers'] = 'X-WP-Total, X-WP-TotalPages, Link, ETag, Last-Modified';
-      full = answer.body.text;
-    } else if (jsonp !== undefined) {
-      headers['Content-Type'] = 'application/javascript; charset=UTF-8';
-      const json = outBody instanceof JsonText ? outBody.text : JSON.stringify(outBody);
-      full = typeof jsonp === 'string' && jsonp !== '' ? `/**/${jsonp}(${json})` : json;
-    } else {
-      headers['Content-Type'] = 'application/json; charset=UTF-8';
-      full = outBody instanceof JsonText ? outBody : JSON.stringify(outBody);
-    }
     const validated = answer.status === 200 && (method === 'GET' || method === 'HEAD');
     if (validated) {
-      const v = answerValidators(full, envelope ? NO_HEADERS : own, headers['Content-Type'], answer.lastModified);
+      const v = answerValidators(full, envelope ? NO_HEADERS : own, contentType, answer.lastModified);
       headers.ETag = v.etag;
       if (v.lastModified !== undefined) headers['Last-Modified'] = v.lastModified;
       if (!loggedIn) headers['Cache-Control'] = publicCacheControl;
@@ -196,7 +149,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       if (gen === opts.generation.value) {
         cache.set(cacheKeyOf(req)!, entry);
       }
-      settlers.get(req)?.(entry);
+      settlers.get(req)?.settle(entry);
       return replyWith(reply, req, entry);
     }
     if (notModified) return reply.code(304).headers(notModifiedHeaders(headers)).send();
@@ -243,29 +196,20 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     const gen = opts.generation.value;
     const key = req.method === 'GET' && opts.cacheTtlMs > 0 ? cacheKeyOf(req) : undefined;
     if (req.method === 'GET' || req.method === 'HEAD') startGen.set(req, gen);
-    let ours: { gen: number; done: Promise<CachedResponse | undefined> } | undefined;
+    let ours: Build<CachedResponse> | undefined;
     if (key !== undefined) {
       const hit = cache.get(key);
       if (hit && hit.gen === gen && hit.expires > now) return replyWith(reply, req, hit);
-      const running = inflight.get(key);
-      // Only a build that started after the last write may answer: it cannot miss a write this request follows.
-      const shared = running && running.gen === gen ? await running.done : undefined;
-      if (shared) return replyWith(reply, req, shared);
-      if (!running) {
-        let settle!: (r: CachedResponse | undefined) => void;
-        ours = { gen, done: new Promise((r) => { settle = r; }) };
-        inflight.set(key, ours);
-        settlers.set(req, settle);
-      }
+      const joined = await inflight.join(key, gen);
+      if ('shared' in joined) return replyWith(reply, req, joined.shared);
+      ours = joined.own;
+      if (ours) settlers.set(req, ours);
     }
     try {
       return await build(req, reply, query, now);
     } finally {
-      if (ours) {
-        // Errors and uncacheable answers release the waiters, which then build their own response.
-        settlers.get(req)?.(undefined);
-        if (inflight.get(key!) === ours) inflight.delete(key!);
-      }
+      // Errors and uncacheable answers release the waiters, which then build their own response.
+      if (ours) inflight.end(key!, ours);
     }
   };
 

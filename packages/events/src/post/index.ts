@@ -1,4 +1,4 @@
-export { sanitizeTitle, querySlug, nextFreeSlug, trashedSlug, untrashedSlug } from './slug.ts';
+export { sanitizeTitle, querySlug, nextFreeSlug, isTitleSlug, trashedSlug, untrashedSlug } from './slug.ts';
 export { REGISTERED_STATUSES, ANY_STATUSES, scaleStatus, canModify, canRead } from './status.ts';
 export type { OwnedPost } from './status.ts';
 export { renderTitle, renderContent, escapeHtml } from './html.ts';

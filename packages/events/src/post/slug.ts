@@ -55,6 +55,15 @@ export function nextFreeSlug(base: string, taken: ReadonlySet<string>): string {
   }
 }
 
+/**
+ * Whether `slug` is what a post titled `title` was named (its title's slug, or that with a `-N` suffix), rather than
+ * a slug sent on its own. `fallback` is the name of an untitled post.
+ */
+export function isTitleSlug(slug: string, title: string, fallback = 'event'): boolean {
+  const base = sanitizeTitle(title) || fallback;
+  return slug === base || (slug.startsWith(`${base}-`) && /^[1-9][0-9]*$/.test(slug.slice(base.length + 1)));
+}
+
 const TRASHED = '__trashed';
 /** The slug WordPress gives a trashed post, freeing its own for others (`wp_add_trashed_suffix_to_post_name_for_post`). */
 export const trashedSlug = (slug: string): string => (slug.endsWith(TRASHED) ? slug : `${slug}${TRASHED}`);

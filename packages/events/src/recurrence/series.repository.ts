@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database, EventOccurrencesTable, EventSeriesTable, EventsTable, PostsTable } from '../db/index.ts';
+import type { Database, EventColumns, EventOccurrencesTable, EventSeriesTable, PostsTable } from '../db/index.ts';
 import { RECURRENCE_FORMAT, type RecurrenceSpec } from './rule.ts';
 
-export type SeriesPost = Omit<PostsTable, 'id'> & { id: number } & EventsTable;
+export type SeriesPost = Omit<PostsTable, 'id'> & { id: number } & EventColumns;
 /** An occurrence row with its post's status and slug, as the feeds read it. */
 export type OccurrenceRow = Omit<EventOccurrencesTable, 'excluded'> & { status: string; slug: string };
 /** An occurrence row as writes and the series view read it: with its exclusion mark (deleted on its own). */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, EventsTable } from '../db/index.ts';
+import { occurrenceCopy, type Database, type EventsTable } from '../db/index.ts';
 import { invalidParam } from '../http/errors.ts';
 import { postRepository, trashedSlug, untrashedSlug } from '../post/index.ts';
 import { termRepository } from '../term/index.ts';
@@ -87,13 +87,10 @@ export async function syncSeries(trx: Kysely<Database>, firstId: number, planned
   if (plan.spec === null) await repo.deleteSpec(firstId);
   else await repo.saveSpec(firstId, plan.spec);
 
-  const { id: _id, post_id: _postId, slug: _slug, type: _type, start_local: _sl, end_local: _el, start_utc: _su, end_utc: _eu, ...copied } = first;
-  const postCols = { title: copied.title, content: copied.content, excerpt: copied.excerpt, status: copied.status, author: copied.author,
-    password: copied.password, date_local: copied.date_local, date_gmt: copied.date_gmt, modified_local: copied.modified_local,
-    modified_gmt: copied.modified_gmt, menu_order: copied.menu_order };
-  const eventCols = { timezone: copied.timezone, all_day: copied.all_day, cost: copied.cost, currency_symbol: copied.currency_symbol,
-    currency_position: copied.currency_position, website: copied.website, show_map: copied.show_map, show_map_link: copied.show_map_link,
-    hide_from_listings: copied.hide_from_listings, featured: copied.featured, venue_id: copied.venue_id, thumbnail_id: copied.thumbnail_id, parent_id: firstId };
+  const postCols = { title: first.title, content: first.content, excerpt: first.excerpt, status: first.status, author: first.author,
+    password: first.password, date_local: first.date_local, date_gmt: first.date_gmt, modified_local: first.modified_local,
+    modified_gmt: first.modified_gmt, menu_order: first.menu_order };
+  const eventCols = { ...occurrenceCopy(first), parent_id: firstId };
   const slugFor = async (w: Wall, current: string | undefined, id?: number) => {
     const base = occurrenceSlugBase(first, w);
     if (current !== undefined && (current === base || new RegExp(`^${base.replace(/[^a-z0-9-]/g, '\\$&')}-\\d+$`).test(current))) return current;

@@ -7,3 +7,4 @@ export type { Wall } from './wall.ts';
 export type Clock = () => number;
 export const systemClock: Clock = () => Date.now();
 export { STORABLE_RANGE, isStorableInstant, readStoredWall, shownStoredDate } from './range.ts';
+export { useZoneinfoDir } from './tzif.ts';

@@ -7,7 +7,11 @@ import { join } from 'node:path';
 /** Candidate names for a zone: UTC offset in seconds → abbreviation, the most recent use first. */
 export type ZoneNames = ReadonlyArray<readonly [offsetSeconds: number, abbr: string]>;
 
-const ZONEINFO_DIR = process.env.TZDIR || '/usr/share/zoneinfo';
+// Set once at start-up from the parsed configuration (config `zoneinfoDir`, env TZDIR) before any zone is read:
+// the files' contents are cached per process, so the folder cannot change afterwards.
+let zoneinfoDir = '/usr/share/zoneinfo';
+/** Where the TZif files are; called by start-up (cli/main.ts) with config `zoneinfoDir`. */
+export function useZoneinfoDir(dir: string): void { zoneinfoDir = dir; }
 const cache = new Map<string, ZoneNames | null>();
 
 /** The names of the footer's POSIX TZ string (`AEST-10AEDT,M10.1.0,M4.1.0/3`, `<+0545>-5:45`), dst first. */
@@ -75,13 +79,13 @@ export function parseTzif(buf: Buffer): ZoneNames {
   return names;
 }
 
-/** The file of an IANA zone name under `TZDIR`, or `null` when the name is not a plain zone path or unreadable. */
+/** The file of an IANA zone name under the zoneinfo folder, or `null` when the name is not a plain zone path or unreadable. */
 export function readZoneFile(canonicalZone: string): Buffer | null {
   if (!/^[A-Za-z0-9_+\-/]+$/.test(canonicalZone) || canonicalZone.includes('..')) return null;
-  try { return readFileSync(join(ZONEINFO_DIR, canonicalZone)); } catch { return null; }
+  try { return readFileSync(join(zoneinfoDir, canonicalZone)); } catch { return null; }
 }
 
-/** The zone's names from the system zoneinfo (`TZDIR`); `null` when it has no readable file for it. */
+/** The zone's names from the zoneinfo folder (config `zoneinfoDir`); `null` when it has no readable file for it. */
 export function zoneNames(canonicalZone: string): ZoneNames | null {
   let names = cache.get(canonicalZone);
   if (names === undefined) {

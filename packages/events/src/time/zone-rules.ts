@@ -36,7 +36,7 @@ export function rulesFromTzif(data: TzifData): ZoneRules {
 
 const cache = new Map<string, ZoneRules | null>();
 
-/** The rules of an IANA zone from the system zoneinfo (`TZDIR`), cached; `null` without a readable file. */
+/** The rules of an IANA zone from the zoneinfo folder (config `zoneinfoDir`), cached; `null` without a readable file. */
 export function zoneRules(canonicalZone: string): ZoneRules | null {
   let rules = cache.get(canonicalZone);
   if (rules === undefined) {
