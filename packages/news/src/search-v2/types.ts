@@ -5,7 +5,7 @@
  * the gateway edge (types and bounds of single fields); cross-field and release-dependent rules (rank ranges,
  * years, references) are checked here.
  */
-import type { ArticleMetadata } from '../release/types.ts';
+import type { ArticleMetadata as StoredMetadata } from '../release/types.ts';
 import type { WireOf } from './schema/fields.ts';
 import type * as metadataSchema from './schema/fields.ts';
 import type * as find from './calls/find.ts';
@@ -57,6 +57,8 @@ export type FilterSupport = WireOf<typeof info.FilterSupport>;
 export type FilterSupportMap = WireOf<typeof info.FilterSupportMap>;
 
 /** The metadata schema and the store's row type are one shape: either changing alone fails to compile here. */
+export type ArticleMetadata = WireOf<typeof metadataSchema.ArticleMetadata>;
+
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
-export type _MetadataShapesAgree = Assert<Same<WireOf<typeof metadataSchema.ArticleMetadata>, ArticleMetadata>>;
+export type _MetadataShapesAgree = Assert<Same<ArticleMetadata, StoredMetadata>>;
