@@ -28,16 +28,22 @@ const admitsNull = (s: Schema): boolean => s.type === 'null' || (s.anyOf?.some(a
  * schema admits null. Errors name the field as `what`.
  */
 function decodeValue(s: Schema, v: unknown, what: string): unknown {
-  const fail = (expected: string): never => { throw new V2DecodeError(s.errorMessage ?? `${what} must be ${expected}`); };
+  if (s.errorMessage !== undefined) {
+    // One message for anything wrong inside (e.g. `draws`), as the field's declaration words it.
+    try { return decodeValue({ ...s, errorMessage: undefined }, v, what); } catch (e) {
+      throw e instanceof V2DecodeError ? new V2DecodeError(s.errorMessage) : e;
+    }
+  }
+  const fail = (expected: string): never => { throw new V2DecodeError(`${what} must be ${expected}`); };
   if (s.anyOf !== undefined) {
     if (v === null && admitsNull(s)) return null;
-    const others = s.anyOf.filter((x) => x.type !== 'null');
-    // A nullable field reports its non-null type; a real union (none here yet) reports the first.
-    for (const option of others.slice(1)) {
+    const [first, ...others] = s.anyOf.filter((x) => x.type !== 'null');
+    if (first === undefined) return fail('null');
+    // A nullable field reports its non-null type's error; a real union (none yet) the first member's.
+    for (const option of others) {
       try { return decodeValue(option, v, what); } catch (e) { if (!(e instanceof V2DecodeError)) throw e; }
     }
-    const first = others[0];
-    return first === undefined ? fail('null') : decodeValue({ ...first, errorMessage: s.errorMessage ?? first.errorMessage }, v, what);
+    return decodeValue(first, v, what);
   }
   switch (s.type) {
     case 'string':
