@@ -19,6 +19,11 @@ interface Schema {
   readonly errorMessage?: string;
 }
 
+// Plain functions, no closures per call: the worker decodes every v2 request with them.
+function fail(what: string, expected: string): never {
+  throw new V2DecodeError(`${what} must be ${expected}`);
+}
+
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const admitsNull = (s: Schema): boolean => s.type === 'null' || (s.anyOf?.some(admitsNull) ?? false);
 
@@ -34,11 +39,10 @@ function decodeValue(s: Schema, v: unknown, what: string): unknown {
       throw e instanceof V2DecodeError ? new V2DecodeError(s.errorMessage) : e;
     }
   }
-  const fail = (expected: string): never => { throw new V2DecodeError(`${what} must be ${expected}`); };
   if (s.anyOf !== undefined) {
     if (v === null && admitsNull(s)) return null;
     const [first, ...others] = s.anyOf.filter((x) => x.type !== 'null');
-    if (first === undefined) return fail('null');
+    if (first === undefined) return fail(what, 'null');
     // A nullable field reports its non-null type's error; a real union (none yet) the first member's.
     for (const option of others) {
       try { return decodeValue(option, v, what); } catch (e) { if (!(e instanceof V2DecodeError)) throw e; }
@@ -47,43 +51,57 @@ function decodeValue(s: Schema, v: unknown, what: string): unknown {
   }
   switch (s.type) {
     case 'string':
-      if (typeof v !== 'string') return fail('a string');
-      if (s.enum !== undefined && !s.enum.includes(v)) return fail(s.enum.join(' or '));
+      if (typeof v !== 'string') return fail(what, 'a string');
+      if (s.enum !== undefined && !s.enum.includes(v)) return fail(what, s.enum.join(' or '));
       return v;
-    case 'integer': return typeof v === 'number' && Number.isSafeInteger(v) ? v : fail('an integer');
-    case 'number': return typeof v === 'number' ? v : fail('a number');
-    case 'boolean': return typeof v === 'boolean' ? v : fail('a boolean');
-    case 'null': return v === null ? v : fail('null');
+    case 'integer': return typeof v === 'number' && Number.isSafeInteger(v) ? v : fail(what, 'an integer');
+    case 'number': return typeof v === 'number' ? v : fail(what, 'a number');
+    case 'boolean': return typeof v === 'boolean' ? v : fail(what, 'a boolean');
+    case 'null': return v === null ? v : fail(what, 'null');
     case 'array': {
-      if (!Array.isArray(v)) return fail(s.items?.type === 'string' ? 'a list of strings' : 'a list');
+      if (!Array.isArray(v)) return fail(what, s.items?.type === 'string' ? 'a list of strings' : 'a list');
       if (s.prefixItems !== undefined) {
-        if (v.length !== s.prefixItems.length) return fail(`a list of ${s.prefixItems.length}`);
+        if (v.length !== s.prefixItems.length) return fail(what, `a list of ${s.prefixItems.length}`);
         return s.prefixItems.map((item, i) => decodeValue(item, v[i], `${what}[${i}]`));
       }
       const items = s.items;
       if (items === undefined) return v;
-      if (items.type === 'string') return v.every((x) => typeof x === 'string') ? v : fail('a list of strings');
+      if (items.type === 'string') return v.every((x) => typeof x === 'string') ? v : fail(what, 'a list of strings');
       return v.map((x: unknown, i) => decodeValue(items, x, `${what}[${i}]`));
     }
     case 'object': return decodeObject(s, v, what);
     default:
-      if (s.const !== undefined) return v === s.const ? v : fail(JSON.stringify(s.const));
+      if (s.const !== undefined) return v === s.const ? v : fail(what, JSON.stringify(s.const));
       throw new Error(`v2-decode: schema type ${String(s.type)} is not supported (${what})`);
   }
 }
 
+/** An object schema's fields, worked out once per schema (the worker decodes every v2 request with it). */
+interface ObjectPlan {
+  readonly fields: readonly { readonly key: string; readonly schema: Schema; readonly required: boolean; readonly nullable: boolean }[];
+}
+const plans = new WeakMap<Schema, ObjectPlan>();
+function planOf(s: Schema): ObjectPlan {
+  let plan = plans.get(s);
+  if (plan === undefined) {
+    const required = new Set(s.required ?? []);
+    plan = { fields: Object.entries(s.properties ?? {}).map(([key, schema]) => ({ key, schema, required: required.has(key), nullable: admitsNull(schema) })) };
+    plans.set(s, plan);
+  }
+  return plan;
+}
+
 function decodeObject(s: Schema, v: unknown, what: string): Json {
   if (!isObject(v)) throw new V2DecodeError(s.errorMessage ?? `${what} must be an object`);
-  const required = new Set(s.required ?? []);
   const out: Json = {};
-  for (const [key, p] of Object.entries(s.properties ?? {})) {
+  for (const { key, schema, required, nullable } of planOf(s).fields) {
     const x = v[key];
     // Optional fields may be absent or null (the gateway fills defaults, direct callers need not).
-    if (!required.has(key) && (x === undefined || x === null)) {
-      if (admitsNull(p)) out[key] = null;
+    if (!required && (x === undefined || x === null)) {
+      if (nullable) out[key] = null;
       continue;
     }
-    out[key] = decodeValue(p, x, key);
+    out[key] = decodeValue(schema, x, key);
   }
   return out;
 }
