@@ -3,7 +3,7 @@ import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { lookupIndex } from './release-lookup.ts';
 import { RequestMatcher } from './matching.ts';
-import { byShardOrder } from './shard-order.ts';
+import { positionIn } from './shard-order.ts';
 import type { CombineContext } from './calls/define.ts';
 import type { CountResult, FindRequest, FindResult } from './types.ts';
 
@@ -53,14 +53,23 @@ export async function find(release: OpenRelease, request: FindRequest, work: Wor
 
 /** find's answers for disjoint shard sets as one answer: entries in release order, totals added. */
 export function combineFind(parts: readonly FindResult[], ctx: CombineContext): FindResult {
-  const entries = byShardOrder(ctx.order, parts.map((r) => ({
-    ids: r.shard_ids, items: r.segment_by_shard.map((seg, i) => ({ seg, id: r.shard_ids[i] as string, year: r.shard_years[i] as string })),
-  })));
-  return {
-    index_version: ctx.indexVersion,
-    total_occurrences: parts.reduce((n, p) => n + p.total_occurrences, 0),
-    segment_by_shard: entries.map((e) => e.seg), shard_ids: entries.map((e) => e.id), shard_years: entries.map((e) => e.year),
-  };
+  // Every entry sorted by its shard's position in the release; the sort is stable, so a shard's several entries
+  // (one per spelling) keep their rank order.
+  const pos = positionIn(ctx.order);
+  const segments: (readonly [number, number])[] = [];
+  const shardIds: string[] = [];
+  const years: string[] = [];
+  const entries: { at: number; part: FindResult; i: number }[] = [];
+  for (const part of parts) part.shard_ids.forEach((id, i) => entries.push({ at: pos(id), part, i }));
+  entries.sort((a, b) => a.at - b.at);
+  let total = 0;
+  for (const part of parts) total += part.total_occurrences;
+  for (const { part, i } of entries) {
+    segments.push(part.segment_by_shard[i] as readonly [number, number]);
+    shardIds.push(part.shard_ids[i] as string);
+    years.push(part.shard_years[i] as string);
+  }
+  return { index_version: ctx.indexVersion, total_occurrences: total, segment_by_shard: segments, shard_ids: shardIds, shard_years: years };
 }
 
 /** v2 count: occurrences of the query in the selected years (the empty query counts text bytes). */

@@ -34,8 +34,13 @@ export function describeRelease(release: OpenRelease, indexName?: string): Relea
     available_indexes: available,
     filters: index === undefined ? NO_FILTERS : describeFilterSupport(index, years),
   });
-  const years = [...new Set(shards.map((s) => s.year))];
-  const parts = years.length === 0 ? [part([], [])] : years.map((y) => part(shards.filter((s) => s.year === y), [y]));
+  const byYear = new Map<string, ShardHandle[]>();
+  for (const s of shards) {
+    const list = byYear.get(s.year);
+    if (list === undefined) byYear.set(s.year, [s]);
+    else list.push(s);
+  }
+  const parts = byYear.size === 0 ? [part([], [])] : [...byYear].map(([year, of]) => part(of, [year]));
   return combineInfo(parts, { order: shards.map((s) => s.shardId), indexVersion: release.indexVersion });
 }
 
