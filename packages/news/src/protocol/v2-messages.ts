@@ -1,6 +1,7 @@
 /**
- * The v2 part of the gateway⇄worker protocol. Bodies and results are the v2 domain's wire shapes
- * (src/search-v2/types.ts, pure types), so the gateway answers a result unchanged. A v2 refusal travels as
+ * The v2 part of the gateway⇄worker protocol: one request kind per call of the registry `V2_CALLS`
+ * (search-v2/calls), whose body and result are the shapes that call declares, so the gateway answers a result
+ * unchanged. A v2 refusal travels as
  * the documented error body inside a reply of the same kind; the gateway maps its code to a status with
  * `V2_ERROR_STATUS`, the one table of v2 codes.
  */
