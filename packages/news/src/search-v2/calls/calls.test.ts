@@ -5,6 +5,7 @@ import { WorkBudget } from '../../work-budget/index.ts';
 import { ARTICLES, VERSION } from '../continuations.fixture.ts';
 import { buildMemoryRelease } from '../memory-release.fixture.ts';
 import { estimateIntervals } from '../estimate-parts.ts';
+import { V2_ERROR_STATUS, type V2ErrorCode } from '../errors.ts';
 import { V2_CALLS, v2CallOf, type V2AnswerOf, type V2Kind, type V2RequestOf } from './index.ts';
 
 const selection = { index: 'news', query: 'Berlin', case: 'insensitive', whole_word: false } as const;
@@ -48,5 +49,18 @@ describe('every v2 call answers what its answer schema declares', () => {
   it('refuses an answer with a field the schema does not declare', async () => {
     const found = await V2_CALLS.v2_find.run(release, selection, WorkBudget.unlimited());
     expect(Value.Check(V2_CALLS.v2_find.answer, { ...(found as object), extra: 1 })).toBe(false);
+  });
+});
+
+describe('the refusals a call documents', () => {
+  it('name error codes whose status (errors.ts) is the one documented', () => {
+    const codes = Object.keys(V2_ERROR_STATUS) as V2ErrorCode[];
+    for (const [kind, call] of Object.entries(V2_CALLS)) {
+      for (const refusal of call.route?.refusals ?? []) {
+        const named = codes.filter((code) => new RegExp(`\\b${code}\\b`).test(refusal.description));
+        expect(named, `${kind}: ${refusal.description}`).not.toEqual([]);
+        for (const code of named) expect(V2_ERROR_STATUS[code], `${kind}: ${code}`).toBe(refusal.status);
+      }
+    }
   });
 });
