@@ -1,4 +1,5 @@
 export { parseQuery } from './parse-query.js';
 export { printQuery } from './print-query.js';
+export { parseQueryJson } from './query-json.js';
 export type { ParsedQuery, QueryField, QueryNode } from './types.js';
 export { MAX_NEAR_DISTANCE } from './types.js';

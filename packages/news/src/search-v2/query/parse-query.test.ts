@@ -1,19 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { V2Error } from '../errors.js';
+import { errorOf } from '../v2-error.fixture.ts';
 import { parseQuery } from './parse-query.js';
 import { printQuery } from './print-query.js';
 import type { QueryNode } from './types.js';
-
-function errorOf(text: string): V2Error {
-  try {
-    parseQuery(text);
-  } catch (error) {
-    if (error instanceof V2Error) return error;
-    throw error;
-  }
-  throw new Error(`expected ${text} to fail`);
-}
 
 const word = fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/).filter((w) => w !== 'title');
 const field = fc.constantFrom('body' as const, 'title' as const);
@@ -64,7 +54,7 @@ describe('parseQuery', () => {
   });
 
   it('names the position of a missing closing parenthesis', () => {
-    const error = errorOf('(war OR peace');
+    const error = errorOf(() => parseQuery('(war OR peace'));
     expect(error.code).toBe('invalid_query');
     expect(error.detail).toBe('missing closing parenthesis after position 8 (opened at position 0)');
     expect(error.context).toEqual({ position: 0 });
@@ -79,6 +69,6 @@ describe('parseQuery', () => {
     ['"* *"', 'phrase at position 0 has no word besides *'],
     ['title: OR', 'title: at position 0 must be followed by a word or a quoted phrase'],
   ])('refuses %j with a plain message', (text, detail) => {
-    expect(errorOf(text).detail).toBe(detail);
+    expect(errorOf(() => parseQuery(text)).detail).toBe(detail);
   });
 });
