@@ -1,4 +1,4 @@
-import { PYTHON_GUARDS } from '../client/export/python-guards.ts';
+import { PYTHON_GUARDS } from '../python-guards/index.ts';
 import { HUB_FORMAT, HUB_FORMAT_VERSION, HUB_MANIFEST_FILE, HUB_RELEASE_FILE } from './layout.ts';
 
 /** What the gateway knows when it answers info: where the API and the hub copy are, and which revision to pin. */

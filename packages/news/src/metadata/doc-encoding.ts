@@ -1,4 +1,4 @@
-import type { ArticleMetadata } from '../release/types.ts';
+import type { ArticleMetadata } from './types.ts';
 import { decodeDate, encodeDate } from './date-encoding.ts';
 import { DOC_COLUMNS, PROFILE_COLUMNS } from './schema.ts';
 

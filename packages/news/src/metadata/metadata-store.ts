@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { ArticleMetadata, FilterableField, MetadataStore } from '../release/types.ts';
+import type { ArticleMetadata, FilterableField, MetadataStore } from './types.ts';
 import { decodeArticle, type ProfileValues, type V2Row } from './doc-encoding.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
 import { METADATA_STORE_FORMAT, PROFILE_COLUMNS, READABLE_METADATA_STORE_FORMAT_VERSIONS, READ_COLUMNS, V2_READ_COLUMNS } from './schema.ts';

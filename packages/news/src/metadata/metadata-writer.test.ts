@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ArticleMetadata } from '../release/types.ts';
+import type { ArticleMetadata } from './types.ts';
 import { createYearStoreWriter, openMetadataStore } from './index.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
 import { READ_COLUMNS } from './schema.ts';

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import Database from 'better-sqlite3';
-import type { ArticleMetadata } from '../release/types.ts';
+import type { ArticleMetadata } from './types.ts';
 import { encodeArticle } from './doc-encoding.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
 import { CREATE_STORE_SQL, DOC_COLUMNS, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION, PROFILE_COLUMNS, READ_COLUMNS } from './schema.ts';

@@ -1,4 +1,4 @@
-import type { ArticleMetadata } from '../release/types.ts';
+import type { ArticleMetadata } from './types.ts';
 import { READ_COLUMNS } from './schema.ts';
 
 /** A row as better-sqlite3 returns it in raw mode: the READ_COLUMNS values in order (then doc_ix, for getMany). */

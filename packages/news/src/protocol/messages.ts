@@ -6,6 +6,7 @@
  * Lengths and offsets are UTF-8 bytes, as in the public API.
  */
 
+import type { ArticleMetadata } from '../metadata/types.ts';
 import type { V2WorkerReply, V2WorkerRequest } from './v2-messages.ts';
 
 /** Path of the single RPC route on the worker. */
@@ -96,29 +97,8 @@ export interface DamagedShard {
   readonly reason: string;
 }
 
-/** Every stored metadata field of one article; the public API projects it (v1 keeps only its own fields). */
-export interface WireMetadata {
-  readonly url: string | null;
-  readonly title: string | null;
-  readonly author: string | null;
-  readonly sitename: string | null;
-  readonly hostname: string | null;
-  readonly warc_source: string | null;
-  readonly warc_record_id: string | null;
-  readonly warc_date: string | null;
-  readonly publish_date: string | null;
-  readonly date: string | null;
-  readonly date_source: string | null;
-  readonly language: string | null;
-  readonly lang: string | null;
-  readonly country_tld: string | null;
-  readonly country: string | null;
-  readonly country_source: string | null;
-  readonly country_confidence: string | null;
-  readonly iptc_topic: string | null;
-  readonly scores: Readonly<Record<string, number>> | null;
-  readonly text_xxhash64: string;
-}
+/** Every stored metadata field of one article (the store's own shape); the public API projects it (v1 keeps only its own fields). */
+export type WireMetadata = ArticleMetadata;
 
 export interface DocResult {
   readonly shardId: string;

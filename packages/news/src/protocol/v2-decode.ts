@@ -1,127 +1,118 @@
-import { V2_KINDS, type V2Kind, type V2WorkerRequest } from './v2-messages.ts';
+import type { TSchema } from '@sinclair/typebox';
+import { v2CallOf, V2_KINDS, type V2Kind } from '../search-v2/calls/index.ts';
+import type { V2WorkerRequest } from './v2-messages.ts';
 
 /** Thrown for a v2 message that does not follow the protocol; decode.ts turns it into its ProtocolError. */
 export class V2DecodeError extends Error {}
 
 type Json = Record<string, unknown>;
+/** The JSON-schema keywords the decoder reads (TypeBox emits them; `errorMessage` is ours, for a clearer refusal). */
+interface Schema {
+  readonly type?: string;
+  readonly anyOf?: readonly Schema[];
+  readonly enum?: readonly string[];
+  readonly const?: unknown;
+  readonly properties?: Readonly<Record<string, Schema>>;
+  readonly required?: readonly string[];
+  readonly items?: Schema;
+  readonly prefixItems?: readonly Schema[];
+  readonly errorMessage?: string;
+}
+
+// Plain functions, no closures per call: the worker decodes every v2 request with them.
+function fail(what: string, expected: string): never {
+  throw new V2DecodeError(`${what} must be ${expected}`);
+}
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function obj(v: unknown, what: string): Json {
-  if (!isObject(v)) throw new V2DecodeError(`${what} must be an object`);
-  return v;
-}
-function str(o: Json, key: string): string {
-  const v = o[key];
-  if (typeof v !== 'string') throw new V2DecodeError(`${key} must be a string`);
-  return v;
-}
-function optStr(o: Json, key: string): string | null {
-  return o[key] === undefined || o[key] === null ? null : str(o, key);
-}
-function int(o: Json, key: string): number {
-  const v = o[key];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new V2DecodeError(`${key} must be an integer`);
-  return v;
-}
-function optInt(o: Json, key: string): number | null {
-  return o[key] === undefined || o[key] === null ? null : int(o, key);
-}
-function optStrings(o: Json, key: string): string[] | null {
-  const v = o[key];
-  if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new V2DecodeError(`${key} must be a list of strings`);
-  return v as string[];
-}
-
-function matching(b: Json): { case: 'sensitive' | 'insensitive' | null; whole_word: boolean | null } {
-  const c = b.case;
-  if (c !== undefined && c !== null && c !== 'sensitive' && c !== 'insensitive') throw new V2DecodeError('case must be sensitive or insensitive');
-  const w = b.whole_word;
-  if (w !== undefined && w !== null && typeof w !== 'boolean') throw new V2DecodeError('whole_word must be a boolean');
-  return { case: c ?? null, whole_word: w ?? null };
-}
-const selection = (b: Json) => ({
-  index: str(b, 'index'), query: str(b, 'query'), year_min: optInt(b, 'year_min'), year_max: optInt(b, 'year_max'), ...matching(b),
-});
-const rankRange = (b: Json) => ({
-  index: str(b, 'index'), expected_index_version: str(b, 'expected_index_version'), shard_id: str(b, 'shard_id'),
-  rank_from: int(b, 'rank_from'), rank_to: int(b, 'rank_to'), query: optStr(b, 'query'), ...matching(b),
-});
-
-const filters = (b: Json) => ({
-  languages: optStrings(b, 'languages'), commonlingua_languages: optStrings(b, 'commonlingua_languages'),
-  topics: optStrings(b, 'topics'), sources: optStrings(b, 'sources'), countries: optStrings(b, 'countries'),
-});
-
-const estimateBody = (b: Json) => ({ ...selection(b), ...filters(b), sample_size: optInt(b, 'sample_size'), seed: optInt(b, 'seed') });
+const admitsNull = (s: Schema): boolean => s.type === 'null' || (s.anyOf?.some(admitsNull) ?? false);
 
 /**
- * Checks the body of a v2 request at the process boundary. The gateway validated the public request already;
- * this only guarantees the types the domain relies on (its own range and limit checks follow).
+ * Checks one value against the types its schema declares (not the bounds: the gateway checked those at the edge,
+ * and the domain checks what protects the worker) and returns it with absent optional fields as null where the
+ * schema admits null. Errors name the field as `what`.
  */
-export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
-  const b = obj(raw, 'body');
-  switch (kind) {
-    case 'v2_find':
-    case 'v2_count':
-    case 'v2_timeline':
-      return { kind, body: selection(b) };
-    case 'v2_contexts':
-      return { kind, body: { ...rankRange(b), query: str(b, 'query'), context_bytes: optInt(b, 'context_bytes') } };
-    case 'v2_estimate':
-    case 'v2_estimate_intervals':
-      return { kind, body: estimateBody(b) };
-    case 'v2_estimate_resolve': {
-      const draws = b.draws;
-      if (draws !== null && (!Array.isArray(draws) || !draws.every((d) => Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && Number.isSafeInteger(d[1])))) {
-        throw new V2DecodeError('draws must be null or a list of [shard_id, rank]');
-      }
-      return { kind, body: { request: estimateBody(obj(b.request, 'request')), draws: draws as [string, number][] | null } };
-    }
-    case 'v2_get_doc': {
-      const fullText = b.full_text;
-      if (fullText !== undefined && fullText !== null && typeof fullText !== 'boolean') throw new V2DecodeError('full_text must be a boolean');
-      return {
-        kind,
-        body: {
-          index: str(b, 'index'), expected_index_version: str(b, 'expected_index_version'), query: str(b, 'query'),
-          shard_id: str(b, 'shard_id'), rank: int(b, 'rank'), max_ctx_len: optInt(b, 'max_ctx_len'), full_text: fullText ?? null,
-          ...matching(b),
-        },
-      };
-    }
-    case 'v2_occurrences':
-      return { kind, body: rankRange(b) };
-    case 'v2_documents':
-      return {
-        kind,
-        body: {
-          ...rankRange(b),
-          ...filters(b),
-        },
-      };
-    case 'v2_metadata': {
-      const docs = b.documents;
-      if (!Array.isArray(docs)) throw new V2DecodeError('documents must be a list');
-      return {
-        kind,
-        body: {
-          index: str(b, 'index'), expected_index_version: str(b, 'expected_index_version'),
-          documents: docs.map((d: unknown, i) => {
-            const ref = obj(d, `documents[${i}]`);
-            return { year: str(ref, 'year'), doc_ix: int(ref, 'doc_ix') };
-          }),
-        },
-      };
-    }
-    case 'v2_info':
-      return { kind, body: { index: optStr(b, 'index') } };
-    default: {
-      const never: never = kind;
-      throw new V2DecodeError(`unknown v2 kind ${String(never)}`);
+function decodeValue(s: Schema, v: unknown, what: string): unknown {
+  if (s.errorMessage !== undefined) {
+    // One message for anything wrong inside (e.g. `draws`), as the field's declaration words it.
+    try { return decodeValue({ ...s, errorMessage: undefined }, v, what); } catch (e) {
+      throw e instanceof V2DecodeError ? new V2DecodeError(s.errorMessage) : e;
     }
   }
+  if (s.anyOf !== undefined) {
+    if (v === null && admitsNull(s)) return null;
+    const [first, ...others] = s.anyOf.filter((x) => x.type !== 'null');
+    if (first === undefined) return fail(what, 'null');
+    // A nullable field reports its non-null type's error; a real union (none yet) the first member's.
+    for (const option of others) {
+      try { return decodeValue(option, v, what); } catch (e) { if (!(e instanceof V2DecodeError)) throw e; }
+    }
+    return decodeValue(first, v, what);
+  }
+  switch (s.type) {
+    case 'string':
+      if (typeof v !== 'string') return fail(what, 'a string');
+      if (s.enum !== undefined && !s.enum.includes(v)) return fail(what, s.enum.join(' or '));
+      return v;
+    case 'integer': return typeof v === 'number' && Number.isSafeInteger(v) ? v : fail(what, 'an integer');
+    case 'number': return typeof v === 'number' ? v : fail(what, 'a number');
+    case 'boolean': return typeof v === 'boolean' ? v : fail(what, 'a boolean');
+    case 'null': return v === null ? v : fail(what, 'null');
+    case 'array': {
+      if (!Array.isArray(v)) return fail(what, s.items?.type === 'string' ? 'a list of strings' : 'a list');
+      if (s.prefixItems !== undefined) {
+        if (v.length !== s.prefixItems.length) return fail(what, `a list of ${s.prefixItems.length}`);
+        return s.prefixItems.map((item, i) => decodeValue(item, v[i], `${what}[${i}]`));
+      }
+      const items = s.items;
+      if (items === undefined) return v;
+      if (items.type === 'string') return v.every((x) => typeof x === 'string') ? v : fail(what, 'a list of strings');
+      return v.map((x: unknown, i) => decodeValue(items, x, `${what}[${i}]`));
+    }
+    case 'object': return decodeObject(s, v, what);
+    default:
+      if (s.const !== undefined) return v === s.const ? v : fail(what, JSON.stringify(s.const));
+      throw new Error(`v2-decode: schema type ${String(s.type)} is not supported (${what})`);
+  }
+}
+
+/** An object schema's fields, worked out once per schema (the worker decodes every v2 request with it). */
+interface ObjectPlan {
+  readonly fields: readonly { readonly key: string; readonly schema: Schema; readonly required: boolean; readonly nullable: boolean }[];
+}
+const plans = new WeakMap<Schema, ObjectPlan>();
+function planOf(s: Schema): ObjectPlan {
+  let plan = plans.get(s);
+  if (plan === undefined) {
+    const required = new Set(s.required ?? []);
+    plan = { fields: Object.entries(s.properties ?? {}).map(([key, schema]) => ({ key, schema, required: required.has(key), nullable: admitsNull(schema) })) };
+    plans.set(s, plan);
+  }
+  return plan;
+}
+
+function decodeObject(s: Schema, v: unknown, what: string): Json {
+  if (!isObject(v)) throw new V2DecodeError(s.errorMessage ?? `${what} must be an object`);
+  const out: Json = {};
+  for (const { key, schema, required, nullable } of planOf(s).fields) {
+    const x = v[key];
+    // Optional fields may be absent or null (the gateway fills defaults, direct callers need not).
+    if (!required && (x === undefined || x === null)) {
+      if (nullable) out[key] = null;
+      continue;
+    }
+    out[key] = decodeValue(schema, x, key);
+  }
+  return out;
+}
+
+/**
+ * Checks the body of a v2 request at the process boundary against its call's request schema (search-v2/calls).
+ * The gateway validated the public request already; this only guarantees the types the domain relies on.
+ */
+export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
+  const schema: TSchema = v2CallOf(kind).request;
+  return { kind, body: decodeObject(schema as Schema, raw, 'body') } as V2WorkerRequest;
 }
 
 export function isV2Kind(kind: unknown): kind is V2Kind {

@@ -1,6 +1,7 @@
 /**
- * The v2 part of the gateway⇄worker protocol. Bodies and results are the v2 domain's wire shapes
- * (src/search-v2/types.ts, pure types), so the gateway answers a result unchanged. A v2 refusal travels as
+ * The v2 part of the gateway⇄worker protocol: one request kind per call of the registry `V2_CALLS`
+ * (search-v2/calls), whose body and result are the shapes that call declares, so the gateway answers a result
+ * unchanged. A v2 refusal travels as
  * the documented error body inside a reply of the same kind; the gateway maps its code to a status with
  * `V2_ERROR_STATUS`, the one table of v2 codes.
  */
@@ -11,12 +12,14 @@ import type {
 } from '../search-v2/types.ts';
 import type { V2ErrorBody } from '../search-v2/errors.ts';
 import type { EstimateIntervals, ResolvedDoc } from '../search-v2/estimate-parts.ts';
+import type { V2AnswerOf, V2Kind, V2RequestOf } from '../search-v2/calls/index.ts';
 
 export { V2_ERROR_STATUS, isV2ErrorCode } from '../search-v2/errors.ts';
 export { V2_LIMITS } from '../search-v2/limits.ts';
 export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
 export { combineEstimate, estimateDraws } from '../search-v2/estimate.ts';
+export { byShardOrder } from '../search-v2/shard-order.ts';
 export type { V2ErrorBody, V2ErrorCode } from '../search-v2/errors.ts';
 export type {
   CountResult as V2CountResult, DocumentsRequest as V2DocumentsBody, DocumentsResult as V2DocumentsResult,
@@ -28,32 +31,13 @@ export type {
 };
 
 /** Step 2 of an estimate spread over workers: the draws to resolve (null: every rank, exact mode). */
-export interface V2EstimateResolveBody {
-  readonly request: EstimateRequest;
-  readonly draws: readonly (readonly [string, number])[] | null;
-}
+export type V2EstimateResolveBody = V2RequestOf<'v2_estimate_resolve'>;
 
-/** Each v2 request kind with its body and the result its JSON text holds. */
-export interface V2Exchanges {
-  readonly v2_find: { readonly body: V2FindBody; readonly result: FindResult };
-  readonly v2_count: { readonly body: V2FindBody; readonly result: CountResult };
-  readonly v2_get_doc: { readonly body: V2GetDocBody; readonly result: GetDocResult };
-  readonly v2_occurrences: { readonly body: RankRangeRequest; readonly result: OccurrencesResult };
-  readonly v2_documents: { readonly body: DocumentsRequest; readonly result: DocumentsResult };
-  readonly v2_metadata: { readonly body: MetadataRequest; readonly result: MetadataResult };
-  readonly v2_info: { readonly body: { readonly index: string | null }; readonly result: ReleaseInfo };
-  readonly v2_timeline: { readonly body: V2FindBody; readonly result: TimelineResult };
-  readonly v2_contexts: { readonly body: ContextsRequest; readonly result: ContextsResult };
-  readonly v2_estimate: { readonly body: EstimateRequest; readonly result: EstimateResult };
-  /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
-  readonly v2_estimate_intervals: { readonly body: EstimateRequest; readonly result: EstimateIntervals };
-  readonly v2_estimate_resolve: { readonly body: V2EstimateResolveBody; readonly result: { readonly resolved: readonly ResolvedDoc[] } };
-}
+/** Each v2 request kind with its body and the result its JSON text holds: what the call declares (search-v2/calls). */
+export type V2Exchanges = { readonly [K in V2Kind]: { readonly body: V2RequestOf<K>; readonly result: V2AnswerOf<K> } };
 
-export type V2Kind = keyof V2Exchanges;
-
-export const V2_KINDS = ['v2_find', 'v2_count', 'v2_get_doc', 'v2_occurrences', 'v2_documents', 'v2_metadata', 'v2_info',
-  'v2_timeline', 'v2_contexts', 'v2_estimate', 'v2_estimate_intervals', 'v2_estimate_resolve'] as const satisfies readonly V2Kind[];
+export { V2_KINDS, V2_CALLS, v2CallOf, type V2Kind } from '../search-v2/calls/index.ts';
+export type { CallCost as V2CallCost, CallRoute as V2CallRoute, Combine as V2Combine, RefusalDoc as V2RefusalDoc, V2Call, V2RequestOf, V2AnswerOf } from '../search-v2/calls/index.ts';
 
 export type V2WorkerRequest = { [K in V2Kind]: { readonly kind: K; readonly body: V2Exchanges[K]['body'] } }[V2Kind];
 

@@ -53,4 +53,29 @@ describe('v2 request decoding at the worker', () => {
     ];
     for (const request of bad) expect(() => roundTrip(request)).toThrow(ProtocolError);
   });
+
+  it('says what is wrong, in the words of the field', () => {
+    const range = { index: 'news', expected_index_version: 'r1', shard_id: 's', rank_from: 0, rank_to: 2 };
+    const cases: [unknown, string][] = [
+      [{ kind: 'v2_find', body: null }, 'body must be an object'],
+      [{ kind: 'v2_find', body: { query: 'q' } }, 'index must be a string'],
+      [{ kind: 'v2_occurrences', body: { ...range, rank_from: 1.5 } }, 'rank_from must be an integer'],
+      [{ kind: 'v2_documents', body: { ...range, topics: [1] } }, 'topics must be a list of strings'],
+      [{ kind: 'v2_metadata', body: { index: 'news', expected_index_version: 'r1', documents: 'x' } }, 'documents must be a list'],
+      [{ kind: 'v2_metadata', body: { index: 'news', expected_index_version: 'r1', documents: ['x'] } }, 'documents[0] must be an object'],
+      [{ kind: 'v2_metadata', body: { index: 'news', expected_index_version: 'r1', documents: [{ year: 2020, doc_ix: 1 }] } }, 'year must be a string'],
+      [{ kind: 'v2_get_doc', body: { ...range, query: 'q', rank: 0, full_text: 'yes' } }, 'full_text must be a boolean'],
+      [{ kind: 'v2_find', body: { index: 'news', query: 'q', case: 'upper' } }, 'case must be sensitive or insensitive'],
+      [{ kind: 'v2_estimate_resolve', body: { request: { index: 'news', query: 'q' }, draws: [['s', 1.5]] } }, 'draws must be null or a list of [shard_id, rank]'],
+      [{ kind: 'v2_estimate_resolve', body: { draws: null } }, 'request must be an object'],
+    ];
+    for (const [request, message] of cases) expect(() => roundTrip(request)).toThrow(message);
+  });
+
+  it('keeps absent optional fields null where the call admits null, and leaves out the others', () => {
+    const body = { index: 'news', expected_index_version: 'r1', query: 'q', shard_id: 's', rank: 3 };
+    expect(roundTrip({ kind: 'v2_get_doc', body })).toEqual({ kind: 'v2_get_doc', body: { ...body, case: null, whole_word: null } });
+    expect(roundTrip({ kind: 'v2_estimate_resolve', body: { request: { index: 'news', query: 'q' }, draws: [['s', 4]] } }))
+      .toMatchObject({ body: { draws: [['s', 4]], request: { year_min: null, languages: null, seed: null } } });
+  });
 });

@@ -22,6 +22,8 @@ export const V2_ERROR_STATUS = {
   too_many_references: 422,
   query_too_complex: 422,
   whole_word_unsupported: 422,
+  /** A `title:` term against a release whose headlines are not indexed (issue 27). */
+  headlines_not_indexed: 422,
   too_many_occurrences: 422,
   /** The request used its CPU allowance on the worker (per index kind, gateway DESIGN.md "Work limits"). */
   query_too_expensive: 422,

@@ -9,30 +9,23 @@ import type { OpenRelease } from '../release/types.ts';
 import { countInArticle } from '../matching/index.ts';
 import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
-import { facetMetadataOf, type FacetMetadata } from './facets.ts';
+import { facetMetadataOf } from './facets.ts';
 import { compileFilters } from './filters.ts';
 import { shardsInYears } from './find.ts';
 import { lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
 import { RequestMatcher } from './matching.ts';
-import type { EstimateRequest, FacetField } from './types.ts';
+import type { EstimateRequest } from './types.ts';
+import type { WireOf } from './schema/fields.ts';
+import type { EstimateIntervals as EstimateIntervalsSchema, ResolvedDoc as ResolvedDocSchema } from './calls/estimate.ts';
 
-/** Step 1: the non-empty candidate intervals `[shard_id, lo, hi]`, one per spelling found, in shard order. */
-export interface EstimateIntervals {
-  readonly intervals: readonly (readonly [string, number, number])[];
-  readonly facet_fields: readonly FacetField[];
-  /** Every selected shard, chronological, also those without a match (the answer's periods list them all). */
-  readonly shard_ids: readonly string[];
-}
+/** Step 1: the non-empty candidate intervals `[shard_id, lo, hi]`, one per spelling found, in shard order; every selected shard. */
+export type EstimateIntervals = WireOf<typeof EstimateIntervalsSchema>;
 
-/** One resolved article (exact mode) or draw (sampled mode); `labels` only where it passes. */
-export interface ResolvedDoc {
-  readonly shard_id: string;
-  /** `year:doc_ix`. */
-  readonly key: string;
-  /** Exact: the article's occurrences among the ranks; sampled: its occurrence count k (both 0 when it fails). */
-  readonly n: number;
-  readonly labels: FacetMetadata | null;
-}
+/**
+ * One resolved article (exact mode) or draw (sampled mode): `key` is `year:doc_ix`; `n` the article's occurrences
+ * among the ranks (exact) or its occurrence count k (sampled), both 0 when it fails; `labels` only where it passes.
+ */
+export type ResolvedDoc = WireOf<typeof ResolvedDocSchema>;
 
 /** Checks the request as `estimate` does (query, index, filters, years) and lists the candidate intervals. */
 export function estimateIntervals(release: OpenRelease, request: EstimateRequest, work: WorkBudget = WorkBudget.unlimited()): EstimateIntervals {

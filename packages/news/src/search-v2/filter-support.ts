@@ -15,10 +15,10 @@ const SERVED: FilterSupport = { available: true, reason: null };
 /**
  * Which metadata filters can select anything in this index: a filter whose field is empty in every article of
  * every year, or the countries filter without an attribution table, is reported with the reason, so a client
- * can disable it instead of letting a reader filter everything away (issue 13 bug 5).
+ * can disable it instead of letting a reader filter everything away (issue 13 bug 5). `years`: the crawl years
+ * asked about (default: all of the index's).
  */
-export function describeFilterSupport(index: ReleaseIndex): FilterSupportMap {
-  const years = [...new Set(index.shards.map((s) => s.year))];
+export function describeFilterSupport(index: ReleaseIndex, years: readonly string[] = [...new Set(index.shards.map((s) => s.year))]): FilterSupportMap {
   const filled = (fields: readonly FilterableField[]) => years.some((y) => fields.some((f) => index.metadata(y)?.hasValues(f) === true));
   const support = (fields: readonly FilterableField[]): FilterSupport => (filled(fields) ? SERVED : { available: false, reason: 'no_values' });
   return {

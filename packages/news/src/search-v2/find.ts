@@ -3,6 +3,8 @@ import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { lookupIndex } from './release-lookup.ts';
 import { RequestMatcher } from './matching.ts';
+import { positionIn } from './shard-order.ts';
+import type { CombineContext } from './calls/define.ts';
 import type { CountResult, FindRequest, FindResult } from './types.ts';
 
 /** The index's shards whose crawl year lies in [year_min, year_max] (inclusive; absent = unbounded), in chronological order. */
@@ -33,33 +35,58 @@ export async function find(release: OpenRelease, request: FindRequest, work: Wor
     throw new V2Error('invalid_query', 'find needs a non-empty query');
   }
   const matcher = new RequestMatcher(request.query, request, work);
-  const segments: (readonly [number, number])[] = [];
-  const shardIds: string[] = [];
-  const years: string[] = [];
-  let total = 0;
-  for (const shard of shardsInYears(release, request)) {
+  const shards = shardsInYears(release, request);
+  const parts: FindResult[] = [];
+  for (const shard of shards) {
     const m = matcher.match(shard);
     // One entry per spelling found (case-insensitive: several per shard, in rank order); a shard without any
     // keeps one empty entry, so every selected shard is listed.
     const intervals = m.intervals.length === 0 ? [{ lo: 0, hi: 0 }] : m.intervals;
-    for (const { lo, hi } of intervals) {
-      segments.push([lo, hi]);
-      shardIds.push(shard.shardId);
-      years.push(shard.year);
-    }
-    total += await matcher.count(shard);
+    parts.push({
+      index_version: release.indexVersion, total_occurrences: await matcher.count(shard),
+      segment_by_shard: intervals.map(({ lo, hi }) => [lo, hi] as const),
+      shard_ids: intervals.map(() => shard.shardId), shard_years: intervals.map(() => shard.year),
+    });
   }
-  return { index_version: release.indexVersion, total_occurrences: total, segment_by_shard: segments, shard_ids: shardIds, shard_years: years };
+  return combineFind(parts, { order: shards.map((s) => s.shardId), indexVersion: release.indexVersion });
+}
+
+/** find's answers for disjoint shard sets as one answer: entries in release order, totals added. */
+export function combineFind(parts: readonly FindResult[], ctx: CombineContext): FindResult {
+  // Every entry sorted by its shard's position in the release; the sort is stable, so a shard's several entries
+  // (one per spelling) keep their rank order.
+  const pos = positionIn(ctx.order);
+  const segments: (readonly [number, number])[] = [];
+  const shardIds: string[] = [];
+  const years: string[] = [];
+  const entries: { at: number; part: FindResult; i: number }[] = [];
+  for (const part of parts) part.shard_ids.forEach((id, i) => entries.push({ at: pos(id), part, i }));
+  entries.sort((a, b) => a.at - b.at);
+  let total = 0;
+  for (const part of parts) total += part.total_occurrences;
+  for (const { part, i } of entries) {
+    segments.push(part.segment_by_shard[i] as readonly [number, number]);
+    shardIds.push(part.shard_ids[i] as string);
+    years.push(part.shard_years[i] as string);
+  }
+  return { index_version: ctx.indexVersion, total_occurrences: total, segment_by_shard: segments, shard_ids: shardIds, shard_years: years };
 }
 
 /** v2 count: occurrences of the query in the selected years (the empty query counts text bytes). */
 export async function count(release: OpenRelease, request: FindRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<CountResult> {
+  const parts: CountResult[] = [];
+  const shards = shardsInYears(release, request);
   if (request.query.length === 0) {
     // The empty query counts text bytes (spec), whatever the matching options.
-    return { index_version: release.indexVersion, count: shardsInYears(release, request).reduce((sum, s) => sum + s.reader.count(new Uint8Array(0)), 0) };
+    for (const s of shards) parts.push({ index_version: release.indexVersion, count: s.reader.count(new Uint8Array(0)) });
+  } else {
+    const matcher = new RequestMatcher(request.query, request, work);
+    for (const s of shards) parts.push({ index_version: release.indexVersion, count: await matcher.count(s) });
   }
-  const matcher = new RequestMatcher(request.query, request, work);
-  let total = 0;
-  for (const s of shardsInYears(release, request)) total += await matcher.count(s);
-  return { index_version: release.indexVersion, count: total };
+  return combineCount(parts, { order: [], indexVersion: release.indexVersion });
+}
+
+/** count's answers for disjoint shard sets as one answer: the counts added. */
+export function combineCount(parts: readonly CountResult[], ctx: CombineContext): CountResult {
+  return { index_version: ctx.indexVersion, count: parts.reduce((n, p) => n + p.count, 0) };
 }

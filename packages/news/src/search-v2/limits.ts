@@ -1,4 +1,13 @@
-/** Spec §8 and the design doc's v2 limits, in one place so the gateway schemas and the domain agree. */
+/** Bounds of single request fields shared by v1 and v2 (the spec leaves v2's open; v2 reuses v1's). */
+export const REQUEST_BOUNDS = {
+  queryMaxLength: 10_000,
+  indexMaxLength: 100,
+  indexPattern: '^[a-z0-9_]+$',
+  yearMin: 1900,
+  yearMax: 2200,
+} as const;
+
+/** Spec §8 and the design doc's v2 limits, in one place so the request schemas and the domain agree. */
 export const V2_LIMITS = {
   /** Ranks one `occurrences` call resolves. */
   occurrencesRanks: 50_000,

@@ -1,9 +1,11 @@
-import type { OpenRelease, ShardHandle } from '../release/types.ts';
+import type { OpenRelease } from '../release/types.ts';
 import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { shardsInYears } from './find.ts';
 import { RequestMatcher } from './matching.ts';
-import type { FindRequest, TimelineResult, TimelinePeriod } from './types.ts';
+import { positionIn } from './shard-order.ts';
+import type { CombineContext } from './calls/define.ts';
+import type { FindRequest, TimelineResult } from './types.ts';
 
 /**
  * The crawl period a shard belongs to: its id up to the first `.` (a part of a period, `2019-03.p001`, counts
@@ -12,10 +14,6 @@ import type { FindRequest, TimelineResult, TimelinePeriod } from './types.ts';
 export function crawlPeriodOf(shardId: string): string {
   const dot = shardId.indexOf('.');
   return dot === -1 ? shardId : shardId.slice(0, dot);
-}
-
-function emptyPeriod(shard: ShardHandle): TimelinePeriod & { occurrences: number; articles: number; text_bytes: number; shard_ids: string[] } {
-  return { period: crawlPeriodOf(shard.shardId), year: shard.year, occurrences: 0, articles: 0, text_bytes: 0, shard_ids: [] };
 }
 
 /**
@@ -29,19 +27,35 @@ function emptyPeriod(shard: ShardHandle): TimelinePeriod & { occurrences: number
 export async function timeline(release: OpenRelease, request: FindRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<TimelineResult> {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'timeline needs a non-empty query');
   const matcher = new RequestMatcher(request.query, request, work);
-  const periods = new Map<string, ReturnType<typeof emptyPeriod>>();
-  let total = 0;
-  for (const shard of shardsInYears(release, request)) {
-    const key = crawlPeriodOf(shard.shardId);
-    let entry = periods.get(key);
-    if (entry === undefined) periods.set(key, (entry = emptyPeriod(shard)));
+  const shards = shardsInYears(release, request);
+  const parts: TimelineResult[] = [];
+  for (const shard of shards) {
     const { docCount, textBytes } = shard.reader.stats;
     const n = await matcher.count(shard);
-    entry.occurrences += n;
-    entry.articles += docCount;
-    entry.text_bytes += textBytes - docCount;
-    entry.shard_ids.push(shard.shardId);
-    total += n;
+    parts.push({
+      index_version: release.indexVersion, query: request.query, total_occurrences: n,
+      periods: [{ period: crawlPeriodOf(shard.shardId), year: shard.year, occurrences: n, articles: docCount, text_bytes: textBytes - docCount, shard_ids: [shard.shardId] }],
+    });
   }
-  return { index_version: release.indexVersion, query: request.query, total_occurrences: total, periods: [...periods.values()] };
+  // With no shard selected there is no part to take the query from.
+  return { ...combineTimeline(parts, { order: shards.map((s) => s.shardId), indexVersion: release.indexVersion }), query: request.query };
+}
+
+/** timeline's answers for disjoint shard sets as one answer: a period's parts summed, periods in release order. */
+export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineContext): TimelineResult {
+  const pos = positionIn(ctx.order);
+  const periods = new Map<string, { period: string; year: string; occurrences: number; articles: number; text_bytes: number; shard_ids: string[] }>();
+  for (const p of parts) {
+    for (const t of p.periods) {
+      const m = periods.get(t.period);
+      if (m === undefined) periods.set(t.period, { ...t, shard_ids: [...t.shard_ids] });
+      else { m.occurrences += t.occurrences; m.articles += t.articles; m.text_bytes += t.text_bytes; m.shard_ids.push(...t.shard_ids); }
+    }
+  }
+  for (const m of periods.values()) m.shard_ids.sort((a, b) => pos(a) - pos(b));
+  return {
+    index_version: ctx.indexVersion, query: parts[0]?.query ?? '',
+    total_occurrences: parts.reduce((n, p) => n + p.total_occurrences, 0),
+    periods: [...periods.values()].sort((a, b) => pos(a.shard_ids[0] ?? '') - pos(b.shard_ids[0] ?? '')),
+  };
 }

@@ -1,6 +1,5 @@
-import type { ArticleMetadata, OpenRelease, ReleaseIndex, ShardHandle } from '../release/types.ts';
-import type { ReplyFor, ShardSelection, V2WorkerRequest, WireMetadata, WorkerError, WorkerReply, WorkerRequest } from '../protocol/index.ts';
-import { assertNever } from '../protocol/index.ts';
+import type { OpenRelease, ReleaseIndex, ShardHandle } from '../release/types.ts';
+import type { ReplyFor, ShardSelection, V2WorkerRequest, WorkerError, WorkerReply, WorkerRequest } from '../protocol/index.ts';
 import { describeRelease } from './identity.ts';
 import { createV2Handler } from './v2-handler.ts';
 import { ResultCache } from './result-cache.ts';
@@ -51,17 +50,6 @@ export function selectShards(index: ReleaseIndex, sel: ShardSelection): readonly
     const y = Number(s.year);
     return y >= lo && y <= hi;
   });
-}
-
-function toWire(m: ArticleMetadata): WireMetadata {
-  return {
-    url: m.url, title: m.title, author: m.author, sitename: m.sitename, hostname: m.hostname,
-    warc_source: m.warc_source, warc_record_id: m.warc_record_id, warc_date: m.warc_date,
-    publish_date: m.publish_date, date: m.date, date_source: m.date_source, language: m.language,
-    lang: m.lang, country_tld: m.country_tld, country: m.country, country_source: m.country_source,
-    country_confidence: m.country_confidence, iptc_topic: m.iptc_topic, scores: m.scores,
-    text_xxhash64: m.text_xxhash64,
-  };
 }
 
 export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions = defaultRpcHandlerOptions, shardSpec: string | null = null): RpcHandler {
@@ -123,7 +111,7 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
       kind: 'get_doc', indexVersion,
       doc: {
         shardId: shard.shardId, year: shard.year, docIx, docLen: w.docLen, dispLen: w.dispLen,
-        needleOffset: w.needleOffset, text: w.text, spans: w.spans, metadata: meta === undefined ? null : toWire(meta),
+        needleOffset: w.needleOffset, text: w.text, spans: w.spans, metadata: meta ?? null,
       },
     };
   };
@@ -145,13 +133,12 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
         case 'count': return cached(counts, request, count);
         case 'find': return cached(finds, request, find);
         case 'get_doc': return getDoc(request);
-        case 'v2_find': case 'v2_count': case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_metadata': case 'v2_info':
-        case 'v2_timeline': case 'v2_contexts': case 'v2_estimate': case 'v2_estimate_intervals': case 'v2_estimate_resolve': {
-          // The clock is read here, not for every call: v1 counts take microseconds and need no deadline.
+        default: {
+          // Every other kind is a v2 call (search-v2/calls). The clock is read here, not for every call: v1 counts
+          // take microseconds and need no deadline.
           const work = budgetFor(performance.now() + budgetMs);
           return new PendingReply(work, v2(request, work));
         }
-        default: return assertNever(request, 'request kind');
       }
     } catch (e) {
       if (e instanceof RequestRefused) return { kind: 'error', indexVersion, error: e.error };

@@ -1,9 +1,6 @@
 import type { OpenRelease } from '../release/types.ts';
-import type { V2Kind, V2Outcome, V2WorkerReply, V2WorkerRequest } from '../protocol/index.ts';
-import { assertNever } from '../protocol/index.ts';
-import {
-  contexts, count, describeRelease, documents, estimate, estimateIntervals, find, getDoc, metadataJson, occurrencesJson, resolveEstimate, timeline, V2Error,
-} from '../search-v2/index.ts';
+import { v2CallOf, type V2Outcome, type V2WorkerReply, type V2WorkerRequest } from '../protocol/index.ts';
+import { V2Error } from '../search-v2/index.ts';
 import { WorkStopped, type WorkBudget } from '../work-budget/index.ts';
 
 /** A stopped computation as its documented refusal: over the CPU limit (422), or no longer wanted (503). */
@@ -36,23 +33,9 @@ async function outcome(run: () => unknown): Promise<V2Outcome> {
  */
 export function createV2Handler(release: OpenRelease): (request: V2WorkerRequest, work: WorkBudget) => Promise<V2WorkerReply> {
   const indexVersion: string = release.indexVersion;
-  const reply = async <K extends V2Kind>(kind: K, o: Promise<V2Outcome>) => ({ kind, indexVersion, outcome: await o }) as Extract<V2WorkerReply, { kind: K }>;
-  return (request, work) => {
-    switch (request.kind) {
-      case 'v2_find': return reply(request.kind, outcome(() => find(release, request.body, work)));
-      case 'v2_count': return reply(request.kind, outcome(() => count(release, request.body, work)));
-      case 'v2_get_doc': return reply(request.kind, outcome(() => getDoc(release, request.body, work)));
-      case 'v2_occurrences': return reply(request.kind, outcome(() => occurrencesJson(release, request.body, work)));
-      case 'v2_documents': return reply(request.kind, outcome(() => documents(release, request.body, work)));
-      case 'v2_metadata': return reply(request.kind, outcome(() => metadataJson(release, request.body)));
-      case 'v2_timeline': return reply(request.kind, outcome(() => timeline(release, request.body, work)));
-      case 'v2_contexts': return reply(request.kind, outcome(() => contexts(release, request.body, work)));
-      case 'v2_estimate': return reply(request.kind, outcome(() => estimate(release, request.body, work)));
-      case 'v2_estimate_intervals': return reply(request.kind, outcome(() => estimateIntervals(release, request.body, work)));
-      case 'v2_estimate_resolve':
-        return reply(request.kind, outcome(async () => ({ resolved: await resolveEstimate(release, request.body.request, request.body.draws, work) })));
-      case 'v2_info': return reply(request.kind, outcome(() => describeRelease(release, request.body.index ?? undefined)));
-      default: return assertNever(request, 'v2 request kind');
-    }
+  return async (request, work) => {
+    // The decoder checked the body against this call's request schema (protocol/v2-decode.ts).
+    const run = () => v2CallOf(request.kind).run(release, request.body, work);
+    return { kind: request.kind, indexVersion, outcome: await outcome(run) } as V2WorkerReply;
   };
 }

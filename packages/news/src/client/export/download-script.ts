@@ -1,5 +1,5 @@
 import { FILTER_NAMES, type FilterLists } from '../api/types.ts';
-import { PYTHON_GUARDS } from './python-guards.ts';
+import { PYTHON_GUARDS } from '../../python-guards/index.ts';
 
 export interface DownloadScriptInput {
   /** Origin of the API the script talks to, e.g. `https://news.example.org`. */

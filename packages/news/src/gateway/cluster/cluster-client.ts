@@ -1,12 +1,12 @@
 import type {
-  IndexIdentity, ReplyFor, V2CountResult, V2FindResult, V2Kind, V2ReleaseInfo, V2TimelineResult, V2WorkerReply, WorkerReply, WorkerRequest,
+  IndexIdentity, ReplyFor, V2Combine as Combine, V2Kind, V2WorkerReply, V2WorkerRequest, WorkerReply, WorkerRequest,
 } from '../../protocol/index.ts';
-import { assertNever } from '../../protocol/index.ts';
+import { assertNever, v2CallOf } from '../../protocol/index.ts';
 import type { WorkerEndpoint } from '../config/index.ts';
 import { GatewayError } from '../errors/index.ts';
 import { createWorkerClient, type Outcome, type WorkerClient } from '../worker-client/index.ts';
 import { createFanOut, type FanOutOptions } from './fan-out.ts';
-import { mergeV1Count, mergeV1Find, mergeV2Count, mergeV2Find, mergeV2Info, mergeV2Timeline, type Part } from './merge.ts';
+import { mergeV1Count, mergeV1Find, type Part } from './merge.ts';
 import { splitMetadata } from './metadata-split.ts';
 import { estimateAcross } from './estimate-split.ts';
 import { ReplicaSet, type Replica, type ReplicaStatus } from './replica-set.ts';
@@ -134,6 +134,49 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
     return firstRefusal(parts) ?? merge(parts);
   };
 
+  /** A v2 call routed the way its declaration says (search-v2/calls/define.ts, `Routing`), combined by its own `combine`. */
+  const routeV2 = async (request: V2WorkerRequest, deadline: number, signal: AbortSignal | undefined): Promise<WorkerReply> => {
+    const routing = v2CallOf(request.kind).routing;
+    const combined = (ids: readonly string[] | null, combine: Combine<unknown>) => (parts: readonly Part<WorkerReply>[]) =>
+      v2Reply(request.kind, combine(v2Results(parts), { order: ids ?? [], indexVersion: expected }));
+    switch (routing.by) {
+      case 'years': {
+        const sel = routing.of(request.body);
+        const ids = inYears(set, sel.index, sel.year_min, sel.year_max);
+        return gather(sel.index, ids, request, deadline, signal, combined(ids, routing.combine));
+      }
+      case 'index': {
+        const asked = routing.of(request.body).index;
+        const names = set.release === null ? [] : [...set.release.shards.keys()];
+        const name = asked ?? (names.includes('news') ? 'news' : names[0]);
+        const ids = name === undefined ? null : (set.shardsOf(name)?.map((s) => s.shardId) ?? null);
+        return gather(name ?? '', ids !== null && ids.length > 0 ? ids : null, request, deadline, signal, combined(ids, routing.combine));
+      }
+      case 'shard': {
+        // Every continuation names its shard: a replica of that shard answers it whole.
+        const { index, shard_id: shardId } = routing.of(request.body);
+        const known = set.shardsOf(index)?.some((s) => s.shardId === shardId) === true;
+        return gather(index, known ? [shardId] : null, request, deadline, signal, undefined, { restrict: !known });
+      }
+      case 'references': {
+        const body = routing.of(request.body);
+        if (set.shardsOf(body.index) === undefined) return gather(body.index, null, request, deadline, signal);
+        return splitMetadata(set, fan, body, deadline);
+      }
+      case 'estimate': {
+        const b = routing.of(request.body);
+        const ids = inYears(set, b.index, b.year_min, b.year_max);
+        // One replica holding every selected shard answers whole (one call instead of two rounds).
+        if (ids === null || set.oneHolds(b.index, ids)) return gather(b.index, ids, request, deadline, signal, undefined, { whole: true });
+        return estimateAcross(set, fan, b, ids, deadline, signal);
+      }
+      case 'internal':
+        // Steps the gateway sends to workers itself (estimateAcross); no route sends them through this client.
+        throw new GatewayError('worker_unavailable', `${request.kind} is sent to workers by the gateway itself.`);
+      default: return assertNever(routing, 'v2 routing');
+    }
+  };
+
   const route = async (request: WorkerRequest, deadline: number, signal: AbortSignal | undefined): Promise<WorkerReply> => {
     if (set.release === null) await probeAll(deadline);
     switch (request.kind) {
@@ -162,43 +205,7 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
         if (reply.kind === 'error' && reply.error.code === 'rank_out_of_range') return { ...reply, error: { ...reply.error, s: request.s } };
         return reply;
       }
-      case 'v2_find': case 'v2_count': case 'v2_timeline': {
-        const b = request.body;
-        const ids = inYears(set, b.index, b.year_min, b.year_max);
-        return gather(b.index, ids, request, deadline, signal, (parts) => {
-          if (request.kind === 'v2_find') return v2Reply(request.kind, mergeV2Find(ids ?? [], v2Results<V2FindResult>(parts), expected));
-          if (request.kind === 'v2_count') return v2Reply(request.kind, mergeV2Count(v2Results<V2CountResult>(parts), expected));
-          return v2Reply(request.kind, mergeV2Timeline(ids ?? [], v2Results<V2TimelineResult>(parts), expected));
-        });
-      }
-      case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_contexts': {
-        // Every continuation names its shard: a replica of that shard answers it whole.
-        const { index, shard_id: shardId } = request.body;
-        const known = set.shardsOf(index)?.some((s) => s.shardId === shardId) === true;
-        return gather(index, known ? [shardId] : null, request, deadline, signal, undefined, { restrict: !known });
-      }
-      case 'v2_metadata':
-        if (set.shardsOf(request.body.index) === undefined) return gather(request.body.index, null, request, deadline, signal);
-        return splitMetadata(set, fan, request.body, deadline);
-      case 'v2_info': {
-        const asked = request.body.index;
-        const names = set.release === null ? [] : [...set.release.shards.keys()];
-        const name = asked ?? (names.includes('news') ? 'news' : names[0]);
-        const ids = name === undefined ? null : (set.shardsOf(name)?.map((s) => s.shardId) ?? null);
-        return gather(name ?? '', ids !== null && ids.length > 0 ? ids : null, request, deadline, signal,
-          (parts) => v2Reply(request.kind, mergeV2Info(ids ?? [], v2Results<V2ReleaseInfo>(parts), expected)));
-      }
-      case 'v2_estimate': {
-        const b = request.body;
-        const ids = inYears(set, b.index, b.year_min, b.year_max);
-        // One replica holding every selected shard answers whole (one call instead of two rounds).
-        if (ids === null || set.oneHolds(b.index, ids)) return gather(b.index, ids, request, deadline, signal, undefined, { whole: true });
-        return estimateAcross(set, fan, b, ids, deadline, signal);
-      }
-      case 'v2_estimate_intervals': case 'v2_estimate_resolve':
-        // Internal steps of estimateAcross; no route sends them through this client.
-        throw new GatewayError('worker_unavailable', `${request.kind} is sent to workers by the gateway itself.`);
-      default: return assertNever(request, 'request kind');
+      default: return routeV2(request, deadline, signal);
     }
   };
 

@@ -1,8 +1,8 @@
 import {
-  combineEstimate, estimateDraws, type V2EstimateBody, type V2EstimateIntervals, type V2ResolvedDoc, type WorkerReply,
+  byShardOrder, combineEstimate, estimateDraws, type V2EstimateBody, type V2EstimateIntervals, type V2ResolvedDoc, type WorkerReply,
 } from '../../protocol/index.ts';
 import type { FanOut } from './fan-out.ts';
-import { byShardOrder, type Part } from './merge.ts';
+import type { Part } from './merge.ts';
 import type { ReplicaSet } from './replica-set.ts';
 
 /** The part's result, or the refusal to answer with (as the public `v2_estimate` kind). */

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TObject } from '@sinclair/typebox';
-import type { V2CountResult, V2Exchanges, V2Kind, V2ReleaseInfo, V2WorkerReply, WorkerReply, WorkerRequest } from '../../protocol/index.ts';
+import { V2_CALLS, v2CallOf, type V2CountResult, type V2Exchanges, type V2Kind, type V2ReleaseInfo, type V2WorkerReply, type WorkerReply, type WorkerRequest } from '../../protocol/index.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, V2Refused } from '../errors/index.ts';
 import { readRequestBody, validateBody } from '../validation/index.ts';
@@ -9,16 +8,12 @@ import { clientGone } from '../client-gone.ts';
 import { pythonExample } from '../v1/info.ts';
 import { shardDamaged } from '../v1/worker-errors.ts';
 import type { V2Route } from './routes.ts';
-import type { RouteCost } from '../admission/index.ts';
-import {
-  ContextsRequest, CountV2Request, DocumentsRequest, EstimateRequest, FindV2Request, GetDocV2Request, MetadataRequest, OccurrencesRequest,
-  TimelineRequest,
-} from './schemas.ts';
 
 const SERVICE_NAME = 'News corpus search';
 
-function parse<T extends TObject>(schema: T, req: FastifyRequest) {
-  return validateBody(schema, readRequestBody(req.body as Buffer | undefined, req.headers['content-type']));
+/** The body validated against the call's request schema (pydantic-style 422 on failure). */
+function parse<K extends V2Kind>(kind: K, req: FastifyRequest): V2Exchanges[K]['body'] {
+  return validateBody(v2CallOf(kind).request, readRequestBody(req.body as Buffer | undefined, req.headers['content-type'])) as V2Exchanges[K]['body'];
 }
 
 /**
@@ -52,45 +47,32 @@ async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyReq
   return reply.outcome.json;
 }
 
-/** A continuation or find: validated body in, the worker's JSON text out unchanged. */
-function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject, cost: RouteCost): V2Route {
+/** A call the gateway answers as the worker does: validated body in, the worker's JSON text out unchanged. */
+function passThrough<K extends V2Kind>(kind: K): V2Route {
+  const route = V2_CALLS[kind].route;
+  if (route === null) throw new Error(`${kind} has no public route`);
   return {
-    method: 'POST',
-    path,
-    cost,
+    method: route.method,
+    path: route.path,
+    cost: route.cost,
     handler: async (req, ctx, _identity, reply) => {
-      const json = await callWorker(ctx, req, reply, kind, parse(schema, req) as V2Exchanges[K]['body']);
+      const json = await callWorker(ctx, req, reply, kind, parse(kind, req));
       return reply.type('application/json; charset=utf-8').send(json);
     },
   };
 }
 
-/**
- * POST /api/v2/find, count, get_doc, occurrences, documents, metadata and GET /api/v2/info (spec §4 v2), and the
- * research additions POST /api/v2/timeline, contexts and estimate (search-v2/DESIGN.md).
- */
-export const V2_ENDPOINTS: readonly V2Route[] = [
-  passThrough('/find', 'v2_find', FindV2Request, 'by_matching'),
-  {
-    method: 'POST',
-    path: '/count',
-    cost: 'by_matching',
+/** Calls whose public response the gateway adds to (their schemas: schemas.ts). */
+const DECORATED: Partial<Record<V2Kind, V2Route>> = {
+  v2_count: {
+    ...passThrough('v2_count'),
     handler: async (req, ctx, _identity, reply) => {
-      const result = JSON.parse(await callWorker(ctx, req, reply, 'v2_count', parse(CountV2Request, req))) as V2CountResult;
+      const result = JSON.parse(await callWorker(ctx, req, reply, 'v2_count', parse('v2_count', req))) as V2CountResult;
       return { ...result, latency_ms: elapsedMs(req) };
     },
   },
-  passThrough('/get_doc', 'v2_get_doc', GetDocV2Request, 'cheap'),
-  passThrough('/occurrences', 'v2_occurrences', OccurrencesRequest, 'expensive'),
-  passThrough('/documents', 'v2_documents', DocumentsRequest, 'expensive'),
-  passThrough('/metadata', 'v2_metadata', MetadataRequest, 'cheap'),
-  passThrough('/timeline', 'v2_timeline', TimelineRequest, 'expensive'),
-  passThrough('/contexts', 'v2_contexts', ContextsRequest, 'expensive'),
-  passThrough('/estimate', 'v2_estimate', EstimateRequest, 'expensive'),
-  {
-    method: 'GET',
-    path: '/info',
-    cost: 'cheap',
+  v2_info: {
+    ...passThrough('v2_info'),
     handler: async (req, ctx, _identity, reply) => {
       // `?index=` picks the index described (default: news); an unknown one is 422 unknown_index.
       const asked = (req.query as { index?: unknown }).index;
@@ -117,4 +99,12 @@ export const V2_ENDPOINTS: readonly V2Route[] = [
       };
     },
   },
-];
+};
+
+/**
+ * Every v2 call with a public route (search-v2/calls): POST /api/v2/find, count, get_doc, occurrences, documents,
+ * metadata and GET /api/v2/info (spec §4 v2), and the research additions timeline, contexts and estimate.
+ */
+export const V2_ENDPOINTS: readonly V2Route[] = (Object.keys(V2_CALLS) as V2Kind[])
+  .filter((kind) => V2_CALLS[kind].route !== null)
+  .map((kind) => DECORATED[kind] ?? passThrough(kind));

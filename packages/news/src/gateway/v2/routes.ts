@@ -16,7 +16,7 @@ export interface V2Route {
 }
 
 /**
- * The one registration point for v2 endpoints: find, count, get_doc, occurrences, documents, metadata, info
- * (endpoints.ts). Health is built in (health.ts) because it must answer when the binding fails.
+ * The v2 endpoints, one per call of the registry `V2_CALLS` (search-v2/calls) that has a route (endpoints.ts).
+ * Health is built in (health.ts) because it must answer when the binding fails.
  */
 export const V2_ROUTES: readonly V2Route[] = V2_ENDPOINTS;

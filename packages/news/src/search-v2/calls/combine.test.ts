@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { V2FindResult, V2TimelineResult } from '../../protocol/index.ts';
-import { mergeV2Find, mergeV2Info, mergeV2Timeline } from './merge.ts';
+import type { FindResult as V2FindResult, TimelineResult as V2TimelineResult } from '../types.ts';
+import { V2_CALLS, type Routing } from './index.ts';
+
+// Each call's one combine, as the gateway uses it across workers (the worker uses it across its shards).
+const combineOf = <B, A>(routing: Routing<B, A>) => {
+  if (!('combine' in routing)) throw new Error(`routing by ${routing.by} has no combine`);
+  const combine = routing.combine;
+  return (order: readonly string[], parts: readonly A[], indexVersion: string) => combine(parts, { order, indexVersion });
+};
+const mergeV2Find = combineOf(V2_CALLS.v2_find.routing);
+const mergeV2Timeline = combineOf(V2_CALLS.v2_timeline.routing);
+const mergeV2Info = combineOf(V2_CALLS.v2_info.routing);
 
 /** A release's shards in order (periods, some split into parts) with 1–3 intervals each, and a split among workers. */
 const scenario = fc.record({
@@ -37,7 +47,7 @@ function shuffled<T>(xs: readonly T[], seed: number): T[] {
   return out;
 }
 
-describe('merging answers of workers holding different shards', () => {
+describe('combining answers for disjoint shard sets (workers, or one worker\'s shards)', () => {
   it('find: any split of the shards among workers, answers in any order, merges to the one-worker answer', () => {
     fc.assert(fc.property(scenario, ({ shards, intervals, owner, seed }) => {
       const order = shards.map((s) => s.id);
