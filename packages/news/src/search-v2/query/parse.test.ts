@@ -1,17 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { V2Error } from '../errors.ts';
+import { errorOf } from '../v2-error.fixture.ts';
 import { assertEvaluable, canonicalText, parseQuery, parseQueryJson, type QueryNode, type TermNode } from './index.ts';
 
-function errorOf(fn: () => unknown): V2Error {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof V2Error) return e;
-    throw e;
-  }
-  throw new Error('expected a V2Error');
-}
 
 const word = fc.stringMatching(/^[a-zäöüß0-9]{1,6}$/u);
 const term: fc.Arbitrary<TermNode> = fc.oneof(
