@@ -8,3 +8,6 @@ export { parseQuery, MAX_NEAR_DISTANCE, type ParsedQuery } from './parse.ts';
 export { parseQueryJson } from './json-form.ts';
 export { canonicalText } from './canonical.ts';
 export { assertEvaluable } from './validate.ts';
+export { search, queryOf } from './search.ts';
+export { QUERY_LIMITS } from './limits.ts';
+export type * from './types.ts';
