@@ -72,6 +72,14 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
     case 'v2_estimate':
     case 'v2_estimate_intervals':
       return { kind, body: estimateBody(b) };
+    case 'v2_search': {
+      // The query comes as text or as its JSON form; the domain validates the tree (its own 422s).
+      const body = {
+        index: str(b, 'index'), query: optStr(b, 'query'), query_tree: b.query_tree ?? null, year_min: optInt(b, 'year_min'),
+        year_max: optInt(b, 'year_max'), ...matching(b), ...filters(b), page_size: optInt(b, 'page_size'),
+      };
+      return { kind, body };
+    }
     case 'v2_estimate_resolve': {
       const draws = b.draws;
       if (draws !== null && (!Array.isArray(draws) || !draws.every((d) => Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && Number.isSafeInteger(d[1])))) {

@@ -10,10 +10,12 @@ import type {
   RankRangeRequest, OccurrencesResult, ReleaseInfo, TimelineResult,
 } from '../search-v2/types.ts';
 import type { V2ErrorBody } from '../search-v2/errors.ts';
+import type { SearchRequest, SearchResult } from '../search-v2/query/types.ts';
 import type { EstimateIntervals, ResolvedDoc } from '../search-v2/estimate-parts.ts';
 
 export { V2_ERROR_STATUS, isV2ErrorCode } from '../search-v2/errors.ts';
 export { V2_LIMITS } from '../search-v2/limits.ts';
+export { QUERY_LIMITS } from '../search-v2/query/limits.ts';
 export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
 export { combineEstimate, estimateDraws } from '../search-v2/estimate.ts';
@@ -25,6 +27,7 @@ export type {
   ReleaseInfo as V2ReleaseInfo, V2FindBody, V2GetDocBody, TimelineResult as V2TimelineResult,
   ContextsRequest as V2ContextsBody, ContextsResult as V2ContextsResult, EstimateRequest as V2EstimateBody,
   EstimateResult as V2EstimateResult, EstimateIntervals as V2EstimateIntervals, ResolvedDoc as V2ResolvedDoc,
+  SearchRequest as V2SearchBody, SearchResult as V2SearchResult,
 };
 
 /** Step 2 of an estimate spread over workers: the draws to resolve (null: every rank, exact mode). */
@@ -45,6 +48,8 @@ export interface V2Exchanges {
   readonly v2_timeline: { readonly body: V2FindBody; readonly result: TimelineResult };
   readonly v2_contexts: { readonly body: ContextsRequest; readonly result: ContextsResult };
   readonly v2_estimate: { readonly body: EstimateRequest; readonly result: EstimateResult };
+  /** Articles matching a query of the news query language (search-v2/DESIGN.md, "Query language"). */
+  readonly v2_search: { readonly body: SearchRequest; readonly result: SearchResult };
   /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
   readonly v2_estimate_intervals: { readonly body: EstimateRequest; readonly result: EstimateIntervals };
   readonly v2_estimate_resolve: { readonly body: V2EstimateResolveBody; readonly result: { readonly resolved: readonly ResolvedDoc[] } };
@@ -53,7 +58,7 @@ export interface V2Exchanges {
 export type V2Kind = keyof V2Exchanges;
 
 export const V2_KINDS = ['v2_find', 'v2_count', 'v2_get_doc', 'v2_occurrences', 'v2_documents', 'v2_metadata', 'v2_info',
-  'v2_timeline', 'v2_contexts', 'v2_estimate', 'v2_estimate_intervals', 'v2_estimate_resolve'] as const satisfies readonly V2Kind[];
+  'v2_timeline', 'v2_contexts', 'v2_estimate', 'v2_estimate_intervals', 'v2_estimate_resolve', 'v2_search'] as const satisfies readonly V2Kind[];
 
 export type V2WorkerRequest = { [K in V2Kind]: { readonly kind: K; readonly body: V2Exchanges[K]['body'] } }[V2Kind];
 

@@ -146,7 +146,7 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
         case 'find': return cached(finds, request, find);
         case 'get_doc': return getDoc(request);
         case 'v2_find': case 'v2_count': case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_metadata': case 'v2_info':
-        case 'v2_timeline': case 'v2_contexts': case 'v2_estimate': case 'v2_estimate_intervals': case 'v2_estimate_resolve': {
+        case 'v2_timeline': case 'v2_contexts': case 'v2_estimate': case 'v2_estimate_intervals': case 'v2_estimate_resolve': case 'v2_search': {
           // The clock is read here, not for every call: v1 counts take microseconds and need no deadline.
           const work = budgetFor(performance.now() + budgetMs);
           return new PendingReply(work, v2(request, work));

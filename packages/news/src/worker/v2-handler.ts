@@ -2,7 +2,7 @@ import type { OpenRelease } from '../release/types.ts';
 import type { V2Kind, V2Outcome, V2WorkerReply, V2WorkerRequest } from '../protocol/index.ts';
 import { assertNever } from '../protocol/index.ts';
 import {
-  contexts, count, describeRelease, documents, estimate, estimateIntervals, find, getDoc, metadataJson, occurrencesJson, resolveEstimate, timeline, V2Error,
+  contexts, count, describeRelease, documents, estimate, estimateIntervals, find, getDoc, metadataJson, occurrencesJson, resolveEstimate, search, timeline, V2Error,
 } from '../search-v2/index.ts';
 import { WorkStopped, type WorkBudget } from '../work-budget/index.ts';
 
@@ -48,6 +48,7 @@ export function createV2Handler(release: OpenRelease): (request: V2WorkerRequest
       case 'v2_timeline': return reply(request.kind, outcome(() => timeline(release, request.body, work)));
       case 'v2_contexts': return reply(request.kind, outcome(() => contexts(release, request.body, work)));
       case 'v2_estimate': return reply(request.kind, outcome(() => estimate(release, request.body, work)));
+      case 'v2_search': return reply(request.kind, outcome(() => search(release, request.body, work)));
       case 'v2_estimate_intervals': return reply(request.kind, outcome(() => estimateIntervals(release, request.body, work)));
       case 'v2_estimate_resolve':
         return reply(request.kind, outcome(async () => ({ resolved: await resolveEstimate(release, request.body.request, request.body.draws, work) })));

@@ -1,5 +1,5 @@
 import type {
-  IndexIdentity, ReplyFor, V2CountResult, V2FindResult, V2Kind, V2ReleaseInfo, V2TimelineResult, V2WorkerReply, WorkerReply, WorkerRequest,
+  IndexIdentity, ReplyFor, V2CountResult, V2FindResult, V2Kind, V2ReleaseInfo, V2SearchResult, V2TimelineResult, V2WorkerReply, WorkerReply, WorkerRequest,
 } from '../../protocol/index.ts';
 import { assertNever } from '../../protocol/index.ts';
 import type { WorkerEndpoint } from '../config/index.ts';
@@ -7,6 +7,7 @@ import { GatewayError } from '../errors/index.ts';
 import { createWorkerClient, type Outcome, type WorkerClient } from '../worker-client/index.ts';
 import { createFanOut, type FanOutOptions } from './fan-out.ts';
 import { mergeV1Count, mergeV1Find, mergeV2Count, mergeV2Find, mergeV2Info, mergeV2Timeline, type Part } from './merge.ts';
+import { mergeV2Search } from './search-merge.ts';
 import { splitMetadata } from './metadata-split.ts';
 import { estimateAcross } from './estimate-split.ts';
 import { ReplicaSet, type Replica, type ReplicaStatus } from './replica-set.ts';
@@ -170,6 +171,12 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
           if (request.kind === 'v2_count') return v2Reply(request.kind, mergeV2Count(v2Results<V2CountResult>(parts), expected));
           return v2Reply(request.kind, mergeV2Timeline(ids ?? [], v2Results<V2TimelineResult>(parts), expected));
         });
+      }
+      case 'v2_search': {
+        const b = request.body;
+        const ids = inYears(set, b.index, b.year_min, b.year_max);
+        return gather(b.index, ids, request, deadline, signal,
+          (parts) => v2Reply(request.kind, mergeV2Search(ids ?? [], v2Results<V2SearchResult>(parts), expected, b.page_size)));
       }
       case 'v2_get_doc': case 'v2_occurrences': case 'v2_documents': case 'v2_contexts': {
         // Every continuation names its shard: a replica of that shard answers it whole.

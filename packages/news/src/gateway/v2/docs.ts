@@ -1,6 +1,7 @@
 import { V2_LIMITS } from '../../protocol/index.ts';
 import { ValidationErrorResponse } from '../v1/schemas.ts';
 import * as s from './schemas.ts';
+import { SearchRequest, SearchResponse } from './search-schemas.ts';
 import type { EndpointDoc } from '../endpoint-doc.ts';
 
 const err = (status: number, description: string) => ({ status, description, schema: s.V2ErrorResponse });
@@ -46,6 +47,10 @@ export const V2_DOCS: readonly EndpointDoc[] = [
   { method: 'POST', path: '/api/v2/estimate', summary: `Occurrences and articles passing the metadata filters, with facet counts: exact up to ${V2_LIMITS.estimateExactRanks.toLocaleString('en')} occurrences, else estimated from a seeded uniform sample with 95% intervals.`,
     request: s.EstimateRequest, response: s.EstimateResponse,
     errors: [validation, cpuLimit, err(422, 'unknown_index, invalid_year_range, invalid_query.'), err(503, 'country_attribution_unavailable: countries filter without an attribution table.'), ...admission, unavailable] },
+  { method: 'POST', path: '/api/v2/search', summary: 'Articles matching a query of the query language (words, "phrases", AND, OR, NOT, parentheses, NEAR/n, word*; see "Query language" above): how many, per shard and crawl period, what each word* stood for, and the first page_size of them with the first occurrence of a positive term.',
+    request: SearchRequest, response: SearchResponse,
+    errors: [validation, cpuLimit, err(422, 'invalid_query (with position for syntax errors; NOT-only queries; title: and * inside a phrase not supported yet), query_too_expensive (work bound), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range.'),
+      err(503, 'country_attribution_unavailable, year_store_missing: a filter the release cannot apply.'), ...admission, unavailable] },
   { method: 'GET', path: '/api/v2/info', summary: 'What the worker has loaded (shards, crawl range, documents) and the retrieval recipe.',
     request: null, response: s.InfoV2Response, errors: [unavailable] },
 ];

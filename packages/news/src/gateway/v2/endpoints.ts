@@ -14,6 +14,7 @@ import {
   ContextsRequest, CountV2Request, DocumentsRequest, EstimateRequest, FindV2Request, GetDocV2Request, MetadataRequest, OccurrencesRequest,
   TimelineRequest,
 } from './schemas.ts';
+import { SearchRequest } from './search-schemas.ts';
 
 const SERVICE_NAME = 'News corpus search';
 
@@ -67,7 +68,7 @@ function passThrough<K extends V2Kind>(path: string, kind: K, schema: TObject, c
 
 /**
  * POST /api/v2/find, count, get_doc, occurrences, documents, metadata and GET /api/v2/info (spec §4 v2), and the
- * research additions POST /api/v2/timeline, contexts and estimate (search-v2/DESIGN.md).
+ * research additions POST /api/v2/timeline, contexts, estimate and search (search-v2/DESIGN.md).
  */
 export const V2_ENDPOINTS: readonly V2Route[] = [
   passThrough('/find', 'v2_find', FindV2Request, 'by_matching'),
@@ -87,6 +88,7 @@ export const V2_ENDPOINTS: readonly V2Route[] = [
   passThrough('/timeline', 'v2_timeline', TimelineRequest, 'expensive'),
   passThrough('/contexts', 'v2_contexts', ContextsRequest, 'expensive'),
   passThrough('/estimate', 'v2_estimate', EstimateRequest, 'expensive'),
+  passThrough('/search', 'v2_search', SearchRequest, 'expensive'),
   {
     method: 'GET',
     path: '/info',
