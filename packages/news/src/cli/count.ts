@@ -71,13 +71,13 @@ async function runCount(ctx: CliContext, args: string[], flags: CountFlags): Pro
   }
 }
 
-function parseYear(v: string | undefined, flag: string): number | undefined {
+export function parseYear(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d{4}$/.test(v)) throw new UsageError(`${flag} ${JSON.stringify(v)} is not a four-digit year`);
   return Number(v);
 }
 
-async function readQueries(file: string): Promise<string[]> {
+export async function readQueries(file: string): Promise<string[]> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
