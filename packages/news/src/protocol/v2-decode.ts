@@ -76,7 +76,7 @@ export function decodeV2Request(kind: V2Kind, raw: unknown): V2WorkerRequest {
       // The query comes as text or as its JSON form; the domain validates the tree (its own 422s).
       const body = {
         index: str(b, 'index'), query: optStr(b, 'query'), query_tree: b.query_tree ?? null, year_min: optInt(b, 'year_min'),
-        year_max: optInt(b, 'year_max'), ...matching(b), ...filters(b), page_size: optInt(b, 'page_size'),
+        year_max: optInt(b, 'year_max'), ...matching(b), ...filters(b), page_size: optInt(b, 'page_size'), cursor: optStr(b, 'cursor'),
       };
       return { kind, body };
     }

@@ -16,6 +16,8 @@ import type { EstimateIntervals, ResolvedDoc } from '../search-v2/estimate-parts
 export { V2_ERROR_STATUS, isV2ErrorCode } from '../search-v2/errors.ts';
 export { V2_LIMITS } from '../search-v2/limits.ts';
 export { QUERY_LIMITS } from '../search-v2/query/limits.ts';
+// How the gateway ends a search page merged from several workers: the same pure step one worker runs.
+export { nextCursor } from '../search-v2/query/cursor.ts';
 export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
 export { combineEstimate, estimateDraws } from '../search-v2/estimate.ts';

@@ -1,4 +1,4 @@
-import { QUERY_LIMITS, type V2SearchResult } from '../../protocol/index.ts';
+import { nextCursor, QUERY_LIMITS, type V2SearchResult } from '../../protocol/index.ts';
 
 /** Position of each shard in the release order. */
 function positions(order: readonly string[]): (id: string) => number {
@@ -29,6 +29,9 @@ export function mergeV2Search(order: readonly string[], parts: readonly V2Search
     }
   }
   for (const m of periods.values()) m.shard_ids.sort((a, b) => pos(a) - pos(b));
+  const following = parts.reduce((n, p) => n + p.following, 0);
+  const page = parts.flatMap((p) => p.page).sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix)
+    .slice(0, pageSize ?? QUERY_LIMITS.pageDefault);
   return {
     index_version: indexVersion,
     query: first?.query ?? '',
@@ -42,7 +45,8 @@ export function mergeV2Search(order: readonly string[], parts: readonly V2Search
       term,
       words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),
     })),
-    page: parts.flatMap((p) => p.page).sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix)
-      .slice(0, pageSize ?? QUERY_LIMITS.pageDefault),
+    following,
+    page,
+    next_cursor: nextCursor(indexVersion, following, page),
   };
 }

@@ -18,6 +18,9 @@ export const SearchRequest = Type.Object({
   page_size: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: QUERY_LIMITS.pageMax }), Type.Null()], {
     default: QUERY_LIMITS.pageDefault, description: 'Matching articles listed, the first in chronological order.',
   })),
+  cursor: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
+    default: null, description: 'next_cursor of the previous page (same query and options): the page continues after it; 409 stale_index_version once the release changed.',
+  })),
 }, { title: 'SearchRequest' });
 
 const count = Type.Integer({ minimum: 0 });
@@ -33,8 +36,10 @@ export const SearchResponse = Type.Object({
   expansions: Type.Array(Type.Object({
     term: Type.String(), words: Type.Array(Type.Object({ word: Type.String(), occurrences: count })),
   }), { description: 'What each word* stood for in the matching articles.' }),
+  following: Type.Integer({ minimum: 0, description: 'Matching articles after the cursor (all without one); the page is their first page_size.' }),
   page: Type.Array(Type.Object({
     shard_id: Type.String(), year: Type.String(), doc_ix: count, metadata: Type.Unknown({ description: 'As in documents; null without a metadata store.' }),
     first: Type.Object({ term: Type.String(), offset: count, left: Type.String(), match: Type.String(), right: Type.String() }, { description: 'First occurrence of a positive term, with context.' }),
   })),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Send back as cursor for the next page; null on the last page.' }),
 }, { title: 'SearchResponse' });

@@ -9,5 +9,6 @@ export { parseQueryJson } from './json-form.ts';
 export { canonicalText } from './canonical.ts';
 export { assertEvaluable } from './validate.ts';
 export { search, queryOf } from './search.ts';
+export { nextCursor } from './cursor.ts';
 export { QUERY_LIMITS } from './limits.ts';
 export type * from './types.ts';

@@ -117,6 +117,24 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
     }
   });
 
+  it('pages through every matching article exactly once with next_cursor, in release order', async () => {
+    const request = { index: 'news', query: 'oil OR wheat', page_size: 37 };
+    const first = await search(release, request);
+    const seen: string[] = [];
+    let page = first;
+    for (;;) {
+      seen.push(...page.page.map((a) => `${a.shard_id}/${a.doc_ix}`));
+      if (page.next_cursor === null) break;
+      page = await search(release, { ...request, cursor: page.next_cursor });
+      expect(page.articles).toBe(first.articles);
+    }
+    expect(seen).toHaveLength(first.articles);
+    expect(new Set(seen).size).toBe(seen.length);
+    const stale = Buffer.from(JSON.stringify([1, 'old-release', '1987-02', 0])).toString('base64url');
+    expect(await rejectionOf(() => search(release, { ...request, cursor: stale }))).toMatchObject({ code: 'stale_index_version', status: 409 });
+    expect((await rejectionOf(() => search(release, { ...request, cursor: 'nonsense' }))).code).toBe('invalid_query');
+  });
+
   it('echoes the canonical query and says when it trimmed a phrase', async () => {
     const result = await search(release, { index: 'news', query: '" oil prices "  gas' });
     expect(result.query).toBe('"oil prices" AND gas');

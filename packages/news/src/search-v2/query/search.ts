@@ -8,7 +8,9 @@ import { lookupIndex } from '../release-lookup.ts';
 import { crawlPeriodOf } from '../timeline.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
+import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
 import { evaluateShard, queryBudget, type ArticleMatch } from './evaluate.ts';
+import { assertIndexVersion } from '../release-lookup.ts';
 import { parseQueryJson } from './json-form.ts';
 import { QUERY_LIMITS } from './limits.ts';
 import { parseQuery } from './parse.ts';
@@ -41,6 +43,8 @@ function termLabel(t: TermNode): string {
  * @example (await search(release, { index: 'news', query: '"oil prices" NOT "olive oil"' })).articles // 42
  */
 export async function search(release: OpenRelease, request: SearchRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<SearchResult> {
+  const position = request.cursor === undefined || request.cursor === null ? undefined : decodeCursor(request.cursor);
+  if (position !== undefined) assertIndexVersion(release, position.index_version);
   const { tree, notes } = queryOf(request);
   const index = lookupIndex(release, request.index);
   const shards = shardsInYears(release, { ...request, query: '' });
@@ -53,6 +57,7 @@ export async function search(release: OpenRelease, request: SearchRequest, work:
   const byShard: SearchResult['by_shard'][number][] = [];
   const periods = new Map<string, SearchPeriod & { articles: number; shard_ids: string[] }>();
   const page: SearchArticle[] = [];
+  let following = 0;
   for (const shard of shards) {
     const store = index.metadata(shard.year);
     if (filtered && store === undefined) {
@@ -66,7 +71,9 @@ export async function search(release: OpenRelease, request: SearchRequest, work:
     if (period === undefined) periods.set(key, (period = { period: key, year: shard.year, articles: 0, shard_ids: [] }));
     period.articles += matches.length;
     period.shard_ids.push(shard.shardId);
-    for (const m of matches.slice(0, Math.max(0, pageSize - page.length))) page.push(pageArticle(shard, m, store?.get(shard.docBase + m.doc) ?? null));
+    const after = matches.filter((m) => isAfter(position, shard.shardId, shard.docBase + m.doc));
+    following += after.length;
+    for (const m of after.slice(0, Math.max(0, pageSize - page.length))) page.push(pageArticle(shard, m, store?.get(shard.docBase + m.doc) ?? null));
   }
   return {
     index_version: release.indexVersion,
@@ -81,7 +88,9 @@ export async function search(release: OpenRelease, request: SearchRequest, work:
       term: termLabel(t),
       words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),
     })),
+    following,
     page,
+    next_cursor: nextCursor(release.indexVersion, following, page),
   };
 }
 

@@ -11,6 +11,8 @@ export interface SearchRequest extends MatchingRequest, DocumentFilters {
   readonly year_max?: number | null;
   /** Matching articles listed (default 10, at most 100). */
   readonly page_size?: number | null;
+  /** The `next_cursor` of the previous page (same query): the page continues after it; 409 once the release changed. */
+  readonly cursor?: string | null;
 }
 
 /** The first occurrence of a positive term in a matching article, with context. */
@@ -69,6 +71,10 @@ export interface SearchResult {
   /** Chronological, zero periods included. */
   readonly periods: readonly SearchPeriod[];
   readonly expansions: readonly SearchExpansion[];
-  /** The first matching articles in chronological order. */
+  /** Matching articles after the cursor (all of them without one): the page is their first `page_size`. */
+  readonly following: number;
+  /** The first matching articles after the cursor, in release order. */
   readonly page: readonly SearchArticle[];
+  /** Send back as `cursor` for the next page; null on the last page. */
+  readonly next_cursor: string | null;
 }
