@@ -23,6 +23,8 @@ stood for in the matching articles (<code>expansions</code>); more than ${QUERY_
 <li>Operators are upper case; a literal one is quoted: <code>"AND"</code>. Spaces at the ends of a phrase are removed and
 <code>notes</code> says so; <code>query</code> in the answer is the canonical text form, <code>query_tree</code> the JSON form
 (send it back as <code>query_tree</code> instead of <code>query</code>).</li>
+<li>Later pages: send the answer's <code>next_cursor</code> back as <code>cursor</code> with the same query and options;
+<code>following</code> counts the matches after the cursor. A cursor of an older release is 409 <code>stale_index_version</code>.</li>
 <li>A query must contain a positive term: <code>NOT oil</code> or <code>gas OR NOT oil</code> is 422 <code>invalid_query</code>.</li>
 <li><strong>Not supported yet</strong> (parsed, answered 422 <code>invalid_query</code> "not supported yet"): <code>title:</code> (headlines)
 and <code>*</code> as a whole word inside a phrase (<code>"oil * prices"</code>).</li>
