@@ -5,18 +5,19 @@ import { V2Error } from '../errors.ts';
 import { withMatchingErrors } from '../matching.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { hitsIn, wordAt, wordIndexAt, wordStarts, type Hit, type TermProbe } from './article-text.ts';
-import { QUERY_LIMITS } from './limits.ts';
+import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 
 /** The work one request may still do, shared by all its shards. */
 export interface QueryBudget {
   located: number;
   verified: number;
+  readonly limits: QueryWorkLimits;
   readonly match: MatchBudget;
   readonly work: WorkBudget;
 }
 
-export function queryBudget(work: WorkBudget = WorkBudget.unlimited()): QueryBudget {
-  return { located: QUERY_LIMITS.locatedOccurrences, verified: QUERY_LIMITS.verifiedBytes, match: matchBudget(undefined, undefined, work), work };
+export function queryBudget(work: WorkBudget = WorkBudget.unlimited(), limits: QueryWorkLimits = QUERY_LIMITS): QueryBudget {
+  return { located: limits.locatedOccurrences, verified: limits.verifiedBytes, limits, match: matchBudget(undefined, undefined, work), work };
 }
 
 /** A matching article: shard-local number and the first occurrence of a positive term in it. */
@@ -82,7 +83,7 @@ export async function evaluateShard(
     if (budget.work.due()) await budget.work.pause();
     if (!keep(doc)) continue;
     budget.verified -= shard.reader.documentLength(doc);
-    if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${QUERY_LIMITS.verifiedBytes} bytes of candidate articles`);
+    if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
     const article = shard.reader.documentBytes(doc);
     const hits = new Map<TermNode, Hit[]>();
     const hitsOf = (t: TermNode): Hit[] => {
@@ -125,7 +126,7 @@ async function locateArticles(shard: ShardHandle, drivers: readonly TermProbe[],
     for (const spelling of probe.spellings) {
       const { lo, hi } = shard.reader.find(spelling);
       budget.located -= hi - lo;
-      if (budget.located < 0) throw tooExpensive(`its rarest terms occur more than ${QUERY_LIMITS.locatedOccurrences} times in the selected years`);
+      if (budget.located < 0) throw tooExpensive(`its rarest terms occur more than ${budget.limits.locatedOccurrences} times in the selected years`);
       for (let r = lo; r < hi; r++) {
         if (budget.work.due()) await budget.work.pause();
         docs.add(shard.reader.locate(r).doc);

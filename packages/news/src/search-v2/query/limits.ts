@@ -1,3 +1,9 @@
+/** The work bounds of one request (a test passes smaller ones to reach them on small data). */
+export interface QueryWorkLimits {
+  readonly locatedOccurrences: number;
+  readonly verifiedBytes: number;
+}
+
 /** Bounds of one `search` request (documented in the API reference and search-v2 DESIGN.md, "Query language"). */
 export const QUERY_LIMITS = {
   /** Occurrences of the driving terms located to articles, all shards together; past it 422 `query_too_expensive`. */

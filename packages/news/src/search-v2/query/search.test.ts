@@ -148,6 +148,19 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
     expect((await rejectionOf(() => search(release, { index: 'news', query: 'title:oil' }))).detail).toMatch(/not supported yet/);
   });
 
+  it('drives an AND by its rarest term: within a bound the frequent term alone would pass, with query_too_expensive past it', async () => {
+    const rare = await search(release, { index: 'news', query: 'cocoa' });
+    const cocoaOccurrences = articles.reduce((n, a) => n + a.text.split('cocoa').length - 1, 0);
+    const limits = { locatedOccurrences: cocoaOccurrences, verifiedBytes: 64 * 1_048_576 };
+    const both = await search(release, { index: 'news', query: 'said AND cocoa' }, undefined, limits);
+    expect(both.articles).toBe(brute('said AND cocoa'));
+    expect(both.articles).toBeLessThanOrEqual(rare.articles);
+    const e = await rejectionOf(() => search(release, { index: 'news', query: 'said' }, undefined, limits));
+    expect(e.code).toBe('query_too_expensive');
+    expect(e.status).toBe(422);
+    expect((await rejectionOf(() => search(release, { index: 'news', query: 'cocoa' }, undefined, { ...limits, verifiedBytes: 100 }))).detail).toMatch(/more than 100 bytes/);
+  });
+
   it('refuses a prefix that stands for too many words with query_too_complex naming the bound', async () => {
     const e = await rejectionOf(() => search(release, { index: 'news', query: 'a*' }));
     expect(e.code).toBe('query_too_complex');

@@ -12,7 +12,7 @@ import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
 import { evaluateShard, queryBudget, type ArticleMatch } from './evaluate.ts';
 import { assertIndexVersion } from '../release-lookup.ts';
 import { parseQueryJson } from './json-form.ts';
-import { QUERY_LIMITS } from './limits.ts';
+import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 import { parseQuery } from './parse.ts';
 import type { SearchArticle, SearchPeriod, SearchRequest, SearchResult } from './types.ts';
 import { assertEvaluable } from './validate.ts';
@@ -42,7 +42,9 @@ function termLabel(t: TermNode): string {
  *
  * @example (await search(release, { index: 'news', query: '"oil prices" NOT "olive oil"' })).articles // 42
  */
-export async function search(release: OpenRelease, request: SearchRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<SearchResult> {
+export async function search(
+  release: OpenRelease, request: SearchRequest, work: WorkBudget = WorkBudget.unlimited(), limits: QueryWorkLimits = QUERY_LIMITS,
+): Promise<SearchResult> {
   const position = request.cursor === undefined || request.cursor === null ? undefined : decodeCursor(request.cursor);
   if (position !== undefined) assertIndexVersion(release, position.index_version);
   const { tree, notes } = queryOf(request);
@@ -52,7 +54,7 @@ export async function search(release: OpenRelease, request: SearchRequest, work:
   const predicate = compileFilters(request, index);
   const pageSize = request.page_size ?? QUERY_LIMITS.pageDefault;
   const options = matchOptionsOf(request);
-  const budget = queryBudget(work);
+  const budget = queryBudget(work, limits);
   const expansions = new Map<TermNode, Map<string, number>>();
   const byShard: SearchResult['by_shard'][number][] = [];
   const periods = new Map<string, SearchPeriod & { articles: number; shard_ids: string[] }>();
