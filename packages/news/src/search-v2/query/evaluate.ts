@@ -94,8 +94,16 @@ export async function evaluateShard(
     let starts: number[] | undefined;
     const near = (l: Hit[], r: Hit[], distance: number): boolean => {
       starts ??= wordStarts(article);
-      const rs = r.map((h) => wordIndexAt(starts as number[], h.at));
-      return l.some((h) => { const w = wordIndexAt(starts as number[], h.at); return rs.some((x) => Math.abs(x - w) <= distance); });
+      const ws = starts;
+      const rs = r.map((h) => wordIndexAt(ws, h.at));
+      // Both lists ascend (hits are in offset order), so one pass finds a pair within the distance: O(|l| + |r|).
+      let j = 0;
+      for (const h of l) {
+        const w = wordIndexAt(ws, h.at);
+        while (j < rs.length && (rs[j] as number) < w - distance) j++;
+        if (j < rs.length && (rs[j] as number) <= w + distance) return true;
+      }
+      return false;
     };
     const matches1 = (node: QueryNode): boolean => {
       switch (node.type) {
