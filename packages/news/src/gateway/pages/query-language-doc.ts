@@ -26,8 +26,10 @@ stood for in the matching articles (<code>expansions</code>); more than ${QUERY_
 <li>Later pages: send the answer's <code>next_cursor</code> back as <code>cursor</code> with the same query and options;
 <code>following</code> counts the matches after the cursor. A cursor of an older release is 409 <code>stale_index_version</code>.</li>
 <li>A query must contain a positive term: <code>NOT oil</code> or <code>gas OR NOT oil</code> is 422 <code>invalid_query</code>.</li>
-<li><strong>Not supported yet</strong> (parsed, answered 422 <code>invalid_query</code> "not supported yet"): <code>title:</code> (headlines)
-and <code>*</code> as a whole word inside a phrase (<code>"oil * prices"</code>).</li>
+<li><code>"oil * prices"</code>: <code>*</code> as a whole word inside a phrase stands for exactly one word (letters and
+digits); the phrase needs another word besides <code>*</code>. Case-sensitive only in this version (with
+<code>case: insensitive</code>: 422 "not supported … yet").</li>
+<li><strong>Not supported yet</strong> (parsed, answered 422 <code>invalid_query</code> "not supported yet"): <code>title:</code> (headlines).</li>
 <li>Syntax errors are 422 <code>invalid_query</code> with <code>position</code> (1-based character) and a plain
 <code>detail</code>, e.g. <code>missing closing parenthesis for the one at position 9</code>.</li>
 <li>Answers are exact. Work bound: the occurrences of the terms that drive the search (the rarest of each AND) are located

@@ -1,5 +1,6 @@
 import { isWholeWordIn } from '../../matching/index.ts';
 import type { TermNode } from './ast.ts';
+import { patternMatches } from './wildcard-phrase.ts';
 
 /** How one term is looked for inside an article: the spellings the shard holds, and the word rules that apply. */
 export interface TermProbe {
@@ -8,6 +9,8 @@ export interface TermProbe {
   readonly spellings: readonly Uint8Array[];
   /** The request's whole_word (for a prefix term, only its start must begin a word). */
   readonly wholeWord: boolean;
+  /** A phrase with `*` words: the whole phrase as a pattern (`spellings` then hold its rarest literal segment). */
+  readonly pattern?: RegExp;
 }
 
 /** One occurrence of a term in an article: byte offset and byte length (spellings can differ in length). */
@@ -28,6 +31,7 @@ function startsWord(article: Buffer, at: number): boolean {
 
 /** Every occurrence of the term in the article, by offset, under the term's rules. */
 export function hitsIn(article: Buffer, probe: TermProbe): Hit[] {
+  if (probe.pattern !== undefined) return patternHits(article, probe.pattern, probe.wholeWord);
   const hits: Hit[] = [];
   for (const s of probe.spellings) {
     for (let at = article.indexOf(s); at !== -1; at = article.indexOf(s, at + 1)) {
@@ -72,4 +76,19 @@ export function wordIndexAt(starts: readonly number[], at: number): number {
     else hi = mid;
   }
   return lo - 1;
+}
+
+/** Matches of a `*` phrase, as byte offsets and lengths, under the whole-word rule when asked. */
+function patternHits(article: Buffer, pattern: RegExp, wholeWord: boolean): Hit[] {
+  const text = article.toString('utf8');
+  const hits: Hit[] = [];
+  let chars = 0;
+  let bytes = 0;
+  for (const m of patternMatches(text, pattern)) {
+    bytes += Buffer.byteLength(text.slice(chars, m.index));
+    chars = m.index;
+    const length = Buffer.byteLength(text.slice(m.index, m.index + m.length));
+    if (!wholeWord || isWholeWordIn(article, bytes, length)) hits.push({ at: bytes, length });
+  }
+  return hits;
 }

@@ -6,6 +6,7 @@ import { withMatchingErrors } from '../matching.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { hitsIn, wordAt, wordIndexAt, wordStarts, type Hit, type TermProbe } from './article-text.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
+import { literalSegments, phrasePattern } from './wildcard-phrase.ts';
 
 /** The work one request may still do, shared by all its shards. */
 export interface QueryBudget {
@@ -40,10 +41,22 @@ function positiveTerms(node: QueryNode): TermNode[] {
 /** The request's matching options for one term: a prefix's end is open, so whole_word never applies to it whole. */
 function probeOf(shard: ShardHandle, term: TermNode, options: MatchOptions, budget: MatchBudget): { probe: TermProbe; size: number } {
   const wholeWord = options.wholeWord && !term.prefix;
+  if (term.wildcard_word) return wildcardProbe(shard, term, options, budget);
   const m = withMatchingErrors(() => matchPrepared(shard.reader, prepareMatch(term.text, { caseInsensitive: options.caseInsensitive, wholeWord }), budget));
   const spellings = m.intervals.map((iv) => iv.bytes);
   const size = m.intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
   return { probe: { term, spellings, wholeWord }, size };
+}
+
+/** A `*` phrase: its rarest literal segment drives; the pattern decides (case-sensitive only in this version). */
+function wildcardProbe(shard: ShardHandle, term: TermNode, options: MatchOptions, budget: MatchBudget): { probe: TermProbe; size: number } {
+  if (options.caseInsensitive) throw new V2Error('invalid_query', `"*" as a word in the phrase "${term.text}" is not supported with case: insensitive yet; search it case-sensitively`);
+  const segments = literalSegments(term.text).map((text) => {
+    const m = withMatchingErrors(() => matchPrepared(shard.reader, prepareMatch(text, { caseInsensitive: false, wholeWord: false }), budget));
+    return { spellings: m.intervals.map((iv) => iv.bytes), size: m.intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0) };
+  });
+  const rarest = segments.reduce((best, s) => (s.size < best.size ? s : best));
+  return { probe: { term, spellings: rarest.spellings, wholeWord: options.wholeWord, pattern: phrasePattern(term.text) }, size: rarest.size };
 }
 
 /**

@@ -87,10 +87,12 @@ describe('assertEvaluable', () => {
     expect(() => assertEvaluable(parseQuery('gas NOT oil').tree)).not.toThrow();
   });
 
-  it('parses title: and a * word in a phrase, and answers that they are not supported yet', () => {
+  it('parses title: and answers that it is not supported yet; a * phrase needs a literal word', () => {
     expect(parseQuery('title:"oil prices"').tree).toMatchObject({ field: 'title', text: 'oil prices' });
     expect(errorOf(() => assertEvaluable(parseQuery('title:oil').tree)).detail).toMatch(/not supported yet/);
-    expect(errorOf(() => assertEvaluable(parseQuery('"oil * prices"').tree)).detail).toMatch(/not supported yet/);
+    expect(parseQuery('"oil * prices"').tree).toMatchObject({ wildcard_word: true });
+    expect(() => assertEvaluable(parseQuery('"oil * prices"').tree)).not.toThrow();
+    expect(errorOf(() => assertEvaluable(parseQuery('" * "').tree)).detail).toMatch(/needs at least one word besides/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { V2Error } from '../errors.ts';
 import type { QueryNode } from './ast.ts';
 import { termsOf } from './ast.ts';
+import { literalSegments } from './wildcard-phrase.ts';
 
 /**
  * True when the node, on its own, can only match articles that contain something (a positive term): what the
@@ -17,7 +18,7 @@ function anchored(node: QueryNode): boolean {
 
 /**
  * Checks what the evaluator needs beyond syntax: the query is anchored by a positive term, and it uses no part of
- * the language that is parsed but not evaluated yet (`title:`, `*` as a word inside a phrase): 422 for those.
+ * the language that is parsed but not evaluated yet (`title:`): 422 for it; a `*` phrase needs a literal word.
  */
 export function assertEvaluable(tree: QueryNode): void {
   if (!anchored(tree)) {
@@ -25,6 +26,6 @@ export function assertEvaluable(tree: QueryNode): void {
   }
   for (const t of termsOf(tree)) {
     if (t.field === 'title') throw new V2Error('invalid_query', `title: (headline search, "${t.text}") is not supported yet: search the article body instead`);
-    if (t.wildcard_word) throw new V2Error('invalid_query', `"*" as a word inside the phrase "${t.text}" is not supported yet: use a prefix (price*) or separate phrases`);
+    if (t.wildcard_word && literalSegments(t.text).length === 0) throw new V2Error('invalid_query', `the phrase "${t.text}" needs at least one word besides "*"`);
   }
 }
