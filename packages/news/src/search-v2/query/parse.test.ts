@@ -77,6 +77,8 @@ describe('parseQuery', () => {
     expect(errorOf(() => parseQuery('OR oil')).detail).toBe('OR at position 1 needs a word, phrase or group before it');
     expect(errorOf(() => parseQuery('e*con')).detail).toMatch(/^"\*" at position 2 is only allowed at the end of a word/);
     expect(errorOf(() => parseQuery('   ')).detail).toMatch(/the query is empty/);
+    expect(errorOf(() => parseQuery(`${'('.repeat(5000)}a${')'.repeat(5000)}`)).detail).toBe('the query nests parentheses or NOTs more than 32 levels deep at position 33');
+    expect(errorOf(() => parseQuery(`a ${'NOT '.repeat(3000)}b`)).code).toBe('invalid_query');
   });
 });
 

@@ -10,6 +10,9 @@ export interface ParsedQuery {
   readonly notes: readonly string[];
 }
 
+/** Deepest nesting of parentheses and NOTs (a bound on the parser's recursion, far beyond any real query). */
+export const MAX_QUERY_DEPTH = 32;
+
 /** Longest NEAR distance accepted (words); larger ones are an article-level AND in practice. */
 export const MAX_NEAR_DISTANCE = 1_000;
 
@@ -23,6 +26,11 @@ export function parseQuery(source: string): ParsedQuery {
   if (tokens.length === 0) throw new V2Error('invalid_query', 'the query is empty: write at least one word or "phrase"', { position: 1 });
   const notes: string[] = [];
   let next = 0;
+  let depth = 0;
+  const deeper = (t: Token) => {
+    depth += 1;
+    if (depth > MAX_QUERY_DEPTH) throw syntaxError(`the query nests parentheses or NOTs more than ${MAX_QUERY_DEPTH} levels deep at position ${t.at}`, t.at);
+  };
   const peek = (): Token | undefined => tokens[next];
   const endPosition = [...source].length;
 
@@ -38,7 +46,9 @@ export function parseQuery(source: string): ParsedQuery {
     const t = peek();
     if (t?.kind === 'open') {
       next += 1;
+      deeper(t);
       const inner = or();
+      depth -= 1;
       const close = peek();
       if (close?.kind !== 'close') throw syntaxError(`missing closing parenthesis for the one at position ${t.at}`, t.at);
       next += 1;
@@ -57,9 +67,13 @@ export function parseQuery(source: string): ParsedQuery {
   };
 
   const not = (): QueryNode => {
-    if (peek()?.kind !== 'not') return near();
+    const t = peek();
+    if (t?.kind !== 'not') return near();
     next += 1;
-    return { type: 'not', child: not() };
+    deeper(t);
+    const child = not();
+    depth -= 1;
+    return { type: 'not', child };
   };
 
   const startsOperand = (t: Token | undefined) => t !== undefined && (t.kind === 'word' || t.kind === 'phrase' || t.kind === 'open' || t.kind === 'not');
