@@ -34,5 +34,5 @@ digits); the phrase needs another word besides <code>*</code>. Case-sensitive on
 <code>detail</code>, e.g. <code>missing closing parenthesis for the one at position 9</code>.</li>
 <li>Answers are exact. Work bound: the occurrences of the terms that drive the search (the rarest of each AND) are located
 to articles, at most ${QUERY_LIMITS.locatedOccurrences.toLocaleString('en')} per worker, and candidate articles read to verify the whole query,
-at most ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB; beyond either, 422 <code>query_too_expensive</code>. At most ${QUERY_LIMITS.terms} terms.</li>
+at most ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB; beyond either, 422 <code>query_too_expensive</code>. At most ${QUERY_LIMITS.terms} terms and 32 levels of parentheses or NOTs.</li>
 </ul>`;
