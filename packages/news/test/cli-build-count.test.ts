@@ -65,6 +65,33 @@ describe('the news CLI', () => {
     expect(refused.stderr).toMatch(/whole_word needs words separated/);
   });
 
+  it('search prints one JSON line per query with articles, exact and by_shard; a refused query its error line', () => {
+    const file = join(tmp.dir, 'search-queries.txt');
+    writeFileSync(file, 'e NOT ä\ne   OR " ä "\n');
+    const run = news('search', '--release', release, '--year-min', '2020', '--year-max', '2021', '--queries', file, 'e', 'e ä');
+    expect(run.status, run.stderr).toBe(0);
+    const [eOnly, both, eNotA, either] = jsonLines(run.stdout);
+    expect([eOnly, both, eNotA, either].map((l) => l?.['query'])).toEqual(['e', 'e AND ä', 'e AND NOT ä', 'e OR "ä"']);
+    for (const l of [eOnly, both, eNotA, either]) {
+      const byShard = l?.['by_shard'] as Record<string, number>;
+      expect(Object.keys(byShard)).toEqual(['2020', '2021']);
+      expect(l?.['articles']).toBe(Object.values(byShard).reduce((a, b) => a + b, 0));
+      expect(l?.['exact']).toBe(true);
+    }
+    expect(both?.['articles']).toBeGreaterThan(0);
+    expect(eNotA?.['articles']).toBeGreaterThan(0);
+    // Every article with "e" either has "ä" or has not.
+    expect((both?.['articles'] as number) + (eNotA?.['articles'] as number)).toBe(eOnly?.['articles']);
+    expect(either?.['articles']).toBeGreaterThanOrEqual(eOnly?.['articles'] as number);
+    expect(either?.['notes']).toEqual(['leading or trailing spaces removed from the phrase at position 8']);
+
+    const refused = news('search', '--release', release, 'NOT e', 'e');
+    expect(refused.status).toBe(1);
+    const [error, ok] = jsonLines(refused.stdout);
+    expect(error).toMatchObject({ query: 'NOT e', error: { code: 'invalid_query' } });
+    expect(ok?.['articles']).toBeGreaterThan(0);
+  });
+
   it('exits non-zero with a message that says what to do', () => {
     const missing = news('count', '--release', join(tmp.dir, 'nowhere'), 'x');
     expect(missing.status).toBe(1);

@@ -182,6 +182,32 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       await same('/api/v1/info');
     });
 
+    it('search (the query language) answers as one worker: article totals, periods, expansions and the first page add up exactly', async () => {
+      for (const body of [
+        { query: 'die AND Berlin', index: 'news', page_size: 20 }, { query: '"the" NOT Trump OR Merkel', index: 'news' },
+        { query: 'Regierung NEAR/5 Berlin', index: 'news', case: 'insensitive' }, { query: 'Bundes*', index: 'news', year_min: 2016, year_max: 2025 },
+        { query: 'die (Berlin OR Wien)', index: 'news', languages: ['de'], whole_word: true }, { query: 'NOT die', index: 'news' },
+        { query: 'die AND (Berlin', index: 'news' }, { query: '"die * Regierung" OR "the * of"', index: 'news', page_size: 5 },
+      ]) {
+        const answer = await same('/api/v2/search', body);
+        if (body.query === 'die AND Berlin') {
+          expect(answer.articles).toBeGreaterThan(20);
+          // The next page, from the cursor of the merged first page, answers as one worker too.
+          const next = await same('/api/v2/search', { ...body, cursor: answer.next_cursor });
+          expect(next.page[0]).not.toEqual(answer.page[0]);
+          // The JSON form of the same query gives the same articles.
+          const tree = await same('/api/v2/search', { index: 'news', page_size: 20, query_tree: answer.query_tree });
+          expect(tree).toMatchObject({ articles: answer.articles });
+          for (const bad of [{ type: 'x' }, 5, { type: 'and', children: [] }]) {
+            expect(await same('/api/v2/search', { index: 'news', query_tree: bad })).toMatchObject({ code: 'invalid_query' });
+          }
+        }
+        if (body.query === 'die AND (Berlin') expect(answer).toMatchObject({ code: 'invalid_query', position: 9, detail: 'missing closing parenthesis for the one at position 9' });
+        if (body.query === 'NOT die') expect(answer.code).toBe('invalid_query');
+        if (answer.articles !== undefined) expect(answer.by_shard.reduce((n: number, s: { articles: number }) => n + s.articles, 0)).toBe(answer.articles);
+      }
+    });
+
     it('never uses a worker of another release, and names the shards it would have served when it is their only one', async () => {
       const other = await buildFixtureRelease([{ text: 'Eine andere Ausgabe.', warc_date: '2025-01-02T00:00:00Z' }], 'other-release');
       extra.push({ close: other.cleanup });

@@ -35,6 +35,17 @@ describe('HTML pages', () => {
     expect(html).toContain('^[a-z0-9_]+$');
   });
 
+  it('/api-docs gives the query language grammar with examples and documents POST /api/v2/search with its fields', async () => {
+    const html = (await get(url('/api-docs'))).text;
+    expect(html).toContain('Query language (<code>POST /api/v2/search</code>)');
+    for (const piece of ['near    = term [ "NEAR/" n term ]', 'climate NEAR/10 protest', 'econom*', 'query_too_complex', 'missing closing parenthesis for the one at position 9']) {
+      expect(html).toContain(piece);
+    }
+    for (const field of ['query_tree', 'page_size', 'cursor', 'next_cursor', 'expansions']) expect(html).toContain(`<code>${field}</code>`);
+    const spec = (await get(url('/openapi.json'))).body;
+    expect(Object.keys(spec.paths['/api/v2/search'].post.requestBody.content['application/json'].schema.properties)).toContain('query_tree');
+  });
+
   it('/openapi.json is an OpenAPI document with the same request schemas', async () => {
     const r = await get(url('/openapi.json'));
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { buildCommand } from './build.ts';
 import { createCliContext, type CliCommand } from './context.ts';
 import { countCommand } from './count.ts';
+import { searchCommand } from './search.ts';
 import { demoCorpusCommand } from './demo-corpus.ts';
 import { workerCommand } from './worker.ts';
 import { gatewayCommand } from './gateway.ts';
@@ -14,6 +15,7 @@ import { releaseCommand } from './release-assemble.ts';
 const COMMANDS: readonly CliCommand[] = [
   buildCommand,
   countCommand,
+  searchCommand,
   demoCorpusCommand,
   workerCommand,
   gatewayCommand,

@@ -16,6 +16,7 @@ import type { V2AnswerOf, V2Kind, V2RequestOf } from '../search-v2/calls/index.t
 
 export { V2_ERROR_STATUS, isV2ErrorCode } from '../search-v2/errors.ts';
 export { V2_LIMITS } from '../search-v2/limits.ts';
+export { QUERY_LIMITS } from '../search-v2/query/limits.ts';
 export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
 export { combineEstimate, estimateDraws } from '../search-v2/estimate.ts';
@@ -37,7 +38,7 @@ export type V2EstimateResolveBody = V2RequestOf<'v2_estimate_resolve'>;
 export type V2Exchanges = { readonly [K in V2Kind]: { readonly body: V2RequestOf<K>; readonly result: V2AnswerOf<K> } };
 
 export { V2_KINDS, V2_CALLS, v2CallOf, type V2Kind } from '../search-v2/calls/index.ts';
-export type { CallCost as V2CallCost, CallRoute as V2CallRoute, Combine as V2Combine, RefusalDoc as V2RefusalDoc, V2Call, V2RequestOf, V2AnswerOf } from '../search-v2/calls/index.ts';
+export type { CallCost as V2CallCost, CallRoute as V2CallRoute, Combine as V2Combine, CombineContext as V2CombineContext, RefusalDoc as V2RefusalDoc, V2Call, V2RequestOf, V2AnswerOf } from '../search-v2/calls/index.ts';
 
 export type V2WorkerRequest = { [K in V2Kind]: { readonly kind: K; readonly body: V2Exchanges[K]['body'] } }[V2Kind];
 

@@ -23,3 +23,4 @@ export { describeRelease, DEFAULT_INDEX_NAME } from './info.ts';
 export { planPages, QueryTotals } from './query-totals.ts';
 export type { PageRange } from './query-totals.ts';
 export type * from './types.ts';
+export { search } from './query/index.ts';

@@ -1,5 +1,5 @@
 import type {
-  IndexIdentity, ReplyFor, V2Combine as Combine, V2Kind, V2WorkerReply, V2WorkerRequest, WorkerReply, WorkerRequest,
+  IndexIdentity, ReplyFor, V2CombineContext as CombineContext, V2Kind, V2WorkerReply, V2WorkerRequest, WorkerReply, WorkerRequest,
 } from '../../protocol/index.ts';
 import { assertNever, v2CallOf } from '../../protocol/index.ts';
 import type { WorkerEndpoint } from '../config/index.ts';
@@ -137,20 +137,20 @@ export function createClusterClient(endpoints: readonly WorkerEndpoint[], expect
   /** A v2 call routed the way its declaration says (search-v2/calls/define.ts, `Routing`), combined by its own `combine`. */
   const routeV2 = async (request: V2WorkerRequest, deadline: number, signal: AbortSignal | undefined): Promise<WorkerReply> => {
     const routing = v2CallOf(request.kind).routing;
-    const combined = (ids: readonly string[] | null, combine: Combine<unknown>) => (parts: readonly Part<WorkerReply>[]) =>
-      v2Reply(request.kind, combine(v2Results(parts), { order: ids ?? [], indexVersion: expected }));
+    const combined = (ids: readonly string[] | null, combine: (parts: readonly unknown[], ctx: CombineContext) => unknown) =>
+      (parts: readonly Part<WorkerReply>[]) => v2Reply(request.kind, combine(v2Results(parts), { order: ids ?? [], indexVersion: expected }));
     switch (routing.by) {
       case 'years': {
         const sel = routing.of(request.body);
         const ids = inYears(set, sel.index, sel.year_min, sel.year_max);
-        return gather(sel.index, ids, request, deadline, signal, combined(ids, routing.combine));
+        return gather(sel.index, ids, request, deadline, signal, combined(ids, (p, c) => routing.combine(p, c, request.body)));
       }
       case 'index': {
         const asked = routing.of(request.body).index;
         const names = set.release === null ? [] : [...set.release.shards.keys()];
         const name = asked ?? (names.includes('news') ? 'news' : names[0]);
         const ids = name === undefined ? null : (set.shardsOf(name)?.map((s) => s.shardId) ?? null);
-        return gather(name ?? '', ids !== null && ids.length > 0 ? ids : null, request, deadline, signal, combined(ids, routing.combine));
+        return gather(name ?? '', ids !== null && ids.length > 0 ? ids : null, request, deadline, signal, combined(ids, (p, c) => routing.combine(p, c, request.body)));
       }
       case 'shard': {
         // Every continuation names its shard: a replica of that shard answers it whole.

@@ -1,5 +1,6 @@
 import { esc, page } from './html.ts';
 import { ENDPOINTS } from './openapi.ts';
+import { QUERY_LANGUAGE_HTML } from './query-language-doc.ts';
 import type { JsonSchema as Schema } from '../validation/index.ts';
 import type { GatewayConfig } from '../config/index.ts';
 
@@ -51,13 +52,14 @@ export function renderApiDocs(admission: GatewayConfig['admission']): string {
 <li>Validation errors answer 422 with <code>{"detail": [{"type", "loc", "msg", "input", "ctx"}]}</code> as FastAPI does
 (pydantic v2 type strings). Fields the schema does not name are ignored, as FastAPI ignores them by default.</li>
 <li>Calls are admitted by cost. Cheap calls (v1 count, find, get_doc, info; v2 count and find with case-sensitive,
-not-whole-word queries, get_doc, metadata, info, health) are never limited or queued. Expensive calls (v2 estimate, timeline,
+not-whole-word queries, get_doc, metadata, info, health) are never limited or queued. Expensive calls (v2 estimate, search, timeline,
 contexts, documents, occurrences, and any case-insensitive or whole-word query) count against a budget per client address:
 beyond ${admission.perClient} under way at once the answer is 429 <code>{"detail", "code": "rate_limited", "limit"}</code>
 with <code>Retry-After: 1</code>; at most ${admission.inFlight} expensive calls of all clients run at once, and one that cannot
 start before its deadline answers 503 <code>overloaded</code> with <code>Retry-After: 1</code>.</li>
 <li><code>GET /api/v2/health</code> answers 200 only when the worker serves the configured release; other v2 paths answer 503 until it does.</li>
 </ul>
+${QUERY_LANGUAGE_HTML}
 <h2>Endpoints</h2>
 ${sections}`);
 }

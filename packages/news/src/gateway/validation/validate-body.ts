@@ -10,7 +10,7 @@ import type { JsonSchema } from './json-schema.ts';
  *
  * Supported schema subset (all our request models use): object of string / integer / boolean / null /
  * anyOf-with-null / array (maxItems) / nested object (titled, like a pydantic sub-model) properties with minLength,
- * maxLength, pattern, enum (a Literal), minimum, maximum and default. Unknown properties are ignored, as FastAPI ignores extra
+ * maxLength, pattern, enum (a Literal), minimum, maximum and default, and untyped (any JSON value). Unknown properties are ignored, as FastAPI ignores extra
  * fields by default. A nested object reports every field's first error, as the body does.
  */
 
@@ -155,6 +155,9 @@ function validateValue(s: JsonSchema, v: unknown, loc: Loc): Result {
     case 'array': return validateArray(s, v, loc);
     case 'object': return validateObject(s, v, loc);
     case 'null': return v === null ? { ok: true, value: null } : fail(issue.intType(loc, v));
+    // A schema without a type (TypeBox `Unknown`, pydantic `Any`): any JSON value, checked by the domain behind it
+    // (the JSON form of a search query, whose nodes the worker validates with named errors).
+    case undefined: return { ok: true, value: v };
     default: throw new Error(`validate-body: unsupported schema type ${String(s.type)}`);
   }
 }

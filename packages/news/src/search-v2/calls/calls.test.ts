@@ -34,6 +34,7 @@ const SAMPLES: { readonly [K in V2Kind]: (r: OpenRelease) => V2RequestOf<K> } = 
   v2_estimate_intervals: () => estimateBody,
   v2_estimate_resolve: (r) => ({ request: estimateBody, draws: estimateIntervals(r, estimateBody).intervals.map(([shard, lo]) => [shard, lo] as const) }),
   v2_info: () => ({ index: null }),
+  v2_search: () => ({ index: 'news', query: 'Berlin OR Wien', page_size: 2 }),
 };
 
 describe('every v2 call answers what its answer schema declares', () => {

@@ -7,7 +7,7 @@ import { V2_CALLS, type Routing } from './index.ts';
 const combineOf = <B, A>(routing: Routing<B, A>) => {
   if (!('combine' in routing)) throw new Error(`routing by ${routing.by} has no combine`);
   const combine = routing.combine;
-  return (order: readonly string[], parts: readonly A[], indexVersion: string) => combine(parts, { order, indexVersion });
+  return (order: readonly string[], parts: readonly A[], indexVersion: string, body?: B) => combine(parts, { order, indexVersion }, body as B);
 };
 const mergeV2Find = combineOf(V2_CALLS.v2_find.routing);
 const mergeV2Timeline = combineOf(V2_CALLS.v2_timeline.routing);

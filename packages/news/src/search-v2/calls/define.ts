@@ -36,8 +36,11 @@ export interface CombineContext {
   readonly indexVersion: string;
 }
 
-/** Answers of disjoint shard sets into the answer for their union, as one process holding them all gives. */
-export type Combine<A> = (parts: readonly A[], ctx: CombineContext) => A;
+/**
+ * Answers of disjoint shard sets into the answer for their union, as one process holding them all gives. `body` is
+ * the request they answer (a page's size, for instance).
+ */
+export type Combine<A, B = unknown> = (parts: readonly A[], ctx: CombineContext, body: B) => A;
 
 export interface YearSelection {
   readonly index: string;
@@ -55,8 +58,8 @@ export interface YearSelection {
  * - `internal`: a step the gateway sends itself; never routed.
  */
 export type Routing<B, A> =
-  | { readonly by: 'years'; of(body: B): YearSelection; readonly combine: Combine<A> }
-  | { readonly by: 'index'; of(body: B): { readonly index: string | null }; readonly combine: Combine<A> }
+  | { readonly by: 'years'; of(body: B): YearSelection; readonly combine: Combine<A, B> }
+  | { readonly by: 'index'; of(body: B): { readonly index: string | null }; readonly combine: Combine<A, B> }
   | { readonly by: 'shard'; of(body: B): { readonly index: string; readonly shard_id: string } }
   | { readonly by: 'references'; of(body: B): MetadataRequest }
   | { readonly by: 'estimate'; of(body: B): EstimateRequest }
@@ -79,7 +82,7 @@ export interface V2Call<Req extends TObject = TObject, Ans extends TSchema = TSc
 export const defineV2Call = <Req extends TObject, Ans extends TSchema>(call: V2Call<Req, Ans>): V2Call<Req, Ans> => call;
 
 /** The common routing of a query over crawl years. */
-export const byYears = <A>(combine: Combine<A>) => ({ by: 'years' as const, of: (b: YearSelection) => b, combine });
+export const byYears = <A, B extends YearSelection = YearSelection>(combine: Combine<A, B>) => ({ by: 'years' as const, of: (b: B) => b, combine });
 /** The common routing of a continuation: the shard it names. */
 export const byShard = { by: 'shard' as const, of: (b: { readonly index: string; readonly shard_id: string }) => b };
 

@@ -13,6 +13,7 @@ import { getDocCall } from './get-doc.ts';
 import { infoCall } from './info.ts';
 import { metadataCall } from './metadata.ts';
 import { occurrencesCall } from './occurrences.ts';
+import { searchCall } from './search.ts';
 import { timelineCall } from './timeline.ts';
 
 export const V2_CALLS = {
@@ -26,6 +27,7 @@ export const V2_CALLS = {
   v2_contexts: contextsCall,
   v2_estimate: estimateCall,
   v2_info: infoCall,
+  v2_search: searchCall,
   /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
   v2_estimate_intervals: estimateIntervalsCall,
   v2_estimate_resolve: estimateResolveCall,

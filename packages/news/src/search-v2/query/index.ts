@@ -1,6 +1,14 @@
-export { parseQuery } from './parse-query.js';
-export { printQuery } from './print-query.js';
-export { parseQueryJson } from './query-json.js';
-export { assertFieldsIndexed, fieldsOf } from './indexed-fields.js';
-export type { ParsedQuery, QueryField, QueryNode } from './types.js';
-export { MAX_NEAR_DISTANCE } from './types.js';
+/**
+ * The news query language (issue 27): text and JSON forms parsed into one typed tree, its canonical text, and the
+ * per-shard evaluator that counts matching articles.
+ */
+export type { AndNode, NearNode, NotNode, OrNode, QueryNode, TermNode, TermField } from './ast.ts';
+export { termsOf } from './ast.ts';
+export { parseQuery, MAX_NEAR_DISTANCE, type ParsedQuery } from './parse.ts';
+export { parseQueryJson } from './json-form.ts';
+export { canonicalText } from './canonical.ts';
+export { assertEvaluable } from './validate.ts';
+export { search, queryOf } from './search.ts';
+export { nextCursor } from './cursor.ts';
+export { QUERY_LIMITS } from './limits.ts';
+export type * from './types.ts';

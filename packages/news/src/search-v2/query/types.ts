@@ -1,55 +1,80 @@
-/**
- * The typed tree of a news query (issue 27). The text form (`parse-query.ts`) and the JSON form (`query-json.ts`)
- * both produce it; `printQuery` gives the canonical text form echoed to clients.
- */
-export type QueryField = 'body' | 'title';
+import type { ArticleMetadata } from '../../release/types.ts';
+import type { DocumentFilters, MatchingRequest } from '../types.ts';
 
-/** A bare word; `prefix` means it was written `word*` and expands through the index. */
-export interface TermNode {
-  readonly kind: 'term';
-  readonly word: string;
-  readonly prefix: boolean;
-  readonly field: QueryField;
+/** `POST /api/v2/search`: one query (text form in `query`, or JSON form in `query_tree`), filters, year range. */
+export interface SearchRequest extends MatchingRequest, DocumentFilters {
+  readonly index: string;
+  readonly query?: string | null;
+  /** The JSON form of the query (see `ast.ts`); exactly one of `query` and `query_tree`. */
+  readonly query_tree?: unknown;
+  readonly year_min?: number | null;
+  readonly year_max?: number | null;
+  /** Matching articles listed (default 10, at most 100). */
+  readonly page_size?: number | null;
+  /** The `next_cursor` of the previous page (same query): the page continues after it; 409 once the release changed. */
+  readonly cursor?: string | null;
 }
 
-/** A double-quoted phrase; `null` is a `*` standing for exactly one whole word. */
-export interface PhraseNode {
-  readonly kind: 'phrase';
-  readonly words: readonly (string | null)[];
-  readonly field: QueryField;
+/** The first occurrence of a positive term in a matching article, with context. */
+export interface FirstOccurrence {
+  /** The term as written in the canonical query. */
+  readonly term: string;
+  /** Byte offset in the article. */
+  readonly offset: number;
+  readonly left: string;
+  readonly match: string;
+  readonly right: string;
 }
 
-export interface AndNode {
-  readonly kind: 'and';
-  readonly children: readonly QueryNode[];
+export interface SearchArticle {
+  readonly shard_id: string;
+  readonly year: string;
+  readonly doc_ix: number;
+  /** Null when the year's metadata store is missing. */
+  readonly metadata: ArticleMetadata | null;
+  readonly first: FirstOccurrence;
 }
 
-export interface OrNode {
-  readonly kind: 'or';
-  readonly children: readonly QueryNode[];
+export interface SearchShardCount {
+  readonly shard_id: string;
+  readonly year: string;
+  readonly articles: number;
 }
 
-export interface NotNode {
-  readonly kind: 'not';
-  readonly child: QueryNode;
+export interface SearchPeriod {
+  readonly period: string;
+  readonly year: string;
+  readonly articles: number;
+  readonly shard_ids: readonly string[];
 }
 
-/** Both sides within `distance` words of each other, either order. */
-export interface NearNode {
-  readonly kind: 'near';
-  readonly left: QueryNode;
-  readonly right: QueryNode;
-  readonly distance: number;
+export interface SearchExpansion {
+  /** The prefix term, as `econom*`. */
+  readonly term: string;
+  /** Words it stood for in the matching articles, most frequent first, with their occurrences there. */
+  readonly words: readonly { readonly word: string; readonly occurrences: number }[];
 }
 
-export type QueryNode = TermNode | PhraseNode | AndNode | OrNode | NotNode | NearNode;
-
-/** What parsing returns: the tree, its canonical text, and notes such as a trimmed phrase. */
-export interface ParsedQuery {
-  readonly tree: QueryNode;
-  readonly canonical: string;
+export interface SearchResult {
+  readonly index_version: string;
+  /** The query in canonical text form. */
+  readonly query: string;
+  /** The query's JSON form, as evaluated. */
+  readonly query_tree: unknown;
+  /** Normalisations made visible (e.g. spaces trimmed from a phrase). */
   readonly notes: readonly string[];
+  /** Matching articles in the selected years that pass the filters. */
+  readonly articles: number;
+  /** Always true in this version: a query past the work bound is refused (422), never approximated. */
+  readonly exact: boolean;
+  readonly by_shard: readonly SearchShardCount[];
+  /** Chronological, zero periods included. */
+  readonly periods: readonly SearchPeriod[];
+  readonly expansions: readonly SearchExpansion[];
+  /** Matching articles after the cursor (all of them without one): the page is their first `page_size`. */
+  readonly following: number;
+  /** The first matching articles after the cursor, in release order. */
+  readonly page: readonly SearchArticle[];
+  /** Send back as `cursor` for the next page; null on the last page. */
+  readonly next_cursor: string | null;
 }
-
-/** Largest `NEAR/n` accepted: beyond it the positional check is no cheaper than an AND. */
-export const MAX_NEAR_DISTANCE = 1000;

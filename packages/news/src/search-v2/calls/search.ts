@@ -1,0 +1,113 @@
+import { Type } from '@sinclair/typebox';
+import { QUERY_LIMITS } from '../query/limits.ts';
+import { nextCursor } from '../query/cursor.ts';
+import { search } from '../query/search.ts';
+import type { SearchRequest as SearchBody, SearchResult } from '../query/types.ts';
+import { REQUEST_BOUNDS } from '../limits.ts';
+import { ArticleMetadata, closed, filters, index, indexVersion, matching, nullable } from '../schema/fields.ts';
+import { byYears, defineV2Call, REFUSALS, type CombineContext } from './define.ts';
+
+const count = Type.Integer({ minimum: 0 });
+const year = (which: string) => Type.Optional(Type.Union([
+  Type.Integer({ minimum: REQUEST_BOUNDS.yearMin, maximum: REQUEST_BOUNDS.yearMax }), Type.Null(),
+], { default: null, description: `${which} crawl year (inclusive); omit for no bound.` }));
+
+/**
+ * `POST /api/v2/search` (issue 27): the selection and filters of `estimate`, with the query in the news query
+ * language (text in `query`, or its JSON form in `query_tree`; the grammar is in /api-docs).
+ */
+export const SearchRequest = Type.Object({
+  index, year_min: year('First'), year_max: year('Last'), ...matching, ...filters,
+  query: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: REQUEST_BOUNDS.queryMaxLength,
+    description: 'The query in text form: words, "phrases", AND, OR, NOT, parentheses, a NEAR/n b, word* (grammar in the API reference).' }))),
+  query_tree: Type.Optional(Type.Unknown({ description: 'The query in JSON form (the query_tree of an answer); exactly one of query and query_tree.' })),
+  page_size: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: QUERY_LIMITS.pageMax }), Type.Null()], {
+    default: QUERY_LIMITS.pageDefault, description: 'Matching articles listed, the first in chronological order.',
+  })),
+  cursor: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
+    default: null, description: 'next_cursor of the previous page (same query and options): the page continues after it; 409 stale_index_version once the release changed.',
+  })),
+}, { title: 'SearchRequest' });
+
+export const SearchAnswer = Type.Object({
+  index_version: indexVersion,
+  query: Type.String({ description: 'The query in canonical text form.' }),
+  query_tree: Type.Unknown({ description: 'The query in JSON form, as evaluated.' }),
+  notes: Type.Array(Type.String(), { description: 'Normalisations made, e.g. spaces trimmed from a phrase.' }),
+  articles: Type.Integer({ minimum: 0, description: 'Matching articles in the selected years that pass the filters.' }),
+  exact: Type.Boolean({ description: 'Always true: past the work bound the query is refused with 422 query_too_expensive.' }),
+  by_shard: Type.Array(Type.Object({ shard_id: Type.String(), year: Type.String(), articles: count }, closed)),
+  periods: Type.Array(Type.Object({ period: Type.String(), year: Type.String(), articles: count, shard_ids: Type.Array(Type.String()) }, closed), { description: 'Chronological, zeros included.' }),
+  expansions: Type.Array(Type.Object({
+    term: Type.String(), words: Type.Array(Type.Object({ word: Type.String(), occurrences: count }, closed)),
+  }, closed), { description: 'What each word* stood for in the matching articles.' }),
+  following: Type.Integer({ minimum: 0, description: 'Matching articles after the cursor (all without one); the page is their first page_size.' }),
+  page: Type.Array(Type.Object({
+    shard_id: Type.String(), year: Type.String(), doc_ix: count, metadata: nullable(ArticleMetadata),
+    first: Type.Object({ term: Type.String(), offset: count, left: Type.String(), match: Type.String(), right: Type.String() }, { description: 'First occurrence of a positive term, with context.', ...closed }),
+  }, closed)),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Send back as cursor for the next page; null on the last page.' }),
+}, { title: 'SearchResponse', ...closed });
+
+/**
+ * One search answer from the answers of workers holding disjoint shards: article counts add up (an article lives in
+ * one shard), periods split across workers are summed, prefix expansions add up per word, and the page is the first
+ * `page_size` matches in release order (each worker sent its own first ones, so the merged first ones are among them).
+ */
+export function combineSearch(parts: readonly SearchResult[], ctx: CombineContext, body: SearchBody): SearchResult {
+  const at = new Map(ctx.order.map((id, i) => [id, i]));
+  const pos = (id: string) => at.get(id) ?? Number.MAX_SAFE_INTEGER;
+  const first = parts[0];
+  const periods = new Map<string, { period: string; year: string; articles: number; shard_ids: string[] }>();
+  const expansions = new Map<string, Map<string, number>>();
+  for (const p of parts) {
+    for (const t of p.periods) {
+      const m = periods.get(t.period);
+      if (m === undefined) periods.set(t.period, { ...t, shard_ids: [...t.shard_ids] });
+      else { m.articles += t.articles; m.shard_ids.push(...t.shard_ids); }
+    }
+    for (const e of p.expansions) {
+      let words = expansions.get(e.term);
+      if (words === undefined) expansions.set(e.term, (words = new Map()));
+      for (const w of e.words) words.set(w.word, (words.get(w.word) ?? 0) + w.occurrences);
+    }
+  }
+  for (const m of periods.values()) m.shard_ids.sort((a, b) => pos(a) - pos(b));
+  const following = parts.reduce((n, p) => n + p.following, 0);
+  const page = parts.flatMap((p) => p.page).sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix)
+    .slice(0, body.page_size ?? QUERY_LIMITS.pageDefault);
+  return {
+    index_version: ctx.indexVersion,
+    query: first?.query ?? '',
+    query_tree: first?.query_tree ?? null,
+    notes: first?.notes ?? [],
+    articles: parts.reduce((n, p) => n + p.articles, 0),
+    exact: parts.every((p) => p.exact),
+    by_shard: parts.flatMap((p) => p.by_shard).sort((a, b) => pos(a.shard_id) - pos(b.shard_id)),
+    periods: [...periods.values()].sort((a, b) => pos(a.shard_ids[0] ?? '') - pos(b.shard_ids[0] ?? '')),
+    expansions: [...expansions].map(([term, words]) => ({
+      term,
+      words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),
+    })),
+    following,
+    page,
+    next_cursor: nextCursor(ctx.indexVersion, following, page),
+  };
+}
+
+/** POST /api/v2/search (issue 27; search-v2/DESIGN.md, "Query language"). */
+export const searchCall = defineV2Call({
+  request: SearchRequest,
+  answer: SearchAnswer,
+  route: {
+    method: 'POST', path: '/search', cost: 'expensive',
+    summary: 'Articles matching a query of the query language (words, "phrases", AND, OR, NOT, parentheses, NEAR/n, word*; see "Query language" above): how many, per shard and crawl period, what each word* stood for, and the first page_size of them with the first occurrence of a positive term.',
+    refusals: [
+      REFUSALS.stale, REFUSALS.cpuLimit,
+      { status: 422, description: 'invalid_query (with position for syntax errors; NOT-only queries; title: and * inside a phrase not supported yet), query_too_expensive (work bound), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range.' },
+      REFUSALS.noCountryTable,
+    ],
+  },
+  routing: byYears<SearchResult, SearchBody>(combineSearch),
+  run: (release, body, work) => search(release, body satisfies SearchBody, work),
+});

@@ -1,0 +1,182 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenRelease } from '../../release/types.ts';
+import { rejectionOf } from '../v2-error.fixture.ts';
+import { buildMemoryRelease, type FixtureArticle } from '../memory-release.fixture.ts';
+import { parseQuery, search, type QueryNode, type TermNode } from './index.ts';
+
+const CORPORA = fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
+const REUTERS = `${CORPORA}/reuters21578-en/reuters21578-en.jsonl.gz`;
+const GNAD = `${CORPORA}/10kgnad-de/10kgnad-de.jsonl.gz`;
+const available = existsSync(REUTERS) && existsSync(GNAD);
+
+function texts(path: string, n: number): string[] {
+  return gunzipSync(readFileSync(path)).toString('utf8').split('\n', n).filter((l) => l.trim() !== '').map((l) => (JSON.parse(l) as { text: string }).text);
+}
+
+// Reference semantics written apart from the engine: UTF-16 strings, character positions, regex word splitting.
+const WORD = /[\p{L}\p{N}]/u;
+const isWord = (c: string | undefined) => c !== undefined && WORD.test(c);
+/** A phrase with one `*` word: every whole word with the literal parts right before and after it. */
+function starOccurrences(text: string, t: TermNode): number[] {
+  const [before = '', after = ''] = t.text.split(/(?<=^|\s)\*(?=\s|$)/u);
+  const out: number[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (text.slice(m.index - before.length, m.index) === before && text.startsWith(after, m.index + m[0].length)) out.push(m.index - before.length);
+  }
+  return out;
+}
+function occurrences(text: string, t: TermNode, wholeWord: boolean): number[] {
+  if (t.wildcard_word) return starOccurrences(text, t);
+  const out: number[] = [];
+  for (let at = text.indexOf(t.text); at !== -1; at = text.indexOf(t.text, at + 1)) {
+    const before = isWord(Array.from(text.slice(Math.max(0, at - 2), at)).at(-1));
+    const after = isWord(Array.from(text.slice(at + t.text.length, at + t.text.length + 2))[0]);
+    if (t.prefix ? !before : !wholeWord || (!before && !after)) out.push(at);
+  }
+  return out;
+}
+function wordIndex(text: string, at: number): number {
+  let n = -1;
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) { if (m.index > at) break; n++; }
+  return n;
+}
+function bruteMatches(text: string, node: QueryNode, wholeWord: boolean): boolean {
+  switch (node.type) {
+    case 'term': return occurrences(text, node, wholeWord).length > 0;
+    case 'not': return !bruteMatches(text, node.child, wholeWord);
+    case 'and': return node.children.every((c) => bruteMatches(text, c, wholeWord));
+    case 'or': return node.children.some((c) => bruteMatches(text, c, wholeWord));
+    case 'near': {
+      const l = occurrences(text, node.left, wholeWord).map((a) => wordIndex(text, a));
+      const r = occurrences(text, node.right, wholeWord).map((a) => wordIndex(text, a));
+      return l.some((a) => r.some((b) => Math.abs(a - b) <= node.distance));
+    }
+  }
+}
+
+describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)', () => {
+  let release: OpenRelease;
+  let articles: FixtureArticle[];
+  beforeAll(async () => {
+    const en = texts(REUTERS, 3000).map((text, i): FixtureArticle => ({ shard: ['1987-02', '1987-03', '1987-04'][i % 3] as string, text, meta: { hostname: i % 2 === 0 ? 'even.example' : 'odd.example' } }));
+    const de = texts(GNAD, 1500).map((text): FixtureArticle => ({ shard: '2016-01', text, meta: { hostname: 'de.example' } }));
+    articles = [...en, ...de];
+    release = await buildMemoryRelease(articles);
+  }, 120_000);
+  afterAll(() => release.close());
+
+  const brute = (query: string, wholeWord = false, keep: (a: FixtureArticle) => boolean = () => true) => {
+    const tree = parseQuery(query).tree;
+    return articles.filter((a) => keep(a) && bruteMatches(a.text, tree, wholeWord)).length;
+  };
+
+  it.each([
+    'oil AND prices', 'oil prices', '"oil prices" NOT "olive oil"', 'oil OR gas', '(crude OR oil) NOT prices',
+    'oil NEAR/5 prices', 'crude NEAR/1 oil', 'econom*', 'econom* NOT economy', 'Merkel (Flüchtling OR Migration)',
+    'Regierung NEAR/3 Wien', '"AND"', 'cocoa NOT (Bahia OR Ghana) OR coffee', '"oil * prices"', '"the * of" AND cocoa',
+    '"* Bank"', '"die * Regierung" NOT Wien', '"price of *" NEAR/5 oil',
+  ])('counts the articles matching %s as brute force does', async (query) => {
+    const result = await search(release, { index: 'news', query });
+    expect(result.articles).toBe(brute(query));
+    expect(result.exact).toBe(true);
+    expect(result.by_shard.reduce((n, s) => n + s.articles, 0)).toBe(result.articles);
+  });
+
+  it('applies case: insensitive to every term (ASCII queries over mostly ASCII news: lower-casing is folding)', async () => {
+    const query = 'OIL AND Prices NOT (opec OR Saudi)';
+    const lower = parseQuery(query.replace(/\b(?!AND|NOT|OR)[A-Za-z]+/g, (w) => w.toLowerCase())).tree;
+    const expected = articles.filter((a) => bruteMatches(a.text.toLowerCase(), lower, false)).length;
+    expect(expected).toBeGreaterThan(0);
+    expect((await search(release, { index: 'news', query, case: 'insensitive' })).articles).toBe(expected);
+  });
+
+  it('applies whole_word to every term and the filters and years to every article', async () => {
+    expect((await search(release, { index: 'news', query: 'oil NOT price', whole_word: true })).articles).toBe(brute('oil NOT price', true));
+    const filtered = await search(release, { index: 'news', query: 'oil OR wheat', sources: ['odd.example'], year_max: 1987 });
+    expect(filtered.articles).toBe(brute('oil OR wheat', false, (a) => a.meta?.hostname === 'odd.example'));
+    expect(filtered.periods.map((p) => p.period)).toEqual(['1987-02', '1987-03', '1987-04']);
+  });
+
+  it('matches random boolean trees over common words as brute force does (property)', async () => {
+    const word = fc.constantFrom('oil', 'price', 'trade', 'bank', 'said', 'Wien', 'die', 'export', 'rate', 'econom');
+    const term = fc.record({ w: word, prefix: fc.boolean() }).map(({ w, prefix }) => `${w}${prefix ? '*' : ''}`);
+    const query = fc.tuple(term, fc.constantFrom(' AND ', ' OR ', ' NOT ', ' NEAR/4 '), term, fc.constantFrom(' OR ', ' AND ', ' NOT '), term)
+      .map(([a, o1, b, o2, c]) => `${a}${o1}(${b}${o2}${c})`.replace(/NEAR\/4 \((\S+)(.*)\)$/, 'NEAR/4 $1$2'));
+    await fc.assert(fc.asyncProperty(query, async (q) => {
+      let tree: QueryNode;
+      try { tree = parseQuery(q).tree; } catch { return; }
+      const result = await search(release, { index: 'news', query: q }).catch(() => undefined);
+      if (result === undefined) return; // refused (e.g. a NOT-only branch): the refusals are tested on their own
+      expect(result.articles).toBe(articles.filter((a) => bruteMatches(a.text, tree, false)).length);
+    }), { numRuns: 25, seed: 27 });
+  }, 120_000);
+
+  it('lists what a prefix stood for and the first occurrence of a positive term with context', async () => {
+    const result = await search(release, { index: 'news', query: 'econom* NOT Reuters', page_size: 3 });
+    const words = result.expansions[0]?.words.map((w) => w.word) ?? [];
+    expect(result.expansions[0]?.term).toBe('econom*');
+    expect(words).toContain('economic');
+    expect(words.every((w) => w.startsWith('econom'))).toBe(true);
+    expect(result.page).toHaveLength(3);
+    for (const a of result.page) {
+      expect(a.first.match).toBe('econom');
+      expect(`${a.first.left}${a.first.match}${a.first.right}`.length).toBeGreaterThan(6);
+    }
+  });
+
+  it('pages through every matching article exactly once with next_cursor, in release order', async () => {
+    const request = { index: 'news', query: 'oil OR wheat', page_size: 37 };
+    const first = await search(release, request);
+    const seen: string[] = [];
+    let page = first;
+    for (;;) {
+      seen.push(...page.page.map((a) => `${a.shard_id}/${a.doc_ix}`));
+      if (page.next_cursor === null) break;
+      page = await search(release, { ...request, cursor: page.next_cursor });
+      expect(page.articles).toBe(first.articles);
+    }
+    expect(seen).toHaveLength(first.articles);
+    expect(new Set(seen).size).toBe(seen.length);
+    const stale = Buffer.from(JSON.stringify([1, 'old-release', '1987-02', 0])).toString('base64url');
+    expect(await rejectionOf(() => search(release, { ...request, cursor: stale }))).toMatchObject({ code: 'stale_index_version', status: 409 });
+    expect((await rejectionOf(() => search(release, { ...request, cursor: 'nonsense' }))).code).toBe('invalid_query');
+  });
+
+  it('echoes the canonical query and says when it trimmed a phrase', async () => {
+    const result = await search(release, { index: 'news', query: '" oil prices "  gas' });
+    expect(result.query).toBe('"oil prices" AND gas');
+    expect(result.notes).toEqual(['leading or trailing spaces removed from the phrase at position 1']);
+    expect(result.articles).toBe(brute('"oil prices" gas'));
+  });
+
+  it('refuses NOT-only queries, both query forms at once, and unsupported parts with 422', async () => {
+    expect((await rejectionOf(() => search(release, { index: 'news', query: 'NOT oil' }))).status).toBe(422);
+    expect((await rejectionOf(() => search(release, { index: 'news', query: 'oil', query_tree: { type: 'term', text: 'oil' } }))).detail).toMatch(/exactly one/);
+    expect((await rejectionOf(() => search(release, { index: 'news', query: 'title:oil' }))).detail).toMatch(/not supported yet/);
+    expect((await rejectionOf(() => search(release, { index: 'news', query: '"* *"' }))).detail).toMatch(/needs at least one word besides/);
+    expect((await rejectionOf(() => search(release, { index: 'news', query: '"oil * prices"', case: 'insensitive' }))).detail).toMatch(/not supported with case: insensitive yet/);
+  });
+
+  it('drives an AND by its rarest term: within a bound the frequent term alone would pass, with query_too_expensive past it', async () => {
+    const rare = await search(release, { index: 'news', query: 'cocoa' });
+    const cocoaOccurrences = articles.reduce((n, a) => n + a.text.split('cocoa').length - 1, 0);
+    const limits = { locatedOccurrences: cocoaOccurrences, verifiedBytes: 64 * 1_048_576 };
+    const both = await search(release, { index: 'news', query: 'said AND cocoa' }, undefined, limits);
+    expect(both.articles).toBe(brute('said AND cocoa'));
+    expect(both.articles).toBeLessThanOrEqual(rare.articles);
+    const e = await rejectionOf(() => search(release, { index: 'news', query: 'said' }, undefined, limits));
+    expect(e.code).toBe('query_too_expensive');
+    expect(e.status).toBe(422);
+    expect((await rejectionOf(() => search(release, { index: 'news', query: 'cocoa' }, undefined, { ...limits, verifiedBytes: 100 }))).detail).toMatch(/more than 100 bytes/);
+  });
+
+  it('refuses a prefix that stands for too many words with query_too_complex naming the bound', async () => {
+    const e = await rejectionOf(() => search(release, { index: 'news', query: 'a*' }));
+    expect(e.code).toBe('query_too_complex');
+    expect(e.context).toEqual({ limit: 1000 });
+  });
+});
