@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { parseCsv } from '../src/client/export/index.ts';
 import { FIXTURE_PHRASE } from './client-support/stack.ts';
 import { useLivePages } from './client-support/live-page.ts';
+import { referenceCall } from './client-support/reference-call.ts';
 
 const live = useLivePages('research-a', 900);
 const open = live.open;
@@ -18,7 +19,7 @@ const shots = process.env['NEWS_SCREENSHOT'] === '1';
 const doc = (name: string) => fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url));
 
 async function api<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${live.service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await referenceCall(`${live.service.url}${path}`, body);
   expect(res.status).toBe(200);
   return res.json() as Promise<T>;
 }

@@ -11,23 +11,16 @@ import { fileURLToPath } from 'node:url';
 import { buildRelease } from '../src/release/index.ts';
 import { fixtureArticles, FIXTURE_PHRASE, startService } from './client-support/stack.ts';
 import { useLivePages } from './client-support/live-page.ts';
+import { referenceCall } from './client-support/reference-call.ts';
 
 const live = useLivePages('search-a');
 const open = (path = '', width = 1280) => live.open(path, width);
 
 const results = (page: Page) => page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
 
-/**
- * The test's own reference call. It comes from the same address as the page, which may have the gateway's six
- * expensive calls per client under way (429 rate_limited): then it waits the Retry-After and asks again, as a
- * client should.
- */
+/** The test's own reference call (waits out a 429 as a client should: client-support/reference-call.ts). */
 async function api<T>(path: string, body: Record<string, unknown>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${live.service.url}/api/v2/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ index: 'news', ...body }) });
-    if (res.status !== 429 || attempt === 20) return res.json() as Promise<T>;
-    await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
-  }
+  return (await referenceCall(`${live.service.url}/api/v2/${path}`, { index: 'news', ...body })).json() as Promise<T>;
 }
 
 /** With NEWS_SCREENSHOT=1, refreshes docs/<name> once the cards' contexts are in. */
