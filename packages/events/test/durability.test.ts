@@ -16,6 +16,7 @@ describe.each(STORES)('concurrent writes ($name)', (factory) => {
   it('50 parallel creates of the same title lose nothing and get 50 distinct slugs', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) =>
       svc.request('POST', '/events', { form: { title: 'Rush hour', start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', categories: 'Shared cat', organizer: { organizer: `Org ${i % 5}` } }, as: i % 2 ? 'administrator' : 'editor' })));
+    for (const r of results) if (r.status !== 201) console.log('BAD', r.status, JSON.stringify(r.body).slice(0, 300));
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(201));
     const slugs = new Set(results.map((r) => r.body.slug));
     expect(slugs.size).toBe(50);
