@@ -144,7 +144,9 @@ describe('facets and filtered totals', () => {
     const filtered = await api<Estimate>('estimate', { query: 'die', languages: [rare.value] });
     await expect.poll(() => page.locator('#total').textContent()).toBe(filtered.matching_occurrences.value.toLocaleString('en'));
     expect(await page.locator('#total-label').textContent()).toContain('in articles matching the filters');
-    await expect.poll(() => page.locator('article.result').count(), { timeout: 20_000 }).toBe(Math.min(25, filtered.matching_articles.value));
+    // Up to 45 s: on a loaded machine the page's filtered scan waits out 429s behind its own estimate and timeline
+    // calls (two expensive calls per client); making the first card fast is issue 29 bug 11, still open.
+    await expect.poll(() => page.locator('article.result').count(), { timeout: 45_000 }).toBe(Math.min(25, filtered.matching_articles.value));
     // The timeline draws the filtered counts per month (raw counts: the estimate's periods as they are).
     await expect.poll(() => page.locator('[data-testid=chart] figcaption').textContent()).toContain('matching the filters');
     await page.getByRole('radio', { name: 'Raw counts' }).check();
