@@ -4,19 +4,19 @@
 // system from /proc), the steadier figure on a shared machine. Same data as bench:events (10,000 events, 500 venues,
 // 300 organizers); every id read once through both namespaces first, as on a server that has run a while.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { EEA_SENTENCE } from '../src/tec-v1/gate.ts';
+import { benchStore } from './bench-store.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const TREE = resolve(HERE, '../../..');
 const ROUNDS = Number(process.env.EVENTS_TEC_ROUNDS ?? 8);
 const SECONDS = Number(process.env.EVENTS_TEC_SECONDS ?? 2);
-const PG_ADMIN = process.env.EVENTS_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CLOCK_TICK_MS = 10; // USER_HZ = 100 on Linux
 type Ns = 'tribe' | 'tec';
 const SCENARIOS = ['list of 10', 'GET by id'] as const;
@@ -25,16 +25,6 @@ async function pgQuery(url: string, text: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try { await c.query(text); } finally { await c.end(); }
-}
-
-async function freshStore(kind: 'sqlite' | 'postgres'): Promise<{ url: string; dispose: () => Promise<void> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'events-tec-'));
-    return { url: `sqlite:${join(dir, 'events.sqlite')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `events_tec_${process.pid}`;
-  await pgQuery(PG_ADMIN, `create database ${name}`);
-  return { url: PG_ADMIN.replace(/\/[^/]*$/, `/${name}`), dispose: () => pgQuery(PG_ADMIN, `drop database if exists ${name} with (force)`) };
 }
 
 async function serve(url: string): Promise<{ base: string; child: ChildProcess }> {
@@ -67,7 +57,7 @@ function options(ns: Ns, name: (typeof SCENARIOS)[number], base: string, ids: nu
 const lines: string[] = [];
 const loadBefore = loadavg()[0]!;
 for (const kind of ['sqlite', 'postgres'] as const) {
-  const store = await freshStore(kind);
+  const store = await benchStore(kind, 'events_tec');
   let server: { base: string; child: ChildProcess } | undefined;
   try {
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(HERE, 'ab-seed.ts'), TREE, store.url], { cwd: TREE, maxBuffer: 1 << 26 }).toString();
