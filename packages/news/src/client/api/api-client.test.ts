@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJsonServer } from './json-server.fixture.ts';
-import { ApiClient, StaleReleaseError, describeErrorBody, retryAfterSeconds, type ApiError } from './api-client.ts';
+import { ApiClient, PAGE_CALL_SLOTS, StaleReleaseError, describeErrorBody, retryAfterSeconds, type ApiError } from './api-client.ts';
 
 let close = async () => {};
+let estimateCalls = 0;
+let inFlight = 0;
+let peakInFlight = 0;
 let base: string;
 const bodies: unknown[] = [];
 
@@ -11,6 +14,16 @@ beforeAll(async () => {
     bodies.push(body);
     if (path === '/api/v2/documents') {
       return reply(409, { detail: 'The corpus release changed.', code: 'stale_index_version', expected_index_version: body?.['expected_index_version'], index_version: 'v2' });
+    }
+    if (path === '/api/v2/estimate') {
+      // Refused twice as the gateway does when this address has too many expensive calls under way.
+      if (++estimateCalls <= 2) return reply(429, { detail: 'This client already has 6 expensive calls under way.', code: 'rate_limited' }, { 'retry-after': '0' });
+      return reply(200, { index_version: 'v1' });
+    }
+    if (path === '/api/v2/timeline') {
+      peakInFlight = Math.max(peakInFlight, ++inFlight);
+      setTimeout(() => { inFlight--; reply(200, { index_version: 'v1' }); }, 20);
+      return;
     }
     if (path === '/api/v2/get_doc') return reply(422, { detail: 'Article is 2,000,000 bytes.', code: 'article_too_large' });
     if (path === '/api/v2/find') return reply(422, { detail: [{ type: 'string_too_short', loc: ['body', 'query'], msg: 'String should have at least 1 character' }] });
@@ -46,6 +59,20 @@ describe('API client', () => {
     const err = await new ApiClient('http://127.0.0.1:9').info().catch((e: unknown) => e) as ApiError;
     expect([err.status, err.code]).toEqual([0, 'network']);
     expect(describeErrorBody(500, null)).toBe('The server answered 500.');
+  });
+});
+
+describe('expensive calls of one page (issue 29 bug 11)', () => {
+  it('asks again after Retry-After when the gateway answers 429, instead of failing the search', async () => {
+    const answer = await new ApiClient(base).estimate({ query: 'x', index: 'news', yearMin: null, yearMax: null, filters });
+    expect([answer.index_version, estimateCalls]).toEqual(['v1', 3]);
+  });
+
+  it(`keeps at most ${PAGE_CALL_SLOTS} of them in flight and answers every one`, async () => {
+    const api = new ApiClient(base);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => api.timeline({ query: 'x', index: 'news', yearMin: null, yearMax: null })));
+    expect(answers).toHaveLength(12);
+    expect(peakInFlight).toBe(PAGE_CALL_SLOTS);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { MatchingOptions } from '../search/matching-options.ts';
 import { DEFAULT_MATCHING, matchingFields } from '../search/matching-options.ts';
 import type { ContextsResponse, TimelineResponse } from './research-types.ts';
+import { callSlots } from './call-slots.ts';
 import type { DocumentsResponse, EstimateResponse, FilterLists, FindResponse, GetDocResponse, InfoResponse } from './types.ts';
 
 /** Any answer other than 2xx. `code` is the API's stable error code when it sent one. */
@@ -34,6 +35,14 @@ export class ServiceUnavailableError extends ApiError {
 export const UNAVAILABLE_RETRIES = 2;
 /** A Retry-After longer than this is not waited for automatically; the reader can press Retry. */
 const MAX_AUTOMATIC_WAIT_S = 5;
+
+/** Automatic retries of a 429 (this page had too many expensive calls under way), each after its Retry-After. */
+export const RATE_LIMITED_RETRIES = 5;
+/**
+ * Calls this page keeps in flight at once, below the gateway's default of 6 expensive calls per client, so that a
+ * second tab of the same reader still gets through; get_doc and info (cheap) do not wait for them.
+ */
+export const PAGE_CALL_SLOTS = 4;
 
 /** Retry-After in seconds (delta form; an HTTP date or nonsense counts as 1 s). */
 export function retryAfterSeconds(header: string | null): number {
@@ -72,6 +81,8 @@ export function describeErrorBody(status: number, body: unknown): string {
 /** The wire fields of the matching options; defaults are left out so requests stay as before. */
 /** The v2 endpoints the page uses. Every continuation carries the release `find` returned. */
 export class ApiClient {
+  private readonly slots = callSlots(PAGE_CALL_SLOTS);
+
   constructor(private readonly base: string = '', private readonly fetchFn: Fetch = (i, o) => fetch(i, o)) {}
 
   info(index?: string): Promise<InfoResponse> {
@@ -121,8 +132,13 @@ export class ApiClient {
     }, p.version);
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, version?: string): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+  private call<T>(method: 'GET' | 'POST', path: string, body?: unknown, version?: string): Promise<T> {
+    const cheap = method === 'GET' || path === '/api/v2/get_doc';
+    return cheap ? this.send<T>(method, path, body, version) : this.slots.run(() => this.send<T>(method, path, body, version));
+  }
+
+  private async send<T>(method: 'GET' | 'POST', path: string, body: unknown, version: string | undefined): Promise<T> {
+    for (let unavailable = 0, limited = 0; ;) {
       let res: Response;
       try {
         res = await this.fetchFn(this.base + path, {
@@ -136,11 +152,19 @@ export class ApiClient {
       const parsed: unknown = await res.json().catch(() => null);
       if (res.ok) return parsed as T;
       const retryAfter = res.headers.get('retry-after');
+      // 429: this address had too many expensive calls under way (another tab, or answers not yet counted as
+      // finished); the call is a read, so it is asked again after Retry-After rather than shown as an error.
+      if (res.status === 429 && limited < RATE_LIMITED_RETRIES && retryAfterSeconds(retryAfter) <= MAX_AUTOMATIC_WAIT_S) {
+        limited++;
+        await new Promise((r) => setTimeout(r, retryAfterSeconds(retryAfter) * 1000));
+        continue;
+      }
       // A 503 with Retry-After may pass (worker busy or restarting); without it (e.g. no country table) it will not.
       if (res.status === 503 && retryAfter !== null) {
         // Every request is a read, so asking again after the server's Retry-After is safe.
         const wait = retryAfterSeconds(retryAfter);
-        if (attempt < UNAVAILABLE_RETRIES && wait <= MAX_AUTOMATIC_WAIT_S) {
+        if (unavailable < UNAVAILABLE_RETRIES && wait <= MAX_AUTOMATIC_WAIT_S) {
+          unavailable++;
           await new Promise((r) => setTimeout(r, wait * 1000));
           continue;
         }

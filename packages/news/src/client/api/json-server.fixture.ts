@@ -1,7 +1,7 @@
 /** Test fixture: a local HTTP server speaking JSON on 127.0.0.1, standing in for the public API in client unit tests. */
 import { createServer } from 'node:http';
 
-export type JsonReply = (status: number, value: unknown) => void;
+export type JsonReply = (status: number, value: unknown, headers?: Record<string, string>) => void;
 
 /**
  * Starts a server that parses each request's JSON body (null when empty) and hands it to `answer` with the path.
@@ -12,7 +12,7 @@ export async function startJsonServer(answer: (path: string, body: Record<string
     let raw = '';
     req.on('data', (c: Buffer) => { raw += c.toString(); });
     req.on('end', () => {
-      const reply: JsonReply = (status, value) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)); };
+      const reply: JsonReply = (status, value, headers = {}) => { res.writeHead(status, { 'content-type': 'application/json', ...headers }); res.end(JSON.stringify(value)); };
       answer(req.url ?? '', raw === '' ? null : JSON.parse(raw) as Record<string, unknown>, reply);
     });
   });
