@@ -9,18 +9,20 @@ const engineFolders = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata'
 
 // Every folder of packages/news/src and the folders its files may import from (by resolved path; a folder's own
 // files are always allowed). A folder missing here is a lint error, so a new one states its place in the layers.
-const NEWS_ENGINE = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release', 'work-budget'];
+const NEWS_ENGINE = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release', 'work-budget', 'words'];
 const NEWS_FOLDERS = {
   'suffix-array': [],
   'work-budget': [],
   corpus: [],
   metadata: [],
+  // Words as the analyses count them (Unicode segments, case folding): used by the builder and the v2 calls.
+  words: [],
   'python-guards': [],
   shard: ['suffix-array', 'work-budget'],
   matching: ['shard', 'work-budget'],
-  release: ['corpus', 'metadata', 'shard', 'suffix-array', 'work-budget'],
+  release: ['corpus', 'metadata', 'shard', 'suffix-array', 'work-budget', 'words'],
   // The v2 domain: pure functions over an open release; no HTTP, no worker, no gateway.
-  'search-v2': ['release', 'metadata', 'shard', 'matching', 'work-budget'],
+  'search-v2': ['release', 'metadata', 'shard', 'matching', 'work-budget', 'words'],
   // The typed boundary between gateway and worker: the v2 calls' declarations and the shapes they carry.
   protocol: ['search-v2', 'metadata'],
   worker: ['protocol', 'search-v2', ...NEWS_ENGINE],
@@ -29,7 +31,7 @@ const NEWS_FOLDERS = {
   gateway: ['protocol', 'hub'],
   // The browser client: the public API's shapes as types only, plus two dependency-free files it bundles.
   client: ['python-guards'],
-  cli: ['corpus', 'gateway', 'hub', 'matching', 'metadata', 'protocol', 'release', 'search-v2', 'shard', 'suffix-array', 'work-budget', 'worker'],
+  cli: ['corpus', 'gateway', 'hub', 'matching', 'metadata', 'protocol', 'release', 'search-v2', 'shard', 'suffix-array', 'work-budget', 'worker', 'words'],
 };
 
 // Events: each folder of packages/events/src lists the sibling folders it may import (tests may reach further).

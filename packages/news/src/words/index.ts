@@ -1,0 +1,1 @@
+export { foldWord, wordList, wordsOf, type WordCase, type WordSpan } from './segment.ts';
