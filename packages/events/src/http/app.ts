@@ -13,8 +13,7 @@ import { JsonText } from './json-text.ts';
 import { clientErrorHandler, frameworkError } from './framework-errors.ts';
 import { answerValidators, isConditional, isNotModified, notModifiedHeaders } from './conditional.ts';
 import { ValidatorMemo } from './validator-memo.ts';
-import { RecentMap } from './recent-map.ts';
-import { SharedBuilds, type Build } from './shared-builds.ts';
+import { ResponseCache, type CachedResponse } from './response-cache.ts';
 import { catchUpWith, GENERATION_HEADER, type ReadYourWrites } from './read-your-writes.ts';
 
 export interface HttpOptions {
@@ -44,9 +43,6 @@ export interface HttpOptions {
    */
   readonly pages?: (path: string) => ((query: Record<string, unknown>, now: number) => Promise<Reply>) | undefined;
 }
-
-interface CachedResponse { gen: number; expires: number; status: number; headers: Record<string, string | number>; payload: Buffer; lastModified?: number; notModified?: Record<string, string | number> }
-const CACHE_MAX_ENTRIES = 5000;
 
 
 /** How `send` treats an answer: whose it is, whether the response cache may keep it, where its validators go. */
@@ -93,17 +89,7 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     clientErrorHandler,
   });
   const dispatch = createDispatcher(opts.routes, opts.optionsReply);
-  const cache = new RecentMap<string, CachedResponse>(CACHE_MAX_ENTRIES);
-  // Builds under way per cache key: identical anonymous GETs arriving meanwhile wait for that one instead of all
-  // building the same response when an entry expires under load.
-  const inflight = new SharedBuilds<CachedResponse>();
-  // The write generation each request started under, and the build whose waiters its response answers.
-  const startGen = new WeakMap<FastifyRequest, number>();
-  const settlers = new WeakMap<FastifyRequest, Build<CachedResponse>>();
-  // Only anonymous reads are shared; the key holds the whole URL (filters, _fields…) and the CORS origin.
-  // `X-TEC-EEA` decides whether a `tec/v1` route answers at all, so it is part of the key too.
-  const cacheKeyOf = (req: FastifyRequest): string | undefined =>
-    req.headers.authorization === undefined ? `${req.headers.origin ?? ''}|${req.headers['x-tec-eea'] ?? ''}|${req.url}` : undefined;
+  const cache = new ResponseCache({ ttlMs: opts.cacheTtlMs, clock: opts.clock, generation: opts.generation });
   const resolveCaller = basicAuth(opts.authenticate);
   const validators = new ValidatorMemo(opts.generation, opts.validatorTtlMs, opts.clock);
   // Validators are per reader (user id), CORS origin and URL; GET and HEAD share them.
@@ -139,19 +125,9 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     }
     const payload = head ? '' : full instanceof JsonText ? full.text : full;
     const notModified = validated && isNotModified(req.headers, headers.ETag as string, answer.lastModified);
-    if (validated && memoKey !== undefined) validators.remember(memoKey, startGen.get(req) ?? -1, headers, answer.lastModified);
-    if (keep && outStatus === 200 && req.method === 'GET' && cacheKeyOf(req) !== undefined && opts.cacheTtlMs > 0) {
-      // Encoded once: a hit then costs a map lookup and a socket write.
-      const bytes = Buffer.from(payload);
-      const gen = startGen.get(req) ?? opts.generation.value;
-      const entry: CachedResponse = { gen, expires: opts.clock() + opts.cacheTtlMs, status: outStatus, headers, payload: bytes, lastModified: answer.lastModified };
-      // A response read before a write that committed meanwhile may not show it: it is not kept.
-      if (gen === opts.generation.value) {
-        cache.set(cacheKeyOf(req)!, entry);
-      }
-      settlers.get(req)?.settle(entry);
-      return replyWith(reply, req, entry);
-    }
+    if (validated && memoKey !== undefined) validators.remember(memoKey, cache.startGeneration(req) ?? -1, headers, answer.lastModified);
+    const kept = keep ? cache.keep(req, outStatus, headers, payload, answer.lastModified) : undefined;
+    if (kept !== undefined) return replyWith(reply, req, kept);
     if (notModified) return reply.code(304).headers(notModifiedHeaders(headers)).send();
     return reply.code(outStatus).headers(headers).send(payload);
   };
@@ -194,22 +170,12 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     }
     const now = opts.clock();
     const gen = opts.generation.value;
-    const key = req.method === 'GET' && opts.cacheTtlMs > 0 ? cacheKeyOf(req) : undefined;
-    if (req.method === 'GET' || req.method === 'HEAD') startGen.set(req, gen);
-    let ours: Build<CachedResponse> | undefined;
-    if (key !== undefined) {
-      const hit = cache.get(key);
-      if (hit && hit.gen === gen && hit.expires > now) return replyWith(reply, req, hit);
-      const joined = await inflight.join(key, gen);
-      if ('shared' in joined) return replyWith(reply, req, joined.shared);
-      ours = joined.own;
-      if (ours) settlers.set(req, ours);
-    }
+    const ready = await cache.open(req, gen, now);
+    if (ready !== undefined) return replyWith(reply, req, ready);
     try {
       return await build(req, reply, query, now);
     } finally {
-      // Errors and uncacheable answers release the waiters, which then build their own response.
-      if (ours) inflight.end(key!, ours);
+      cache.close(req);
     }
   };
 
