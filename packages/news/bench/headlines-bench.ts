@@ -40,7 +40,11 @@ function build(bin: string, kind: ShardKind, out: string): number {
   return (performance.now() - t0) / 1000;
 }
 
-const median = (xs: readonly number[]): number => pct([...xs].sort((a, b) => a - b), 50);
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
 const mib = (b: number) => (b / 1_048_576).toFixed(2);
 
 const rows: string[] = [];
