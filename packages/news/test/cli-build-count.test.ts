@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,17 @@ describe('the news CLI', () => {
     const [error, ok] = jsonLines(refused.stdout);
     expect(error).toMatchObject({ query: 'NOT e', error: { code: 'invalid_query' } });
     expect(ok?.['articles']).toBeGreaterThan(0);
+  });
+
+  it('search answers title: from the headline index: every synthetic headline holds SYNTHETIC, no article body does', () => {
+    const documents = (JSON.parse(readFileSync(join(release, 'index-manifest.json'), 'utf8')) as { indexes: { totals: { documents: number } }[] }).indexes[0]?.totals.documents;
+    const run = news('search', '--release', release, 'title:SYNTHETIC', 'SYNTHETIC', 'title:"SYNTHETIC:" AND e', 'title:SYNTHETIC NEAR/2 e');
+    expect(run.status).toBe(1);
+    const [titles, body, both, near] = jsonLines(run.stdout);
+    expect(titles).toMatchObject({ query: 'title:SYNTHETIC', articles: documents, exact: true });
+    expect(body?.['articles']).toBe(0);
+    expect(both?.['articles']).toBeGreaterThan(0);
+    expect(near).toMatchObject({ query: 'title:SYNTHETIC NEAR/2 e', error: { code: 'invalid_query' } });
   });
 
   it('exits non-zero with a message that says what to do', () => {

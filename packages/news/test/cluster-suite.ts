@@ -188,6 +188,8 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
         { query: 'Regierung NEAR/5 Berlin', index: 'news', case: 'insensitive' }, { query: 'Bundes*', index: 'news', year_min: 2016, year_max: 2025 },
         { query: 'die (Berlin OR Wien)', index: 'news', languages: ['de'], whole_word: true }, { query: 'NOT die', index: 'news' },
         { query: 'die AND (Berlin', index: 'news' }, { query: '"die * Regierung" OR "the * of"', index: 'news', page_size: 5 },
+        { query: 'title:die OR title:the', index: 'news', page_size: 5 }, { query: 'title:Trump AND Trump NOT title:Biden', index: 'news' },
+        { query: 'title:die NEAR/3 Berlin', index: 'news' },
       ]) {
         const answer = await same('/api/v2/search', body);
         if (body.query === 'die AND Berlin') {
@@ -203,7 +205,12 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
           }
         }
         if (body.query === 'die AND (Berlin') expect(answer).toMatchObject({ code: 'invalid_query', position: 9, detail: 'missing closing parenthesis for the one at position 9' });
-        if (body.query === 'NOT die') expect(answer.code).toBe('invalid_query');
+        if (body.query === 'NOT die' || body.query === 'title:die NEAR/3 Berlin') expect(answer.code).toBe('invalid_query');
+        if (body.query === 'title:die OR title:the') {
+          // The headline index against the titles of the scanned articles (the whole 2016 month has none).
+          expect(answer.articles).toBe(articles.filter((a) => /die|the/.test(a.meta.title ?? '')).length);
+          expect(answer.articles).toBeGreaterThan(0);
+        }
         if (answer.articles !== undefined) expect(answer.by_shard.reduce((n: number, s: { articles: number }) => n + s.articles, 0)).toBe(answer.articles);
       }
     });

@@ -90,6 +90,13 @@ describe('news release assemble refuses tampered parts', () => {
     await expectRefused(other, 'manifest_invalid', /names "indexes\/news\/shards\/2019-02", as the folder of shard 2019-01; news build writes it in "indexes\/news\/shards\/2019-01"/);
   });
 
+  it('refuses a headline folder or file that leaves the part, or is not the shard\'s own titles/ folder', async () => {
+    await expectRefused(hostileCase((k, m) => { firstShard(m).titles!.dir = '../outside/2019-01'; }), 'manifest_invalid', /names "\.\.\/outside\/2019-01", which is not a plain relative path inside the part/);
+    await expectRefused(hostileCase((k, m) => { firstShard(m).titles!.files[0]!.name = '../../header.json'; }), 'manifest_invalid', /not a plain relative path/);
+    await expectRefused(hostileCase((k, m) => { firstShard(m).titles!.dir = 'indexes/news/shards/2019-02/titles'; }), 'manifest_invalid',
+      /as the folder of the headlines of shard 2019-01; news build writes it in "indexes\/news\/shards\/2019-01\/titles"/);
+  });
+
   it('refuses a store path that is not the year\'s store', async () => {
     const c = hostileCase(() => {});
     const file = join(c.part, 'metadata-manifest.json');

@@ -2,7 +2,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSyntheticCorpusOptions, writeSyntheticCorpus } from '../src/corpus/index.ts';
-import { buildRelease, openRelease, ReleaseVerificationError, type IndexManifest } from '../src/release/index.ts';
+import { buildRelease, MANIFEST_FORMAT_VERSION, openRelease, ReleaseVerificationError, type IndexManifest } from '../src/release/index.ts';
 import { tempDir } from './support/fixtures.ts';
 
 const tmp = tempDir('release-kind-');
@@ -38,7 +38,7 @@ async function refusal(dir: string): Promise<ReleaseVerificationError> {
 describe('news build --kind', () => {
   it('records the kind of every shard in the manifest, and the compressed release is far smaller', () => {
     const [a, b] = [manifest(sa), manifest(fm)];
-    expect(b.format_version).toBe(2);
+    expect(b.format_version).toBe(MANIFEST_FORMAT_VERSION);
     expect(a.indexes[0]?.shards.every((s) => s.kind === 'sa')).toBe(true);
     expect(b.indexes[0]?.shards.every((s) => s.kind === 'compressed')).toBe(true);
     expect(b.indexes[0]?.shards.map((s) => s.shard_id)).toEqual(a.indexes[0]?.shards.map((s) => s.shard_id));

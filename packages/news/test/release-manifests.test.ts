@@ -76,7 +76,7 @@ describe('openRelease', () => {
     const dir = tampered((d) => editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => { m.format_version = 1; }));
     const e = await refusal(dir);
     expect(e.code).toBe('format_unsupported');
-    expect(e.message).toMatch(/manifest format version 1, this build reads 2; rebuild the release/);
+    expect(e.message).toMatch(/manifest format version 1, this build reads 2 and 3; rebuild the release/);
   });
 
   it('refuses a shard whose part numbers do not match its id or its neighbours', async () => {

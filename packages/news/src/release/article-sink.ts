@@ -2,11 +2,11 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ArticleRecord } from '../corpus/index.ts';
 import { createYearStoreWriter, type CountryTable, type YearShardPlan, type YearStoreWriter } from '../metadata/index.ts';
-import { createShardWriter, type ShardWriter } from '../shard/index.ts';
 import type { ShardPeriod } from './build-options.ts';
 import { BuildError } from './errors.ts';
 import { resolveRel, shardRelDir, yearStoreRelPath } from './layout.ts';
 import { MonthSpool } from './month-spool.ts';
+import { createPartWriter, headlineBytes, type PartWriter } from './part-writer.ts';
 import { MAX_PART_BYTES, MAX_PARTS_PER_PERIOD, partShardId } from './part-plan.ts';
 import type { ArticleMetadata } from './types.ts';
 
@@ -27,7 +27,7 @@ export interface ClosedShard {
 
 /** One part being filled: a shard writer plus where its articles start in the period. */
 interface OpenPart {
-  readonly writer: ShardWriter;
+  readonly writer: PartWriter;
   /** doc_ix of its first article within the year. */
   readonly docBase: number;
 }
@@ -37,11 +37,12 @@ interface MonthState {
   textBytes: number;
   /** False for a month outside this part (`--only-periods`): only counted and cut, for its year's metadata store. */
   readonly written: boolean;
-  /** Yearly shards only: the month's texts, written into the year's parts in month order at the end. */
+  /** Yearly shards only: the month's texts and headlines, written into the year's parts in month order at the end. */
   spool?: MonthSpool;
+  titleSpool?: MonthSpool;
   /** Monthly shards only: each part's first article (index in the month) and text size; the last one is open. */
   parts: { readonly from: number; textBytes: number }[];
-  writer?: ShardWriter;
+  writer?: PartWriter;
 }
 
 /** A run of one month's articles inside one part, before the period's part count (and so its shard ids) is known. */
@@ -89,9 +90,10 @@ export class ArticleSink {
     const state = this.monthState(year, month);
     if (state.writer) {
       if (state.writer.docCount > 0 && state.writer.textBytes + bytes > this.partBytes) await this.nextMonthPart(year, month, state);
-      state.writer?.append(record.textBytes);
+      state.writer?.append(record.textBytes, headlineBytes(record.fields.title));
     } else if (state.spool) {
       state.spool.append(record.textBytes);
+      state.titleSpool?.append(headlineBytes(record.fields.title));
     } else {
       // A month of another part: cut its parts exactly as its own part does, so the store names the same shard ids.
       const part = state.parts.at(-1) as { textBytes: number };
@@ -132,7 +134,10 @@ export class ArticleSink {
         for (const month of [...months.keys()].sort((a, b) => a - b)) {
           const m = months.get(month) as MonthState;
           let local = 0;
+          const titles = m.titleSpool?.drain();
           for await (const text of m.spool?.drain() ?? []) {
+            const next = await titles?.next();
+            const title = next === undefined || next.done === true ? Buffer.alloc(0) : next.value;
             let part = parts.at(-1);
             if (!part || (part.writer.docCount > 0 && part.writer.textBytes + text.length + 1 > this.partBytes)) {
               await part?.writer.finish();
@@ -141,10 +146,12 @@ export class ArticleSink {
             const last = runs.at(-1);
             if (last?.month === month && last.part === parts.length - 1) last.docCount++;
             else runs.push({ month, localFrom: local, docBase: base + local, docCount: 1, part: parts.length - 1 });
-            part.writer.append(text);
+            part.writer.append(text, title);
             local++;
           }
+          await titles?.return(undefined);
           m.spool = undefined;
+          m.titleSpool = undefined;
           base += m.count;
         }
         await parts.at(-1)?.writer.finish();
@@ -182,11 +189,11 @@ export class ArticleSink {
     });
   }
 
-  private openPart(periodId: string, index: number): ShardWriter {
+  private openPart(periodId: string, index: number): PartWriter {
     if (index >= MAX_PARTS_PER_PERIOD) {
       throw new BuildError('invalid_option', `period ${periodId} needs more than ${MAX_PARTS_PER_PERIOD} parts of --part-bytes ${this.partBytes}; raise --part-bytes`);
     }
-    return createShardWriter(resolveRel(this.root, shardRelDir(this.indexName, partShardId(periodId, index))));
+    return createPartWriter(resolveRel(this.root, shardRelDir(this.indexName, partShardId(periodId, index))));
   }
 
   private async closeMonthPart(state: MonthState): Promise<void> {
@@ -209,7 +216,12 @@ export class ArticleSink {
   /** Closes every open file after a failed build (the caller removes the folder). */
   abort(): void {
     for (const w of this.stores.values()) w.abort();
-    for (const months of this.months.values()) for (const m of months.values()) m.spool?.close();
+    for (const months of this.months.values()) {
+      for (const m of months.values()) {
+        m.spool?.close();
+        m.titleSpool?.close();
+      }
+    }
   }
 
   private monthState(year: string, month: number): MonthState {
@@ -225,6 +237,7 @@ export class ArticleSink {
         const dir = resolveRel(this.root, 'spool');
         mkdirSync(dir, { recursive: true });
         state.spool = new MonthSpool(resolveRel(dir, `${monthId(year, month)}.spool`));
+        state.titleSpool = new MonthSpool(resolveRel(dir, `${monthId(year, month)}.titles.spool`));
       }
       months.set(month, state);
     }

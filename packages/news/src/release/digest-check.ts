@@ -115,6 +115,7 @@ async function unitsToCheck(dir: string, release: OpenRelease): Promise<Unit[]> 
     for (const s of ix?.shards ?? []) {
       if (!ids.has(s.shard_id)) continue;
       for (const f of s.files) units.push({ index: name, shards: [s.shard_id as ShardId], rel: `${s.dir}/${f.name}`, bytes: f.bytes, sha256: f.sha256 });
+      for (const f of s.titles?.files ?? []) units.push({ index: name, shards: [s.shard_id as ShardId], rel: `${s.titles?.dir}/${f.name}`, bytes: f.bytes, sha256: f.sha256 });
     }
     for (const y of meta.indexes.find((i) => i.name === name)?.years ?? []) {
       const ofYear = served.shards.filter((s) => s.year === y.year).map((s) => s.shardId);

@@ -4,7 +4,7 @@ import type { ClosedShard } from './article-sink.ts';
 import type { ResolvedBuildOptions } from './build-options.ts';
 import type { Progress } from './build-release.ts';
 import { BuildError } from './errors.ts';
-import { resolveRel } from './layout.ts';
+import { resolveRel, titlesRelDir } from './layout.ts';
 import { diskBytesNeeded, planIndexing, SortBudget } from './part-plan.ts';
 
 const interrupted = () => new BuildError('aborted', 'build interrupted; nothing was written, run news build again');
@@ -19,6 +19,8 @@ export interface IndexedShard {
   readonly part: number;
   readonly parts: number;
   readonly files: ShardFileSet;
+  /** Its headline index (same kind, same doc numbers), in `titlesRelDir(relDir)`. */
+  readonly titles: ShardFileSet;
 }
 
 /** What indexing needs of a part: where its text is and how large it is (its id is final once it is closed). */
@@ -36,7 +38,7 @@ export interface PartToIndex {
  */
 export class ShardIndexer {
   private readonly budget: SortBudget<PartToIndex>;
-  private readonly results = new Map<string, ShardFileSet>();
+  private readonly results = new Map<string, { files: ShardFileSet; titles: ShardFileSet }>();
   private readonly added = new Set<string>();
   private readonly early = new Set<string>();
   private readonly workers: Promise<PromiseSettledResult<void>[]>;
@@ -89,7 +91,7 @@ export class ShardIndexer {
     this.throwIfFailed();
     return shards.map((s) => ({
       shardId: s.shardId, year: s.year, relDir: s.relDir, docBase: s.docBase, crawlPeriod: s.crawlPeriod, part: s.part, parts: s.parts,
-      files: this.results.get(s.shardId) as ShardFileSet,
+      ...(this.results.get(s.shardId) as { files: ShardFileSet; titles: ShardFileSet }),
     }));
   }
 
@@ -116,12 +118,16 @@ export class ShardIndexer {
           const alone = planIndexing([{ id: s.shardId, textBytes: s.textBytes }], options.memoryBytes, 1, options.kind);
           await refuseShortDisk(this.root, diskBytesNeeded(alone, options.kind), options.kind);
         }
-        const files = await indexKind(options.kind).index(resolveRel(this.root, s.relDir), { signal: options.signal })
+        // The headline index after the articles' own, in the same slot: titles are ~1% of the text, so the part's
+        // memory and disk plan (sized for its text) holds it too.
+        const index = (rel: string) => indexKind(options.kind).index(resolveRel(this.root, rel), { signal: options.signal })
           .catch((e: unknown) => {
             // The signal's own reason says nothing to a user: the build's message does.
             throw options.signal?.aborted ? interrupted() : e;
           });
-        this.results.set(s.shardId, files);
+        const files = await index(s.relDir);
+        const titles = await index(titlesRelDir(s.relDir));
+        this.results.set(s.shardId, { files, titles });
         this.indexedBytes += s.textBytes;
         this.shardsDone++;
         this.progress.update({ indexedBytes: this.indexedBytes, shardsDone: this.shardsDone });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
  *   index-manifest.json                         the full-text index manifest
  *   metadata-manifest.json                      the metadata-store manifest
  *   indexes/<name>/shards/<shard_id>/…          one shard (engine format, src/shard/DESIGN.md)
+ *   indexes/<name>/shards/<shard_id>/titles/…   its headline index: a shard of the same kind over the titles
  *   indexes/<name>/metadata/<year>.sqlite       one metadata store per crawl year
  *   indexes/<name>/metadata/countries.csv       the country attribution table, when built with one
  */
@@ -13,6 +14,9 @@ export const INDEX_MANIFEST_FILE = 'index-manifest.json';
 export const METADATA_MANIFEST_FILE = 'metadata-manifest.json';
 
 export const shardRelDir = (index: string, shardId: string): string => `indexes/${index}/shards/${shardId}`;
+/** The headline index of a shard lives inside it, so renaming or placing the shard's folder carries it along. */
+export const TITLES_DIR = 'titles';
+export const titlesRelDir = (shardRelDir: string): string => `${shardRelDir}/${TITLES_DIR}`;
 export const yearStoreRelPath = (index: string, year: string): string => `indexes/${index}/metadata/${year}.sqlite`;
 export const countriesRelPath = (index: string): string => `indexes/${index}/metadata/countries.csv`;
 

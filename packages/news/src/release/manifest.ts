@@ -4,8 +4,12 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ReleaseVerificationError } from './errors.ts';
 
-/** Version of both manifest formats; bump on any incompatible change (DESIGN.md). 2: shards record their parts and index kind. */
-export const MANIFEST_FORMAT_VERSION = 2;
+/**
+ * Version of both manifest formats; bump on any incompatible change (DESIGN.md). 2: shards record their parts and
+ * index kind. 3: a shard may record its headline index (`titles`); a version 2 release opens without headlines.
+ */
+export const MANIFEST_FORMAT_VERSION = 3;
+export const READABLE_MANIFEST_FORMAT_VERSIONS: readonly number[] = [2, 3];
 export const INDEX_MANIFEST_FORMAT = 'news-index-manifest';
 export const METADATA_MANIFEST_FORMAT = 'news-metadata-manifest';
 
@@ -20,6 +24,16 @@ const ShardRef = {
   doc_count: Type.Integer({ minimum: 0 }),
 };
 
+/** A shard's headline index: a shard of the shard's kind over its articles' titles, article d = headline d. */
+const HeadlineIndex = Type.Object({
+  dir: Type.String(),
+  format_version: Type.Integer(),
+  text_bytes: Type.Integer({ minimum: 0 }),
+  doc_count: Type.Integer({ minimum: 0 }),
+  pointer_bytes: Type.Integer({ minimum: 1 }),
+  files: Type.Array(FileEntry),
+});
+
 const IndexShard = Type.Object({
   ...ShardRef,
   /** The crawl period the shard covers, and its place among that period's parts (part 1 of 1: the whole period). */
@@ -33,6 +47,8 @@ const IndexShard = Type.Object({
   text_bytes: Type.Integer({ minimum: 0 }),
   pointer_bytes: Type.Integer({ minimum: 1 }),
   files: Type.Array(FileEntry),
+  /** Absent in releases built before headline search (manifest format 2): `title:` is then refused. */
+  titles: Type.Optional(HeadlineIndex),
 });
 
 export const IndexManifestSchema = Type.Object({
@@ -50,6 +66,7 @@ export const IndexManifestSchema = Type.Object({
 });
 export type IndexManifest = Static<typeof IndexManifestSchema>;
 export type IndexManifestShard = Static<typeof IndexShard>;
+export type HeadlineIndexEntry = Static<typeof HeadlineIndex>;
 
 export const MetadataManifestSchema = Type.Object({
   format: Type.Literal(METADATA_MANIFEST_FORMAT),
@@ -70,13 +87,13 @@ export type MetadataManifest = Static<typeof MetadataManifestSchema>;
 
 /** Reads and validates one manifest; a missing, unparsable or foreign file is a ReleaseVerificationError. */
 export const readManifest = <S extends TSchema>(dir: string, file: string, schema: S): Promise<Static<S>> =>
-  readVersionedJson(dir, file, schema, MANIFEST_FORMAT_VERSION, 'point --release at a complete release built by news build', 'rebuild the release');
+  readVersionedJson(dir, file, schema, READABLE_MANIFEST_FORMAT_VERSIONS, 'point --release at a complete release built by news build', 'rebuild the release');
 
 /**
  * Reads a versioned JSON file of a release (or of a release part) and checks it against its schema. `whereFix` says
  * where to find a right folder when the file is missing, `rebuildFix` how to get a readable one.
  */
-export async function readVersionedJson<S extends TSchema>(dir: string, file: string, schema: S, formatVersion: number, whereFix: string, rebuildFix = 'rebuild it'): Promise<Static<S>> {
+export async function readVersionedJson<S extends TSchema>(dir: string, file: string, schema: S, formatVersion: number | readonly number[], whereFix: string, rebuildFix = 'rebuild it'): Promise<Static<S>> {
   const path = join(dir, file);
   let text: string;
   try {
@@ -91,8 +108,9 @@ export async function readVersionedJson<S extends TSchema>(dir: string, file: st
     throw new ReleaseVerificationError('manifest_invalid', `${path} is not valid JSON (${(e as Error).message}); ${rebuildFix} with news build`);
   }
   const version = (value as { format_version?: unknown } | null)?.format_version;
-  if (typeof version === 'number' && version !== formatVersion) {
-    throw new ReleaseVerificationError('format_unsupported', `${path} has manifest format version ${version}, this build reads ${formatVersion}; ${rebuildFix} or use a matching news version`);
+  const readable = typeof formatVersion === 'number' ? [formatVersion] : formatVersion;
+  if (typeof version === 'number' && !readable.includes(version)) {
+    throw new ReleaseVerificationError('format_unsupported', `${path} has manifest format version ${version}, this build reads ${readable.join(' and ')}; ${rebuildFix} or use a matching news version`);
   }
   if (!Value.Check(schema, value)) {
     const first = Value.Errors(schema, value).First();

@@ -3,7 +3,7 @@ import { openMetadataStore, MetadataStoreError, READABLE_METADATA_STORE_FORMAT_V
 import { openShard, verifyShardFiles, ShardFormatError, SHARD_KINDS, isShardKind, readableShardFormatVersions, shardKindOf } from '../shard/index.ts';
 import { ReleaseVerificationError } from './errors.ts';
 import { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel } from './layout.ts';
-import { IndexManifestSchema, MetadataManifestSchema, readManifest, type IndexManifestShard } from './manifest.ts';
+import { IndexManifestSchema, MetadataManifestSchema, readManifest, type HeadlineIndexEntry, type IndexManifestShard } from './manifest.ts';
 import type { IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId } from './types.ts';
 import { checkManifestsAgree } from './verify-manifests.ts';
 import { firstDigestMismatch, type RecordedFile } from './verify-digests.ts';
@@ -40,7 +40,11 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
         `release ${dir} index ${mx.name} uses store format ${mx.store_format_version}; this build reads ${READABLE_METADATA_STORE_FORMAT_VERSIONS.join(' and ')}; rebuild the release with this version of news build`);
     }
   }
-  for (const s of index.indexes.flatMap((ix) => ix.shards)) checkShardKind(dir, s);
+  for (const s of index.indexes.flatMap((ix) => ix.shards)) {
+    checkShardKind(dir, s);
+    if (s.titles) checkShardKind(dir, headlineShard(s, s.titles));
+    if (s.titles && s.titles.doc_count !== s.doc_count) throw corrupt(dir, `shard ${s.shard_id} has ${s.doc_count} articles but ${s.titles.doc_count} headlines`);
+  }
 
   // What each index serves (scale-out workers serve a subset); every file is checked (sizes, shard headers) before
   // anything is opened.
@@ -71,7 +75,9 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
       for (const s of served) {
         const reader = openShardChecked(dir, s, options.mode);
         closers.push(() => reader.close());
-        shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader });
+        const titles = s.titles && openShardChecked(dir, headlineShard(s, s.titles), options.mode);
+        if (titles) closers.push(() => titles.close());
+        shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader, titles });
       }
       const stores = new Map<string, MetadataStore>();
       for (const y of years) {
@@ -121,6 +127,13 @@ async function verifyShard(dir: string, s: IndexManifestShard, mode: 'sizes' | '
     }
   }
   for (const f of s.files) await verifyFile(dir, `${s.dir}/${f.name}`, f.bytes, f.sha256, mode, digests);
+  // The headline index is checked as a shard of its own (same kind), with the same article count.
+  if (s.titles) await verifyShard(dir, headlineShard(s, s.titles), mode, digests);
+}
+
+/** A shard's headline index as a manifest shard entry, so it is verified and opened exactly as the shard is. */
+function headlineShard(s: IndexManifestShard, t: HeadlineIndexEntry): IndexManifestShard {
+  return { ...s, shard_id: `${s.shard_id} (headlines)`, ...t, titles: undefined };
 }
 
 /** The file exists with its recorded size; in full mode it joins `digests`, whose sha256 openRelease checks. */

@@ -17,6 +17,8 @@ export interface ShardHandle {
   /** doc_ix of this shard's first article within its year. */
   readonly docBase: number;
   readonly reader: ShardReader;
+  /** Its headline index (article d's title is its document d); absent when the release was built without one. */
+  readonly titles?: ShardReader | undefined;
 }
 
 export interface ReleaseIndex {

@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { METADATA_STORE_FORMAT_VERSION, type CountryTable } from '../metadata/index.ts';
-import { shardFormatVersionOf, type ShardKind } from '../shard/index.ts';
+import { shardFormatVersionOf, type ShardFileSet, type ShardKind } from '../shard/index.ts';
 import type { BuildReleaseOptions, ShardPeriod } from './build-options.ts';
 import { digestFile } from './file-digest.ts';
 import type { IndexedShard } from './index-shards.ts';
-import { countriesRelPath, INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel, yearStoreRelPath } from './layout.ts';
+import { countriesRelPath, INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel, titlesRelDir, yearStoreRelPath } from './layout.ts';
 import {
   INDEX_MANIFEST_FORMAT, MANIFEST_FORMAT_VERSION, METADATA_MANIFEST_FORMAT, type IndexManifest, type IndexManifestShard, type MetadataManifest,
 } from './manifest.ts';
@@ -60,7 +60,11 @@ export async function writeManifests(input: ManifestInput): Promise<ReleaseTotal
     shard_id: s.shardId, year: s.year, doc_base: s.docBase, doc_count: s.files.docCount,
     crawl_period: s.crawlPeriod, part: s.part, parts: s.parts, dir: s.relDir, kind: options.kind, format_version: s.files.formatVersion,
     text_bytes: s.files.textBytes, pointer_bytes: s.files.pointerBytes,
-    files: s.files.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 })),
+    files: fileEntries(s.files),
+    titles: {
+      dir: titlesRelDir(s.relDir), format_version: s.titles.formatVersion, text_bytes: s.titles.textBytes, doc_count: s.titles.docCount,
+      pointer_bytes: s.titles.pointerBytes, files: fileEntries(s.titles),
+    },
   }));
   const years: YearStoreEntry[] = [];
   for (const year of [...new Set(indexed.map((s) => s.year))].sort()) {
@@ -79,6 +83,8 @@ export async function writeManifests(input: ManifestInput): Promise<ReleaseTotal
   });
 }
 
+const fileEntries = (set: ShardFileSet): IndexManifestShard['files'] => set.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 }));
+
 /** Writes both manifests of `contents` into `root` (metadata first, index last) and returns the release totals. */
 export async function saveManifests(root: string, contents: ReleaseContents): Promise<ReleaseTotals> {
   const { index, metadata, totals } = composeManifests(contents, new Date().toISOString());
@@ -93,7 +99,8 @@ export function composeManifests(c: ReleaseContents, createdAt: string): { index
   const metadataBytes = c.years.reduce((n, y) => n + y.bytes, 0) + (c.countries?.bytes ?? 0);
   const documents = c.shards.reduce((n, s) => n + s.doc_count, 0);
   const textBytes = c.shards.reduce((n, s) => n + s.text_bytes, 0);
-  const shardBytes = c.shards.reduce((n, s) => n + s.files.reduce((m, f) => m + f.bytes, 0), 0);
+  const bytesOf = (files: readonly { bytes: number }[] = []): number => files.reduce((m, f) => m + f.bytes, 0);
+  const shardBytes = c.shards.reduce((n, s) => n + bytesOf(s.files) + bytesOf(s.titles?.files), 0);
   const metadata: MetadataManifest = {
     format: METADATA_MANIFEST_FORMAT, format_version: MANIFEST_FORMAT_VERSION, index_version: c.indexVersion, created_at: createdAt,
     indexes: [{

@@ -2,8 +2,8 @@ import { QUERY_LIMITS } from '../../protocol/index.ts';
 
 /** The grammar of the news query language (`POST /api/v2/search`) with examples, for the API reference page. */
 export const QUERY_LANGUAGE_HTML = `<h2>Query language (<code>POST /api/v2/search</code>)</h2>
-<p>A query counts and lists <strong>articles</strong>. Every term is matched as bytes in the article text with the
-request's <code>case</code> and <code>whole_word</code> options, like <code>count</code>.</p>
+<p>A query counts and lists <strong>articles</strong>. Every term is matched as bytes in the article text (a
+<code>title:</code> term: in its headline) with the request's <code>case</code> and <code>whole_word</code> options, like <code>count</code>.</p>
 <pre>query   = or
 or      = and { "OR" and }
 and     = not { ["AND"] not }          adjacency means AND
@@ -29,7 +29,13 @@ stood for in the matching articles (<code>expansions</code>); more than ${QUERY_
 <li><code>"oil * prices"</code>: <code>*</code> as a whole word inside a phrase stands for exactly one word (letters and
 digits); the phrase needs another word besides <code>*</code>. Case-sensitive only in this version (with
 <code>case: insensitive</code>: 422 "not supported … yet").</li>
-<li><strong>Not supported yet</strong> (parsed, answered 422 <code>invalid_query</code> "not supported yet"): <code>title:</code> (headlines).</li>
+<li><code>title:oil</code>, <code>title:"oil prices"</code>, <code>title:econom*</code>: the term is looked for in the article's
+headline instead of its text (same <code>case</code> and <code>whole_word</code> options); it combines with article terms
+as any term: <code>title:Merkel AND Flüchtling</code>, <code>title:oil NOT oil</code>. <code>NEAR</code> joins two terms of
+the same field: <code>title:oil NEAR/2 title:prices</code> is near in the headline; a headline term NEAR an article term
+is 422 <code>invalid_query</code>. When only <code>title:</code> terms match, <code>first</code> is in the headline
+(its <code>term</code> starts with <code>title:</code>, <code>offset</code> counts headline bytes). A release built before
+headlines were indexed answers <code>title:</code> with 422 <code>headlines_not_indexed</code>: rebuild it.</li>
 <li>Syntax errors are 422 <code>invalid_query</code> with <code>position</code> (1-based character) and a plain
 <code>detail</code>, e.g. <code>missing closing parenthesis for the one at position 9</code>.</li>
 <li>Answers are exact. Work bound: the occurrences of the terms that drive the search (the rarest of each AND) are located

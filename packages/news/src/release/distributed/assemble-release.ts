@@ -121,7 +121,10 @@ function filesOf(parts: readonly LoadedPart[]): PartFileRef[] {
   };
   const stores = new Set<string>();
   for (const p of parts) {
-    for (const s of p.index.shards) for (const f of s.files) add(p.dir, `${s.dir}/${f.name}`, f);
+    for (const s of p.index.shards) {
+      for (const f of s.files) add(p.dir, `${s.dir}/${f.name}`, f);
+      for (const f of s.titles?.files ?? []) add(p.dir, `${s.titles?.dir}/${f.name}`, f);
+    }
     // Parts that share a year hold the same whole-year store (checked): place it once.
     for (const y of p.metadata.years) if (!stores.has(y.year)) add(p.dir, y.file, y);
     for (const y of p.metadata.years) stores.add(y.year);

@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { BuildError, ReleaseVerificationError } from '../errors.ts';
-import { countriesRelPath, resolveRel, shardRelDir, yearStoreRelPath } from '../layout.ts';
+import { countriesRelPath, resolveRel, shardRelDir, titlesRelDir, yearStoreRelPath } from '../layout.ts';
 import type { LoadedPart } from './check-parts.ts';
 
 /** One file a part's manifests list, with the path (relative, `/`) it has in the part and in the release. */
@@ -42,12 +42,14 @@ export function checkPartPaths(p: LoadedPart): void {
     if (problem !== null) refuse(manifest, rel, `which is not a plain relative path inside the part (${problem})`);
   };
   for (const s of p.index.shards) {
-    plain('index', s.dir);
     const expected = shardRelDir(p.index.name, s.shard_id);
-    if (s.dir !== expected) refuse('index', s.dir, `as the folder of shard ${s.shard_id}; news build writes it in ${q(expected)}`);
-    for (const f of s.files) {
-      plain('index', `${s.dir}/${f.name}`);
-      if (f.name.includes('/')) refuse('index', `${s.dir}/${f.name}`, 'which is not a plain relative path inside the part (a file name holds a /)');
+    for (const { dir, files, what, want } of shardFolders(s, expected)) {
+      plain('index', dir);
+      if (dir !== want) refuse('index', dir, `as the folder of ${what}; news build writes it in ${q(want)}`);
+      for (const f of files) {
+        plain('index', `${dir}/${f.name}`);
+        if (f.name.includes('/')) refuse('index', `${dir}/${f.name}`, 'which is not a plain relative path inside the part (a file name holds a /)');
+      }
     }
   }
   for (const y of p.metadata.years) {
@@ -61,11 +63,20 @@ export function checkPartPaths(p: LoadedPart): void {
   }
   const names = new Set<string>();
   for (const s of p.index.shards) {
-    for (const f of s.files) {
-      if (names.has(`${s.dir}/${f.name}`)) refuse('index', `${s.dir}/${f.name}`, 'twice');
-      names.add(`${s.dir}/${f.name}`);
+    for (const { dir, files } of shardFolders(s, s.dir)) {
+      for (const f of files) {
+        if (names.has(`${dir}/${f.name}`)) refuse('index', `${dir}/${f.name}`, 'twice');
+        names.add(`${dir}/${f.name}`);
+      }
     }
   }
+}
+
+/** A shard's folder and, when it has one, its headline index's folder, with where news build writes each. */
+function shardFolders(s: LoadedPart['index']['shards'][number], expected: string): { dir: string; files: readonly { name: string }[]; what: string; want: string }[] {
+  const folders = [{ dir: s.dir, files: s.files, what: `shard ${s.shard_id}`, want: expected }];
+  if (s.titles) folders.push({ dir: s.titles.dir, files: s.titles.files, what: `the headlines of shard ${s.shard_id}`, want: titlesRelDir(expected) });
+  return folders;
 }
 
 /**

@@ -1,9 +1,11 @@
 import { matchBudget, matchPrepared, prepareMatch, type MatchBudget, type MatchOptions } from '../../matching/index.ts';
 import type { ShardHandle } from '../../release/types.ts';
+import type { ShardReader } from '../../shard/index.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
 import { withMatchingErrors } from '../matching.ts';
-import { termsOf, type QueryNode, type TermNode } from './ast.ts';
+import { termsOf, type QueryNode, type TermField, type TermNode } from './ast.ts';
+import { fieldReader } from './fields.ts';
 import { hitsIn, wordAt, wordIndexAt, wordStarts, type Hit, type TermProbe } from './article-text.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 import { literalSegments, phrasePattern } from './wildcard-phrase.ts';
@@ -21,7 +23,7 @@ export function queryBudget(work: WorkBudget = WorkBudget.unlimited(), limits: Q
   return { located: limits.locatedOccurrences, verified: limits.verifiedBytes, limits, match: matchBudget(undefined, undefined, work), work };
 }
 
-/** A matching article: shard-local number and the first occurrence of a positive term in it. */
+/** A matching article: shard-local number and the first occurrence of a positive term in it (in its headline for a `title:` term). */
 export interface ArticleMatch {
   readonly doc: number;
   readonly term: TermNode;
@@ -38,21 +40,25 @@ function positiveTerms(node: QueryNode): TermNode[] {
   }
 }
 
-/** The request's matching options for one term: a prefix's end is open, so whole_word never applies to it whole. */
+/**
+ * The request's matching options for one term, in its field's index: a prefix's end is open, so whole_word never
+ * applies to it whole.
+ */
 function probeOf(shard: ShardHandle, term: TermNode, options: MatchOptions, budget: MatchBudget): { probe: TermProbe; size: number } {
   const wholeWord = options.wholeWord && !term.prefix;
-  if (term.wildcard_word) return wildcardProbe(shard, term, options, budget);
-  const m = withMatchingErrors(() => matchPrepared(shard.reader, prepareMatch(term.text, { caseInsensitive: options.caseInsensitive, wholeWord }), budget));
+  const reader = fieldReader(shard, term.field);
+  if (term.wildcard_word) return wildcardProbe(reader, term, options, budget);
+  const m = withMatchingErrors(() => matchPrepared(reader, prepareMatch(term.text, { caseInsensitive: options.caseInsensitive, wholeWord }), budget));
   const spellings = m.intervals.map((iv) => iv.bytes);
   const size = m.intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
   return { probe: { term, spellings, wholeWord }, size };
 }
 
 /** A `*` phrase: its rarest literal segment drives; the pattern decides (case-sensitive only in this version). */
-function wildcardProbe(shard: ShardHandle, term: TermNode, options: MatchOptions, budget: MatchBudget): { probe: TermProbe; size: number } {
+function wildcardProbe(reader: ShardReader, term: TermNode, options: MatchOptions, budget: MatchBudget): { probe: TermProbe; size: number } {
   if (options.caseInsensitive) throw new V2Error('invalid_query', `"*" as a word in the phrase "${term.text}" is not supported with case: insensitive yet; search it case-sensitively`);
   const segments = literalSegments(term.text).map((text) => {
-    const m = withMatchingErrors(() => matchPrepared(shard.reader, prepareMatch(text, { caseInsensitive: false, wholeWord: false }), budget));
+    const m = withMatchingErrors(() => matchPrepared(reader, prepareMatch(text, { caseInsensitive: false, wholeWord: false }), budget));
     return { spellings: m.intervals.map((iv) => iv.bytes), size: m.intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0) };
   });
   const rarest = segments.reduce((best, s) => (s.size < best.size ? s : best));
@@ -63,7 +69,8 @@ function wildcardProbe(shard: ShardHandle, term: TermNode, options: MatchOptions
  * The query's matching articles in one shard, in article order (see DESIGN.md, "Query language"): the occurrences
  * of the cheapest terms that every match must contain (the rarest positive child of each AND, both sides of an OR,
  * the rarer side of a NEAR) are located to articles; each candidate that passes `keep` (the metadata filters) is
- * read and the whole query tested inside its text. `expansions` collects what each `word*` stood for.
+ * read and the whole query tested inside its text. `expansions` collects what each `word*` stood for. A `title:`
+ * term is looked for in the shard's headline index, whose document d is article d's headline, the same way.
  */
 export async function evaluateShard(
   shard: ShardHandle, tree: QueryNode, options: MatchOptions, budget: QueryBudget,
@@ -95,19 +102,30 @@ export async function evaluateShard(
   for (const doc of candidates) {
     if (budget.work.due()) await budget.work.pause();
     if (!keep(doc)) continue;
-    budget.verified -= shard.reader.documentLength(doc);
-    if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
-    const article = shard.reader.documentBytes(doc);
+    // Each field's text is read once, and only when a term of that field is tested: a headline-only query never
+    // reads article bodies.
+    const texts = new Map<TermField, Buffer>();
+    const textOf = (field: TermField): Buffer => {
+      let text = texts.get(field);
+      if (text === undefined) {
+        const reader = fieldReader(shard, field);
+        budget.verified -= reader.documentLength(doc);
+        if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
+        texts.set(field, (text = reader.documentBytes(doc)));
+      }
+      return text;
+    };
     const hits = new Map<TermNode, Hit[]>();
     const hitsOf = (t: TermNode): Hit[] => {
       let h = hits.get(t);
-      if (h === undefined) hits.set(t, (h = hitsIn(article, probes.get(t) as TermProbe)));
+      if (h === undefined) hits.set(t, (h = hitsIn(textOf(t.field), probes.get(t) as TermProbe)));
       return h;
     };
-    let starts: number[] | undefined;
-    const near = (l: Hit[], r: Hit[], distance: number): boolean => {
-      starts ??= wordStarts(article);
-      const ws = starts;
+    const starts = new Map<TermField, number[]>();
+    // validate.ts admits a NEAR only between two terms of one field: word positions are counted in that text.
+    const near = (field: TermField, l: Hit[], r: Hit[], distance: number): boolean => {
+      let ws = starts.get(field);
+      if (ws === undefined) starts.set(field, (ws = wordStarts(textOf(field))));
       const rs = r.map((h) => wordIndexAt(ws, h.at));
       // Both lists ascend (hits are in offset order), so one pass finds a pair within the distance: O(|l| + |r|).
       let j = 0;
@@ -121,19 +139,21 @@ export async function evaluateShard(
     const matches1 = (node: QueryNode): boolean => {
       switch (node.type) {
         case 'term': return hitsOf(node).length > 0;
-        case 'near': return hitsOf(node.left).length > 0 && hitsOf(node.right).length > 0 && near(hitsOf(node.left), hitsOf(node.right), node.distance);
+        case 'near': return hitsOf(node.left).length > 0 && hitsOf(node.right).length > 0 && near(node.left.field, hitsOf(node.left), hitsOf(node.right), node.distance);
         case 'not': return !matches1(node.child);
         case 'and': return node.children.every(matches1);
         case 'or': return node.children.some(matches1);
       }
     };
     if (!matches1(tree)) continue;
+    // The first occurrence shown is the article's own when a body term has one, else the headline's.
     let first: ArticleMatch | undefined;
     for (const t of positive) {
       const h = hitsOf(t);
       const at = h[0];
-      if (at !== undefined && (first === undefined || at.at < first.hit.at)) first = { doc, term: t, hit: at };
-      if (t.prefix) countExpansions(article, t, h, expansions);
+      const earlier = first === undefined || (t.field === first.term.field ? at !== undefined && at.at < first.hit.at : t.field === 'body');
+      if (at !== undefined && earlier) first = { doc, term: t, hit: at };
+      if (t.prefix) countExpansions(textOf(t.field), t, h, expansions);
     }
     if (first !== undefined) matches.push(first);
   }
@@ -144,13 +164,15 @@ export async function evaluateShard(
 async function locateArticles(shard: ShardHandle, drivers: readonly TermProbe[], budget: QueryBudget): Promise<number[]> {
   const docs = new Set<number>();
   for (const probe of drivers) {
+    // A headline's document number is its article's: located headlines are candidate articles as they are.
+    const reader = fieldReader(shard, probe.term.field);
     for (const spelling of probe.spellings) {
-      const { lo, hi } = shard.reader.find(spelling);
+      const { lo, hi } = reader.find(spelling);
       budget.located -= hi - lo;
       if (budget.located < 0) throw tooExpensive(`its rarest terms occur more than ${budget.limits.locatedOccurrences} times in the selected years`);
       for (let r = lo; r < hi; r++) {
         if (budget.work.due()) await budget.work.pause();
-        docs.add(shard.reader.locate(r).doc);
+        docs.add(reader.locate(r).doc);
       }
     }
   }

@@ -89,9 +89,13 @@ describe('assertEvaluable', () => {
     expect(() => assertEvaluable(parseQuery('gas NOT oil').tree)).not.toThrow();
   });
 
-  it('parses title: and answers that it is not supported yet; a * phrase needs a literal word', () => {
+  it('admits title: terms, NEAR only between two terms of one field, and a * phrase only with a literal word', () => {
     expect(parseQuery('title:"oil prices"').tree).toMatchObject({ field: 'title', text: 'oil prices' });
-    expect(errorOf(() => assertEvaluable(parseQuery('title:oil').tree)).detail).toMatch(/not supported yet/);
+    expect(() => assertEvaluable(parseQuery('title:oil AND prices NOT title:olive').tree)).not.toThrow();
+    expect(() => assertEvaluable(parseQuery('title:oil NEAR/2 title:prices OR oil NEAR/2 prices').tree)).not.toThrow();
+    const mixed = errorOf(() => assertEvaluable(parseQuery('gas OR (title:oil NEAR/3 prices)').tree));
+    expect(mixed.code).toBe('invalid_query');
+    expect(mixed.detail).toMatch(/^NEAR\/3 joins a headline term and an article term \(title:oil NEAR\/3 prices\): .*put title: on both terms/);
     expect(parseQuery('"oil * prices"').tree).toMatchObject({ wildcard_word: true });
     expect(() => assertEvaluable(parseQuery('"oil * prices"').tree)).not.toThrow();
     expect(errorOf(() => assertEvaluable(parseQuery('" * "').tree)).detail).toMatch(/needs at least one word besides/);

@@ -10,6 +10,7 @@ import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
 import { evaluateShard, queryBudget, type ArticleMatch } from './evaluate.ts';
+import { fieldReader } from './fields.ts';
 import { assertIndexVersion } from '../release-lookup.ts';
 import { parseQueryJson } from './json-form.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
@@ -97,7 +98,7 @@ export async function search(
 }
 
 function pageArticle(shard: ShardHandle, m: ArticleMatch, metadata: SearchArticle['metadata']): SearchArticle {
-  const article = shard.reader.documentBytes(m.doc);
+  const article = fieldReader(shard, m.term.field).documentBytes(m.doc);
   const { at, length } = m.hit;
   const context = QUERY_LIMITS.contextBytes;
   const text = (from: number, to: number) => article.toString('utf8', Math.max(0, from), Math.min(article.length, to)).replace(/^\uFFFD+|\uFFFD+$/g, '');
