@@ -1,0 +1,126 @@
+/**
+ * The word analyses (issue 28) on the real corpora: releases of both index kinds built by the real builder,
+ * answers checked against a brute-force streaming scan of the corpora's JSONL with the same word segmenter
+ * (test/support/analyses-brute.ts); the HTTP route through a real worker and gateway.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRelease, openRelease, type OpenRelease } from '../src/release/index.ts';
+import { ngrams, type NgramsRequestWire } from '../src/search-v2/index.ts';
+import { bruteContinuations, scanJsonl, type BruteArticle, type BruteNgramsOptions } from './support/analyses-brute.ts';
+import { corpusFiles, startV2Processes, v2, type V2Processes } from './v2-support.ts';
+
+const VERSION = 'analyses-1';
+let root: string;
+let articles: BruteArticle[];
+const releases: Record<'sa' | 'compressed', OpenRelease | undefined> = { sa: undefined, compressed: undefined };
+let stack: V2Processes;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'analyses-'));
+  const inputs = corpusFiles();
+  await Promise.all((['sa', 'compressed'] as const).map((kind) =>
+    buildRelease({ inputs, out: join(root, kind), indexVersion: VERSION, concurrency: 1, kind })));
+  articles = [];
+  for await (const a of scanJsonl(inputs)) articles.push(a);
+  for (const kind of ['sa', 'compressed'] as const) {
+    releases[kind] = await openRelease(join(root, kind), { mode: 'memory', expectedIndexVersion: VERSION, verify: 'sizes' });
+  }
+  stack = await startV2Processes({ dir: join(root, 'sa'), version: VERSION, cleanup: async () => {} });
+}, 600_000);
+
+afterAll(async () => {
+  releases.sa?.close();
+  releases.compressed?.close();
+  await stack?.stop();
+  if (root !== undefined) await rm(root, { recursive: true, force: true });
+});
+
+/** The brute-force distribution over the articles `keep` selects. */
+function brute(query: string, o: BruteNgramsOptions, keep: (a: BruteArticle) => boolean = () => true) {
+  const counts = new Map<string, number>();
+  let inside = 0;
+  let short = 0;
+  for (const a of articles) {
+    if (!keep(a)) continue;
+    const r = bruteContinuations(a.text, query, o, counts);
+    inside += r.inside;
+    short += r.short;
+  }
+  return { counts, inside, short };
+}
+
+/** The brute-force list as the answer orders and cuts it: count descending, then words; the rest in `other`. */
+function listed(counts: ReadonlyMap<string, number>, limit: number): { top: [string, number][]; other: number } {
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { top: sorted.slice(0, limit), other: sorted.slice(limit).reduce((s, [, c]) => s + c, 0) };
+}
+
+const CASES: readonly (readonly [string, Omit<NgramsRequestWire, 'index'>, (a: BruteArticle) => boolean])[] = [
+  ['oil prices → 1 word', { query: 'oil prices', direction: 'right', words: 1 }, () => true],
+  ['said it → 2 words', { query: 'said it', direction: 'right', words: 2 }, () => true],
+  ['← 3 words before "prices"', { query: 'prices', direction: 'left', words: 3 }, () => true],
+  ['econom completed', { query: 'econom', direction: 'right', words: 1, complete: true }, () => true],
+  ['Bundes completed, German only', { query: 'Bundes', direction: 'right', words: 2, complete: true, languages: ['de'] }, (a) => a.language === 'de'],
+  ['東京 → 1 word', { query: '東京', direction: 'right', words: 1 }, () => true],
+  ['← 1 word before 東京', { query: '東京', direction: 'left', words: 1 }, () => true],
+  ['OIL case-insensitive', { query: 'OIL', direction: 'right', words: 1, case: 'insensitive' }, () => true],
+  ['trade → 1 word, 1987 only', { query: 'trade', direction: 'right', words: 1, year_min: 1987, year_max: 1987 }, (a) => a.year === 1987],
+];
+
+describe('ngrams against the brute-force scan of the corpora', () => {
+  it.each(CASES)('%s: every continuation\'s count on both index kinds', async (_name, req, keep) => {
+    const expected = brute(req.query, {
+      direction: req.direction ?? 'right', words: req.words ?? 1, complete: req.complete ?? false,
+      wordCase: req.case === 'insensitive' ? 'insensitive' : 'sensitive',
+    }, keep);
+    expect(expected.counts.size).toBeGreaterThan(3);
+    for (const kind of ['sa', 'compressed'] as const) {
+      const r = await ngrams(releases[kind] as OpenRelease, { index: 'news', limit: 1000, ...req });
+      expect(r.mode).toBe('exact');
+      const want = listed(expected.counts, 1000);
+      expect(r.continuations.map((c) => [c.words.join('\u0000'), c.count]), kind).toEqual(want.top);
+      expect(r.other).toBe(want.other);
+      expect(r.inside_word).toBe(expected.inside);
+      expect(r.too_short).toBe(expected.short);
+    }
+  });
+
+  it('samples shards with more occurrences than the bound, reproducibly, within a few points of the exact shares', async () => {
+    const expected = brute('the', { direction: 'right', words: 1 });
+    const all = [...expected.counts.values()].reduce((a, b) => a + b, 0);
+    const r = await ngrams(releases.sa as OpenRelease, { index: 'news', query: 'the', direction: 'right', words: 1, seed: 7 });
+    expect(r.mode).toBe('sampled');
+    expect(r.sampled_shards).toBeGreaterThan(0);
+    expect(r.read_occurrences).toBeLessThan(r.total_occurrences);
+    for (const c of r.continuations.slice(0, 5)) {
+      expect(Math.abs(c.share - (expected.counts.get(c.words.join('\u0000')) ?? 0) / all)).toBeLessThan(0.02);
+    }
+    expect(await ngrams(releases.sa as OpenRelease, { index: 'news', query: 'the', direction: 'right', words: 1, seed: 7 })).toEqual(r);
+  });
+});
+
+describe('POST /api/v2/ngrams', () => {
+  it('answers as the engine does', async () => {
+    const body = { index: 'news', query: 'oil prices', direction: 'right', words: 2 };
+    const res = await v2(stack.url, 'ngrams', body);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(await ngrams(releases.sa as OpenRelease, body as NgramsRequestWire));
+  });
+
+  it.each([
+    [{ query: 'oil', words: 4 }, 422],
+    [{ query: 'oil', words: 0 }, 422],
+    [{ query: '', words: 1 }, 422],
+    [{ query: 'oil', direction: 'up' }, 422],
+    [{ query: 'oil', direction: 'left', complete: true }, 422],
+    [{ query: 'oil', limit: 1001 }, 422],
+    [{ query: 'oil', year_min: 1990, year_max: 1980 }, 422],
+  ])('refuses %j with %i', async (body, status) => {
+    const res = await v2(stack.url, 'ngrams', { index: 'news', ...body });
+    expect(res.status).toBe(status);
+    expect(JSON.stringify(res.body)).toMatch(/detail/);
+  });
+});
