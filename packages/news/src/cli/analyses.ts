@@ -3,8 +3,9 @@ import type { TObject } from '@sinclair/typebox';
 import { ValidationFailed } from '../gateway/errors/errors.ts';
 import { validateBody } from '../gateway/validation/index.ts';
 import { openRelease, type OpenRelease } from '../release/index.ts';
+import { CollocationsRequest } from '../search-v2/calls/collocations.ts';
 import { NgramsRequest } from '../search-v2/calls/ngrams.ts';
-import { ngrams, V2Error } from '../search-v2/index.ts';
+import { collocations, ngrams, V2Error } from '../search-v2/index.ts';
 import type { WireOf } from '../search-v2/schema/fields.ts';
 import type { CliContext, CliCommand } from './context.ts';
 import { action, UsageError } from './fail.ts';
@@ -87,5 +88,27 @@ export const ngramsCommand: CliCommand = (program: Command, ctx) => {
       await runAnalysis(ctx, args, flags, NgramsRequest, (release, body) => ngrams(release, body),
         { direction: flags.direction, words: int(flags.words, '--words'), complete: flags.complete },
         (a) => ({ query: a.query, direction: a.direction, mode: a.mode, total_occurrences: a.total_occurrences, continuations: a.continuations }));
+    }));
+};
+
+/** `news collocations`: one JSON line per query, `{"query","mode","node_frequency","corpus_words","collocates":[…]}` as the v2 call answers. */
+export const collocationsCommand: CliCommand = (program: Command, ctx) => {
+  withAnalysisOptions(program
+    .command('collocations')
+    .description('the words within a window of each phrase\'s occurrences, with logDice, MI and log-likelihood')
+    .argument('[query...]', 'phrases (quote each for the shell)'))
+    .option('--left <n>', 'words before each occurrence, 0–10', '5')
+    .option('--right <n>', 'words after each occurrence, 0–10', '5')
+    .option('--by-position', 'also count each collocate at every window position', false)
+    .option('--sort-by <measure>', 'log_dice, mi, log_likelihood or frequency', 'log_dice')
+    .option('--min-frequency <n>', 'least window frequency of a listed collocate', '2')
+    .action(action(ctx, 'collocations', async (args: string[], flags: AnalysisFlags & { left: string; right: string; byPosition: boolean; sortBy: string; minFrequency: string }) => {
+      await runAnalysis(ctx, args, flags, CollocationsRequest, (release, body) => collocations(release, body), {
+        left: int(flags.left, '--left'), right: int(flags.right, '--right'), by_position: flags.byPosition,
+        sort_by: flags.sortBy, min_frequency: int(flags.minFrequency, '--min-frequency'),
+      }, (a) => ({
+        query: a.query, mode: a.mode, total_occurrences: a.total_occurrences, node_frequency: a.node_frequency,
+        corpus_words: a.corpus_words, collocates: a.collocates,
+      }));
     }));
 };

@@ -16,7 +16,16 @@ export const ANALYSIS_LIMITS = {
   collocationsExactRanks: 50_000,
   /** Occurrences `collocations` samples from a larger shard. */
   collocationsSampleSize: 10_000,
+  /** A collocate's own frequency: exact per shard up to this many candidate ranks, else from a sample of `frequencySampleSize`. */
+  frequencyExactRanks: 10_000,
+  frequencySampleSize: 1_000,
+  /** Subcorpus words: per shard, 1 article in `wordsSampleEvery` is segmented, at least `wordsSampleMin`, at most `wordsSampleMax`. */
+  wordsSampleEvery: 50,
+  wordsSampleMin: 20,
+  wordsSampleMax: 200,
+  /** Window words considered as candidates: this many times `limit`, the most frequent in the windows. */
+  candidatesPerListed: 2,
   /** Collocates listed by default, and at most. */
   collocatesDefault: 50,
-  collocatesMax: 1_000,
+  collocatesMax: 200,
 } as const;

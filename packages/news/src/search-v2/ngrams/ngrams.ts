@@ -4,34 +4,17 @@
  */
 import type { OpenRelease } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
-import { wordsOf, type WordCase } from '../../words/index.ts';
+import type { WordCase } from '../../words/index.ts';
 import type { CombineContext } from '../calls/define.ts';
 import type { NgramsAnswer, NgramsRequest } from '../calls/ngrams.ts';
 import { V2Error } from '../errors.ts';
 import type { WireOf } from '../schema/fields.ts';
 import { ANALYSIS_LIMITS } from './limits.ts';
 import { occurrencesOf, type Occurrence } from './occurrence-sample.ts';
-import { wordsBackward, wordsForward, type WindowWord } from './occurrence-words.ts';
+import { edgeWord, wordsBackward, wordsForward, type EdgeWord, type WindowWord } from './occurrence-words.ts';
 
 export type NgramsRequestWire = WireOf<typeof NgramsRequest>;
 export type NgramsResult = WireOf<typeof NgramsAnswer>;
-
-/** The phrase's edge word in one spelling: its UTF-16 length and its byte offset from the match start. */
-interface EdgeWord {
-  /** Byte offset (right: of the last word's start; left: of the first word's end) from the match start. */
-  readonly byteAt: number;
-  readonly length: number;
-}
-
-/** The spelling's last word (right) or first word (left), or null when the spelling does not end (begin) with one. */
-function edgeWord(spelling: Uint8Array, direction: 'left' | 'right'): EdgeWord | null {
-  const text = Buffer.from(spelling).toString('utf8');
-  const words = [...wordsOf(text)];
-  const w = direction === 'right' ? words.at(-1) : words[0];
-  if (w === undefined) return null;
-  if (direction === 'right') return w.end === text.length ? { byteAt: Buffer.byteLength(text.slice(0, w.start)), length: w.end - w.start } : null;
-  return w.start === 0 ? { byteAt: Buffer.byteLength(text.slice(0, w.end)), length: w.end } : null;
-}
 
 type Outcome = { readonly words: readonly string[] } | 'inside_word' | 'too_short';
 

@@ -46,7 +46,7 @@ export type OccurrenceRequest = Pick<EstimateRequest, 'index' | 'query' | 'year_
   | 'languages' | 'commonlingua_languages' | 'topics' | 'sources' | 'countries'> & { readonly seed?: number | null };
 
 /** FNV-1a of the shard id, mixed into the seed so each shard draws its own sample. */
-function shardSeed(seed: number, shardId: string): number {
+export function shardSeed(seed: number, shardId: string): number {
   let h = 0x811c9dc5 ^ seed;
   for (let i = 0; i < shardId.length; i++) h = Math.imul(h ^ shardId.charCodeAt(i), 0x01000193);
   return h >>> 0;

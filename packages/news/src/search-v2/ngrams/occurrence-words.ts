@@ -122,3 +122,20 @@ export function wordsBackward(
     }
   }
 }
+
+/** The phrase's edge word in one spelling: its UTF-16 length and its byte offset from the match start. */
+export interface EdgeWord {
+  /** Byte offset (right: of the last word's start; left: of the first word's end) from the match start. */
+  readonly byteAt: number;
+  readonly length: number;
+}
+
+/** The spelling's last word (right) or first word (left), or null when the spelling does not end (begin) with one. */
+export function edgeWord(spelling: Uint8Array, direction: 'left' | 'right'): EdgeWord | null {
+  const text = Buffer.from(spelling).toString('utf8');
+  const words = [...wordsOf(text)];
+  const w = direction === 'right' ? words.at(-1) : words[0];
+  if (w === undefined) return null;
+  if (direction === 'right') return w.end === text.length ? { byteAt: Buffer.byteLength(text.slice(0, w.start)), length: w.end - w.start } : null;
+  return w.start === 0 ? { byteAt: Buffer.byteLength(text.slice(0, w.end)), length: w.end } : null;
+}
