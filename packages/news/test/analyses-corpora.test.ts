@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease, openRelease, type OpenRelease } from '../src/release/index.ts';
-import { ngrams, type NgramsRequestWire } from '../src/search-v2/index.ts';
-import { bruteContinuations, scanJsonl, type BruteArticle, type BruteNgramsOptions } from './support/analyses-brute.ts';
+import { collocations, ngrams, scoresOf, type CollocationsRequestWire, type NgramsRequestWire } from '../src/search-v2/index.ts';
+import {
+  bruteContinuations, bruteWindows, bruteWordCount, bruteWordTotal, scanJsonl, type BruteArticle, type BruteNgramsOptions,
+} from './support/analyses-brute.ts';
 import { corpusFiles, startV2Processes, v2, type V2Processes } from './v2-support.ts';
 
 const VERSION = 'analyses-1';
@@ -120,6 +122,96 @@ describe('POST /api/v2/ngrams', () => {
     [{ query: 'oil', year_min: 1990, year_max: 1980 }, 422],
   ])('refuses %j with %i', async (body, status) => {
     const res = await v2(stack.url, 'ngrams', { index: 'news', ...body });
+    expect(res.status).toBe(status);
+    expect(JSON.stringify(res.body)).toMatch(/detail/);
+  });
+});
+
+const COLLOCATION_CASES: readonly (readonly [string, Omit<CollocationsRequestWire, 'index'>, (a: BruteArticle) => boolean])[] = [
+  ['oil prices, 5 + 5', { query: 'oil prices', limit: 10 }, () => true],
+  ['Bundesregierung, 3 + 2, German only, by MI', { query: 'Bundesregierung', left: 3, right: 2, languages: ['de'], sort_by: 'mi', limit: 10 }, (a) => a.language === 'de'],
+  ['東京, 2 + 2, by position', { query: '東京', left: 2, right: 2, by_position: true, limit: 10, min_frequency: 5 }, () => true],
+  ['TRADE case-insensitive, 1987, by frequency', { query: 'TRADE', case: 'insensitive', year_min: 1987, year_max: 1987, sort_by: 'frequency', limit: 10 }, (a) => a.year === 1987],
+];
+
+describe('collocations against the brute-force scan of the corpora', () => {
+  it.each(COLLOCATION_CASES)('%s: window counts, subcorpus counts, scores and the list on both index kinds', async (_name, req, keep) => {
+    const wordCase = req.case === 'insensitive' ? 'insensitive' : 'sensitive';
+    const left = req.left ?? 5;
+    const right = req.right ?? 5;
+    const windows = new Map<string, number>();
+    let fx = 0;
+    const kept = articles.filter(keep);
+    for (const a of kept) fx += bruteWindows(a.text, req.query, left, right, wordCase, windows);
+    const limit = req.limit ?? 50;
+    const candidates = [...windows].filter(([, c]) => c >= (req.min_frequency ?? 2))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit * 2);
+    const fy = new Map(candidates.map(([w]) => [w, kept.reduce((n, a) => n + bruteWordCount(a.text, w, wordCase), 0)]));
+    for (const kind of ['sa', 'compressed'] as const) {
+      const r = await collocations(releases[kind] as OpenRelease, { index: 'news', ...req });
+      expect(r.mode).toBe('exact');
+      expect(r.node_frequency).toBe(fx);
+      const n = r.corpus_words.value;
+      const expected = candidates.map(([word, fxy]) => {
+        const f = fy.get(word) ?? 0;
+        return { word, fxy, fy: f, ...scoresOf({ fxy, fx, fy: Math.max(f, fxy), n }) };
+      });
+      for (const c of r.collocates) {
+        const e = expected.find((x) => x.word === c.word);
+        expect(e, `${kind}: ${c.word}`).toBeDefined();
+        expect(c.window_frequency, c.word).toBe(e?.fxy);
+        if (c.frequency.exact) expect(c.frequency.value, c.word).toBe(e?.fy);
+        else expect(Math.abs(c.frequency.value - (e?.fy ?? 0)) / (e?.fy ?? 1), c.word).toBeLessThan(0.1);
+        if (c.frequency.exact) expect(c.log_dice).toBeCloseTo(e?.log_dice ?? NaN, 9);
+        if (c.positions !== null) expect(c.positions.reduce((a, b) => a + b, 0)).toBe(c.window_frequency);
+      }
+      expect(r.collocates.length).toBe(Math.min(limit, expected.length));
+      expect(r.collocates.length).toBeGreaterThan(3);
+      if (r.collocates.every((c) => c.frequency.exact)) {
+        const key = req.sort_by ?? 'log_dice';
+        const by = (x: (typeof expected)[number]) => (key === 'frequency' ? x.fxy : x[key]);
+        const order = [...expected].sort((a, b) => by(b) - by(a) || b.fxy - a.fxy || (a.word < b.word ? -1 : 1)).slice(0, limit);
+        expect(r.collocates.map((c) => c.word)).toEqual(order.map((x) => x.word));
+      }
+    }
+  });
+
+  it('estimates the subcorpus words within 3% of the brute-force total', async () => {
+    const r = await collocations(releases.sa as OpenRelease, { index: 'news', query: 'oil prices', limit: 1 });
+    const total = bruteWordTotal(articles.map((a) => a.text), 'sensitive');
+    expect(Math.abs(r.corpus_words.value - total) / total).toBeLessThan(0.03);
+  });
+
+  it('gives each collocate an example occurrence whose window holds it', async () => {
+    const r = await collocations(releases.sa as OpenRelease, { index: 'news', query: 'oil prices', limit: 5 });
+    for (const c of r.collocates) {
+      const res = await v2(stack.url, 'contexts', {
+        index: 'news', expected_index_version: VERSION, shard_id: c.example.shard_id, rank_from: c.example.rank, rank_to: c.example.rank + 1, context_bytes: 200,
+      });
+      expect(res.status).toBe(200);
+      const line = (res.body as { contexts: { left: string; right: string }[] }).contexts[0];
+      expect(`${line?.left ?? ''} ${line?.right ?? ''}`).toContain(c.word);
+    }
+  });
+});
+
+describe('POST /api/v2/collocations', () => {
+  it('answers as the engine does', async () => {
+    const body = { index: 'news', query: 'oil prices', left: 3, right: 3, by_position: true };
+    const res = await v2(stack.url, 'collocations', body);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(await collocations(releases.sa as OpenRelease, body as CollocationsRequestWire));
+  });
+
+  it.each([
+    [{ query: 'oil', left: 11 }, 422],
+    [{ query: 'oil', right: -1 }, 422],
+    [{ query: '' }, 422],
+    [{ query: 'oil', sort_by: 'chi2' }, 422],
+    [{ query: 'oil', limit: 201 }, 422],
+    [{ query: 'oil', index: 'nope' }, 422],
+  ])('refuses %j with %i', async (body, status) => {
+    const res = await v2(stack.url, 'collocations', { index: 'news', ...body });
     expect(res.status).toBe(status);
     expect(JSON.stringify(res.body)).toMatch(/detail/);
   });

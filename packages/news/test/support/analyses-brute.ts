@@ -81,3 +81,56 @@ export function bruteContinuations(text: string, query: string, o: BruteNgramsOp
   }
   return { inside, short };
 }
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** The words of each occurrence's window (left `left` words, right `right`), counted into `into` by word. */
+export function bruteWindows(text: string, query: string, left: number, right: number, wordCase: WordCase, into: Map<string, number>): number {
+  const hay = wordCase === 'insensitive' ? foldWord(text) : text;
+  const needle = wordCase === 'insensitive' ? foldWord(query) : query;
+  const qWords = [...wordsOf(needle)];
+  const firstW = qWords[0]?.start === 0 ? qWords[0] : undefined;
+  const lastQ = qWords.at(-1);
+  const lastW = lastQ !== undefined && lastQ.end === needle.length ? lastQ : undefined;
+  const add = (w: string): void => { into.set(w, (into.get(w) ?? 0) + 1); };
+  const found = offsets(hay, needle);
+  for (const at of found) {
+    if (left > 0) {
+      const ws = [...wordsOf(hay.slice(0, firstW === undefined ? at : at + firstW.end), wordCase)];
+      if (firstW !== undefined) ws.pop();
+      ws.slice(Math.max(0, ws.length - left)).forEach((w) => add(w.word));
+    }
+    if (right > 0) {
+      const ws: string[] = [];
+      const want = lastW === undefined ? right : right + 1;
+      for (const w of wordsOf(hay.slice(lastW === undefined ? at + needle.length : at + lastW.start), wordCase)) { ws.push(w.word); if (ws.length === want) break; }
+      (lastW === undefined ? ws : ws.slice(1)).forEach(add);
+    }
+  }
+  return found.length;
+}
+
+/** Occurrences of `word` not touching a letter or digit on either side (substring occurrences for spaceless scripts). */
+export function bruteWordCount(text: string, word: string, wordCase: WordCase): number {
+  const hay = wordCase === 'insensitive' ? foldWord(text) : text;
+  const needle = wordCase === 'insensitive' ? foldWord(word) : word;
+  const whole = !SPACELESS.test(needle);
+  let n = 0;
+  for (const at of offsets(hay, needle)) {
+    if (whole) {
+      const before = Array.from(hay.slice(Math.max(0, at - 2), at)).at(-1) ?? '';
+      const after = Array.from(hay.slice(at + needle.length, at + needle.length + 2))[0] ?? '';
+      if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) continue;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** All words of the articles. */
+export function bruteWordTotal(texts: Iterable<string>, wordCase: WordCase): number {
+  let n = 0;
+  for (const t of texts) for (const _ of wordsOf(t, wordCase)) n++;
+  return n;
+}

@@ -122,7 +122,7 @@ export async function collocations(release: OpenRelease, request: CollocationsRe
 
 /**
  * Answers of disjoint shard sets into one: frequencies summed per word and the scores recomputed from the sums. A
- * word one part lists and another does not misses that part's counts (see DESIGN.md).
+ * word one part does not list misses that part's subcorpus frequency: marked `exact: false` (see DESIGN.md).
  */
 export function combineCollocations(parts: readonly CollocationsResult[], ctx: CombineContext, body: CollocationsRequestWire): CollocationsResult {
   const first = parts[0];
@@ -141,6 +141,10 @@ export function combineCollocations(parts: readonly CollocationsResult[], ctx: C
         example: order(c.example.shard_id) < order(m.example.shard_id) ? c.example : m.example,
       });
     }
+  }
+  // A part that does not list a word did not count its frequency there: the merged frequency is then a lower bound.
+  for (const [word, m] of merged) {
+    if (parts.some((p) => !p.collocates.some((c) => c.word === word))) merged.set(word, { ...m, frequency: { value: m.frequency.value, exact: false } });
   }
   const sum = (f: (p: CollocationsResult) => number) => parts.reduce((s, p) => s + f(p), 0);
   const fx = sum((p) => p.node_frequency);

@@ -76,7 +76,8 @@ export async function subcorpusWords(release: OpenRelease, request: OccurrenceRe
       if (filtered) { const row = rows[i]; if (row === undefined || !passes(row)) continue; }
       for (const _ of wordsOf(shard.reader.documentBytes(d).toString('utf8'), wordCase)) words++;
     }
-    value += k === 0 ? 0 : (words * docCount) / k;
+    // Rounded per shard, so parts of a release round as the whole does.
+    value += k === 0 ? 0 : Math.round((words * docCount) / k);
   }
-  return { value: Math.round(value), exact };
+  return { value, exact };
 }
