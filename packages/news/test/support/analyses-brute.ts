@@ -87,14 +87,18 @@ const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
 
 /** The words of each occurrence's window (left `left` words, right `right`), counted into `into` by word. */
 export function bruteWindows(text: string, query: string, left: number, right: number, wordCase: WordCase, into: Map<string, number>): number {
-  const hay = wordCase === 'insensitive' ? foldWord(text) : text;
+  // Occurrences found in the folded text; windows segmented from the original text with its words folded, as the
+  // engine does (the same offsets while folding keeps the length, which the callers check).
+  const folded = wordCase === 'insensitive' ? foldWord(text) : text;
+  if (folded.length !== text.length) throw new Error('bruteWindows: case folding changed the text length');
+  const hay = text;
   const needle = wordCase === 'insensitive' ? foldWord(query) : query;
   const qWords = [...wordsOf(needle)];
   const firstW = qWords[0]?.start === 0 ? qWords[0] : undefined;
   const lastQ = qWords.at(-1);
   const lastW = lastQ !== undefined && lastQ.end === needle.length ? lastQ : undefined;
   const add = (w: string): void => { into.set(w, (into.get(w) ?? 0) + 1); };
-  const found = offsets(hay, needle);
+  const found = offsets(folded, needle);
   for (const at of found) {
     if (left > 0) {
       const ws = [...wordsOf(hay.slice(0, firstW === undefined ? at : at + firstW.end), wordCase)];
@@ -111,9 +115,11 @@ export function bruteWindows(text: string, query: string, left: number, right: n
   return found.length;
 }
 
-/** Occurrences of `word` not touching a letter or digit on either side (substring occurrences for spaceless scripts). */
-export function bruteWordCount(text: string, word: string, wordCase: WordCase): number {
-  const hay = wordCase === 'insensitive' ? foldWord(text) : text;
+/**
+ * Occurrences of `word` not touching a letter or digit on either side (substring occurrences for spaceless scripts);
+ * `text` already case-folded for a case-insensitive count.
+ */
+export function bruteWordCount(hay: string, word: string, wordCase: WordCase): number {
   const needle = wordCase === 'insensitive' ? foldWord(word) : word;
   const whole = !SPACELESS.test(needle);
   let n = 0;

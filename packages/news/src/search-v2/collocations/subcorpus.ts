@@ -51,8 +51,9 @@ function articlesToRead(docCount: number): number {
 }
 
 /**
- * Words of the subcorpus: per selected shard, the words of a seeded sample of its articles (all of a small shard)
- * scaled to the shard's articles; articles failing the filters count 0. Exact when every shard was read whole.
+ * Words of the subcorpus: per selected shard, the words per text byte of a seeded sample of its articles (all of a
+ * small shard) times the shard's text bytes; articles failing the filters count 0 words. Exact when every shard was
+ * read whole.
  */
 export async function subcorpusWords(release: OpenRelease, request: OccurrenceRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<Counted> {
   const index = lookupIndex(release, request.index);
@@ -71,13 +72,19 @@ export async function subcorpusWords(release: OpenRelease, request: OccurrenceRe
     if (k !== docCount) exact = false;
     const rows = filtered ? lookupYearStore(index, shard.year).getMany(docs.map((d) => shard.docBase + d)) : [];
     let words = 0;
+    let bytes = 0;
     for (const [i, d] of docs.entries()) {
       if (work.due()) await work.pause();
+      const text = shard.reader.documentBytes(d);
+      bytes += text.length;
       if (filtered) { const row = rows[i]; if (row === undefined || !passes(row)) continue; }
-      for (const _ of wordsOf(shard.reader.documentBytes(d).toString('utf8'), wordCase)) words++;
+      for (const _ of wordsOf(text.toString('utf8'), wordCase)) words++;
     }
-    // Rounded per shard, so parts of a release round as the whole does.
-    value += k === 0 ? 0 : Math.round((words * docCount) / k);
+    // A ratio estimate (words per text byte of the sample, times the shard's text bytes): words follow article length
+    // closely, so it varies far less than scaling the sample's words by the article count. Rounded per shard, so parts
+    // of a release round as the whole does.
+    const shardBytes = shard.reader.stats.textBytes - docCount;
+    value += bytes === 0 ? 0 : k === docCount ? words : Math.round((words / bytes) * shardBytes);
   }
   return { value, exact };
 }
