@@ -35,6 +35,8 @@ const SAMPLES: { readonly [K in V2Kind]: (r: OpenRelease) => V2RequestOf<K> } = 
   v2_estimate_resolve: (r) => ({ request: estimateBody, draws: estimateIntervals(r, estimateBody).intervals.map(([shard, lo]) => [shard, lo] as const) }),
   v2_info: () => ({ index: null }),
   v2_search: () => ({ index: 'news', query: 'Berlin OR Wien', page_size: 2 }),
+  v2_ngrams: () => ({ index: 'news', query: 'Berlin', direction: 'left', words: 1 }),
+  v2_collocations: () => ({ index: 'news', query: 'Berlin', min_frequency: 1, by_position: true }),
 };
 
 describe('every v2 call answers what its answer schema declares', () => {

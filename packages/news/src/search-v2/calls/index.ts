@@ -4,6 +4,8 @@
  */
 import type { WireOf } from '../schema/fields.ts';
 import { contextsCall } from './contexts.ts';
+import { ngramsCall } from './ngrams.ts';
+import { collocationsCall } from './collocations.ts';
 import { countCall } from './count.ts';
 import type { V2Call } from './define.ts';
 import { documentsCall } from './documents.ts';
@@ -28,6 +30,8 @@ export const V2_CALLS = {
   v2_estimate: estimateCall,
   v2_info: infoCall,
   v2_search: searchCall,
+  v2_ngrams: ngramsCall,
+  v2_collocations: collocationsCall,
   /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
   v2_estimate_intervals: estimateIntervalsCall,
   v2_estimate_resolve: estimateResolveCall,

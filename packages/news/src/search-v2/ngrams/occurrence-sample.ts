@@ -1,0 +1,93 @@
+/**
+ * The occurrences an analysis reads (ngrams, collocations): per selected shard, every candidate rank when the
+ * shard's intervals hold at most `exactRanks`, else a seeded uniform sample of `sampleSize` ranks drawn with
+ * replacement, each then standing for `weight` = ranks / sampleSize occurrences. The decision and the draws are
+ * per shard (seeded by the request's seed and the shard id), so workers holding different shards give parts whose
+ * sums equal one worker's answer. Occurrences failing the whole-word rule or the metadata filters are dropped.
+ */
+import type { OpenRelease, ShardHandle } from '../../release/types.ts';
+import { WorkBudget } from '../../work-budget/index.ts';
+import { compileFilters, hasNoFilter } from '../filters.ts';
+import { shardsInYears } from '../find.ts';
+import { RequestMatcher } from '../matching.ts';
+import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
+import { sampleRanks } from '../sampling.ts';
+import type { EstimateRequest } from '../types.ts';
+import type { ArticleSpan } from './occurrence-words.ts';
+
+export interface SampleBounds {
+  /** Largest number of a shard's candidate ranks read one by one (an exact answer for that shard). */
+  readonly exactRanks: number;
+  /** Ranks drawn from a larger shard. */
+  readonly sampleSize: number;
+}
+
+/** A counted occurrence: where it is and which spelling matched there. */
+export interface Occurrence {
+  readonly rank: number;
+  readonly spelling: Uint8Array;
+  /** Absolute byte position in the shard text. */
+  readonly pos: number;
+  readonly article: ArticleSpan;
+}
+
+export interface ShardOccurrences {
+  readonly shard: ShardHandle;
+  /** Candidate ranks of the shard (before filters). */
+  readonly candidates: number;
+  /** Ranks read: every candidate, or the sample size. */
+  readonly read: number;
+  /** Occurrences each read rank stands for: 1, or candidates / sample size. */
+  readonly weight: number;
+  readonly occurrences: readonly Occurrence[];
+}
+
+export type OccurrenceRequest = Pick<EstimateRequest, 'index' | 'query' | 'year_min' | 'year_max' | 'case' | 'whole_word'
+  | 'languages' | 'commonlingua_languages' | 'topics' | 'sources' | 'countries'> & { readonly seed?: number | null };
+
+/** FNV-1a of the shard id, mixed into the seed so each shard draws its own sample. */
+export function shardSeed(seed: number, shardId: string): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < shardId.length; i++) h = Math.imul(h ^ shardId.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The counted occurrences of the request's query, shard by shard, in chronological order. */
+export async function* occurrencesOf(
+  release: OpenRelease, request: OccurrenceRequest, bounds: SampleBounds, work: WorkBudget = WorkBudget.unlimited(),
+): AsyncGenerator<ShardOccurrences> {
+  const index = lookupIndex(release, request.index);
+  const passes = compileFilters(request, index);
+  const filtered = !hasNoFilter(request);
+  const matcher = new RequestMatcher(request.query, request, work);
+  for (const shard of shardsInYears(release, request)) {
+    const intervals = matcher.match(shard).intervals.filter((iv) => iv.hi > iv.lo);
+    const candidates = intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
+    if (candidates === 0) continue;
+    const exact = candidates <= bounds.exactRanks;
+    const ranks: { rank: number; spelling: Uint8Array }[] = [];
+    if (exact) {
+      for (const iv of intervals) for (let r = iv.lo; r < iv.hi; r++) ranks.push({ rank: r, spelling: iv.bytes });
+    } else {
+      for (const d of sampleRanks(intervals.map((iv) => [iv.lo, iv.hi] as const), bounds.sampleSize, shardSeed(request.seed ?? 1, shard.shardId))) {
+        ranks.push({ rank: d.rank, spelling: (intervals[d.shard] as (typeof intervals)[number]).bytes });
+      }
+    }
+    const located: Occurrence[] = [];
+    for (const { rank, spelling } of ranks) {
+      if (work.due()) await work.pause();
+      if (!matcher.counts(shard, rank)) continue;
+      const loc = shard.reader.locate(rank);
+      const docStart = loc.pos - loc.offset;
+      located.push({ rank, spelling, pos: loc.pos, article: { doc: loc.doc, docStart, docEnd: docStart + shard.reader.documentLength(loc.doc) } });
+    }
+    let kept = located;
+    if (filtered && located.length > 0) {
+      const docs = [...new Set(located.map((o) => shard.docBase + o.article.doc))];
+      const rows = lookupYearStore(index, shard.year).getMany(docs);
+      const pass = new Map(docs.map((d, i) => [d, rows[i] !== undefined && passes(rows[i])]));
+      kept = located.filter((o) => pass.get(shard.docBase + o.article.doc) === true);
+    }
+    yield { shard, candidates, read: ranks.length, weight: exact ? 1 : candidates / ranks.length, occurrences: kept };
+  }
+}
