@@ -33,6 +33,8 @@ const IndexShard = Type.Object({
   text_bytes: Type.Integer({ minimum: 0 }),
   pointer_bytes: Type.Integer({ minimum: 1 }),
   files: Type.Array(FileEntry),
+  /** The shard's word-count table (word-counts/format.ts); absent in releases built before it, which still open. */
+  word_counts: Type.Optional(Type.Object({ ...StoredFile.properties, tokens: Type.Integer({ minimum: 0 }), types: Type.Integer({ minimum: 0 }) })),
 });
 
 export const IndexManifestSchema = Type.Object({

@@ -55,6 +55,7 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
     const servedYears = new Set(served.map((s) => s.year));
     const years = mx.years.filter((y) => chosen === null || servedYears.has(y.year));
     for (const s of served) await verifyShard(dir, s, options.verify, digests);
+    for (const s of served) if (s.word_counts) await check(s.word_counts.file, s.word_counts.bytes, s.word_counts.sha256);
     for (const y of years) await check(y.file, y.bytes, y.sha256);
     if (mx.countries) await check(mx.countries.file, mx.countries.bytes, mx.countries.sha256);
     plans.push({ ix, served, years, countries: mx.countries !== null });
@@ -71,7 +72,9 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
       for (const s of served) {
         const reader = openShardChecked(dir, s, options.mode);
         closers.push(() => reader.close());
-        shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader });
+        const wc = s.word_counts;
+        const wordCounts = wc && { path: resolveRel(dir, wc.file), tokens: wc.tokens, types: wc.types };
+        shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader, wordCounts });
       }
       const stores = new Map<string, MetadataStore>();
       for (const y of years) {

@@ -17,6 +17,15 @@ export interface ShardHandle {
   /** doc_ix of this shard's first article within its year. */
   readonly docBase: number;
   readonly reader: ShardReader;
+  /** Its word-count table (word-counts/format.ts), read on first use; absent in a release built before them. */
+  readonly wordCounts?: ShardWordCountsRef | undefined;
+}
+
+/** Where a shard's word-count table is, and its totals (from the manifest, so totals need no read). */
+export interface ShardWordCountsRef {
+  readonly path: string;
+  readonly tokens: number;
+  readonly types: number;
 }
 
 export interface ReleaseIndex {

@@ -61,6 +61,7 @@ export async function writeManifests(input: ManifestInput): Promise<ReleaseTotal
     crawl_period: s.crawlPeriod, part: s.part, parts: s.parts, dir: s.relDir, kind: options.kind, format_version: s.files.formatVersion,
     text_bytes: s.files.textBytes, pointer_bytes: s.files.pointerBytes,
     files: s.files.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 })),
+    ...(s.wordCounts ? { word_counts: s.wordCounts } : {}),
   }));
   const years: YearStoreEntry[] = [];
   for (const year of [...new Set(indexed.map((s) => s.year))].sort()) {

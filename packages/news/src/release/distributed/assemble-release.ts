@@ -122,6 +122,7 @@ function filesOf(parts: readonly LoadedPart[]): PartFileRef[] {
   const stores = new Set<string>();
   for (const p of parts) {
     for (const s of p.index.shards) for (const f of s.files) add(p.dir, `${s.dir}/${f.name}`, f);
+    for (const s of p.index.shards) if (s.word_counts) add(p.dir, s.word_counts.file, s.word_counts);
     // Parts that share a year hold the same whole-year store (checked): place it once.
     for (const y of p.metadata.years) if (!stores.has(y.year)) add(p.dir, y.file, y);
     for (const y of p.metadata.years) stores.add(y.year);
