@@ -9,6 +9,7 @@ import type { V2Call } from './define.ts';
 import { documentsCall } from './documents.ts';
 import { estimateCall, estimateIntervalsCall, estimateResolveCall } from './estimate.ts';
 import { findCall } from './find.ts';
+import { frequenciesCall } from './frequencies.ts';
 import { getDocCall } from './get-doc.ts';
 import { infoCall } from './info.ts';
 import { metadataCall } from './metadata.ts';
@@ -28,6 +29,7 @@ export const V2_CALLS = {
   v2_estimate: estimateCall,
   v2_info: infoCall,
   v2_search: searchCall,
+  v2_frequencies: frequenciesCall,
   /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
   v2_estimate_intervals: estimateIntervalsCall,
   v2_estimate_resolve: estimateResolveCall,
