@@ -50,7 +50,7 @@ export class ShardIndexer {
 
   constructor(private readonly root: string, private readonly options: ResolvedBuildOptions, private readonly progress: Progress) {
     this.budget = new SortBudget<PartToIndex>([], options.memoryBytes, options.kind, true);
-    this.words = options.wordCounts === false ? undefined : new ShardWordTables(root, options.indexName);
+    this.words = options.wordCounts === false ? undefined : new ShardWordTables(root, options.indexName, Math.max(1, options.concurrency));
     // allSettled: never rejects, and a failed shard must not leave another sort writing into a folder being removed.
     this.workers = Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, () =>
       this.work().catch((e: unknown) => {

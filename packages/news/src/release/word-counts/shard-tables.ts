@@ -20,14 +20,26 @@ export interface WordCountsEntry {
 }
 
 /**
- * Writes every shard's word-count table on one thread while the build reads and sorts (segmenting is the slow part:
- * 1–2 MB/s). `start` as soon as a part's text is final; `finish` waits for all.
+ * Writes every shard's word-count table on `threads` threads while the build reads and sorts (segmenting is the slow
+ * part: 1–2 MB/s, slower than reading and sorting together), each shard to the thread with the fewest queued.
+ * `start` as soon as a part's text is final; `finish` waits for all.
  */
 export class ShardWordTables {
-  private thread: WordCountThread | undefined;
+  private readonly pool: { thread: WordCountThread; queued: number }[] = [];
   private readonly jobs = new Map<string, Promise<WordCountsEntry>>();
 
-  constructor(private readonly root: string, private readonly indexName: string) {}
+  constructor(private readonly root: string, private readonly indexName: string, private readonly threads: number) {}
+
+  private idlest(): { thread: WordCountThread; queued: number } {
+    const free = this.pool.find((t) => t.queued === 0);
+    if (free !== undefined) return free;
+    if (this.pool.length < this.threads) {
+      const t = { thread: startWordCountThread(), queued: 0 };
+      this.pool.push(t);
+      return t;
+    }
+    return this.pool.reduce((a, b) => (b.queued < a.queued ? b : a));
+  }
 
   /** Queues the shard whose text is `<root>/<relDir>/text.bin`, final under its id `shardId`. */
   start(shardId: string, relDir: string): void {
@@ -37,8 +49,12 @@ export class ShardWordTables {
     mkdirSync(dirname(out), { recursive: true });
     // Opened now: the compressed kind removes text.bin once its index is built, maybe before the thread gets to it.
     const fd = openSync(join(resolveRel(this.root, relDir), 'text.bin'), 'r');
-    this.thread ??= startWordCountThread();
-    const job = this.thread.count(fd, out, WORD_COUNT_FLOOR).then((w) => ({ file, ...w })).finally(() => closeSync(fd));
+    const slot = this.idlest();
+    slot.queued++;
+    const job = slot.thread.count(fd, out, WORD_COUNT_FLOOR).then((w) => ({ file, ...w })).finally(() => {
+      slot.queued--;
+      closeSync(fd);
+    });
     // A failure is reported by `finish`; until then it must not be an unhandled rejection.
     job.catch(() => {});
     this.jobs.set(shardId, job);
@@ -56,7 +72,6 @@ export class ShardWordTables {
   }
 
   async stop(): Promise<void> {
-    await this.thread?.close();
-    this.thread = undefined;
+    await Promise.all(this.pool.splice(0).map((t) => t.thread.close()));
   }
 }

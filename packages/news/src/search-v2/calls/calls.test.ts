@@ -40,6 +40,7 @@ const SAMPLES: { readonly [K in V2Kind]: (r: OpenRelease) => V2RequestOf<K> } = 
   v2_info: () => ({ index: null }),
   v2_search: () => ({ index: 'news', query: 'Berlin OR Wien', page_size: 2 }),
   v2_frequencies: () => ({ index: 'news', periods: ['2017-01'], case: 'insensitive', limit: 3 }),
+  v2_keyness: () => ({ index: 'news', a: { periods: ['2017'] }, b: { year_min: 2016, year_max: 2016 }, limit: 5 }),
 };
 
 describe('every v2 call answers what its answer schema declares', () => {

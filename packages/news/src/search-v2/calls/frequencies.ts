@@ -4,7 +4,8 @@ import { subcorpusFields, yearsOfSubcorpus } from '../frequencies/subcorpus.ts';
 import { closed, expectedIndexVersion, index, indexVersion, nullable } from '../schema/fields.ts';
 import { defineV2Call, type YearSelection } from './define.ts';
 
-const caseName = () => Type.Unsafe<'sensitive' | 'insensitive'>(Type.String({ enum: ['sensitive', 'insensitive'] }));
+/** `sensitive` or `insensitive`, as the answers of the word-count calls name the case mode. */
+export const caseName = () => Type.Unsafe<'sensitive' | 'insensitive'>(Type.String({ enum: ['sensitive', 'insensitive'] }));
 /** The `case` option of the word-count calls. */
 export const wordCase = Type.Optional(Type.Union([caseName(), Type.Null()], {
   default: 'sensitive', description: 'insensitive: words equal under full Unicode case folding are one word (counted folded: Straße → strasse).',

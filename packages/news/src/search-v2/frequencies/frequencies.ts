@@ -3,7 +3,7 @@ import type { WordCase } from '../../words/index.ts';
 import type { CombineContext } from '../calls/define.ts';
 import { positionIn } from '../shard-order.ts';
 import { shardsOfSubcorpus, type Subcorpus } from './subcorpus.ts';
-import { requireWordCounts, shardWordCounts, summedCounts, tokensOf } from './word-tables.ts';
+import { mergedCounts, requireWordCounts, shardWordCounts, tokensOf, type SortedCounts } from './word-tables.ts';
 
 export interface FrequenciesRequest extends Subcorpus {
   readonly index: string;
@@ -39,6 +39,18 @@ const perMillion = (count: number, tokens: number): number => (tokens === 0 ? 0 
 const byCountThenWord = (a: { word: string; count: number }, b: { word: string; count: number }): number =>
   b.count - a.count || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0);
 
+/** The `k` most frequent words, in list order; only words at or over the k-th largest count are sorted. */
+export function topOf(list: SortedCounts, k: number): { word: string; count: number }[] {
+  const values = Float64Array.from(list.counts).sort();
+  const floor = values.length <= k ? -Infinity : (values[values.length - k] ?? -Infinity);
+  const out: { word: string; count: number }[] = [];
+  list.words.forEach((word, i) => {
+    const count = list.counts[i] ?? 0;
+    if (count >= floor) out.push({ word, count });
+  });
+  return out.sort(byCountThenWord).slice(0, k);
+}
+
 /**
  * The most frequent words of a subcorpus with their counts and rates per million words, from the shards' word-count
  * tables (no text is read). One shard: its table's order; several: their counts summed first, so the list is exact.
@@ -58,9 +70,9 @@ export function frequencies(release: OpenRelease, request: FrequenciesRequest): 
     top = [...t.byCount.subarray(0, limit)].map((i) => ({ word: t.words[i] ?? '', count: t.counts[i] ?? 0 }));
     restMax = t.byCount.length > limit ? (t.counts[t.byCount[limit] ?? 0] ?? 0) : 0;
   } else {
-    const all = [...summedCounts(shards, wordCase)].map(([word, count]) => ({ word, count })).sort(byCountThenWord);
-    top = all.slice(0, limit);
-    restMax = all[limit]?.count ?? 0;
+    const ranked = topOf(mergedCounts(shards, wordCase), limit + 1);
+    top = ranked.slice(0, limit);
+    restMax = ranked[limit]?.count ?? 0;
   }
   return {
     index_version: release.indexVersion, case: wordCase, tokens, shard_ids: shards.map((s) => s.shardId),

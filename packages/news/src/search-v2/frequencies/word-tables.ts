@@ -18,11 +18,12 @@ interface Loaded {
 }
 
 /**
- * Decoded tables kept in memory, least recently used dropped first: decoding costs tens of ms per shard (brotli and
- * front coding), far over a frequency list's budget, while a decoded month takes a few MB.
+ * Decoded tables kept in memory up to this many words (about 60 bytes each), least recently used dropped first:
+ * decoding costs tens of ms per shard (brotli and front coding), far over a frequency list's budget.
  */
-const CACHE_SHARDS = 32;
+const CACHE_WORDS = 2_000_000;
 const cache = new Map<string, Loaded>();
+let cachedWords = 0;
 
 function rankByCount(words: readonly string[], counts: Float64Array): Uint32Array {
   const order = Uint32Array.from(words.keys());
@@ -60,7 +61,12 @@ function load(shard: ShardHandle): Loaded {
   }
   const loaded: Loaded = { sensitive: { words: table.words, counts: table.counts, byCount: rankByCount(table.words, table.counts) } };
   cache.set(ref.path, loaded);
-  if (cache.size > CACHE_SHARDS) cache.delete(cache.keys().next().value as string);
+  cachedWords += table.words.length;
+  for (const [path, old] of cache) {
+    if (cachedWords <= CACHE_WORDS || old === loaded) break;
+    cache.delete(path);
+    cachedWords -= old.sensitive.words.length;
+  }
   return loaded;
 }
 
@@ -81,12 +87,43 @@ export function shardWordCounts(shard: ShardHandle, wordCase: WordCase): WordCou
 /** Word tokens of the shards, from the manifest (no table read). */
 export const tokensOf = (shards: readonly ShardHandle[]): number => shards.reduce((n, s) => n + (s.wordCounts?.tokens ?? 0), 0);
 
-/** The summed counts of every word of `shards`. */
-export function summedCounts(shards: readonly ShardHandle[], wordCase: WordCase): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const s of shards) {
-    const t = shardWordCounts(s, wordCase);
-    t.words.forEach((w, i) => sums.set(w, (sums.get(w) ?? 0) + (t.counts[i] ?? 0)));
+/** Words in ascending order (JS `<`, as tables store them) with their counts. */
+export interface SortedCounts {
+  readonly words: readonly string[];
+  readonly counts: Float64Array;
+}
+
+/** Two sorted lists as one, counts of equal words added: a linear walk, no hashing. */
+function mergeTwo(x: SortedCounts, y: SortedCounts): SortedCounts {
+  const words: string[] = [];
+  const counts = new Float64Array(x.words.length + y.words.length);
+  let i = 0;
+  let j = 0;
+  while (i < x.words.length || j < y.words.length) {
+    const a = x.words[i];
+    const b = y.words[j];
+    if (b === undefined || (a !== undefined && a < b)) { counts[words.length] = x.counts[i++] ?? 0; words.push(a as string); }
+    else if (a === undefined || b < a) { counts[words.length] = y.counts[j++] ?? 0; words.push(b); }
+    else { counts[words.length] = (x.counts[i++] ?? 0) + (y.counts[j++] ?? 0); words.push(a); }
   }
-  return sums;
+  return { words, counts: counts.subarray(0, words.length) };
+}
+
+/**
+ * The summed counts of every word of `shards`, sorted by word: tables merged pairwise (n words over k shards cost
+ * n·log k comparisons; summing into a Map cost several times more, measured in bench/frequencies.ts).
+ */
+export function mergedCounts(shards: readonly ShardHandle[], wordCase: WordCase): SortedCounts {
+  let lists: SortedCounts[] = shards.map((s) => shardWordCounts(s, wordCase));
+  if (lists.length === 0) return { words: [], counts: new Float64Array(0) };
+  while (lists.length > 1) {
+    const next: SortedCounts[] = [];
+    for (let i = 0; i < lists.length; i += 2) {
+      const x = lists[i] as SortedCounts;
+      const y = lists[i + 1];
+      next.push(y === undefined ? x : mergeTwo(x, y));
+    }
+    lists = next;
+  }
+  return lists[0] as SortedCounts;
 }
