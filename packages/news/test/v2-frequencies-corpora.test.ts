@@ -124,6 +124,20 @@ describe('POST /api/v2/keyness on the real corpora', () => {
   });
 });
 
+describe('POST /api/v2/timeline per million words', () => {
+  it('gives every period its word tokens as a brute-force scan counts them, and the occurrences per million of them', async () => {
+    const res = await v2(stack.url, 'timeline', { index: 'news', query: 'oil' });
+    expect(res.status).toBe(200);
+    const periods = (res.body as { periods: { period: string; occurrences: number; words: number; per_million_words: number }[] }).periods;
+    expect(periods.length).toBe(brute.size);
+    for (const p of periods) {
+      expect(p.words, p.period).toBe(tokens(brute.get(p.period) ?? new Map<string, number>()));
+      expect(p.per_million_words).toBeCloseTo((p.occurrences * 1e6) / p.words, 9);
+    }
+    expect(periods.some((p) => p.occurrences > 0)).toBe(true);
+  });
+});
+
 describe('a release built without word-count tables', () => {
   let old: BuiltRelease | undefined;
   let oldStack: V2Processes | undefined;
@@ -136,6 +150,8 @@ describe('a release built without word-count tables', () => {
     old = await buildV2Release('v2-freq-old', { inputs: corpusFiles().filter((f) => f.includes('fundus')), wordCounts: false });
     oldStack = await startV2Processes(old);
     expect((await v2(oldStack.url, 'count', { index: 'news', query: 'the' })).status).toBe(200);
+    const timeline = await v2(oldStack.url, 'timeline', { index: 'news', query: 'the' });
+    expect((timeline.body as { periods: { words: number | null; per_million_words: number | null }[] }).periods[0]).toMatchObject({ words: null, per_million_words: null });
     for (const [path, body] of [['frequencies', { index: 'news' }], ['keyness', { index: 'news', a: { year_min: 2023, year_max: 2023 }, b: { year_min: 2024, year_max: 2024 } }]] as const) {
       const res = await v2(oldStack.url, path, body);
       expect(res.status).toBe(422);
