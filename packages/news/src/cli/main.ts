@@ -3,6 +3,7 @@ import { buildCommand } from './build.ts';
 import { createCliContext, type CliCommand } from './context.ts';
 import { countCommand } from './count.ts';
 import { searchCommand } from './search.ts';
+import { frequenciesCommand } from './frequencies.ts';
 import { demoCorpusCommand } from './demo-corpus.ts';
 import { workerCommand } from './worker.ts';
 import { gatewayCommand } from './gateway.ts';
@@ -16,6 +17,7 @@ const COMMANDS: readonly CliCommand[] = [
   buildCommand,
   countCommand,
   searchCommand,
+  frequenciesCommand,
   demoCorpusCommand,
   workerCommand,
   gatewayCommand,
