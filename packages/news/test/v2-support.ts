@@ -34,7 +34,7 @@ export interface BuiltRelease {
 /** Builds a release with the real builder into a temp dir. `records` are written as JSONL (our own test text). */
 export async function buildV2Release(
   version: string,
-  sources: { inputs?: readonly string[]; records?: readonly Record<string, unknown>[]; countriesCsv?: string; partBytes?: number },
+  sources: { inputs?: readonly string[]; records?: readonly Record<string, unknown>[]; countriesCsv?: string; partBytes?: number; wordCounts?: boolean },
 ): Promise<BuiltRelease> {
   const root = await mkdtemp(join(tmpdir(), 'v2-e2e-'));
   const inputs = [...(sources.inputs ?? [])];
@@ -49,7 +49,7 @@ export async function buildV2Release(
     await writeFile(countries, sources.countriesCsv);
   }
   const dir = join(root, 'release');
-  await buildRelease({ inputs, out: dir, indexVersion: version, countries, concurrency: 2, partBytes: sources.partBytes });
+  await buildRelease({ inputs, out: dir, indexVersion: version, countries, concurrency: 2, partBytes: sources.partBytes, wordCounts: sources.wordCounts });
   return { dir, version, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 

@@ -4,6 +4,7 @@ import { createCliContext, type CliCommand } from './context.ts';
 import { countCommand } from './count.ts';
 import { searchCommand } from './search.ts';
 import { collocationsCommand, ngramsCommand } from './analyses.ts';
+import { frequenciesCommand } from './frequencies.ts';
 import { demoCorpusCommand } from './demo-corpus.ts';
 import { workerCommand } from './worker.ts';
 import { gatewayCommand } from './gateway.ts';
@@ -19,6 +20,7 @@ const COMMANDS: readonly CliCommand[] = [
   searchCommand,
   ngramsCommand,
   collocationsCommand,
+  frequenciesCommand,
   demoCorpusCommand,
   workerCommand,
   gatewayCommand,

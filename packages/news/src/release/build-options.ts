@@ -52,6 +52,8 @@ export interface BuildReleaseOptions {
    * touch, and a part manifest for `assembleRelease`.
    */
   readonly onlyPeriods?: string | undefined;
+  /** Write each shard's word-count table (default true; false only to measure what they cost, bench/frequencies.ts). */
+  readonly wordCounts?: boolean | undefined;
   /** Called once after reading, before any sort, with the plan (parts, parallel sorts, peak memory, sorter). */
   readonly onPlan?: ((plan: IndexPlan) => void) | undefined;
   readonly signal?: AbortSignal | undefined;

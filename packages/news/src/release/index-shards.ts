@@ -6,6 +6,7 @@ import type { Progress } from './build-release.ts';
 import { BuildError } from './errors.ts';
 import { resolveRel, titlesRelDir } from './layout.ts';
 import { diskBytesNeeded, planIndexing, SortBudget } from './part-plan.ts';
+import { ShardWordTables, type WordCountsEntry } from './word-counts/index.ts';
 
 const interrupted = () => new BuildError('aborted', 'build interrupted; nothing was written, run news build again');
 
@@ -21,6 +22,8 @@ export interface IndexedShard {
   readonly files: ShardFileSet;
   /** Its headline index (same kind, same doc numbers), in `titlesRelDir(relDir)`. */
   readonly titles: ShardFileSet;
+  /** Its word-count table; absent when the build wrote none (`wordCounts: false`). */
+  readonly wordCounts?: WordCountsEntry | undefined;
 }
 
 /** What indexing needs of a part: where its text is and how large it is (its id is final once it is closed). */
@@ -43,11 +46,13 @@ export class ShardIndexer {
   private readonly early = new Set<string>();
   private readonly workers: Promise<PromiseSettledResult<void>[]>;
   private failure: unknown;
+  private readonly words: ShardWordTables | undefined;
   private indexedBytes = 0;
   private shardsDone = 0;
 
   constructor(private readonly root: string, private readonly options: ResolvedBuildOptions, private readonly progress: Progress) {
     this.budget = new SortBudget<PartToIndex>([], options.memoryBytes, options.kind, true);
+    this.words = options.wordCounts === false ? undefined : new ShardWordTables(root, options.indexName, Math.max(1, options.concurrency));
     // allSettled: never rejects, and a failed shard must not leave another sort writing into a folder being removed.
     this.workers = Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, () =>
       this.work().catch((e: unknown) => {
@@ -89,9 +94,10 @@ export class ShardIndexer {
     this.budget.close();
     await this.workers;
     this.throwIfFailed();
+    const words = await this.words?.finish();
     return shards.map((s) => ({
       shardId: s.shardId, year: s.year, relDir: s.relDir, docBase: s.docBase, crawlPeriod: s.crawlPeriod, part: s.part, parts: s.parts,
-      ...(this.results.get(s.shardId) as { files: ShardFileSet; titles: ShardFileSet }),
+      ...(this.results.get(s.shardId) as { files: ShardFileSet; titles: ShardFileSet }), wordCounts: words?.get(s.shardId),
     }));
   }
 
@@ -99,12 +105,15 @@ export class ShardIndexer {
   async stop(): Promise<void> {
     this.budget.close(true);
     await this.workers;
+    await this.words?.stop();
   }
 
   private add(part: PartToIndex): void {
     // After a failure no sort starts: the reader stops at its next check (throwIfFailed).
     if (this.added.has(part.shardId) || this.failure !== undefined) return;
     this.added.add(part.shardId);
+    // The word counts start as soon as the text is final, on their own thread, beside the reader and the sorts.
+    this.words?.start(part.shardId, part.relDir);
     this.budget.push(part);
   }
 

@@ -49,6 +49,8 @@ const IndexShard = Type.Object({
   files: Type.Array(FileEntry),
   /** Absent in releases built before headline search (manifest format 2): `title:` is then refused. */
   titles: Type.Optional(HeadlineIndex),
+  /** The shard's word-count table (word-counts/format.ts); absent in releases built before it, which still open. */
+  word_counts: Type.Optional(Type.Object({ ...StoredFile.properties, tokens: Type.Integer({ minimum: 0 }), types: Type.Integer({ minimum: 0 }) })),
 });
 
 export const IndexManifestSchema = Type.Object({

@@ -59,6 +59,7 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
     const servedYears = new Set(served.map((s) => s.year));
     const years = mx.years.filter((y) => chosen === null || servedYears.has(y.year));
     for (const s of served) await verifyShard(dir, s, options.verify, digests);
+    for (const s of served) if (s.word_counts) await check(s.word_counts.file, s.word_counts.bytes, s.word_counts.sha256);
     for (const y of years) await check(y.file, y.bytes, y.sha256);
     if (mx.countries) await check(mx.countries.file, mx.countries.bytes, mx.countries.sha256);
     plans.push({ ix, served, years, countries: mx.countries !== null });
@@ -77,7 +78,9 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
         closers.push(() => reader.close());
         const titles = s.titles && openShardChecked(dir, headlineShard(s, s.titles), options.mode);
         if (titles) closers.push(() => titles.close());
-        shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader, titles });
+        const wc = s.word_counts;
+        const wordCounts = wc && { path: resolveRel(dir, wc.file), tokens: wc.tokens, types: wc.types };
+        shards.push({ shardId: s.shard_id as ShardId, year: s.year, docBase: s.doc_base, reader, titles, wordCounts });
       }
       const stores = new Map<string, MetadataStore>();
       for (const y of years) {

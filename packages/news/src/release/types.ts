@@ -19,6 +19,15 @@ export interface ShardHandle {
   readonly reader: ShardReader;
   /** Its headline index (article d's title is its document d); absent when the release was built without one. */
   readonly titles?: ShardReader | undefined;
+  /** Its word-count table (word-counts/format.ts), read on first use; absent in a release built before them. */
+  readonly wordCounts?: ShardWordCountsRef | undefined;
+}
+
+/** Where a shard's word-count table is, and its totals (from the manifest, so totals need no read). */
+export interface ShardWordCountsRef {
+  readonly path: string;
+  readonly tokens: number;
+  readonly types: number;
 }
 
 export interface ReleaseIndex {

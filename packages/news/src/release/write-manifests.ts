@@ -65,6 +65,7 @@ export async function writeManifests(input: ManifestInput): Promise<ReleaseTotal
       dir: titlesRelDir(s.relDir), format_version: s.titles.formatVersion, text_bytes: s.titles.textBytes, doc_count: s.titles.docCount,
       pointer_bytes: s.titles.pointerBytes, files: fileEntries(s.titles),
     },
+    ...(s.wordCounts ? { word_counts: s.wordCounts } : {}),
   }));
   const years: YearStoreEntry[] = [];
   for (const year of [...new Set(indexed.map((s) => s.year))].sort()) {

@@ -3,8 +3,11 @@
  * metadata store over an array (the SQLite store is the release builder's, tested there). Shards are grouped
  * and numbered exactly as the builder does: chronological shards, `doc_ix` per crawl year in (month, input order).
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addWords, encodeWordCounts, tableOfCounts, WORD_COUNT_FLOOR } from '../release/index.ts';
 import { buildShardInMemory } from '../shard/index.ts';
-import type { ArticleMetadata, FilterableField, IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId } from '../release/types.ts';
+import type { ArticleMetadata, FilterableField, IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId, ShardWordCountsRef } from '../release/types.ts';
 
 export interface FixtureArticle {
   /** `YYYY-MM` or `YYYY`. */
@@ -19,6 +22,8 @@ export interface FixtureOptions {
   readonly hasCountryAttribution?: boolean;
   /** Years whose metadata store is absent (a 503 for v2). */
   readonly missingYears?: readonly string[];
+  /** Write each shard's word-count table into this folder, as the builder does (absent: a release without tables). */
+  readonly wordCountsDir?: string;
 }
 
 const EMPTY_METADATA: ArticleMetadata = {
@@ -33,6 +38,15 @@ function arrayStore(year: string, rows: readonly ArticleMetadata[]): MetadataSto
   return { year, docCount: rows.length, get, getMany: (ixs) => ixs.map(get), hasValues, close: () => {} };
 }
 
+function writeWordCounts(dir: string, shardId: string, docs: readonly FixtureArticle[]): ShardWordCountsRef {
+  const counts = new Map<string, number>();
+  for (const a of docs) addWords(counts, a.text);
+  const table = tableOfCounts(counts, WORD_COUNT_FLOOR);
+  const path = join(dir, `${shardId}.nwc`);
+  writeFileSync(path, encodeWordCounts(table));
+  return { path, tokens: table.tokens, types: table.types };
+}
+
 export async function buildMemoryRelease(articles: readonly FixtureArticle[], options: FixtureOptions = {}): Promise<OpenRelease> {
   const shardIds = [...new Set(articles.map((a) => a.shard))].sort();
   const rowsByYear = new Map<string, ArticleMetadata[]>();
@@ -45,7 +59,7 @@ export async function buildMemoryRelease(articles: readonly FixtureArticle[], op
     const docBase = rows.length;
     for (const a of docs) rows.push({ ...EMPTY_METADATA, title: `${shardId} #${rows.length}`, ...a.meta });
     const reader = await buildShardInMemory(docs.map((a) => Buffer.from(a.text)));
-    shards.push({ shardId: shardId as ShardId, year, docBase, reader });
+    shards.push({ shardId: shardId as ShardId, year, docBase, reader, wordCounts: options.wordCountsDir === undefined ? undefined : writeWordCounts(options.wordCountsDir, shardId, docs) });
   }
   const missing = new Set(options.missingYears ?? []);
   const stores = new Map([...rowsByYear].filter(([y]) => !missing.has(y)).map(([y, rows]) => [y, arrayStore(y, rows)]));

@@ -34,22 +34,34 @@ export async function timeline(release: OpenRelease, request: FindRequest, work:
     const n = await matcher.count(shard);
     parts.push({
       index_version: release.indexVersion, query: request.query, total_occurrences: n,
-      periods: [{ period: crawlPeriodOf(shard.shardId), year: shard.year, occurrences: n, articles: docCount, text_bytes: textBytes - docCount, shard_ids: [shard.shardId] }],
+      periods: [{
+        period: crawlPeriodOf(shard.shardId), year: shard.year, occurrences: n, articles: docCount, text_bytes: textBytes - docCount, shard_ids: [shard.shardId],
+        ...perWords(n, shard.wordCounts?.tokens ?? null),
+      }],
     });
   }
   // With no shard selected there is no part to take the query from.
   return { ...combineTimeline(parts, { order: shards.map((s) => s.shardId), indexVersion: release.indexVersion }), query: request.query };
 }
 
+/** A period's words and its rate per million words; both null when a shard of it has no word-count table. */
+function perWords(occurrences: number, words: number | null): { words: number | null; per_million_words: number | null } {
+  return { words, per_million_words: words === null ? null : words === 0 ? 0 : (occurrences * 1e6) / words };
+}
+
 /** timeline's answers for disjoint shard sets as one answer: a period's parts summed, periods in release order. */
 export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineContext): TimelineResult {
   const pos = positionIn(ctx.order);
-  const periods = new Map<string, { period: string; year: string; occurrences: number; articles: number; text_bytes: number; shard_ids: string[] }>();
+  const periods = new Map<string, { period: string; year: string; occurrences: number; articles: number; text_bytes: number; shard_ids: string[]; words?: number | null; per_million_words?: number | null }>();
   for (const p of parts) {
     for (const t of p.periods) {
       const m = periods.get(t.period);
       if (m === undefined) periods.set(t.period, { ...t, shard_ids: [...t.shard_ids] });
-      else { m.occurrences += t.occurrences; m.articles += t.articles; m.text_bytes += t.text_bytes; m.shard_ids.push(...t.shard_ids); }
+      else {
+        m.occurrences += t.occurrences; m.articles += t.articles; m.text_bytes += t.text_bytes; m.shard_ids.push(...t.shard_ids);
+        // Absent on both (answers of older workers): left absent; absent on one side: unknown, like null.
+        if (m.words !== undefined || t.words !== undefined) Object.assign(m, perWords(m.occurrences, m.words == null || t.words == null ? null : m.words + t.words));
+      }
     }
   }
   for (const m of periods.values()) m.shard_ids.sort((a, b) => pos(a) - pos(b));

@@ -124,6 +124,7 @@ function filesOf(parts: readonly LoadedPart[]): PartFileRef[] {
     for (const s of p.index.shards) {
       for (const f of s.files) add(p.dir, `${s.dir}/${f.name}`, f);
       for (const f of s.titles?.files ?? []) add(p.dir, `${s.titles?.dir}/${f.name}`, f);
+      if (s.word_counts) add(p.dir, s.word_counts.file, s.word_counts);
     }
     // Parts that share a year hold the same whole-year store (checked): place it once.
     for (const y of p.metadata.years) if (!stores.has(y.year)) add(p.dir, y.file, y);

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OpenRelease } from '../../release/types.ts';
@@ -13,7 +16,8 @@ let release: OpenRelease;
 /** The ranks of "Berlin" in the first shard, as a client pages them after find. */
 let page: { index: string; expected_index_version: string; shard_id: string; rank_from: number; rank_to: number; query: string };
 beforeAll(async () => {
-  release = await buildMemoryRelease([...ARTICLES, { shard: '2017-01.p002', text: 'Berlin, Berlin und Berlin', meta: { scores: { iptc_topic: 0.5 } } }], { indexVersion: VERSION });
+  const wordCountsDir = mkdtempSync(join(tmpdir(), 'calls-words-'));
+  release = await buildMemoryRelease([...ARTICLES, { shard: '2017-01.p002', text: 'Berlin, Berlin und Berlin', meta: { scores: { iptc_topic: 0.5 } } }], { indexVersion: VERSION, wordCountsDir });
   const found = await V2_CALLS.v2_find.run(release, { index: 'news', query: 'Berlin' }, WorkBudget.unlimited()) as V2AnswerOf<'v2_find'>;
   const [lo, hi] = found.segment_by_shard[0] ?? [0, 0];
   page = { index: 'news', expected_index_version: VERSION, shard_id: found.shard_ids[0] ?? '', rank_from: lo, rank_to: hi, query: 'Berlin' };
@@ -37,6 +41,8 @@ const SAMPLES: { readonly [K in V2Kind]: (r: OpenRelease) => V2RequestOf<K> } = 
   v2_search: () => ({ index: 'news', query: 'Berlin OR Wien', page_size: 2 }),
   v2_ngrams: () => ({ index: 'news', query: 'Berlin', direction: 'left', words: 1 }),
   v2_collocations: () => ({ index: 'news', query: 'Berlin', min_frequency: 1, by_position: true }),
+  v2_frequencies: () => ({ index: 'news', periods: ['2017-01'], case: 'insensitive', limit: 3 }),
+  v2_keyness: () => ({ index: 'news', a: { periods: ['2017'] }, b: { year_min: 2016, year_max: 2016 }, limit: 5 }),
 };
 
 describe('every v2 call answers what its answer schema declares', () => {

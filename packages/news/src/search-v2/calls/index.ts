@@ -11,8 +11,10 @@ import type { V2Call } from './define.ts';
 import { documentsCall } from './documents.ts';
 import { estimateCall, estimateIntervalsCall, estimateResolveCall } from './estimate.ts';
 import { findCall } from './find.ts';
+import { frequenciesCall } from './frequencies.ts';
 import { getDocCall } from './get-doc.ts';
 import { infoCall } from './info.ts';
+import { keynessCall } from './keyness.ts';
 import { metadataCall } from './metadata.ts';
 import { occurrencesCall } from './occurrences.ts';
 import { searchCall } from './search.ts';
@@ -32,6 +34,8 @@ export const V2_CALLS = {
   v2_search: searchCall,
   v2_ngrams: ngramsCall,
   v2_collocations: collocationsCall,
+  v2_frequencies: frequenciesCall,
+  v2_keyness: keynessCall,
   /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
   v2_estimate_intervals: estimateIntervalsCall,
   v2_estimate_resolve: estimateResolveCall,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { combineTimeline, timeline } from '../timeline.ts';
-import { closed, indexVersion, query, selection } from '../schema/fields.ts';
+import { closed, indexVersion, nullable, query, selection } from '../schema/fields.ts';
 import { byYears, defineV2Call, REFUSALS } from './define.ts';
 
 export const TimelineRequest = Type.Object({ ...selection, query: query(1) }, {
@@ -12,6 +12,8 @@ export const TimelinePeriod = Type.Object({
   occurrences: Type.Integer(), articles: Type.Integer({ description: 'Articles crawled in the period.' }),
   text_bytes: Type.Integer({ description: 'UTF-8 text bytes of those articles (separators excluded).' }),
   shard_ids: Type.Array(Type.String(), { description: 'The shards (parts) the period is stored in.' }),
+  words: Type.Optional(nullable(Type.Integer({ description: 'Word tokens of those articles (Unicode word segments with a letter or digit), from the release\'s word-count tables; null for a release built before them.' }))),
+  per_million_words: Type.Optional(nullable(Type.Number({ description: 'occurrences per million words of the period (comparable across scripts, unlike per byte); null with words.' }))),
 }, closed);
 
 export const TimelineAnswer = Type.Object({

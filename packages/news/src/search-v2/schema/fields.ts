@@ -22,7 +22,7 @@ export const query = (minLength?: number) => Type.String({
 export const index = Type.String({
   maxLength: REQUEST_BOUNDS.indexMaxLength, pattern: REQUEST_BOUNDS.indexPattern, description: 'Index name (see available_indexes of info).',
 });
-const year = (which: string) => Type.Optional(Type.Union([
+export const year = (which: string) => Type.Optional(Type.Union([
   Type.Integer({ minimum: REQUEST_BOUNDS.yearMin, maximum: REQUEST_BOUNDS.yearMax }), Type.Null(),
 ], { default: null, description: `${which} crawl year (inclusive); omit for no bound.` }));
 export const expectedIndexVersion = Type.String({
