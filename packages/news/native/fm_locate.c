@@ -53,17 +53,22 @@ typedef struct {
   uint32_t log_block, block_mask, rate, width, value_mask;
 } Fm;
 
-/* binom[n][k] = C(n, k) (all fit a u32); offset_bits[k] = ceil(log2 C(32, k)), the offset width of class k. */
-static uint32_t binom[33][33];
+/*
+ * by_k[k + 1][n] = C(n, k) (all fit a u32): one row per class, so the decode steps along a row and moves one row
+ * up per one it finds. Row 0 (k = −1) is all ones, so no offset in range ever steps past it.
+ * offset_bits[k] = ceil(log2 C(32, k)), the offset width of class k.
+ */
+static uint32_t by_k[34][33];
 static uint32_t offset_bits[33];
 
 static void init_binom(void) {
-  if (binom[0][0] == 1) return;
+  if (by_k[1][0] == 1) return;
+  for (int n = 0; n <= 32; n++) by_k[0][n] = UINT32_MAX;
   for (int n = 0; n <= 32; n++) {
-    binom[n][0] = 1;
-    for (int k = 1; k <= n; k++) binom[n][k] = binom[n - 1][k - 1] + (n > k ? binom[n - 1][k] : 0);
+    by_k[1][n] = 1;
+    for (int k = 1; k <= 32; k++) by_k[k + 1][n] = n == 0 ? 0 : by_k[k][n - 1] + by_k[k + 1][n - 1];
   }
-  for (int k = 0; k <= 32; k++) offset_bits[k] = binom[32][k] <= 1 ? 0 : 32 - (uint32_t)__builtin_clz(binom[32][k] - 1);
+  for (int k = 0; k <= 32; k++) offset_bits[k] = by_k[k + 1][32] <= 1 ? 0 : 32 - (uint32_t)__builtin_clz(by_k[k + 1][32] - 1);
 }
 
 /*
@@ -74,6 +79,8 @@ static void init_binom(void) {
 static int64_t rrr_rank_bit(const Fm *f, uint32_t off, uint32_t p, uint32_t *one) {
   if ((uint64_t)off + RRR_CLASS_BYTES > f->stream_len) return -1;
   const uint8_t *s = f->stream + off;
+  /* A payload of up to 36 bytes often spans two cache lines: ask for the second with the first. */
+  __builtin_prefetch(s + 35);
   uint64_t classes = 0;
   memcpy(&classes, s, RRR_CLASS_BYTES); /* little-endian: checked on open */
   uint32_t q = p >> 5, r = p & 31, ones = 0, at = 8 * RRR_CLASS_BYTES;
@@ -95,15 +102,23 @@ static int64_t rrr_rank_bit(const Fm *f, uint32_t off, uint32_t p, uint32_t *one
       for (uint64_t i = last + 1; i-- > first;) v = v << 8 | s[i];
     o = (uint32_t)((v >> (at & 7)) & ((1ull << w) - 1));
   }
-  /* Decode from bit 31 down to bit r (the combinatorial number system): what remains of k is the ones ≤ r. */
-  for (uint32_t i = 31; i > r && k > 0; i--) {
-    uint32_t c = binom[i][k], ge = o >= c;
+  /*
+   * Decode from bit 31 down to bit r (the combinatorial number system): bit i is set when o ≥ C(i, k); what
+   * remains of k is the ones ≤ r. Both candidates of the next step (same k, or k − 1) are loaded before this
+   * step's compare, so the chain per bit is a compare and a select, not a table load.
+   */
+  const uint32_t *row = by_k[k + 1];
+  uint32_t c = row[31];
+  for (uint32_t i = 31; i > r; i--) {
+    uint32_t same = row[i - 1], less = (row - 33)[i - 1], ge = o >= c;
     o -= c & (0u - ge);
+    row -= 33 * ge;
     k -= ge;
+    c = ge ? less : same;
   }
-  uint32_t bit = k > 0 && o >= binom[r][k];
+  uint32_t bit = o >= c;
   *one = bit;
-  return ones + k - bit;
+  return (int64_t)ones + k - bit;
 }
 
 static inline uint32_t popcount32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }

@@ -15,7 +15,7 @@
  * Since format version 5 a chunk may also be header 254 = RRR (rrr-chunk.ts), when that is smaller than both.
  */
 
-import { encodeRrr, RRR, rrrPayloadBytes, rrrRankBit } from './rrr-chunk.ts';
+import { encodeRrr, RRR, rrrBytes, rrrPayloadBytes, rrrRankBit } from './rrr-chunk.ts';
 
 /** 32-bit population count (SWAR). */
 export function popcount(x: number): number {
@@ -52,6 +52,12 @@ const BYTE_ONES = Uint8Array.from({ length: 256 }, (_, b) => popcount(b));
 
 /** Run boundaries from which an RRR chunk may be smaller (its payload has at least 6 bytes of classes). */
 const RRR_MIN_RUNS = 7;
+/**
+ * Bytes an RRR chunk must save to be chosen. Its rank costs more than a run chunk's (classes, offset, a decode of
+ * up to 31 bits); measured on the real corpora, requiring 5 or 9 bytes (0.248 / 0.259 B/B instead of 0.242) did
+ * not move locate p50 beyond the noise of a loaded machine, so any saving counts (DESIGN.md "RRR chunks").
+ */
+const RRR_MIN_SAVING = 1;
 
 /**
  * The hybrid stream of plain-layout bits: `blockBits[b]` bits per block, block b starting at word
@@ -64,6 +70,7 @@ export function encodeHybrid(words: Uint32Array, blockBits: ArrayLike<number>, r
   const out = new Uint8Array(chunks * (1 + PLAIN_BYTES));
   const bounds = new Uint8Array(PLAIN_BYTES);
   const rrrOut = new Uint8Array(2 * PLAIN_BYTES);
+  const classes = new Uint8Array(CHUNK_WORDS_256);
   let at = 0;
   let wordBase = 0;
   for (let b = 0; b < blockBits.length; b++) {
@@ -87,11 +94,13 @@ export function encodeHybrid(words: Uint32Array, blockBits: ArrayLike<number>, r
           changes = (changes ^ low) >>> 0;
         }
       }
-      const rrrBytes = rrr && k >= RRR_MIN_RUNS ? encodeRrr(wordAt, rrrOut) : PLAIN_BYTES;
-      if (rrrBytes < Math.min(k, PLAIN_BYTES)) {
+      // The RRR size follows from the sub-blocks' popcounts: encode only a chunk that it makes smaller.
+      if (rrr && k >= RRR_MIN_RUNS) for (let i = 0; i < CHUNK_WORDS_256; i++) classes[i] = popcount(wordAt(i));
+      if (rrr && k >= RRR_MIN_RUNS && rrrBytes(classes) + RRR_MIN_SAVING <= Math.min(k, PLAIN_BYTES)) {
         out[at++] = RRR;
-        out.set(rrrOut.subarray(0, rrrBytes), at);
-        at += rrrBytes;
+        const bytes = encodeRrr(wordAt, rrrOut);
+        out.set(rrrOut.subarray(0, bytes), at);
+        at += bytes;
       } else if (k < PLAIN_BYTES) {
         out[at++] = (k << 1) | first;
         out.set(bounds.subarray(0, k), at);

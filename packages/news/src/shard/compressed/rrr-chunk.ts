@@ -58,6 +58,25 @@ export function rrrPayloadBytes(stream: Uint8Array, off: number): number {
   return bytes;
 }
 
+/** Writes the low `width` (≤ 31) bits of `value` into `out` from bit `at` on (LSB first; `out` zeroed). */
+function putBits(out: Uint8Array, at: number, value: number, width: number): void {
+  for (let rem = width; rem > 0; ) {
+    const shift = at & 7;
+    const take = Math.min(8 - shift, rem);
+    out[at >>> 3]! |= (value & ((1 << take) - 1)) << shift;
+    value >>>= take;
+    at += take;
+    rem -= take;
+  }
+}
+
+/** Payload bytes the RRR form of a chunk with these sub-block classes takes (known before encoding it). */
+export function rrrBytes(classes: ArrayLike<number>): number {
+  let bits = 0;
+  for (let s = 0; s < SUBS; s++) bits += OFFSET_BITS[classes[s] as number] as number;
+  return CLASSES_BYTES + ((bits + 7) >>> 3);
+}
+
 /**
  * The RRR payload of the 8 words of a chunk, into `out` from 0; returns its length. `words(i)` is the chunk's i-th
  * 32-bit word (LSB = the chunk's bit 32i).
@@ -65,16 +84,15 @@ export function rrrPayloadBytes(stream: Uint8Array, off: number): number {
 export function encodeRrr(words: (i: number) => number, out: Uint8Array): number {
   out.fill(0, 0, CLASSES_BYTES + 32);
   let at = SUBS * CLASS_BITS;
-  const put = (value: number, width: number): void => {
-    for (let i = 0; i < width; i++, at++) if (Math.floor(value / 2 ** i) % 2 === 1) out[at >>> 3]! |= 1 << (at & 7);
-  };
   for (let s = 0; s < SUBS; s++) {
     let w = words(s) >>> 0;
     let k = 0;
     let offset = 0;
-    for (let i = 0; w !== 0; i++, w >>>= 1) if (w & 1) offset += BINOM[i * 33 + ++k] as number;
-    for (let i = 0; i < CLASS_BITS; i++) if ((k >>> i) & 1) out[(s * CLASS_BITS + i) >>> 3]! |= 1 << ((s * CLASS_BITS + i) & 7);
-    put(offset, OFFSET_BITS[k] as number);
+    // Over the ones only, lowest first: the j-th one at position i adds C(i, j).
+    for (; w !== 0; w = (w & (w - 1)) >>> 0) offset += BINOM[(31 - Math.clz32(w & -w)) * 33 + ++k] as number;
+    putBits(out, s * CLASS_BITS, k, CLASS_BITS);
+    putBits(out, at, offset, OFFSET_BITS[k] as number);
+    at += OFFSET_BITS[k] as number;
   }
   return (at + 7) >>> 3;
 }
