@@ -12,7 +12,8 @@
  * RAM directory (rebuilt on load, 8 bytes per chunk): [2j] the byte offset of chunk j's payload in the stream,
  * [2j + 1] the ones in its block before it (< 2^24) | header << 24. A uniform chunk (no boundaries) is then
  * answered from the directory alone, and a rank reads at most one payload.
- * Since format version 5 a chunk may also be header 254 = RRR (rrr-chunk.ts), when that is smaller than both.
+ * Since format version 5 a chunk may also be header 254 = RRR (rrr-chunk.ts: 8 × 32-bit classes and offsets), when
+ * that is smaller than both: 0.277 → 0.242 B/B on the real corpora.
  */
 
 import { encodeRrr, RRR, rrrBytes, rrrPayloadBytes, rrrRankBit } from './rrr-chunk.ts';
