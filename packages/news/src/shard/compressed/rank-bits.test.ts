@@ -66,11 +66,15 @@ describe('RankBits over hybrid chunks (format 4; RRR chunks since 5)', () => {
     );
   });
 
-  it('stores a chunk as RRR exactly when that is smaller than its runs and plain bits', () => {
-    // one one in 8 positions, spread: ~64 run boundaries (too many), 32 plain bytes, RRR ≈ 6 + 8 × 23 bits = 29 bytes
-    const sparse = [Array.from({ length: 256 }, (_, i) => (((i * 37) >>> 2) % 8 === 0 ? 1 : 0))];
+  it('stores a chunk as RRR only when that saves at least 5 bytes over its runs and plain bits', () => {
+    // 4 ones per 32 bits, spread: 64 run boundaries (too many), 32 plain bytes, RRR 6 + 8 × 16 bits = 22 bytes
+    const sparse = [Array.from({ length: 256 }, (_, i) => (i % 8 === 3 ? 1 : 0))];
     expect(headers(encodeHybrid(plain(sparse), [256]), 2)).toEqual([RRR, 0]);
-    expect(encodeHybrid(plain(sparse), [256]).length).toBeLessThan(encodeHybrid(plain(sparse), [256], false).length);
+    expect(encodeHybrid(plain(sparse), [256]).length).toBe(1 + 22 + 1);
+    expect(encodeHybrid(plain(sparse), [256], false).length).toBe(1 + 32 + 1);
+    // 10 ones per 32 bits: RRR 6 + 8 × 26 bits = 32 bytes saves nothing, so it stays plain
+    const denser = [Array.from({ length: 256 }, (_, i) => ([0, 3, 6, 9, 12, 15, 18, 21, 24, 27].includes(i % 32) ? 1 : 0))];
+    expect(headers(encodeHybrid(plain(denser), [256]), 2)[0]).toBe(PLAIN);
     // noise at one half: RRR would take 6 + 8 × 30 bits = 36 bytes, so it stays plain
     const noise = [Array.from({ length: 256 }, (_, i) => (i * 2654435761) >>> 31)];
     expect(headers(encodeHybrid(plain(noise), [256]), 2)[0]).toBe(PLAIN);
@@ -93,7 +97,7 @@ describe('RankBits over hybrid chunks (format 4; RRR chunks since 5)', () => {
   });
 
   it('refuses an RRR chunk in a format-4 stream, and a malformed one in any', () => {
-    const sparse = [Array.from({ length: 100 }, (_, i) => (((i * 37) >>> 2) % 8 === 0 ? 1 : 0))];
+    const sparse = [Array.from({ length: 100 }, (_, i) => (i % 8 === 3 ? 1 : 0))];
     const stream = encodeHybrid(plain(sparse), [100]);
     expect(stream[0]).toBe(RRR);
     expect(() => new RankBits(stream, [1], false)).toThrow(/header 254/);

@@ -13,7 +13,7 @@
  * [2j + 1] the ones in its block before it (< 2^24) | header << 24. A uniform chunk (no boundaries) is then
  * answered from the directory alone, and a rank reads at most one payload.
  * Since format version 5 a chunk may also be header 254 = RRR (rrr-chunk.ts: 8 × 32-bit classes and offsets), when
- * that is smaller than both: 0.277 → 0.242 B/B on the real corpora.
+ * that saves at least RRR_MIN_SAVING bytes over both: 0.277 → 0.248 B/B on the real corpora.
  */
 
 import { encodeRrr, RRR, rrrBytes, rrrPayloadBytes, rrrRankBit } from './rrr-chunk.ts';
@@ -54,11 +54,12 @@ const BYTE_ONES = Uint8Array.from({ length: 256 }, (_, b) => popcount(b));
 /** Run boundaries from which an RRR chunk may be smaller (its payload has at least 6 bytes of classes). */
 const RRR_MIN_RUNS = 7;
 /**
- * Bytes an RRR chunk must save to be chosen. Its rank costs more than a run chunk's (classes, offset, a decode of
- * up to 31 bits); measured on the real corpora, requiring 5 or 9 bytes (0.248 / 0.259 B/B instead of 0.242) did
- * not move locate p50 beyond the noise of a loaded machine, so any saving counts (DESIGN.md "RRR chunks").
+ * Bytes an RRR chunk must save over the smaller other form to be chosen: its rank costs more (classes, offset, a
+ * decode of up to 31 bits, in the chain of an LF step). On the real corpora, any saving: wavelet bits 0.242 B/B,
+ * locate CPU +17 % and count p50 +24 % against version 4; ≥ 5 bytes: 0.248 B/B, locate p50 as version 4's within
+ * the noise, count p50 +10 % (DESIGN.md "RRR chunks").
  */
-const RRR_MIN_SAVING = 1;
+const RRR_MIN_SAVING = 5;
 
 /**
  * The hybrid stream of plain-layout bits: `blockBits[b]` bits per block, block b starting at word
