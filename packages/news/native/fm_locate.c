@@ -5,7 +5,7 @@
  * reference a property test compares this against. Why: an LF step walks a Huffman wavelet tree, ~1 µs in
  * TypeScript, and a locate takes ~32 of them at sample rate 64.
  *
- *   fmOpenHybrid(blockInfo: Int32Array, nodes: Int32Array, dir: Uint32Array, stream: Uint8Array, occ: Uint32Array,
+ *   fmOpenRrr(blockInfo: Int32Array, nodes: Int32Array, dir: Uint32Array, stream: Uint8Array, occ: Uint32Array,
  *          below: Float64Array,
  *          sampleChunks: Uint32Array, sampleRows: Uint8Array, sampleValues: Uint32Array,
  *          lens: Uint8Array, paths: Uint32Array, totals: Float64Array, rows, logBlock, dollar, rate, valueBits): External
@@ -29,8 +29,11 @@
 
 #include <string.h>
 
-/* Hybrid chunks of the wavelet bits (src/shard/compressed/rank-bits.ts): 256 bits, plain or run boundaries. */
-enum { ARRAYS = 12, FILL = 0, CHUNK_BITS = 256, PLAIN = 255, PLAIN_BYTES = 32, ONES_MASK = (1 << 24) - 1 };
+/*
+ * Hybrid chunks of the wavelet bits (src/shard/compressed/rank-bits.ts): 256 bits, plain, run boundaries or (format
+ * version 5) RRR: 8 classes of 6 bits, then per 32-bit sub-block its offset (src/shard/compressed/rrr-chunk.ts).
+ */
+enum { ARRAYS = 12, FILL = 0, CHUNK_BITS = 256, PLAIN = 255, RRR = 254, RRR_CLASS_BYTES = 6, PLAIN_BYTES = 32, ONES_MASK = (1 << 24) - 1 };
 
 typedef struct {
   napi_ref refs[ARRAYS];
@@ -50,6 +53,74 @@ typedef struct {
   uint32_t log_block, block_mask, rate, width, value_mask;
 } Fm;
 
+/*
+ * by_k[k + 1][n] = C(n, k) (all fit a u32): one row per class, so the decode steps along a row and moves one row
+ * up per one it finds. Row 0 (k = −1) is all ones, so no offset in range ever steps past it.
+ * offset_bits[k] = ceil(log2 C(32, k)), the offset width of class k.
+ */
+static uint32_t by_k[34][33];
+static uint32_t offset_bits[33];
+
+static void init_binom(void) {
+  if (by_k[1][0] == 1) return;
+  for (int n = 0; n <= 32; n++) by_k[0][n] = UINT32_MAX;
+  for (int n = 0; n <= 32; n++) {
+    by_k[1][n] = 1;
+    for (int k = 1; k <= 32; k++) by_k[k + 1][n] = n == 0 ? 0 : by_k[k][n - 1] + by_k[k + 1][n - 1];
+  }
+  for (int k = 0; k <= 32; k++) offset_bits[k] = by_k[k + 1][32] <= 1 ? 0 : 32 - (uint32_t)__builtin_clz(by_k[k + 1][32] - 1);
+}
+
+/*
+ * Ones in the first p bits of the RRR chunk at `off` and in *one bit p (rrrRankBit); -1 when it leads outside the
+ * stream or a class is over 32. The open (TypeScript) checked every offset is in range; an out-of-range one could
+ * only give a wrong count here, never a wild read.
+ */
+static int64_t rrr_rank_bit(const Fm *f, uint32_t off, uint32_t p, uint32_t *one) {
+  if ((uint64_t)off + RRR_CLASS_BYTES > f->stream_len) return -1;
+  const uint8_t *s = f->stream + off;
+  /* A payload of up to 36 bytes often spans two cache lines: ask for the second with the first. */
+  __builtin_prefetch(s + 35);
+  uint64_t classes = 0;
+  memcpy(&classes, s, RRR_CLASS_BYTES); /* little-endian: checked on open */
+  uint32_t q = p >> 5, r = p & 31, ones = 0, at = 8 * RRR_CLASS_BYTES;
+  for (uint32_t i = 0; i < q; i++) {
+    uint32_t c = (uint32_t)(classes >> (6 * i)) & 63;
+    if (c > 32) return -1;
+    ones += c;
+    at += offset_bits[c];
+  }
+  uint32_t k = (uint32_t)(classes >> (6 * q)) & 63, w;
+  if (k > 32) return -1;
+  w = offset_bits[k];
+  uint32_t o = 0;
+  if (w > 0) {
+    uint64_t first = at >> 3, last = (at + w - 1) >> 3, v = 0;
+    if (off + last >= f->stream_len) return -1;
+    if (off + first + 8 <= f->stream_len) memcpy(&v, s + first, 8);
+    else
+      for (uint64_t i = last + 1; i-- > first;) v = v << 8 | s[i];
+    o = (uint32_t)((v >> (at & 7)) & ((1ull << w) - 1));
+  }
+  /*
+   * Decode from bit 31 down to bit r (the combinatorial number system): bit i is set when o ≥ C(i, k); what
+   * remains of k is the ones ≤ r. Both candidates of the next step (same k, or k − 1) are loaded before this
+   * step's compare, so the chain per bit is a compare and a select, not a table load.
+   */
+  const uint32_t *row = by_k[k + 1];
+  uint32_t c = row[31];
+  for (uint32_t i = 31; i > r; i--) {
+    uint32_t same = row[i - 1], less = (row - 33)[i - 1], ge = o >= c;
+    o -= c & (0u - ge);
+    row -= 33 * ge;
+    k -= ge;
+    c = ge ? less : same;
+  }
+  uint32_t bit = o >= c;
+  *one = bit;
+  return (int64_t)ones + k - bit;
+}
+
 static inline uint32_t popcount32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
 
 /*
@@ -62,6 +133,10 @@ static int64_t rank_bit(const Fm *f, uint32_t base, uint32_t bit, uint32_t *one)
   if (2 * j + 1 >= f->dir_len) return -1;
   uint32_t entry = f->dir[2 * j + 1], off = f->dir[2 * j], header = entry >> 24, p = bit & 255;
   uint32_t ones = entry & ONES_MASK;
+  if (header == RRR) {
+    int64_t in = rrr_rank_bit(f, off, p, one);
+    return in < 0 ? -1 : ones + in;
+  }
   if (header == PLAIN) {
     if ((uint64_t)off + PLAIN_BYTES > f->stream_len) return -1;
     uint64_t w[4];
@@ -329,6 +404,7 @@ static napi_value fm_open(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "out of memory");
     return NULL;
   }
+  init_binom();
   int64_t rows, log_block, dollar, rate, width;
   int ok = argc == ARRAYS + 5 &&
       typed(env, argv[0], napi_int32_array, (const void **)&f->block_info, &f->block_info_len) &&
@@ -349,7 +425,7 @@ static napi_value fm_open(napi_env env, napi_callback_info info) {
       dollar >= 0 && dollar < rows && rate >= 1 && rate <= (1 << 30) && width >= 1 && width <= 32;
   if (!ok) {
     free(f);
-    napi_throw_type_error(env, NULL, "fmOpenHybrid: expected the FM-index and sample arrays and 5 valid integers (see fm_locate.c)");
+    napi_throw_type_error(env, NULL, "fmOpenRrr: expected the FM-index and sample arrays and 5 valid integers (see fm_locate.c)");
     return NULL;
   }
   f->rows = rows;
@@ -372,13 +448,13 @@ static napi_value fm_open(napi_env env, napi_callback_info info) {
   for (int k = 0; k < ARRAYS; k++) {
     if (napi_create_reference(env, argv[k], 1, &f->refs[k]) != napi_ok) {
       finalize(env, f, NULL);
-      napi_throw_error(env, NULL, "fmOpenHybrid: could not keep the arrays alive");
+      napi_throw_error(env, NULL, "fmOpenRrr: could not keep the arrays alive");
       return NULL;
     }
   }
   if (napi_create_external(env, f, finalize, NULL, &handle) != napi_ok) {
     finalize(env, f, NULL);
-    napi_throw_error(env, NULL, "fmOpenHybrid: could not create the handle");
+    napi_throw_error(env, NULL, "fmOpenRrr: could not create the handle");
     return NULL;
   }
   return handle;
@@ -388,7 +464,7 @@ static const Fm *get_fm(napi_env env, napi_value v) {
   napi_valuetype type;
   void *data = NULL;
   if (napi_typeof(env, v, &type) != napi_ok || type != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
-    napi_throw_type_error(env, NULL, "expected a handle from fmOpenHybrid");
+    napi_throw_type_error(env, NULL, "expected a handle from fmOpenRrr");
     return NULL;
   }
   return (const Fm *)data;
@@ -480,7 +556,7 @@ static napi_value fm_count(napi_env env, napi_callback_info info) {
 
 napi_status news_fm_register(napi_env env, napi_value exports) {
   static const news_function fns[] = {
-    {"fmOpenHybrid", fm_open}, {"fmLocate", fm_locate}, {"fmLocateMany", fm_locate_many}, {"fmSearch", fm_search},
+    {"fmOpenRrr", fm_open}, {"fmLocate", fm_locate}, {"fmLocateMany", fm_locate_many}, {"fmSearch", fm_search},
     {"fmCount", fm_count},
   };
   return news_register_functions(env, exports, fns, sizeof fns / sizeof fns[0]);

@@ -86,9 +86,9 @@ export async function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOption
     else fillBlockTypeScript(bwt, from, to, lens, tree, cursor, words, base);
     base += blockWords(tree.bits);
   }
-  // Laid out plain (the fill passes set bits at random positions), then stored as hybrid chunks (format 4).
+  // Laid out plain (the fill passes set bits at random positions), then stored as hybrid chunks (format 4; RRR chunks since 5).
   await breathe(o.signal);
-  return { parts: { textBytes: n, blockSymbols: B, dollarRank, counts, lengths, bits: { hybrid: encodeHybrid(words, blockBits) } }, samples };
+  return { parts: { textBytes: n, blockSymbols: B, dollarRank, counts, lengths, bits: { hybrid: encodeHybrid(words, blockBits), rrr: true } }, samples };
 }
 
 interface BwtRows {

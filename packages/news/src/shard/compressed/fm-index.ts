@@ -15,9 +15,9 @@ export interface FmParts {
   readonly lengths: Uint8Array;
   /**
    * Every block's wavelet-tree bits (see rank-bits.ts): plain words (the builder's output, format versions 1–3)
-   * or the hybrid stream (version 4).
+   * or the hybrid stream (version 4; `rrr`: with RRR chunks, version 5).
    */
-  readonly bits: { readonly words: Uint32Array } | { readonly hybrid: Uint8Array };
+  readonly bits: { readonly words: Uint32Array } | { readonly hybrid: Uint8Array; readonly rrr: boolean };
 }
 
 /** What the C locate walk and backward search (native/fm_locate.c) read: FmIndex's own RAM arrays, shared, never copied. */
@@ -107,7 +107,7 @@ export class FmIndex {
       if (p.bits.words.length !== words) throw new RangeError(`the block trees need ${words} words of bits, got ${p.bits.words.length}`);
       this.bits = RankBits.fromWords(p.bits.words, blockBits);
     } else {
-      this.bits = new RankBits(p.bits.hybrid, Array.from(blockBits, blockChunks));
+      this.bits = new RankBits(p.bits.hybrid, Array.from(blockBits, blockChunks), p.bits.rrr);
     }
     this.nodes = new Int32Array(4 * nodes);
     trees.forEach((t, b) => {

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexCompressedShard, openShard, ShardFormatError } from '../index.ts';
 import { bwtBlocks, CFILES, chunkStartEntries, COMPACT_SAMPLE_CHUNKS, COMPRESSED_FORMAT_VERSION, HYBRID_BITS_FILE } from './format.ts';
 import { blockTree } from './huffman.ts';
-import { blockChunks, blockWords, PLAIN } from './rank-bits.ts';
+import { blockChunks, blockWords, chunkBytes, encodeHybrid, RankBits } from './rank-bits.ts';
+import { RRR } from './rrr-chunk.ts';
 import { decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
 import { BROTLI_FALLBACK } from './text-codec.ts';
 
@@ -23,39 +24,59 @@ async function shardWithRate(name: string, sampleRate: number): Promise<string> 
   return dir;
 }
 
+/** A shard of biased random letters: dense wavelet bits with few runs, so some chunks are stored as RRR. */
+async function denseShard(name: string): Promise<string> {
+  const dir = path.join(root, name);
+  const writer = createShardWriter(dir);
+  let seed = 7;
+  const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16;
+  for (let d = 0; d < 20; d++) writer.append(Buffer.from(Array.from({ length: 400 }, () => 'aaaaaaabbbc'.charCodeAt(next() % 11))));
+  await writer.finish();
+  await indexCompressedShard(dir, {}, { blockSymbols: 1024, sampleRate: 8, textBlockBytes: 1024, brotliQuality: 1, text: { ...BROTLI_FALLBACK, level: 1 } });
+  return dir;
+}
+
 function withVersion(dir: string, version: number): void {
   const file = path.join(dir, 'header.json');
   writeFileSync(file, readFileSync(file, 'utf8').replace(/"formatVersion": \d+/, `"formatVersion": ${version}`));
 }
 
-/** The plain words (versions 1–3, 128-bit aligned blocks) of a version-4 hybrid stream. */
-function plainWords(stream: Uint8Array, table: { counts: Uint16Array; lengths: Uint8Array }, blocks: number): Uint32Array {
-  const out: number[] = [];
-  let at = 0;
-  for (let b = 0; b < blocks; b++) {
-    const bits = blockTree(table.lengths.subarray(b * 256, (b + 1) * 256), table.counts.subarray(b * 256, (b + 1) * 256)).bits;
-    const words = new Uint32Array(blockChunks(bits) * 8);
-    for (let j = 0; j < blockChunks(bits); j++) {
-      const header = stream[at++] as number;
-      if (header === PLAIN) {
-        for (let i = 0; i < 256; i++) if (((stream[at + (i >>> 3)] as number) >>> (i & 7)) & 1) words[j * 8 + (i >>> 5)]! |= 1 << (i & 31);
-        at += 32;
-        continue;
-      }
-      let bit = header & 1;
-      let k = 0;
-      for (let i = 0; i < 256; i++) {
-        if (k < header >>> 1 && stream[at + k] === i) {
-          bit ^= 1;
-          k++;
-        }
-        if (bit) words[j * 8 + (i >>> 5)]! |= 1 << (i & 31);
-      }
-      at += header >>> 1;
-    }
-    out.push(...words.subarray(0, blockWords(bits)));
+/** Bits per block of a shard's symbol table. */
+const blockBitCounts = (table: { counts: Uint16Array; lengths: Uint8Array }, blocks: number): number[] =>
+  Array.from({ length: blocks }, (_, b) => blockTree(table.lengths.subarray(b * 256, (b + 1) * 256), table.counts.subarray(b * 256, (b + 1) * 256)).bits);
+
+/** The plain words (versions 1–3, 128-bit aligned blocks) of a version-5 hybrid stream, read bit by bit. */
+function plainWords(stream: Uint8Array, blockBits: number[]): Uint32Array {
+  const ranks = new RankBits(stream, blockBits.map(blockChunks), true);
+  const words = new Uint32Array(blockBits.reduce((n, bits) => n + blockWords(bits), 0));
+  let base = 0;
+  let word = 0;
+  for (const bits of blockBits) {
+    for (let i = 0; i < bits; i++) if (ranks.rankBit(base, i) & 1) words[word + (i >>> 5)]! |= 1 << (i & 31);
+    base += blockChunks(bits);
+    word += blockWords(bits);
   }
-  return Uint32Array.from(out);
+  return words;
+}
+
+/** Rewrites a version-5 shard as version 4 stores it: its hybrid stream without RRR chunks. */
+function storeAsVersion4(dir: string): void {
+  const headerFile = path.join(dir, 'header.json');
+  const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { textBytes: number; blockSymbols: number; files: Record<string, unknown> };
+  const stream = readFileSync(path.join(dir, HYBRID_BITS_FILE));
+  const blockBits = blockBitCounts(decodeBlockSymbols(readFileSync(path.join(dir, CFILES.symbols)), bwtBlocks(header.textBytes, header.blockSymbols)), bwtBlocks(header.textBytes, header.blockSymbols));
+  const v4 = encodeHybrid(plainWords(stream, blockBits), blockBits, false);
+  writeFileSync(path.join(dir, HYBRID_BITS_FILE), v4);
+  header.files['bits'] = { name: HYBRID_BITS_FILE, bytes: v4.length, sha256: createHash('sha256').update(v4).digest('hex') };
+  writeFileSync(headerFile, JSON.stringify({ ...header, formatVersion: 4 }));
+}
+
+/** Headers of the chunks of a hybrid stream. */
+function chunkHeaders(dir: string): number[] {
+  const stream = readFileSync(path.join(dir, HYBRID_BITS_FILE));
+  const out: number[] = [];
+  for (let at = 0; at < stream.length; at += chunkBytes(stream, at, true)) out.push(stream[at] as number);
+  return out;
 }
 
 /** Rewrites a version-4 shard as versions 1–2 store it: symbol table and chunk starts as they lie in RAM. */
@@ -72,7 +93,7 @@ function storeAsVersion(dir: string, version: 1 | 2): void {
   put('counts', CFILES.counts, new Uint8Array(table.counts.buffer));
   put('lengths', CFILES.lengths, table.lengths);
   put('sampleChunks', CFILES.sampleChunks, new Uint8Array(starts.buffer));
-  put('bits', CFILES.bits, new Uint8Array(plainWords(read(HYBRID_BITS_FILE), table, bwtBlocks(header.textBytes, header.blockSymbols)).buffer));
+  put('bits', CFILES.bits, new Uint8Array(plainWords(read(HYBRID_BITS_FILE), blockBitCounts(table, bwtBlocks(header.textBytes, header.blockSymbols))).buffer));
   rmSync(path.join(dir, HYBRID_BITS_FILE));
   delete header.files['symbols'];
   rmSync(path.join(dir, CFILES.symbols));
@@ -90,10 +111,10 @@ const refusal = (dir: string): unknown => {
 };
 
 describe('compressed format versions', () => {
-  it('writes version 4 (hybrid wavelet bits, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
+  it('writes version 5 (hybrid wavelet bits with RRR chunks, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
     const dir = await shardWithRate('rate-36', 36);
     expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({ formatVersion: COMPRESSED_FORMAT_VERSION, sampleRate: 36 });
-    expect(COMPRESSED_FORMAT_VERSION).toBe(4);
+    expect(COMPRESSED_FORMAT_VERSION).toBe(5);
     expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, COMPACT_SAMPLE_CHUNKS, HYBRID_BITS_FILE]));
     expect(readdirSync(dir)).not.toContain(CFILES.bits);
     expect(readdirSync(dir)).not.toContain(CFILES.counts);
@@ -136,9 +157,28 @@ describe('compressed format versions', () => {
   });
 
   it('refuses a version it does not read, saying which it reads', async () => {
-    const dir = await shardWithRate('v5', 48);
-    withVersion(dir, 5);
-    expect(String(refusal(dir))).toMatch(/compressed format version 5, this reader supports 1, 2, 3, 4; rebuild the shard/);
+    const dir = await shardWithRate('v6', 48);
+    withVersion(dir, 6);
+    expect(String(refusal(dir))).toMatch(/compressed format version 6, this reader supports 1, 2, 3, 4, 5; rebuild the shard/);
+  });
+
+  it('still reads version 4 (hybrid bits without RRR chunks) with the same answers, and refuses RRR chunks in it', async () => {
+    const dir = await denseShard('v4-dense');
+    expect(chunkHeaders(dir)).toContain(RRR);
+    const v5 = openShard(dir, 'memory');
+    const expected = Array.from({ length: v5.stats.textBytes }, (_, rank) => v5.locate(rank).pos);
+    const counts = ['ab', 'bba', 'aaaa', 'abcab'].map((q) => v5.count(Buffer.from(q)));
+    v5.close();
+    withVersion(dir, 4);
+    const e = refusal(dir);
+    expect(e).toBeInstanceOf(ShardFormatError);
+    expect(String(e)).toMatch(/fm-bits.hyb.*header 254/);
+    storeAsVersion4(dir);
+    expect(chunkHeaders(dir)).not.toContain(RRR);
+    const v4 = openShard(dir, 'memory');
+    expect(Array.from({ length: v4.stats.textBytes }, (_, rank) => v4.locate(rank).pos)).toEqual(expected);
+    expect(['ab', 'bba', 'aaaa', 'abcab'].map((q) => v4.count(Buffer.from(q)))).toEqual(counts);
+    v4.close();
   });
 
   it('refuses damaged compact tables with a ShardFormatError naming the file', async () => {

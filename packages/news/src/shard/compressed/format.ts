@@ -12,10 +12,11 @@ import { TEXT_CODECS, ZSTD_DICT_MIN_VERSION, type TextCodecName, type TextCodecP
  * Bump on any change to the files below; the reader refuses versions it does not list. See DESIGN.md. Version 2 has
  * version 1's files and allows any sample rate from 2 to 2^16 (version 1: powers of two). Version 3 stores the block
  * symbol table and the sample chunk starts compactly (stored-tables.ts). Version 4 may name the `zstd-dict` text
- * codec (text-codec.ts), whose shards add a dictionary file. All four are read.
+ * codec (text-codec.ts), whose shards add a dictionary file. Version 5 has version 4's files, with RRR chunks allowed
+ * in `fm-bits.hyb` (rrr-chunk.ts). All five are read.
  */
-export const COMPRESSED_FORMAT_VERSION = 4;
-export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
+export const COMPRESSED_FORMAT_VERSION = 5;
+export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
 export const COMPRESSED_KIND = 'compressed';
 
 /**
@@ -61,7 +62,7 @@ export const CFILES = {
 } as const;
 export type DataFile = Exclude<keyof typeof CFILES, 'header'>;
 
-/** Version 4's wavelet bits in hybrid chunks (rank-bits.ts), under the key `bits`. */
+/** Version 4's (and 5's) wavelet bits in hybrid chunks (rank-bits.ts), under the key `bits`. */
 export const HYBRID_BITS_FILE = 'fm-bits.hyb';
 
 /** Version 3's file of the samples' chunk starts (stored-tables.ts), under the key `sampleChunks`. */
@@ -152,7 +153,7 @@ export function readCompressedHeader(dir: string): CompressedHeader {
   }
   if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.textBlockBytes, 1 << 24)) fail('blockSymbols (≤ 2^15) or textBlockBytes is not a supported power of two');
   const rateOk = v.formatVersion === 1 ? isPow2(v.sampleRate, 1 << 16) : isCount(v.sampleRate) && v.sampleRate >= 2 && v.sampleRate <= 1 << 16;
-  if (!rateOk) fail(`sampleRate ${String(v.sampleRate)} is not supported by format version ${String(v.formatVersion)} (version 1: a power of two up to 2^16; versions 2 and 3: 2 to 2^16)`);
+  if (!rateOk) fail(`sampleRate ${String(v.sampleRate)} is not supported by format version ${String(v.formatVersion)} (version 1: a power of two up to 2^16; later versions: 2 to 2^16)`);
   if (!isCount(v.dollarRank) || (v.dollarRank as number) > (v.textBytes as number)) fail('dollarRank missing or out of range');
   const files = (v.files ?? {}) as Record<string, Partial<ShardFileInfo> | undefined>;
   const checked = {} as Record<DataFile, ShardFileInfo>;

@@ -10,7 +10,8 @@ import { buildFm } from './fm-build.ts';
 import { FmIndex } from './fm-index.ts';
 import { HYBRID_BITS_FILE } from './format.ts';
 import { NativeLocator } from './native-locate.ts';
-import { PLAIN } from './rank-bits.ts';
+import { chunkBytes, PLAIN } from './rank-bits.ts';
+import { RRR } from './rrr-chunk.ts';
 import { walkToSample } from './reader.ts';
 import { SaSamples } from './sa-samples.ts';
 
@@ -35,10 +36,21 @@ async function build(text: Uint8Array, blockSymbols: number, sampleRate: number)
   return { fm, samples, native, sa };
 }
 
-/** Texts of few distinct bytes (long repeats, deep wavelet trees in few symbols) and of any bytes. */
+/** Mostly one byte: biased wavelet bits without long runs, which the builder stores as RRR chunks. */
+const skewed = (length: number, seed: number): Uint8Array => {
+  let s = seed >>> 0;
+  return Uint8Array.from({ length }, () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    const v = (s >>> 16) % 20;
+    return v < 17 ? 97 : v === 17 ? 0 : v === 18 ? 98 : 255;
+  });
+};
+
+/** Texts of few distinct bytes (long repeats, deep wavelet trees in few symbols), mostly one byte, and of any bytes. */
 const text = fc.oneof(
   fc.uint8Array({ minLength: 1, maxLength: 600 }),
   fc.array(fc.constantFrom(0, 1, 97, 255), { minLength: 1, maxLength: 600 }).map((a) => Uint8Array.from(a)),
+  fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.integer()).map(([n, seed]) => skewed(n, seed)),
 );
 const params = fc.record({
   blockSymbols: fc.constantFrom(2, 16, 64, 1 << 15),
@@ -67,6 +79,23 @@ describe('native locate (native/fm_locate.c)', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('walks and searches RRR chunks (format 5) exactly as the TypeScript reader', async () => {
+    const t = skewed(20_000, 3);
+    const { fm, samples, native, sa } = await build(t, 1 << 15, 16);
+    const arrays = fm.arrays();
+    let rrr = 0;
+    for (let j = 1; j < arrays.dir.length; j += 2) if ((arrays.dir[j] as number) >>> 24 === RRR) rrr++;
+    expect(rrr).toBeGreaterThan(10);
+    for (let r = 0; r < t.length; r++) {
+      expect(native.position(r + 1)).toBe(sa[r] as number);
+      if (r % 97 === 0) expect(walkToSample(fm, samples, r + 1)).toBe(sa[r] as number);
+    }
+    for (let k = 0; k < 300; k++) {
+      const q = t.subarray(k * 61, k * 61 + 1 + (k % 9));
+      expect(native.count(q)).toBe(fm.count(q));
+    }
   });
 
   it('searches exactly as the TypeScript backward search, for present, absent and any-byte queries', async () => {
@@ -133,7 +162,7 @@ describe('native locate (native/fm_locate.c)', () => {
     expect(() => openShard(dir, 'memory')).toThrow(ShardFormatError); // 0xa5 is no chunk header
     // The same chunks, each plain with every bit overwritten: well formed, so open's checks pass; wrong bits.
     let chunks = 0;
-    for (let at = 0; at < stored.length; chunks++) at += 1 + (stored[at] === PLAIN ? 32 : (stored[at] as number) >>> 1);
+    for (let at = 0; at < stored.length; chunks++) at += chunkBytes(stored, at, true);
     const damaged = Buffer.concat(Array.from({ length: chunks }, () => Buffer.from([PLAIN, ...new Array<number>(32).fill(0xa5)])));
     writeFileSync(bits, damaged);
     const headerFile = path.join(dir, 'header.json');

@@ -2,12 +2,12 @@ import { addonWith } from '../../suffix-array/index.ts';
 import type { FmIndex } from './fm-index.ts';
 import type { SaSamples } from './sa-samples.ts';
 
-/** An opaque handle from the addon's fmOpenHybrid: pointers into the arrays it keeps alive. */
+/** An opaque handle from the addon's fmOpenRrr: pointers into the arrays it keeps alive. */
 type FmHandle = { readonly __fmHandle: unique symbol };
 
 /** The locate walk in `native/fm_locate.c` (see the comment at its top). */
 interface FmLocateAddon {
-  fmOpenHybrid(
+  fmOpenRrr(
     blockInfo: Int32Array, nodes: Int32Array, dir: Uint32Array, stream: Uint8Array, occ: Uint32Array, below: Float64Array,
     sampleChunks: Uint32Array, sampleRows: Uint8Array, sampleValues: Uint32Array,
     lens: Uint8Array, paths: Uint32Array, totals: Float64Array,
@@ -20,9 +20,9 @@ interface FmLocateAddon {
 }
 
 function isFmLocateAddon(addon: object): addon is FmLocateAddon {
-  // fmOpenHybrid (format 4's hybrid bits, 12 arrays) came after fmSearch and fmCount: an addon without it walks
-  // plain bits and must not be handed these arrays.
-  return 'fmOpenHybrid' in addon && typeof addon.fmOpenHybrid === 'function' && 'fmSearch' in addon && typeof addon.fmSearch === 'function' && 'fmCount' in addon && typeof addon.fmCount === 'function';
+  // fmOpenRrr (hybrid bits with format 5's RRR chunks; fmOpenHybrid before it knew no RRR chunk, and fmOpen before
+  // that walked plain bits): an addon built before it must not be handed these arrays, the reader walks in TypeScript.
+  return 'fmOpenRrr' in addon && typeof addon.fmOpenRrr === 'function' && 'fmSearch' in addon && typeof addon.fmSearch === 'function' && 'fmCount' in addon && typeof addon.fmCount === 'function';
 }
 
 
@@ -46,7 +46,7 @@ export class NativeLocator {
     const addon = addonWith(isFmLocateAddon); // undefined: not built, readers walk in TypeScript
     if (addon === undefined) return undefined;
     const a = fm.arrays();
-    const handle = addon.fmOpenHybrid(
+    const handle = addon.fmOpenRrr(
       a.blockInfo, a.nodes, a.dir, a.stream, a.occ, a.below, samples.chunkStart, samples.rowLow, samples.values,
       a.lens, a.paths, a.totals, a.rows, a.logBlock, a.dollar, samples.rate, samples.width,
     );

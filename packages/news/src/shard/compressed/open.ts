@@ -51,8 +51,8 @@ const shardFile = (dir: string, header: CompressedHeader) => (key: DataFile): st
  */
 export function loadFmParts(dir: string, header: CompressedHeader, read: ReadWholeFileOptions = defaultReadWholeFileOptions): { fm: FmIndex; samples: SaSamples } {
   const file = shardFile(dir, header);
-  // Version 4 stores the bits in hybrid chunks; older versions' plain words are converted to them on open.
-  const bits = header.formatVersion >= 4 ? { hybrid: readFileBuffer(file('bits'), read) } : { words: readFileTyped(file('bits'), Uint32Array, read) };
+  // Version 4 stores the bits in hybrid chunks (5: with RRR chunks); older versions' plain words are converted on open.
+  const bits = header.formatVersion >= 4 ? { hybrid: readFileBuffer(file('bits'), read), rrr: header.formatVersion >= 5 } : { words: readFileTyped(file('bits'), Uint32Array, read) };
   const table = blockSymbols(header, file, read);
   const fm = guarded(file('bits'), () => new FmIndex({ textBytes: header.textBytes, blockSymbols: header.blockSymbols, dollarRank: header.dollarRank, ...table, bits }));
   const samples = new SaSamples(chunkStarts(header, file, read), readFileBuffer(file('sampleRows'), read), readFileTyped(file('sampleValues'), Uint32Array, read), header.sampleRate, header.textBytes);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexCompressedShard, indexShard, openShard, ShardFormatError } from '../index.ts';
 import type { ShardReader } from '../index.ts';
-import { CFILES, COMPRESSED_DEFAULTS, ZSTD_TEXT, type CompressedParams } from './format.ts';
+import { CFILES, COMPRESSED_DEFAULTS, COMPRESSED_FORMAT_VERSION, ZSTD_TEXT, type CompressedParams } from './format.ts';
 import { BROTLI_FALLBACK, loadZstd, TEXT_CODEC_DEFAULTS } from './text-codec.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'text-codec-'));
@@ -62,7 +62,7 @@ describe.skipIf(loadZstd() === undefined)('text codec zstd-dict (format version 
 
   it('is the default: writes text.zst and a trained dictionary, smaller than brotli at the same block size', () => {
     const h = header(zstdDir);
-    expect(h).toMatchObject({ formatVersion: 4, textCodec: 'zstd-dict' });
+    expect(h).toMatchObject({ formatVersion: COMPRESSED_FORMAT_VERSION, textCodec: 'zstd-dict' });
     expect(readdirSync(zstdDir)).toEqual(expect.arrayContaining([ZSTD_TEXT, CFILES.textDict, CFILES.textBlocks]));
     expect(readdirSync(zstdDir)).not.toContain(CFILES.text);
     expect(statSync(path.join(zstdDir, CFILES.textDict)).size).toBeGreaterThan(1024);
