@@ -20,7 +20,7 @@ const NEWS_FOLDERS = {
   words: [],
   'python-guards': [],
   // Distinct stories: MinHash signatures, LSH clustering and the per-year story files.
-  stories: ['words'],
+  stories: ['corpus', 'words'],
   shard: ['suffix-array', 'work-budget'],
   matching: ['shard', 'work-budget'],
   release: ['corpus', 'metadata', 'shard', 'suffix-array', 'work-budget', 'words', 'stories'],

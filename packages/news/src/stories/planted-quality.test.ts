@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { scorePlantedCopies } from './planted-quality.fixture.ts';
+
+describe('near stories on planted syndicated copies', () => {
+  it('finds copies with 10% of their words replaced at precision ≥ 0.95 and recall ≥ 0.9', async () => {
+    const q = await scorePlantedCopies(2_000_000, 0.1);
+    expect(q.copies).toBeGreaterThan(200);
+    expect(q.precision).toBeGreaterThanOrEqual(0.95);
+    expect(q.recall).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('finds every unedited copy and merges nothing else', async () => {
+    const q = await scorePlantedCopies(1_000_000, 0);
+    expect(q.foundPairs).toBe(q.truePairs);
+    expect(q.recall).toBe(1);
+  });
+});
