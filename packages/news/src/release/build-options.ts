@@ -52,6 +52,8 @@ export interface BuildReleaseOptions {
    * touch, and a part manifest for `assembleRelease`.
    */
   readonly onlyPeriods?: string | undefined;
+  /** Cluster exact and near-duplicate articles into stories and write the story files (default true). */
+  readonly stories: boolean;
   /** Called once after reading, before any sort, with the plan (parts, parallel sorts, peak memory, sorter). */
   readonly onPlan?: ((plan: IndexPlan) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -67,6 +69,7 @@ export const defaultBuildOptions = {
   force: false,
   kind: 'sa',
   concurrency: 2,
+  stories: true,
 } as const satisfies Partial<BuildReleaseOptions>;
 
 export type BuildReleaseInput = Omit<BuildReleaseOptions, keyof typeof defaultBuildOptions> & Partial<BuildReleaseOptions>;
@@ -83,6 +86,8 @@ export interface BuildSummary {
   /** Bytes of shard files and metadata stores. */
   readonly indexBytes: number;
   readonly metadataBytes: number;
+  /** Bytes of the story files (0 without stories). */
+  readonly storyBytes: number;
   readonly skipped: number;
   /** A part build (`onlyPeriods`): the crawl years it holds; undefined for a whole release. */
   readonly partYears?: readonly string[] | undefined;

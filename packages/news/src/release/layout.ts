@@ -8,12 +8,14 @@ import { join } from 'node:path';
  *   indexes/<name>/shards/<shard_id>/…          one shard (engine format, src/shard/DESIGN.md)
  *   indexes/<name>/metadata/<year>.sqlite       one metadata store per crawl year
  *   indexes/<name>/metadata/countries.csv       the country attribution table, when built with one
+ *   indexes/<name>/stories/<year>.stories       each article's story (src/stories/story-file.ts), when built with them
  */
 export const INDEX_MANIFEST_FILE = 'index-manifest.json';
 export const METADATA_MANIFEST_FILE = 'metadata-manifest.json';
 
 export const shardRelDir = (index: string, shardId: string): string => `indexes/${index}/shards/${shardId}`;
 export const yearStoreRelPath = (index: string, year: string): string => `indexes/${index}/metadata/${year}.sqlite`;
+export const storiesRelPath = (index: string, year: string): string => `indexes/${index}/stories/${year}.stories`;
 export const countriesRelPath = (index: string): string => `indexes/${index}/metadata/countries.csv`;
 
 export const resolveRel = (root: string, rel: string): string => join(root, ...rel.split('/'));
