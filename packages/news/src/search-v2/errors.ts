@@ -25,6 +25,8 @@ export const V2_ERROR_STATUS = {
   /** A `title:` term against a release whose headlines are not indexed (issue 27). */
   headlines_not_indexed: 422,
   too_many_occurrences: 422,
+  /** `dedupe` against a release built without story files (issue 28), or over workers that split the years. */
+  stories_unavailable: 422,
   /** The request used its CPU allowance on the worker (per index kind, gateway DESIGN.md "Work limits"). */
   query_too_expensive: 422,
   /** Its deadline passed or its client went away before the worker finished; the gateway no longer waits for it. */
