@@ -1,17 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJsonlGz } from './support/corpora.ts';
 import { tempDir } from './support/fixtures.ts';
+import { jsonLines, runNewsSync as news } from './support/news-cli.ts';
 
-const NEWS = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const tmp = tempDir('cli-stories-');
 afterAll(() => tmp.cleanup());
-
-const news = (...args: string[]) => spawnSync(process.execPath, [NEWS, ...args], { encoding: 'utf8', timeout: 120_000 });
-const jsonLines = (text: string): Record<string, unknown>[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('news demo-corpus --copies and news search --dedupe', () => {
   it('plants exact copies with a truth file, and search counts each copied story once', () => {
