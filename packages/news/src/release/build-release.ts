@@ -34,9 +34,9 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
   // A month's parts are indexed as soon as each is complete, while the input is still read: reading takes one core.
   const indexer = new ShardIndexer(partial, options, progress);
   const sink = new ArticleSink(partial, options.indexName, options.period, countries, options.partBytes, writes, (part) => indexer.addEarly(part));
+  const stories = options.stories ? new StoryCollector() : undefined;
   try {
     const census = options.selection ? new InputCensus() : undefined;
-    const stories = options.stories ? new StoryCollector() : undefined;
     const stats = await readAll(options, files, sink, progress, indexer, census, stories);
     if (stats.records === 0) {
       throw new BuildError('no_articles', `no articles in ${options.inputs.join(', ')}${stats.skipped ? ` (all ${stats.skipped} records were bad)` : ''}; check the input files`);
@@ -75,6 +75,7 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     };
   } catch (e) {
     sink.abort();
+    stories?.close();
     await indexer.stop();
     await rm(partial, { recursive: true, force: true });
     throw e;
@@ -90,7 +91,8 @@ async function readAll(options: ResolvedBuildOptions, files: Awaited<ReturnType<
   for await (const record of articles) {
     census?.add(record);
     // Every record, also in a part build: story ids number the whole release, so all parts must agree on them.
-    stories?.add(record.crawl.year, record.crawl.month, record.textXxhash64, record.textBytes);
+    const signing = stories?.add(record.crawl.year, record.crawl.month, record.textXxhash64, record.textBytes);
+    if (signing) await signing;
     if (!years || years.has(record.crawl.year)) await sink.add(record);
     if ((stats.records & 255) === 0) {
       throwIfAborted(options.signal);

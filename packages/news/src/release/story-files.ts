@@ -14,7 +14,7 @@ import type { StoriesEntry } from './manifest.ts';
  * and writes the story files of `years` (those this build holds). Returns the manifest entry.
  */
 export async function writeStoryFiles(root: string, indexName: string, collector: StoryCollector, years: ReadonlySet<string>): Promise<StoriesEntry> {
-  const all = collector.finish();
+  const all = await collector.finish();
   const documents = all.reduce((n, y) => n + y.exact.length, 0);
   const entries: StoriesEntry['years'] = [];
   for (const y of all) {

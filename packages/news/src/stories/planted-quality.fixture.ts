@@ -27,7 +27,7 @@ export async function scorePlantedCopies(textBytes: number, editShare: number, s
     const crawl = parseCrawlPeriod(p.article.warc_date);
     if (typeof crawl === 'string') throw new Error(crawl);
     const bytes = Buffer.from(p.article.text, 'utf8');
-    collector.add(crawl.year, crawl.month, hash(bytes), bytes);
+    await collector.add(crawl.year, crawl.month, hash(bytes), bytes);
     const month = `${crawl.year}-${String(crawl.month).padStart(2, '0')}`;
     const local = perMonth.get(month) ?? 0;
     perMonth.set(month, local + 1);
@@ -39,7 +39,7 @@ export async function scorePlantedCopies(textBytes: number, editShare: number, s
   const sorted = keys.map((k, i) => ({ k, i })).sort((a, b) => (a.k.split('#')[0] as string).localeCompare(b.k.split('#')[0] as string) || Number(a.k.split('#')[1]) - Number(b.k.split('#')[1]));
   const near = new Uint32Array(keys.length);
   let at = 0;
-  for (const y of collector.finish()) for (const id of y.near) near[at++] = id;
+  for (const y of await collector.finish()) for (const id of y.near) near[at++] = id;
   const truthOf = new Array<string>(keys.length);
   sorted.forEach(({ i }, r) => { truthOf[r] = truth[i] as string; });
   return { articles: keys.length, copies, ...pairScores(truthOf, near) };

@@ -1,5 +1,6 @@
 import { clusterStories, type Stories } from './cluster.ts';
-import { createSignScratch, signText, SIGNATURE_SLOTS } from './signature.ts';
+import { SIGNATURE_SLOTS } from './signature.ts';
+import { SignThread } from './sign-thread.ts';
 
 /** One crawl year's articles in doc_ix order: the story of each, numbered across the release. */
 export interface YearStories {
@@ -23,10 +24,16 @@ export class StoryCollector {
   private signatures = new Uint16Array(1024 * SIGNATURE_SLOTS);
   private signed = new Uint8Array(1024);
   private readonly perMonth = new Map<number, number>();
-  private readonly scratch = createSignScratch();
+  private readonly thread = new SignThread((first, signatures, signed) => {
+    this.signatures.set(signatures, first * SIGNATURE_SLOTS);
+    this.signed.set(signed, first);
+  });
 
-  /** Adds one article: its crawl year and month, its text's xxHash64 (unsigned decimal) and UTF-8 bytes. */
-  add(year: string, month: number, textXxhash64: string, textBytes: Uint8Array): void {
+  /**
+   * Adds one article: its crawl year and month, its text's xxHash64 (unsigned decimal) and UTF-8 bytes. Returns a
+   * promise only when the signing thread is behind: await it before adding more.
+   */
+  add(year: string, month: number, textXxhash64: string, textBytes: Uint8Array): Promise<void> | undefined {
     if (this.count === this.months.length) this.grow();
     const i = this.count++;
     const key = Number(year) * 16 + month;
@@ -37,11 +44,21 @@ export class StoryCollector {
     const hash = BigInt(textXxhash64);
     this.hashes[2 * i] = Number(hash >> 32n);
     this.hashes[2 * i + 1] = Number(hash & 0xffffffffn);
-    this.signed[i] = signText(textBytes, this.signatures, i * SIGNATURE_SLOTS, this.scratch) ? 1 : 0;
+    return this.thread.add(textBytes);
+  }
+
+  /** Stops the signing thread (after a failed build; finish stops it too). */
+  close(): void {
+    this.thread.close();
   }
 
   /** Clusters every article added; returns each year's stories in doc_ix order, years in order. */
-  finish(): YearStories[] {
+  async finish(): Promise<YearStories[]> {
+    try {
+      await this.thread.finish();
+    } finally {
+      this.thread.close();
+    }
     const n = this.count;
     // Release number of each (year, month)'s first article: years in order, months in order within a year.
     const monthBase = new Map<number, number>();
@@ -75,6 +92,7 @@ export class StoryCollector {
   }
 
   private grow(): void {
+    // Grown before the article is queued, so a batch signed later always fits.
     const size = this.months.length * 2;
     const grown = <T extends Uint32Array | Uint16Array | Uint8Array>(a: T, make: (n: number) => T, per = 1): T => {
       const b = make(size * per);
