@@ -17,17 +17,21 @@ const WORK = process.env['BENCH_STORIES_DIR'] ?? '/tmp/news-stories-bench';
 const RUNS = Number(process.env['BENCH_STORIES_RUNS'] ?? '3');
 const QUALITY_BYTES = Number(process.env['BENCH_STORIES_QUALITY_BYTES'] ?? '10e6');
 const MONTH = process.env['BENCH_STORIES_MONTH'];
+const MONTH_RUNS = Number(process.env['BENCH_STORIES_MONTH_RUNS'] ?? '1');
 const log = (msg: string): void => void process.stderr.write(`bench:stories: ${msg}\n`);
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const realInputs = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) => join(CORPORA, c, `${c}.jsonl.gz`));
 
-interface Built { readonly seconds: number; readonly textBytes: number; readonly documents: number; readonly storyBytes: number; readonly exact: number; readonly near: number }
+interface Built { readonly seconds: number; readonly cpuSeconds: number; readonly textBytes: number; readonly documents: number; readonly storyBytes: number; readonly exact: number; readonly near: number }
 
 async function build(inputs: readonly string[], stories: boolean): Promise<Built> {
   const out = join(WORK, stories ? 'with' : 'without');
   rmSync(out, { recursive: true, force: true });
+  // Process CPU (all threads): on a machine shared with other jobs it varies less than wall time.
+  const cpu = process.cpuUsage();
   const s = await buildRelease({ inputs, out, indexVersion: 'bench-stories', stories });
+  const used = process.cpuUsage(cpu);
   let exact = 0;
   let near = 0;
   if (stories) {
@@ -44,7 +48,7 @@ async function build(inputs: readonly string[], stories: boolean): Promise<Built
     }
   }
   rmSync(out, { recursive: true, force: true });
-  return { seconds: s.seconds, textBytes: s.textBytes, documents: s.documents, storyBytes: s.storyBytes, exact, near };
+  return { seconds: s.seconds, cpuSeconds: (used.user + used.system) / 1e6, textBytes: s.textBytes, documents: s.documents, storyBytes: s.storyBytes, exact, near };
 }
 
 async function timeBuilds(label: string, inputs: readonly string[], runs: number): Promise<string> {
@@ -56,13 +60,16 @@ async function timeBuilds(label: string, inputs: readonly string[], runs: number
     for (const stories of order) {
       const b = await build(inputs, stories);
       (stories ? with_ : without).push(b);
-      log(`${label} round ${r + 1} ${stories ? 'with' : 'without'} stories: ${b.seconds.toFixed(2)} s (load ${loadAverage()})`);
+      log(`${label} round ${r + 1} ${stories ? 'with' : 'without'} stories: ${b.seconds.toFixed(2)} s wall, ${b.cpuSeconds.toFixed(2)} CPU s (load ${loadAverage()})`);
     }
   }
   const a = median(without.map((b) => b.seconds));
   const b = median(with_.map((x) => x.seconds));
+  const ca = median(without.map((x) => x.cpuSeconds));
+  const cb = median(with_.map((x) => x.cpuSeconds));
   const w = with_[0] as Built;
-  return `| ${label} | ${(w.textBytes / 1e6).toFixed(1)} MB, ${w.documents.toLocaleString('en')} articles | ${runs} | ${a.toFixed(2)} s | ${b.toFixed(2)} s | **${(((b / a) - 1) * 100).toFixed(1)} %** | ${(w.storyBytes / w.documents).toFixed(2)} | ${w.exact.toLocaleString('en')} / ${w.near.toLocaleString('en')} |`;
+  const pct = (x: number, y: number): string => `${(((y / x) - 1) * 100).toFixed(1)} %`;
+  return `| ${label} | ${(w.textBytes / 1e6).toFixed(1)} MB, ${w.documents.toLocaleString('en')} articles | ${runs} | ${a.toFixed(2)} s / ${b.toFixed(2)} s | **${pct(a, b)}** | ${ca.toFixed(2)} s / ${cb.toFixed(2)} s | **${pct(ca, cb)}** | ${(w.storyBytes / w.documents).toFixed(2)} | ${w.exact.toLocaleString('en')} / ${w.near.toLocaleString('en')} |`;
 }
 
 async function main(): Promise<void> {
@@ -76,7 +83,7 @@ async function main(): Promise<void> {
     log(quality.at(-1) as string);
   }
   const builds = [await timeBuilds('real corpora (4)', realInputs, RUNS)];
-  if (MONTH) builds.push(await timeBuilds(`synthetic month with planted copies (${(statSync(MONTH).size / 1e6).toFixed(0)} MB gz)`, [MONTH], 1));
+  if (MONTH) builds.push(await timeBuilds(`synthetic month with planted copies (${(statSync(MONTH).size / 1e6).toFixed(0)} MB gz)`, [MONTH], MONTH_RUNS));
   const m = machine();
   const section = `## Distinct stories: clustering cost and quality (npm run bench:stories)
 
@@ -94,8 +101,8 @@ ${quality.join('\n')}
 
 Build time, \`buildRelease\` in one process with and without stories (median of the rounds). Target: +≤ 15 %.
 
-| input | text | rounds | without stories | with stories | cost | story bytes / article | exact / near stories |
-|---|---|---|---|---|---|---|---|
+| input | text | rounds | wall without / with | wall cost | CPU without / with | CPU cost | story bytes / article | exact / near stories |
+|---|---|---|---|---|---|---|---|---|
 ${builds.join('\n')}
 `;
   writeBenchmarkSection('## Distinct stories: clustering cost and quality', section);

@@ -1,6 +1,9 @@
 import { clusterStories, type Stories } from './cluster.ts';
-import { SIGNATURE_SLOTS } from './signature.ts';
+import { createSignScratch, signText, SIGNATURE_SLOTS } from './signature.ts';
 import { SignThread } from './sign-thread.ts';
+
+/** Text signed on the reading thread before a signing thread is started: small builds never start one. */
+const INLINE_BYTES = 8 << 20;
 
 /** One crawl year's articles in doc_ix order: the story of each, numbered across the release. */
 export interface YearStories {
@@ -24,10 +27,10 @@ export class StoryCollector {
   private signatures = new Uint16Array(1024 * SIGNATURE_SLOTS);
   private signed = new Uint8Array(1024);
   private readonly perMonth = new Map<number, number>();
-  private readonly thread = new SignThread((first, signatures, signed) => {
-    this.signatures.set(signatures, first * SIGNATURE_SLOTS);
-    this.signed.set(signed, first);
-  });
+  /** Started once the text signed inline passes INLINE_BYTES: a thread costs ~0.3 s to start (tsx, imports). */
+  private thread: SignThread | undefined;
+  private inlineBytes = 0;
+  private readonly scratch = createSignScratch();
 
   /**
    * Adds one article: its crawl year and month, its text's xxHash64 (unsigned decimal) and UTF-8 bytes. Returns a
@@ -44,20 +47,33 @@ export class StoryCollector {
     const hash = BigInt(textXxhash64);
     this.hashes[2 * i] = Number(hash >> 32n);
     this.hashes[2 * i + 1] = Number(hash & 0xffffffffn);
+    if (this.thread === undefined && this.inlineBytes < INLINE_BYTES) {
+      this.inlineBytes += textBytes.length;
+      this.signed[i] = signText(textBytes, this.signatures, i * SIGNATURE_SLOTS, this.scratch) ? 1 : 0;
+      return undefined;
+    }
+    if (this.thread === undefined) {
+      // The thread numbers its texts from 0: they are this collector's articles from `from` on.
+      const from = i;
+      this.thread = new SignThread((first, signatures, signed) => {
+        this.signatures.set(signatures, (from + first) * SIGNATURE_SLOTS);
+        this.signed.set(signed, from + first);
+      });
+    }
     return this.thread.add(textBytes);
   }
 
   /** Stops the signing thread (after a failed build; finish stops it too). */
   close(): void {
-    this.thread.close();
+    this.thread?.close();
   }
 
   /** Clusters every article added; returns each year's stories in doc_ix order, years in order. */
   async finish(): Promise<YearStories[]> {
     try {
-      await this.thread.finish();
+      await this.thread?.finish();
     } finally {
-      this.thread.close();
+      this.thread?.close();
     }
     const n = this.count;
     // Release number of each (year, month)'s first article: years in order, months in order within a year.
