@@ -9,20 +9,23 @@ const engineFolders = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata'
 
 // Every folder of packages/news/src and the folders its files may import from (by resolved path; a folder's own
 // files are always allowed). A folder missing here is a lint error, so a new one states its place in the layers.
-const NEWS_ENGINE = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release', 'work-budget', 'words'];
+const NEWS_ENGINE = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release', 'work-budget', 'words', 'stories'];
 const NEWS_FOLDERS = {
   'suffix-array': [],
   'work-budget': [],
-  corpus: [],
+  // The synthetic corpus edits words of planted copies (issue 28 item 1).
+  corpus: ['words'],
   metadata: [],
   // Words as the analyses count them (Unicode segments, case folding): used by the builder and the v2 calls.
   words: [],
   'python-guards': [],
+  // Distinct stories: MinHash signatures, LSH clustering and the per-year story files.
+  stories: ['corpus', 'words'],
   shard: ['suffix-array', 'work-budget'],
   matching: ['shard', 'work-budget'],
-  release: ['corpus', 'metadata', 'shard', 'suffix-array', 'work-budget', 'words'],
+  release: ['corpus', 'metadata', 'shard', 'suffix-array', 'work-budget', 'words', 'stories'],
   // The v2 domain: pure functions over an open release; no HTTP, no worker, no gateway.
-  'search-v2': ['release', 'metadata', 'shard', 'matching', 'work-budget', 'words'],
+  'search-v2': ['release', 'metadata', 'shard', 'matching', 'work-budget', 'words', 'stories'],
   // The typed boundary between gateway and worker: the v2 calls' declarations and the shapes they carry.
   protocol: ['search-v2', 'metadata'],
   worker: ['protocol', 'search-v2', ...NEWS_ENGINE],
@@ -31,7 +34,7 @@ const NEWS_FOLDERS = {
   gateway: ['protocol', 'hub'],
   // The browser client: the public API's shapes as types only, plus two dependency-free files it bundles.
   client: ['python-guards'],
-  cli: ['corpus', 'gateway', 'hub', 'matching', 'metadata', 'protocol', 'release', 'search-v2', 'shard', 'suffix-array', 'work-budget', 'worker', 'words'],
+  cli: ['corpus', 'gateway', 'hub', 'matching', 'metadata', 'protocol', 'release', 'search-v2', 'shard', 'suffix-array', 'work-budget', 'worker', 'words', 'stories'],
 };
 
 // Events: each folder of packages/events/src lists the sibling folders it may import (tests may reach further).

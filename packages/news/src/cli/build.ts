@@ -19,6 +19,7 @@ interface BuildFlags {
   partBytes?: number;
   memory?: number;
   onlyPeriods?: string;
+  stories: boolean;
 }
 
 function positiveNumber(flag: string, integer: boolean): (value: string) => number {
@@ -45,13 +46,14 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
     .option('--force', 'replace an existing non-empty --out', false)
     .option('--part-bytes <n>', 'split a period larger than this many text bytes into parts (default: the largest that --memory can sort)', positiveNumber('--part-bytes', true))
     .option('--only-periods <spec>', 'build only a part of the release: these crawl months or years (e.g. 2019-01..2019-06,2020-02 or 2019,2021..2023), for news release assemble')
+    .option('--no-stories', 'skip the story clustering (exact and near-duplicate articles); dedupe requests then get 422')
     .option('--memory <GB>', 'RAM budget of the build in GB (default: half the machine); decides the part size and how many parts sort at once', positiveNumber('--memory', false))
     .action(action(ctx, 'build', async (flags: BuildFlags) => {
       const progress = createProgressReporter(ctx.stderr, ctx.logger);
       try {
         const summary = await withInterrupt(ctx, 'build', (signal) => buildRelease({
           inputs: flags.input, out: flags.out, indexVersion: flags.indexVersion, indexName: flags.index, period: flags.period, kind: flags.kind,
-          countries: flags.countries, skipBad: flags.skipBad, force: flags.force, signal,
+          countries: flags.countries, skipBad: flags.skipBad, force: flags.force, stories: flags.stories, signal,
           partBytes: flags.partBytes, onlyPeriods: flags.onlyPeriods, memoryBytes: flags.memory === undefined ? undefined : Math.floor(flags.memory * 1e9),
           onPlan: (plan) => ctx.logger.info({ plan }, planLine(plan)),
           onProgress: (p) => progress.report(p),
@@ -69,7 +71,7 @@ export const buildCommand: CliCommand = (program: Command, ctx) => {
         ctx.stdout.write(JSON.stringify({
           out: summary.out, index_version: summary.indexVersion, index: summary.indexName, documents: summary.documents,
           shards: summary.shards, years: summary.years, text_bytes: summary.textBytes, index_bytes: summary.indexBytes,
-          skipped: summary.skipped, seconds: Number(summary.seconds.toFixed(2)), mb_per_s: mbps,
+          story_bytes: summary.storyBytes, skipped: summary.skipped, seconds: Number(summary.seconds.toFixed(2)), mb_per_s: mbps,
           ...(summary.partYears ? { part_years: summary.partYears } : {}),
         }) + '\n');
       } finally {

@@ -6,3 +6,4 @@ export { readArticles, recordPosition, type ReadArticlesOptions, type ReadStats 
 export { readRecords, type RawRecord } from './record-source.ts';
 export { createTextHasher, type TextHasher } from './text-hash.ts';
 export { syntheticArticles, writeSyntheticCorpus, defaultSyntheticCorpusOptions, type SyntheticArticle, type SyntheticCorpusOptions } from './synthetic.ts';
+export { plantCopies, writeSyndicatedCorpus, defaultSyndicationOptions, type PlantedArticle, type SyndicationOptions } from './syndicated-copies.ts';

@@ -157,7 +157,12 @@ export function* syntheticArticles(options: SyntheticCorpusOptions): Generator<S
 }
 
 /** Writes a synthetic corpus as gzipped JSONL. Returns the article count and text bytes. */
-export async function writeSyntheticCorpus(path: string, options: SyntheticCorpusOptions): Promise<{ articles: number; textBytes: number }> {
+export function writeSyntheticCorpus(path: string, options: SyntheticCorpusOptions): Promise<{ articles: number; textBytes: number }> {
+  return writeArticlesJsonlGz(path, syntheticArticles(options));
+}
+
+/** Writes articles as gzipped JSONL, one object per line. Returns the article count and text bytes. */
+export async function writeArticlesJsonlGz(path: string, source: Iterable<SyntheticArticle>): Promise<{ articles: number; textBytes: number }> {
   const file = createWriteStream(path);
   // Level 1: the corpus is test data; fast compression keeps a 1 GB corpus quick to generate and read.
   const gzip = createGzip({ level: 1, chunkSize: 1 << 20, strategy: zlibConstants.Z_DEFAULT_STRATEGY });
@@ -166,7 +171,7 @@ export async function writeSyntheticCorpus(path: string, options: SyntheticCorpu
   let textBytes = 0;
   let pending: string[] = [];
   let pendingBytes = 0;
-  for (const a of syntheticArticles(options)) {
+  for (const a of source) {
     articles++;
     textBytes += Buffer.byteLength(a.text, 'utf8');
     const line = JSON.stringify(a) + '\n';

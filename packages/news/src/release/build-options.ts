@@ -54,6 +54,8 @@ export interface BuildReleaseOptions {
   readonly onlyPeriods?: string | undefined;
   /** Write each shard's word-count table (default true; false only to measure what they cost, bench/frequencies.ts). */
   readonly wordCounts?: boolean | undefined;
+  /** Cluster exact and near-duplicate articles into stories and write the story files (default true). */
+  readonly stories: boolean;
   /** Called once after reading, before any sort, with the plan (parts, parallel sorts, peak memory, sorter). */
   readonly onPlan?: ((plan: IndexPlan) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -69,6 +71,7 @@ export const defaultBuildOptions = {
   force: false,
   kind: 'sa',
   concurrency: 2,
+  stories: true,
 } as const satisfies Partial<BuildReleaseOptions>;
 
 export type BuildReleaseInput = Omit<BuildReleaseOptions, keyof typeof defaultBuildOptions> & Partial<BuildReleaseOptions>;
@@ -85,6 +88,8 @@ export interface BuildSummary {
   /** Bytes of shard files and metadata stores. */
   readonly indexBytes: number;
   readonly metadataBytes: number;
+  /** Bytes of the story files (0 without stories). */
+  readonly storyBytes: number;
   readonly skipped: number;
   /** A part build (`onlyPeriods`): the crawl years it holds; undefined for a whole release. */
   readonly partYears?: readonly string[] | undefined;

@@ -10,6 +10,8 @@ import { planIndexing } from './part-plan.ts';
 import { BuildError } from './errors.ts';
 import { ShardIndexer } from './index-shards.ts';
 import { createPartialDir, putInPlace, refuseExistingOutput } from './output-dir.ts';
+import { StoryCollector } from '../stories/index.ts';
+import { writeStoryFiles } from './story-files.ts';
 import { writeManifests } from './write-manifests.ts';
 
 /**
@@ -32,9 +34,10 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
   // A month's parts are indexed as soon as each is complete, while the input is still read: reading takes one core.
   const indexer = new ShardIndexer(partial, options, progress);
   const sink = new ArticleSink(partial, options.indexName, options.period, countries, options.partBytes, writes, (part) => indexer.addEarly(part));
+  const stories = options.stories ? new StoryCollector() : undefined;
   try {
     const census = options.selection ? new InputCensus() : undefined;
-    const stats = await readAll(options, files, sink, progress, indexer, census);
+    const stats = await readAll(options, files, sink, progress, indexer, census, stories);
     if (stats.records === 0) {
       throw new BuildError('no_articles', `no articles in ${options.inputs.join(', ')}${stats.skipped ? ` (all ${stats.skipped} records were bad)` : ''}; check the input files`);
     }
@@ -52,9 +55,10 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     progress.update({ phase: 'metadata' });
     const years = await sink.finishStores(options.indexVersion);
     throwIfAborted(options.signal);
+    const storiesEntry = stories && await writeStoryFiles(partial, options.indexName, stories, new Set(sink.yearDocCounts().keys()));
 
     progress.update({ phase: 'manifest' });
-    const totals = await writeManifests({ root: partial, options, indexed, countries, writeCountries, yearDocCounts: sink.yearDocCounts() });
+    const totals = await writeManifests({ root: partial, options, indexed, countries, writeCountries, yearDocCounts: sink.yearDocCounts(), stories: storiesEntry });
     if (input && options.selection) {
       await writePartManifest(partial, {
         indexVersion: options.indexVersion, indexName: options.indexName, period: options.period, kind: options.kind,
@@ -67,10 +71,11 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     return {
       out, indexVersion: options.indexVersion, indexName: options.indexName, documents: totals.documents,
       shards: indexed.length, years, textBytes: totals.textBytes, indexBytes: totals.indexBytes,
-      metadataBytes: totals.metadataBytes, skipped: stats.skipped, partYears: options.selection?.years, seconds, mbPerSecond: totals.textBytes / 1e6 / Math.max(seconds, 1e-3),
+      metadataBytes: totals.metadataBytes, storyBytes: storiesEntry?.years.reduce((n, y) => n + y.bytes, 0) ?? 0, skipped: stats.skipped, partYears: options.selection?.years, seconds, mbPerSecond: totals.textBytes / 1e6 / Math.max(seconds, 1e-3),
     };
   } catch (e) {
     sink.abort();
+    stories?.close();
     await indexer.stop();
     await rm(partial, { recursive: true, force: true });
     throw e;
@@ -78,13 +83,16 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
 }
 
 /** Streams the input into the sink; a part build (census given) reads everything but keeps only its years. */
-async function readAll(options: ResolvedBuildOptions, files: Awaited<ReturnType<typeof discoverInputFiles>>, sink: ArticleSink, progress: Progress, indexer: ShardIndexer, census?: InputCensus): Promise<ReadStats> {
+async function readAll(options: ResolvedBuildOptions, files: Awaited<ReturnType<typeof discoverInputFiles>>, sink: ArticleSink, progress: Progress, indexer: ShardIndexer, census?: InputCensus, stories?: StoryCollector): Promise<ReadStats> {
   const stats: ReadStats = { records: 0, skipped: 0 };
   let inputBytes = 0;
   const years = options.selection ? new Set(options.selection.years) : undefined;
   const articles = readArticles(files, { skipBad: options.skipBad, onSkip: options.onSkip, onInputBytes: (n) => { inputBytes = n; } }, stats);
   for await (const record of articles) {
     census?.add(record);
+    // Every record, also in a part build: story ids number the whole release, so all parts must agree on them.
+    const signing = stories?.add(record.crawl.year, record.crawl.month, record.textXxhash64, record.textBytes);
+    if (signing) await signing;
     if (!years || years.has(record.crawl.year)) await sink.add(record);
     if ((stats.records & 255) === 0) {
       throwIfAborted(options.signal);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
  *   indexes/<name>/metadata/<year>.sqlite       one metadata store per crawl year
  *   indexes/<name>/metadata/countries.csv       the country attribution table, when built with one
  *   indexes/<name>/words/<shard_id>.nwc         one shard's word-count table (word-counts/format.ts)
+ *   indexes/<name>/stories/<year>.stories       each article's story (src/stories/story-file.ts), when built with them
  */
 export const INDEX_MANIFEST_FILE = 'index-manifest.json';
 export const METADATA_MANIFEST_FILE = 'metadata-manifest.json';
@@ -20,6 +21,7 @@ export const TITLES_DIR = 'titles';
 export const titlesRelDir = (shardRelDir: string): string => `${shardRelDir}/${TITLES_DIR}`;
 export const yearStoreRelPath = (index: string, year: string): string => `indexes/${index}/metadata/${year}.sqlite`;
 export const wordCountsRelPath = (index: string, shardId: string): string => `indexes/${index}/words/${shardId}.nwc`;
+export const storiesRelPath = (index: string, year: string): string => `indexes/${index}/stories/${year}.stories`;
 export const countriesRelPath = (index: string): string => `indexes/${index}/metadata/countries.csv`;
 
 export const resolveRel = (root: string, rel: string): string => join(root, ...rel.split('/'));

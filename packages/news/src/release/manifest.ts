@@ -70,6 +70,20 @@ export type IndexManifest = Static<typeof IndexManifestSchema>;
 export type IndexManifestShard = Static<typeof IndexShard>;
 export type HeadlineIndexEntry = Static<typeof HeadlineIndex>;
 
+/** The story files and the clustering that made them (release/DESIGN.md, "Stories"). */
+const StoriesEntrySchema = Type.Object({
+  format_version: Type.Integer(),
+  shingle_words: Type.Integer({ minimum: 1 }),
+  signature_slots: Type.Integer({ minimum: 1 }),
+  bands: Type.Integer({ minimum: 1 }),
+  rows: Type.Integer({ minimum: 1 }),
+  threshold: Type.Number({ minimum: 0, maximum: 1 }),
+  /** Articles of the whole release the story ids number (a part build clusters the whole input). */
+  documents: Type.Integer({ minimum: 0 }),
+  years: Type.Array(Type.Object({ year: Type.String({ pattern: '^\\d{4}$' }), doc_count: Type.Integer({ minimum: 0 }), ...StoredFile.properties })),
+});
+export type StoriesEntry = Static<typeof StoriesEntrySchema>;
+
 export const MetadataManifestSchema = Type.Object({
   format: Type.Literal(METADATA_MANIFEST_FORMAT),
   format_version: Type.Integer(),
@@ -82,6 +96,8 @@ export const MetadataManifestSchema = Type.Object({
     shards: Type.Array(Type.Object(ShardRef)),
     years: Type.Array(Type.Object({ year: Type.String(), doc_count: Type.Integer({ minimum: 0 }), ...StoredFile.properties })),
     countries: Type.Union([Type.Null(), Type.Object({ rows: Type.Integer({ minimum: 0 }), ...StoredFile.properties })]),
+    /** Each article's story (issue 28): absent in releases built before stories or with --no-stories. */
+    stories: Type.Optional(StoriesEntrySchema),
     totals: Type.Object({ documents: Type.Integer(), bytes: Type.Integer() }),
   })),
 });

@@ -3,7 +3,8 @@ import { openMetadataStore, MetadataStoreError, READABLE_METADATA_STORE_FORMAT_V
 import { openShard, verifyShardFiles, ShardFormatError, SHARD_KINDS, isShardKind, readableShardFormatVersions, shardKindOf } from '../shard/index.ts';
 import { ReleaseVerificationError } from './errors.ts';
 import { INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel } from './layout.ts';
-import { IndexManifestSchema, MetadataManifestSchema, readManifest, type HeadlineIndexEntry, type IndexManifestShard } from './manifest.ts';
+import { IndexManifestSchema, MetadataManifestSchema, readManifest, type HeadlineIndexEntry, type IndexManifestShard, type StoriesEntry } from './manifest.ts';
+import { openStoryTable } from './story-files.ts';
 import type { IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId } from './types.ts';
 import { checkManifestsAgree } from './verify-manifests.ts';
 import { firstDigestMismatch, type RecordedFile } from './verify-digests.ts';
@@ -50,7 +51,7 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
   // anything is opened.
   const digests: RecordedFile[] = [];
   const check = (rel: string, bytes: number, sha256: string) => verifyFile(dir, rel, bytes, sha256, options.verify, digests);
-  const plans: { ix: (typeof index.indexes)[number]; served: IndexManifestShard[]; years: (typeof meta.indexes)[number]['years']; countries: boolean }[] = [];
+  const plans: { ix: (typeof index.indexes)[number]; served: IndexManifestShard[]; years: (typeof meta.indexes)[number]['years']; countries: boolean; stories: StoriesEntry | undefined }[] = [];
   for (const ix of index.indexes) {
     const mx = meta.indexes.find((m) => m.name === ix.name);
     if (!mx) continue;
@@ -62,7 +63,8 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
     for (const s of served) if (s.word_counts) await check(s.word_counts.file, s.word_counts.bytes, s.word_counts.sha256);
     for (const y of years) await check(y.file, y.bytes, y.sha256);
     if (mx.countries) await check(mx.countries.file, mx.countries.bytes, mx.countries.sha256);
-    plans.push({ ix, served, years, countries: mx.countries !== null });
+    for (const y of mx.stories?.years ?? []) await check(y.file, y.bytes, y.sha256);
+    plans.push({ ix, served, years, countries: mx.countries !== null, stories: mx.stories });
   }
   // `--verify full`: the sha256 of every served file, each read once, on digest threads while the shards load
   // below; the release is handed out (and so served) only once all match.
@@ -71,7 +73,7 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
   const closers: (() => void)[] = [];
   try {
     const indexes = new Map<string, ReleaseIndex>();
-    for (const { ix, served, years, countries } of plans) {
+    for (const { ix, served, years, countries, stories } of plans) {
       const shards: ShardHandle[] = [];
       for (const s of served) {
         const reader = openShardChecked(dir, s, options.mode);
@@ -90,6 +92,7 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
       }
       indexes.set(ix.name, {
         name: ix.name, shards, metadata: (year) => stores.get(year), hasCountryAttribution: countries,
+        stories: stories && await openStoryTable(dir, stories),
         releaseShards: ix.shards.map((s) => ({ shardId: s.shard_id as ShardId, year: s.year })),
       });
     }

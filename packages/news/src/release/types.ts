@@ -1,5 +1,6 @@
 import type { MetadataStore } from '../metadata/types.ts';
 import type { ShardReader } from '../shard/types.ts';
+import type { StoryTable } from '../stories/index.ts';
 
 /** Identifies a shard: `YYYY-MM` for monthly shards, `YYYY` for yearly ones. */
 export type ShardId = string & { readonly __brand: 'ShardId' };
@@ -38,6 +39,8 @@ export interface ReleaseIndex {
   metadata(year: string): MetadataStore | undefined;
   /** True when the release carries a country attribution table. */
   readonly hasCountryAttribution: boolean;
+  /** Each article's story across the release; undefined when the release was built without story files. */
+  readonly stories?: StoryTable | undefined;
   /** Every shard of the manifest, served or not (chronological); absent means `shards` is the whole set. */
   readonly releaseShards?: readonly { readonly shardId: ShardId; readonly year: string }[];
 }

@@ -7,7 +7,7 @@ import { digestFile } from './file-digest.ts';
 import type { IndexedShard } from './index-shards.ts';
 import { countriesRelPath, INDEX_MANIFEST_FILE, METADATA_MANIFEST_FILE, resolveRel, titlesRelDir, yearStoreRelPath } from './layout.ts';
 import {
-  INDEX_MANIFEST_FORMAT, MANIFEST_FORMAT_VERSION, METADATA_MANIFEST_FORMAT, type IndexManifest, type IndexManifestShard, type MetadataManifest,
+  INDEX_MANIFEST_FORMAT, MANIFEST_FORMAT_VERSION, METADATA_MANIFEST_FORMAT, type IndexManifest, type IndexManifestShard, type MetadataManifest, type StoriesEntry,
 } from './manifest.ts';
 
 export interface ManifestInput {
@@ -21,6 +21,7 @@ export interface ManifestInput {
    * year's store but only its months' shards, so the store counts more than the shards; absent: the shards' sum.
    */
   readonly yearDocCounts?: ReadonlyMap<string, number> | undefined;
+  readonly stories?: StoriesEntry | undefined;
 }
 
 export interface ReleaseTotals {
@@ -46,6 +47,8 @@ export interface ReleaseContents {
   /** In year order. */
   readonly years: readonly YearStoreEntry[];
   readonly countries: CountriesEntry;
+  /** Absent: the release has no story files (dedupe is refused). */
+  readonly stories?: StoriesEntry | undefined;
 }
 
 /**
@@ -81,6 +84,7 @@ export async function writeManifests(input: ManifestInput): Promise<ReleaseTotal
   }
   return saveManifests(root, {
     indexVersion: options.indexVersion, indexName: name, period: options.period, kind: options.kind, shards, years, countries: countriesEntry,
+    stories: input.stories,
   });
 }
 
@@ -107,7 +111,7 @@ export function composeManifests(c: ReleaseContents, createdAt: string): { index
     indexes: [{
       name: c.indexName, store_format_version: METADATA_STORE_FORMAT_VERSION, shard_format_version: shardFormatVersion,
       shards: c.shards.map((s) => ({ shard_id: s.shard_id, year: s.year, doc_base: s.doc_base, doc_count: s.doc_count })),
-      years: [...c.years], countries: c.countries, totals: { documents, bytes: metadataBytes },
+      years: [...c.years], countries: c.countries, ...(c.stories ? { stories: c.stories } : {}), totals: { documents, bytes: metadataBytes },
     }],
   };
   const index: IndexManifest = {

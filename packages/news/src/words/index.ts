@@ -1,1 +1,2 @@
 export { foldWord, wordList, wordsOf, type WordCase, type WordSpan } from './segment.ts';
+export { hashWords } from './word-hashes.ts';

@@ -2,7 +2,7 @@ import { realpath, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { BuildError, ReleaseVerificationError } from '../errors.ts';
 import { INDEX_MANIFEST_FILE, INDEX_VERSION_PATTERN, METADATA_MANIFEST_FILE, resolveRel } from '../layout.ts';
-import { IndexManifestSchema, MetadataManifestSchema, readManifest } from '../manifest.ts';
+import { IndexManifestSchema, MetadataManifestSchema, readManifest, type StoriesEntry } from '../manifest.ts';
 import { createPartialDir, putInPlace, refuseExistingOutput } from '../output-dir.ts';
 import { checkManifestsAgree } from '../verify-manifests.ts';
 import { composeManifests, saveManifests } from '../write-manifests.ts';
@@ -72,7 +72,7 @@ export async function assembleRelease(input: AssembleReleaseInput): Promise<Asse
   report('check', empty);
   const parts = await Promise.all(dirs.map(loadPart));
   const contents = checkParts(parts, options.indexVersion);
-  const files = await checkFiles(filesOf(parts));
+  const files = await checkFiles(filesOf(parts, contents.stories));
   // The composed manifests must pass the same agreement check a worker runs before any file is placed.
   const { index, metadata } = composeManifests(contents, new Date().toISOString());
   checkManifestsAgree(out, index, metadata, options.indexVersion);
@@ -114,7 +114,7 @@ async function loadPart(dir: string): Promise<LoadedPart> {
 }
 
 /** Every shard file, metadata store and the country table of the parts, with its path inside the part and the release. */
-function filesOf(parts: readonly LoadedPart[]): PartFileRef[] {
+function filesOf(parts: readonly LoadedPart[], stories: StoriesEntry | undefined): PartFileRef[] {
   const files: PartFileRef[] = [];
   const add = (part: string, rel: string, f: { bytes: number; sha256: string }): void => {
     files.push({ part, rel, bytes: f.bytes, sha256: f.sha256 });
@@ -132,6 +132,11 @@ function filesOf(parts: readonly LoadedPart[]): PartFileRef[] {
   }
   const countries = parts[0]?.metadata.countries;
   if (parts[0] && countries) add(parts[0].dir, countries.file, countries);
+  // Each year's story file from the first part that holds it (the same file in all of them: assemble-stories.ts).
+  for (const y of stories?.years ?? []) {
+    const holder = parts.find((p) => p.metadata.stories?.years.some((s) => s.year === y.year));
+    if (holder) add(holder.dir, y.file, y);
+  }
   return files;
 }
 

@@ -2,6 +2,7 @@ import { isShardKind, type ShardKind } from '../../shard/index.ts';
 import { BuildError } from '../errors.ts';
 import type { IndexManifest, MetadataManifest } from '../manifest.ts';
 import type { ReleaseContents } from '../write-manifests.ts';
+import { assembleStories } from './assemble-stories.ts';
 import type { PartManifest } from './part-manifest.ts';
 
 /** One part folder as read from disk: its part manifest and its two release manifests (already agreeing). */
@@ -88,5 +89,6 @@ export function checkParts(parts: readonly LoadedPart[], indexVersion: string): 
     shards: ordered.flatMap((p) => p.index.shards).sort((a, b) => (a.shard_id < b.shard_id ? -1 : 1)),
     years: [...new Map(ordered.flatMap((p) => p.metadata.years).map((y) => [y.year, y])).values()].sort((a, b) => (a.year < b.year ? -1 : 1)),
     countries: first.metadata.countries,
+    stories: assembleStories(parts),
   };
 }

@@ -6,6 +6,7 @@ import type { SearchRequest as SearchBody, SearchResult } from '../query/types.t
 import { REQUEST_BOUNDS } from '../limits.ts';
 import { ArticleMetadata, closed, filters, index, indexVersion, matching, nullable } from '../schema/fields.ts';
 import { byYears, defineV2Call, REFUSALS, type CombineContext } from './define.ts';
+import { refuseSplitDedupe } from './dedupe-combine.ts';
 
 const count = Type.Integer({ minimum: 0 });
 const year = (which: string) => Type.Optional(Type.Union([
@@ -24,6 +25,9 @@ export const SearchRequest = Type.Object({
   page_size: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: QUERY_LIMITS.pageMax }), Type.Null()], {
     default: QUERY_LIMITS.pageDefault, description: 'Matching articles listed, the first in chronological order.',
   })),
+  dedupe: Type.Optional(Type.Union([Type.Unsafe<'none' | 'exact' | 'near'>(Type.String({ enum: ['none', 'exact', 'near'] })), Type.Null()], {
+    default: 'none', description: 'Count and list stories instead of articles: exact merges equal texts, near also near duplicates (MinHash of word 5-shingles, Jaccard ≥ 0.2); 422 stories_unavailable on a release built without stories.',
+  })),
   cursor: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
     default: null, description: 'next_cursor of the previous page (same query and options): the page continues after it; 409 stale_index_version once the release changed.',
   })),
@@ -35,6 +39,7 @@ export const SearchAnswer = Type.Object({
   query_tree: Type.Unknown({ description: 'The query in JSON form, as evaluated.' }),
   notes: Type.Array(Type.String(), { description: 'Normalisations made, e.g. spaces trimmed from a phrase.' }),
   articles: Type.Integer({ minimum: 0, description: 'Matching articles in the selected years that pass the filters.' }),
+  stories: Type.Optional(Type.Integer({ minimum: 0, description: 'With dedupe: distinct stories among the matching articles; following and page then count and list stories.' })),
   exact: Type.Boolean({ description: 'Always true: past the work bound the query is refused with 422 query_too_expensive.' }),
   by_shard: Type.Array(Type.Object({ shard_id: Type.String(), year: Type.String(), articles: count }, closed)),
   periods: Type.Array(Type.Object({ period: Type.String(), year: Type.String(), articles: count, shard_ids: Type.Array(Type.String()) }, closed), { description: 'Chronological, zeros included.' }),
@@ -45,6 +50,7 @@ export const SearchAnswer = Type.Object({
   page: Type.Array(Type.Object({
     shard_id: Type.String(), year: Type.String(), doc_ix: count, metadata: nullable(ArticleMetadata),
     first: Type.Object({ term: Type.String(), offset: count, left: Type.String(), match: Type.String(), right: Type.String() }, { description: 'First occurrence of a positive term, with context.', ...closed }),
+    copies: Type.Optional(Type.Integer({ minimum: 1, description: 'With dedupe: matching articles of this article\'s story (itself included).' })),
   }, closed)),
   next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Send back as cursor for the next page; null on the last page.' }),
 }, { title: 'SearchResponse', ...closed });
@@ -55,6 +61,7 @@ export const SearchAnswer = Type.Object({
  * `page_size` matches in release order (each worker sent its own first ones, so the merged first ones are among them).
  */
 export function combineSearch(parts: readonly SearchResult[], ctx: CombineContext, body: SearchBody): SearchResult {
+  refuseSplitDedupe(parts, body);
   const at = new Map(ctx.order.map((id, i) => [id, i]));
   const pos = (id: string) => at.get(id) ?? Number.MAX_SAFE_INTEGER;
   const first = parts[0];
@@ -104,7 +111,7 @@ export const searchCall = defineV2Call({
     summary: 'Articles matching a query of the query language (words, "phrases", AND, OR, NOT, parentheses, NEAR/n, word*; see "Query language" above): how many, per shard and crawl period, what each word* stood for, and the first page_size of them with the first occurrence of a positive term.',
     refusals: [
       REFUSALS.stale, REFUSALS.cpuLimit,
-      { status: 422, description: 'invalid_query (with position for syntax errors; NOT-only queries; title: and * inside a phrase not supported yet), query_too_expensive (work bound), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range.' },
+      { status: 422, description: 'invalid_query (with position for syntax errors; NOT-only queries; title: and * inside a phrase not supported yet), query_too_expensive (work bound), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, stories_unavailable (dedupe on a release without story files: rebuild with stories; or over workers that split the selected years).' },
       REFUSALS.noCountryTable,
     ],
   },

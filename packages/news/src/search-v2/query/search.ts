@@ -17,6 +17,7 @@ import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 import { parseQuery } from './parse.ts';
 import type { SearchArticle, SearchPeriod, SearchRequest, SearchResult } from './types.ts';
 import { assertEvaluable } from './validate.ts';
+import { storyDedupe } from './dedupe.ts';
 
 /** The request's query as a tree, from whichever form it came in, with the notes of its normalisation. */
 export function queryOf(request: SearchRequest): { tree: QueryNode; notes: readonly string[] } {
@@ -56,6 +57,7 @@ export async function search(
   const pageSize = request.page_size ?? QUERY_LIMITS.pageDefault;
   const options = matchOptionsOf(request);
   const budget = queryBudget(work, limits);
+  const dedupe = storyDedupe(index, request.dedupe);
   const expansions = new Map<TermNode, Map<string, number>>();
   const byShard: SearchResult['by_shard'][number][] = [];
   const periods = new Map<string, SearchPeriod & { articles: number; shard_ids: string[] }>();
@@ -74,7 +76,8 @@ export async function search(
     if (period === undefined) periods.set(key, (period = { period: key, year: shard.year, articles: 0, shard_ids: [] }));
     period.articles += matches.length;
     period.shard_ids.push(shard.shardId);
-    const after = matches.filter((m) => isAfter(position, shard.shardId, shard.docBase + m.doc));
+    const listable = (m: ArticleMatch): boolean => isAfter(position, shard.shardId, shard.docBase + m.doc);
+    const after = dedupe ? dedupe.firstOfStories(shard, matches, listable) : matches.filter(listable);
     following += after.length;
     for (const m of after.slice(0, Math.max(0, pageSize - page.length))) page.push(pageArticle(shard, m, store?.get(shard.docBase + m.doc) ?? null));
   }
@@ -84,6 +87,7 @@ export async function search(
     query_tree: tree,
     notes,
     articles: byShard.reduce((n, s) => n + s.articles, 0),
+    ...(dedupe ? { stories: dedupe.stories } : {}),
     exact: true,
     by_shard: byShard,
     periods: [...periods.values()],
@@ -92,7 +96,7 @@ export async function search(
       words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),
     })),
     following,
-    page,
+    page: dedupe ? dedupe.withCopies(page) : page,
     next_cursor: nextCursor(release.indexVersion, following, page),
   };
 }

@@ -13,6 +13,8 @@ export interface SearchRequest extends MatchingRequest, DocumentFilters {
   readonly page_size?: number | null;
   /** The `next_cursor` of the previous page (same query): the page continues after it; 409 once the release changed. */
   readonly cursor?: string | null;
+  /** Count and list stories instead of articles (issue 28): `exact` merges equal texts, `near` near duplicates too. */
+  readonly dedupe?: 'none' | 'exact' | 'near' | null;
 }
 
 /** The first occurrence of a positive term in a matching article, with context. */
@@ -33,6 +35,8 @@ export interface SearchArticle {
   /** Null when the year's metadata store is missing. */
   readonly metadata: ArticleMetadata | null;
   readonly first: FirstOccurrence;
+  /** With dedupe: the matching articles of this article's story (itself included). */
+  readonly copies?: number;
 }
 
 export interface SearchShardCount {
@@ -65,6 +69,8 @@ export interface SearchResult {
   readonly notes: readonly string[];
   /** Matching articles in the selected years that pass the filters. */
   readonly articles: number;
+  /** With dedupe: distinct stories among the matching articles. */
+  readonly stories?: number;
   /** Always true in this version: a query past the work bound is refused (422), never approximated. */
   readonly exact: boolean;
   readonly by_shard: readonly SearchShardCount[];
