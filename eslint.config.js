@@ -14,7 +14,8 @@ const NEWS_FOLDERS = {
   'suffix-array': [],
   'work-budget': [],
   corpus: [],
-  metadata: [],
+  // Store format 3 compresses its rows with the native addon's zstd, loaded through suffix-array (the addon's home).
+  metadata: ['suffix-array'],
   // Words as the analyses count them (Unicode segments, case folding): used by the builder and the v2 calls.
   words: [],
   'python-guards': [],
