@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { DocValues } from './doc-encoding.ts';
 import { blockCompressor, trainBlockDictionary } from './block-codec.ts';
 import { RowBlockWriter } from './row-block.ts';
-import { BLOCK_ROWS } from './schema.ts';
+import { BLOCK_ROWS, DOC_COLUMNS } from './schema.ts';
 
 /** One article's row as the store keeps it: its profile id and its own values (encodeArticle). */
 export interface EncodedRow {
@@ -48,14 +48,14 @@ export async function writeBlocks(db: Database.Database, rows: () => Iterable<En
 
 /** Cuts rows into blocks of BLOCK_ROWS. */
 function* blocksOf(rows: Iterable<EncodedRow>): Generator<{ profiles: Buffer; raw: Buffer }> {
-  let writer = new RowBlockWriter();
+  let writer = new RowBlockWriter(DOC_COLUMNS.length - 1);
   let ids: number[] = [];
   for (const row of rows) {
     writer.append(row.doc);
     ids.push(row.profile);
     if (ids.length === BLOCK_ROWS) {
       yield { profiles: packProfiles(ids), raw: writer.bytes() };
-      writer = new RowBlockWriter();
+      writer = new RowBlockWriter(DOC_COLUMNS.length - 1);
       ids = [];
     }
   }

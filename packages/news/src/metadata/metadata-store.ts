@@ -94,8 +94,9 @@ function blockReader(db: Database.Database, docCount: number, blockRowsMeta: str
   const rows = blockRows(db, docCount, blockRowsMeta, cachedProfiles(db, fail), fail);
   const get = (docIx: number) => (valid(docIx) ? rows.get(docIx) : undefined);
   const getMany = (docIxs: readonly number[]) => {
+    const wanted = [...new Set(docIxs.filter(valid))].sort((a, b) => a - b);
     const byIx = new Map<number, ArticleMetadata>();
-    for (const d of docIxs.filter(valid).sort((a, b) => a - b)) if (!byIx.has(d)) byIx.set(d, rows.get(d));
+    rows.getSorted(wanted).forEach((m, i) => byIx.set(wanted[i]!, m));
     return docIxs.map((d) => byIx.get(d));
   };
   return { get, getMany };

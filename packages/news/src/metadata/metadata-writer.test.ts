@@ -7,9 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ArticleMetadata } from './types.ts';
 import { createYearStoreWriter, openMetadataStore } from './index.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
-import { encodeArticle } from './doc-encoding.ts';
-import { BLOCK_ROWS, DOC_COLUMNS, PROFILE_COLUMNS, READ_COLUMNS } from './schema.ts';
-import { CREATE_STORE_V2_SQL } from './schema-v2.ts';
+import { BLOCK_ROWS, READ_COLUMNS } from './schema.ts';
+import { writeStoreV2 } from './v2-store.fixture.ts';
 import { ARTICLE_COLUMNS, CREATE_STORE_V1_SQL } from './schema-v1.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'metadata-writer-'));
@@ -117,7 +116,7 @@ describe('metadata store format 3', () => {
     store.close();
   });
 
-  it('refuses a block that does not decompress, naming the file', async () => {
+  it('refuses a block that does not decode, naming the file', async () => {
     const articles = fc.sample(metadataArb, { numRuns: 40, seed: 9 });
     const path = await writeStore(articles, 40);
     const db = new Database(path);
@@ -125,7 +124,7 @@ describe('metadata store format 3', () => {
     db.close();
     const store = openMetadataStore(path, { year: '2019' });
     expect(store.get(0)).toEqual(articles[0]);
-    expect(() => store.get(BLOCK_ROWS)).toThrow(/metadata store .* has a block 1 that does not decompress .*; rebuild the release/);
+    expect(() => store.get(BLOCK_ROWS)).toThrow(/metadata store .* has a block 1 that does not decode .*; rebuild the release/);
     store.close();
   });
 });
@@ -133,24 +132,9 @@ describe('metadata store format 3', () => {
 describe('metadata store format 2 (releases built before format 3)', () => {
   it('is read with the same answers as format 3', async () => {
     const articles = fc.sample(metadataArb, { numRuns: 40, seed: 4 });
-    // A store as the format-2 writer left it: profiles, one docs row per article, shards, meta.
     const v2 = join(dir, 'v2.sqlite');
-    const db = new Database(v2);
-    db.exec(CREATE_STORE_V2_SQL);
-    const profiles = new Map<string, number>();
-    const insertProfile = db.prepare(`INSERT INTO profiles (id, ${PROFILE_COLUMNS.join(', ')}) VALUES (${['?', ...PROFILE_COLUMNS.map(() => '?')].join(', ')})`);
-    const insertDoc = db.prepare(`INSERT INTO docs (doc_ix, ${DOC_COLUMNS.join(', ')}) VALUES (${['?', ...DOC_COLUMNS.map(() => '?')].join(', ')})`);
-    articles.forEach((a, i) => {
-      const { profile, doc } = encodeArticle(a);
-      const key = JSON.stringify(profile);
-      if (!profiles.has(key)) {
-        insertProfile.run(profiles.size, ...profile);
-        profiles.set(key, profiles.size);
-      }
-      insertDoc.run(i, profiles.get(key), ...doc);
-    });
-    db.prepare('INSERT INTO shards VALUES (0, ?, ?)').run(articles.length, '2019-03');
-    insertMeta(db, 2, articles.length);
+    writeStoreV2(v2, articles, '2019', 'v');
+    const db = new Database(v2, { readonly: true });
     // The articles view decodes the same values in SQL.
     expect((db.prepare(`SELECT ${READ_COLUMNS.join(', ')} FROM articles ORDER BY doc_ix`).raw(true).all() as Row[]).map(rowToMetadata)).toEqual(articles);
     db.close();

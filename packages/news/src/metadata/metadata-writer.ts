@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { ArticleMetadata } from './types.ts';
 import { encodeArticle } from './doc-encoding.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
-import { BLOCK_ROWS, CREATE_STORE_SQL, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION, PROFILE_COLUMNS, READ_COLUMNS } from './schema.ts';
+import { BLOCK_ROWS, CREATE_STORE_SQL, storePageBytes, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION, PROFILE_COLUMNS, READ_COLUMNS } from './schema.ts';
 import { writeBlocks, type EncodedRow } from './block-writer.ts';
 import { ARTICLE_COLUMNS, CREATE_STAGING_SQL } from './schema-v1.ts';
 
@@ -73,6 +73,7 @@ export function createYearStoreWriter(path: string, stagingPath: string, year: s
       staging.close();
       const db = new Database(path);
       try {
+        db.pragma(`page_size = ${storePageBytes(plan.reduce((n, run) => n + run.docCount, 0))}`);
         db.pragma('journal_mode = OFF');
         db.pragma('synchronous = OFF');
         db.exec(CREATE_STORE_SQL);
