@@ -2,7 +2,8 @@
  * `npm run bench:metadata`: size and read speed of the per-year metadata stores on the real corpora (issue 24 item 2).
  * Builds two releases with `news build` (the corpora as released, and as one crawl month; the store does not depend on
  * the index kind, so the fast `sa` kind is used), then prints metadata bytes per text byte and per article, and the
- * latency of `get` (random doc_ix, and a scan in doc_ix order as the filters read) and `getMany` of 1,000 (a page of
+ * latency of `get` (random doc_ix, and a scan in doc_ix order), of `filterFields` in such a scan (what a filtered
+ * search reads per matching document) and of `getMany` of 1,000 (a page of
  * documents: random doc_ix, and consecutive), through the store as the worker opens it. Every year's store is also
  * written in format 2 (the format before) from the same articles and measured beside it.
  */
@@ -36,6 +37,10 @@ function measureStore(path: string, year: string): Omit<Measured, 'bytes'> {
   const scanFrom = now();
   for (let d = 0; d < count; d++) store.get(d);
   const scan = (now() - scanFrom) / count;
+  // What a filtered search reads per matching document (search-v2/query/search.ts).
+  const filterFrom = now();
+  for (let d = 0; d < count; d++) store.filterFields(d);
+  const filterScan = (now() - filterFrom) / count;
   const pageSize = Math.min(1000, count);
   const pageRandom = Array.from({ length: 20 }, (_, i) => randomIxs(pageSize, count, 11 + i)).map((ixs) => time(() => store.getMany(ixs)));
   const pageRun = Array.from({ length: 20 }, (_, i) => {
@@ -43,10 +48,10 @@ function measureStore(path: string, year: string): Omit<Measured, 'bytes'> {
     return time(() => store.getMany(Array.from({ length: pageSize }, (_, k) => from + k)));
   });
   store.close();
-  return { get: percentiles(gets).p50, scan, pageRandom: percentiles(pageRandom).p50, pageRun: percentiles(pageRun).p50 };
+  return { get: percentiles(gets).p50, scan, filterScan, pageRandom: percentiles(pageRandom).p50, pageRun: percentiles(pageRun).p50 };
 }
 
-interface Measured { bytes: number; get: number; scan: number; pageRandom: number; pageRun: number }
+interface Measured { bytes: number; get: number; scan: number; filterScan: number; pageRandom: number; pageRun: number }
 
 async function main(): Promise<void> {
   const corpora = readdirSync(CORPORA, { withFileTypes: true }).filter((e) => e.isDirectory())
@@ -84,12 +89,12 @@ async function main(): Promise<void> {
     }
     for (const format of ['2', '3'] as const) {
       const mid = (k: keyof Measured) => rounds[format].map((r) => r[k]).sort((a, b) => a - b)[1]!;
-      rows.push(`| ${name} | ${format} | ${docs} | ${mid('bytes')} | ${(mid('bytes') / textBytes).toFixed(4)} | ${(mid('bytes') / docs).toFixed(1)} | ${mid('get').toFixed(1)} µs | ${mid('scan').toFixed(2)} µs | ${(mid('pageRandom') / 1000).toFixed(2)} ms | ${(mid('pageRun') / 1000).toFixed(2)} ms |`);
+      rows.push(`| ${name} | ${format} | ${docs} | ${mid('bytes')} | ${(mid('bytes') / textBytes).toFixed(4)} | ${(mid('bytes') / docs).toFixed(1)} | ${mid('get').toFixed(1)} µs | ${mid('scan').toFixed(2)} µs | ${mid('filterScan').toFixed(2)} µs | ${(mid('pageRandom') / 1000).toFixed(2)} ms | ${(mid('pageRun') / 1000).toFixed(2)} ms |`);
     }
   }
   console.log(`Machine: ${m.nproc} × ${m.model}, ${m.ramGiB} GiB; load average after the run ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}. Latency on the largest year's store, median of 3 rounds alternating between the formats.\n`);
-  console.log('| data set | store format | articles | metadata bytes | B/B | B/article | get p50 (random) | get per doc (scan) | getMany(1,000) p50 random | getMany(1,000) p50 consecutive |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| data set | store format | articles | metadata bytes | B/B | B/article | get p50 (random) | get per doc (scan) | filterFields per doc (scan) | getMany(1,000) p50 random | getMany(1,000) p50 consecutive |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 }
 

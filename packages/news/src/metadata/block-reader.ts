@@ -17,6 +17,9 @@ interface Block {
 const CACHE_BLOCKS = 256;
 const VALUE_COLUMNS = DOC_COLUMNS.length - 1;
 
+/** Profile-id columns kept for filters: 16 bytes or so each, so a whole year's fit for most stores. */
+const CACHE_PROFILE_BLOCKS = 1 << 16;
+
 /** Reads the rows of a format-3 store; `fail` builds the error that names the file. */
 export function blockRows(db: Database.Database, docCount: number, blockRowsMeta: string | undefined,
   profileOf: (id: number) => ProfileValues, fail: (problem: string) => Error) {
@@ -53,6 +56,24 @@ export function blockRows(db: Database.Database, docCount: number, blockRowsMeta
     if (row === undefined) throw fail(`has no block ${k}`);
     return decode(row);
   };
+  // Filters read only profile ids: the uncompressed column, without the block's compressed rows.
+  const selectProfiles = db.prepare('SELECT profiles FROM blocks WHERE block = ?').pluck();
+  const profileCache = new Map<number, Buffer>();
+  /** The profile id of a doc_ix in [0, docCount). */
+  const profileIdOf = (docIx: number): number => {
+    const k = Math.floor(docIx / rowsPerBlock);
+    let ids = cache.get(k)?.profiles ?? profileCache.get(k);
+    if (ids === undefined) {
+      ids = selectProfiles.get(k) as Buffer | undefined;
+      if (ids === undefined) throw fail(`has no block ${k}`);
+      if (profileCache.size >= CACHE_PROFILE_BLOCKS) profileCache.clear();
+      profileCache.set(k, ids);
+    }
+    const rows = Math.min(rowsPerBlock, docCount - k * rowsPerBlock);
+    if (ids.length % rows !== 0) throw fail(`has a block ${k} with ${ids.length} bytes of profile ids for ${rows} rows`);
+    const width = ids.length / rows;
+    return ids.readUIntLE((docIx % rowsPerBlock) * width, width);
+  };
   const rowOf = (block: Block, docIx: number): ArticleMetadata => {
     const row = docIx % rowsPerBlock;
     const profile = block.profiles.readUIntLE(row * block.width, block.width);
@@ -77,5 +98,5 @@ export function blockRows(db: Database.Database, docCount: number, blockRowsMeta
       return rowOf(block!, d);
     });
   };
-  return { get, getSorted };
+  return { get, getSorted, profileIdOf };
 }

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { ArticleMetadata, FilterableField, MetadataStore } from './types.ts';
+import type { ArticleMetadata, FilterableField, FilterFields, MetadataStore } from './types.ts';
 import { decodeArticle, type ProfileValues, type V2Row } from './doc-encoding.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
 import { METADATA_STORE_FORMAT, PROFILE_COLUMNS, READABLE_METADATA_STORE_FORMAT_VERSIONS, READ_COLUMNS, V2_READ_COLUMNS } from './schema.ts';
@@ -71,6 +71,7 @@ export function openMetadataStore(path: string, options: OpenMetadataStoreOption
     year: options.year,
     docCount,
     get: reader.get,
+    filterFields: reader.filterFields,
     getMany: reader.getMany,
     hasValues,
     close: () => db.close(),
@@ -86,20 +87,36 @@ function readMeta(db: Database.Database, path: string): Map<string, string> {
   }
 }
 
-type RowReader = Pick<MetadataStore, 'get' | 'getMany'>;
+type RowReader = Pick<MetadataStore, 'get' | 'getMany' | 'filterFields'>;
 
 /** Format 3: rows from compressed blocks; a page is read in doc_ix order so each block is decompressed once. */
 function blockReader(db: Database.Database, docCount: number, blockRowsMeta: string | undefined, fail: (problem: string) => Error,
   valid: (docIx: number) => boolean): RowReader {
-  const rows = blockRows(db, docCount, blockRowsMeta, cachedProfiles(db, fail), fail);
+  const profileOf = cachedProfiles(db, fail);
+  const rows = blockRows(db, docCount, blockRowsMeta, profileOf, fail);
   const get = (docIx: number) => (valid(docIx) ? rows.get(docIx) : undefined);
+  // One object per profile (a few per source), so a filtered scan allocates nothing per document.
+  const fieldsById = new Map<number, FilterFields>();
+  const filterFields = (docIx: number): FilterFields | undefined => {
+    if (!valid(docIx)) return undefined;
+    const id = rows.profileIdOf(docIx);
+    let fields = fieldsById.get(id);
+    if (fields === undefined) {
+      const values = profileOf(id);
+      const at = (c: (typeof PROFILE_COLUMNS)[number]) => values[PROFILE_COLUMNS.indexOf(c)] ?? null;
+      fields = { language: at('language'), lang: at('lang'), iptc_topic: at('iptc_topic'), hostname: at('hostname'), sitename: at('sitename'), country: at('country') };
+      if (fieldsById.size >= 100_000) fieldsById.clear();
+      fieldsById.set(id, fields);
+    }
+    return fields;
+  };
   const getMany = (docIxs: readonly number[]) => {
     const wanted = [...new Set(docIxs.filter(valid))].sort((a, b) => a - b);
     const byIx = new Map<number, ArticleMetadata>();
     rows.getSorted(wanted).forEach((m, i) => byIx.set(wanted[i]!, m));
     return docIxs.map((d) => byIx.get(d));
   };
-  return { get, getMany };
+  return { get, getMany, filterFields };
 }
 
 /**
@@ -131,7 +148,8 @@ function sqlRowReader(db: Database.Database, v1: boolean, fail: (problem: string
     for (const row of selectMany.all(JSON.stringify(wanted)) as unknown[][]) byIx.set(row[docIxColumn] as number, decode(row));
     return docIxs.map((d) => byIx.get(d));
   };
-  return { get, getMany };
+  // Formats 1 and 2 read a row per document either way.
+  return { get, getMany, filterFields: get };
 }
 
 /** Profile values by id, read once each (a year holds a few per source); cleared when large, to bound memory. */

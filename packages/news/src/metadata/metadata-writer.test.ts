@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ArticleMetadata } from './types.ts';
+import type { ArticleMetadata, FilterFields } from './types.ts';
 import { createYearStoreWriter, openMetadataStore } from './index.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
 import { BLOCK_ROWS, READ_COLUMNS } from './schema.ts';
@@ -63,6 +63,9 @@ async function writeStore(articles: readonly ArticleMetadata[], shardSplit: numb
   return path;
 }
 
+const filterFieldsOf = (m: FilterFields): FilterFields =>
+  ({ language: m.language, lang: m.lang, iptc_topic: m.iptc_topic, hostname: m.hostname, sitename: m.sitename, country: m.country });
+
 function insertMeta(db: Database.Database, version: number, docCount: number): void {
   const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
   for (const [k, v] of [['format', 'news-metadata-store'], ['format_version', String(version)], ['year', '2019'], ['doc_count', String(docCount)], ['index_version', 'v']]) meta.run(k, v);
@@ -76,6 +79,7 @@ async function expectSameAsCurrent(path: string, articles: readonly ArticleMetad
   expect(old.getMany(ids)).toEqual(current.getMany(ids));
   expect(old.getMany(ids).slice(0, articles.length)).toEqual(articles);
   expect(articles.map((_, i) => old.get(i))).toEqual(articles);
+  expect(articles.map((_, i) => old.filterFields(i) && filterFieldsOf(old.filterFields(i)!))).toEqual(articles.map((_, i) => current.filterFields(i)));
   for (const f of ['language', 'lang', 'iptc_topic', 'hostname', 'sitename', 'country'] as const) expect(old.hasValues(f)).toBe(current.hasValues(f));
   old.close();
   current.close();
@@ -87,6 +91,7 @@ describe('metadata store format 3', () => {
     await fc.assert(fc.asyncProperty(fc.array(metadataArb, { minLength: 1, maxLength: 3 * BLOCK_ROWS }), fc.nat(100), async (articles, split) => {
       const store = openMetadataStore(await writeStore(articles, split), { year: '2019', docCount: articles.length });
       expect(articles.map((_, i) => store.get(i))).toEqual(articles);
+      expect([-1, ...articles.keys(), articles.length].map((i) => store.filterFields(i))).toEqual([undefined, ...articles.map(filterFieldsOf), undefined]);
       expect(store.getMany(articles.map((_, i) => i).reverse())).toEqual([...articles].reverse());
       const ixs = [0, articles.length - 1, articles.length, -1, 0.5, Math.floor(articles.length / 2), 0];
       expect(store.getMany(ixs)).toEqual(ixs.map((d) => articles[d]));
