@@ -29,8 +29,10 @@ export function openMetadataStore(path: string, options: OpenMetadataStoreOption
   } catch (e) {
     throw new MetadataStoreError(`metadata store ${path} cannot be opened (${(e as Error).message}); rebuild the release with news build`);
   }
+  const fail = (problem: string) => new MetadataStoreError(`metadata store ${path} ${problem}; rebuild the release with news build`);
   let version: unknown;
   let meta: Map<string, string>;
+  let reader: RowReader;
   try {
     meta = readMeta(db, path);
     version = db.pragma('user_version', { simple: true });
@@ -44,17 +46,14 @@ export function openMetadataStore(path: string, options: OpenMetadataStoreOption
       : options.indexVersion !== undefined && meta.get('index_version') !== options.indexVersion
         ? `belongs to release ${meta.get('index_version') ?? '?'}, expected ${options.indexVersion}`
       : undefined;
-    if (problem) throw new MetadataStoreError(`metadata store ${path} ${problem}; rebuild the release with news build`);
+    if (problem) throw fail(problem);
+    reader = version === 3
+      ? blockReader(db, docCount(meta), meta.get('block_rows'), fail)
+      : sqlRowReader(db, docCount(meta), version === 1, fail);
   } catch (e) {
     db.close();
     throw e;
   }
-  const docCount = Number(meta.get('doc_count'));
-  const valid = (docIx: number) => Number.isInteger(docIx) && docIx >= 0 && docIx < docCount;
-  const fail = (problem: string) => new MetadataStoreError(`metadata store ${path} ${problem}; rebuild the release with news build`);
-  const reader = version === 3
-    ? blockReader(db, docCount, meta.get('block_rows'), fail, valid)
-    : sqlRowReader(db, version === 1, fail, valid);
   // Answered once per field: a field empty in every row costs one scan of the table, later asks are free.
   const filled = new Map<FilterableField, boolean>();
   // v2 and v3 keep every filterable field in `profiles`, a few rows per source.
@@ -69,7 +68,7 @@ export function openMetadataStore(path: string, options: OpenMetadataStoreOption
   };
   return {
     year: options.year,
-    docCount,
+    docCount: docCount(meta),
     get: reader.get,
     filterFields: reader.filterFields,
     getMany: reader.getMany,
@@ -89,9 +88,12 @@ function readMeta(db: Database.Database, path: string): Map<string, string> {
 
 type RowReader = Pick<MetadataStore, 'get' | 'getMany' | 'filterFields'>;
 
+const docCount = (meta: Map<string, string>): number => Number(meta.get('doc_count'));
+const validDocIx = (count: number) => (docIx: number): boolean => Number.isInteger(docIx) && docIx >= 0 && docIx < count;
+
 /** Format 3: rows from compressed blocks; a page is read in doc_ix order so each block is decompressed once. */
-function blockReader(db: Database.Database, docCount: number, blockRowsMeta: string | undefined, fail: (problem: string) => Error,
-  valid: (docIx: number) => boolean): RowReader {
+function blockReader(db: Database.Database, docCount: number, blockRowsMeta: string | undefined, fail: (problem: string) => Error): RowReader {
+  const valid = validDocIx(docCount);
   const profileOf = cachedProfiles(db, fail);
   const rows = blockRows(db, docCount, blockRowsMeta, profileOf, fail);
   const get = (docIx: number) => (valid(docIx) ? rows.get(docIx) : undefined);
@@ -125,7 +127,8 @@ function blockReader(db: Database.Database, docCount: number, blockRowsMeta: str
  * sqlite3 users, but through it, or with a JOIN per row, a page of 1,000 took 1.4-1.5x the v1 read: 12 new profile
  * strings per row).
  */
-function sqlRowReader(db: Database.Database, v1: boolean, fail: (problem: string) => Error, valid: (docIx: number) => boolean): RowReader {
+function sqlRowReader(db: Database.Database, docCount: number, v1: boolean, fail: (problem: string) => Error): RowReader {
+  const valid = validDocIx(docCount);
   const columns = v1 ? READ_COLUMNS.join(', ') : V2_READ_COLUMNS.join(', ');
   const from = v1 ? 'articles d' : 'docs d';
   const profileOf = v1 ? undefined : cachedProfiles(db, fail);

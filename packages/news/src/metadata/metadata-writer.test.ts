@@ -134,6 +134,21 @@ describe('metadata store format 3', () => {
   });
 });
 
+describe('metadata store format 3, damaged', () => {
+  it('is refused at open without block_rows or its dictionary, naming the file and what to do', async () => {
+    for (const [sql, message] of [
+      ["UPDATE meta SET value = 'x' WHERE key = 'block_rows'", /has block_rows x, expected a positive integer; rebuild the release/],
+      ['DELETE FROM dictionary', /has no zstd dictionary row; rebuild the release/],
+    ] as const) {
+      const path = await writeStore(fc.sample(metadataArb, { numRuns: 3, seed: 2 }), 1);
+      const db = new Database(path);
+      db.exec(sql);
+      db.close();
+      expect(() => openMetadataStore(path, { year: '2019' })).toThrow(message);
+    }
+  });
+});
+
 describe('metadata store format 2 (releases built before format 3)', () => {
   it('is read with the same answers as format 3', async () => {
     const articles = fc.sample(metadataArb, { numRuns: 40, seed: 4 });
