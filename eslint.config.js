@@ -15,7 +15,8 @@ const NEWS_FOLDERS = {
   'work-budget': [],
   // The synthetic corpus edits words of planted copies (issue 28 item 1).
   corpus: ['words'],
-  metadata: [],
+  // Store format 3 compresses its rows with the native addon's zstd, loaded through suffix-array (the addon's home).
+  metadata: ['suffix-array'],
   // Words as the analyses count them (Unicode segments, case folding): used by the builder and the v2 calls.
   words: [],
   'python-guards': [],

@@ -31,7 +31,7 @@ describe('document numbering (property)', () => {
         expect(store?.getMany(expected.map((_, i) => i)).map((m) => m?.text_xxhash64)).toEqual(expected);
         const shards = index.shards.filter((sh) => sh.year === year);
         const db = new Database(join(dir, 'r', 'indexes', 'news', 'metadata', `${year}.sqlite`), { readonly: true });
-        const shardOf = db.prepare('SELECT shard_id FROM articles WHERE doc_ix = ?').pluck();
+        const shardOf = db.prepare('SELECT shard_id FROM shards WHERE doc_base <= ? ORDER BY doc_base DESC LIMIT 1').pluck();
         let next = 0;
         for (const s of shards) {
           // Parts: consecutive doc_ix runs, at most partBytes of text unless one article alone is larger.

@@ -3,7 +3,8 @@ import Database from 'better-sqlite3';
 import type { ArticleMetadata } from './types.ts';
 import { encodeArticle } from './doc-encoding.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
-import { CREATE_STORE_SQL, DOC_COLUMNS, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION, PROFILE_COLUMNS, READ_COLUMNS } from './schema.ts';
+import { BLOCK_ROWS, CREATE_STORE_SQL, storePageBytes, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION, PROFILE_COLUMNS, READ_COLUMNS } from './schema.ts';
+import { writeBlocks, type EncodedRow } from './block-writer.ts';
 import { ARTICLE_COLUMNS, CREATE_STAGING_SQL } from './schema-v1.ts';
 
 /** What the store writer needs about each article beyond its metadata. */
@@ -41,7 +42,7 @@ const COPY_ROWS = 10_000;
 
 /**
  * Writes one crawl year's metadata store. Articles arrive in input order, keyed by (month, shard-local doc) in a
- * staging database; `finish` copies them into `articles` keyed by doc_ix, so memory stays at one batch.
+ * staging database; `finish` reads them back in doc_ix order into compressed blocks, so memory stays at a few batches.
  */
 export function createYearStoreWriter(path: string, stagingPath: string, year: string): YearStoreWriter {
   const staging = new Database(stagingPath);
@@ -72,15 +73,14 @@ export function createYearStoreWriter(path: string, stagingPath: string, year: s
       staging.close();
       const db = new Database(path);
       try {
+        db.pragma(`page_size = ${storePageBytes(plan.reduce((n, run) => n + run.docCount, 0))}`);
         db.pragma('journal_mode = OFF');
         db.pragma('synchronous = OFF');
         db.exec(CREATE_STORE_SQL);
         db.prepare('ATTACH DATABASE ? AS s').run(stagingPath);
         const read = db.prepare(`SELECT ${READ_COLUMNS.join(', ')} FROM s.staging
           WHERE month = ? AND local_doc >= ? AND local_doc < ? ORDER BY local_doc`).raw(true);
-        const insertDoc = db.prepare(`INSERT INTO docs (doc_ix, ${DOC_COLUMNS.join(', ')}) VALUES (${['?', ...DOC_COLUMNS.map(() => '?')].join(', ')})`);
         const insertProfile = db.prepare(`INSERT INTO profiles (id, ${PROFILE_COLUMNS.join(', ')}) VALUES (${['?', ...PROFILE_COLUMNS.map(() => '?')].join(', ')})`);
-        const insertShard = db.prepare('INSERT INTO shards (doc_base, doc_count, shard_id) VALUES (?, ?, ?)');
         // Profile ids in order of first use, so every part of a distributed build writes the same bytes.
         const profiles = new Map<string, number>();
         const profileId = (values: (string | null)[]): number => {
@@ -93,36 +93,46 @@ export function createYearStoreWriter(path: string, stagingPath: string, year: s
           }
           return id;
         };
-        let total = 0;
-        db.transaction(() => {
-          let shard: { base: number; count: number; id: string } | undefined;
-          for (const run of [...plan].sort((a, b) => a.docBase - b.docBase)) {
-            if (run.docBase !== total) throw new Error(`metadata store ${year}: month ${run.month} starts at doc_ix ${run.docBase}, expected ${total}`);
+        const runs = [...plan].sort((a, b) => a.docBase - b.docBase);
+        function* rows(): Generator<EncodedRow> {
+          for (const run of runs) {
             for (let from = run.localFrom, end = run.localFrom + run.docCount; from < end; from += COPY_ROWS) {
-              const rows = read.all(run.month, from, Math.min(end, from + COPY_ROWS)) as Row[];
-              if (rows.length !== Math.min(end - from, COPY_ROWS)) {
-                throw new Error(`metadata store ${year}: month ${run.month} from article ${from} has ${rows.length} staged rows, expected ${Math.min(end - from, COPY_ROWS)}`);
+              const staged = read.all(run.month, from, Math.min(end, from + COPY_ROWS)) as Row[];
+              if (staged.length !== Math.min(end - from, COPY_ROWS)) {
+                throw new Error(`metadata store ${year}: month ${run.month} from article ${from} has ${staged.length} staged rows, expected ${Math.min(end - from, COPY_ROWS)}`);
               }
-              for (const row of rows) {
+              for (const row of staged) {
                 const { profile, doc } = encodeArticle(rowToMetadata(row));
-                insertDoc.run(total++, profileId(profile), ...doc);
+                yield { profile: profileId(profile), doc };
               }
-            }
-            // Runs of one shard are consecutive (a yearly shard holds several months): one row per shard.
-            if (shard?.id === run.shardId) shard.count += run.docCount;
-            else {
-              if (shard) insertShard.run(shard.base, shard.count, shard.id);
-              shard = { base: run.docBase, count: run.docCount, id: run.shardId };
             }
           }
-          if (shard) insertShard.run(shard.base, shard.count, shard.id);
-          const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-          meta.run('format', METADATA_STORE_FORMAT);
-          meta.run('format_version', String(METADATA_STORE_FORMAT_VERSION));
-          meta.run('year', year);
-          meta.run('doc_count', String(total));
-          meta.run('index_version', indexVersion);
-        })();
+        }
+        // One transaction around the whole store (the journal is off; it saves a commit per statement).
+        db.exec('BEGIN');
+        await writeBlocks(db, rows);
+        let total = 0;
+        const insertShard = db.prepare('INSERT INTO shards (doc_base, doc_count, shard_id) VALUES (?, ?, ?)');
+        let shard: { base: number; count: number; id: string } | undefined;
+        for (const run of runs) {
+          if (run.docBase !== total) throw new Error(`metadata store ${year}: month ${run.month} starts at doc_ix ${run.docBase}, expected ${total}`);
+          total += run.docCount;
+          // Runs of one shard are consecutive (a yearly shard holds several months): one row per shard.
+          if (shard?.id === run.shardId) shard.count += run.docCount;
+          else {
+            if (shard) insertShard.run(shard.base, shard.count, shard.id);
+            shard = { base: run.docBase, count: run.docCount, id: run.shardId };
+          }
+        }
+        if (shard) insertShard.run(shard.base, shard.count, shard.id);
+        const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+        meta.run('format', METADATA_STORE_FORMAT);
+        meta.run('format_version', String(METADATA_STORE_FORMAT_VERSION));
+        meta.run('year', year);
+        meta.run('doc_count', String(total));
+        meta.run('index_version', indexVersion);
+        meta.run('block_rows', String(BLOCK_ROWS));
+        db.exec('COMMIT');
         db.exec('DETACH DATABASE s');
         return total;
       } finally {

@@ -29,12 +29,19 @@ export interface ArticleMetadata {
 
 /** The metadata fields a v2 filter compares. */
 export type FilterableField = 'language' | 'lang' | 'iptc_topic' | 'hostname' | 'sitename' | 'country';
+/** The filterable fields of one article. */
+export type FilterFields = Pick<ArticleMetadata, FilterableField>;
 
 export interface MetadataStore {
   readonly year: string;
   readonly docCount: number;
   /** Metadata of one article; undefined when docIx is outside [0, docCount). */
   get(docIx: number): ArticleMetadata | undefined;
+  /**
+   * The fields a filter compares, of one article; undefined when docIx is outside [0, docCount). Cheaper than `get`
+   * where the store keeps them apart (format 3: no block is decompressed), so filtered scans ask this.
+   */
+  filterFields(docIx: number): FilterFields | undefined;
   /** Metadata of many articles, in the order asked. */
   getMany(docIxs: readonly number[]): (ArticleMetadata | undefined)[];
   /** Whether any article has a non-empty value in this field (what info's filter support rests on). */

@@ -38,7 +38,7 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
   for (const mx of meta.indexes) {
     if (!READABLE_METADATA_STORE_FORMAT_VERSIONS.includes(mx.store_format_version)) {
       throw new ReleaseVerificationError('format_unsupported',
-        `release ${dir} index ${mx.name} uses store format ${mx.store_format_version}; this build reads ${READABLE_METADATA_STORE_FORMAT_VERSIONS.join(' and ')}; rebuild the release with this version of news build`);
+        `release ${dir} index ${mx.name} uses store format ${mx.store_format_version}; this build reads ${READABLE_METADATA_STORE_FORMAT_VERSIONS.join(', ')}; rebuild the release with this version of news build`);
     }
   }
   for (const s of index.indexes.flatMap((ix) => ix.shards)) {

@@ -10,7 +10,7 @@ export type IndexVersion = string & { readonly __brand: 'IndexVersion' };
 export type DocIx = number & { readonly __brand: 'DocIx' };
 
 // The metadata shapes belong to the metadata store (release depends on metadata, never the reverse).
-export type { ArticleMetadata, FilterableField, MetadataStore } from '../metadata/types.ts';
+export type { ArticleMetadata, FilterableField, FilterFields, MetadataStore } from '../metadata/types.ts';
 
 export interface ShardHandle {
   readonly shardId: ShardId;

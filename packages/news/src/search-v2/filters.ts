@@ -1,15 +1,15 @@
-import type { ArticleMetadata } from '../release/types.ts';
+import type { FilterFields } from '../release/types.ts';
 import { V2Error } from './errors.ts';
 import { createFilterKeyCache, filterKey } from './filter-key.ts';
 import type { DocumentFilters } from './types.ts';
 
 /** A compiled set of metadata filters: true when a document passes every non-empty list. */
-export type DocumentPredicate = (metadata: ArticleMetadata) => boolean;
+export type DocumentPredicate = (metadata: FilterFields) => boolean;
 
 type FilterName = keyof DocumentFilters;
 
 /** Which metadata labels each filter list is compared with (spec §4, documents). */
-const FILTER_LABELS: Readonly<Record<FilterName, (m: ArticleMetadata) => readonly (string | null)[]>> = {
+const FILTER_LABELS: Readonly<Record<FilterName, (m: FilterFields) => readonly (string | null)[]>> = {
   languages: (m) => [m.language],
   commonlingua_languages: (m) => [m.lang],
   // A record can carry several topic labels joined with `;` (e.g. Reuters `grain;wheat`): each is a label.

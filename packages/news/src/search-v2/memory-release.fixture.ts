@@ -35,7 +35,7 @@ const EMPTY_METADATA: ArticleMetadata = {
 function arrayStore(year: string, rows: readonly ArticleMetadata[]): MetadataStore {
   const get = (docIx: number) => (Number.isInteger(docIx) && docIx >= 0 ? rows[docIx] : undefined);
   const hasValues = (field: FilterableField) => rows.some((r) => { const v = r[field]; return v !== null && v !== ''; });
-  return { year, docCount: rows.length, get, getMany: (ixs) => ixs.map(get), hasValues, close: () => {} };
+  return { year, docCount: rows.length, get, filterFields: get, getMany: (ixs) => ixs.map(get), hasValues, close: () => {} };
 }
 
 function writeWordCounts(dir: string, shardId: string, docs: readonly FixtureArticle[]): ShardWordCountsRef {

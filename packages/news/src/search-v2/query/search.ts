@@ -68,7 +68,7 @@ export async function search(
     if (filtered && store === undefined) {
       throw new V2Error('year_store_missing', `the metadata of ${shard.year} is not available, so the filters cannot be applied`, { year: shard.year });
     }
-    const keep = filtered ? (doc: number) => { const m = store?.get(shard.docBase + doc); return m !== undefined && predicate(m); } : () => true;
+    const keep = filtered ? (doc: number) => { const m = store?.filterFields(shard.docBase + doc); return m !== undefined && predicate(m); } : () => true;
     const matches = await evaluateShard(shard, tree, options, budget, keep, expansions);
     byShard.push({ shard_id: shard.shardId, year: shard.year, articles: matches.length });
     const key = crawlPeriodOf(shard.shardId);
