@@ -5,7 +5,10 @@ import { search } from '../query/search.ts';
 import type { SearchRequest as SearchBody, SearchResult } from '../query/types.ts';
 import { REQUEST_BOUNDS } from '../limits.ts';
 import { ArticleMetadata, closed, filters, index, indexVersion, matching, nullable } from '../schema/fields.ts';
+import { FacetCounter } from '../facets.ts';
+import type { FacetField } from '../types.ts';
 import { byYears, defineV2Call, REFUSALS, type CombineContext } from './define.ts';
+import { FacetValue } from './estimate.ts';
 
 const count = Type.Integer({ minimum: 0 });
 const year = (which: string) => Type.Optional(Type.Union([
@@ -41,6 +44,9 @@ export const SearchAnswer = Type.Object({
   expansions: Type.Array(Type.Object({
     term: Type.String(), words: Type.Array(Type.Object({ word: Type.String(), occurrences: count }, closed)),
   }, closed), { description: 'What each word* stood for in the matching articles.' }),
+  facets: Type.Record(Type.String(), Type.Array(FacetValue), {
+    description: 'The estimate facets (language, lang, topic, source and, with an attribution table, country) over the matching articles: every value, most occurrences of the positive terms first.',
+  }),
   following: Type.Integer({ minimum: 0, description: 'Matching articles after the cursor (all without one); the page is their first page_size.' }),
   page: Type.Array(Type.Object({
     shard_id: Type.String(), year: Type.String(), doc_ix: count, metadata: nullable(ArticleMetadata),
@@ -51,7 +57,7 @@ export const SearchAnswer = Type.Object({
 
 /**
  * One search answer from the answers of workers holding disjoint shards: article counts add up (an article lives in
- * one shard), periods split across workers are summed, prefix expansions add up per word, and the page is the first
+ * one shard), periods split across workers are summed, facet values add up per value (each worker lists all), prefix expansions add up per word, and the page is the first
  * `page_size` matches in release order (each worker sent its own first ones, so the merged first ones are among them).
  */
 export function combineSearch(parts: readonly SearchResult[], ctx: CombineContext, body: SearchBody): SearchResult {
@@ -60,7 +66,9 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
   const first = parts[0];
   const periods = new Map<string, { period: string; year: string; articles: number; shard_ids: string[] }>();
   const expansions = new Map<string, Map<string, number>>();
+  const facets = new FacetCounter(Object.keys(first?.facets ?? {}) as FacetField[]);
   for (const p of parts) {
+    for (const [field, values] of Object.entries(p.facets)) for (const v of values) facets.merge(field as FacetField, v);
     for (const t of p.periods) {
       const m = periods.get(t.period);
       if (m === undefined) periods.set(t.period, { ...t, shard_ids: [...t.shard_ids] });
@@ -85,6 +93,7 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
     exact: parts.every((p) => p.exact),
     by_shard: parts.flatMap((p) => p.by_shard).sort((a, b) => pos(a.shard_id) - pos(b.shard_id)),
     periods: [...periods.values()].sort((a, b) => pos(a.shard_ids[0] ?? '') - pos(b.shard_ids[0] ?? '')),
+    facets: facets.top(Number.POSITIVE_INFINITY, 1),
     expansions: [...expansions].map(([term, words]) => ({
       term,
       words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),

@@ -21,11 +21,13 @@ export function queryBudget(work: WorkBudget = WorkBudget.unlimited(), limits: Q
   return { located: limits.locatedOccurrences, verified: limits.verifiedBytes, limits, match: matchBudget(undefined, undefined, work), work };
 }
 
-/** A matching article: shard-local number and the first occurrence of a positive term in it. */
+/** A matching article: shard-local number, the first occurrence of a positive term in it, and their number. */
 export interface ArticleMatch {
   readonly doc: number;
   readonly term: TermNode;
   readonly hit: Hit;
+  /** Occurrences of the positive terms in the article (what its facet values count as `occurrences`). */
+  readonly occurrences: number;
 }
 
 /** Terms that are not under a NOT: the ones that must (or may) be present in a matching article. */
@@ -90,7 +92,7 @@ export async function evaluateShard(
     }
   };
   const candidates = await locateArticles(shard, [...new Set(drivers(tree))].map((t) => probes.get(t) as TermProbe), budget);
-  const positive = positiveTerms(tree);
+  const positive = [...new Set(positiveTerms(tree))];
   const matches: ArticleMatch[] = [];
   for (const doc of candidates) {
     if (budget.work.due()) await budget.work.pause();
@@ -129,13 +131,15 @@ export async function evaluateShard(
     };
     if (!matches1(tree)) continue;
     let first: ArticleMatch | undefined;
+    let occurrences = 0;
     for (const t of positive) {
       const h = hitsOf(t);
+      occurrences += h.length;
       const at = h[0];
-      if (at !== undefined && (first === undefined || at.at < first.hit.at)) first = { doc, term: t, hit: at };
+      if (at !== undefined && (first === undefined || at.at < first.hit.at)) first = { doc, term: t, hit: at, occurrences: 0 };
       if (t.prefix) countExpansions(article, t, h, expansions);
     }
-    if (first !== undefined) matches.push(first);
+    if (first !== undefined) matches.push({ ...first, occurrences });
   }
   return matches;
 }

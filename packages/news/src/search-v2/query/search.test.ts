@@ -1,78 +1,20 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenRelease } from '../../release/types.ts';
 import { rejectionOf } from '../v2-error.fixture.ts';
-import { buildMemoryRelease, type FixtureArticle } from '../memory-release.fixture.ts';
-import { parseQuery, search, type QueryNode, type TermNode } from './index.ts';
-
-const CORPORA = fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
-const REUTERS = `${CORPORA}/reuters21578-en/reuters21578-en.jsonl.gz`;
-const GNAD = `${CORPORA}/10kgnad-de/10kgnad-de.jsonl.gz`;
-const available = existsSync(REUTERS) && existsSync(GNAD);
-
-function texts(path: string, n: number): string[] {
-  return gunzipSync(readFileSync(path)).toString('utf8').split('\n', n).filter((l) => l.trim() !== '').map((l) => (JSON.parse(l) as { text: string }).text);
-}
-
-// Reference semantics written apart from the engine: UTF-16 strings, character positions, regex word splitting.
-const WORD = /[\p{L}\p{N}]/u;
-const isWord = (c: string | undefined) => c !== undefined && WORD.test(c);
-/** A phrase with one `*` word: every whole word with the literal parts right before and after it. */
-function starOccurrences(text: string, t: TermNode): number[] {
-  const [before = '', after = ''] = t.text.split(/(?<=^|\s)\*(?=\s|$)/u);
-  const out: number[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    if (text.slice(m.index - before.length, m.index) === before && text.startsWith(after, m.index + m[0].length)) out.push(m.index - before.length);
-  }
-  return out;
-}
-function occurrences(text: string, t: TermNode, wholeWord: boolean): number[] {
-  if (t.wildcard_word) return starOccurrences(text, t);
-  const out: number[] = [];
-  for (let at = text.indexOf(t.text); at !== -1; at = text.indexOf(t.text, at + 1)) {
-    const before = isWord(Array.from(text.slice(Math.max(0, at - 2), at)).at(-1));
-    const after = isWord(Array.from(text.slice(at + t.text.length, at + t.text.length + 2))[0]);
-    if (t.prefix ? !before : !wholeWord || (!before && !after)) out.push(at);
-  }
-  return out;
-}
-function wordIndex(text: string, at: number): number {
-  let n = -1;
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) { if (m.index > at) break; n++; }
-  return n;
-}
-function bruteMatches(text: string, node: QueryNode, wholeWord: boolean): boolean {
-  switch (node.type) {
-    case 'term': return occurrences(text, node, wholeWord).length > 0;
-    case 'not': return !bruteMatches(text, node.child, wholeWord);
-    case 'and': return node.children.every((c) => bruteMatches(text, c, wholeWord));
-    case 'or': return node.children.some((c) => bruteMatches(text, c, wholeWord));
-    case 'near': {
-      const l = occurrences(text, node.left, wholeWord).map((a) => wordIndex(text, a));
-      const r = occurrences(text, node.right, wholeWord).map((a) => wordIndex(text, a));
-      return l.some((a) => r.some((b) => Math.abs(a - b) <= node.distance));
-    }
-  }
-}
+import type { FixtureArticle } from '../memory-release.fixture.ts';
+import { parseQuery, search, type QueryNode } from './index.ts';
+import { available, bruteArticles, bruteMatches, buildNewsRelease, occurrences } from './search-corpus.fixture.ts';
 
 describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)', () => {
   let release: OpenRelease;
   let articles: FixtureArticle[];
   beforeAll(async () => {
-    const en = texts(REUTERS, 3000).map((text, i): FixtureArticle => ({ shard: ['1987-02', '1987-03', '1987-04'][i % 3] as string, text, meta: { hostname: i % 2 === 0 ? 'even.example' : 'odd.example' } }));
-    const de = texts(GNAD, 1500).map((text): FixtureArticle => ({ shard: '2016-01', text, meta: { hostname: 'de.example' } }));
-    articles = [...en, ...de];
-    release = await buildMemoryRelease(articles);
+    ({ release, articles } = await buildNewsRelease());
   }, 120_000);
   afterAll(() => release.close());
 
-  const brute = (query: string, wholeWord = false, keep: (a: FixtureArticle) => boolean = () => true) => {
-    const tree = parseQuery(query).tree;
-    return articles.filter((a) => keep(a) && bruteMatches(a.text, tree, wholeWord)).length;
-  };
+  const brute = (query: string, wholeWord = false, keep: (a: FixtureArticle) => boolean = () => true) => bruteArticles(articles, query, wholeWord, keep).length;
 
   it.each([
     'oil AND prices', 'oil prices', '"oil prices" NOT "olive oil"', 'oil OR gas', '(crude OR oil) NOT prices',
@@ -126,6 +68,24 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
       expect(a.first.match).toBe('econom');
       expect(`${a.first.left}${a.first.match}${a.first.right}`.length).toBeGreaterThan(6);
     }
+  });
+
+  it('counts the estimate facets over the matching articles as brute force does, occurrences being the positive terms\'', async () => {
+    const result = await search(release, { index: 'news', query: '(oil OR Regierung) NOT wheat' });
+    const terms = parseQuery('oil OR Regierung').tree;
+    const expected = new Map<string, { articles: number; occurrences: number }>();
+    for (const a of bruteArticles(articles, '(oil OR Regierung) NOT wheat')) {
+      const host = a.meta?.hostname as string;
+      const e = expected.get(host) ?? { articles: 0, occurrences: 0 };
+      e.articles++;
+      if (terms.type === 'or') for (const t of terms.children) e.occurrences += t.type === 'term' ? occurrences(a.text, t, false).length : 0;
+      expected.set(host, e);
+    }
+    expect(Object.keys(result.facets).sort()).toEqual(['country', 'lang', 'language', 'source', 'topic']);
+    expect(result.facets.source?.map((v) => [v.value, v.articles, v.occurrences, v.observed])).toEqual(
+      [...expected].sort((a, b) => b[1].occurrences - a[1].occurrences).map(([host, e]) => [host, e.articles, e.occurrences, e.articles]),
+    );
+    expect(result.facets.language).toEqual([]);
   });
 
   it('pages through every matching article exactly once with next_cursor, in release order', async () => {

@@ -1,6 +1,7 @@
 import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
+import { FacetCounter, facetFieldsOf, facetMetadataOf } from '../facets.ts';
 import { compileFilters, hasNoFilter } from '../filters.ts';
 import { shardsInYears } from '../find.ts';
 import { matchOptionsOf } from '../matching.ts';
@@ -37,7 +38,7 @@ function termLabel(t: TermNode): string {
 
 /**
  * v2 search: the articles matching a query of the news query language (DESIGN.md, "Query language") in the selected
- * years that pass the metadata filters: how many, per shard and crawl period, what each `word*` stood for, and the
+ * years that pass the metadata filters: how many, per shard and crawl period, what each `word*` stood for, facet counts of the matching articles, and the
  * first `page_size` of them with the first occurrence of a positive term. Exact, or 422 past the work bound.
  *
  * @example (await search(release, { index: 'news', query: '"oil prices" NOT "olive oil"' })).articles // 42
@@ -59,6 +60,7 @@ export async function search(
   const byShard: SearchResult['by_shard'][number][] = [];
   const periods = new Map<string, SearchPeriod & { articles: number; shard_ids: string[] }>();
   const page: SearchArticle[] = [];
+  const facets = new FacetCounter(facetFieldsOf(index));
   let following = 0;
   for (const shard of shards) {
     const store = index.metadata(shard.year);
@@ -68,6 +70,10 @@ export async function search(
     const keep = filtered ? (doc: number) => { const m = store?.get(shard.docBase + doc); return m !== undefined && predicate(m); } : () => true;
     const matches = await evaluateShard(shard, tree, options, budget, keep, expansions);
     byShard.push({ shard_id: shard.shardId, year: shard.year, articles: matches.length });
+    if (store !== undefined && matches.length > 0) {
+      const rows = store.getMany(matches.map((m) => shard.docBase + m.doc));
+      matches.forEach((m, i) => { const row = rows[i]; if (row !== undefined) facets.add(facetMetadataOf(row), m.occurrences, 1); });
+    }
     const key = crawlPeriodOf(shard.shardId);
     let period = periods.get(key);
     if (period === undefined) periods.set(key, (period = { period: key, year: shard.year, articles: 0, shard_ids: [] }));
@@ -86,6 +92,7 @@ export async function search(
     exact: true,
     by_shard: byShard,
     periods: [...periods.values()],
+    facets: facets.top(Number.POSITIVE_INFINITY, 1),
     expansions: [...expansions].map(([t, words]) => ({
       term: termLabel(t),
       words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),

@@ -1,5 +1,5 @@
 import type { ArticleMetadata } from '../../release/types.ts';
-import type { DocumentFilters, MatchingRequest } from '../types.ts';
+import type { DocumentFilters, FacetValue, MatchingRequest } from '../types.ts';
 
 /** `POST /api/v2/search`: one query (text form in `query`, or JSON form in `query_tree`), filters, year range. */
 export interface SearchRequest extends MatchingRequest, DocumentFilters {
@@ -71,6 +71,11 @@ export interface SearchResult {
   /** Chronological, zero periods included. */
   readonly periods: readonly SearchPeriod[];
   readonly expansions: readonly SearchExpansion[];
+  /**
+   * The `estimate` facet groups over the matching articles: every value (not only the top ones, so answers for
+   * disjoint shards merge exactly), `occurrences` counting the positive terms' occurrences in those articles.
+   */
+  readonly facets: Readonly<Record<string, readonly FacetValue[]>>;
   /** Matching articles after the cursor (all of them without one): the page is their first `page_size`. */
   readonly following: number;
   /** The first matching articles after the cursor, in release order. */
