@@ -32,7 +32,11 @@ digits); the phrase needs another word besides <code>*</code>. Case-sensitive on
 <li><strong>Not supported yet</strong> (parsed, answered 422 <code>invalid_query</code> "not supported yet"): <code>title:</code> (headlines).</li>
 <li>Syntax errors are 422 <code>invalid_query</code> with <code>position</code> (1-based character) and a plain
 <code>detail</code>, e.g. <code>missing closing parenthesis for the one at position 9</code>.</li>
-<li>Answers are exact. Work bound: the occurrences of the terms that drive the search (the rarest of each AND) are located
-to articles, at most ${QUERY_LIMITS.locatedOccurrences.toLocaleString('en')} per worker, and candidate articles read to verify the whole query,
-at most ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB; beyond either, 422 <code>query_too_expensive</code>. At most ${QUERY_LIMITS.terms} terms and 32 levels of parentheses or NOTs.</li>
+<li>Answers are exact within a work bound: the occurrences of the terms that drive the search (the rarest of each AND)
+are located to articles, at most ${QUERY_LIMITS.locatedOccurrences.toLocaleString('en')} per worker, and the candidate articles that pass the filters hold
+at most ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB of text. Beyond either the answer is estimated: <code>sample_size</code> driver occurrences
+(default ${QUERY_LIMITS.sampleDefault.toLocaleString('en')}) drawn with <code>seed</code>, <code>exact: false</code>, <code>articles</code> the point estimate and
+<code>interval</code> (also per period) its 95% interval; the page lists matches the sample saw. Still refused (422
+<code>query_too_expensive</code>): a sample whose articles hold more than the same ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB, and the worker's CPU allowance.
+At most ${QUERY_LIMITS.terms} terms and 32 levels of parentheses or NOTs.</li>
 </ul>`;

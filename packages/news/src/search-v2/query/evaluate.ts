@@ -10,7 +10,6 @@ import { literalSegments, phrasePattern } from './wildcard-phrase.ts';
 
 /** The work one request may still do, shared by all its shards. */
 export interface QueryBudget {
-  located: number;
   verified: number;
   readonly limits: QueryWorkLimits;
   readonly match: MatchBudget;
@@ -18,7 +17,7 @@ export interface QueryBudget {
 }
 
 export function queryBudget(work: WorkBudget = WorkBudget.unlimited(), limits: QueryWorkLimits = QUERY_LIMITS): QueryBudget {
-  return { located: limits.locatedOccurrences, verified: limits.verifiedBytes, limits, match: matchBudget(undefined, undefined, work), work };
+  return { verified: limits.verifiedBytes, limits, match: matchBudget(undefined, undefined, work), work };
 }
 
 /** A matching article: shard-local number, the first occurrence of a positive term in it, and their number. */
@@ -61,16 +60,23 @@ function wildcardProbe(shard: ShardHandle, term: TermNode, options: MatchOptions
   return { probe: { term, spellings: rarest.spellings, wholeWord: options.wholeWord, pattern: phrasePattern(term.text) }, size: rarest.size };
 }
 
+/** One shard's part of a query: how each term is probed, and the occurrences that drive it (DESIGN.md). */
+export interface ShardPlan {
+  readonly shard: ShardHandle;
+  readonly probes: ReadonlyMap<TermNode, TermProbe>;
+  /** The drivers' spellings: every matching article holds an occurrence of at least one. */
+  readonly driverSpellings: readonly Uint8Array[];
+  /** Their non-empty rank intervals, one per driver spelling (repeated when two drivers share one). */
+  readonly intervals: readonly (readonly [number, number])[];
+  /** Occurrences in `intervals`: what an exact answer locates, and the population a sample draws from. */
+  readonly located: number;
+}
+
 /**
- * The query's matching articles in one shard, in article order (see DESIGN.md, "Query language"): the occurrences
- * of the cheapest terms that every match must contain (the rarest positive child of each AND, both sides of an OR,
- * the rarer side of a NEAR) are located to articles; each candidate that passes `keep` (the metadata filters) is
- * read and the whole query tested inside its text. `expansions` collects what each `word*` stood for.
+ * Step 1 for a shard, no locate: every term's rank intervals and the drivers, the terms whose occurrences every match
+ * must contain (the cheapest positive child of each AND, every branch of an OR, the rarer side of a NEAR).
  */
-export async function evaluateShard(
-  shard: ShardHandle, tree: QueryNode, options: MatchOptions, budget: QueryBudget,
-  keep: (doc: number) => boolean, expansions: Map<TermNode, Map<string, number>>,
-): Promise<ArticleMatch[]> {
+export function planShard(shard: ShardHandle, tree: QueryNode, options: MatchOptions, budget: QueryBudget): ShardPlan {
   const probes = new Map<TermNode, TermProbe>();
   const sizes = new Map<TermNode, number>();
   for (const t of termsOf(tree)) {
@@ -91,74 +97,90 @@ export async function evaluateShard(
       }
     }
   };
-  const candidates = await locateArticles(shard, [...new Set(drivers(tree))].map((t) => probes.get(t) as TermProbe), budget);
-  const positive = [...new Set(positiveTerms(tree))];
-  const matches: ArticleMatch[] = [];
-  for (const doc of candidates) {
-    if (budget.work.due()) await budget.work.pause();
-    if (!keep(doc)) continue;
-    budget.verified -= shard.reader.documentLength(doc);
-    if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
-    const article = shard.reader.documentBytes(doc);
-    const hits = new Map<TermNode, Hit[]>();
-    const hitsOf = (t: TermNode): Hit[] => {
-      let h = hits.get(t);
-      if (h === undefined) hits.set(t, (h = hitsIn(article, probes.get(t) as TermProbe)));
-      return h;
-    };
-    let starts: number[] | undefined;
-    const near = (l: Hit[], r: Hit[], distance: number): boolean => {
-      starts ??= wordStarts(article);
-      const ws = starts;
-      const rs = r.map((h) => wordIndexAt(ws, h.at));
-      // Both lists ascend (hits are in offset order), so one pass finds a pair within the distance: O(|l| + |r|).
-      let j = 0;
-      for (const h of l) {
-        const w = wordIndexAt(ws, h.at);
-        while (j < rs.length && (rs[j] as number) < w - distance) j++;
-        if (j < rs.length && (rs[j] as number) <= w + distance) return true;
-      }
-      return false;
-    };
-    const matches1 = (node: QueryNode): boolean => {
-      switch (node.type) {
-        case 'term': return hitsOf(node).length > 0;
-        case 'near': return hitsOf(node.left).length > 0 && hitsOf(node.right).length > 0 && near(hitsOf(node.left), hitsOf(node.right), node.distance);
-        case 'not': return !matches1(node.child);
-        case 'and': return node.children.every(matches1);
-        case 'or': return node.children.some(matches1);
-      }
-    };
-    if (!matches1(tree)) continue;
-    let first: ArticleMatch | undefined;
-    let occurrences = 0;
-    for (const t of positive) {
-      const h = hitsOf(t);
-      occurrences += h.length;
-      const at = h[0];
-      if (at !== undefined && (first === undefined || at.at < first.hit.at)) first = { doc, term: t, hit: at, occurrences: 0 };
-      if (t.prefix) countExpansions(article, t, h, expansions);
-    }
-    if (first !== undefined) matches.push({ ...first, occurrences });
+  const driverSpellings = [...new Set(drivers(tree))].flatMap((t) => (probes.get(t) as TermProbe).spellings);
+  const intervals: (readonly [number, number])[] = [];
+  for (const spelling of driverSpellings) {
+    const { lo, hi } = shard.reader.find(spelling);
+    if (hi > lo) intervals.push([lo, hi]);
   }
-  return matches;
+  return { shard, probes, driverSpellings, intervals, located: intervals.reduce((n, [lo, hi]) => n + hi - lo, 0) };
 }
 
-/** Articles holding an occurrence of any driver, sorted; every located rank counts against the request's bound. */
-async function locateArticles(shard: ShardHandle, drivers: readonly TermProbe[], budget: QueryBudget): Promise<number[]> {
+/** Step 2, exact: the articles holding a driver occurrence, sorted (one `locate` per occurrence). */
+export async function candidateArticles(plan: ShardPlan, work: WorkBudget): Promise<number[]> {
   const docs = new Set<number>();
-  for (const probe of drivers) {
-    for (const spelling of probe.spellings) {
-      const { lo, hi } = shard.reader.find(spelling);
-      budget.located -= hi - lo;
-      if (budget.located < 0) throw tooExpensive(`its rarest terms occur more than ${budget.limits.locatedOccurrences} times in the selected years`);
-      for (let r = lo; r < hi; r++) {
-        if (budget.work.due()) await budget.work.pause();
-        docs.add(shard.reader.locate(r).doc);
-      }
+  for (const [lo, hi] of plan.intervals) {
+    for (let r = lo; r < hi; r++) {
+      if (work.due()) await work.pause();
+      docs.add(plan.shard.reader.locate(r).doc);
     }
   }
   return [...docs].sort((a, b) => a - b);
+}
+
+/**
+ * Step 3: the whole query tested inside one article's text (byte search of each term's spellings, the word rules,
+ * word positions for NEAR); its first positive occurrence when it matches, else null. Counts the bytes read.
+ */
+export function verifyArticle(
+  plan: ShardPlan, tree: QueryNode, doc: number, budget: QueryBudget, expansions?: Map<TermNode, Map<string, number>>,
+): ArticleMatch | null {
+  budget.verified -= plan.shard.reader.documentLength(doc);
+  if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
+  const article = plan.shard.reader.documentBytes(doc);
+  const hits = new Map<TermNode, Hit[]>();
+  const hitsOf = (t: TermNode): Hit[] => {
+    let h = hits.get(t);
+    if (h === undefined) hits.set(t, (h = hitsIn(article, plan.probes.get(t) as TermProbe)));
+    return h;
+  };
+  let starts: number[] | undefined;
+  const near = (l: Hit[], r: Hit[], distance: number): boolean => {
+    starts ??= wordStarts(article);
+    const ws = starts;
+    const rs = r.map((h) => wordIndexAt(ws, h.at));
+    // Both lists ascend (hits are in offset order), so one pass finds a pair within the distance: O(|l| + |r|).
+    let j = 0;
+    for (const h of l) {
+      const w = wordIndexAt(ws, h.at);
+      while (j < rs.length && (rs[j] as number) < w - distance) j++;
+      if (j < rs.length && (rs[j] as number) <= w + distance) return true;
+    }
+    return false;
+  };
+  const matches = (node: QueryNode): boolean => {
+    switch (node.type) {
+      case 'term': return hitsOf(node).length > 0;
+      case 'near': return hitsOf(node.left).length > 0 && hitsOf(node.right).length > 0 && near(hitsOf(node.left), hitsOf(node.right), node.distance);
+      case 'not': return !matches(node.child);
+      case 'and': return node.children.every(matches);
+      case 'or': return node.children.some(matches);
+    }
+  };
+  if (!matches(tree)) return null;
+  let first: { term: TermNode; hit: Hit } | undefined;
+  let occurrences = 0;
+  for (const t of new Set(positiveTerms(tree))) {
+    const h = hitsOf(t);
+    occurrences += h.length;
+    const at = h[0];
+    if (at !== undefined && (first === undefined || at.at < first.hit.at)) first = { term: t, hit: at };
+    if (t.prefix && expansions !== undefined) countExpansions(article, t, h, expansions);
+  }
+  return first === undefined ? null : { doc, ...first, occurrences };
+}
+
+/** The matching articles among `docs` (candidates that passed the filters, in article order), exactly. */
+export async function verifyArticles(
+  plan: ShardPlan, tree: QueryNode, docs: readonly number[], budget: QueryBudget, expansions: Map<TermNode, Map<string, number>>,
+): Promise<ArticleMatch[]> {
+  const matches: ArticleMatch[] = [];
+  for (const doc of docs) {
+    if (budget.work.due()) await budget.work.pause();
+    const m = verifyArticle(plan, tree, doc, budget, expansions);
+    if (m !== null) matches.push(m);
+  }
+  return matches;
 }
 
 function countExpansions(article: Buffer, term: TermNode, hits: readonly Hit[], expansions: Map<TermNode, Map<string, number>>): void {
@@ -173,6 +195,6 @@ function countExpansions(article: Buffer, term: TermNode, hits: readonly Hit[], 
   }
 }
 
-function tooExpensive(why: string): V2Error {
+export function tooExpensive(why: string): V2Error {
   return new V2Error('query_too_expensive', `the query cannot be answered exactly within its work bound: ${why}; narrow the years, add filters or use rarer terms`);
 }

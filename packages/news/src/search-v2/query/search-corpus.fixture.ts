@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll } from 'vitest';
 import type { OpenRelease } from '../../release/types.ts';
 import { buildMemoryRelease, type FixtureArticle } from '../memory-release.fixture.ts';
 import { parseQuery, type QueryNode, type TermNode } from './index.ts';
@@ -73,4 +74,12 @@ export async function buildNewsRelease(): Promise<{ release: OpenRelease; articl
 export function bruteArticles(articles: readonly FixtureArticle[], query: string, wholeWord = false, keep: (a: FixtureArticle) => boolean = () => true): FixtureArticle[] {
   const tree = parseQuery(query).tree;
   return articles.filter((a) => keep(a) && bruteMatches(a.text, tree, wholeWord));
+}
+
+/** The release of `buildNewsRelease`, built before a suite's tests and closed after them. */
+export function useNewsRelease(): { readonly release: OpenRelease; readonly articles: FixtureArticle[] } {
+  const news = { release: undefined as unknown as OpenRelease, articles: [] as FixtureArticle[] };
+  beforeAll(async () => { Object.assign(news, await buildNewsRelease()); }, 120_000);
+  afterAll(() => news.release.close());
+  return news;
 }

@@ -13,6 +13,25 @@ export interface SearchRequest extends MatchingRequest, DocumentFilters {
   readonly page_size?: number | null;
   /** The `next_cursor` of the previous page (same query): the page continues after it; 409 once the release changed. */
   readonly cursor?: string | null;
+  /** Driver occurrences drawn when the query is past its exact bound (default 2,000). */
+  readonly sample_size?: number | null;
+  /** Seed of that sample (default 1): the same request gives the same estimate. */
+  readonly seed?: number | null;
+}
+
+/** A 95% interval of a number of articles (both ends equal to the value when exact). */
+export interface SearchInterval {
+  readonly low: number;
+  readonly high: number;
+}
+
+/** The sample an estimated answer rests on. */
+export interface SearchSample {
+  /** Driver occurrences drawn (summed over workers). */
+  readonly size: number;
+  readonly seed: number;
+  /** Driver occurrences they were drawn from. */
+  readonly population: number;
 }
 
 /** The first occurrence of a positive term in a matching article, with context. */
@@ -45,6 +64,7 @@ export interface SearchPeriod {
   readonly period: string;
   readonly year: string;
   readonly articles: number;
+  readonly interval: SearchInterval;
   readonly shard_ids: readonly string[];
 }
 
@@ -65,8 +85,12 @@ export interface SearchResult {
   readonly notes: readonly string[];
   /** Matching articles in the selected years that pass the filters. */
   readonly articles: number;
-  /** Always true in this version: a query past the work bound is refused (422), never approximated. */
+  /** False when estimated from a seeded sample (past the exact bound): `articles` is then the point estimate. */
   readonly exact: boolean;
+  /** The 95% interval of `articles`. */
+  readonly interval: SearchInterval;
+  /** Null when exact. */
+  readonly sample: SearchSample | null;
   readonly by_shard: readonly SearchShardCount[];
   /** Chronological, zero periods included. */
   readonly periods: readonly SearchPeriod[];
@@ -76,7 +100,11 @@ export interface SearchResult {
    * disjoint shards merge exactly), `occurrences` counting the positive terms' occurrences in those articles.
    */
   readonly facets: Readonly<Record<string, readonly FacetValue[]>>;
-  /** Matching articles after the cursor (all of them without one): the page is their first `page_size`. */
+  /**
+   * Matching articles after the cursor (all of them without one): the page is their first `page_size`. When
+   * sampled: the distinct matching articles the sample saw (after the cursor), listed in release order; the same seed
+   * draws the same sample, so `next_cursor` pages through them.
+   */
   readonly following: number;
   /** The first matching articles after the cursor, in release order. */
   readonly page: readonly SearchArticle[];
