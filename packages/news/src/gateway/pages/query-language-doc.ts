@@ -18,8 +18,9 @@ word    = characters other than space, ( ) and "; a trailing * makes it a prefix
 <li><code>climate NEAR/10 protest</code>: an occurrence of each whose words are at most 10 words apart, in either order
 (words are runs of letters and digits; an occurrence's position is the word it starts in). <code>NEAR/0</code>: same word.</li>
 <li><code>econom*</code>: any word starting with <code>econom</code> (the occurrence must start a word). The answer lists what it
-stood for in the matching articles (<code>expansions</code>); more than ${QUERY_LIMITS.expansions.toLocaleString('en')} different words is
-422 <code>query_too_complex</code> with <code>limit</code>.</li>
+stands for in the selected years, read from the index (<code>expansions</code>: each word with its occurrences, wherever the
+word's letters occur); more than ${QUERY_LIMITS.expansions.toLocaleString('en')} different words (per worker) is
+422 <code>query_too_complex</code> with <code>limit</code>, before any article is read.</li>
 <li>Operators are upper case; a literal one is quoted: <code>"AND"</code>. Spaces at the ends of a phrase are removed and
 <code>notes</code> says so; <code>query</code> in the answer is the canonical text form, <code>query_tree</code> the JSON form
 (send it back as <code>query_tree</code> instead of <code>query</code>).</li>

@@ -6,6 +6,7 @@ import type { SearchRequest as SearchBody, SearchPeriod, SearchResult } from '..
 import { REQUEST_BOUNDS } from '../limits.ts';
 import { ArticleMetadata, closed, filters, index, indexVersion, matching, nullable, sampling } from '../schema/fields.ts';
 import { sumIntervals } from '../query/sample.ts';
+import { listedWords } from '../query/expand.ts';
 import { FacetCounter } from '../facets.ts';
 import type { FacetField } from '../types.ts';
 import { byYears, defineV2Call, REFUSALS, type CombineContext } from './define.ts';
@@ -52,7 +53,7 @@ export const SearchAnswer = Type.Object({
   periods: Type.Array(Type.Object({ period: Type.String(), year: Type.String(), articles: count, interval, shard_ids: Type.Array(Type.String()) }, closed), { description: 'Chronological, zeros included.' }),
   expansions: Type.Array(Type.Object({
     term: Type.String(), words: Type.Array(Type.Object({ word: Type.String(), occurrences: count }, closed)),
-  }, closed), { description: 'What each word* stood for in the matching articles.' }),
+  }, closed), { description: `What each word* stands for in the selected years, read from the index: the words starting with the prefix and their occurrences (at most ${QUERY_LIMITS.expansions} per term).` }),
   facets: Type.Record(Type.String(), Type.Array(FacetValue), {
     description: 'The estimate facets (language, lang, topic, source and, with an attribution table, country) over the matching articles: every value, most occurrences of the positive terms first.',
   }),
@@ -116,7 +117,7 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
     facets: facets.top(Number.POSITIVE_INFINITY, 1),
     expansions: [...expansions].map(([term, words]) => ({
       term,
-      words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),
+      words: listedWords(words),
     })),
     following,
     page,
@@ -130,7 +131,7 @@ export const searchCall = defineV2Call({
   answer: SearchAnswer,
   route: {
     method: 'POST', path: '/search', cost: 'expensive',
-    summary: 'Articles matching a query of the query language (words, "phrases", AND, OR, NOT, parentheses, NEAR/n, word*; see "Query language" above): how many, per shard and crawl period, what each word* stood for, and the first page_size of them with the first occurrence of a positive term. Exact within the work bound, else estimated from a seeded sample with 95% intervals (exact: false).',
+    summary: 'Articles matching a query of the query language (words, "phrases", AND, OR, NOT, parentheses, NEAR/n, word*; see "Query language" above): how many, per shard and crawl period, what each word* stands for (from the index), facets, and the first page_size of them with the first occurrence of a positive term. Exact within the work bound, else estimated from a seeded sample with 95% intervals (exact: false).',
     refusals: [
       REFUSALS.stale, REFUSALS.cpuLimit,
       { status: 422, description: 'invalid_query (with position for syntax errors; NOT-only queries; title: not supported yet), query_too_expensive (a sample whose distinct articles hold more than the verified-bytes bound, or the CPU allowance), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range.' },

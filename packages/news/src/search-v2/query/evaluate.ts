@@ -4,7 +4,7 @@ import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
 import { withMatchingErrors } from '../matching.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
-import { hitsIn, wordAt, wordIndexAt, wordStarts, type Hit, type TermProbe } from './article-text.ts';
+import { hitsIn, wordIndexAt, wordStarts, type Hit, type TermProbe } from './article-text.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 import { literalSegments, phrasePattern } from './wildcard-phrase.ts';
 
@@ -122,9 +122,7 @@ export async function candidateArticles(plan: ShardPlan, work: WorkBudget): Prom
  * Step 3: the whole query tested inside one article's text (byte search of each term's spellings, the word rules,
  * word positions for NEAR); its first positive occurrence when it matches, else null. Counts the bytes read.
  */
-export function verifyArticle(
-  plan: ShardPlan, tree: QueryNode, doc: number, budget: QueryBudget, expansions?: Map<TermNode, Map<string, number>>,
-): ArticleMatch | null {
+export function verifyArticle(plan: ShardPlan, tree: QueryNode, doc: number, budget: QueryBudget): ArticleMatch | null {
   budget.verified -= plan.shard.reader.documentLength(doc);
   if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
   const article = plan.shard.reader.documentBytes(doc);
@@ -165,34 +163,19 @@ export function verifyArticle(
     occurrences += h.length;
     const at = h[0];
     if (at !== undefined && (first === undefined || at.at < first.hit.at)) first = { term: t, hit: at };
-    if (t.prefix && expansions !== undefined) countExpansions(article, t, h, expansions);
   }
   return first === undefined ? null : { doc, ...first, occurrences };
 }
 
 /** The matching articles among `docs` (candidates that passed the filters, in article order), exactly. */
-export async function verifyArticles(
-  plan: ShardPlan, tree: QueryNode, docs: readonly number[], budget: QueryBudget, expansions: Map<TermNode, Map<string, number>>,
-): Promise<ArticleMatch[]> {
+export async function verifyArticles(plan: ShardPlan, tree: QueryNode, docs: readonly number[], budget: QueryBudget): Promise<ArticleMatch[]> {
   const matches: ArticleMatch[] = [];
   for (const doc of docs) {
     if (budget.work.due()) await budget.work.pause();
-    const m = verifyArticle(plan, tree, doc, budget, expansions);
+    const m = verifyArticle(plan, tree, doc, budget);
     if (m !== null) matches.push(m);
   }
   return matches;
-}
-
-function countExpansions(article: Buffer, term: TermNode, hits: readonly Hit[], expansions: Map<TermNode, Map<string, number>>): void {
-  let words = expansions.get(term);
-  if (words === undefined) expansions.set(term, (words = new Map()));
-  for (const h of hits) {
-    const w = wordAt(article, h.at);
-    words.set(w, (words.get(w) ?? 0) + 1);
-  }
-  if (words.size > QUERY_LIMITS.expansions) {
-    throw new V2Error('query_too_complex', `${term.text}* stands for more than ${QUERY_LIMITS.expansions} different words: write a longer prefix`, { limit: QUERY_LIMITS.expansions });
-  }
 }
 
 export function tooExpensive(why: string): V2Error {

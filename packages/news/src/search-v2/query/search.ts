@@ -11,6 +11,7 @@ import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
 import { candidateArticles, planShard, queryBudget, verifyArticles, type ArticleMatch, type QueryBudget, type ShardPlan } from './evaluate.ts';
+import { prefixExpansions } from './expand.ts';
 import { estimateArticles, sampleArticles, sampleSeed, type SampledDraw } from './sample.ts';
 import { assertIndexVersion } from '../release-lookup.ts';
 import { parseQueryJson } from './json-form.ts';
@@ -50,7 +51,7 @@ interface Tallies {
 
 /**
  * v2 search: the articles matching a query of the news query language (DESIGN.md, "Query language") in the selected
- * years that pass the metadata filters: how many, per shard and crawl period, what each `word*` stood for, facet
+ * years that pass the metadata filters: how many, per shard and crawl period, what each `word*` stands for (from the index), facet
  * counts of the matching articles, and the first `page_size` of them with the first occurrence of a positive term.
  * Exact within the work bound; past it estimated from a seeded sample with 95% intervals (`exact: false`).
  *
@@ -81,10 +82,11 @@ export async function search(
   const budget = queryBudget(work, limits);
   const options = matchOptionsOf(request);
   const plans = shards.map((shard) => planShard(shard, tree, options, budget));
-  const expansions = new Map<TermNode, Map<string, number>>();
+  // The prefixes' bound is checked before any article is located or read.
+  const expansions = await prefixExpansions(plans, tree, work);
   const facets = new FacetCounter(facetFieldsOf(index));
   const rowsOf = (i: number, docs: readonly number[]) => stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? [];
-  const exact = await exactTallies(plans, tree, keep, budget, expansions);
+  const exact = await exactTallies(plans, tree, keep, budget);
   let tallies: Tallies;
   if (exact !== null) {
     tallies = exact;
@@ -132,10 +134,7 @@ export async function search(
     by_shard: shards.map((shard, i) => ({ shard_id: shard.shardId, year: shard.year, articles: tallies.byShard[i] ?? 0 })),
     periods: [...periods.values()],
     facets: facets.top(Number.POSITIVE_INFINITY, 1),
-    expansions: [...expansions].map(([t, words]) => ({
-      term: termLabel(t),
-      words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),
-    })),
+    expansions,
     following: after.length,
     page,
     next_cursor: nextCursor(release.indexVersion, after.length, page),
@@ -148,7 +147,6 @@ export async function search(
  */
 async function exactTallies(
   plans: readonly ShardPlan[], tree: QueryNode, keep: (shard: number, doc: number) => boolean, budget: QueryBudget,
-  expansions: Map<TermNode, Map<string, number>>,
 ): Promise<Tallies | null> {
   if (plans.reduce((n, p) => n + p.located, 0) > budget.limits.locatedOccurrences) return null;
   const candidates: number[][] = [];
@@ -163,7 +161,7 @@ async function exactTallies(
   const byShard: number[] = [];
   const periods = new Map<string, { value: number; low: number; high: number }>();
   for (const [i, plan] of plans.entries()) {
-    const matches = await verifyArticles(plan, tree, candidates[i] as number[], budget, expansions);
+    const matches = await verifyArticles(plan, tree, candidates[i] as number[], budget);
     for (const match of matches) listed.push({ shard: i, match });
     byShard.push(matches.length);
     const key = crawlPeriodOf(plan.shard.shardId);

@@ -71,7 +71,7 @@ export interface SearchPeriod {
 export interface SearchExpansion {
   /** The prefix term, as `econom*`. */
   readonly term: string;
-  /** Words it stood for in the matching articles, most frequent first, with their occurrences there. */
+  /** Words it stands for in the selected shards (read from the index), most frequent first, with their occurrences there. */
   readonly words: readonly { readonly word: string; readonly occurrences: number }[];
 }
 
