@@ -54,6 +54,22 @@ describe.skipIf(!available)('search past its work bound: seeded samples with 95%
     expect(Math.abs(sum - a.articles)).toBeLessThanOrEqual(sources.length);
   });
 
+  it('pages with next_cursor through exactly the matches the seeded sample saw', async () => {
+    const request: SearchRequest = { index: 'news', query: 'oil OR Regierung', sample_size: 300, seed: 4, page_size: 7 };
+    let page = await search(news.release, request, undefined, SAMPLED);
+    const all = page.following;
+    const seen: string[] = [];
+    for (;;) {
+      expect(page.exact).toBe(false);
+      seen.push(...page.page.map((a) => `${a.shard_id}/${a.doc_ix}`));
+      if (page.next_cursor === null) break;
+      page = await search(news.release, { ...request, cursor: page.next_cursor }, undefined, SAMPLED);
+    }
+    expect(all).toBeGreaterThan(7);
+    expect(seen).toHaveLength(all);
+    expect(new Set(seen).size).toBe(all);
+  });
+
   it('merges workers\' estimates with intervals that still hold the truth in at least 93 of 100 seeds, exact parts adding no width', async () => {
     const query = '(die OR the) NOT Berlin';
     const truth = bruteArticles(news.articles, query).length;
