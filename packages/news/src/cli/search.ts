@@ -8,7 +8,7 @@ import { queriesAndYears, withReleaseQueryOptions, type ReleaseQueryFlags } from
 
 /**
  * `news search`: one JSON line per query of the query language, `{"query","articles","exact","by_shard":{shard_id:
- * articles}}` (query in canonical form, plus `notes` and `expansions`); a refused query prints
+ * articles}}` (query in canonical form, plus `interval`, `sample`, `notes` and `expansions`); a refused query prints
  * `{"query","error":{code,detail,…}}` instead, the other queries still run, and the exit status is 1.
  */
 export const searchCommand: CliCommand = (program: Command, ctx) => {
@@ -34,7 +34,9 @@ async function runSearch(ctx: CliContext, args: string[], flags: ReleaseQueryFla
           case: flags.ignoreCase ? 'insensitive' : 'sensitive', whole_word: flags.wholeWord,
         });
         const byShard = Object.fromEntries(r.by_shard.map((s) => [s.shard_id, s.articles]));
-        ctx.stdout.write(JSON.stringify({ query: r.query, articles: r.articles, exact: r.exact, by_shard: byShard, notes: r.notes, expansions: r.expansions }) + '\n');
+        ctx.stdout.write(JSON.stringify({
+          query: r.query, articles: r.articles, exact: r.exact, interval: r.interval, sample: r.sample, by_shard: byShard, notes: r.notes, expansions: r.expansions,
+        }) + '\n');
       } catch (e) {
         if (!(e instanceof V2Error)) throw e;
         ctx.stdout.write(JSON.stringify({ query, error: e.toBody() }) + '\n');
