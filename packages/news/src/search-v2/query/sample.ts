@@ -4,7 +4,7 @@
  * articles with 95% intervals, the same arithmetic as `estimate` (sampling.ts).
  */
 import { countInArticle } from '../../matching/index.ts';
-import { meanInterval, sampleRanks } from '../sampling.ts';
+import { meanInterval, sampleRanks, wilsonInterval } from '../sampling.ts';
 import type { QueryNode } from './ast.ts';
 import { verifyArticle, type ArticleMatch, type QueryBudget, type ShardPlan } from './evaluate.ts';
 import type { SearchInterval } from './types.ts';
@@ -49,10 +49,15 @@ export async function sampleArticles(
 
 /**
  * Matching articles among the draws `inGroup` keeps (a shard, a period, all), estimated over the `population` of
- * driver occurrences: each draw of a matching article counts 1/k. Every distinct match seen certainly exists, so
- * it bounds the value and the interval from below.
+ * driver occurrences, `groupPopulation` of them in the group: each draw of a matching article counts 1/k. Every
+ * distinct match seen certainly exists, so it bounds the value and the interval from below; the group cannot hold
+ * more matches than driver occurrences, and with no match drawn the normal interval would collapse to [0, 0], so
+ * the upper end is then the Wilson bound of a rate never observed (a matching article is drawn at least once per
+ * D draws' worth of its occurrences).
  */
-export function estimateArticles(draws: readonly SampledDraw[], population: number, inGroup: (d: SampledDraw) => boolean): { value: number } & SearchInterval {
+export function estimateArticles(
+  draws: readonly SampledDraw[], population: number, groupPopulation: number, inGroup: (d: SampledDraw) => boolean,
+): { value: number } & SearchInterval {
   const seen = new Set<string>();
   const shares = draws.map((d) => {
     if (d.match === null || !inGroup(d)) return 0;
@@ -61,7 +66,8 @@ export function estimateArticles(draws: readonly SampledDraw[], population: numb
   });
   const e = meanInterval(shares, population);
   const value = Math.max(seen.size, Math.round(e.value));
-  return { value, low: Math.max(seen.size, Math.floor(e.low)), high: Math.max(value, Math.ceil(e.high)) };
+  const high = seen.size === 0 ? wilsonInterval(0, draws.length, population).high : e.high;
+  return { value, low: Math.max(seen.size, Math.floor(e.low)), high: Math.max(value, Math.min(groupPopulation, Math.ceil(high))) };
 }
 
 /**

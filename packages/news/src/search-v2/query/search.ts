@@ -175,16 +175,15 @@ async function exactTallies(
 /** The estimates of a sample: per shard, per period and in all, and the distinct matches it saw, in release order. */
 function sampledTallies(plans: readonly ShardPlan[], draws: readonly SampledDraw[], sample: SearchSample): Tallies {
   const periodOf = (d: SampledDraw) => crawlPeriodOf((plans[d.shard] as ShardPlan).shard.shardId);
+  const located = new Map<string, number>();
+  for (const plan of plans) located.set(crawlPeriodOf(plan.shard.shardId), (located.get(crawlPeriodOf(plan.shard.shardId)) ?? 0) + plan.located);
   const periods = new Map<string, { value: number } & SearchInterval>();
-  for (const plan of plans) {
-    const key = crawlPeriodOf(plan.shard.shardId);
-    if (!periods.has(key)) periods.set(key, estimateArticles(draws, sample.population, (d) => periodOf(d) === key));
-  }
+  for (const [key, n] of located) periods.set(key, estimateArticles(draws, sample.population, n, (d) => periodOf(d) === key));
   const listed = new Map<string, { shard: number; match: ArticleMatch }>();
   for (const d of draws) if (d.match !== null) listed.set(`${d.shard}:${d.doc}`, { shard: d.shard, match: d.match });
   return {
-    byShard: plans.map((_, i) => estimateArticles(draws, sample.population, (d) => d.shard === i).value),
-    total: estimateArticles(draws, sample.population, () => true),
+    byShard: plans.map((p, i) => estimateArticles(draws, sample.population, p.located, (d) => d.shard === i).value),
+    total: estimateArticles(draws, sample.population, sample.population, () => true),
     periods,
     listed: [...listed.values()].sort((a, b) => a.shard - b.shard || a.match.doc - b.match.doc),
     sample,
