@@ -1,5 +1,6 @@
+import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { combineSearch } from '../calls/search.ts';
+import { combineSearch, SearchAnswer } from '../calls/search.ts';
 import type { FixtureArticle } from '../memory-release.fixture.ts';
 import { rejectionOf } from '../v2-error.fixture.ts';
 import { search, type SearchRequest, type SearchResult } from './index.ts';
@@ -40,9 +41,10 @@ describe.skipIf(!available)('search past its work bound: seeded samples with 95%
     expect(periods / periodChecks).toBeGreaterThanOrEqual(0.93);
   }, 120_000);
 
-  it('answers the same for the same seed, lists only sampled matches, and scales facets to the estimate', async () => {
+  it('answers the same for the same seed in the documented shape, lists only sampled matches, and scales facets to the estimate', async () => {
     const request: SearchRequest = { index: 'news', query: 'oil OR Regierung', sample_size: 500, seed: 9, page_size: 100 };
     const a = await search(news.release, request, undefined, SAMPLED);
+    expect([...Value.Errors(SearchAnswer, a)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
     expect(await search(news.release, request, undefined, SAMPLED)).toEqual(a);
     const truth = new Set(bruteArticles(news.articles, 'oil OR Regierung').map((x) => x.text));
     expect(a.page.length).toBe(Math.min(100, a.following));
