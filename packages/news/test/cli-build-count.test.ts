@@ -77,6 +77,7 @@ describe('the news CLI', () => {
       expect(Object.keys(byShard)).toEqual(['2020', '2021']);
       expect(l?.['articles']).toBe(Object.values(byShard).reduce((a, b) => a + b, 0));
       expect(l?.['exact']).toBe(true);
+      expect(l).toMatchObject({ interval: { low: l?.['articles'], high: l?.['articles'] }, sample: null });
     }
     expect(both?.['articles']).toBeGreaterThan(0);
     expect(eNotA?.['articles']).toBeGreaterThan(0);

@@ -215,6 +215,24 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       }
     });
 
+    it('search past the work bound: one worker holding every shard samples, workers holding parts answer within theirs, and both hold the brute-force truth', async () => {
+      // Thirteen common letters occur 2.6 M times here, past the 2,000,000 located occurrences of an exact answer in
+      // one worker; each worker of the cluster holds fewer (the merge of sampled parts: query/search-sample.test.ts).
+      const letters = ['e', 'n', 'i', 's', 'r', 't', 'a', 'd', 'h', 'u', 'l', 'o', 'c'];
+      const body = { query: `(${letters.join(' OR ')}) NOT Berlin`, index: 'news', sample_size: 2000, seed: 3 };
+      const has = (text: Buffer, s: string) => text.includes(Buffer.from(s));
+      const truth = articles.filter((a) => letters.some((l) => has(a.text, l)) && !has(a.text, 'Berlin')).length;
+      const one = (await post(`${single.gateway.url}/api/v2/search`, body)).body as AnyJson;
+      const many = (await post(`${cluster.url}/api/v2/search`, body)).body as AnyJson;
+      expect(one).toMatchObject({ exact: false, sample: { size: 2000, seed: 3 } });
+      expect(many).toMatchObject({ exact: true, articles: truth });
+      for (const answer of [one, many]) {
+        expect(answer.interval.low).toBeLessThanOrEqual(truth);
+        expect(answer.interval.high).toBeGreaterThanOrEqual(truth);
+        expect(answer.by_shard).toHaveLength(36);
+      }
+    });
+
     it('never uses a worker of another release, and names the shards it would have served when it is their only one', async () => {
       const other = await buildFixtureRelease([{ text: 'Eine andere Ausgabe.', warc_date: '2025-01-02T00:00:00Z' }], 'other-release');
       extra.push({ close: other.cleanup });

@@ -10,8 +10,8 @@ type SearchFlags = ReleaseQueryFlags & { dedupe: 'none' | 'exact' | 'near' };
 
 /**
  * `news search`: one JSON line per query of the query language, `{"query","articles","exact","by_shard":{shard_id:
- * articles}}` (query in canonical form, plus `notes` and `expansions`; with `--dedupe exact|near` also `stories`,
- * the distinct stories among the articles); a refused query prints
+ * articles}}` (query in canonical form, plus `interval`, `sample`, `notes` and `expansions`; with `--dedupe exact|near`
+ * also `stories`, the distinct stories among the articles); a refused query prints
  * `{"query","error":{code,detail,…}}` instead, the other queries still run, and the exit status is 1.
  */
 export const searchCommand: CliCommand = (program: Command, ctx) => {
@@ -39,7 +39,9 @@ async function runSearch(ctx: CliContext, args: string[], flags: SearchFlags): P
         });
         const byShard = Object.fromEntries(r.by_shard.map((s) => [s.shard_id, s.articles]));
         const stories = r.stories === undefined ? {} : { stories: r.stories };
-        ctx.stdout.write(JSON.stringify({ query: r.query, articles: r.articles, ...stories, exact: r.exact, by_shard: byShard, notes: r.notes, expansions: r.expansions }) + '\n');
+        ctx.stdout.write(JSON.stringify({
+          query: r.query, articles: r.articles, ...stories, exact: r.exact, interval: r.interval, sample: r.sample, by_shard: byShard, notes: r.notes, expansions: r.expansions,
+        }) + '\n');
       } catch (e) {
         if (!(e instanceof V2Error)) throw e;
         ctx.stdout.write(JSON.stringify({ query, error: e.toBody() }) + '\n');

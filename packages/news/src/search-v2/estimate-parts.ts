@@ -9,7 +9,7 @@ import type { OpenRelease } from '../release/types.ts';
 import { countInArticle } from '../matching/index.ts';
 import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
-import { facetMetadataOf } from './facets.ts';
+import { facetFieldsOf, facetMetadataOf } from './facets.ts';
 import { compileFilters } from './filters.ts';
 import { shardsInYears } from './find.ts';
 import { lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
@@ -39,7 +39,7 @@ export function estimateIntervals(release: OpenRelease, request: EstimateRequest
     shardIds.push(s.shardId);
     for (const iv of matcher.match(s).intervals) if (iv.hi > iv.lo) intervals.push([s.shardId, iv.lo, iv.hi]);
   }
-  return { intervals, shard_ids: shardIds, facet_fields: ['language', 'lang', 'topic', 'source', ...(index.hasCountryAttribution ? ['country' as const] : [])] };
+  return { intervals, shard_ids: shardIds, facet_fields: facetFieldsOf(index) };
 }
 
 /** Metadata of the articles (`doc_ix` per year) in one read per year. */

@@ -1,4 +1,4 @@
-import type { ArticleMetadata } from '../release/types.ts';
+import type { ArticleMetadata, ReleaseIndex } from '../release/types.ts';
 import { createFilterKeyCache } from './filter-key.ts';
 import type { FacetField, FacetValue } from './types.ts';
 
@@ -7,6 +7,11 @@ export type FacetMetadata = Pick<ArticleMetadata, 'language' | 'lang' | 'iptc_to
 
 export function facetMetadataOf(m: ArticleMetadata): FacetMetadata {
   return { language: m.language, lang: m.lang, iptc_topic: m.iptc_topic, hostname: m.hostname, sitename: m.sitename, country: m.country };
+}
+
+/** The facet groups of an index: `country` only where the release has an attribution table. */
+export function facetFieldsOf(index: Pick<ReleaseIndex, 'hasCountryAttribution'>): FacetField[] {
+  return ['language', 'lang', 'topic', 'source', ...(index.hasCountryAttribution ? ['country' as const] : [])];
 }
 
 /** The labels each facet counts, the same labels the filters of the same name compare (filters.ts). */
@@ -52,6 +57,19 @@ export class FacetCounter {
         else { t.occurrences += occurrences; t.articles += articles; t.draws++; }
       }
     }
+  }
+
+  /**
+   * Adds counted values of the same fields (another worker's answer for other shards): equal keys add up, so the
+   * merged counts are those one counter over all the articles gives.
+   */
+  merge(field: FacetField, value: FacetValue): void {
+    const tallies = this.#tallies.get(field);
+    if (tallies === undefined) return;
+    const key = labelKey(value.value);
+    const t = tallies.get(key);
+    if (t === undefined) tallies.set(key, { label: value.value, occurrences: value.occurrences, articles: value.articles, draws: value.observed });
+    else { t.occurrences += value.occurrences; t.articles += value.articles; t.draws += value.observed; }
   }
 
   /** Top `limit` values per field by occurrences, then articles, scaled by `scale` and rounded. */

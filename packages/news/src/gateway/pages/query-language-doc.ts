@@ -18,8 +18,9 @@ word    = characters other than space, ( ) and "; a trailing * makes it a prefix
 <li><code>climate NEAR/10 protest</code>: an occurrence of each whose words are at most 10 words apart, in either order
 (words are runs of letters and digits; an occurrence's position is the word it starts in). <code>NEAR/0</code>: same word.</li>
 <li><code>econom*</code>: any word starting with <code>econom</code> (the occurrence must start a word). The answer lists what it
-stood for in the matching articles (<code>expansions</code>); more than ${QUERY_LIMITS.expansions.toLocaleString('en')} different words is
-422 <code>query_too_complex</code> with <code>limit</code>.</li>
+stands for in the selected years, read from the index (<code>expansions</code>: each word with its occurrences, wherever the
+word's letters occur); more than ${QUERY_LIMITS.expansions.toLocaleString('en')} different words (per worker) is
+422 <code>query_too_complex</code> with <code>limit</code>, before any article is read.</li>
 <li>Operators are upper case; a literal one is quoted: <code>"AND"</code>. Spaces at the ends of a phrase are removed and
 <code>notes</code> says so; <code>query</code> in the answer is the canonical text form, <code>query_tree</code> the JSON form
 (send it back as <code>query_tree</code> instead of <code>query</code>).</li>
@@ -38,7 +39,11 @@ is 422 <code>invalid_query</code>. When only <code>title:</code> terms match, <c
 headlines were indexed answers <code>title:</code> with 422 <code>headlines_not_indexed</code>: rebuild it.</li>
 <li>Syntax errors are 422 <code>invalid_query</code> with <code>position</code> (1-based character) and a plain
 <code>detail</code>, e.g. <code>missing closing parenthesis for the one at position 9</code>.</li>
-<li>Answers are exact. Work bound: the occurrences of the terms that drive the search (the rarest of each AND) are located
-to articles, at most ${QUERY_LIMITS.locatedOccurrences.toLocaleString('en')} per worker, and candidate articles read to verify the whole query,
-at most ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB; beyond either, 422 <code>query_too_expensive</code>. At most ${QUERY_LIMITS.terms} terms and 32 levels of parentheses or NOTs.</li>
+<li>Answers are exact within a work bound: the occurrences of the terms that drive the search (the rarest of each AND)
+are located to articles, at most ${QUERY_LIMITS.locatedOccurrences.toLocaleString('en')} per worker, and the candidate articles that pass the filters hold
+at most ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB of text. Beyond either the answer is estimated: <code>sample_size</code> driver occurrences
+(default ${QUERY_LIMITS.sampleDefault.toLocaleString('en')}) drawn with <code>seed</code>, <code>exact: false</code>, <code>articles</code> the point estimate and
+<code>interval</code> (also per period) its 95% interval; the page lists matches the sample saw. Still refused (422
+<code>query_too_expensive</code>): a sample whose articles hold more than the same ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB, and the worker's CPU allowance.
+At most ${QUERY_LIMITS.terms} terms and 32 levels of parentheses or NOTs.</li>
 </ul>`;

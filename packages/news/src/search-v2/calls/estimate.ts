@@ -2,20 +2,15 @@ import { Type } from '@sinclair/typebox';
 import { estimate } from '../estimate.ts';
 import { estimateIntervals, resolveEstimate } from '../estimate-parts.ts';
 import { V2_LIMITS } from '../limits.ts';
-import { closed, filters, indexVersion, nullable, query, selection, str, tuple } from '../schema/fields.ts';
+import { closed, filters, indexVersion, nullable, query, sampling, selection, str, tuple } from '../schema/fields.ts';
 import { defineV2Call, REFUSALS } from './define.ts';
 
 export const EstimateRequest = Type.Object({
   ...selection,
   query: query(1),
   ...filters,
-  sample_size: Type.Optional(Type.Union([Type.Integer({ minimum: 100, maximum: V2_LIMITS.estimateSampleMax }), Type.Null()], {
-    default: V2_LIMITS.estimateSampleDefault,
-    description: `Ranks sampled when the query has more than ${V2_LIMITS.estimateExactRanks} occurrences (below that every rank is resolved and the answer is exact).`,
-  })),
-  seed: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 4_294_967_295 }), Type.Null()], {
-    default: 1, description: 'Seed of the sample: the same request gives the same estimate.',
-  })),
+  ...sampling(V2_LIMITS.estimateSampleDefault, V2_LIMITS.estimateSampleMax,
+    `Ranks sampled when the query has more than ${V2_LIMITS.estimateExactRanks} occurrences (below that every rank is resolved and the answer is exact).`),
 }, { title: 'EstimateRequest' });
 
 /** Metadata fields `estimate` counts values of. `country` only where the release has an attribution table. */

@@ -2,11 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { QUERY_LIMITS } from '../query/limits.ts';
 import { nextCursor } from '../query/cursor.ts';
 import { search } from '../query/search.ts';
-import type { SearchRequest as SearchBody, SearchResult } from '../query/types.ts';
+import type { SearchRequest as SearchBody, SearchPeriod, SearchResult } from '../query/types.ts';
 import { REQUEST_BOUNDS } from '../limits.ts';
-import { ArticleMetadata, closed, filters, index, indexVersion, matching, nullable } from '../schema/fields.ts';
+import { ArticleMetadata, closed, filters, index, indexVersion, matching, nullable, sampling } from '../schema/fields.ts';
+import { sumIntervals } from '../query/sample.ts';
+import { listedWords } from '../query/expand.ts';
+import { FacetCounter } from '../facets.ts';
+import type { FacetField } from '../types.ts';
 import { byYears, defineV2Call, REFUSALS, type CombineContext } from './define.ts';
 import { refuseSplitDedupe } from './dedupe-combine.ts';
+import { FacetValue } from './estimate.ts';
 
 const count = Type.Integer({ minimum: 0 });
 const year = (which: string) => Type.Optional(Type.Union([
@@ -31,7 +36,11 @@ export const SearchRequest = Type.Object({
   cursor: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
     default: null, description: 'next_cursor of the previous page (same query and options): the page continues after it; 409 stale_index_version once the release changed.',
   })),
+  ...sampling(QUERY_LIMITS.sampleDefault, QUERY_LIMITS.sampleMax,
+    `Driver occurrences drawn when the query is past its exact bound (more than ${QUERY_LIMITS.locatedOccurrences.toLocaleString('en')} located occurrences, or candidate articles over ${QUERY_LIMITS.verifiedBytes / 1_048_576} MiB).`),
 }, { title: 'SearchRequest' });
+
+const interval = Type.Object({ low: count, high: count }, { description: '95% interval (both ends equal to the value when exact).', ...closed });
 
 export const SearchAnswer = Type.Object({
   index_version: indexVersion,
@@ -40,13 +49,20 @@ export const SearchAnswer = Type.Object({
   notes: Type.Array(Type.String(), { description: 'Normalisations made, e.g. spaces trimmed from a phrase.' }),
   articles: Type.Integer({ minimum: 0, description: 'Matching articles in the selected years that pass the filters.' }),
   stories: Type.Optional(Type.Integer({ minimum: 0, description: 'With dedupe: distinct stories among the matching articles; following and page then count and list stories.' })),
-  exact: Type.Boolean({ description: 'Always true: past the work bound the query is refused with 422 query_too_expensive.' }),
+  exact: Type.Boolean({ description: 'False when estimated from a seeded sample past the work bound; articles is then the point estimate.' }),
+  interval,
+  sample: nullable(Type.Object({
+    size: count, seed: count, population: Type.Integer({ minimum: 0, description: 'Driver occurrences the sample was drawn from.' }),
+  }, { description: 'The sample an estimate rests on (sizes summed over workers); null when exact.', ...closed })),
   by_shard: Type.Array(Type.Object({ shard_id: Type.String(), year: Type.String(), articles: count }, closed)),
-  periods: Type.Array(Type.Object({ period: Type.String(), year: Type.String(), articles: count, shard_ids: Type.Array(Type.String()) }, closed), { description: 'Chronological, zeros included.' }),
+  periods: Type.Array(Type.Object({ period: Type.String(), year: Type.String(), articles: count, interval, shard_ids: Type.Array(Type.String()) }, closed), { description: 'Chronological, zeros included.' }),
   expansions: Type.Array(Type.Object({
     term: Type.String(), words: Type.Array(Type.Object({ word: Type.String(), occurrences: count }, closed)),
-  }, closed), { description: 'What each word* stood for in the matching articles.' }),
-  following: Type.Integer({ minimum: 0, description: 'Matching articles after the cursor (all without one); the page is their first page_size.' }),
+  }, closed), { description: `What each word* stands for in the selected years, read from the index: the words starting with the prefix and their occurrences (at most ${QUERY_LIMITS.expansions} per term).` }),
+  facets: Type.Record(Type.String(), Type.Array(FacetValue), {
+    description: 'The estimate facets (language, lang, topic, source and, with an attribution table, country) over the matching articles: every value, most occurrences of the positive terms first.',
+  }),
+  following: Type.Integer({ minimum: 0, description: 'Matching articles after the cursor (all without one); the page is their first page_size. When sampled: the distinct matches the sample saw (the same seed draws them again for the next page).' }),
   page: Type.Array(Type.Object({
     shard_id: Type.String(), year: Type.String(), doc_ix: count, metadata: nullable(ArticleMetadata),
     first: Type.Object({ term: Type.String(), offset: count, left: Type.String(), match: Type.String(), right: Type.String() }, { description: 'First occurrence of a positive term, with context.', ...closed }),
@@ -57,21 +73,25 @@ export const SearchAnswer = Type.Object({
 
 /**
  * One search answer from the answers of workers holding disjoint shards: article counts add up (an article lives in
- * one shard), periods split across workers are summed, prefix expansions add up per word, and the page is the first
- * `page_size` matches in release order (each worker sent its own first ones, so the merged first ones are among them).
+ * one shard), periods split across workers are summed, facet values add up per value (each worker lists all), prefix
+ * expansions add up per word, and the page is the first `page_size` matches in release order (each worker sent its
+ * own first ones, so the merged first ones are among them). Workers' samples are independent, so estimated parts
+ * add with their intervals' half-widths in quadrature (`sumIntervals`).
  */
 export function combineSearch(parts: readonly SearchResult[], ctx: CombineContext, body: SearchBody): SearchResult {
   refuseSplitDedupe(parts, body);
   const at = new Map(ctx.order.map((id, i) => [id, i]));
   const pos = (id: string) => at.get(id) ?? Number.MAX_SAFE_INTEGER;
   const first = parts[0];
-  const periods = new Map<string, { period: string; year: string; articles: number; shard_ids: string[] }>();
+  const periods = new Map<string, { period: string; year: string; parts: SearchPeriod[]; shard_ids: string[] }>();
   const expansions = new Map<string, Map<string, number>>();
+  const facets = new FacetCounter(Object.keys(first?.facets ?? {}) as FacetField[]);
   for (const p of parts) {
+    for (const [field, values] of Object.entries(p.facets)) for (const v of values) facets.merge(field as FacetField, v);
     for (const t of p.periods) {
       const m = periods.get(t.period);
-      if (m === undefined) periods.set(t.period, { ...t, shard_ids: [...t.shard_ids] });
-      else { m.articles += t.articles; m.shard_ids.push(...t.shard_ids); }
+      if (m === undefined) periods.set(t.period, { period: t.period, year: t.year, parts: [t], shard_ids: [...t.shard_ids] });
+      else { m.parts.push(t); m.shard_ids.push(...t.shard_ids); }
     }
     for (const e of p.expansions) {
       let words = expansions.get(e.term);
@@ -83,18 +103,30 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
   const following = parts.reduce((n, p) => n + p.following, 0);
   const page = parts.flatMap((p) => p.page).sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix)
     .slice(0, body.page_size ?? QUERY_LIMITS.pageDefault);
+  const sampled = parts.flatMap((p) => (p.sample === null ? [] : [p.sample]));
+  // An estimate's interval sums (value, low, high) of independent parts; an exact sum keeps its zero width.
+  const sum = (xs: readonly { articles: number; interval: { low: number; high: number } }[]) =>
+    sumIntervals(xs.map((x) => ({ value: x.articles, ...x.interval })));
   return {
     index_version: ctx.indexVersion,
     query: first?.query ?? '',
     query_tree: first?.query_tree ?? null,
     notes: first?.notes ?? [],
     articles: parts.reduce((n, p) => n + p.articles, 0),
-    exact: parts.every((p) => p.exact),
+    // With dedupe there is one part (refuseSplitDedupe): its story count is the answer's.
+    ...(first?.stories === undefined ? {} : { stories: first.stories }),
+    exact: sampled.length === 0,
+    interval: sum(parts),
+    sample: sampled.length === 0 ? null : {
+      size: sampled.reduce((n, s) => n + s.size, 0), seed: sampled[0]?.seed ?? 1, population: sampled.reduce((n, s) => n + s.population, 0),
+    },
     by_shard: parts.flatMap((p) => p.by_shard).sort((a, b) => pos(a.shard_id) - pos(b.shard_id)),
-    periods: [...periods.values()].sort((a, b) => pos(a.shard_ids[0] ?? '') - pos(b.shard_ids[0] ?? '')),
+    periods: [...periods.values()].sort((a, b) => pos(a.shard_ids[0] ?? '') - pos(b.shard_ids[0] ?? ''))
+      .map((m) => ({ period: m.period, year: m.year, articles: m.parts.reduce((n, t) => n + t.articles, 0), interval: sum(m.parts), shard_ids: m.shard_ids })),
+    facets: facets.top(Number.POSITIVE_INFINITY, 1),
     expansions: [...expansions].map(([term, words]) => ({
       term,
-      words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),
+      words: listedWords(words),
     })),
     following,
     page,
@@ -108,10 +140,10 @@ export const searchCall = defineV2Call({
   answer: SearchAnswer,
   route: {
     method: 'POST', path: '/search', cost: 'expensive',
-    summary: 'Articles matching a query of the query language (words, "phrases", AND, OR, NOT, parentheses, NEAR/n, word*; see "Query language" above): how many, per shard and crawl period, what each word* stood for, and the first page_size of them with the first occurrence of a positive term.',
+    summary: 'Articles matching a query of the query language (words, "phrases", AND, OR, NOT, parentheses, NEAR/n, word*; see "Query language" above): how many, per shard and crawl period, what each word* stands for (from the index), facets, and the first page_size of them with the first occurrence of a positive term. Exact within the work bound, else estimated from a seeded sample with 95% intervals (exact: false).',
     refusals: [
       REFUSALS.stale, REFUSALS.cpuLimit,
-      { status: 422, description: 'invalid_query (with position for syntax errors; NOT-only queries; title: and * inside a phrase not supported yet), query_too_expensive (work bound), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, stories_unavailable (dedupe on a release without story files: rebuild with stories; or over workers that split the selected years).' },
+      { status: 422, description: 'invalid_query (with position for syntax errors; NOT-only queries; NEAR between a title: term and an article term), query_too_expensive (a sample whose distinct articles hold more than the verified-bytes bound, the CPU allowance, or past the exact bound with title: terms or dedupe, which are answered exactly only), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, headlines_not_indexed (title: on a release built without a headline index), stories_unavailable (dedupe on a release without story files: rebuild with stories; or over workers that split the selected years).' },
       REFUSALS.noCountryTable,
     ],
   },

@@ -21,7 +21,7 @@ function starOccurrences(text: string, t: TermNode): number[] {
   }
   return out;
 }
-function occurrences(text: string, t: TermNode, wholeWord: boolean): number[] {
+export function occurrences(text: string, t: TermNode, wholeWord: boolean): number[] {
   if (t.wildcard_word) return starOccurrences(text, t);
   const out: number[] = [];
   for (let at = text.indexOf(t.text); at !== -1; at = text.indexOf(t.text, at + 1)) {

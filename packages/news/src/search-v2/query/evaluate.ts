@@ -6,13 +6,12 @@ import { V2Error } from '../errors.ts';
 import { withMatchingErrors } from '../matching.ts';
 import { termsOf, type QueryNode, type TermField, type TermNode } from './ast.ts';
 import { fieldReader } from './fields.ts';
-import { hitsIn, wordAt, wordIndexAt, wordStarts, type Hit, type TermProbe } from './article-text.ts';
+import { hitsIn, wordIndexAt, wordStarts, type Hit, type TermProbe } from './article-text.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 import { literalSegments, phrasePattern } from './wildcard-phrase.ts';
 
 /** The work one request may still do, shared by all its shards. */
 export interface QueryBudget {
-  located: number;
   verified: number;
   readonly limits: QueryWorkLimits;
   readonly match: MatchBudget;
@@ -20,14 +19,19 @@ export interface QueryBudget {
 }
 
 export function queryBudget(work: WorkBudget = WorkBudget.unlimited(), limits: QueryWorkLimits = QUERY_LIMITS): QueryBudget {
-  return { located: limits.locatedOccurrences, verified: limits.verifiedBytes, limits, match: matchBudget(undefined, undefined, work), work };
+  return { verified: limits.verifiedBytes, limits, match: matchBudget(undefined, undefined, work), work };
 }
 
-/** A matching article: shard-local number and the first occurrence of a positive term in it (in its headline for a `title:` term). */
+/**
+ * A matching article: shard-local number, the first occurrence of a positive term in it (in its headline for a
+ * `title:` term, when no article term occurs), and their number.
+ */
 export interface ArticleMatch {
   readonly doc: number;
   readonly term: TermNode;
   readonly hit: Hit;
+  /** Occurrences of the positive terms in the article (what its facet values count as `occurrences`). */
+  readonly occurrences: number;
 }
 
 /** Terms that are not under a NOT: the ones that must (or may) be present in a matching article. */
@@ -65,17 +69,28 @@ function wildcardProbe(reader: ShardReader, term: TermNode, options: MatchOption
   return { probe: { term, spellings: rarest.spellings, wholeWord: options.wholeWord, pattern: phrasePattern(term.text) }, size: rarest.size };
 }
 
+/** One shard's part of a query: how each term is probed, and the occurrences that drive it (DESIGN.md). */
+export interface ShardPlan {
+  readonly shard: ShardHandle;
+  readonly probes: ReadonlyMap<TermNode, TermProbe>;
+  /** The drivers' spellings: every matching article holds an occurrence of at least one. */
+  readonly driverSpellings: readonly Uint8Array[];
+  /**
+   * Their non-empty rank intervals, one per driver spelling (repeated when two drivers share one), each in its
+   * field's index (a headline's document number is its article's, so located headlines are candidate articles).
+   */
+  readonly intervals: readonly (readonly [number, number, TermField])[];
+  /** The fields the query's terms look in (body, title): what verifying a candidate reads. */
+  readonly fields: readonly TermField[];
+  /** Occurrences in `intervals`: what an exact answer locates, and the population a sample draws from. */
+  readonly located: number;
+}
+
 /**
- * The query's matching articles in one shard, in article order (see DESIGN.md, "Query language"): the occurrences
- * of the cheapest terms that every match must contain (the rarest positive child of each AND, both sides of an OR,
- * the rarer side of a NEAR) are located to articles; each candidate that passes `keep` (the metadata filters) is
- * read and the whole query tested inside its text. `expansions` collects what each `word*` stood for. A `title:`
- * term is looked for in the shard's headline index, whose document d is article d's headline, the same way.
+ * Step 1 for a shard, no locate: every term's rank intervals and the drivers, the terms whose occurrences every match
+ * must contain (the cheapest positive child of each AND, every branch of an OR, the rarer side of a NEAR).
  */
-export async function evaluateShard(
-  shard: ShardHandle, tree: QueryNode, options: MatchOptions, budget: QueryBudget,
-  keep: (doc: number) => boolean, expansions: Map<TermNode, Map<string, number>>,
-): Promise<ArticleMatch[]> {
+export function planShard(shard: ShardHandle, tree: QueryNode, options: MatchOptions, budget: QueryBudget): ShardPlan {
   const probes = new Map<TermNode, TermProbe>();
   const sizes = new Map<TermNode, number>();
   for (const t of termsOf(tree)) {
@@ -96,101 +111,105 @@ export async function evaluateShard(
       }
     }
   };
-  const candidates = await locateArticles(shard, [...new Set(drivers(tree))].map((t) => probes.get(t) as TermProbe), budget);
-  const positive = positiveTerms(tree);
-  const matches: ArticleMatch[] = [];
-  for (const doc of candidates) {
-    if (budget.work.due()) await budget.work.pause();
-    if (!keep(doc)) continue;
-    // Each field's text is read once, and only when a term of that field is tested: a headline-only query never
-    // reads article bodies.
-    const texts = new Map<TermField, Buffer>();
-    const textOf = (field: TermField): Buffer => {
-      let text = texts.get(field);
-      if (text === undefined) {
-        const reader = fieldReader(shard, field);
-        budget.verified -= reader.documentLength(doc);
-        if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
-        texts.set(field, (text = reader.documentBytes(doc)));
-      }
-      return text;
-    };
-    const hits = new Map<TermNode, Hit[]>();
-    const hitsOf = (t: TermNode): Hit[] => {
-      let h = hits.get(t);
-      if (h === undefined) hits.set(t, (h = hitsIn(textOf(t.field), probes.get(t) as TermProbe)));
-      return h;
-    };
-    const starts = new Map<TermField, number[]>();
-    // validate.ts admits a NEAR only between two terms of one field: word positions are counted in that text.
-    const near = (field: TermField, l: Hit[], r: Hit[], distance: number): boolean => {
-      let ws = starts.get(field);
-      if (ws === undefined) starts.set(field, (ws = wordStarts(textOf(field))));
-      const rs = r.map((h) => wordIndexAt(ws, h.at));
-      // Both lists ascend (hits are in offset order), so one pass finds a pair within the distance: O(|l| + |r|).
-      let j = 0;
-      for (const h of l) {
-        const w = wordIndexAt(ws, h.at);
-        while (j < rs.length && (rs[j] as number) < w - distance) j++;
-        if (j < rs.length && (rs[j] as number) <= w + distance) return true;
-      }
-      return false;
-    };
-    const matches1 = (node: QueryNode): boolean => {
-      switch (node.type) {
-        case 'term': return hitsOf(node).length > 0;
-        case 'near': return hitsOf(node.left).length > 0 && hitsOf(node.right).length > 0 && near(node.left.field, hitsOf(node.left), hitsOf(node.right), node.distance);
-        case 'not': return !matches1(node.child);
-        case 'and': return node.children.every(matches1);
-        case 'or': return node.children.some(matches1);
-      }
-    };
-    if (!matches1(tree)) continue;
-    // The first occurrence shown is the article's own when a body term has one, else the headline's.
-    let first: ArticleMatch | undefined;
-    for (const t of positive) {
-      const h = hitsOf(t);
-      const at = h[0];
-      const earlier = first === undefined || (t.field === first.term.field ? at !== undefined && at.at < first.hit.at : t.field === 'body');
-      if (at !== undefined && earlier) first = { doc, term: t, hit: at };
-      if (t.prefix) countExpansions(textOf(t.field), t, h, expansions);
+  const driverTerms = [...new Set(drivers(tree))];
+  const driverSpellings = driverTerms.flatMap((t) => (probes.get(t) as TermProbe).spellings);
+  const intervals: (readonly [number, number, TermField])[] = [];
+  for (const t of driverTerms) {
+    for (const spelling of (probes.get(t) as TermProbe).spellings) {
+      const { lo, hi } = fieldReader(shard, t.field).find(spelling);
+      if (hi > lo) intervals.push([lo, hi, t.field]);
     }
-    if (first !== undefined) matches.push(first);
   }
-  return matches;
+  const fields = [...new Set(termsOf(tree).map((t) => t.field))];
+  return { shard, probes, driverSpellings, intervals, fields, located: intervals.reduce((n, [lo, hi]) => n + hi - lo, 0) };
 }
 
-/** Articles holding an occurrence of any driver, sorted; every located rank counts against the request's bound. */
-async function locateArticles(shard: ShardHandle, drivers: readonly TermProbe[], budget: QueryBudget): Promise<number[]> {
+/** Step 2, exact: the articles holding a driver occurrence, sorted (one `locate` per occurrence). */
+export async function candidateArticles(plan: ShardPlan, work: WorkBudget): Promise<number[]> {
   const docs = new Set<number>();
-  for (const probe of drivers) {
-    // A headline's document number is its article's: located headlines are candidate articles as they are.
-    const reader = fieldReader(shard, probe.term.field);
-    for (const spelling of probe.spellings) {
-      const { lo, hi } = reader.find(spelling);
-      budget.located -= hi - lo;
-      if (budget.located < 0) throw tooExpensive(`its rarest terms occur more than ${budget.limits.locatedOccurrences} times in the selected years`);
-      for (let r = lo; r < hi; r++) {
-        if (budget.work.due()) await budget.work.pause();
-        docs.add(reader.locate(r).doc);
-      }
+  for (const [lo, hi, field] of plan.intervals) {
+    const reader = fieldReader(plan.shard, field);
+    for (let r = lo; r < hi; r++) {
+      if (work.due()) await work.pause();
+      docs.add(reader.locate(r).doc);
     }
   }
   return [...docs].sort((a, b) => a - b);
 }
 
-function countExpansions(article: Buffer, term: TermNode, hits: readonly Hit[], expansions: Map<TermNode, Map<string, number>>): void {
-  let words = expansions.get(term);
-  if (words === undefined) expansions.set(term, (words = new Map()));
-  for (const h of hits) {
-    const w = wordAt(article, h.at);
-    words.set(w, (words.get(w) ?? 0) + 1);
+/**
+ * Step 3: the whole query tested inside one article's text (byte search of each term's spellings, the word rules,
+ * word positions for NEAR); its first positive occurrence when it matches, else null. Counts the bytes read.
+ */
+export function verifyArticle(plan: ShardPlan, tree: QueryNode, doc: number, budget: QueryBudget): ArticleMatch | null {
+  // Each field's text is read once, and only when a term of that field is tested: a headline-only query never reads
+  // article bodies.
+  const texts = new Map<TermField, Buffer>();
+  const textOf = (field: TermField): Buffer => {
+    let text = texts.get(field);
+    if (text === undefined) {
+      const reader = fieldReader(plan.shard, field);
+      budget.verified -= reader.documentLength(doc);
+      if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
+      texts.set(field, (text = reader.documentBytes(doc)));
+    }
+    return text;
+  };
+  const hits = new Map<TermNode, Hit[]>();
+  const hitsOf = (t: TermNode): Hit[] => {
+    let h = hits.get(t);
+    if (h === undefined) hits.set(t, (h = hitsIn(textOf(t.field), plan.probes.get(t) as TermProbe)));
+    return h;
+  };
+  const starts = new Map<TermField, number[]>();
+  // validate.ts admits a NEAR only between two terms of one field: word positions are counted in that text.
+  const near = (field: TermField, l: Hit[], r: Hit[], distance: number): boolean => {
+    let ws = starts.get(field);
+    if (ws === undefined) starts.set(field, (ws = wordStarts(textOf(field))));
+    const rs = r.map((h) => wordIndexAt(ws, h.at));
+    // Both lists ascend (hits are in offset order), so one pass finds a pair within the distance: O(|l| + |r|).
+    let j = 0;
+    for (const h of l) {
+      const w = wordIndexAt(ws, h.at);
+      while (j < rs.length && (rs[j] as number) < w - distance) j++;
+      if (j < rs.length && (rs[j] as number) <= w + distance) return true;
+    }
+    return false;
+  };
+  const matches = (node: QueryNode): boolean => {
+    switch (node.type) {
+      case 'term': return hitsOf(node).length > 0;
+      case 'near': return hitsOf(node.left).length > 0 && hitsOf(node.right).length > 0 && near(node.left.field, hitsOf(node.left), hitsOf(node.right), node.distance);
+      case 'not': return !matches(node.child);
+      case 'and': return node.children.every(matches);
+      case 'or': return node.children.some(matches);
+    }
+  };
+  if (!matches(tree)) return null;
+  let first: { term: TermNode; hit: Hit } | undefined;
+  let occurrences = 0;
+  for (const t of new Set(positiveTerms(tree))) {
+    const h = hitsOf(t);
+    occurrences += h.length;
+    const at = h[0];
+    // The first occurrence shown is the article's own when an article term has one, else the headline's.
+    const earlier = first === undefined || (t.field === first.term.field ? at !== undefined && at.at < first.hit.at : t.field === 'body');
+    if (at !== undefined && earlier) first = { term: t, hit: at };
   }
-  if (words.size > QUERY_LIMITS.expansions) {
-    throw new V2Error('query_too_complex', `${term.text}* stands for more than ${QUERY_LIMITS.expansions} different words: write a longer prefix`, { limit: QUERY_LIMITS.expansions });
-  }
+  return first === undefined ? null : { doc, ...first, occurrences };
 }
 
-function tooExpensive(why: string): V2Error {
+/** The matching articles among `docs` (candidates that passed the filters, in article order), exactly. */
+export async function verifyArticles(plan: ShardPlan, tree: QueryNode, docs: readonly number[], budget: QueryBudget): Promise<ArticleMatch[]> {
+  const matches: ArticleMatch[] = [];
+  for (const doc of docs) {
+    if (budget.work.due()) await budget.work.pause();
+    const m = verifyArticle(plan, tree, doc, budget);
+    if (m !== null) matches.push(m);
+  }
+  return matches;
+}
+
+export function tooExpensive(why: string): V2Error {
   return new V2Error('query_too_expensive', `the query cannot be answered exactly within its work bound: ${why}; narrow the years, add filters or use rarer terms`);
 }

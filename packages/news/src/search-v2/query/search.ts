@@ -1,6 +1,7 @@
 import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
+import { FacetCounter, facetFieldsOf, facetMetadataOf } from '../facets.ts';
 import { compileFilters, hasNoFilter } from '../filters.ts';
 import { shardsInYears } from '../find.ts';
 import { matchOptionsOf } from '../matching.ts';
@@ -9,15 +10,17 @@ import { crawlPeriodOf } from '../timeline.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
-import { evaluateShard, queryBudget, type ArticleMatch } from './evaluate.ts';
+import { candidateArticles, planShard, queryBudget, tooExpensive, verifyArticles, type ArticleMatch, type QueryBudget, type ShardPlan } from './evaluate.ts';
 import { fieldReader } from './fields.ts';
+import { storyDedupe } from './dedupe.ts';
+import { prefixExpansions } from './expand.ts';
+import { estimateArticles, sampleArticles, sampleSeed, type SampledDraw } from './sample.ts';
 import { assertIndexVersion } from '../release-lookup.ts';
 import { parseQueryJson } from './json-form.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 import { parseQuery } from './parse.ts';
-import type { SearchArticle, SearchPeriod, SearchRequest, SearchResult } from './types.ts';
+import type { SearchArticle, SearchInterval, SearchPeriod, SearchRequest, SearchResult, SearchSample } from './types.ts';
 import { assertEvaluable } from './validate.ts';
-import { storyDedupe } from './dedupe.ts';
 
 /** The request's query as a tree, from whichever form it came in, with the notes of its normalisation. */
 export function queryOf(request: SearchRequest): { tree: QueryNode; notes: readonly string[] } {
@@ -37,10 +40,22 @@ function termLabel(t: TermNode): string {
   return canonicalText(t);
 }
 
+/** What either way of answering gives for the selected shards (index into `plans`). */
+interface Tallies {
+  /** Per shard: matching articles (estimated when sampled). */
+  readonly byShard: number[];
+  readonly total: { value: number } & SearchInterval;
+  readonly periods: Map<string, { value: number } & SearchInterval>;
+  /** Matching articles to list, in release order: all (exact) or the distinct ones the sample saw. */
+  readonly listed: { shard: number; match: ArticleMatch }[];
+  readonly sample: SearchSample | null;
+}
+
 /**
  * v2 search: the articles matching a query of the news query language (DESIGN.md, "Query language") in the selected
- * years that pass the metadata filters: how many, per shard and crawl period, what each `word*` stood for, and the
- * first `page_size` of them with the first occurrence of a positive term. Exact, or 422 past the work bound.
+ * years that pass the metadata filters: how many, per shard and crawl period, what each `word*` stands for (from the index), facet
+ * counts of the matching articles, and the first `page_size` of them with the first occurrence of a positive term.
+ * Exact within the work bound; past it estimated from a seeded sample with 95% intervals (`exact: false`).
  *
  * @example (await search(release, { index: 'news', query: '"oil prices" NOT "olive oil"' })).articles // 42
  */
@@ -54,50 +69,139 @@ export async function search(
   const shards = shardsInYears(release, { ...request, query: '' });
   const filtered = !hasNoFilter(request);
   const predicate = compileFilters(request, index);
-  const pageSize = request.page_size ?? QUERY_LIMITS.pageDefault;
-  const options = matchOptionsOf(request);
-  const budget = queryBudget(work, limits);
-  const dedupe = storyDedupe(index, request.dedupe);
-  const expansions = new Map<TermNode, Map<string, number>>();
-  const byShard: SearchResult['by_shard'][number][] = [];
-  const periods = new Map<string, SearchPeriod & { articles: number; shard_ids: string[] }>();
-  const page: SearchArticle[] = [];
-  let following = 0;
-  for (const shard of shards) {
+  const stores = shards.map((shard) => {
     const store = index.metadata(shard.year);
     if (filtered && store === undefined) {
       throw new V2Error('year_store_missing', `the metadata of ${shard.year} is not available, so the filters cannot be applied`, { year: shard.year });
     }
-    const keep = filtered ? (doc: number) => { const m = store?.filterFields(shard.docBase + doc); return m !== undefined && predicate(m); } : () => true;
-    const matches = await evaluateShard(shard, tree, options, budget, keep, expansions);
-    byShard.push({ shard_id: shard.shardId, year: shard.year, articles: matches.length });
-    const key = crawlPeriodOf(shard.shardId);
-    let period = periods.get(key);
-    if (period === undefined) periods.set(key, (period = { period: key, year: shard.year, articles: 0, shard_ids: [] }));
-    period.articles += matches.length;
-    period.shard_ids.push(shard.shardId);
-    const listable = (m: ArticleMatch): boolean => isAfter(position, shard.shardId, shard.docBase + m.doc);
-    const after = dedupe ? dedupe.firstOfStories(shard, matches, listable) : matches.filter(listable);
-    following += after.length;
-    for (const m of after.slice(0, Math.max(0, pageSize - page.length))) page.push(pageArticle(shard, m, store?.get(shard.docBase + m.doc) ?? null));
+    return store;
+  });
+  const keep = (i: number, doc: number): boolean => {
+    if (!filtered) return true;
+    // Only the filterable fields: store format 3 answers them without decompressing the article's row.
+    const m = stores[i]?.filterFields((shards[i] as ShardHandle).docBase + doc);
+    return m !== undefined && predicate(m);
+  };
+  const budget = queryBudget(work, limits);
+  const options = matchOptionsOf(request);
+  const dedupe = storyDedupe(index, request.dedupe);
+  const plans = shards.map((shard) => planShard(shard, tree, options, budget));
+  // The prefixes' bound is checked before any article is located or read.
+  const expansions = await prefixExpansions(plans, tree, work);
+  const facets = new FacetCounter(facetFieldsOf(index));
+  const rowsOf = (i: number, docs: readonly number[]) => stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? [];
+  const exact = await exactTallies(plans, tree, keep, budget);
+  let tallies: Tallies;
+  if (exact !== null) {
+    tallies = exact;
+    plans.forEach((_, i) => {
+      const matches = exact.listed.filter((l) => l.shard === i).map((l) => l.match);
+      rowsOf(i, matches.map((m) => m.doc)).forEach((row, j) => { if (row !== undefined) facets.add(facetMetadataOf(row), (matches[j] as ArticleMatch).occurrences, 1); });
+    });
+  } else {
+    // A sample sees some of a story's articles, not which of them comes first: stories are counted exactly only.
+    if (dedupe !== undefined) throw tooExpensive(`dedupe ${request.dedupe} needs the exact answer, and the query's driver occurrences or candidate articles exceed its bound`);
+    // The sample's weights count driver occurrences in the article text; a title: driver's are in the headline.
+    if (plans.some((p) => p.fields.some((f) => f !== 'body'))) throw tooExpensive('title: terms are answered exactly only, and the query exceeds the exact bound');
+    const size = request.sample_size ?? QUERY_LIMITS.sampleDefault;
+    const seed = request.seed ?? 1;
+    const draws = await sampleArticles(plans, tree, size, sampleSeed(seed, shards.map((s) => s.shardId)), budget, keep);
+    tallies = sampledTallies(plans, draws, { size, seed, population: plans.reduce((n, p) => n + p.located, 0) });
+    plans.forEach((_, i) => {
+      const hits = draws.filter((d) => d.shard === i && d.match !== null);
+      rowsOf(i, hits.map((d) => d.doc)).forEach((row, j) => {
+        const d = hits[j] as SampledDraw;
+        // Each draw of an article stands for population / (size × k) articles (Horvitz–Thompson).
+        const weight = (tallies.sample as SearchSample).population / (size * d.k);
+        if (row !== undefined) facets.add(facetMetadataOf(row), (d.match as ArticleMatch).occurrences * weight, weight);
+      });
+    });
   }
+  const listable = (l: { shard: number; match: ArticleMatch }) => isAfter(position, (shards[l.shard] as ShardHandle).shardId, (shards[l.shard] as ShardHandle).docBase + l.match.doc);
+  const after = dedupe === undefined ? tallies.listed.filter(listable) : shards.flatMap((shard, i) => {
+    const mine = tallies.listed.filter((l) => l.shard === i);
+    return dedupe.firstOfStories(shard, mine.map((l) => l.match), (m) => listable({ shard: i, match: m })).map((match) => ({ shard: i, match }));
+  });
+  const listed = after.slice(0, request.page_size ?? QUERY_LIMITS.pageDefault)
+    .map((l) => pageArticle(shards[l.shard] as ShardHandle, l.match, stores[l.shard]?.get((shards[l.shard] as ShardHandle).docBase + l.match.doc) ?? null));
+  const page = dedupe === undefined ? listed : dedupe.withCopies(listed);
+  const periods = new Map<string, SearchPeriod & { shard_ids: string[] }>();
+  shards.forEach((shard) => {
+    const key = crawlPeriodOf(shard.shardId);
+    const p = periods.get(key);
+    if (p !== undefined) p.shard_ids.push(shard.shardId);
+    else {
+      const { value, low, high } = tallies.periods.get(key) ?? { value: 0, low: 0, high: 0 };
+      periods.set(key, { period: key, year: shard.year, articles: value, interval: { low, high }, shard_ids: [shard.shardId] });
+    }
+  });
   return {
     index_version: release.indexVersion,
     query: canonicalText(tree),
     query_tree: tree,
     notes,
-    articles: byShard.reduce((n, s) => n + s.articles, 0),
-    ...(dedupe ? { stories: dedupe.stories } : {}),
-    exact: true,
-    by_shard: byShard,
+    articles: tallies.total.value,
+    ...(dedupe === undefined ? {} : { stories: dedupe.stories }),
+    exact: tallies.sample === null,
+    interval: { low: tallies.total.low, high: tallies.total.high },
+    sample: tallies.sample,
+    by_shard: shards.map((shard, i) => ({ shard_id: shard.shardId, year: shard.year, articles: tallies.byShard[i] ?? 0 })),
     periods: [...periods.values()],
-    expansions: [...expansions].map(([t, words]) => ({
-      term: termLabel(t),
-      words: [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences })),
-    })),
-    following,
-    page: dedupe ? dedupe.withCopies(page) : page,
-    next_cursor: nextCursor(release.indexVersion, following, page),
+    facets: facets.top(Number.POSITIVE_INFINITY, 1),
+    expansions,
+    following: after.length,
+    page,
+    next_cursor: nextCursor(release.indexVersion, after.length, page),
+  };
+}
+
+/**
+ * The exact answer when the work fits: the drivers' occurrences within `locatedOccurrences` and the candidates that
+ * pass the filters within `verifiedBytes` (summed before any is read); null past either, for a sample to answer.
+ */
+async function exactTallies(
+  plans: readonly ShardPlan[], tree: QueryNode, keep: (shard: number, doc: number) => boolean, budget: QueryBudget,
+): Promise<Tallies | null> {
+  if (plans.reduce((n, p) => n + p.located, 0) > budget.limits.locatedOccurrences) return null;
+  const candidates: number[][] = [];
+  let bytes = 0;
+  for (const [i, plan] of plans.entries()) {
+    const docs = (await candidateArticles(plan, budget.work)).filter((doc) => keep(i, doc));
+    // An upper bound before anything is read: each candidate's text in every field the query looks in.
+    for (const doc of docs) for (const field of plan.fields) bytes += fieldReader(plan.shard, field).documentLength(doc);
+    candidates.push(docs);
+  }
+  if (bytes > budget.limits.verifiedBytes) return null;
+  const listed: Tallies['listed'] = [];
+  const byShard: number[] = [];
+  const periods = new Map<string, { value: number; low: number; high: number }>();
+  for (const [i, plan] of plans.entries()) {
+    const matches = await verifyArticles(plan, tree, candidates[i] as number[], budget);
+    for (const match of matches) listed.push({ shard: i, match });
+    byShard.push(matches.length);
+    const key = crawlPeriodOf(plan.shard.shardId);
+    const n = (periods.get(key)?.value ?? 0) + matches.length;
+    periods.set(key, { value: n, low: n, high: n });
+  }
+  const total = listed.length;
+  return { byShard, total: { value: total, low: total, high: total }, periods, listed, sample: null };
+}
+
+/** The estimates of a sample: per shard, per period and in all, and the distinct matches it saw, in release order. */
+function sampledTallies(plans: readonly ShardPlan[], draws: readonly SampledDraw[], sample: SearchSample): Tallies {
+  const periodOf = (d: SampledDraw) => crawlPeriodOf((plans[d.shard] as ShardPlan).shard.shardId);
+  const located = new Map<string, number>();
+  for (const plan of plans) located.set(crawlPeriodOf(plan.shard.shardId), (located.get(crawlPeriodOf(plan.shard.shardId)) ?? 0) + plan.located);
+  const periods = new Map<string, { value: number } & SearchInterval>();
+  for (const [key, n] of located) periods.set(key, estimateArticles(draws, sample.population, n, (d) => periodOf(d) === key));
+  const listed = new Map<string, { shard: number; match: ArticleMatch }>();
+  for (const d of draws) if (d.match !== null) listed.set(`${d.shard}:${d.doc}`, { shard: d.shard, match: d.match });
+  return {
+    byShard: plans.map((p, i) => estimateArticles(draws, sample.population, p.located, (d) => d.shard === i).value),
+    total: estimateArticles(draws, sample.population, sample.population, () => true),
+    periods,
+    listed: [...listed.values()].sort((a, b) => a.shard - b.shard || a.match.doc - b.match.doc),
+    sample,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ArticleMetadata } from '../../release/types.ts';
-import type { DocumentFilters, MatchingRequest } from '../types.ts';
+import type { DocumentFilters, FacetValue, MatchingRequest } from '../types.ts';
 
 /** `POST /api/v2/search`: one query (text form in `query`, or JSON form in `query_tree`), filters, year range. */
 export interface SearchRequest extends MatchingRequest, DocumentFilters {
@@ -15,6 +15,25 @@ export interface SearchRequest extends MatchingRequest, DocumentFilters {
   readonly cursor?: string | null;
   /** Count and list stories instead of articles (issue 28): `exact` merges equal texts, `near` near duplicates too. */
   readonly dedupe?: 'none' | 'exact' | 'near' | null;
+  /** Driver occurrences drawn when the query is past its exact bound (default 2,000). */
+  readonly sample_size?: number | null;
+  /** Seed of that sample (default 1): the same request gives the same estimate. */
+  readonly seed?: number | null;
+}
+
+/** A 95% interval of a number of articles (both ends equal to the value when exact). */
+export interface SearchInterval {
+  readonly low: number;
+  readonly high: number;
+}
+
+/** The sample an estimated answer rests on. */
+export interface SearchSample {
+  /** Driver occurrences drawn (summed over workers). */
+  readonly size: number;
+  readonly seed: number;
+  /** Driver occurrences they were drawn from. */
+  readonly population: number;
 }
 
 /** The first occurrence of a positive term in a matching article, with context. */
@@ -49,13 +68,14 @@ export interface SearchPeriod {
   readonly period: string;
   readonly year: string;
   readonly articles: number;
+  readonly interval: SearchInterval;
   readonly shard_ids: readonly string[];
 }
 
 export interface SearchExpansion {
   /** The prefix term, as `econom*`. */
   readonly term: string;
-  /** Words it stood for in the matching articles, most frequent first, with their occurrences there. */
+  /** Words it stands for in the selected shards (read from the index), most frequent first, with their occurrences there. */
   readonly words: readonly { readonly word: string; readonly occurrences: number }[];
 }
 
@@ -71,13 +91,26 @@ export interface SearchResult {
   readonly articles: number;
   /** With dedupe: distinct stories among the matching articles. */
   readonly stories?: number;
-  /** Always true in this version: a query past the work bound is refused (422), never approximated. */
+  /** False when estimated from a seeded sample (past the exact bound): `articles` is then the point estimate. */
   readonly exact: boolean;
+  /** The 95% interval of `articles`. */
+  readonly interval: SearchInterval;
+  /** Null when exact. */
+  readonly sample: SearchSample | null;
   readonly by_shard: readonly SearchShardCount[];
   /** Chronological, zero periods included. */
   readonly periods: readonly SearchPeriod[];
   readonly expansions: readonly SearchExpansion[];
-  /** Matching articles after the cursor (all of them without one): the page is their first `page_size`. */
+  /**
+   * The `estimate` facet groups over the matching articles: every value (not only the top ones, so answers for
+   * disjoint shards merge exactly), `occurrences` counting the positive terms' occurrences in those articles.
+   */
+  readonly facets: Readonly<Record<string, readonly FacetValue[]>>;
+  /**
+   * Matching articles after the cursor (all of them without one): the page is their first `page_size`. When
+   * sampled: the distinct matching articles the sample saw (after the cursor), listed in release order; the same seed
+   * draws the same sample, so `next_cursor` pages through them.
+   */
   readonly following: number;
   /** The first matching articles after the cursor, in release order. */
   readonly page: readonly SearchArticle[];

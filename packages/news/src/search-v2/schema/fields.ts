@@ -49,6 +49,17 @@ export const matching = {
 export const MatchingOptions = Type.Object(matching);
 export type MatchingRequest = WireOf<typeof MatchingOptions>;
 
+/**
+ * The seeded sample of an answer estimated past its exact bound (estimate, search): `when` says when it is drawn.
+ * The same request and seed give the same estimate; another seed shows the sampling spread.
+ */
+export const sampling = (sizeDefault: number, sizeMax: number, when: string) => ({
+  sample_size: Type.Optional(Type.Union([Type.Integer({ minimum: 100, maximum: sizeMax }), Type.Null()], { default: sizeDefault, description: when })),
+  seed: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 4_294_967_295 }), Type.Null()], {
+    default: 1, description: 'Seed of the sample: the same request gives the same estimate.',
+  })),
+});
+
 /** A query over the crawl years [year_min, year_max] of one index. */
 export const selection = { query: query(), index, year_min: year('First'), year_max: year('Last'), ...matching };
 
