@@ -26,6 +26,7 @@ import { showEstimate } from './view/filtered-total.ts';
 import type { EstimateResponse } from './api/types.ts';
 import { ResultViews } from './result-views.ts';
 import { parseTimelineView, writeTimelineView } from './timeline/index.ts';
+import { runQuerySearch, trimmedPhrase, usesQueryLanguage } from './query/index.ts';
 
 const PAGE_OF_CARDS = 25;
 const api = new ApiClient();
@@ -54,6 +55,8 @@ const el = {
   more: byId<HTMLButtonElement>('show-more'),
   searchButton: byId<HTMLButtonElement>('search-button'),
   facets: byId('facets'),
+  queryResults: byId('query-results'),
+  phraseNote: byId('phrase-note'),
 };
 
 /** The status line; `quiet` messages are only announced to screen readers (the summary shows the same facts). */
@@ -249,6 +252,8 @@ async function runSearch(state: SearchState): Promise<void> {
   limit = PAGE_OF_CARDS;
   el.list.replaceChildren();
   el.more.hidden = true;
+  el.queryResults.hidden = true;
+  el.queryResults.replaceChildren();
   views.reset();
   if (state.query === '') {
     el.results.hidden = true;
@@ -259,6 +264,22 @@ async function runSearch(state: SearchState): Promise<void> {
   el.welcome.hidden = true;
   // Nothing of the previous search stays on screen (total, chart, exports) while the new one is asked for.
   el.results.hidden = true;
+  if (usesQueryLanguage(state.query)) {
+    await runQuerySearch({
+      api, state, root: el.queryResults, input: byId<HTMLInputElement>('q'), years: crawlYears(state),
+      current: () => gen === generation, status: setStatus, onError: reportError,
+      ignoreCapitals: () => { writeForm({ ...state, matching: { ...state.matching, caseInsensitive: true } }); submit(); },
+    });
+    return;
+  }
+  // Spaces around a phrase count as text (a substring search), so they are removed and the page says so (bug 8).
+  const { phrase, trimmed } = trimmedPhrase(state.query);
+  if (trimmed) {
+    state = { ...state, query: phrase };
+    byId<HTMLInputElement>('q').value = phrase;
+  }
+  el.phraseNote.hidden = !trimmed;
+  el.phraseNote.textContent = trimmed ? `Spaces around the phrase were removed: searched for ${quotedQuery(phrase)}.` : '';
   setStatus(`Searching for ${quotedQuery(state.query)}…`, true);
   el.searchButton.disabled = true;
   try {

@@ -1,0 +1,2 @@
+export { runQuerySearch, QUERY_PAGE_SIZE, type QueryViewContext } from './query-view.ts';
+export { trimmedPhrase, usesQueryLanguage } from './query-syntax.ts';
