@@ -133,3 +133,28 @@ describe('the query language in the search box', () => {
     await page.close();
   });
 });
+
+describe('a filtered search on a frequent word (issue 29 bug 11)', () => {
+  it('lists the first matching articles from one search call, with their exact number, while the scan goes on', async () => {
+    const filters = { languages: ['ja', 'de'] };
+    const expected = await api<SearchAnswer>('search', { query_tree: { type: 'term', text: 'the', phrase: true }, ...filters, page_size: 25 });
+    expect(expected.articles).toBeGreaterThan(0);
+    const page = await live.open();
+    const started = Date.now();
+    await page.goto(`${live.service.url}/?q=the&languages=ja;de`);
+    await page.locator('#article-list article.result').first().waitFor();
+    const firstCardMs = Date.now() - started;
+    await page.locator('#exact-articles').waitFor();
+    expect(await page.locator('#exact-articles').textContent()).toMatch(new RegExp(`^Exactly ${expected.articles.toLocaleString('en-US')} articles? match`));
+    // The exact count is brute force's: the estimate agrees when it is exact.
+    const est = await api<{ mode: string; matching_articles: { value: number } }>('estimate', { query: 'the', ...filters });
+    if (est.mode === 'exact') expect(est.matching_articles.value).toBe(expected.articles);
+    // Every article once, the search's first page among them, whatever the scan adds after.
+    await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
+    const keys = await page.locator('#article-list article.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.slice(0, expected.page.length)).toEqual(expected.page.map((a) => `${a.year}:${a.doc_ix}`));
+    console.log(`first card of a filtered "the" after ${firstCardMs} ms (navigation included)`);
+    await page.close();
+  });
+});

@@ -26,7 +26,7 @@ import { showEstimate } from './view/filtered-total.ts';
 import type { EstimateResponse } from './api/types.ts';
 import { ResultViews } from './result-views.ts';
 import { parseTimelineView, writeTimelineView } from './timeline/index.ts';
-import { runQuerySearch, trimmedPhrase, usesQueryLanguage } from './query/index.ts';
+import { requestFirstCards, runQuerySearch, showFirstCards, trimmedPhrase, usesQueryLanguage, type FirstCards } from './query/index.ts';
 
 const PAGE_OF_CARDS = 25;
 const api = new ApiClient();
@@ -39,6 +39,10 @@ let estimate: EstimateResponse | null = null;
 let generation = 0;
 let shown = 0;
 let limit = PAGE_OF_CARDS;
+/** A filtered search's first cards from `search` (bug 11): the scan's cards skip them; null until they are in. */
+let searchedCards: FirstCards | null = null;
+/** While a filtered search's first cards are asked for, the scan's cards wait, so the list starts with them. */
+let awaitingSearchedCards = false;
 
 const el = {
   form: byId<HTMLFormElement>('search-form'),
@@ -57,6 +61,7 @@ const el = {
   facets: byId('facets'),
   queryResults: byId('query-results'),
   phraseNote: byId('phrase-note'),
+  exactArticles: byId('exact-articles'),
 };
 
 /** The status line; `quiet` messages are only announced to screen readers (the summary shows the same facts). */
@@ -135,19 +140,21 @@ function renderSummary(s: SearchSession): void {
 
 /** `partial`: more pages of this step are on their way, so an empty list says nothing yet. */
 function renderMoreCards(s: SearchSession, focusFirst = false, partial = false): void {
+  if (awaitingSearchedCards) return;
   const all = s.articles.articles();
-  const batch = all.slice(shown, limit);
+  const skip = searchedCards?.keys;
+  const batch = all.slice(shown, limit).filter((a) => skip === undefined || !skip.has(a.key));
   // The contexts are asked for once the cards are painted: 25 requests held back the first card by ~1 ms each.
   const painted = afterPaint();
   const cards = batch.map((a: MergedArticle) => renderArticle(a, {
     snippet: (x) => painted.then(() => s.snippet(x)), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
   }));
   el.list.append(...cards);
-  shown += batch.length;
+  shown += Math.min(limit, all.length) - Math.min(shown, all.length);
   el.more.hidden = shown >= all.length;
   el.more.textContent = `Show ${formatCount(Math.min(PAGE_OF_CARDS, all.length - shown))} more of ${formatCount(all.length - shown)} loaded articles`;
   if (focusFirst) cards[0]?.querySelector<HTMLElement>('h3 a, button')?.focus();
-  if (!partial && s.articles.totals().matchingArticles === 0 && s.articles.totals().examinedOccurrences > 0) {
+  if (!partial && (searchedCards?.keys.size ?? 0) === 0 && s.articles.totals().matchingArticles === 0 && s.articles.totals().examinedOccurrences > 0) {
     replaceChildren(el.list, h('p', { class: 'empty' }, hasFilters(s.state.filters)
       ? 'None of the examined articles match the filters. Examine the next occurrences, or loosen the filters.'
       : 'No articles in the examined pages.'));
@@ -169,7 +176,11 @@ async function examine(s: SearchSession, gen: number, stepDone: () => void = () 
         ...defaultAutoExamineOptions,
         wanted: shown + PAGE_OF_CARDS,
         alive: () => gen === generation,
-        mayFindMore: () => estimate === null || estimate.matching_articles.high > s.articles.totals().matchingArticles,
+        mayFindMore: () => {
+          // The exact count (search) where it came, else the estimate's upper bound: all found, stop scanning.
+          const most = searchedCards?.articles ?? estimate?.matching_articles.high ?? Infinity;
+          return most > s.articles.totals().matchingArticles;
+        },
         progress: () => setStatus(`Looking for articles that match the filters: examined ${formatCount(s.articles.totals().examinedOccurrences)} of ${formatCount(s.found.total_occurrences)} occurrences…`, true),
       }));
     }
@@ -247,6 +258,9 @@ async function runSearch(state: SearchState): Promise<void> {
   clearAlert();
   session = null;
   estimate = null;
+  searchedCards = null;
+  awaitingSearchedCards = false;
+  el.exactArticles.hidden = true;
   el.facets.hidden = true;
   shown = 0;
   limit = PAGE_OF_CARDS;
@@ -282,6 +296,10 @@ async function runSearch(state: SearchState): Promise<void> {
   el.phraseNote.textContent = trimmed ? `Spaces around the phrase were removed: searched for ${quotedQuery(phrase)}.` : '';
   setStatus(`Searching for ${quotedQuery(state.query)}…`, true);
   el.searchButton.disabled = true;
+  // A filtered search's first cards are asked beside find (bug 11): they need no release to start from.
+  const firstCardsRequest = hasFilters(state.filters) ? requestFirstCards(api, state) : null;
+  // Answered or refused with nothing waiting for it when the search fails or finds nothing: not an unhandled rejection.
+  firstCardsRequest?.catch(() => {});
   try {
     const s = await SearchSession.start(api, state);
     if (gen !== generation) return;
@@ -291,7 +309,19 @@ async function runSearch(state: SearchState): Promise<void> {
     // renders the total, and the chart's request waits for the cards (ResultViews), so its drawing never delays them.
     let firstStepDone = () => {};
     const firstCards = new Promise<void>((resolve) => { firstStepDone = resolve; });
-    const examining = total > 0 ? examine(s, gen, firstStepDone) : Promise.resolve();
+    const filtered = hasFilters(state.filters);
+    // Asked before the scan's pages, which would hold the page's call slots (bug 11).
+    let scanning = total > 0;
+    if (total > 0 && filtered) {
+      awaitingSearchedCards = true;
+      void showFirstCards(firstCardsRequest, s.release, { list: el.list, exact: el.exactArticles, current: () => gen === generation }).then((f) => {
+        if (gen !== generation) return;
+        searchedCards = f;
+        awaitingSearchedCards = false;
+        renderMoreCards(s, false, scanning);
+      });
+    }
+    const examining = total > 0 ? examine(s, gen, firstStepDone).finally(() => { scanning = false; }) : Promise.resolve();
     if (total === 0) firstStepDone();
     // The script checks every page against find's rank intervals, which a whole-word search does not fill.
     const script = byId<HTMLButtonElement>('download-script');
@@ -320,7 +350,6 @@ async function runSearch(state: SearchState): Promise<void> {
     }
     // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
     // worker answers the first page before it resolves up to 20,000 ranks for the facets.
-    const filtered = hasFilters(state.filters);
     const filteredEstimate = total > 0 && filtered ? requestEstimate(s) : null;
     views.show({ session: s, filteredEstimate, firstCards, exportContext: () => exportContext(s), onError: reportError, current: () => gen === generation });
     if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);

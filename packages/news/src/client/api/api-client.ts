@@ -120,11 +120,12 @@ export class ApiClient {
 
   /**
    * Matching articles of a query in the query language (`POST /api/v2/search`): exact count, per-period counts and
-   * a page of articles with their first match; `cursor` continues after the previous page.
+   * a page of articles with their first match; `cursor` continues after the previous page. `queryTree` (the JSON
+   * form) replaces the text form, e.g. to search a phrase as one term whatever characters it holds.
    */
-  search(p: SearchParams & { filters: FilterLists; pageSize: number; cursor?: string | null }): Promise<QuerySearchResponse> {
+  search(p: SearchParams & { filters: FilterLists; pageSize: number; cursor?: string | null; queryTree?: unknown }): Promise<QuerySearchResponse> {
     return this.call<QuerySearchResponse>('POST', '/api/v2/search', {
-      query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
+      ...(p.queryTree === undefined ? { query: p.query } : { query_tree: p.queryTree }), index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
       page_size: p.pageSize, ...(p.cursor ? { cursor: p.cursor } : {}),
     });
   }
