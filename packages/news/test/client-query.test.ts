@@ -158,3 +158,26 @@ describe('a filtered search on a frequent word (issue 29 bug 11)', () => {
     await page.close();
   });
 });
+
+describe('a plain phrase without occurrences (issue 29 bug 8)', () => {
+  it('offers Ignore capitals with the number it would find, and searches so in one click', async () => {
+    const page = await live.open();
+    const lower = FIXTURE_PHRASE.toLowerCase();
+    const folded = (await api<{ total_occurrences: number }>('find', { query: lower, case: 'insensitive' })).total_occurrences;
+    expect(folded).toBeGreaterThan(0);
+    await search(page, lower);
+    const offer = page.locator('#article-list .suggestion');
+    await offer.waitFor();
+    expect(await offer.textContent()).toBe(`With Ignore capitals, ${folded} occurrences are found. Search with Ignore capitals`);
+    await offer.getByRole('button', { name: 'Search with Ignore capitals' }).click();
+    await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
+    expect(await page.locator('#total').textContent()).toBe(String(folded));
+    expect(new URL(page.url()).searchParams.get('case')).toBe('insensitive');
+    // A phrase that no spelling finds gets no offer.
+    await search(page, 'zyxwvut qponmlk');
+    await page.locator('p.empty', { hasText: 'No article contains' }).waitFor();
+    await page.waitForTimeout(500);
+    expect(await offer.count()).toBe(0);
+    await page.close();
+  });
+});

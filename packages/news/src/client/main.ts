@@ -26,7 +26,7 @@ import { showEstimate } from './view/filtered-total.ts';
 import type { EstimateResponse } from './api/types.ts';
 import { ResultViews } from './result-views.ts';
 import { parseTimelineView, writeTimelineView } from './timeline/index.ts';
-import { requestFirstCards, runQuerySearch, showFirstCards, trimmedPhrase, usesQueryLanguage, type FirstCards } from './query/index.ts';
+import { ignoreCapitalsOffer, requestFirstCards, runQuerySearch, showFirstCards, trimmedPhrase, usesQueryLanguage, type FirstCards } from './query/index.ts';
 
 const PAGE_OF_CARDS = 25;
 const api = new ApiClient();
@@ -249,6 +249,17 @@ function requestEstimate(s: SearchSession): Promise<EstimateResponse> {
   return api.estimate({ ...s.state, filters: s.state.filters });
 }
 
+/** A phrase without occurrences offers Ignore capitals when that finds some (issue 29 bug 8). */
+async function offerIgnoreCapitals(state: SearchState, gen: number): Promise<void> {
+  const matching = { ...state.matching, caseInsensitive: true };
+  const found = await api.find({ ...state, matching }).catch(() => null);
+  if (found === null || found.total_occurrences === 0 || gen !== generation) return;
+  el.list.append(ignoreCapitalsOffer(`With Ignore capitals, ${plural(found.total_occurrences, 'occurrence is', 'occurrences are')} found.`, () => {
+    writeForm({ ...state, matching });
+    submit();
+  }));
+}
+
 const PAGE_TITLE = document.title;
 
 async function runSearch(state: SearchState): Promise<void> {
@@ -347,6 +358,7 @@ async function runSearch(state: SearchState): Promise<void> {
       renderSummary(s);
       replaceChildren(el.list, h('p', { class: 'empty' }, `No article contains ${quotedQuery(state.query)} in ${years} (${describeMatching(state.matching)}). Check the spelling${state.matching.caseInsensitive ? '' : ', try Ignore capitals'}, or widen the crawl years.`));
       setStatus('No occurrences.');
+      if (!state.matching.caseInsensitive) void offerIgnoreCapitals(state, gen);
     }
     // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
     // worker answers the first page before it resolves up to 20,000 ranks for the facets.

@@ -110,11 +110,15 @@ async function suggestIgnoreCapitals(ctx: QueryViewContext, list: HTMLElement): 
   try {
     const folded = await ctx.api.search({ ...ctx.state, matching: { ...ctx.state.matching, caseInsensitive: true }, pageSize: 0 });
     if (!ctx.current() || folded.articles === 0) return;
-    list.append(h('p', { class: 'suggestion' }, `With Ignore capitals, ${plural(folded.articles, 'article matches', 'articles match')}. `,
-      h('button', { type: 'button', class: 'primary', onclick: () => ctx.ignoreCapitals() }, 'Search with Ignore capitals')));
+    list.append(ignoreCapitalsOffer(`With Ignore capitals, ${plural(folded.articles, 'article matches', 'articles match')}.`, ctx.ignoreCapitals));
   } catch {
     // Only a suggestion: the answer without it stands.
   }
+}
+
+/** "With Ignore capitals, …" and the button that searches so: shown when a search without it found nothing. */
+export function ignoreCapitalsOffer(found: string, run: () => void): HTMLElement {
+  return h('p', { class: 'suggestion' }, `${found} `, h('button', { type: 'button', class: 'primary', onclick: run }, 'Search with Ignore capitals'));
 }
 
 function showRefusal(ctx: QueryViewContext, message: string, position: number | null): void {
