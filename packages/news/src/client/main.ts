@@ -29,6 +29,8 @@ import { parseTimelineView, writeTimelineView } from './timeline/index.ts';
 import { ignoreCapitalsOffer, requestFirstCards, runQuerySearch, showFirstCards, trimmedPhrase, usesQueryLanguage, type FirstCards } from './query/index.ts';
 
 const PAGE_OF_CARDS = 25;
+/** How long a filtered search's occurrence scan waits for the search call's first cards (1.1 s for "the" here). */
+const FIRST_CARDS_WAIT_MS = 2000;
 const api = new ApiClient();
 const views = new ResultViews(api);
 
@@ -323,16 +325,21 @@ async function runSearch(state: SearchState): Promise<void> {
     const filtered = hasFilters(state.filters);
     // Asked before the scan's pages, which would hold the page's call slots (bug 11).
     let scanning = total > 0;
+    let scanStarts: Promise<unknown> = Promise.resolve();
     if (total > 0 && filtered) {
       awaitingSearchedCards = true;
-      void showFirstCards(firstCardsRequest, s.release, { list: el.list, exact: el.exactArticles, current: () => gen === generation }).then((f) => {
+      let late = false;
+      const shownFirst = showFirstCards(firstCardsRequest, s.release, { list: el.list, exact: el.exactArticles, current: () => gen === generation, late: () => late });
+      // The scan waits for the search (both compete for the worker), but not for long: then the scan's cards come first.
+      scanStarts = Promise.race([shownFirst, new Promise((r) => setTimeout(r, FIRST_CARDS_WAIT_MS))]).then(() => { late = true; awaitingSearchedCards = false; });
+      void shownFirst.then((f) => {
         if (gen !== generation) return;
         searchedCards = f;
         awaitingSearchedCards = false;
         renderMoreCards(s, false, scanning);
       });
     }
-    const examining = total > 0 ? examine(s, gen, firstStepDone).finally(() => { scanning = false; }) : Promise.resolve();
+    const examining = total > 0 ? scanStarts.then(() => examine(s, gen, firstStepDone)).finally(() => { scanning = false; }) : Promise.resolve();
     if (total === 0) firstStepDone();
     // The script checks every page against find's rank intervals, which a whole-word search does not fill.
     const script = byId<HTMLButtonElement>('download-script');

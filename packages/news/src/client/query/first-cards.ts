@@ -27,6 +27,8 @@ export interface FirstCardTargets {
   readonly exact: HTMLElement;
   /** False once a newer search started. */
   current(): boolean;
+  /** True once the scan stopped waiting and may have shown cards: then only the count is shown. */
+  late(): boolean;
 }
 
 /**
@@ -54,8 +56,10 @@ export async function showFirstCards(request: Promise<QuerySearchResponse> | nul
   }
   if (!to.current() || answer.index_version !== release) return null;
   to.exact.hidden = false;
+  const late = to.late();
   replaceChildren(to.exact, `Exactly ${plural(answer.articles, 'article matches', 'articles match')} the filters (all checked)`,
-    answer.articles > answer.page.length ? `; the first ${formatCount(answer.page.length)} are listed first.` : '.');
+    !late && answer.articles > answer.page.length ? `; the first ${formatCount(answer.page.length)} are listed first.` : '.');
+  if (late) return { keys: new Set(), articles: answer.articles };
   to.list.append(...answer.page.map((a) => renderQueryCard(a, release)));
   return { keys: new Set(answer.page.map((a) => articleKey(a.year, a.doc_ix))), articles: answer.articles };
 }
