@@ -8,7 +8,6 @@ import { loadFirstContexts } from './concordance/index.ts';
 import { buildDownloadScript } from './export/download-script.ts';
 import { XLSX_TYPE } from './export/xlsx.ts';
 import { examinedCsv, examinedJson, examinedXlsx, exportFileName, sampleCsv, sampleJson, type ExportContext } from './export/export-data.ts';
-import type { MergedArticle } from './search/article-merge.ts';
 import { DEFAULT_INDEX, hasFilters, linkProblems, parseSearchState, serializeSearchState, type SearchState } from './search/url-state.ts';
 import { SearchSession } from './search/search-session.ts';
 import { defaultAutoExamineOptions, examineUntilEnough } from './search/auto-examine.ts';
@@ -41,7 +40,7 @@ let estimate: EstimateResponse | null = null;
 let generation = 0;
 let shown = 0;
 let limit = PAGE_OF_CARDS;
-/** A filtered search's first cards from `search` (bug 11): the scan's cards skip them; null until they are in. */
+/** A filtered search's first cards from `search` (bug 11): the scan's cards replace them; null until they are in. */
 let searchedCards: FirstCards | null = null;
 /** While a filtered search's first cards are asked for, the scan's cards wait, so the list starts with them. */
 let awaitingSearchedCards = false;
@@ -144,15 +143,21 @@ function renderSummary(s: SearchSession): void {
 function renderMoreCards(s: SearchSession, focusFirst = false, partial = false): void {
   if (awaitingSearchedCards) return;
   const all = s.articles.articles();
-  const skip = searchedCards?.keys;
-  const batch = all.slice(shown, limit).filter((a) => skip === undefined || !skip.has(a.key));
+  const batch = all.slice(shown, limit);
   // The contexts are asked for once the cards are painted: 25 requests held back the first card by ~1 ms each.
   const painted = afterPaint();
-  const cards = batch.map((a: MergedArticle) => renderArticle(a, {
-    snippet: (x) => painted.then(() => s.snippet(x)), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
-  }));
+  const cards: HTMLElement[] = [];
+  for (const a of batch) {
+    const card = renderArticle(a, {
+      snippet: (x) => painted.then(() => s.snippet(x)), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
+    });
+    // A card the search call listed first (bug 11) becomes the full card (details, full text, sample) in its place.
+    const listed = searchedCards?.keys.has(a.key) ? el.list.querySelector(`article.result[data-key="${CSS.escape(a.key)}"]`) : null;
+    if (listed === null) cards.push(card);
+    else listed.replaceWith(card);
+  }
   el.list.append(...cards);
-  shown += Math.min(limit, all.length) - Math.min(shown, all.length);
+  shown += batch.length;
   el.more.hidden = shown >= all.length;
   el.more.textContent = `Show ${formatCount(Math.min(PAGE_OF_CARDS, all.length - shown))} more of ${formatCount(all.length - shown)} loaded articles`;
   if (focusFirst) cards[0]?.querySelector<HTMLElement>('h3 a, button')?.focus();
