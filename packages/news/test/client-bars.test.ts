@@ -4,35 +4,13 @@
  * concordance tab (with the filters' note), the article reader), no sideways scrolling at
  * 390 px and 1280 px in those states, and a first load of at most 100 KB transferred.
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FIXTURE_PHRASE } from './client-support/stack.ts';
 import { useLivePages } from './client-support/live-page.ts';
+import { seriousViolations, sideways } from './client-support/page-checks.ts';
 
 const live = useLivePages('bars-a', 900);
-const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
-
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
-
-/** Runs axe-core in the page (through the DevTools protocol, so the page's CSP does not apply) on WCAG 2.x A/AA rules. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    // resultTypes: only violations are collected in full (passes would be listed node by node: 1,000 concordance rows).
-    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
-  });
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-const sideways = (page: Page) => page.evaluate(() => {
-  const root = document.documentElement;
-  const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5)
-    .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
-  return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide: wide.join(' ') };
-});
 
 /**
  * Walks the main states of the page at one width and checks each with `check`. The concordance of `kwicQuery`:

@@ -174,7 +174,7 @@ describe('facets on a phone', () => {
     await results(page);
     await page.locator('[data-facet=source]').waitFor();
     // The facet says what it groups (issue 29 bug 4).
-    expect(await page.locator('[data-facet=source] h3').textContent()).toBe('Source (host name; site name where none)');
+    expect(await page.locator('[data-facet=source] h3').textContent()).toBe('Source (site name; host name where none)');
     for (const more of await page.locator('details.facet-more summary').all()) await more.click();
     const m = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
     expect(m.scroll).toBe(m.client);

@@ -126,6 +126,22 @@ describe('v2 estimate on the real corpora', () => {
     expect(art).toBeGreaterThanOrEqual(93);
   });
 
+  it('lists each source once by its site name, and a source facet counts what filtering by it selects (issue 29 bug 4)', async () => {
+    for (const query of ['Österreich', 'Bundesregierung']) {
+      const facets = (await estimate(inProcess, { index: 'news', query })).facets.source ?? [];
+      const names = facets.map((f) => f.value);
+      expect(names).toContain('DER STANDARD');
+      // 10kGNAD's articles have no host name, fundus's Der Standard article has one: one outlet, one value.
+      expect(names).not.toContain('www.derstandard.at');
+      for (const f of facets) {
+        const filtered = await estimate(inProcess, { index: 'news', query, sources: [f.value] });
+        expect(filtered.mode).toBe('exact');
+        expect({ value: f.value, articles: filtered.matching_articles.value, occurrences: filtered.matching_occurrences.value })
+          .toEqual({ value: f.value, articles: f.articles, occurrences: f.occurrences });
+      }
+    }
+  });
+
   it('gives facets of the matching articles and refuses bad sample sizes', async () => {
     const res = await v2(stack.url, 'estimate', { index: 'news', query: 'the' });
     expect(res.status).toBe(200);

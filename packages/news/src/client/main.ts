@@ -8,7 +8,6 @@ import { loadFirstContexts } from './concordance/index.ts';
 import { buildDownloadScript } from './export/download-script.ts';
 import { XLSX_TYPE } from './export/xlsx.ts';
 import { examinedCsv, examinedJson, examinedXlsx, exportFileName, sampleCsv, sampleJson, type ExportContext } from './export/export-data.ts';
-import type { MergedArticle } from './search/article-merge.ts';
 import { DEFAULT_INDEX, hasFilters, linkProblems, parseSearchState, serializeSearchState, type SearchState } from './search/url-state.ts';
 import { SearchSession } from './search/search-session.ts';
 import { defaultAutoExamineOptions, examineUntilEnough } from './search/auto-examine.ts';
@@ -26,8 +25,11 @@ import { showEstimate } from './view/filtered-total.ts';
 import type { EstimateResponse } from './api/types.ts';
 import { ResultViews } from './result-views.ts';
 import { parseTimelineView, writeTimelineView } from './timeline/index.ts';
+import { ignoreCapitalsOffer, requestFirstCards, runQuerySearch, showFirstCards, trimmedPhrase, usesQueryLanguage, type FirstCards } from './query/index.ts';
 
 const PAGE_OF_CARDS = 25;
+/** How long a filtered search's occurrence scan waits for the search call's first cards (1.1 s for "the" here). */
+const FIRST_CARDS_WAIT_MS = 2000;
 const api = new ApiClient();
 const views = new ResultViews(api);
 
@@ -38,6 +40,10 @@ let estimate: EstimateResponse | null = null;
 let generation = 0;
 let shown = 0;
 let limit = PAGE_OF_CARDS;
+/** A filtered search's first cards from `search` (bug 11): the scan's cards replace them; null until they are in. */
+let searchedCards: FirstCards | null = null;
+/** While a filtered search's first cards are asked for, the scan's cards wait, so the list starts with them. */
+let awaitingSearchedCards = false;
 
 const el = {
   form: byId<HTMLFormElement>('search-form'),
@@ -54,6 +60,9 @@ const el = {
   more: byId<HTMLButtonElement>('show-more'),
   searchButton: byId<HTMLButtonElement>('search-button'),
   facets: byId('facets'),
+  queryResults: byId('query-results'),
+  phraseNote: byId('phrase-note'),
+  exactArticles: byId('exact-articles'),
 };
 
 /** The status line; `quiet` messages are only announced to screen readers (the summary shows the same facts). */
@@ -132,19 +141,27 @@ function renderSummary(s: SearchSession): void {
 
 /** `partial`: more pages of this step are on their way, so an empty list says nothing yet. */
 function renderMoreCards(s: SearchSession, focusFirst = false, partial = false): void {
+  if (awaitingSearchedCards) return;
   const all = s.articles.articles();
   const batch = all.slice(shown, limit);
   // The contexts are asked for once the cards are painted: 25 requests held back the first card by ~1 ms each.
   const painted = afterPaint();
-  const cards = batch.map((a: MergedArticle) => renderArticle(a, {
-    snippet: (x) => painted.then(() => s.snippet(x)), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
-  }));
+  const cards: HTMLElement[] = [];
+  for (const a of batch) {
+    const card = renderArticle(a, {
+      snippet: (x) => painted.then(() => s.snippet(x)), fullText: (x) => s.fullText(x), release: s.release, queryBytes: new TextEncoder().encode(s.state.query).length, onError: reportError,
+    });
+    // A card the search call listed first (bug 11) becomes the full card (details, full text, sample) in its place.
+    const listed = searchedCards?.keys.has(a.key) ? el.list.querySelector(`article.result[data-key="${CSS.escape(a.key)}"]`) : null;
+    if (listed === null) cards.push(card);
+    else listed.replaceWith(card);
+  }
   el.list.append(...cards);
   shown += batch.length;
   el.more.hidden = shown >= all.length;
   el.more.textContent = `Show ${formatCount(Math.min(PAGE_OF_CARDS, all.length - shown))} more of ${formatCount(all.length - shown)} loaded articles`;
   if (focusFirst) cards[0]?.querySelector<HTMLElement>('h3 a, button')?.focus();
-  if (!partial && s.articles.totals().matchingArticles === 0 && s.articles.totals().examinedOccurrences > 0) {
+  if (!partial && (searchedCards?.keys.size ?? 0) === 0 && s.articles.totals().matchingArticles === 0 && s.articles.totals().examinedOccurrences > 0) {
     replaceChildren(el.list, h('p', { class: 'empty' }, hasFilters(s.state.filters)
       ? 'None of the examined articles match the filters. Examine the next occurrences, or loosen the filters.'
       : 'No articles in the examined pages.'));
@@ -166,7 +183,11 @@ async function examine(s: SearchSession, gen: number, stepDone: () => void = () 
         ...defaultAutoExamineOptions,
         wanted: shown + PAGE_OF_CARDS,
         alive: () => gen === generation,
-        mayFindMore: () => estimate === null || estimate.matching_articles.high > s.articles.totals().matchingArticles,
+        mayFindMore: () => {
+          // The exact count (search) where it came, else the estimate's upper bound: all found, stop scanning.
+          const most = searchedCards?.articles ?? estimate?.matching_articles.high ?? Infinity;
+          return most > s.articles.totals().matchingArticles;
+        },
         progress: () => setStatus(`Looking for articles that match the filters: examined ${formatCount(s.articles.totals().examinedOccurrences)} of ${formatCount(s.found.total_occurrences)} occurrences…`, true),
       }));
     }
@@ -235,6 +256,17 @@ function requestEstimate(s: SearchSession): Promise<EstimateResponse> {
   return api.estimate({ ...s.state, filters: s.state.filters });
 }
 
+/** A phrase without occurrences offers Ignore capitals when that finds some (issue 29 bug 8). */
+async function offerIgnoreCapitals(state: SearchState, gen: number): Promise<void> {
+  const matching = { ...state.matching, caseInsensitive: true };
+  const found = await api.find({ ...state, matching }).catch(() => null);
+  if (found === null || found.total_occurrences === 0 || gen !== generation) return;
+  el.list.append(ignoreCapitalsOffer(`With Ignore capitals, ${plural(found.total_occurrences, 'occurrence is', 'occurrences are')} found.`, () => {
+    writeForm({ ...state, matching });
+    submit();
+  }));
+}
+
 const PAGE_TITLE = document.title;
 
 async function runSearch(state: SearchState): Promise<void> {
@@ -244,11 +276,16 @@ async function runSearch(state: SearchState): Promise<void> {
   clearAlert();
   session = null;
   estimate = null;
+  searchedCards = null;
+  awaitingSearchedCards = false;
+  el.exactArticles.hidden = true;
   el.facets.hidden = true;
   shown = 0;
   limit = PAGE_OF_CARDS;
   el.list.replaceChildren();
   el.more.hidden = true;
+  el.queryResults.hidden = true;
+  el.queryResults.replaceChildren();
   views.reset();
   if (state.query === '') {
     el.results.hidden = true;
@@ -259,8 +296,28 @@ async function runSearch(state: SearchState): Promise<void> {
   el.welcome.hidden = true;
   // Nothing of the previous search stays on screen (total, chart, exports) while the new one is asked for.
   el.results.hidden = true;
+  if (usesQueryLanguage(state.query)) {
+    await runQuerySearch({
+      api, state, root: el.queryResults, input: byId<HTMLInputElement>('q'), years: crawlYears(state),
+      current: () => gen === generation, status: setStatus, onError: reportError,
+      ignoreCapitals: () => { writeForm({ ...state, matching: { ...state.matching, caseInsensitive: true } }); submit(); },
+    });
+    return;
+  }
+  // Spaces around a phrase count as text (a substring search), so they are removed and the page says so (bug 8).
+  const { phrase, trimmed } = trimmedPhrase(state.query);
+  if (trimmed) {
+    state = { ...state, query: phrase };
+    byId<HTMLInputElement>('q').value = phrase;
+  }
+  el.phraseNote.hidden = !trimmed;
+  el.phraseNote.textContent = trimmed ? `Spaces around the phrase were removed: searched for ${quotedQuery(phrase)}.` : '';
   setStatus(`Searching for ${quotedQuery(state.query)}…`, true);
   el.searchButton.disabled = true;
+  // A filtered search's first cards are asked beside find (bug 11): they need no release to start from.
+  const firstCardsRequest = hasFilters(state.filters) ? requestFirstCards(api, state) : null;
+  // Answered or refused with nothing waiting for it when the search fails or finds nothing: not an unhandled rejection.
+  firstCardsRequest?.catch(() => {});
   try {
     const s = await SearchSession.start(api, state);
     if (gen !== generation) return;
@@ -270,7 +327,24 @@ async function runSearch(state: SearchState): Promise<void> {
     // renders the total, and the chart's request waits for the cards (ResultViews), so its drawing never delays them.
     let firstStepDone = () => {};
     const firstCards = new Promise<void>((resolve) => { firstStepDone = resolve; });
-    const examining = total > 0 ? examine(s, gen, firstStepDone) : Promise.resolve();
+    const filtered = hasFilters(state.filters);
+    // Asked before the scan's pages, which would hold the page's call slots (bug 11).
+    let scanning = total > 0;
+    let scanStarts: Promise<unknown> = Promise.resolve();
+    if (total > 0 && filtered) {
+      awaitingSearchedCards = true;
+      let late = false;
+      const shownFirst = showFirstCards(firstCardsRequest, s.release, { list: el.list, exact: el.exactArticles, current: () => gen === generation, late: () => late });
+      // The scan waits for the search (both compete for the worker), but not for long: then the scan's cards come first.
+      scanStarts = Promise.race([shownFirst, new Promise((r) => setTimeout(r, FIRST_CARDS_WAIT_MS))]).then(() => { late = true; awaitingSearchedCards = false; });
+      void shownFirst.then((f) => {
+        if (gen !== generation) return;
+        searchedCards = f;
+        awaitingSearchedCards = false;
+        renderMoreCards(s, false, scanning);
+      });
+    }
+    const examining = total > 0 ? scanStarts.then(() => examine(s, gen, firstStepDone)).finally(() => { scanning = false; }) : Promise.resolve();
     if (total === 0) firstStepDone();
     // The script checks every page against find's rank intervals, which a whole-word search does not fill.
     const script = byId<HTMLButtonElement>('download-script');
@@ -296,10 +370,10 @@ async function runSearch(state: SearchState): Promise<void> {
       renderSummary(s);
       replaceChildren(el.list, h('p', { class: 'empty' }, `No article contains ${quotedQuery(state.query)} in ${years} (${describeMatching(state.matching)}). Check the spelling${state.matching.caseInsensitive ? '' : ', try Ignore capitals'}, or widen the crawl years.`));
       setStatus('No occurrences.');
+      if (!state.matching.caseInsensitive) void offerIgnoreCapitals(state, gen);
     }
     // A filtered search needs the estimate for its total at once; otherwise it waits for the first cards, so the
     // worker answers the first page before it resolves up to 20,000 ranks for the facets.
-    const filtered = hasFilters(state.filters);
     const filteredEstimate = total > 0 && filtered ? requestEstimate(s) : null;
     views.show({ session: s, filteredEstimate, firstCards, exportContext: () => exportContext(s), onError: reportError, current: () => gen === generation });
     if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);

@@ -19,14 +19,23 @@ const FACET_LABELS: Readonly<Record<FacetField, (m: FacetMetadata) => readonly (
   language: (m) => [m.language],
   lang: (m) => [m.lang],
   topic: (m) => (m.iptc_topic === null ? [] : m.iptc_topic.split(';').map((t) => t.trim())),
-  // One source per article: the hostname where known, else the site name (as the `sources` filter accepts either).
-  source: (m) => [m.hostname ?? m.sitename],
+  // Both names, as the `sources` filter compares either: a listed value counts what clicking it selects (issue 29 bug 4).
+  source: (m) => [m.sitename, m.hostname],
   country: (m) => [m.country],
+};
+
+/**
+ * Facets that list only some of the labels they count: a source is listed by its site name (the outlet's name, one
+ * value for `DER STANDARD` with or without a host name), by its host name only where no article of it has a site name.
+ */
+const SHOWN_LABEL: Readonly<Partial<Record<FacetField, (m: FacetMetadata) => string | null>>> = {
+  source: (m) => (m.sitename !== null && m.sitename !== '' ? m.sitename : m.hostname),
 };
 
 const labelKey = createFilterKeyCache();
 
-interface Tally { label: string; occurrences: number; articles: number; draws: number }
+/** `label` is the spelling shown: the first one seen as a shown label, else the first seen. */
+interface Tally { label: string; occurrences: number; articles: number; draws: number; shown: boolean }
 
 /**
  * Counts facet values of matching articles. Values equal under the filters' comparison (NFKC + case folding) are
@@ -47,14 +56,20 @@ export class FacetCounter {
       const tallies = this.#tallies.get(field) as Map<string, Tally>;
       // A label listed twice in one record (`grain;grain`) counts once for the article.
       const seen = new Set<string>();
+      const shownLabel = SHOWN_LABEL[field]?.(metadata);
+      const shownKey = shownLabel === undefined || shownLabel === null || shownLabel === '' ? null : labelKey(shownLabel);
       for (const label of FACET_LABELS[field](metadata)) {
         if (label === null || label === '') continue;
         const key = labelKey(label);
         if (seen.has(key)) continue;
         seen.add(key);
+        const shown = shownLabel === undefined || key === shownKey;
         const t = tallies.get(key);
-        if (t === undefined) tallies.set(key, { label, occurrences, articles, draws: 1 });
-        else { t.occurrences += occurrences; t.articles += articles; t.draws++; }
+        if (t === undefined) tallies.set(key, { label, occurrences, articles, draws: 1, shown });
+        else {
+          t.occurrences += occurrences; t.articles += articles; t.draws++;
+          if (shown && !t.shown) { t.shown = true; t.label = label; }
+        }
       }
     }
   }
@@ -76,7 +91,7 @@ export class FacetCounter {
   top(limit: number, scale: number): Record<string, FacetValue[]> {
     const out: Record<string, FacetValue[]> = {};
     for (const field of this.#fields) {
-      const values = [...(this.#tallies.get(field) as Map<string, Tally>).values()];
+      const values = [...(this.#tallies.get(field) as Map<string, Tally>).values()].filter((t) => t.shown);
       values.sort((a, b) => b.occurrences - a.occurrences || b.articles - a.articles || (a.label < b.label ? -1 : 1));
       out[field] = values.slice(0, limit).map((t) => ({
         value: t.label,

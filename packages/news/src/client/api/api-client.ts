@@ -2,7 +2,7 @@ import type { MatchingOptions } from '../search/matching-options.ts';
 import { DEFAULT_MATCHING, matchingFields } from '../search/matching-options.ts';
 import type { ContextsResponse, TimelineResponse } from './research-types.ts';
 import { callSlots } from './call-slots.ts';
-import type { DocumentsResponse, EstimateResponse, FilterLists, FindResponse, GetDocResponse, InfoResponse } from './types.ts';
+import type { DocumentsResponse, EstimateResponse, FilterLists, FindResponse, GetDocResponse, InfoResponse, QuerySearchResponse } from './types.ts';
 
 /** Any answer other than 2xx. `code` is the API's stable error code when it sent one. */
 export class ApiError extends Error {
@@ -115,6 +115,18 @@ export class ApiClient {
   estimate(p: SearchParams & { filters: FilterLists }): Promise<EstimateResponse> {
     return this.call<EstimateResponse>('POST', '/api/v2/estimate', {
       query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
+    });
+  }
+
+  /**
+   * Matching articles of a query in the query language (`POST /api/v2/search`): exact count, per-period counts and
+   * a page of articles with their first match; `cursor` continues after the previous page. `queryTree` (the JSON
+   * form) replaces the text form, e.g. to search a phrase as one term whatever characters it holds.
+   */
+  search(p: SearchParams & { filters: FilterLists; pageSize: number; cursor?: string | null; queryTree?: unknown }): Promise<QuerySearchResponse> {
+    return this.call<QuerySearchResponse>('POST', '/api/v2/search', {
+      ...(p.queryTree === undefined ? { query: p.query } : { query_tree: p.queryTree }), index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
+      page_size: p.pageSize, ...(p.cursor ? { cursor: p.cursor } : {}),
     });
   }
 

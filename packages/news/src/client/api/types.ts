@@ -8,6 +8,7 @@ import type {
   FilterSupportMap, FindResult, GetDocResult, ReleaseInfo,
 } from '../../search-v2/types.ts';
 import type { FilterName } from '../../search-v2/filter-names.ts';
+import type { SearchArticle, SearchResult } from '../../search-v2/query/types.ts';
 
 // The one value the client takes from the server's code: a list of five names in a dependency-free file.
 export { FILTER_NAMES, type FilterName } from '../../search-v2/filter-names.ts';
@@ -42,6 +43,11 @@ export type { Estimated, FacetField, FacetValue };
 
 /** estimate's answer; facets keyed by the fields the server counts (country only with an attribution table). */
 export type EstimateResponse = Omit<EstimateResult, 'facets'> & { readonly facets: Readonly<Partial<Record<FacetField, readonly FacetValue[]>>> };
+
+/** One matching article of a query-language search, metadata read leniently (null when its year's store is missing). */
+export type QueryArticle = Omit<SearchArticle, 'metadata'> & { readonly metadata: ArticleMetadata | null };
+/** `POST /api/v2/search`'s answer. */
+export type QuerySearchResponse = Omit<SearchResult, 'page'> & { readonly page: readonly QueryArticle[] };
 
 /** Body of every non-validation v2 error. */
 export interface ApiErrorBody {

@@ -16,7 +16,8 @@ export interface ArticleActions {
   onError(e: unknown): void;
 }
 
-function str(m: ArticleMetadata, key: string): string | null {
+/** A metadata field as text, or null when absent or blank. */
+export function metadataText(m: ArticleMetadata, key: string): string | null {
   const v = m[key];
   return typeof v === 'string' && v.trim() !== '' ? v : null;
 }
@@ -27,7 +28,7 @@ function day(v: string | null): string | null {
 }
 
 /** Only http(s) links become clickable: a `javascript:` URL in the metadata stays plain text. */
-function safeHref(url: string | null): string | null {
+export function safeHref(url: string | null): string | null {
   if (url === null) return null;
   try {
     const u = new URL(url);
@@ -46,22 +47,22 @@ function details(a: MergedArticle, release: string): HTMLElement {
   const scores = m.scores && typeof m.scores === 'object' ? Object.entries(m.scores) : [];
   return h('div', { class: 'details' },
     h('section', {}, h('h4', {}, 'Country attribution'), h('dl', {},
-      ...row('Country', str(m, 'country')),
-      ...row('Attributed by', str(m, 'country_source')),
-      ...row('Confidence', str(m, 'country_confidence')),
-      ...row('Domain suffix', str(m, 'country_tld')))),
+      ...row('Country', metadataText(m, 'country')),
+      ...row('Attributed by', metadataText(m, 'country_source')),
+      ...row('Confidence', metadataText(m, 'country_confidence')),
+      ...row('Domain suffix', metadataText(m, 'country_tld')))),
     h('section', {}, h('h4', {}, 'Classification'), h('dl', {},
-      ...row('Topic', str(m, 'iptc_topic')),
-      ...row('Language', str(m, 'language')),
-      ...row('Language (2nd identifier)', str(m, 'lang')),
+      ...row('Topic', metadataText(m, 'iptc_topic')),
+      ...row('Language', metadataText(m, 'language')),
+      ...row('Language (2nd identifier)', metadataText(m, 'lang')),
       ...(scores.length === 0 ? row('Scores', null) : scores.flatMap(([k, v]) => row(`Score: ${k}`, typeof v === 'number' ? v.toFixed(3) : String(v)))))),
     h('section', {}, h('h4', {}, 'Identifiers'), h('dl', {},
-      ...row('warc_record_id', str(m, 'warc_record_id'), 'mono'),
-      ...row('text_xxhash64', str(m, 'text_xxhash64'), 'mono'),
+      ...row('warc_record_id', metadataText(m, 'warc_record_id'), 'mono'),
+      ...row('text_xxhash64', metadataText(m, 'text_xxhash64'), 'mono'),
       ...row('Year · doc_ix', `${a.year} · ${a.docIx}`, 'mono'),
       ...row('Release', release, 'mono'),
-      ...row('Date source', str(m, 'date_source')),
-      ...row('WARC source', str(m, 'warc_source'), 'mono'))),
+      ...row('Date source', metadataText(m, 'date_source')),
+      ...row('WARC source', metadataText(m, 'warc_source'), 'mono'))),
   );
 }
 
@@ -87,12 +88,29 @@ function shownUrl(href: string): string {
   return href.replace(/^https?:\/\//, '').replace(/\/$/, '');
 }
 
+/** A card's source, byline, dates and language line, and its URL line when it has a web address. */
+export function cardMeta(m: ArticleMetadata, source: string, href: string | null): (HTMLElement | null)[] {
+  const author = metadataText(m, 'author');
+  const meta = [
+    h('span', { class: 'source' }, source),
+    author ? h('span', { class: 'author' }, `By ${author}`) : null,
+    metadataText(m, 'publish_date') ? h('span', {}, `Published ${day(metadataText(m, 'publish_date'))}`) : null,
+    metadataText(m, 'warc_date') ? h('span', {}, `Crawled ${day(metadataText(m, 'warc_date'))}`) : null,
+    metadataText(m, 'language') ? h('span', { class: 'pill', title: 'Language' }, metadataText(m, 'language')) : null,
+    metadataText(m, 'country') ? h('span', { class: 'pill country', title: 'Publisher country' }, metadataText(m, 'country')) : null,
+  ].filter((x): x is HTMLElement => x !== null);
+  return [
+    h('p', { class: 'meta' }, ...meta.flatMap((x, i) => (i === 0 ? [x] : [h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), x]))),
+    href ? h('p', { class: 'url' }, h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank', tabindex: -1 }, shownUrl(href))) : null,
+  ];
+}
+
 /** One result: title, source, dates, snippet with the match highlighted, details and the full text on demand. */
 export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLElement {
   const m = a.metadata;
-  const title = str(m, 'title');
-  const href = safeHref(str(m, 'url'));
-  const source = str(m, 'sitename') ?? str(m, 'hostname') ?? 'Unknown source';
+  const title = metadataText(m, 'title');
+  const href = safeHref(metadataText(m, 'url'));
+  const source = metadataText(m, 'sitename') ?? metadataText(m, 'hostname') ?? 'Unknown source';
   const detailsId = `details-${a.key.replace(':', '-')}`;
   const snippet = h('div', { class: 'snippet-box', 'aria-busy': 'true' }, h('p', { class: 'snippet loading' }, 'Loading context…'));
   // Built on first open: the three metadata tables are most of a card's elements, and 25 cards come at once.
@@ -111,23 +129,13 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
   /** An untitled article's lead once its text arrived (the citation names it); null before and for titled ones. */
   let lead: string | null = null;
 
-  const author = str(m, 'author');
-  const meta = [
-    h('span', { class: 'source' }, source),
-    author ? h('span', { class: 'author' }, `By ${author}`) : null,
-    str(m, 'publish_date') ? h('span', {}, `Published ${day(str(m, 'publish_date'))}`) : null,
-    str(m, 'warc_date') ? h('span', {}, `Crawled ${day(str(m, 'warc_date'))}`) : null,
-    str(m, 'language') ? h('span', { class: 'pill', title: 'Language' }, str(m, 'language')) : null,
-    str(m, 'country') ? h('span', { class: 'pill country', title: 'Publisher country' }, str(m, 'country')) : null,
-  ].filter((x): x is HTMLElement => x !== null);
   // Without a title the heading names the source until the context arrives, then shows its opening words.
   const heading = h('span', { class: title === null ? 'untitled' : undefined }, title ?? `Untitled article from ${source}`);
   const card = h('article', { class: 'result', 'data-key': a.key },
     h('header', {},
       h('h3', {}, href ? h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, heading) : heading),
       h('span', { class: 'count', title: 'occurrences in the examined pages' }, plural(a.occurrences, 'match', 'matches'))),
-    h('p', { class: 'meta' }, ...meta.flatMap((x, i) => (i === 0 ? [x] : [h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), x]))),
-    href ? h('p', { class: 'url' }, h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank', tabindex: -1 }, shownUrl(href))) : null,
+    ...cardMeta(m, source, href),
     snippet,
     h('div', { class: 'actions' }, detailsBtn, fullBtn, citationButton(m, actions.release, () => lead, citationBox)),
     citationBox,

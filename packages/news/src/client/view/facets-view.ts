@@ -6,8 +6,8 @@ import { h, plural } from './dom.ts';
 export const FACET_FILTERS: readonly { readonly field: FacetField; readonly filter: FilterName; readonly label: string }[] = [
   { field: 'language', filter: 'languages', label: 'Language' },
   { field: 'topic', filter: 'topics', label: 'Topic' },
-  // The server groups sources by host name, by site name only where an article has no host name (issue 29 bug 4).
-  { field: 'source', filter: 'sources', label: 'Source (host name; site name where none)' },
+  // The server lists a source by its site name (host name where none) and counts what the sources filter selects (issue 29 bug 4).
+  { field: 'source', filter: 'sources', label: 'Source (site name; host name where none)' },
   { field: 'country', filter: 'countries', label: 'Publisher country' },
   { field: 'lang', filter: 'commonlingua_languages', label: 'Second-identifier language' },
 ];
