@@ -83,8 +83,9 @@ export class FacetCounter {
     if (tallies === undefined) return;
     const key = labelKey(value.value);
     const t = tallies.get(key);
-    if (t === undefined) tallies.set(key, { label: value.value, occurrences: value.occurrences, articles: value.articles, draws: value.observed });
-    else { t.occurrences += value.occurrences; t.articles += value.articles; t.draws += value.observed; }
+    // A worker lists only shown values, so a merged value is shown.
+    if (t === undefined) tallies.set(key, { label: value.value, occurrences: value.occurrences, articles: value.articles, draws: value.observed, shown: true });
+    else { t.occurrences += value.occurrences; t.articles += value.articles; t.draws += value.observed; if (!t.shown) { t.shown = true; t.label = value.value; } }
   }
 
   /** Top `limit` values per field by occurrences, then articles, scaled by `scale` and rounded. */
