@@ -76,7 +76,7 @@ export interface ArticleSpan {
 /**
  * The first `count` words of the article text from byte `from` (fewer only at the article's end), as the
  * segmenter splits the text from `from` to the article's end. `memo` caches segmentations of equal windows
- * (occurrences of a phrase often share what follows).
+ * (occurrences of a phrase often share what follows); keys name the direction, so one memo serves both.
  */
 export function wordsForward(
   reader: ShardReader, article: ArticleSpan, from: number, count: number, wordCase: WordCase, memo?: Map<string, WindowWord[]>,
@@ -86,7 +86,7 @@ export function wordsForward(
     const atEnd = end === article.docEnd || size >= MAX_WINDOW_BYTES;
     const bytes = readShardText(reader, article.doc, article.docStart, from, end);
     const text = decoder.decode(end === article.docEnd ? bytes : wholeCharsEnd(bytes));
-    const key = `${count}\u0000${atEnd ? 1 : 0}\u0000${text}`;
+    const key = `F${count}\u0000${atEnd ? 1 : 0}\u0000${text}`;
     const known = memo?.get(key);
     if (known !== undefined) return { text, words: known };
     const limit = atEnd ? text.length : lastBreak(text);
@@ -114,7 +114,7 @@ export function wordsBackward(
     const atStart = start === article.docStart || size >= MAX_WINDOW_BYTES;
     const bytes = readShardText(reader, article.doc, article.docStart, start, to);
     const text = decoder.decode(start === article.docStart ? bytes : wholeCharsStart(bytes));
-    const key = `${count}\u0000${atStart ? 1 : 0}\u0000${text}`;
+    const key = `B${count}\u0000${atStart ? 1 : 0}\u0000${text}`;
     const known = memo?.get(key);
     if (known !== undefined) return { text, words: known };
     const limit = atStart ? 0 : firstBreak(text) + 1;
