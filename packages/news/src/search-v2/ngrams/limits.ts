@@ -17,8 +17,8 @@ export const ANALYSIS_LIMITS = {
   /** Occurrences `collocations` samples from a larger shard. */
   collocationsSampleSize: 10_000,
   /** A collocate's own frequency: exact per shard up to this many candidate ranks, else from a sample of `frequencySampleSize`. */
-  frequencyExactRanks: 10_000,
-  frequencySampleSize: 1_000,
+  frequencyExactRanks: 5_000,
+  frequencySampleSize: 1_500,
   /** Subcorpus words: per shard, 1 article in `wordsSampleEvery` is segmented, at least `wordsSampleMin`, at most `wordsSampleMax`. */
   wordsSampleEvery: 50,
   wordsSampleMin: 20,
