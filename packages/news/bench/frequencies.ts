@@ -79,8 +79,8 @@ async function queries(name: string, release: OpenRelease, inputs: string[], a: 
   const bf = await bruteForce(inputs, [a]);
   const bk = await bruteForce(inputs, [a, b]);
   return [
-    `| ${name} | frequencies of ${a} (top 100) | ${f.p50.toFixed(1)} ms | ${f.cold.toFixed(0)} ms | ${(bf / 1000).toFixed(1)} s | ${(bf / f.p50).toFixed(0)}× | ≤ 50 ms |`,
-    `| ${name} | keyness ${a} vs ${b} (100 each way) | ${k.p50.toFixed(1)} ms | ${k.cold.toFixed(0)} ms | ${(bk / 1000).toFixed(1)} s | ${(bk / k.p50).toFixed(0)}× | ≤ 200 ms |`,
+    `| ${name} | frequencies of ${a} (top 100) | ${f.p50.toFixed(2)} ms | ${f.cold.toFixed(0)} ms | ${(bf / 1000).toFixed(1)} s | ${(bf / f.p50).toFixed(0)}× | ≤ 50 ms |`,
+    `| ${name} | keyness ${a} vs ${b} (100 each way) | ${k.p50.toFixed(2)} ms | ${k.cold.toFixed(0)} ms | ${(bk / 1000).toFixed(1)} s | ${(bk / k.p50).toFixed(0)}× | ≤ 200 ms |`,
   ];
 }
 

@@ -233,6 +233,22 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       }
     });
 
+    it('frequencies and keyness answer as one worker when one worker holds the subcorpus, and never overstate a count across workers', async () => {
+      // 2025..2026 sit on one worker (two replicas): the answer is whole.
+      await same('/api/v2/frequencies', { index: 'news', year_min: 2025, year_max: 2026, case: 'insensitive', limit: 50 });
+      await same('/api/v2/keyness', { index: 'news', a: { year_min: 2025, year_max: 2025 }, b: { year_min: 2026, year_max: 2026 }, limit: 30 });
+      // 2016-05 is cut into three parts on two workers: the merged counts are lower bounds, the whole answer when exact.
+      const ask = (url: string, limit: number) => post(`${url}/api/v2/frequencies`, { index: 'news', periods: ['2016-05'], limit });
+      const [split, whole] = await Promise.all([ask(cluster.url, 20), ask(single.gateway.url, 1000)]);
+      expect([split.status, whole.status]).toEqual([200, 200]);
+      type Freq = { tokens: number; exact: boolean; words: { word: string; count: number }[] };
+      const [c, w] = [split.body as Freq, whole.body as Freq];
+      expect(c.tokens).toBe(w.tokens);
+      const truth = new Map(w.words.map((x) => [x.word, x.count]));
+      for (const x of c.words) expect(x.count).toBeLessThanOrEqual(truth.get(x.word) ?? Infinity);
+      if (c.exact) expect(c.words).toEqual(w.words.slice(0, 20));
+    });
+
     it('never uses a worker of another release, and names the shards it would have served when it is their only one', async () => {
       const other = await buildFixtureRelease([{ text: 'Eine andere Ausgabe.', warc_date: '2025-01-02T00:00:00Z' }], 'other-release');
       extra.push({ close: other.cleanup });

@@ -2,6 +2,7 @@ import type { OpenRelease } from '../release/types.ts';
 import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { shardsInYears } from './find.ts';
+import { articlesWithMatch } from './frequencies/article-share.ts';
 import { RequestMatcher } from './matching.ts';
 import { positionIn } from './shard-order.ts';
 import type { CombineContext } from './calls/define.ts';
@@ -36,7 +37,7 @@ export async function timeline(release: OpenRelease, request: FindRequest, work:
       index_version: release.indexVersion, query: request.query, total_occurrences: n,
       periods: [{
         period: crawlPeriodOf(shard.shardId), year: shard.year, occurrences: n, articles: docCount, text_bytes: textBytes - docCount, shard_ids: [shard.shardId],
-        ...perWords(n, shard.wordCounts?.tokens ?? null),
+        ...perWords(n, shard.wordCounts?.tokens ?? null), ...share(articlesWithMatch(shard, matcher), docCount),
       }],
     });
   }
@@ -49,10 +50,15 @@ function perWords(occurrences: number, words: number | null): { words: number | 
   return { words, per_million_words: words === null ? null : words === 0 ? 0 : (occurrences * 1e6) / words };
 }
 
+/** Articles with a match over the period's articles; null when a part of the period had too many to locate. */
+function share(withMatch: number | null, articles: number): { articles_with_match: number | null; share_of_articles: number | null } {
+  return { articles_with_match: withMatch, share_of_articles: withMatch === null ? null : articles === 0 ? 0 : withMatch / articles };
+}
+
 /** timeline's answers for disjoint shard sets as one answer: a period's parts summed, periods in release order. */
 export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineContext): TimelineResult {
   const pos = positionIn(ctx.order);
-  const periods = new Map<string, { period: string; year: string; occurrences: number; articles: number; text_bytes: number; shard_ids: string[]; words?: number | null; per_million_words?: number | null }>();
+  const periods = new Map<string, { period: string; year: string; occurrences: number; articles: number; text_bytes: number; shard_ids: string[]; words?: number | null; per_million_words?: number | null; articles_with_match?: number | null; share_of_articles?: number | null }>();
   for (const p of parts) {
     for (const t of p.periods) {
       const m = periods.get(t.period);
@@ -61,6 +67,9 @@ export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineCo
         m.occurrences += t.occurrences; m.articles += t.articles; m.text_bytes += t.text_bytes; m.shard_ids.push(...t.shard_ids);
         // Absent on both (answers of older workers): left absent; absent on one side: unknown, like null.
         if (m.words !== undefined || t.words !== undefined) Object.assign(m, perWords(m.occurrences, m.words == null || t.words == null ? null : m.words + t.words));
+        if (m.articles_with_match !== undefined || t.articles_with_match !== undefined) {
+          Object.assign(m, share(m.articles_with_match == null || t.articles_with_match == null ? null : m.articles_with_match + t.articles_with_match, m.articles));
+        }
       }
     }
   }

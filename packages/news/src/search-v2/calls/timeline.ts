@@ -13,6 +13,8 @@ export const TimelinePeriod = Type.Object({
   text_bytes: Type.Integer({ description: 'UTF-8 text bytes of those articles (separators excluded).' }),
   shard_ids: Type.Array(Type.String(), { description: 'The shards (parts) the period is stored in.' }),
   words: Type.Optional(nullable(Type.Integer({ description: 'Word tokens of those articles (Unicode word segments with a letter or digit), from the release\'s word-count tables; null for a release built before them.' }))),
+  articles_with_match: Type.Optional(nullable(Type.Integer({ description: 'Articles of the period holding an occurrence that counts; null when a part of the period has over 20,000 candidate occurrences (not located).' }))),
+  share_of_articles: Type.Optional(nullable(Type.Number({ description: 'articles_with_match over articles (Media Cloud\'s attention measure); exact, or null with articles_with_match.' }))),
   per_million_words: Type.Optional(nullable(Type.Number({ description: 'occurrences per million words of the period (comparable across scripts, unlike per byte); null with words.' }))),
 }, closed);
 

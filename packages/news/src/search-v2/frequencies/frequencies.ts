@@ -3,7 +3,7 @@ import type { WordCase } from '../../words/index.ts';
 import type { CombineContext } from '../calls/define.ts';
 import { positionIn } from '../shard-order.ts';
 import { shardsOfSubcorpus, type Subcorpus } from './subcorpus.ts';
-import { mergedCounts, requireWordCounts, shardWordCounts, tokensOf, type SortedCounts } from './word-tables.ts';
+import { mergedCounts, requireWordCounts, shardCountOrder, shardWordCounts, tokensOf, type SortedCounts } from './word-tables.ts';
 
 export interface FrequenciesRequest extends Subcorpus {
   readonly index: string;
@@ -67,8 +67,9 @@ export function frequencies(release: OpenRelease, request: FrequenciesRequest): 
   const only = shards.length === 1 ? shards[0] : undefined;
   if (only !== undefined) {
     const t = shardWordCounts(only, wordCase);
-    top = [...t.byCount.subarray(0, limit)].map((i) => ({ word: t.words[i] ?? '', count: t.counts[i] ?? 0 }));
-    restMax = t.byCount.length > limit ? (t.counts[t.byCount[limit] ?? 0] ?? 0) : 0;
+    const order = shardCountOrder(only, wordCase);
+    top = [...order.subarray(0, limit)].map((i) => ({ word: t.words[i] ?? '', count: t.counts[i] ?? 0 }));
+    restMax = order.length > limit ? (t.counts[order[limit] ?? 0] ?? 0) : 0;
   } else {
     const ranked = topOf(mergedCounts(shards, wordCase), limit + 1);
     top = ranked.slice(0, limit);

@@ -4,17 +4,18 @@ import type { ShardHandle } from '../../release/types.ts';
 import { foldWord, type WordCase } from '../../words/index.ts';
 import { V2Error } from '../errors.ts';
 
-/** A shard's words under one case mode, with their order by count (largest first, then by word). */
+/** A shard's words under one case mode, sorted by word. */
 export interface WordCounts {
   readonly words: readonly string[];
   readonly counts: Float64Array;
-  /** Indexes into `words`, most frequent first: a top list of one shard is its first entries. */
-  readonly byCount: Uint32Array;
 }
 
 interface Loaded {
   readonly sensitive: WordCounts;
   insensitive?: WordCounts;
+  /** Indexes into `words`, most frequent first, per case mode: sorted on the first top list of this shard alone. */
+  byCount?: Uint32Array;
+  byCountFolded?: Uint32Array;
 }
 
 /**
@@ -38,7 +39,7 @@ function fold(t: WordCounts): WordCounts {
   });
   const words = [...sums.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const counts = Float64Array.from(words, (w) => sums.get(w) ?? 0);
-  return { words, counts, byCount: rankByCount(words, counts) };
+  return { words, counts };
 }
 
 function load(shard: ShardHandle): Loaded {
@@ -59,7 +60,8 @@ function load(shard: ShardHandle): Loaded {
     if (e instanceof WordCountsFormatError) throw new V2Error('word_counts_missing', `${e.message}; rebuild the release with this version of news build`, { shard_id: shard.shardId });
     throw e;
   }
-  const loaded: Loaded = { sensitive: { words: table.words, counts: table.counts, byCount: rankByCount(table.words, table.counts) } };
+  // The count order is sorted only when a list of this shard alone asks for it: a merge of many shards never does.
+  const loaded: Loaded = { sensitive: { words: table.words, counts: table.counts } };
   cache.set(ref.path, loaded);
   cachedWords += table.words.length;
   for (const [path, old] of cache) {
@@ -82,6 +84,14 @@ export function shardWordCounts(shard: ShardHandle, wordCase: WordCase): WordCou
   if (wordCase === 'sensitive') return loaded.sensitive;
   loaded.insensitive ??= fold(loaded.sensitive);
   return loaded.insensitive;
+}
+
+/** One shard's words most frequent first (indexes into `shardWordCounts(shard, wordCase).words`), kept once sorted. */
+export function shardCountOrder(shard: ShardHandle, wordCase: WordCase): Uint32Array {
+  const t = shardWordCounts(shard, wordCase);
+  const loaded = load(shard);
+  if (wordCase === 'sensitive') return (loaded.byCount ??= rankByCount(t.words, t.counts));
+  return (loaded.byCountFolded ??= rankByCount(t.words, t.counts));
 }
 
 /** Word tokens of the shards, from the manifest (no table read). */
