@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { wordList, wordsOf } from './segment.ts';
+
+/** The reference: every segment of ICU's word segmenter that holds a letter or digit, as `offset:word`. */
+const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+function reference(text: string): string[] {
+  const out: string[] = [];
+  for (const s of segmenter.segment(text)) if (/[\p{L}\p{N}]/u.test(s.segment)) out.push(`${s.index}:${s.segment}`);
+  return out;
+}
+const ours = (text: string) => [...wordsOf(text)].map((w) => `${w.start}:${w.word}`);
+
+// Characters that test each shortcut: spaces of every kind, mid-word punctuation, connector and format characters,
+// combining marks, emoji modifiers, Hebrew quotes, Katakana and the dictionary scripts, digits of two scripts.
+const TRICKY = [...'aZéßΣжقdž09٣ \t\n\u00a0\u202f\u2007\u3000.,;:\'’"«»()-_\u00ad\u200d\u200c\u0301\u064e🏽👍🇩🇪%$+#@&/·אב"カナ日本語がภาษาไทย'];
+const CORPORA = fileURLToPath(new URL('../../../../../shared/corpora', import.meta.url));
 
 describe('words (UAX #29 segments with a letter or digit)', () => {
   it('drops punctuation, spaces and symbols and keeps numbers', () => {
@@ -25,5 +42,24 @@ describe('words (UAX #29 segments with a letter or digit)', () => {
         last = w.end;
       }
     }));
+  });
+
+  it('equals ICU\'s segmentation on random text mixing scripts, spaces and punctuation (property)', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom(...TRICKY), { maxLength: 60 }), (chars) => {
+      const text = chars.join('');
+      expect(ours(text)).toEqual(reference(text));
+    }), { numRuns: 3000 });
+  });
+
+  it.runIf(existsSync(CORPORA))('equals ICU\'s segmentation on the first 300 articles of each real corpus', () => {
+    for (const corpus of readdirSync(CORPORA).filter((c) => !c.includes('.'))) {
+      for (const file of readdirSync(`${CORPORA}/${corpus}`).filter((f) => f.endsWith('.jsonl.gz'))) {
+        const lines = gunzipSync(readFileSync(`${CORPORA}/${corpus}/${file}`)).toString('utf8').split('\n', 300).filter((l) => l.trim() !== '');
+        for (const line of lines) {
+          const { text, title } = JSON.parse(line) as { text: string; title?: string | null };
+          for (const t of [text, title ?? '']) expect(ours(t)).toEqual(reference(t));
+        }
+      }
+    }
   });
 });

@@ -27,14 +27,74 @@ export function foldWord(word: string): string {
 }
 
 /**
- * The words of `text`, in order, with their offsets.
+ * Where segments never join: spaces of UAX #29's WSegSpace and line breaks (CR, LF, Newline). A segment never spans
+ * one, so the text can be cut there and each piece segmented alone with the same result. NO-BREAK SPACE is left
+ * out for simplicity and U+202F on purpose (it is ExtendNumLet: it joins words).
+ */
+const BREAKS = /[\t\n\v\f\r \u0085\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]+/g;
+/**
+ * A piece that is one word as it stands: a letter or ASCII/Arabic-Indic digit, then letters, those digits and
+ * combining marks, in scripts whose letters UAX #29 treats alike (ALetter: Latin, Greek, Cyrillic, Arabic, Armenian,
+ * Georgian). No rule of UAX #29 breaks inside such a run. Hebrew (its quote rules), Katakana, the dictionary scripts
+ * (Han, Hiragana, Thai…), connector punctuation and format characters (soft hyphen, ZWJ) go to the segmenter.
+ */
+const WORD_LETTER = '[[\\p{L}]&&[\\p{sc=Latin}\\p{sc=Greek}\\p{sc=Cyrillic}\\p{sc=Arabic}\\p{sc=Armenian}\\p{sc=Georgian}]]';
+const WORD_DIGIT = '[0-9\\u0660-\\u0669\\u06f0-\\u06f9]';
+const PLAIN_WORD = new RegExp(`^(?:${WORD_LETTER}|${WORD_DIGIT})(?:${WORD_LETTER}|${WORD_DIGIT}|\\p{M})*$`, 'v');
+/**
+ * Punctuation and symbols at a piece's edges (`"`, `(`, `,`, `.`, `?`, `»`…): next to a break on one side they
+ * cannot join a word (UAX #29's mid-word rules need a letter or digit on both sides). Connector punctuation
+ * (ExtendNumLet) joins and emoji skin tones are Extend: both stay.
+ */
+// A RegExp object rather than a literal: the `v` flag (set difference) is newer than the TypeScript target.
+const EDGE = new RegExp('[[\\p{P}\\p{S}]--[\\p{Pc}\\p{Emoji_Modifier}]]', 'v');
+
+/**
+ * The words of `text`, in order, with their offsets: the segments of `Intl.Segmenter` that hold a letter or digit.
+ * Most pieces between spaces are a plain word with punctuation around it and take a regular-expression test; only
+ * the others are segmented (the segmenter runs at 1–3 MB/s, which made counting every word of a release slow).
+ * segment.test.ts checks the result equals the segmenter's on random text and on the real corpora.
  * @example [...wordsOf('Oil prices rose 3%.', 'insensitive')].map((w) => w.word) // ['oil', 'prices', 'rose', '3']
  */
 export function* wordsOf(text: string, wordCase: WordCase = 'sensitive'): Generator<WordSpan> {
-  for (const s of segmenter.segment(text)) {
-    if (!HAS_LETTER_OR_DIGIT.test(s.segment)) continue;
-    yield { word: wordCase === 'insensitive' ? foldWord(s.segment) : s.segment, start: s.index, end: s.index + s.segment.length };
+  const word = (w: string, start: number): WordSpan => ({ word: wordCase === 'insensitive' ? foldWord(w) : w, start, end: start + w.length });
+  let from = 0;
+  BREAKS.lastIndex = 0;
+  for (;;) {
+    const gap = BREAKS.exec(text);
+    const to = gap === null ? text.length : gap.index;
+    if (to > from) yield* piece(text, from, to, word);
+    if (gap === null) return;
+    from = gap.index + gap[0].length;
   }
+}
+
+function* piece(text: string, from: number, to: number, word: (w: string, start: number) => WordSpan): Generator<WordSpan> {
+  let a = from;
+  let b = to;
+  while (a < b && EDGE.test(charAt(text, a))) a += charAt(text, a).length;
+  while (b > a && EDGE.test(charBefore(text, b))) b -= charBefore(text, b).length;
+  if (a === b) return;
+  const core = text.slice(a, b);
+  if (PLAIN_WORD.test(core)) {
+    yield word(core, a);
+    return;
+  }
+  for (const s of segmenter.segment(text.slice(from, to))) {
+    if (HAS_LETTER_OR_DIGIT.test(s.segment)) yield word(s.segment, from + s.index);
+  }
+}
+
+/** The code point at `i` as a string (one or two UTF-16 units). */
+function charAt(text: string, i: number): string {
+  const c = text.codePointAt(i) as number;
+  return c > 0xffff ? text.slice(i, i + 2) : text[i] as string;
+}
+
+/** The code point ending at `i`. */
+function charBefore(text: string, i: number): string {
+  const c = text.charCodeAt(i - 1);
+  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text[i - 1] as string;
 }
 
 /** Just the words of `text`, in order. */
