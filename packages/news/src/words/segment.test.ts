@@ -62,4 +62,12 @@ describe('words (UAX #29 segments with a letter or digit)', () => {
       }
     }
   });
+
+  it('segments a run longer than one window (no space to cut at) as ICU does over the whole run', () => {
+    // 24,000 characters without a space: several windows of segmentRun, each cut inside the run.
+    const run = 'Pegel-Nord,Wasserstand;17.4mm(stabil)/Strömung:notiert…'.repeat(440);
+    expect(ours(run)).toEqual(reference(run));
+    const japanese = '東京の原油価格が上昇した。'.repeat(1500);
+    expect(ours(japanese)).toEqual(reference(japanese));
+  });
 });
