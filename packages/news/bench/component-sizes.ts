@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { buildInChild } from './index-bench-measure.ts';
 
-export const COMPONENTS = ['wavelet', 'text', 'samples', 'doc table', 'metadata', 'other'] as const;
+export const COMPONENTS = ['wavelet', 'text', 'samples', 'doc table', 'metadata', 'headlines', 'word counts', 'stories', 'other'] as const;
 export type Component = (typeof COMPONENTS)[number];
 
 /** What each component holds, as printed under the table. */
@@ -19,6 +19,9 @@ export const COMPONENT_FILES: Record<Component, string> = {
   samples: '`sa-*` (SA samples and their marks)',
   'doc table': '`docs.u64` (article starts)',
   metadata: 'the per-year `*.sqlite` metadata stores',
+  headlines: 'every file of the shards\' `titles/` headline indexes',
+  'word counts': '`*.nwc` word-count tables',
+  stories: '`*.stories` story files',
   other: '`header.json` and the two manifests',
 };
 
@@ -28,7 +31,10 @@ export interface ReleaseSizes {
   readonly bytes: Record<Component, number>;
 }
 
-function componentOf(file: string): Component {
+function componentOf(file: string, dir: string): Component {
+  if (dir.split(/[\\/]/).includes('titles')) return 'headlines';
+  if (file.endsWith('.nwc')) return 'word counts';
+  if (file.endsWith('.stories')) return 'stories';
   if (file.startsWith('fm-')) return 'wavelet';
   if (file.startsWith('text')) return 'text';
   if (file.startsWith('sa-')) return 'samples';
@@ -44,7 +50,7 @@ export function releaseSizes(release: string): ReleaseSizes {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, e.name);
       if (e.isDirectory()) walk(path);
-      else bytes[componentOf(e.name)] += statSync(path).size;
+      else bytes[componentOf(e.name, dir)] += statSync(path).size;
     }
   };
   walk(release);
