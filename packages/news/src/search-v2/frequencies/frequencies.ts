@@ -101,8 +101,15 @@ export function combineFrequencies(parts: readonly FrequenciesResult[], ctx: Com
   const ranked = [...seen.values()].sort(byCountThenWord);
   const top = ranked.slice(0, limit);
   const beyond = Math.max(restSum, ...ranked.slice(limit).map((w) => w.count + w.hidden));
-  const last = top.at(-1)?.count ?? Infinity;
-  const exact = parts.every((p) => p.exact) && top.every((w) => w.hidden === 0) && last >= beyond;
+  const last = top.at(-1);
+  // The list is exact when no word left out could reach it: a listed word could not miss counts, and each word
+  // beyond it, at most its bound, ranks after the last listed one (a tie counts: equal counts order by word); words
+  // no worker listed are unknown, so their bound must stay below the last count (or be 0 while the list has room).
+  const outranked = (w: { word: string; count: number; hidden: number }) =>
+    last !== undefined && byCountThenWord(last, { word: w.word, count: w.count + w.hidden }) < 0;
+  const roomFor = top.length < limit;
+  const exact = parts.every((p) => p.exact) && top.every((w) => w.hidden === 0)
+    && (roomFor ? restSum === 0 : restSum < (last?.count ?? 0)) && ranked.slice(limit).every(outranked);
   const pos = positionIn(ctx.order);
   return {
     index_version: ctx.indexVersion, case: parts[0]?.case ?? body.case ?? 'sensitive', tokens,
