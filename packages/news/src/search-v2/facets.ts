@@ -45,9 +45,17 @@ interface Tally { label: string; occurrences: number; articles: number; draws: n
 export class FacetCounter {
   readonly #fields: readonly FacetField[];
   readonly #tallies = new Map<FacetField, Map<string, Tally>>();
+  readonly #shownOnly: boolean;
 
-  constructor(fields: readonly FacetField[]) {
+  /**
+   * `shownOnly`: count each article under its shown label only (a source under its site name, else its host name).
+   * Answers that workers merge by value need it: a label counted but not shown (a host name behind a site name) is
+   * not in a worker's list, so its counts could not be added up across workers. `search` facets use it; `estimate`
+   * facets (merged from metadata rows, not values) count what the `sources` filter selects (issue 29 bug 4).
+   */
+  constructor(fields: readonly FacetField[], { shownOnly = false }: { shownOnly?: boolean } = {}) {
     this.#fields = fields;
+    this.#shownOnly = shownOnly;
     for (const f of fields) this.#tallies.set(f, new Map());
   }
 
@@ -58,7 +66,8 @@ export class FacetCounter {
       const seen = new Set<string>();
       const shownLabel = SHOWN_LABEL[field]?.(metadata);
       const shownKey = shownLabel === undefined || shownLabel === null || shownLabel === '' ? null : labelKey(shownLabel);
-      for (const label of FACET_LABELS[field](metadata)) {
+      const labels = this.#shownOnly && shownLabel !== undefined ? [shownLabel] : FACET_LABELS[field](metadata);
+      for (const label of labels) {
         if (label === null || label === '') continue;
         const key = labelKey(label);
         if (seen.has(key)) continue;

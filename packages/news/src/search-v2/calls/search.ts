@@ -85,7 +85,7 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
   const first = parts[0];
   const periods = new Map<string, { period: string; year: string; parts: SearchPeriod[]; shard_ids: string[] }>();
   const expansions = new Map<string, Map<string, number>>();
-  const facets = new FacetCounter(Object.keys(first?.facets ?? {}) as FacetField[]);
+  const facets = new FacetCounter(Object.keys(first?.facets ?? {}) as FacetField[], { shownOnly: true });
   for (const p of parts) {
     for (const [field, values] of Object.entries(p.facets)) for (const v of values) facets.merge(field as FacetField, v);
     for (const t of p.periods) {

@@ -88,7 +88,7 @@ export async function search(
   const plans = shards.map((shard) => planShard(shard, tree, options, budget));
   // The prefixes' bound is checked before any article is located or read.
   const expansions = await prefixExpansions(plans, tree, work);
-  const facets = new FacetCounter(facetFieldsOf(index));
+  const facets = new FacetCounter(facetFieldsOf(index), { shownOnly: true });
   const rowsOf = (i: number, docs: readonly number[]) => stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? [];
   const exact = await exactTallies(plans, tree, keep, budget);
   let tallies: Tallies;
