@@ -5,11 +5,30 @@ import boundaries from './scripts/eslint-folder-boundaries.js';
 
 // Dependency direction is enforced here (see README "Architecture"): the index engine knows nothing of HTTP,
 // the gateway reaches the worker only through the typed protocol, the browser client only through the public API.
-const engineFolders = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release', 'work-budget', 'search-v2'];
+const engineFolders = [
+  'suffix-array',
+  'shard',
+  'matching',
+  'corpus',
+  'metadata',
+  'release',
+  'work-budget',
+  'search-v2',
+];
 
 // Every folder of packages/news/src and the folders its files may import from (by resolved path; a folder's own
 // files are always allowed). A folder missing here is a lint error, so a new one states its place in the layers.
-const NEWS_ENGINE = ['suffix-array', 'shard', 'matching', 'corpus', 'metadata', 'release', 'work-budget', 'words', 'stories'];
+const NEWS_ENGINE = [
+  'suffix-array',
+  'shard',
+  'matching',
+  'corpus',
+  'metadata',
+  'release',
+  'work-budget',
+  'words',
+  'stories',
+];
 const NEWS_FOLDERS = {
   'suffix-array': [],
   'work-budget': [],
@@ -35,31 +54,65 @@ const NEWS_FOLDERS = {
   gateway: ['protocol', 'hub'],
   // The browser client: the public API's shapes as types only, plus two dependency-free files it bundles.
   client: ['python-guards'],
-  cli: ['corpus', 'gateway', 'hub', 'matching', 'metadata', 'protocol', 'release', 'search-v2', 'shard', 'suffix-array', 'work-budget', 'worker', 'words', 'stories'],
+  cli: [
+    'corpus',
+    'gateway',
+    'hub',
+    'matching',
+    'metadata',
+    'protocol',
+    'release',
+    'search-v2',
+    'shard',
+    'suffix-array',
+    'work-budget',
+    'worker',
+    'words',
+    'stories',
+  ],
 };
 
 // Events: each folder of packages/events/src lists the sibling folders it may import (tests may reach further).
 // Time, config, db and http are the foundation; post and term build on them; the resources and feeds on those;
 // only the CLI and the root app.ts assemble everything.
 const eventsLayers = {
-  time: [], config: ['time'], db: [], http: [],
-  post: ['config', 'db', 'http', 'time'], term: ['db', 'http', 'post'], user: ['db', 'http', 'time'],
-  recurrence: ['db', 'http', 'post', 'term', 'time'], event: ['db', 'http', 'post', 'recurrence', 'term', 'time'],
-  media: ['config', 'db', 'http', 'post'], venue: ['http', 'post'], organizer: ['http', 'post'],
-  discovery: ['http', 'post', 'time'], ical: ['event', 'http', 'post', 'recurrence', 'term', 'time'],
-  'tec-v1': ['discovery', 'event', 'http', 'post', 'term', 'time'], 'wp-core': ['discovery', 'http', 'post', 'user'],
+  time: [],
+  config: ['time'],
+  db: [],
+  http: [],
+  post: ['config', 'db', 'http', 'time'],
+  term: ['db', 'http', 'post'],
+  user: ['db', 'http', 'time'],
+  recurrence: ['db', 'http', 'post', 'term', 'time'],
+  event: ['db', 'http', 'post', 'recurrence', 'term', 'time'],
+  media: ['config', 'db', 'http', 'post'],
+  venue: ['http', 'post'],
+  organizer: ['http', 'post'],
+  discovery: ['http', 'post', 'time'],
+  ical: ['event', 'http', 'post', 'recurrence', 'term', 'time'],
+  'tec-v1': ['discovery', 'event', 'http', 'post', 'term', 'time'],
+  'wp-core': ['discovery', 'http', 'post', 'user'],
 };
 const eventsFolders = [...Object.keys(eventsLayers), 'cli'];
 const eventsRules = Object.entries(eventsLayers).map(([folder, allowed]) => ({
   files: [`packages/events/src/${folder}/**/*.ts`],
   ignores: ['**/*.test.ts'],
   rules: {
-    'no-restricted-imports': ['error', {
-      patterns: [{
-        group: [...eventsFolders.filter((f) => f !== folder && !allowed.includes(f)).map((f) => `**/${f}/**`), '../app.ts', '../../app.ts'],
-        message: `packages/events/src/${folder} may import only ${allowed.join(', ') || 'no other folder'} (eslint.config.js eventsLayers).`,
-      }],
-    }],
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: [
+              ...eventsFolders.filter((f) => f !== folder && !allowed.includes(f)).map((f) => `**/${f}/**`),
+              '../app.ts',
+              '../../app.ts',
+            ],
+            message: `packages/events/src/${folder} may import only ${allowed.join(', ') || 'no other folder'} (eslint.config.js eventsLayers).`,
+          },
+        ],
+      },
+    ],
   },
 }));
 
@@ -78,28 +131,47 @@ export default tseslint.config(
     files: ['packages/news/src/**/*.{js,ts}'],
     plugins: { boundaries },
     rules: {
-      'boundaries/folders': ['error', {
-        root: 'packages/news/src',
-        mayImport: NEWS_FOLDERS,
-        mayImportTypes: { client: ['search-v2'] },
-        files: { client: ['search-v2/filter-names.ts'] },
-      }],
+      'boundaries/folders': [
+        'error',
+        {
+          root: 'packages/news/src',
+          mayImport: NEWS_FOLDERS,
+          mayImportTypes: { client: ['search-v2'] },
+          files: { client: ['search-v2/filter-names.ts'] },
+        },
+      ],
     },
   },
   {
     files: engineFolders.map((f) => `packages/news/src/${f}/**/*.ts`),
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['fastify', 'undici', 'node:http'], message: 'The index engine and the v2 domain know nothing of HTTP.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', 'undici', 'node:http'],
+              message: 'The index engine and the v2 domain know nothing of HTTP.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['packages/news/src/gateway/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['better-sqlite3'], message: 'The gateway knows the worker only through the typed protocol (src/protocol).' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['better-sqlite3'],
+              message: 'The gateway knows the worker only through the typed protocol (src/protocol).',
+            },
+          ],
+        },
+      ],
     },
   },
   // Index kinds (src/shard/DESIGN.md): only the registry (shard/kinds.ts) and a kind's own folder know a kind by name;
@@ -108,23 +180,33 @@ export default tseslint.config(
   {
     files: ['packages/events/src/dump/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['fastify', '**/http/**', '**/cli/**', '**/event/**', '**/post/**', '**/import/**'],
-            message: 'The dump copies tables: it knows the store (src/db), not HTTP, the CLI or the domain services.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', '**/http/**', '**/cli/**', '**/event/**', '**/post/**', '**/import/**'],
+              message: 'The dump copies tables: it knows the store (src/db), not HTTP, the CLI or the domain services.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['packages/events/src/import/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['fastify', '**/cli/**', '**/dump/**', '**/db/connection*', '**/db/sqlite-*'],
-            message: 'The importer writes through the domain services (src/services.ts), never the store directly.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', '**/cli/**', '**/dump/**', '**/db/connection*', '**/db/sqlite-*'],
+              message: 'The importer writes through the domain services (src/services.ts), never the store directly.',
+            },
+          ],
+        },
+      ],
     },
   },
   ...eventsRules,
@@ -141,8 +223,9 @@ export default tseslint.config(
 function shardKindRules() {
   const src = 'packages/news/src';
   const own = [`${src}/shard/kinds.ts`, `${src}/shard/*/**`];
-  const message = 'Index kinds are chosen in the registry only (src/shard/kinds.ts): add what you need to IndexKind and call indexKind(name).';
-  const compare = "BinaryExpression[operator=/^[!=]==?$/]";
+  const message =
+    'Index kinds are chosen in the registry only (src/shard/kinds.ts): add what you need to IndexKind and call indexKind(name).';
+  const compare = 'BinaryExpression[operator=/^[!=]==?$/]';
   const isKind = (node) => `:matches([${node}.name='kind'], [${node}.property.name='kind'])`;
   const kindTests = [
     // A comparison with a kind's name, whatever holds it.
@@ -153,16 +236,55 @@ function shardKindRules() {
     { selector: `${compare}[right.type='Literal']${isKind('left')}`, message },
     { selector: `${compare}[left.type='Literal']${isKind('right')}`, message },
     { selector: `SwitchStatement${isKind('discriminant')} > SwitchCase[test.type='Literal']`, message },
-    { selector: String.raw`ImportDeclaration[source.value=/(^|\/)shard\/[^/]+\//]`, message: 'Import a shard kind through src/shard/index.ts, not from its folder.' },
+    {
+      selector: String.raw`ImportDeclaration[source.value=/(^|\/)shard\/[^/]+\//]`,
+      message: 'Import a shard kind through src/shard/index.ts, not from its folder.',
+    },
   ];
-  const engine = ['shard', 'release', 'cli', 'matching', 'metadata', 'corpus', 'suffix-array', 'work-budget', 'hub'].map((f) => `${src}/${f}/**/*.ts`);
+  const engine = [
+    'shard',
+    'release',
+    'cli',
+    'matching',
+    'metadata',
+    'corpus',
+    'suffix-array',
+    'work-budget',
+    'hub',
+  ].map((f) => `${src}/${f}/**/*.ts`);
   return [
-    { files: engine, ignores: [...own, `${src}/shard/*.ts`], rules: { 'no-restricted-syntax': ['error', ...kindTests] } },
+    {
+      files: engine,
+      ignores: [...own, `${src}/shard/*.ts`],
+      rules: { 'no-restricted-syntax': ['error', ...kindTests] },
+    },
     // Shared shard code knows no kind: it reaches kinds through kinds.ts (index.ts re-exports the public API).
-    { files: [`${src}/shard/*.ts`], ignores: own, rules: { 'no-restricted-syntax': ['error', ...kindTests,
-      { selector: String.raw`ImportDeclaration[source.value=/^\.\/[^/]+\//]`, message: 'Shared shard code knows no kind: reach kinds through kinds.ts.' }] } },
+    {
+      files: [`${src}/shard/*.ts`],
+      ignores: own,
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          ...kindTests,
+          {
+            selector: String.raw`ImportDeclaration[source.value=/^\.\/[^/]+\//]`,
+            message: 'Shared shard code knows no kind: reach kinds through kinds.ts.',
+          },
+        ],
+      },
+    },
     // A kind knows no other kind: from src/shard it imports only the shared files.
-    { files: [`${src}/shard/*/**/*.ts`], rules: { 'no-restricted-syntax': ['error',
-      { selector: String.raw`ImportDeclaration[source.value=/^\.\.\/[^./][^/]*\//]`, message: 'A kind knows no other kind: import only the shared files of src/shard.' }] } },
+    {
+      files: [`${src}/shard/*/**/*.ts`],
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: String.raw`ImportDeclaration[source.value=/^\.\.\/[^./][^/]*\//]`,
+            message: 'A kind knows no other kind: import only the shared files of src/shard.',
+          },
+        ],
+      },
+    },
   ];
 }

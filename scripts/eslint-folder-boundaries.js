@@ -11,25 +11,28 @@
 import path from 'node:path';
 
 const isTypeOnly = (node) =>
-  node.importKind === 'type' || node.exportKind === 'type'
-  || (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+  node.importKind === 'type' ||
+  node.exportKind === 'type' ||
+  (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
 
 /** @type {import('eslint').Rule.RuleModule} */
 const folders = {
   meta: {
     type: 'problem',
     docs: { description: 'Enforce the allowed dependencies between the top-level folders of a source root.' },
-    schema: [{
-      type: 'object',
-      properties: {
-        root: { type: 'string' },
-        mayImport: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-        mayImportTypes: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-        files: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          root: { type: 'string' },
+          mayImport: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          mayImportTypes: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          files: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        },
+        required: ['root', 'mayImport'],
+        additionalProperties: false,
       },
-      required: ['root', 'mayImport'],
-      additionalProperties: false,
-    }],
+    ],
   },
   create(context) {
     const { root, mayImport, mayImportTypes = {}, files = {} } = context.options[0];
@@ -46,7 +49,10 @@ const folders = {
       const source = node.source?.value;
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       if (allowed === undefined) {
-        context.report({ node, message: `src/${from}/ is not in the folder table (eslint.config.js): add it with the folders it may import.` });
+        context.report({
+          node,
+          message: `src/${from}/ is not in the folder table (eslint.config.js): add it with the folders it may import.`,
+        });
         return;
       }
       const target = path.resolve(path.dirname(context.filename), source);
@@ -55,9 +61,17 @@ const folders = {
       if (isTypeOnly(node) && (mayImportTypes[from] ?? []).includes(to)) return;
       if ((files[from] ?? []).includes(path.relative(rootDir, target).split(path.sep).join('/'))) return;
       const may = [...allowed, ...(mayImportTypes[from] ?? []).map((f) => `${f} (types only)`)];
-      context.report({ node, message: `src/${from}/ may not import src/${to}/ (it may import: ${may.join(', ') || 'nothing'}).` });
+      context.report({
+        node,
+        message: `src/${from}/ may not import src/${to}/ (it may import: ${may.join(', ') || 'nothing'}).`,
+      });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };
 

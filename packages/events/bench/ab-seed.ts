@@ -9,6 +9,12 @@ const { userService } = await import(`${events}/src/user/index.ts`);
 const { seed } = await import(`${events}/bench/seed.ts`);
 const store = await openStore(url);
 const { id } = await userService(store.db).add('bench', 'administrator', { appPassword: 'bench-password-1' });
-const { eventIds } = await seed(store.db, id, Date.now(), { events: 10_000, venues: 500, organizers: 300, categories: 20, tags: 50 });
+const { eventIds } = await seed(store.db, id, Date.now(), {
+  events: 10_000,
+  venues: 500,
+  organizers: 300,
+  categories: 20,
+  tags: 50,
+});
 await store.close();
 console.log(JSON.stringify(eventIds));

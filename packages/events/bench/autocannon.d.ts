@@ -2,9 +2,22 @@
 // for one script).
 declare module 'autocannon' {
   namespace autocannon {
-    interface Request { method?: string; path?: string; headers?: Record<string, string>; body?: string }
-    interface RequestSpec extends Request { setupRequest?: (req: Request) => Request }
-    interface Options { url: string; duration?: number; connections?: number; requests?: RequestSpec[]; headers?: Record<string, string> }
+    interface Request {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+    }
+    interface RequestSpec extends Request {
+      setupRequest?: (req: Request) => Request;
+    }
+    interface Options {
+      url: string;
+      duration?: number;
+      connections?: number;
+      requests?: RequestSpec[];
+      headers?: Record<string, string>;
+    }
     interface Result {
       latency: { p50: number; p99: number };
       requests: { average: number; total: number };

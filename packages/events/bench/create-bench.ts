@@ -16,28 +16,54 @@ const DURATION = Number(process.env.EVENTS_BENCH_SECONDS ?? 10);
 const SHARED = Number(process.env.EVENTS_BENCH_SHARED ?? 10_000);
 const AUTH = `Basic ${Buffer.from('bench:bench-password-0001').toString('base64')}`;
 
-const body = (title: string) => `title=${encodeURIComponent(title)}&start_date=tomorrow+9am&end_date=tomorrow+11am&cost=10`;
+const body = (title: string) =>
+  `title=${encodeURIComponent(title)}&start_date=tomorrow+9am&end_date=tomorrow+11am&cost=10`;
 const creates = (base: string, title: (i: number) => string, opts: { duration?: number; amount?: number }) => {
   let i = 0;
   return autocannon({
-    url: base, connections: 4, ...opts,
-    requests: [{
-      method: 'POST', path: '/wp-json/tribe/events/v1/events',
-      headers: { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
-      setupRequest: (req) => ({ ...req, body: body(title(i++)) }),
-    }],
+    url: base,
+    connections: 4,
+    ...opts,
+    requests: [
+      {
+        method: 'POST',
+        path: '/wp-json/tribe/events/v1/events',
+        headers: { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
+        setupRequest: (req) => ({ ...req, body: body(title(i++)) }),
+      },
+    ],
   });
 };
 
 async function run(kind: 'sqlite' | 'postgres'): Promise<string[]> {
   const db = await benchStore(kind, 'events_creates');
-  execFileSync(process.execPath, [BIN, 'user', 'add', 'bench', '--role', 'administrator', '--app-password', 'bench-password-0001', '--db', db.url]);
+  execFileSync(process.execPath, [
+    BIN,
+    'user',
+    'add',
+    'bench',
+    '--role',
+    'administrator',
+    '--app-password',
+    'bench-password-0001',
+    '--db',
+    db.url,
+  ]);
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db.url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db.url], {
+    stdio: 'ignore',
+    env: { ...process.env, EVENTS_LOG_LEVEL: 'warn' },
+  });
   const base = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
-      try { await fetch(`${base}/wp-json/`); break; } catch { if (i > 400) throw new Error('server did not start'); await new Promise((r) => setTimeout(r, 50)); }
+      try {
+        await fetch(`${base}/wp-json/`);
+        break;
+      } catch {
+        if (i > 400) throw new Error('server did not start');
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
     const row = (name: string, r: autocannon.Result) =>
       `| ${kind} | ${name} | ${Math.round(r.requests.average).toLocaleString('en')} | ${r.latency.p50} | ${r.latency.p99} | ${r.errors + r.non2xx} |`;
@@ -63,4 +89,6 @@ const load = loadavg()[0]!;
 console.log(`bin: ${BIN}`);
 console.log('| store | creates | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|');
 for (const kind of ['sqlite', 'postgres'] as const) for (const line of await run(kind)) console.log(line);
-console.log(`${DURATION} s per timed run, 4 connections; 1-minute load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`);
+console.log(
+  `${DURATION} s per timed run, 4 connections; 1-minute load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+);

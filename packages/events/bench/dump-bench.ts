@@ -19,7 +19,11 @@ import { benchCsv } from './bench-csv.ts';
 
 const ROWS = Number(process.env.EVENTS_BENCH_ROWS ?? 10_000);
 const dir = mkdtempSync(join(tmpdir(), 'events-dump-bench-'));
-const stores = [await benchStore('sqlite', 'events_dump_src'), await benchStore('postgres', 'events_dump_pg'), await benchStore('sqlite', 'events_dump_back')];
+const stores = [
+  await benchStore('sqlite', 'events_dump_src'),
+  await benchStore('postgres', 'events_dump_pg'),
+  await benchStore('sqlite', 'events_dump_back'),
+];
 const timed = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
   const t = performance.now();
   const out = await fn();
@@ -35,18 +39,35 @@ const exportTo = async (url: string, file: string) => {
 };
 const restoreFrom = async (url: string, file: string) => {
   const store = await openStore(url);
-  try { return await restoreDump(store, createInterface({ input: createReadStream(file), crlfDelay: Infinity })); } finally { await store.close(); }
+  try {
+    return await restoreDump(store, createInterface({ input: createReadStream(file), crlfDelay: Infinity }));
+  } finally {
+    await store.close();
+  }
 };
 try {
-  const [src, pgDb, back] = stores as [typeof stores[0], typeof stores[0], typeof stores[0]];
+  const [src, pgDb, back] = stores as [(typeof stores)[0], (typeof stores)[0], (typeof stores)[0]];
   const store = await openStore(src.url);
   const config = parseConfig({ db: src.url }, {});
   const users = userService(store.db);
   const admin = await users.add('bench', 'administrator', { appPassword: 'bench-password-0001' });
-  await importCsv({ db: store.db, site: createSite(config), config, caller: toCaller((await users.findById(admin.id))!), now: Date.now() },
-    benchCsv(ROWS), { ...defaultCsvImportOptions, type: 'events' });
+  await importCsv(
+    {
+      db: store.db,
+      site: createSite(config),
+      config,
+      caller: toCaller((await users.findById(admin.id))!),
+      now: Date.now(),
+    },
+    benchCsv(ROWS),
+    { ...defaultCsvImportOptions, type: 'events' },
+  );
   await store.close();
-  console.log(`export and restore, ${ROWS} events; load average before ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `export and restore, ${ROWS} events; load average before ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('| step | time |');
   console.log('|---|---|');
   const first = join(dir, 'sqlite.jsonl');
@@ -55,7 +76,11 @@ try {
   const second = join(dir, 'postgres.jsonl');
   await timed('export PostgreSQL', () => exportTo(pgDb.url, second));
   await timed('restore into SQLite', () => restoreFrom(back.url, second));
-  console.log(`${rows} rows, dump ${(statSync(first).size / 1e6).toFixed(1)} MB; load average after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `${rows} rows, dump ${(statSync(first).size / 1e6).toFixed(1)} MB; load average after ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   for (const s of stores) await s.dispose();
   rmSync(dir, { recursive: true, force: true });

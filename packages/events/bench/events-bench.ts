@@ -34,7 +34,14 @@ const CONDITIONAL_ONLY = process.env.EVENTS_BENCH_ONLY === 'conditional';
 // EVENTS_BENCH_ONLY=tec: only the tec/v1 rows beside their tribe/events/v1 twins (all caches, item cache only), printed.
 const TEC_ONLY = process.env.EVENTS_BENCH_ONLY === 'tec';
 
-interface Result { name: string; p50: number; p99: number; rps: number; errors: number; non2xx: number }
+interface Result {
+  name: string;
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  non2xx: number;
+}
 /** 304 against 200 server CPU per store, cache setup and answer (conditional-bench.ts). */
 const cpuSamples: CpuSample[] = [];
 const BASIC = `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`;
@@ -42,7 +49,12 @@ const BASIC = `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`;
 async function waitFor(port: number, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 400; i++) {
     if (child.exitCode !== null) throw new Error('server exited');
-    try { await fetch(`http://127.0.0.1:${port}/wp-json/`); return; } catch { await new Promise((r) => setTimeout(r, 50)); }
+    try {
+      await fetch(`http://127.0.0.1:${port}/wp-json/`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
   throw new Error('server did not start');
 }
@@ -83,27 +95,54 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<Result[]> {
   if (kind === 'postgres') await sql`analyze`.execute(store.db);
   await store.close();
   const results: Result[] = [];
-  const setups = FEED_ONLY ? ['items'] as const : TEC_ONLY ? ['all', 'items'] as const : ['all', 'items', 'none'] as const;
-  for (const caches of setups) results.push(...await runServer(kind, url, caches, eventIds, now));
+  const setups = FEED_ONLY
+    ? (['items'] as const)
+    : TEC_ONLY
+      ? (['all', 'items'] as const)
+      : (['all', 'items', 'none'] as const);
+  for (const caches of setups) results.push(...(await runServer(kind, url, caches, eventIds, now)));
   await dispose();
   return results;
 }
 
 /** all: the defaults; items: no response cache (every URL new, as with many distinct filters); none: no caches. */
-async function runServer(kind: string, url: string, caches: CacheSetup, eventIds: number[], now: number): Promise<Result[]> {
+async function runServer(
+  kind: string,
+  url: string,
+  caches: CacheSetup,
+  eventIds: number[],
+  now: number,
+): Promise<Result[]> {
   const cached = caches === 'all';
   const label = { all: '', items: ' (item cache only)', none: ' (no caches)' }[caches];
 
   const port = 30000 + Math.floor(Math.random() * 20000);
   // EVENTS_BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it exits (node --cpu-prof).
-  const prof = process.env.EVENTS_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.EVENTS_BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...prof, BIN, 'serve', '--port', String(port), '--db', url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn', EVENTS_CACHE_TTL_MS: cached ? '5000' : '0', EVENTS_ITEM_CACHE_MB: caches === 'none' ? '0' : '' } });
+  const prof = process.env.EVENTS_BENCH_CPU_PROF
+    ? ['--cpu-prof', '--cpu-prof-dir', process.env.EVENTS_BENCH_CPU_PROF]
+    : [];
+  const child = spawn(process.execPath, [...prof, BIN, 'serve', '--port', String(port), '--db', url], {
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      EVENTS_LOG_LEVEL: 'warn',
+      EVENTS_CACHE_TTL_MS: cached ? '5000' : '0',
+      EVENTS_ITEM_CACHE_MB: caches === 'none' ? '0' : '',
+    },
+  });
   const results: Result[] = [];
   try {
     await waitFor(port, child);
     const base = `http://127.0.0.1:${port}/wp-json/tribe/events/v1`;
-    const validatorRun = () => benchValidatorsAndFeeds(`http://127.0.0.1:${port}`, child.pid!, eventIds[eventIds.length >> 1]!, label, DURATION,
-      { store: kind, setup: caches, authorization: caches === 'all' ? BASIC : undefined });
+    const validatorRun = () =>
+      benchValidatorsAndFeeds(
+        `http://127.0.0.1:${port}`,
+        child.pid!,
+        eventIds[eventIds.length >> 1]!,
+        label,
+        DURATION,
+        { store: kind, setup: caches, authorization: caches === 'all' ? BASIC : undefined },
+      );
     if (CONDITIONAL_ONLY) {
       const v = await validatorRun();
       cpuSamples.push(...v.cpu);
@@ -113,7 +152,16 @@ async function runServer(kind: string, url: string, caches: CacheSetup, eventIds
       // The list bodies of the feed's events are built by the first feed; later feeds render from them.
       for (let i = 0; i < 3; i++) await (await fetch(`${base}/events.ics`)).arrayBuffer();
       const feed = await autocannon({ duration: DURATION, connections: 1, url: `${base}/events.ics` });
-      return [{ name: `GET /events.ics (1,000 events), 1 connection${label}`, p50: feed.latency.p50, p99: feed.latency.p99, rps: feed.requests.average, errors: feed.errors, non2xx: feed.non2xx }];
+      return [
+        {
+          name: `GET /events.ics (1,000 events), 1 connection${label}`,
+          p50: feed.latency.p50,
+          p99: feed.latency.p99,
+          rps: feed.requests.average,
+          errors: feed.errors,
+          non2xx: feed.non2xx,
+        },
+      ];
     }
     // Month-long windows over the seeded year, rotated so no single query is repeated back to back.
     const today = utcToWall(now, 'UTC');
@@ -123,7 +171,16 @@ async function runServer(kind: string, url: string, caches: CacheSetup, eventIds
       return `/wp-json/tribe/events/v1/events?per_page=50&start_date=${encodeURIComponent(formatWall(from).slice(0, 10))}&end_date=${encodeURIComponent(formatWall(to).slice(0, 10))}`;
     });
     // tec/v1 beside tribe/events/v1: lists of 10 over the same windows, GET by id over the same ids (issue 25).
-    const tecRows = caches === 'none' ? [] : await benchTecPairs(`http://127.0.0.1:${port}`, windows.map((p) => p.slice(p.indexOf('start_date'))), eventIds, label, DURATION);
+    const tecRows =
+      caches === 'none'
+        ? []
+        : await benchTecPairs(
+            `http://127.0.0.1:${port}`,
+            windows.map((p) => p.slice(p.indexOf('start_date'))),
+            eventIds,
+            label,
+            DURATION,
+          );
     if (TEC_ONLY) return tecRows;
     results.push(...tecRows);
     const check = await fetch(`http://127.0.0.1:${port}${windows[12]}`);
@@ -133,11 +190,25 @@ async function runServer(kind: string, url: string, caches: CacheSetup, eventIds
     writeFileSync(SAMPLE_LIST, text);
     writeFileSync(SAMPLE_ONE, await (await fetch(`${base}/events/${eventIds[0]}`)).text());
     let w = 0;
-    results.push(await cannon(`GET /events?per_page=50 + month window${label}`, {
-      url: base, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: windows[w++ % windows.length]! }) }],
-    }));
+    results.push(
+      await cannon(`GET /events?per_page=50 + month window${label}`, {
+        url: base,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: windows[w++ % windows.length]! }) }],
+      }),
+    );
     let k = 0;
-    const byId = { url: base, requests: [{ method: 'GET' as const, setupRequest: (req: autocannon.Request) => ({ ...req, path: `/wp-json/tribe/events/v1/events/${eventIds[(k++ * 7919) % eventIds.length]}` }) }] };
+    const byId = {
+      url: base,
+      requests: [
+        {
+          method: 'GET' as const,
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            path: `/wp-json/tribe/events/v1/events/${eventIds[(k++ * 7919) % eventIds.length]}`,
+          }),
+        },
+      ],
+    };
     // With caches, the first pass over the 10,000 ids builds every body (cold start); a server that has run a while
     // serves from the item cache, so the rotation is measured again once every id has been read.
     if (caches !== 'none') {
@@ -149,14 +220,23 @@ async function runServer(kind: string, url: string, caches: CacheSetup, eventIds
     results.push(...v.results);
     cpuSamples.push(...v.cpu);
     let c = 0;
-    if (cached) results.push(await cannon('POST /events (create)', {
-      url: base,
-      requests: [{
-        method: 'POST', path: '/wp-json/tribe/events/v1/events',
-        headers: { authorization: BASIC, 'content-type': 'application/x-www-form-urlencoded' },
-        setupRequest: (req) => ({ ...req, body: `title=Bench+create+${c++}&start_date=tomorrow+9am&end_date=tomorrow+11am&categories=Category+1&cost=10` }),
-      }],
-    }));
+    if (cached)
+      results.push(
+        await cannon('POST /events (create)', {
+          url: base,
+          requests: [
+            {
+              method: 'POST',
+              path: '/wp-json/tribe/events/v1/events',
+              headers: { authorization: BASIC, 'content-type': 'application/x-www-form-urlencoded' },
+              setupRequest: (req) => ({
+                ...req,
+                body: `title=Bench+create+${c++}&start_date=tomorrow+9am&end_date=tomorrow+11am&categories=Category+1&cost=10`,
+              }),
+            },
+          ],
+        }),
+      );
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
@@ -170,16 +250,27 @@ async function runServer(kind: string, url: string, caches: CacheSetup, eventIds
 /** Plain Fastify serving the sampled bodies, measured right after a store so both see the same machine load. */
 async function benchBaseline(): Promise<Result[]> {
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['--import', 'tsx', BASELINE, String(port), SAMPLE_LIST, SAMPLE_ONE], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--import', 'tsx', BASELINE, String(port), SAMPLE_LIST, SAMPLE_ONE], {
+    stdio: 'ignore',
+  });
   try {
     for (let i = 0; i < 400; i++) {
       if (child.exitCode !== null) throw new Error('baseline server exited');
-      try { await fetch(`http://127.0.0.1:${port}/1`); break; } catch { await new Promise((r) => setTimeout(r, 50)); }
+      try {
+        await fetch(`http://127.0.0.1:${port}/1`);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
     const kb = (f: string) => `${Math.round(readFileSync(f).length / 1024)} KB`;
     return [
-      await cannon(`baseline: trivial Fastify route, same-size body as the list (${kb(SAMPLE_LIST)})`, { url: `http://127.0.0.1:${port}/0` }),
-      await cannon(`baseline: trivial Fastify route, same-size body as one event (${kb(SAMPLE_ONE)})`, { url: `http://127.0.0.1:${port}/1` }),
+      await cannon(`baseline: trivial Fastify route, same-size body as the list (${kb(SAMPLE_LIST)})`, {
+        url: `http://127.0.0.1:${port}/0`,
+      }),
+      await cannon(`baseline: trivial Fastify route, same-size body as one event (${kb(SAMPLE_ONE)})`, {
+        url: `http://127.0.0.1:${port}/1`,
+      }),
     ];
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
@@ -215,41 +306,61 @@ if (process.env.EVENTS_BENCH_ONLY === 'recurrence') {
 }
 // EVENTS_BENCH_ONLY=feed measures only the uncached 1,000-event feed on both stores and prints it (no file written).
 if (FEED_ONLY) {
-  for (const kind of ['sqlite', 'postgres'] as const) for (const r of await benchStore(kind)) console.log(`${kind} ${r.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s, ${r.errors + r.non2xx} errors; load ${loadavg()[0]!.toFixed(1)}`);
+  for (const kind of ['sqlite', 'postgres'] as const)
+    for (const r of await benchStore(kind))
+      console.log(
+        `${kind} ${r.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s, ${r.errors + r.non2xx} errors; load ${loadavg()[0]!.toFixed(1)}`,
+      );
   process.exit(0);
 }
 if (CONDITIONAL_ONLY) {
   const load = loadavg()[0]!;
   for (const kind of ['sqlite', 'postgres'] as const) await benchStore(kind);
-  console.log(`${DURATION} s per run, 10 connections; 1-minute load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`);
+  console.log(
+    `${DURATION} s per run, 10 connections; 1-minute load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+  );
   console.log(cpuTable(cpuSamples).join('\n'));
   process.exit(0);
 }
 if (TEC_ONLY) {
   const load = loadavg()[0]!;
   for (const kind of ['sqlite', 'postgres'] as const) {
-    for (const r of await benchStore(kind)) console.log(`| ${kind} | ${r.name} | ${r.p50} | ${r.p99} | ${Math.round(r.rps).toLocaleString('en')} | ${r.errors + r.non2xx} |`);
+    for (const r of await benchStore(kind))
+      console.log(
+        `| ${kind} | ${r.name} | ${r.p50} | ${r.p99} | ${Math.round(r.rps).toLocaleString('en')} | ${r.errors + r.non2xx} |`,
+      );
   }
-  console.log(`${DURATION} s per run, 10 connections; 1-minute load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`);
+  console.log(
+    `${DURATION} s per run, 10 connections; 1-minute load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`,
+  );
   process.exit(0);
 }
 const loadBefore = loadavg()[0]!;
 const all: Record<string, Result[]> = {};
 for (const kind of ['sqlite', 'postgres'] as const) {
   all[kind] = await benchStore(kind);
-  all[kind].push(...await benchBaseline());
+  all[kind].push(...(await benchBaseline()));
 }
 const loadAfter = loadavg()[0]!;
 rmSync(SAMPLES, { recursive: true, force: true });
 
 /** Each service row as a share of the baseline with the same body size measured in the same store's run. */
 const ratios = Object.entries(all).flatMap(([kind, rs]) => {
-  const base = (what: string) => rs.find((r) => r.name.startsWith(`baseline: trivial Fastify route, same-size body as ${what}`));
+  const base = (what: string) =>
+    rs.find((r) => r.name.startsWith(`baseline: trivial Fastify route, same-size body as ${what}`));
   // The tec/v1 pairs compare with each other (lists of 10 have no same-size baseline).
-  return rs.filter((r) => !r.name.startsWith('baseline') && !r.name.startsWith('POST') && !/ 30[4]|\.ics| 200|^tec\/v1 |^tribe\/events\/v1 /.test(r.name)).map((r) => {
-    const b = base(r.name.includes('/events/{id}') ? 'one event' : 'the list');
-    return b ? `${kind} ${r.name}: ${Math.round((100 * r.rps) / b.rps)}% of baseline` : '';
-  }).filter(Boolean);
+  return rs
+    .filter(
+      (r) =>
+        !r.name.startsWith('baseline') &&
+        !r.name.startsWith('POST') &&
+        !/ 30[4]|\.ics| 200|^tec\/v1 |^tribe\/events\/v1 /.test(r.name),
+    )
+    .map((r) => {
+      const b = base(r.name.includes('/events/{id}') ? 'one event' : 'the list');
+      return b ? `${kind} ${r.name}: ${Math.round((100 * r.rps) / b.rps)}% of baseline` : '';
+    })
+    .filter(Boolean);
 });
 
 const cpu = cpus();
@@ -272,11 +383,17 @@ const lines = [
   '',
   '| Store | Scenario | p50 ms | p99 ms | req/s | non-2xx | Target |',
   '|---|---|---:|---:|---:|---:|---|',
-  ...Object.entries(all).flatMap(([kind, rs]) => rs.map((r) =>
-    `| ${kind} | ${r.name} | ${r.p50} | ${r.p99} | ${Math.round(r.rps).toLocaleString('en')} | ${r.non2xx + r.errors} | ${TARGETS[r.name] ?? ''} |`)),
+  ...Object.entries(all).flatMap(([kind, rs]) =>
+    rs.map(
+      (r) =>
+        `| ${kind} | ${r.name} | ${r.p50} | ${r.p99} | ${Math.round(r.rps).toLocaleString('en')} | ${r.non2xx + r.errors} | ${TARGETS[r.name] ?? ''} |`,
+    ),
+  ),
   '',
   'Throughput as a share of the baseline rows (plain Fastify, same body size, measured right after that store on the ' +
-    'same loaded machine): ' + ratios.join('; ') + '.',
+    'same loaded machine): ' +
+    ratios.join('; ') +
+    '.',
   '',
   'Conditional requests: server CPU per request (utime+stime of the server process from /proc over each run, divided by ' +
     'the requests answered) for the same URL answered 304 to a matching If-None-Match (anonymous, all caches on) and ' +
@@ -287,7 +404,11 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 let doc = '';
-try { doc = readFileSync(BENCHMARKS, 'utf8'); } catch { doc = '# Benchmarks\n\n'; }
+try {
+  doc = readFileSync(BENCHMARKS, 'utf8');
+} catch {
+  doc = '# Benchmarks\n\n';
+}
 const section = lines.join('\n');
 const re = /## Events calendar \(npm run bench:events\)[\s\S]*?(?=\n## |$)/;
 doc = re.test(doc) ? doc.replace(re, section.trimEnd() + '\n') : `${doc.trimEnd()}\n\n${section}`;

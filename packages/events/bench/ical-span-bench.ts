@@ -9,8 +9,20 @@ const OPTIONS = { name: 'Events', host: 'example.org', refreshMinutes: 60 };
 
 function event(id: number, zone: string, start: number, end: number): FeedEvent {
   const local = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-  return { id, url: `https://example.org/event/${id}/`, summary: `Event ${id}`, description: '', allDay: false, startLocal: local(start),
-    endLocal: local(end), startUtc: start, endUtc: end, timezone: zone, modifiedUtc: Date.UTC(2024, 0, 1), categories: [] };
+  return {
+    id,
+    url: `https://example.org/event/${id}/`,
+    summary: `Event ${id}`,
+    description: '',
+    allDay: false,
+    startLocal: local(start),
+    endLocal: local(end),
+    startUtc: start,
+    endUtc: end,
+    timezone: zone,
+    modifiedUtc: Date.UTC(2024, 0, 1),
+    categories: [],
+  };
 }
 
 console.log('| zone | 1000-9999 event: cold render ms | feed bytes | VTIMEZONE observances |\n|---|---|---|---|');
@@ -34,4 +46,6 @@ for (let round = 0; round < 300; round++) {
 }
 times.sort((a, b) => a - b);
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
-console.log(`\nordinary feed (50 events, 2024-2027, 5 zones), 300 renders: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, first ${times.length ? '' : ''}${at(1)} ms max`);
+console.log(
+  `\nordinary feed (50 events, 2024-2027, 5 zones), 300 renders: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, first ${times.length ? '' : ''}${at(1)} ms max`,
+);

@@ -18,7 +18,11 @@ const ROWS = Number(process.env.EVENTS_BENCH_ROWS ?? 10_000);
 const STORES = (process.env.EVENTS_BENCH_STORES ?? 'sqlite,postgres').split(',');
 
 const file = benchCsv(ROWS);
-console.log(`CSV import, ${ROWS} rows (${(file.length / 1e6).toFixed(1)} MB); load average before ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `CSV import, ${ROWS} rows (${(file.length / 1e6).toFixed(1)} MB); load average before ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log('| store | first import (rows/s) | created | re-import (rows/s) | existing |');
 console.log('|---|---|---|---|---|');
 for (const kind of STORES) {
@@ -36,10 +40,16 @@ for (const kind of STORES) {
     t = performance.now();
     const again = await importCsv(deps, file, opts);
     const againRate = ROWS / ((performance.now() - t) / 1000);
-    console.log(`| ${kind} | ${firstRate.toFixed(0)} | ${first.created} | ${againRate.toFixed(0)} | ${again.existing} |`);
+    console.log(
+      `| ${kind} | ${firstRate.toFixed(0)} | ${first.created} | ${againRate.toFixed(0)} | ${again.existing} |`,
+    );
   } finally {
     await store.close();
     await db.dispose();
   }
 }
-console.log(`load average after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average after ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

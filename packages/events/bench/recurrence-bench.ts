@@ -21,9 +21,11 @@ const PG_ADMIN = process.env.EVENTS_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5
 const SECONDS = Number(process.env.EVENTS_BENCH_SECONDS ?? 10);
 const PASSWORD = 'bench-password-1';
 const TOTAL = 10_000;
-const SERIES = 20, PER_SERIES = 100; // 20 × 100 = 2,000 events, 20% of the calendar
+const SERIES = 20,
+  PER_SERIES = 100; // 20 × 100 = 2,000 events, 20% of the calendar
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 /** A weekly series over two years (105 occurrences) expanded in its zone, many times: p50/p99 per expansion. */
 function benchExpansion(): { p50: number; p99: number; occurrences: number } {
@@ -44,7 +46,10 @@ function benchExpansion(): { p50: number; p99: number; occurrences: number } {
 async function freshStore(kind: 'sqlite' | 'postgres'): Promise<{ url: string; dispose: () => Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'events-bench-rec-'));
-    return { url: `sqlite:${join(dir, 'events.sqlite')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${join(dir, 'events.sqlite')}`,
+      dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `events_bench_rec_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN });
@@ -62,24 +67,45 @@ async function freshStore(kind: 'sqlite' | 'postgres'): Promise<{ url: string; d
   };
 }
 
-interface Calendar { base: string; pid: number; seriesWriteMs: number[]; close(): Promise<void> }
+interface Calendar {
+  base: string;
+  pid: number;
+  seriesWriteMs: number[];
+  close(): Promise<void>;
+}
 
 /** CPU time (user + system, ms) a process has used, from /proc: on a shared machine, less noisy than throughput. */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100/s)
 }
 
 /** Seeds a calendar of TOTAL events (plain, or 20% as occurrences of series created through the API) and serves it. */
-async function startCalendar(kind: 'sqlite' | 'postgres', recurring: boolean, cacheTtl: string, now: number): Promise<Calendar> {
+async function startCalendar(
+  kind: 'sqlite' | 'postgres',
+  recurring: boolean,
+  cacheTtl: string,
+  now: number,
+): Promise<Calendar> {
   const { url, dispose } = await freshStore(kind);
   const store = await openStore(url);
   const { id: adminId } = await userService(store.db).add('bench', 'administrator', { appPassword: PASSWORD });
-  await seed(store.db, adminId, now, { events: recurring ? TOTAL - SERIES * PER_SERIES : TOTAL, venues: 500, organizers: 300, categories: 20, tags: 50 });
+  await seed(store.db, adminId, now, {
+    events: recurring ? TOTAL - SERIES * PER_SERIES : TOTAL,
+    venues: 500,
+    organizers: 300,
+    categories: 20,
+    tags: 50,
+  });
   if (kind === 'postgres') await sql`analyze`.execute(store.db);
   await store.close();
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn', EVENTS_CACHE_TTL_MS: cacheTtl } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', url], {
+    stdio: 'ignore',
+    env: { ...process.env, EVENTS_LOG_LEVEL: 'warn', EVENTS_CACHE_TTL_MS: cacheTtl },
+  });
   const close = async () => {
     const exited = new Promise((res) => child.once('exit', res));
     child.kill('SIGTERM');
@@ -89,20 +115,35 @@ async function startCalendar(kind: 'sqlite' | 'postgres', recurring: boolean, ca
   try {
     for (let i = 0; ; i++) {
       if (child.exitCode !== null || i > 400) throw new Error('server did not start');
-      try { await fetch(`http://127.0.0.1:${port}/wp-json/`); break; } catch { await new Promise((r) => setTimeout(r, 50)); }
+      try {
+        await fetch(`http://127.0.0.1:${port}/wp-json/`);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
     const base = `http://127.0.0.1:${port}/wp-json/tribe/events/v1`;
-    const auth = { authorization: `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' };
+    const auth = {
+      authorization: `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`,
+      'content-type': 'application/json',
+    };
     const today = utcToWall(now, 'UTC');
     const seriesWriteMs: number[] = [];
     for (let s = 0; recurring && s < SERIES; s++) {
       // Weekly series starting across the past year: their 100 occurrences spread over the two years the lists read.
       const start = formatWall(makeWall(today.y - 1, today.mo, today.d + s * 18, 18));
       const t = performance.now();
-      const res = await fetch(`${base}/events`, { method: 'POST', headers: auth, body: JSON.stringify({
-        title: `Series ${s}`, start_date: start, end_date: start.replace(' 18:', ' 20:'), categories: ['Category 1'],
-        recurrence: `FREQ=WEEKLY;COUNT=${PER_SERIES}`,
-      }) });
+      const res = await fetch(`${base}/events`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          title: `Series ${s}`,
+          start_date: start,
+          end_date: start.replace(' 18:', ' 20:'),
+          categories: ['Category 1'],
+          recurrence: `FREQ=WEEKLY;COUNT=${PER_SERIES}`,
+        }),
+      });
       seriesWriteMs.push(performance.now() - t);
       if (res.status !== 201) throw new Error(`series create failed: ${res.status} ${await res.text()}`);
     }
@@ -117,25 +158,45 @@ async function startCalendar(kind: 'sqlite' | 'postgres', recurring: boolean, ca
  * Month lists against two calendars in alternating one-second bursts, so both see the same (shared, noisy) machine:
  * requests per second over all bursts of each.
  */
-async function alternate(plain: Calendar, recurring: Calendar, now: number): Promise<Record<'plain' | 'recurring', { rps: number; cpuPerRequest: number }>> {
+async function alternate(
+  plain: Calendar,
+  recurring: Calendar,
+  now: number,
+): Promise<Record<'plain' | 'recurring', { rps: number; cpuPerRequest: number }>> {
   const today = utcToWall(now, 'UTC');
   const windows = Array.from({ length: 24 }, (_, i) => {
-    const from = makeWall(today.y, today.mo - 12 + i, 1), to = makeWall(today.y, today.mo - 11 + i, 0);
+    const from = makeWall(today.y, today.mo - 12 + i, 1),
+      to = makeWall(today.y, today.mo - 11 + i, 0);
     return `/wp-json/tribe/events/v1/events?per_page=50&start_date=${formatWall(from).slice(0, 10)}&end_date=${formatWall(to).slice(0, 10)}`;
   });
   const totals = { plain: { requests: 0, cpu: 0 }, recurring: { requests: 0, cpu: 0 } };
   for (let round = 0; round < SECONDS; round++) {
-    for (const [name, cal] of (round % 2 === 0 ? [['plain', plain], ['recurring', recurring]] : [['recurring', recurring], ['plain', plain]]) as Array<['plain' | 'recurring', Calendar]>) {
+    for (const [name, cal] of (round % 2 === 0
+      ? [
+          ['plain', plain],
+          ['recurring', recurring],
+        ]
+      : [
+          ['recurring', recurring],
+          ['plain', plain],
+        ]) as Array<['plain' | 'recurring', Calendar]>) {
       let w = round * 7;
       const cpuBefore = cpuMs(cal.pid);
-      const r = await autocannon({ url: cal.base, duration: 1, connections: 10,
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: windows[w++ % windows.length]! }) }] });
+      const r = await autocannon({
+        url: cal.base,
+        duration: 1,
+        connections: 10,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: windows[w++ % windows.length]! }) }],
+      });
       if (r.non2xx + r.errors > 0) throw new Error(`${r.non2xx + r.errors} failed list requests`);
       totals[name].cpu += cpuMs(cal.pid) - cpuBefore;
       totals[name].requests += r.requests.average; // a one-second burst: its average is its count
     }
   }
-  const of = (t: { requests: number; cpu: number }) => ({ rps: t.requests / SECONDS, cpuPerRequest: t.cpu / t.requests });
+  const of = (t: { requests: number; cpu: number }) => ({
+    rps: t.requests / SECONDS,
+    cpuPerRequest: t.cpu / t.requests,
+  });
   return { plain: of(totals.plain), recurring: of(totals.recurring) };
 }
 
@@ -146,7 +207,11 @@ export async function recordRecurrenceBench(): Promise<void> {
   const section = await benchRecurrence();
   console.log(section);
   let doc = '';
-  try { doc = readFileSync(BENCHMARKS, 'utf8'); } catch { doc = '# Benchmarks\n\n'; }
+  try {
+    doc = readFileSync(BENCHMARKS, 'utf8');
+  } catch {
+    doc = '# Benchmarks\n\n';
+  }
   const re = /## Events: recurring series \(npm run bench:events\)[\s\S]*?(?=\n## |$)/;
   doc = re.test(doc) ? doc.replace(re, section.trimEnd() + '\n') : `${doc.trimEnd()}\n\n${section}`;
   writeFileSync(BENCHMARKS, doc);
@@ -155,20 +220,29 @@ export async function recordRecurrenceBench(): Promise<void> {
 async function benchRecurrence(): Promise<string> {
   const loadBefore = loadavg()[0]!;
   const expansion = benchExpansion();
-  console.log(`expansion: weekly series over two years (${expansion.occurrences} occurrences): p50 ${expansion.p50.toFixed(2)} ms, p99 ${expansion.p99.toFixed(2)} ms`);
+  console.log(
+    `expansion: weekly series over two years (${expansion.occurrences} occurrences): p50 ${expansion.p50.toFixed(2)} ms, p99 ${expansion.p99.toFixed(2)} ms`,
+  );
   const rows: string[] = [];
   const now = Date.now();
   for (const kind of ['sqlite', 'postgres'] as const) {
-    for (const [label, ttl] of [['default caches', '5000'], ['item cache only', '0']] as const) {
+    for (const [label, ttl] of [
+      ['default caches', '5000'],
+      ['item cache only', '0'],
+    ] as const) {
       const plain = await startCalendar(kind, false, ttl, now);
       const recurring = await startCalendar(kind, true, ttl, now);
       try {
         const r = await alternate(plain, recurring, now);
-        console.log(`${kind} ${label}: plain ${Math.round(r.plain.rps)} req/s, 20% recurring ${Math.round(r.recurring.rps)} req/s`);
+        console.log(
+          `${kind} ${label}: plain ${Math.round(r.plain.rps)} req/s, 20% recurring ${Math.round(r.recurring.rps)} req/s`,
+        );
         const us = (x: number) => (1000 * x).toFixed(0);
-        rows.push(`| ${kind} | ${label} | ${Math.round(r.plain.rps).toLocaleString('en')} | ${Math.round(r.recurring.rps).toLocaleString('en')} | ` +
-          `${Math.round((100 * r.recurring.rps) / r.plain.rps)}% | ${us(r.plain.cpuPerRequest)} | ${us(r.recurring.cpuPerRequest)} | ` +
-          `${Math.round((100 * r.plain.cpuPerRequest) / r.recurring.cpuPerRequest)}% | ${quantile(recurring.seriesWriteMs, 0.5).toFixed(0)} ms |`);
+        rows.push(
+          `| ${kind} | ${label} | ${Math.round(r.plain.rps).toLocaleString('en')} | ${Math.round(r.recurring.rps).toLocaleString('en')} | ` +
+            `${Math.round((100 * r.recurring.rps) / r.plain.rps)}% | ${us(r.plain.cpuPerRequest)} | ${us(r.recurring.cpuPerRequest)} | ` +
+            `${Math.round((100 * r.plain.cpuPerRequest) / r.recurring.cpuPerRequest)}% | ${quantile(recurring.seriesWriteMs, 0.5).toFixed(0)} ms |`,
+        );
       } finally {
         await plain.close();
         await recurring.close();
@@ -188,7 +262,7 @@ async function benchRecurrence(): Promise<string> {
       `at once and measured in alternating one-second bursts (${SECONDS} each), compared as a ratio (target ≥ 90%). ` +
       'Server CPU per request (user + system time of the server process over the bursts, from /proc) is the steadier ' +
       'measure on a shared machine: its ratio plain ÷ recurring is the throughput the CPU allows, relative to today ' +
-      '(on PostgreSQL the database backends\' CPU is not in it). ' +
+      "(on PostgreSQL the database backends' CPU is not in it). " +
       `Series create = one POST writing the first event and its ${PER_SERIES - 1} occurrences in one transaction. ` +
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, 1-minute load average ` +
       `${loadBefore.toFixed(1)} before and ${loadavg()[0]!.toFixed(1)} after. Measured ${new Date().toISOString().slice(0, 16)} UTC.`,

@@ -27,15 +27,35 @@ async function readsDuring(svc: Service, id: number, work: () => Promise<unknown
 }
 
 async function main(): Promise<void> {
-  for (const factory of STORES.filter((s) => !process.env.EVENTS_BENCH_STORE || s.name === process.env.EVENTS_BENCH_STORE)) {
+  for (const factory of STORES.filter(
+    (s) => !process.env.EVENTS_BENCH_STORE || s.name === process.env.EVENTS_BENCH_STORE,
+  )) {
     const svc = await startService(factory);
     const plain = await createEvent(svc, { title: 'Read', status: 'publish' });
-    const post = (as: 'administrator' | 'contributor', recurrence: string) => svc.request('POST', '/events', { as, json: {
-      title: 'Series', start_date: '2026-01-05 10:00', end_date: '2026-01-05 11:00', recurrence } });
+    const post = (as: 'administrator' | 'contributor', recurrence: string) =>
+      svc.request('POST', '/events', {
+        as,
+        json: {
+          title: 'Series',
+          start_date: '2026-01-05 10:00',
+          end_date: '2026-01-05 11:00',
+          recurrence,
+        },
+      });
     await post('contributor', IMPOSSIBLE); // the credential's first check (scrypt) is not what is measured
-    console.log(factory.name, '10 impossible posts:', await readsDuring(svc, plain.id, () => Promise.all(Array.from({ length: 10 }, () => post('contributor', IMPOSSIBLE)))));
+    console.log(
+      factory.name,
+      '10 impossible posts:',
+      await readsDuring(svc, plain.id, () =>
+        Promise.all(Array.from({ length: 10 }, () => post('contributor', IMPOSSIBLE))),
+      ),
+    );
     for (const round of [1, 2]) {
-      console.log(factory.name, `730-occurrence write #${round}:`, await readsDuring(svc, plain.id, () => post('administrator', 'FREQ=DAILY;COUNT=730')));
+      console.log(
+        factory.name,
+        `730-occurrence write #${round}:`,
+        await readsDuring(svc, plain.id, () => post('administrator', 'FREQ=DAILY;COUNT=730')),
+      );
     }
     await svc.close();
   }

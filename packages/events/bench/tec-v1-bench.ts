@@ -3,14 +3,29 @@
 import autocannon from 'autocannon';
 import { EEA_SENTENCE } from '../src/tec-v1/gate.ts';
 
-export interface PairResult { name: string; p50: number; p99: number; rps: number; errors: number; non2xx: number }
+export interface PairResult {
+  name: string;
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  non2xx: number;
+}
 
 const TEC_HEADERS = { 'x-tec-eea': EEA_SENTENCE };
 
-async function run(name: string, origin: string, paths: readonly string[], headers: Record<string, string>, seconds: number): Promise<PairResult> {
+async function run(
+  name: string,
+  origin: string,
+  paths: readonly string[],
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<PairResult> {
   let i = 0;
   const r = await autocannon({
-    duration: seconds, connections: 10, url: origin,
+    duration: seconds,
+    connections: 10,
+    url: origin,
     requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
   });
   return { name, p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.errors, non2xx: r.non2xx };
@@ -20,7 +35,13 @@ async function run(name: string, origin: string, paths: readonly string[], heade
  * `windows` are month windows as `start_date=…&end_date=…` query strings; `ids` the event ids to rotate over. Every
  * path is read once through both namespaces first, so both start from the same warm item cache.
  */
-export async function benchTecPairs(origin: string, windows: readonly string[], ids: readonly number[], label: string, seconds: number): Promise<PairResult[]> {
+export async function benchTecPairs(
+  origin: string,
+  windows: readonly string[],
+  ids: readonly number[],
+  label: string,
+  seconds: number,
+): Promise<PairResult[]> {
   const tribeLists = windows.map((w) => `/wp-json/tribe/events/v1/events?per_page=10&${w}`);
   const tecLists = windows.map((w) => `/wp-json/tec/v1/events?per_page=10&${w}`);
   const sample = Array.from({ length: 2000 }, (_, k) => ids[(k * 7919) % ids.length]!);

@@ -10,7 +10,10 @@ import { freeLoopbackUrl, startEventsSite } from './mcp-run/events-site.ts';
 import { mcpServerBuild, startMcpSession, type McpSession } from './mcp-run/mcp-session.ts';
 import { TOOL_CALLS, createdId, resultText, type Created, type ToolResult } from './mcp-run/tool-calls.ts';
 
-interface Tally { pass: number; total: number }
+interface Tally {
+  pass: number;
+  total: number;
+}
 
 /** Makes every scripted call of the listed tools in order; prints one line per call. Returns the failures. */
 async function callTools(session: McpSession, listed: readonly string[]): Promise<number> {
@@ -22,14 +25,22 @@ async function callTools(session: McpSession, listed: readonly string[]): Promis
     t.total++;
     if (problem === undefined) t.pass++;
     else failed++;
-    console.log(`${problem === undefined ? 'PASS' : 'FAIL'} ${tool}: ${label}${problem === undefined ? '' : `\n     ${problem.replace(/\s+/g, ' ').slice(0, 400)}`}`);
+    console.log(
+      `${problem === undefined ? 'PASS' : 'FAIL'} ${tool}: ${label}${problem === undefined ? '' : `\n     ${problem.replace(/\s+/g, ' ').slice(0, 400)}`}`,
+    );
   };
   for (const call of TOOL_CALLS.filter((c) => tally.has(c.tool))) {
     const missing = (call.needs ?? []).filter((k) => ids[k] === undefined);
-    if (missing.length > 0) { report(call.tool, call.label, `not called: no ${missing.join(', ')} was created`); continue; }
+    if (missing.length > 0) {
+      report(call.tool, call.label, `not called: no ${missing.join(', ')} was created`);
+      continue;
+    }
     let problem: string | undefined;
     try {
-      const result = await session.client.request<ToolResult>('tools/call', { name: call.tool, arguments: call.args(ids) });
+      const result = await session.client.request<ToolResult>('tools/call', {
+        name: call.tool,
+        arguments: call.args(ids),
+      });
       const text = resultText(result);
       if (call.expectError) problem = result.isError === true ? undefined : 'expected an error, got a success';
       else problem = result.isError === true ? text : call.check?.(text, ids);
@@ -44,7 +55,10 @@ async function callTools(session: McpSession, listed: readonly string[]): Promis
     report(call.tool, call.label, problem);
   }
   for (const [tool, t] of tally) {
-    if (t.total === 0) { failed++; console.log(`FAIL ${tool}: this script has no calls for it (a tool added after 0.1.6)`); }
+    if (t.total === 0) {
+      failed++;
+      console.log(`FAIL ${tool}: this script has no calls for it (a tool added after 0.1.6)`);
+    }
   }
   console.log(`per tool: ${[...tally].map(([n, t]) => `${n} ${t.pass}/${t.total}`).join(', ')}`);
   return failed;
@@ -54,24 +68,31 @@ async function main(): Promise<number> {
   const [dir, baseArg] = process.argv.slice(2);
   const build = dir === undefined ? undefined : mcpServerBuild(dir);
   if (build === undefined) {
-    console.error('usage: mcp-server-run MCP_SERVER_DIR [BASE_URL]   (a built checkout: npm ci && npm run build, so dist/index.js exists)');
+    console.error(
+      'usage: mcp-server-run MCP_SERVER_DIR [BASE_URL]   (a built checkout: npm ci && npm run build, so dist/index.js exists)',
+    );
     return 2;
   }
-  const site = await startEventsSite(new URL(baseArg ?? await freeLoopbackUrl()));
+  const site = await startEventsSite(new URL(baseArg ?? (await freeLoopbackUrl())));
   console.log(`events service at ${site.siteUrl} (temporary SQLite); MCP server ${build.version}: ${build.entry}`);
   try {
     let session: McpSession;
     try {
       session = await startMcpSession(build.entry, site);
     } catch (err) {
-      console.log(`START FAIL: ${(err as Error).message}\nrequests the service answered: ${site.seen.join('; ') || 'none'}`);
+      console.log(
+        `START FAIL: ${(err as Error).message}\nrequests the service answered: ${site.seen.join('; ') || 'none'}`,
+      );
       return 2;
     }
     try {
       console.log(`START PASS: start-up requests ${site.seen.join(', ')}`);
       const { tools } = await session.client.request<{ tools: Array<{ name: string }> }>('tools/list');
       console.log(`tools listed: ${tools.map((t) => t.name).join(', ')}`);
-      const failed = await callTools(session, tools.map((t) => t.name));
+      const failed = await callTools(
+        session,
+        tools.map((t) => t.name),
+      );
       console.log(`mcp-server-run: ${failed === 0 ? 'every call passed' : `${failed} failed`}`);
       if (failed > 0) console.log(`MCP server log (last lines):\n${session.logTail(12)}`);
       return failed === 0 ? 0 : 1;

@@ -39,24 +39,46 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const generation = new WriteGeneration(store.changes);
   const { users, terms, venues, organizers, posts, isEvent, userExists, imageArg, events, eventArgDeps } =
     composeServices(db, site, generation, config, { itemCacheBytes: config.itemCacheBytes, changes: store.changes });
-  const feeds = feedPages({ events, terms, site, listArgs: eventListArgs(eventArgDeps), maxEvents: FEED_MAX_EVENTS, refreshMinutes: 60 });
+  const feeds = feedPages({
+    events,
+    terms,
+    site,
+    listArgs: eventListArgs(eventArgDeps),
+    maxEvents: FEED_MAX_EVENTS,
+    refreshMinutes: 60,
+  });
   let compiled: CompiledRoute[] = [];
   const wpCore: WpCoreDeps = {
-    site, tagline: config.siteDescription, routes: () => compiled, findUser: (id) => users.findById(id),
+    site,
+    tagline: config.siteDescription,
+    routes: () => compiled,
+    findUser: (id) => users.findById(id),
     adminEmail: async () => config.adminEmail || ((await users.firstAdministrator())?.email ?? ''),
   };
   // The route registry: `/wp-json/` lists its namespaces and routes in this order.
-  compiled = [...compileRoutes('', apiRootRoutes(wpCore)), ...compileRoutes(NAMESPACE, [
-    ...discoveryRoutes(site, () => compiled),
-    ...eventRoutes({ ...eventArgDeps, events, site }),
-    ...linkedRoutes({ service: venues, site, isEvent, userExists, imageArg }),
-    ...linkedRoutes({ service: organizers, site, isEvent, userExists, imageArg }),
-    ...termRoutes('tribe_events_cat', { terms, site, isEvent }),
-    ...termRoutes('post_tag', { terms, site, isEvent }),
-  ]), ...compileRoutes(TEC_NAMESPACE, tecRoutes({ site, events, terms, venues, organizers, findPost: (id) => posts.findById(id), userExists }, () => compiled)),
-  ...compileRoutes(WP_NAMESPACE, wpV2Routes(wpCore)),
-  ...compileRoutes(SERVICE_NAMESPACE, [namespaceIndexRoute(site, SERVICE_NAMESPACE, () => compiled),
-    ...csvImportRoutes({ db, site, config, afterWrite: () => generation.bump() })])];
+  compiled = [
+    ...compileRoutes('', apiRootRoutes(wpCore)),
+    ...compileRoutes(NAMESPACE, [
+      ...discoveryRoutes(site, () => compiled),
+      ...eventRoutes({ ...eventArgDeps, events, site }),
+      ...linkedRoutes({ service: venues, site, isEvent, userExists, imageArg }),
+      ...linkedRoutes({ service: organizers, site, isEvent, userExists, imageArg }),
+      ...termRoutes('tribe_events_cat', { terms, site, isEvent }),
+      ...termRoutes('post_tag', { terms, site, isEvent }),
+    ]),
+    ...compileRoutes(
+      TEC_NAMESPACE,
+      tecRoutes(
+        { site, events, terms, venues, organizers, findPost: (id) => posts.findById(id), userExists },
+        () => compiled,
+      ),
+    ),
+    ...compileRoutes(WP_NAMESPACE, wpV2Routes(wpCore)),
+    ...compileRoutes(SERVICE_NAMESPACE, [
+      namespaceIndexRoute(site, SERVICE_NAMESPACE, () => compiled),
+      ...csvImportRoutes({ db, site, config, afterWrite: () => generation.bump() }),
+    ]),
+  ];
 
   return createHttpApp({
     siteUrl: site.home,

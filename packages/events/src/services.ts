@@ -22,7 +22,13 @@ export interface ServiceOptions {
  * so every way in (REST, `tec/v1`, CSV import) applies the same ones.
  * @example const s = composeServices(store.db, site, new WriteGeneration(), config, { itemCacheBytes: 0 })
  */
-export function composeServices(db: Kysely<Database>, site: Site, generation: WriteGeneration, config: Config, opts: ServiceOptions) {
+export function composeServices(
+  db: Kysely<Database>,
+  site: Site,
+  generation: WriteGeneration,
+  config: Config,
+  opts: ServiceOptions,
+) {
   const users = userService(db, opts.changes);
   const terms = termService(db, generation);
   const media = mediaService(mediaDepsFromConfig(db, site, config));
@@ -35,10 +41,46 @@ export function composeServices(db: Kysely<Database>, site: Site, generation: Wr
   const userExists = (id: number) => users.userExists(id);
   const venueCreateArgs = linkedWriteArgs({ service: venues, userExists, imageArg }, true);
   const organizerCreateArgs = linkedWriteArgs({ service: organizers, userExists, imageArg }, true);
-  const events = eventService({ db, site, generation, terms, venues, organizers, media, venueCreateArgs, organizerCreateArgs,
-    itemCacheBytes: opts.itemCacheBytes, recurrence: { maxOccurrences: config.recurrenceMaxOccurrences } });
-  const eventArgDeps = { terms, venues, organizers, venueCreateArgs, organizerCreateArgs, isEvent, isPost, userExists, imageArg };
-  return { site, generation, users, terms, media, imageArg, venues, organizers, posts, isEvent, isPost, userExists, events, eventArgDeps };
+  const events = eventService({
+    db,
+    site,
+    generation,
+    terms,
+    venues,
+    organizers,
+    media,
+    venueCreateArgs,
+    organizerCreateArgs,
+    itemCacheBytes: opts.itemCacheBytes,
+    recurrence: { maxOccurrences: config.recurrenceMaxOccurrences },
+  });
+  const eventArgDeps = {
+    terms,
+    venues,
+    organizers,
+    venueCreateArgs,
+    organizerCreateArgs,
+    isEvent,
+    isPost,
+    userExists,
+    imageArg,
+  };
+  return {
+    site,
+    generation,
+    users,
+    terms,
+    media,
+    imageArg,
+    venues,
+    organizers,
+    posts,
+    isEvent,
+    isPost,
+    userExists,
+    events,
+    eventArgDeps,
+  };
 }
 
 export type Services = ReturnType<typeof composeServices>;

@@ -11,7 +11,12 @@ describe.each(STORES)('bad input never writes and never 500s ($name)', (factory)
   const snapshot = async () => Promise.all(TABLES.map((t) => count(svc, t)));
   beforeAll(async () => {
     svc = await startService(factory);
-    const e = await createEvent(svc, { title: 'Existing', categories: ['Existing cat'], venue: { venue: 'Existing venue' }, organizer: { organizer: 'Existing org' } });
+    const e = await createEvent(svc, {
+      title: 'Existing',
+      categories: ['Existing cat'],
+      venue: { venue: 'Existing venue' },
+      organizer: { organizer: 'Existing org' },
+    });
     eventId = e.id;
     venueId = e.venue.id;
   });
@@ -36,9 +41,21 @@ describe.each(STORES)('bad input never writes and never 500s ($name)', (factory)
     ['POST', '/events', { ...minimal, author: 23 }, 400, 'rest_invalid_param'],
     ['POST', '/events', { ...minimal, date: 'foo' }, 400, 'rest_invalid_param'],
     ['POST', '/events', { ...minimal, cost: { a: 1 } }, 400, 'rest_invalid_param'],
-    ['POST', '/events', { ...minimal, categories: [{ a: 1 }], tags: ['new-tag-never-written'] }, 400, 'rest_invalid_param'],
+    [
+      'POST',
+      '/events',
+      { ...minimal, categories: [{ a: 1 }], tags: ['new-tag-never-written'] },
+      400,
+      'rest_invalid_param',
+    ],
     ['POST', '/events', { ...minimal, venue: 'abc' }, 400, 'rest_invalid_param'],
-    ['POST', '/events', { ...minimal, venue: 999999, organizer: [{ organizer: 'never written' }] }, 400, 'rest_invalid_param'],
+    [
+      'POST',
+      '/events',
+      { ...minimal, venue: 999999, organizer: [{ organizer: 'never written' }] },
+      400,
+      'rest_invalid_param',
+    ],
     ['POST', '/events', { ...minimal, organizer: [null] }, 400, 'rest_invalid_param'],
     ['POST', '/events', { ...minimal, slug: '' }, 400, 'rest_invalid_param'],
     ['PUT', '/events/{event}', { start_date: 'not a strtotime parsable string' }, 400, 'rest_invalid_param'],
@@ -55,7 +72,11 @@ describe.each(STORES)('bad input never writes and never 500s ($name)', (factory)
 
   it.each(jsonCases)('%s %s %j → %i %s, nothing written', async (method, path, json, status, code) => {
     const before = await snapshot();
-    const res = await svc.request(method, path.replace('{event}', String(eventId)).replace('{venue}', String(venueId)), { json, as: 'administrator' });
+    const res = await svc.request(
+      method,
+      path.replace('{event}', String(eventId)).replace('{venue}', String(venueId)),
+      { json, as: 'administrator' },
+    );
     expect(res.status).toBe(status);
     expect(res.body.code).toBe(code);
     expect(res.body.data.status).toBe(status);
@@ -64,33 +85,77 @@ describe.each(STORES)('bad input never writes and never 500s ($name)', (factory)
 
   it('reads malformed form bodies without crashing', async () => {
     const before = await snapshot();
-    for (const body of ['%zz=1&title[=x', 'title[a][b][c][d]=1&start_date[]=x', '&&&===', 'title=%E0%A4%A&start_date=tomorrow']) {
-      const res = await svc.request('POST', '/events', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' }, as: 'administrator' });
+    for (const body of [
+      '%zz=1&title[=x',
+      'title[a][b][c][d]=1&start_date[]=x',
+      '&&&===',
+      'title=%E0%A4%A&start_date=tomorrow',
+    ]) {
+      const res = await svc.request('POST', '/events', {
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        as: 'administrator',
+      });
       expect(res.status, body).toBe(400);
     }
     expect(await snapshot()).toEqual(before);
   });
 
   it('ignores bodies of unknown content types and unknown parameters', async () => {
-    const res = await svc.request('POST', '/events', { body: '<xml/>', headers: { 'content-type': 'application/xml' }, as: 'administrator' });
+    const res = await svc.request('POST', '/events', {
+      body: '<xml/>',
+      headers: { 'content-type': 'application/xml' },
+      as: 'administrator',
+    });
     expect(res.body.code).toBe('rest_missing_callback_param');
     const ok = await svc.request('GET', '/events', { query: { no_such_param: 'x', another: '1' } });
     expect(ok.status).toBe(200);
   });
 
   it('answers random JSON bodies with a 2xx or a documented 4xx, and writes nothing on a 4xx', async () => {
-    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
-      fc.dictionary(fc.constantFrom('id', 'venue', 'organizer', 'x'), fc.oneof(fc.string({ maxLength: 5 }), fc.integer())));
-    const field = fc.constantFrom('title', 'start_date', 'end_date', 'all_day', 'cost', 'venue', 'organizer', 'categories', 'tags', 'website',
-      'timezone', 'status', 'featured', 'author', 'date', 'image', 'excerpt');
-    await fc.assert(fc.asyncProperty(fc.dictionary(field, value, { maxKeys: 6 }), async (body) => {
-      const before = await snapshot();
-      const res = await svc.request('POST', '/events', { json: { ...minimal, ...body }, as: 'administrator' });
-      expect(res.status).toBeLessThan(500);
-      if (res.status >= 400) {
-        expect(['rest_invalid_param', 'rest_missing_callback_param', 'rest_cannot_edit_others']).toContain(res.body.code);
-        expect(await snapshot()).toEqual(before);
-      }
-    }), { numRuns: 60 });
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+      fc.dictionary(
+        fc.constantFrom('id', 'venue', 'organizer', 'x'),
+        fc.oneof(fc.string({ maxLength: 5 }), fc.integer()),
+      ),
+    );
+    const field = fc.constantFrom(
+      'title',
+      'start_date',
+      'end_date',
+      'all_day',
+      'cost',
+      'venue',
+      'organizer',
+      'categories',
+      'tags',
+      'website',
+      'timezone',
+      'status',
+      'featured',
+      'author',
+      'date',
+      'image',
+      'excerpt',
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(field, value, { maxKeys: 6 }), async (body) => {
+        const before = await snapshot();
+        const res = await svc.request('POST', '/events', { json: { ...minimal, ...body }, as: 'administrator' });
+        expect(res.status).toBeLessThan(500);
+        if (res.status >= 400) {
+          expect(['rest_invalid_param', 'rest_missing_callback_param', 'rest_cannot_edit_others']).toContain(
+            res.body.code,
+          );
+          expect(await snapshot()).toEqual(before);
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });

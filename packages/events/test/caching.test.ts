@@ -29,15 +29,19 @@ describe.each(STORES)('cached reads follow every change ($name)', (factory) => {
     svc = await startService(factory, { env: LONG_TTL });
     sibling = await startSibling(svc, { env: LONG_TTL });
   });
-  afterAll(async () => { await sibling.close(); await svc.close(); });
-
+  afterAll(async () => {
+    await sibling.close();
+    await svc.close();
+  });
 
   it('an update shows at once in the item, for anonymous and logged-in readers', async () => {
     const e = await createEvent(svc, { title: 'Before', status: 'publish' });
     expect(await titleOn(svc, e.id)).toBe('Before');
     expect(await titleOn(svc, e.id)).toBe('Before'); // served from the caches now
     expect(await titleOn(svc, e.id, 'administrator')).toBe('Before');
-    expect((await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'After' }, as: 'administrator' })).status).toBe(200);
+    expect(
+      (await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'After' }, as: 'administrator' })).status,
+    ).toBe(200);
     expect(await titleOn(svc, e.id)).toBe('After');
     expect(await titleOn(svc, e.id, 'administrator')).toBe('After');
   });
@@ -55,18 +59,30 @@ describe.each(STORES)('cached reads follow every change ($name)', (factory) => {
   });
 
   it('list items built for one page or filter are reused by others, and follow every change', async () => {
-    const e = await createEvent(svc, { title: 'Listed twice', status: 'publish', start_date: '2018-03-05 10:00:00', end_date: '2018-03-05 11:00:00' });
+    const e = await createEvent(svc, {
+      title: 'Listed twice',
+      status: 'publish',
+      start_date: '2018-03-05 10:00:00',
+      end_date: '2018-03-05 11:00:00',
+    });
     const titles = async (query: Record<string, string | number>) =>
-      ((await svc.get('/events', { query, as: 'administrator' })).body.events as { id: number; title: string }[]).filter((x) => x.id === e.id).map((x) => x.title);
+      ((await svc.get('/events', { query, as: 'administrator' })).body.events as { id: number; title: string }[])
+        .filter((x) => x.id === e.id)
+        .map((x) => x.title);
     const march = { start_date: '2018-03-01', end_date: '2018-03-31' };
     const week = { start_date: '2018-03-04', end_date: '2018-03-10', per_page: 5 };
     expect(await titles(march)).toEqual(['Listed twice']);
     expect(await titles(week)).toEqual(['Listed twice']); // built for the first list, served to this one
-    await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'Listed, renamed', featured: 'true' }, as: 'administrator' });
+    await svc.request('PATCH', `/events/${e.id}`, {
+      form: { title: 'Listed, renamed', featured: 'true' },
+      as: 'administrator',
+    });
     expect(await titles(week)).toEqual(['Listed, renamed']);
     expect(await titles({ ...march, featured: 1 })).toEqual(['Listed, renamed']);
     const single = (await svc.get(`/events/${e.id}`)).body;
-    const listed = ((await svc.get('/events', { query: march })).body.events as { id: number }[]).find((x) => x.id === e.id);
+    const listed = ((await svc.get('/events', { query: march })).body.events as { id: number }[]).find(
+      (x) => x.id === e.id,
+    );
     // A list item is the single body without json_ld (compat §1.3), whichever was built first.
     const { json_ld: _ld, ...withoutLd } = single;
     expect(listed).toEqual(withoutLd);
@@ -81,12 +97,21 @@ describe.each(STORES)('cached reads follow every change ($name)', (factory) => {
 
   it('a write through another instance shows on this one at once, in items and lists', async () => {
     const e = await createEvent(svc, { title: 'Shared', status: 'publish' });
-    const listed = async () => ((await sibling.get('/events', { query: { search: 'Shared' } })).body.events as { title: string }[]).map((x) => x.title);
+    const listed = async () =>
+      ((await sibling.get('/events', { query: { search: 'Shared' } })).body.events as { title: string }[]).map(
+        (x) => x.title,
+      );
     expect(await titleOn(sibling, e.id)).toBe('Shared');
     expect(await listed()).toEqual(['Shared']);
     await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'Shared, renamed' }, as: 'administrator' });
     const wait = factory.name === 'postgres' ? 2000 : 0; // SQLite sees it on the very next read
-    expect(await eventually(() => titleOn(sibling, e.id), (t) => t === 'Shared, renamed', wait)).toBe('Shared, renamed');
+    expect(
+      await eventually(
+        () => titleOn(sibling, e.id),
+        (t) => t === 'Shared, renamed',
+        wait,
+      ),
+    ).toBe('Shared, renamed');
     expect(await eventually(listed, (t) => t[0] === 'Shared, renamed', wait)).toEqual(['Shared, renamed']);
   });
 
@@ -97,7 +122,13 @@ describe.each(STORES)('cached reads follow every change ($name)', (factory) => {
     await other.db.updateTable('posts').set({ title: 'Fixed by hand' }).where('id', '=', e.id).execute();
     await other.close();
     const wait = factory.name === 'postgres' ? 2000 : 0;
-    expect(await eventually(() => titleOn(svc, e.id), (t) => t === 'Fixed by hand', wait)).toBe('Fixed by hand');
+    expect(
+      await eventually(
+        () => titleOn(svc, e.id),
+        (t) => t === 'Fixed by hand',
+        wait,
+      ),
+    ).toBe('Fixed by hand');
   });
 });
 
@@ -105,10 +136,16 @@ describe('PostgreSQL change listener', () => {
   let svc: Service;
   let sibling: Awaited<ReturnType<typeof startSibling>>;
   beforeAll(async () => {
-    svc = await startService(STORES.find((s) => s.name === 'postgres')!, { env: LONG_TTL });
+    svc = await startService(
+      STORES.find((s) => s.name === 'postgres')!,
+      { env: LONG_TTL },
+    );
     sibling = await startSibling(svc, { env: LONG_TTL });
   });
-  afterAll(async () => { await sibling.close(); await svc.close(); });
+  afterAll(async () => {
+    await sibling.close();
+    await svc.close();
+  });
 
   it('when the change listener is cut off, no stale answer is served meanwhile', async () => {
     const e = await createEvent(svc, { title: 'Listener test', status: 'publish' });
@@ -116,18 +153,32 @@ describe('PostgreSQL change listener', () => {
     const admin = new pg.Client({ connectionString: svc.dbUrl });
     await admin.connect();
     // Cut every listening connection of this database, then change the row while nobody listens.
-    const cut = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
-      where datname = current_database() and application_name = $1 and pid <> pg_backend_pid()`, [CHANGE_LISTENER_NAME]);
+    const cut = await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and application_name = $1 and pid <> pg_backend_pid()`,
+      [CHANGE_LISTENER_NAME],
+    );
     expect(cut.rowCount).toBeGreaterThanOrEqual(2);
     await admin.query('update posts set title = $1 where id = $2', ['Changed unheard', e.id]);
     await admin.end();
-    expect(await eventually(() => titleOn(svc, e.id), (t) => t === 'Changed unheard', 500)).toBe('Changed unheard');
+    expect(
+      await eventually(
+        () => titleOn(svc, e.id),
+        (t) => t === 'Changed unheard',
+        500,
+      ),
+    ).toBe('Changed unheard');
     // The listener comes back by itself and caching resumes: a later change is seen too.
     await new Promise((r) => setTimeout(r, 1500));
     const listeners = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
       where datname = current_database() and application_name = ${CHANGE_LISTENER_NAME}`.execute(svc.store.db);
     expect(listeners.rows[0]!.n).toBeGreaterThanOrEqual(2);
     await svc.request('PATCH', `/events/${e.id}`, { form: { title: 'Heard again' }, as: 'administrator' });
-    expect(await eventually(() => titleOn(sibling, e.id), (t) => t === 'Heard again')).toBe('Heard again');
+    expect(
+      await eventually(
+        () => titleOn(sibling, e.id),
+        (t) => t === 'Heard again',
+      ),
+    ).toBe('Heard again');
   });
 });

@@ -8,21 +8,41 @@ const FEED = '/wp-json/tribe/events/v1/events.ics';
 
 describe.each(STORES)('conditional requests ($name)', (factory) => {
   let svc: Service;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies
-  let venue: any; let event: any; let other: any;
+  /* eslint-disable @typescript-eslint/no-explicit-any -- API bodies */
+  let venue: any;
+  let event: any;
+  let other: any;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   const window = { start_date: '2032-01-01', end_date: '2032-12-31' };
   beforeAll(async () => {
     svc = await startService(factory, { env: LONG_TTL });
     venue = (await svc.post('/venues', { venue: 'Old Hall', city: 'Leeds' })).body;
-    event = await createEvent(svc, { title: 'Watched', status: 'publish', venue: venue.id, start_date: '2032-03-01 10:00:00', end_date: '2032-03-01 11:00:00' });
-    other = await createEvent(svc, { title: 'Elsewhere', status: 'publish', start_date: '2019-03-01 10:00:00', end_date: '2019-03-01 11:00:00' });
+    event = await createEvent(svc, {
+      title: 'Watched',
+      status: 'publish',
+      venue: venue.id,
+      start_date: '2032-03-01 10:00:00',
+      end_date: '2032-03-01 11:00:00',
+    });
+    other = await createEvent(svc, {
+      title: 'Elsewhere',
+      status: 'publish',
+      start_date: '2019-03-01 10:00:00',
+      end_date: '2019-03-01 11:00:00',
+    });
   });
-  afterAll(async () => { await svc.close(); });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   /** The ETags of the answers a client could be watching. */
   const tags = async () => {
     const paths: Array<[string, Record<string, string>]> = [
-      [`/events/${event.id}`, {}], [`/events/${other.id}`, {}], ['/events', window], [`/venues/${venue.id}`, {}], [FEED, window],
+      [`/events/${event.id}`, {}],
+      [`/events/${other.id}`, {}],
+      ['/events', window],
+      [`/venues/${venue.id}`, {}],
+      [FEED, window],
     ];
     const out: Record<string, string> = {};
     for (const [p, q] of paths) {
@@ -34,7 +54,16 @@ describe.each(STORES)('conditional requests ($name)', (factory) => {
   };
 
   it('answers 304 without a body to a matching If-None-Match, on items, lists, discovery, /doc and feeds', async () => {
-    for (const path of [`/events/${event.id}`, '/events', `/venues/${venue.id}`, '/categories', '/wp-json/', '/wp-json/tribe/events/v1', '/wp-json/tribe/events/v1/doc', FEED]) {
+    for (const path of [
+      `/events/${event.id}`,
+      '/events',
+      `/venues/${venue.id}`,
+      '/categories',
+      '/wp-json/',
+      '/wp-json/tribe/events/v1',
+      '/wp-json/tribe/events/v1/doc',
+      FEED,
+    ]) {
       const first = await svc.get(path);
       expect(first.status, path).toBe(200);
       const etag = first.headers.get('etag')!;
@@ -50,10 +79,13 @@ describe.each(STORES)('conditional requests ($name)', (factory) => {
     }
   });
 
-  it('works for logged-in readers too, who keep WordPress\'s no-cache headers', async () => {
+  it("works for logged-in readers too, who keep WordPress's no-cache headers", async () => {
     const first = await svc.get(`/events/${event.id}`, { as: 'administrator' });
     expect(first.headers.get('cache-control')).toContain('no-store');
-    const again = await svc.get(`/events/${event.id}`, { as: 'administrator', headers: { 'if-none-match': first.headers.get('etag')! } });
+    const again = await svc.get(`/events/${event.id}`, {
+      as: 'administrator',
+      headers: { 'if-none-match': first.headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -62,10 +94,14 @@ describe.each(STORES)('conditional requests ($name)', (factory) => {
     expect((await svc.get(FEED)).headers.get('cache-control')).toBe('public, max-age=600');
   });
 
-  it('keeps WordPress\'s CORS exposed headers on JSON answers; feeds expose their validators', async () => {
+  it("keeps WordPress's CORS exposed headers on JSON answers; feeds expose their validators", async () => {
     const origin = { origin: 'https://app.example' };
-    expect((await svc.get('/events', { headers: origin })).headers.get('access-control-expose-headers')).toBe('X-WP-Total, X-WP-TotalPages, Link');
-    expect((await svc.get(FEED, { headers: origin })).headers.get('access-control-expose-headers')).toBe('X-WP-Total, X-WP-TotalPages, Link, ETag, Last-Modified');
+    expect((await svc.get('/events', { headers: origin })).headers.get('access-control-expose-headers')).toBe(
+      'X-WP-Total, X-WP-TotalPages, Link',
+    );
+    expect((await svc.get(FEED, { headers: origin })).headers.get('access-control-expose-headers')).toBe(
+      'X-WP-Total, X-WP-TotalPages, Link, ETag, Last-Modified',
+    );
   });
 
   it('sends Last-Modified on items from modified_gmt and honours If-Modified-Since', async () => {
@@ -75,18 +111,28 @@ describe.each(STORES)('conditional requests ($name)', (factory) => {
     expect((await svc.get(`/events/${event.id}`, { headers: { 'if-modified-since': lm } })).status).toBe(304);
     const earlier = new Date(new Date(lm).getTime() - 1000).toUTCString();
     expect((await svc.get(`/events/${event.id}`, { headers: { 'if-modified-since': earlier } })).status).toBe(200);
-    expect((await svc.get(`/events/${event.id}`, { headers: { 'if-modified-since': 'yesterday-ish' } })).status).toBe(200);
+    expect((await svc.get(`/events/${event.id}`, { headers: { 'if-modified-since': 'yesterday-ish' } })).status).toBe(
+      200,
+    );
     // If-None-Match wins over If-Modified-Since (RFC 9110 §13.1.3).
-    expect((await svc.get(`/events/${event.id}`, { headers: { 'if-modified-since': lm, 'if-none-match': '"stale"' } })).status).toBe(200);
-    expect((await svc.get(`/venues/${venue.id}`)).headers.get('last-modified')).toBe(new Date(Date.parse(`${venue.modified_utc.replace(' ', 'T')}Z`)).toUTCString());
+    expect(
+      (await svc.get(`/events/${event.id}`, { headers: { 'if-modified-since': lm, 'if-none-match': '"stale"' } }))
+        .status,
+    ).toBe(200);
+    expect((await svc.get(`/venues/${venue.id}`)).headers.get('last-modified')).toBe(
+      new Date(Date.parse(`${venue.modified_utc.replace(' ', 'T')}Z`)).toUTCString(),
+    );
   });
 
   it('a venue rename changes the ETag of the event, the list and the feed that show it, and nothing else', async () => {
     const before = await tags();
     svc.clock.now += 60_000;
-    expect((await svc.request('PATCH', `/venues/${venue.id}`, { form: { venue: 'New Hall' }, as: 'administrator' })).status).toBe(200);
+    expect(
+      (await svc.request('PATCH', `/venues/${venue.id}`, { form: { venue: 'New Hall' }, as: 'administrator' })).status,
+    ).toBe(200);
     const after = await tags();
-    for (const p of [`/events/${event.id}`, '/events', `/venues/${venue.id}`, FEED]) expect(after[p], p).not.toBe(before[p]);
+    for (const p of [`/events/${event.id}`, '/events', `/venues/${venue.id}`, FEED])
+      expect(after[p], p).not.toBe(before[p]);
     expect(after[`/events/${other.id}`]).toBe(before[`/events/${other.id}`]);
     // The event's Last-Modified follows the venue it shows.
     const lm = (await svc.get(`/events/${event.id}`)).headers.get('last-modified')!;
@@ -97,7 +143,12 @@ describe.each(STORES)('conditional requests ($name)', (factory) => {
     const before = await tags();
     svc.clock.now += 60_000;
     await svc.request('PATCH', `/events/${other.id}`, { form: { title: 'Elsewhere, renamed' }, as: 'administrator' });
-    await createEvent(svc, { title: 'Draft elsewhere', status: 'draft', start_date: '2032-03-02 10:00:00', end_date: '2032-03-02 11:00:00' });
+    await createEvent(svc, {
+      title: 'Draft elsewhere',
+      status: 'draft',
+      start_date: '2032-03-02 10:00:00',
+      end_date: '2032-03-02 11:00:00',
+    });
     const mid = await tags();
     for (const p of [`/events/${event.id}`, '/events', `/venues/${venue.id}`, FEED]) expect(mid[p], p).toBe(before[p]);
     expect(mid[`/events/${other.id}`]).not.toBe(before[`/events/${other.id}`]);
@@ -119,12 +170,15 @@ describe.each(STORES)('conditional requests ($name)', (factory) => {
     }
     const doomed = await createEvent(svc, { title: 'Doomed', status: 'publish' });
     const etag = (await svc.get(`/events/${doomed.id}`, { as: 'administrator' })).headers.get('etag')!;
-    const del = await svc.get(`/events/${doomed.id}`, { as: 'administrator', headers: { 'if-none-match': etag, 'x-http-method-override': 'DELETE' } });
+    const del = await svc.get(`/events/${doomed.id}`, {
+      as: 'administrator',
+      headers: { 'if-none-match': etag, 'x-http-method-override': 'DELETE' },
+    });
     expect(del.status).toBe(200);
     expect(del.body.status).toBe('trash');
   });
 
-  it('a category rename changes the event\'s ETag (terms have no modification date)', async () => {
+  it("a category rename changes the event's ETag (terms have no modification date)", async () => {
     const cat = (await svc.post('/categories', { name: 'Talks' })).body;
     await svc.request('PATCH', `/events/${event.id}`, { form: { categories: [cat.id] }, as: 'administrator' });
     const before = (await svc.get(`/events/${event.id}`)).headers.get('etag');

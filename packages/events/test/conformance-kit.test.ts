@@ -8,7 +8,8 @@ import { deliberateDifferences } from './conformance/kit-lists.ts';
 // Issue 11: the TEC conformance kit (../shared/conformance/tec) replayed against the real service on each store.
 // A failing step must be a deliberate difference; a listed step that passes must leave the list.
 
-const GOLDEN_STEPS = (JSON.parse(readFileSync(join(KIT_DIR, 'golden.json'), 'utf8')) as { steps: unknown[] }).steps.length;
+const GOLDEN_STEPS = (JSON.parse(readFileSync(join(KIT_DIR, 'golden.json'), 'utf8')) as { steps: unknown[] }).steps
+  .length;
 const deliberate = new Set(deliberateDifferences().flatMap((d) => d.steps));
 const describeStep = (s: StepResult) => `${s.line}\n      ${s.firstDifference ?? ''}`;
 

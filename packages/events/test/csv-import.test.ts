@@ -29,23 +29,46 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
     host = await startImageServer(await makeImages());
     svc = await startService(factory, { env: { EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: '1' } });
   });
-  afterAll(async () => { await svc.close(); await host.close(); });
-  const importCsv = (body: Record<string, unknown>, as: 'administrator' | 'editor' = 'administrator') => svc.request('POST', ROUTE, { json: body, as });
+  afterAll(async () => {
+    await svc.close();
+    await host.close();
+  });
+  const importCsv = (body: Record<string, unknown>, as: 'administrator' | 'editor' = 'administrator') =>
+    svc.request('POST', ROUTE, { json: body, as });
   const eventNamed = async (title: string) => {
-    const list = await svc.get('/events', { query: { search: title, start_date: '2000-01-01', end_date: '2100-01-01', per_page: 50 }, as: 'administrator' });
+    const list = await svc.get('/events', {
+      query: { search: title, start_date: '2000-01-01', end_date: '2100-01-01', per_page: 50 },
+      as: 'administrator',
+    });
     return list.body.events.find((e: { title: string }) => e.title === title);
   };
 
-  it('imports the plugin\'s columns: dates in its three shapes, venue, organizers, terms and cost as the REST create stores them', async () => {
+  it("imports the plugin's columns: dates in its three shapes, venue, organizers, terms and cost as the REST create stores them", async () => {
     // An anonymous list answered (and cached) before the import shows the imported events right after it.
     const window = { start_date: '2025-07-01', end_date: '2025-07-31' };
     expect((await svc.get('/events', { query: window })).body.total).toBe(0);
     const res = await importCsv({ type: 'events', csv: EVENTS_CSV });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toEqual({ type: 'events', dryRun: false, rows: 3, created: 3, existing: 0, refused: [], ignoredColumns: ['Notes'] });
+    expect(res.body).toEqual({
+      type: 'events',
+      dryRun: false,
+      rows: 3,
+      created: 3,
+      existing: 0,
+      refused: [],
+      ignoredColumns: ['Notes'],
+    });
     const jazz = await eventNamed('Jazz night');
-    expect(jazz).toMatchObject({ start_date: '2025-07-04 19:30:00', end_date: '2025-07-04 23:00:00', timezone: 'Europe/Paris', all_day: false,
-      cost: '$10', website: 'https://jazz.test/', venue: { venue: 'Blue Room' }, description: '<p>Live music,<br />\nall night</p>' });
+    expect(jazz).toMatchObject({
+      start_date: '2025-07-04 19:30:00',
+      end_date: '2025-07-04 23:00:00',
+      timezone: 'Europe/Paris',
+      all_day: false,
+      cost: '$10',
+      website: 'https://jazz.test/',
+      venue: { venue: 'Blue Room' },
+      description: '<p>Live music,<br />\nall night</p>',
+    });
     expect(jazz.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Ann Lee', 'Bob Ray']);
     expect(jazz.categories.map((c: { name: string }) => c.name).sort()).toEqual(['Jazz', 'Music']);
     expect(jazz.tags.map((c: { name: string }) => c.name)).toEqual(['late']);
@@ -68,10 +91,11 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
     expect((await svc.get(`/events/${(await eventNamed('Jazz night')).id}`)).headers.get('etag')).toBe(etag);
   });
 
-  it('refuses the whole file with every bad row\'s line and reason, writing nothing', async () => {
+  it("refuses the whole file with every bad row's line and reason, writing nothing", async () => {
     const before = await countWritten(svc);
-    const csv = 'Event Name,Event Start Date,Event End Date,Event Time Zone,Event Website\nGood one,2026-01-01,2026-01-01,,\n'
-      + 'Bad date,2026-02-30,,,\n"Multi\nline",2026-01-02,2026-01-02,Mars/Base,\nBad site,2026-01-03,2026-01-03,,not a url\nNo date,,,,\n';
+    const csv =
+      'Event Name,Event Start Date,Event End Date,Event Time Zone,Event Website\nGood one,2026-01-01,2026-01-01,,\n' +
+      'Bad date,2026-02-30,,,\n"Multi\nline",2026-01-02,2026-01-02,Mars/Base,\nBad site,2026-01-03,2026-01-03,,not a url\nNo date,,,,\n';
     const res = await importCsv({ type: 'events', csv });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('csv_invalid');
@@ -84,7 +108,11 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
     expect(await countWritten(svc)).toEqual(before);
     const dry = await importCsv({ type: 'events', csv, dry_run: true, skip_bad: true });
     expect(dry.status).toBe(200);
-    expect(dry.body).toMatchObject({ dryRun: true, created: 1, refused: [{ line: 3 }, { line: 4 }, { line: 6 }, { line: 7 }] });
+    expect(dry.body).toMatchObject({
+      dryRun: true,
+      created: 1,
+      refused: [{ line: 3 }, { line: 4 }, { line: 6 }, { line: 7 }],
+    });
     expect(await countWritten(svc)).toEqual(before);
     const skipped = await importCsv({ type: 'events', csv, skip_bad: true });
     expect(skipped.body).toMatchObject({ created: 1, refused: [{ line: 3 }, { line: 4 }, { line: 6 }, { line: 7 }] });
@@ -93,24 +121,41 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
 
   it('refuses a row the write itself refuses (a UTC year out of range) and undoes the rows before it', async () => {
     const before = await countWritten(svc);
-    const res = await importCsv({ type: 'events', csv: 'Event Name,Event Start Date,Event Time Zone\nFine,2026-03-01,\nFar,9999-12-31 23:00,Pacific/Honolulu\n' });
+    const res = await importCsv({
+      type: 'events',
+      csv: 'Event Name,Event Start Date,Event Time Zone\nFine,2026-03-01,\nFar,9999-12-31 23:00,Pacific/Honolulu\n',
+    });
     expect(res.status).toBe(400);
     expect(res.body.data.problems).toEqual([expect.objectContaining({ line: 3 })]);
     expect(await countWritten(svc)).toEqual(before);
   });
 
-  it('imports venues and organizers by the plugin\'s columns, keyed by name, with a column map for other headers', async () => {
-    const venues = 'Venue Name,Venue Address,Venue City,Venue State/Province,Venue Zip,Venue Country,Venue Phone,Venue Website\n'
-      + 'Hall A,1 Main St,Springfield,IL,62701,United States,555-0100,https://hall.test/\nHalle B,2 Rue X,Lyon,Rhône,69001,France,,\n';
+  it("imports venues and organizers by the plugin's columns, keyed by name, with a column map for other headers", async () => {
+    const venues =
+      'Venue Name,Venue Address,Venue City,Venue State/Province,Venue Zip,Venue Country,Venue Phone,Venue Website\n' +
+      'Hall A,1 Main St,Springfield,IL,62701,United States,555-0100,https://hall.test/\nHalle B,2 Rue X,Lyon,Rhône,69001,France,,\n';
     const res = await importCsv({ type: 'venues', csv: venues });
     expect(res.body).toMatchObject({ created: 2, existing: 0 });
     const hall = (await svc.get('/venues', { query: { search: 'Springfield' } })).body.venues[0];
-    expect(hall).toMatchObject({ venue: 'Hall A', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701', stateprovince: 'IL', website: 'https://hall.test/' });
+    expect(hall).toMatchObject({
+      venue: 'Hall A',
+      address: '1 Main St',
+      city: 'Springfield',
+      state: 'IL',
+      zip: '62701',
+      stateprovince: 'IL',
+      website: 'https://hall.test/',
+    });
     expect((await importCsv({ type: 'venues', csv: venues })).body).toMatchObject({ created: 0, existing: 2 });
     const orgs = 'Who,Mail,Organizer Phone\nZoe Q,zoe@example.test,123\n';
-    const mapped = await importCsv({ type: 'organizers', csv: orgs, map: { Who: 'Organizer Name', Mail: 'organizer_email' } });
+    const mapped = await importCsv({
+      type: 'organizers',
+      csv: orgs,
+      map: { Who: 'Organizer Name', Mail: 'organizer_email' },
+    });
     expect(mapped.body).toMatchObject({ created: 1, ignoredColumns: [] });
-    const zoe = (await svc.get('/organizers', { query: { search: 'zoe@example.test' }, as: 'administrator' })).body.organizers[0];
+    const zoe = (await svc.get('/organizers', { query: { search: 'zoe@example.test' }, as: 'administrator' })).body
+      .organizers[0];
     expect(zoe).toMatchObject({ organizer: 'Zoe Q', email: 'zoe@example.test', phone: '123' });
     const unmapped = await importCsv({ type: 'organizers', csv: orgs });
     expect(unmapped.status).toBe(400);
@@ -127,16 +172,22 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
     expect(p1.image.id).toBeGreaterThan(0);
     expect(p2.image.id).toBe(p1.image.id);
     expect(host.hits() - hits).toBe(1);
-    const bad = await importCsv({ type: 'events', csv: `Event Name,Event Start Date,Event Featured Image\nNo image,2026-04-03,${host.url}/notes.txt\n` });
+    const bad = await importCsv({
+      type: 'events',
+      csv: `Event Name,Event Start Date,Event Featured Image\nNo image,2026-04-03,${host.url}/notes.txt\n`,
+    });
     expect(bad.body.data.problems).toEqual([{ line: 2, reason: 'image: Invalid parameter.' }]);
   });
 
-  it('enforces its limits and the file\'s shape before any row is written', async () => {
+  it("enforces its limits and the file's shape before any row is written", async () => {
     const before = await countWritten(svc);
     const longField = `Event Name,Event Start Date\n${'x'.repeat(70_000)},2026-01-01\n`;
     const long = await importCsv({ type: 'events', csv: longField });
     expect(long.status).toBe(413);
-    expect(long.body).toMatchObject({ code: 'csv_too_large', message: expect.stringContaining('longer than 65536 characters') });
+    expect(long.body).toMatchObject({
+      code: 'csv_too_large',
+      message: expect.stringContaining('longer than 65536 characters'),
+    });
     const unclosed = await importCsv({ type: 'events', csv: 'Event Name,Event Start Date\n"Open,2026-01-01\n' });
     expect(unclosed.body).toMatchObject({ code: 'csv_invalid', message: expect.stringContaining('Quote Not Closed') });
     const ragged = await importCsv({ type: 'events', csv: 'Event Name,Event Start Date\nA,2026-01-01,extra\n' });
@@ -144,7 +195,10 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
     expect((await importCsv({ type: 'events', csv: '' })).body.message).toContain('the file is empty');
     expect((await importCsv({ type: 'shows', csv: 'a' })).body).toMatchObject({ code: 'rest_invalid_param' });
     // The route's body is bounded before the file is parsed (EVENTS_BODY_LIMIT, 1 MiB by default).
-    const huge = await importCsv({ type: 'events', csv: `Event Name,Event Start Date\n${'Big,2026-01-01\n'.repeat(80_000)}` });
+    const huge = await importCsv({
+      type: 'events',
+      csv: `Event Name,Event Start Date\n${'Big,2026-01-01\n'.repeat(80_000)}`,
+    });
     expect(huge.status).toBe(413);
     expect(await countWritten(svc)).toEqual(before);
   });
@@ -157,27 +211,71 @@ describe.each(STORES)('CSV import ($name)', (factory) => {
   it('runs from the CLI with --dry-run, --skip-bad and --map, refusing non-UTF-8 files and too many rows', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'events-csv-'));
     try {
-      const cli = (...args: string[]) => run(process.execPath, [BIN, 'import', 'csv', ...args, '--db', svc.dbUrl], { env: { ...process.env, EVENTS_UPLOADS_DIR: svc.uploadsDir } })
-        .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err: { code: number; stdout: string; stderr: string }) => err);
+      const cli = (...args: string[]) =>
+        run(process.execPath, [BIN, 'import', 'csv', ...args, '--db', svc.dbUrl], {
+          env: { ...process.env, EVENTS_UPLOADS_DIR: svc.uploadsDir },
+        }).then(
+          ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+          (err: { code: number; stdout: string; stderr: string }) => err,
+        );
       const file = join(dir, 'cli.csv');
       writeFileSync(file, 'Title,When\nCLI event,2026-05-01 10:00\nBroken,someday\n');
-      const refused = await cli(file, '--type', 'events', '--map', 'Title=Event Name', '--map', 'When=Event Start Date');
+      const refused = await cli(
+        file,
+        '--type',
+        'events',
+        '--map',
+        'Title=Event Name',
+        '--map',
+        'When=Event Start Date',
+      );
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('line 3: Event Start Date "someday" is not a date');
-      const dry = await cli(file, '--type', 'events', '--map', 'Title=Event Name', '--map', 'When=Event Start Date', '--skip-bad', '--dry-run');
+      const dry = await cli(
+        file,
+        '--type',
+        'events',
+        '--map',
+        'Title=Event Name',
+        '--map',
+        'When=Event Start Date',
+        '--skip-bad',
+        '--dry-run',
+      );
       expect(dry.stdout).toContain('dry run: would import 1 of 2 events rows');
       expect(await eventNamed('CLI event')).toBeUndefined();
-      const done = await cli(file, '--type', 'events', '--map', 'Title=Event Name', '--map', 'When=Event Start Date', '--skip-bad');
+      const done = await cli(
+        file,
+        '--type',
+        'events',
+        '--map',
+        'Title=Event Name',
+        '--map',
+        'When=Event Start Date',
+        '--skip-bad',
+      );
       expect(done.stdout).toContain('imported 1 of 2 events rows; 0 already present, 1 refused');
-      expect(await eventNamed('CLI event')).toMatchObject({ start_date: '2026-05-01 10:00:00', author: String(svc.userIds.administrator) });
-      writeFileSync(file, Buffer.concat([Buffer.from('Event Name,Event Start Date\nCaf'), Buffer.from([0xe9]), Buffer.from(',2026-01-01\n')]));
+      expect(await eventNamed('CLI event')).toMatchObject({
+        start_date: '2026-05-01 10:00:00',
+        author: String(svc.userIds.administrator),
+      });
+      writeFileSync(
+        file,
+        Buffer.concat([
+          Buffer.from('Event Name,Event Start Date\nCaf'),
+          Buffer.from([0xe9]),
+          Buffer.from(',2026-01-01\n'),
+        ]),
+      );
       const latin1 = await cli(file, '--type', 'events');
       expect(latin1.stderr).toContain('the file is not UTF-8 text (at byte 31)');
       writeFileSync(file, `Event Name,Event Start Date\n${'E,2026-01-01\n'.repeat(50_001)}`);
       expect((await cli(file, '--type', 'events')).stderr).toContain('more than 50000 rows');
       // The size is checked before the file is read (a sparse 21 MiB file costs no disk).
       truncateSync(file, 21 * 1024 * 1024);
-      expect((await cli(file, '--type', 'events')).stderr).toContain(`has ${21 * 1024 * 1024} bytes; at most ${20 * 1024 * 1024} are accepted`);
+      expect((await cli(file, '--type', 'events')).stderr).toContain(
+        `has ${21 * 1024 * 1024} bytes; at most ${20 * 1024 * 1024} are accepted`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -23,17 +23,33 @@ const run = promisify(execFile);
 function sink(hold = false) {
   let text = '';
   let release: () => void = () => undefined;
-  const gate = hold ? new Promise<void>((r) => { release = r; }) : Promise.resolve();
+  const gate = hold
+    ? new Promise<void>((r) => {
+        release = r;
+      })
+    : Promise.resolve();
   const out = new Writable({
     highWaterMark: 1,
-    write(chunk, _enc, done) { text += String(chunk); void gate.then(() => done()); },
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      void gate.then(() => done());
+    },
   });
   return { out, text: () => text, release: () => release() };
 }
 
-async function* linesOf(text: string): AsyncIterable<string> { yield* text.split('\n').filter((l, i, a) => l !== '' || i < a.length - 1); }
+async function* linesOf(text: string): AsyncIterable<string> {
+  yield* text.split('\n').filter((l, i, a) => l !== '' || i < a.length - 1);
+}
 
-type Answer = { url: string; as: string; status: number; etag: string | null; lastModified: string | null; text: string };
+type Answer = {
+  url: string;
+  as: string;
+  status: number;
+  etag: string | null;
+  lastModified: string | null;
+  text: string;
+};
 
 describe.each(STORES)('export and restore from $name', (factory) => {
   const other = STORES.find((s) => s !== factory)!;
@@ -44,21 +60,54 @@ describe.each(STORES)('export and restore from $name', (factory) => {
   beforeAll(async () => {
     host = await startImageServer(await makeImages());
     svc = await startService(factory, { env: { EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: '1' } });
-    const concert = await createEvent(svc, { title: 'Concert', description: 'Loud <b>music</b>', venue: { venue: 'Hall', city: 'Oslo', address: '1 Way' },
-      organizer: [{ organizer: 'Ann', email: 'ann@example.test' }, { organizer: 'Bob' }], categories: ['Music', 'Live'], tags: ['late'],
-      cost: '$10 - $20', image: `${host.url}/photo.jpg`, status: 'publish', featured: 'true', timezone: 'Europe/Oslo' });
-    const series = await createEvent(svc, { title: 'Weekly club', recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4', exdate: ['2018-01-26'] }, status: 'publish', categories: ['Live'] });
+    const concert = await createEvent(svc, {
+      title: 'Concert',
+      description: 'Loud <b>music</b>',
+      venue: { venue: 'Hall', city: 'Oslo', address: '1 Way' },
+      organizer: [{ organizer: 'Ann', email: 'ann@example.test' }, { organizer: 'Bob' }],
+      categories: ['Music', 'Live'],
+      tags: ['late'],
+      cost: '$10 - $20',
+      image: `${host.url}/photo.jpg`,
+      status: 'publish',
+      featured: 'true',
+      timezone: 'Europe/Oslo',
+    });
+    const series = await createEvent(svc, {
+      title: 'Weekly club',
+      recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4', exdate: ['2018-01-26'] },
+      status: 'publish',
+      categories: ['Live'],
+    });
     const draft = await createEvent(svc, { title: 'Secret plan', status: 'draft' }, 'author');
     const trashed = await createEvent(svc, { title: 'Gone', status: 'publish' });
     expect((await svc.request('DELETE', `/events/${trashed.id}`, { as: 'administrator' })).status).toBe(200);
     const locked = await createEvent(svc, { title: 'Members only', status: 'publish', venue: concert.venue.id });
     await postRepository(svc.store.db).setPassword(locked.id, 'open sesame');
-    const list = (await svc.get('/events', { query: { per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01', status: 'any' }, as: 'administrator' })).body.events;
+    const list = (
+      await svc.get('/events', {
+        query: { per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01', status: 'any' },
+        as: 'administrator',
+      })
+    ).body.events;
     expect(list.length).toBeGreaterThanOrEqual(6);
-    urls.push('/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01', '/events?per_page=2&page=2&start_date=2000-01-01&end_date=2100-01-01',
-      '/venues', '/organizers', '/categories', '/tags', `/venues/${concert.venue.id}`, `/organizers/${concert.organizer[1].id}`,
-      `/events/by-slug/${concert.slug}`, `/events/${locked.id}?password=open%20sesame`, `/events/${draft.id}`, `/events/${trashed.id}`,
-      `/events/${series.id}`, '/wp-json/wp/v2/users/me', ...list.map((e: { id: number }) => `/events/${e.id}`));
+    urls.push(
+      '/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01',
+      '/events?per_page=2&page=2&start_date=2000-01-01&end_date=2100-01-01',
+      '/venues',
+      '/organizers',
+      '/categories',
+      '/tags',
+      `/venues/${concert.venue.id}`,
+      `/organizers/${concert.organizer[1].id}`,
+      `/events/by-slug/${concert.slug}`,
+      `/events/${locked.id}?password=open%20sesame`,
+      `/events/${draft.id}`,
+      `/events/${trashed.id}`,
+      `/events/${series.id}`,
+      '/wp-json/wp/v2/users/me',
+      ...list.map((e: { id: number }) => `/events/${e.id}`),
+    );
   });
   afterAll(async () => {
     await svc.close();
@@ -71,7 +120,14 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     for (const url of urls) {
       for (const as of ['anonymous', 'administrator', 'author'] as const) {
         const res = await get(url, as === 'anonymous' ? {} : { as });
-        out.push({ url, as, status: res.status, etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified'), text: res.text });
+        out.push({
+          url,
+          as,
+          status: res.status,
+          etag: res.headers.get('etag'),
+          lastModified: res.headers.get('last-modified'),
+          text: res.text,
+        });
       }
     }
     return out;
@@ -80,12 +136,21 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     const db = await kind.create();
     made.push(db);
     const store = await openStore(db.url);
-    try { await restoreDump(store, linesOf(dump), uploadsDir); } finally { await store.close(); }
+    try {
+      await restoreDump(store, linesOf(dump), uploadsDir);
+    } finally {
+      await store.close();
+    }
     return db.url;
   };
   /** Every file under a folder, by relative path, with its bytes. */
-  const filesIn = (dir: string): Record<string, string> => Object.fromEntries((readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => f.includes('.')).sort().map((f) => [f, readFileSync(join(dir, f)).toString('base64')]));
+  const filesIn = (dir: string): Record<string, string> =>
+    Object.fromEntries(
+      (readdirSync(dir, { recursive: true }) as string[])
+        .filter((f) => f.includes('.'))
+        .sort()
+        .map((f) => [f, readFileSync(join(dir, f)).toString('base64')]),
+    );
 
   it(`restores into ${other.name} and back with byte-identical GET answers, ETags included`, async () => {
     const before = await answers(svc.get);
@@ -101,7 +166,11 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     const otherUrl = await restoreInto(other, first.text(), uploads);
     expect(filesIn(uploads)).toEqual(filesIn(svc.uploadsDir));
     const there = await startSibling(svc, { dbUrl: otherUrl });
-    try { expect(await answers(there.get)).toEqual(before); } finally { await there.close(); }
+    try {
+      expect(await answers(there.get)).toEqual(before);
+    } finally {
+      await there.close();
+    }
     const second = sink();
     await exportDump(otherUrl, second.out, Date.now(), uploads);
     // The same rows, whichever store wrote them: only the header (source, time) differs.
@@ -111,10 +180,15 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     try {
       expect(await answers(back.get)).toEqual(before);
       // Ids continue after the source's: the next event gets the id the source would have given it.
-      const next = await back.request('POST', '/events', { form: { title: 'After', start_date: '2018-02-01 10:00', end_date: '2018-02-01 11:00' }, as: 'editor' });
+      const next = await back.request('POST', '/events', {
+        form: { title: 'After', start_date: '2018-02-01 10:00', end_date: '2018-02-01 11:00' },
+        as: 'editor',
+      });
       const mine = await createEvent(svc, { title: 'After' }, 'editor');
       expect(next.body.id).toBe(mine.id);
-    } finally { await back.close(); }
+    } finally {
+      await back.close();
+    }
   });
 
   it('exports one consistent snapshot while the service keeps writing', async () => {
@@ -130,7 +204,11 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     expect(JSON.parse(text.trim().split('\n').at(-1)!)).toEqual({ end: true, rows, files: 0 });
     const url = await restoreInto(other, text);
     const copy = await startSibling(svc, { dbUrl: url });
-    try { expect((await copy.get(`/events/${late.id}`)).status).toBe(404); } finally { await copy.close(); }
+    try {
+      expect((await copy.get(`/events/${late.id}`)).status).toBe(404);
+    } finally {
+      await copy.close();
+    }
   });
 
   it('refuses a store that is not empty, and files that are not whole dumps, leaving the store as it was', async () => {
@@ -148,45 +226,77 @@ describe.each(STORES)('export and restore from $name', (factory) => {
         const { posts } = { posts: await store.db.selectFrom('posts').select('id').execute() };
         expect(posts).toEqual([]);
         return (err as DumpError).message;
-      } finally { await store.close(); }
+      } finally {
+        await store.close();
+      }
     };
     expect(await refusal(lines.slice(0, -1).join('\n'), 'truncated')).toContain('cut short');
-    expect(await refusal([...lines.slice(0, 5), '{"table":"posts","row":', ...lines.slice(5)].join('\n'), 'malformed')).toMatch(/line 6 is not JSON/);
-    expect(await refusal([lines[0]!.replace('"version":1', '"version":99'), ...lines.slice(1)].join('\n'), 'version')).toContain('version 99');
+    expect(
+      await refusal([...lines.slice(0, 5), '{"table":"posts","row":', ...lines.slice(5)].join('\n'), 'malformed'),
+    ).toMatch(/line 6 is not JSON/);
+    expect(
+      await refusal([lines[0]!.replace('"version":1', '"version":99'), ...lines.slice(1)].join('\n'), 'version'),
+    ).toContain('version 99');
     expect(await refusal('{"hello":"world"}', 'not_a_dump')).toContain('not an events dump');
-    expect(await refusal([lines[0]!, ...lines.slice(1, -1), '{"end":true,"rows":3}'].join('\n'), 'truncated')).toContain('trailer counts 3');
+    expect(
+      await refusal([lines[0]!, ...lines.slice(1, -1), '{"end":true,"rows":3}'].join('\n'), 'truncated'),
+    ).toContain('trailer counts 3');
     const reordered = [lines[0]!, ...lines.slice(1, -1).reverse(), lines.at(-1)!].join('\n');
     expect(await refusal(reordered, 'malformed')).toMatch(/rows after/);
     // Files go only into the uploads folder's layout, never elsewhere, and never over an existing file.
     const outside = mkdtempSync(join(tmpdir(), 'events-outside-'));
     made.push({ dispose: async () => rmSync(outside, { recursive: true, force: true }) });
-    const evil = (file: string) => [lines[0]!, JSON.stringify({ file, data: 'AAAA' }), '{"end":true,"rows":0,"files":1}'].join('\n');
+    const evil = (file: string) =>
+      [lines[0]!, JSON.stringify({ file, data: 'AAAA' }), '{"end":true,"rows":0,"files":1}'].join('\n');
     const refusedFile = async (file: string) => {
       const db = await other.create();
       made.push(db);
       const store = await openStore(db.url);
-      try { return await restoreDump(store, linesOf(evil(file)), join(outside, 'uploads')).catch((e: unknown) => e); } finally { await store.close(); }
+      try {
+        return await restoreDump(store, linesOf(evil(file)), join(outside, 'uploads')).catch((e: unknown) => e);
+      } finally {
+        await store.close();
+      }
     };
     for (const file of ['../escape.jpg', '2018/01/../../../escape.jpg', '/etc/passwd', '2018/01/.hidden']) {
-      expect(await refusedFile(file), file).toMatchObject({ kind: 'malformed', message: expect.stringContaining('is not an uploads path') });
+      expect(await refusedFile(file), file).toMatchObject({
+        kind: 'malformed',
+        message: expect.stringContaining('is not an uploads path'),
+      });
     }
     expect(existsSync(join(outside, 'escape.jpg'))).toBe(false);
     writeFileSync(join(outside, 'taken.jpg'), 'x');
     expect(await refusedFile('2018/01/ok.jpg')).toMatchObject({ rows: 0, files: 1 });
-    expect(await refusedFile('2018/01/ok.jpg')).toMatchObject({ kind: 'not_empty', message: expect.stringContaining('a file of that name exists') });
+    expect(await refusedFile('2018/01/ok.jpg')).toMatchObject({
+      kind: 'not_empty',
+      message: expect.stringContaining('a file of that name exists'),
+    });
     // The service's own store is not empty.
     const dir = mkdtempSync(join(tmpdir(), 'events-dump-'));
     try {
       const file = join(dir, 'dump.jsonl');
       writeFileSync(file, good.text());
-      const res = await run(process.execPath, [BIN, 'import', 'dump', file, '--db', svc.dbUrl]).catch((e: { code: number; stderr: string }) => e);
-      expect(res).toMatchObject({ code: 2, stderr: expect.stringContaining('the target store is not empty (users has') });
+      const res = await run(process.execPath, [BIN, 'import', 'dump', file, '--db', svc.dbUrl]).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(res).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('the target store is not empty (users has'),
+      });
       const exported = await run(process.execPath, [BIN, 'export', '--db', svc.dbUrl], { maxBuffer: 64 * 2 ** 20 });
-      expect(JSON.parse(exported.stdout.split('\n')[0]!)).toMatchObject({ format: 'events-dump', version: 1, source: factory.name });
+      expect(JSON.parse(exported.stdout.split('\n')[0]!)).toMatchObject({
+        format: 'events-dump',
+        version: 1,
+        source: factory.name,
+      });
       const target = await other.create();
       made.push(target);
       const restored = await run(process.execPath, [BIN, 'import', 'dump', file, '--db', target.url]);
-      expect(restored.stdout).toMatch(/^restored \d+ rows and \d+ image files from a .* dump: users 5, app_passwords 5, posts/);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+      expect(restored.stdout).toMatch(
+        /^restored \d+ rows and \d+ image files from a .* dump: users 5, app_passwords 5, posts/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -10,12 +10,26 @@ const run = promisify(execFile);
 
 describe.each(STORES)('concurrent writes ($name)', (factory) => {
   let svc: Service;
-  beforeAll(async () => { svc = await startService(factory); });
+  beforeAll(async () => {
+    svc = await startService(factory);
+  });
   afterAll(() => svc.close());
 
   it('50 parallel creates of the same title lose nothing and get 50 distinct slugs', async () => {
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      svc.request('POST', '/events', { form: { title: 'Rush hour', start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', categories: 'Shared cat', organizer: { organizer: `Org ${i % 5}` } }, as: i % 2 ? 'administrator' : 'editor' })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        svc.request('POST', '/events', {
+          form: {
+            title: 'Rush hour',
+            start_date: '2018-01-12 10:00',
+            end_date: '2018-01-12 11:00',
+            categories: 'Shared cat',
+            organizer: { organizer: `Org ${i % 5}` },
+          },
+          as: i % 2 ? 'administrator' : 'editor',
+        }),
+      ),
+    );
     for (const r of results) if (r.status !== 201) console.log('BAD', r.status, JSON.stringify(r.body).slice(0, 300));
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(201));
     const slugs = new Set(results.map((r) => r.body.slug));
@@ -32,37 +46,79 @@ describe.each(STORES)('concurrent writes ($name)', (factory) => {
     const target = await createEvent(svc, { title: 'Contended' });
     const events = await Promise.all(Array.from({ length: 25 }, (_, i) => createEvent(svc, { title: `Own ${i}` })));
     const fields = ['cost', 'website', 'excerpt', 'featured', 'sticky'] as const;
-    const values: Record<(typeof fields)[number], string> = { cost: '42', website: 'http://x.test', excerpt: 'Ex', featured: 'true', sticky: 'true' };
+    const values: Record<(typeof fields)[number], string> = {
+      cost: '42',
+      website: 'http://x.test',
+      excerpt: 'Ex',
+      featured: 'true',
+      sticky: 'true',
+    };
     const results = await Promise.all([
-      ...Array.from({ length: 25 }, (_, i) => svc.request('PUT', `/events/${target.id}`, { form: { [fields[i % 5]!]: values[fields[i % 5]!] }, as: 'administrator' })),
-      ...events.map((e, i) => svc.request('PATCH', `/events/${e.id}`, { form: { title: `Own ${i} updated` }, as: 'editor' })),
+      ...Array.from({ length: 25 }, (_, i) =>
+        svc.request('PUT', `/events/${target.id}`, {
+          form: { [fields[i % 5]!]: values[fields[i % 5]!] },
+          as: 'administrator',
+        }),
+      ),
+      ...events.map((e, i) =>
+        svc.request('PATCH', `/events/${e.id}`, { form: { title: `Own ${i} updated` }, as: 'editor' }),
+      ),
     ]);
     expect(results.every((r) => r.status === 200)).toBe(true);
     const after = (await svc.get(`/events/${target.id}`)).body;
-    expect(after).toMatchObject({ cost: '$42', website: 'http://x.test', excerpt: '<p>Ex</p>', featured: true, sticky: true, title: 'Contended' });
-    for (const [i, e] of events.entries()) expect((await svc.get(`/events/${e.id}`)).body.title).toBe(`Own ${i} updated`);
+    expect(after).toMatchObject({
+      cost: '$42',
+      website: 'http://x.test',
+      excerpt: '<p>Ex</p>',
+      featured: true,
+      sticky: true,
+      title: 'Contended',
+    });
+    for (const [i, e] of events.entries())
+      expect((await svc.get(`/events/${e.id}`)).body.title).toBe(`Own ${i} updated`);
   });
 });
 
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try { await fetch(`http://127.0.0.1:${port}/wp-json/`); return; } catch { await new Promise((r) => setTimeout(r, 50)); }
+    try {
+      await fetch(`http://127.0.0.1:${port}/wp-json/`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
   throw new Error('server did not start');
 }
 
 describe.each(STORES)('SIGKILL during a write burst ($name)', (factory: StoreFactory) => {
   let db: { url: string; dispose(): Promise<void> };
-  beforeAll(async () => { db = await factory.create(); });
+  beforeAll(async () => {
+    db = await factory.create();
+  });
   afterAll(() => db.dispose());
 
   it('keeps every acknowledged write after a restart', { timeout: 120_000 }, async () => {
-    await run(process.execPath, [BIN, 'user', 'add', 'burst', '--role', 'editor', '--app-password', 'burst-password-1', '--db', db.url]);
+    await run(process.execPath, [
+      BIN,
+      'user',
+      'add',
+      'burst',
+      '--role',
+      'editor',
+      '--app-password',
+      'burst-password-1',
+      '--db',
+      db.url,
+    ]);
     const { stdout } = await run(process.execPath, [BIN, 'user', 'list', '--db', db.url]);
     expect(stdout).toContain('burst\teditor');
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db.url], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'warn' } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db.url], {
+      stdio: 'ignore',
+      env: { ...process.env, EVENTS_LOG_LEVEL: 'warn' },
+    });
     await waitForPort(port, child);
     const auth = `Basic ${Buffer.from('burst:burst-password-1').toString('base64')}`;
     const acked: number[] = [];
@@ -71,11 +127,19 @@ describe.each(STORES)('SIGKILL during a write burst ($name)', (factory: StoreFac
       for (let i = 0; !stop; i++) {
         try {
           const res = await fetch(`http://127.0.0.1:${port}/wp-json/tribe/events/v1/events`, {
-            method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
-            body: formEncode({ title: `Burst ${w}-${i}`, start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', tags: `t${w}` }),
+            method: 'POST',
+            headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+            body: formEncode({
+              title: `Burst ${w}-${i}`,
+              start_date: '2018-01-12 10:00',
+              end_date: '2018-01-12 11:00',
+              tags: `t${w}`,
+            }),
           });
           if (res.status === 201) acked.push(((await res.json()) as { id: number }).id);
-        } catch { return; }
+        } catch {
+          return;
+        }
       }
     };
     const exited = new Promise((r) => child.once('exit', r));
@@ -89,7 +153,12 @@ describe.each(STORES)('SIGKILL during a write burst ($name)', (factory: StoreFac
     expect(acked.length).toBeGreaterThanOrEqual(30);
     const store = await openStore(db.url);
     try {
-      const rows = await store.db.selectFrom('posts').innerJoin('events', 'events.post_id', 'posts.id').select('posts.id').where('posts.id', 'in', acked).execute();
+      const rows = await store.db
+        .selectFrom('posts')
+        .innerJoin('events', 'events.post_id', 'posts.id')
+        .select('posts.id')
+        .where('posts.id', 'in', acked)
+        .execute();
       expect(rows.length).toBe(acked.length);
     } finally {
       await store.close();

@@ -17,7 +17,11 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
     await make('jan1 morning', '2018-01-01 09:00:00', '2018-01-01 10:00:00', { search: 'x' });
     await make('jan1 afternoon', '2018-01-01 16:00:00', '2018-01-01 17:00:00');
     await make('spanning', '2017-12-31 20:00:00', '2018-01-02 02:00:00');
-    await make('foo', '2018-01-11 10:00:00', '2018-01-11 11:00:00', { featured: true, categories: ['Music'], tags: ['loud'] });
+    await make('foo', '2018-01-11 10:00:00', '2018-01-11 11:00:00', {
+      featured: true,
+      categories: ['Music'],
+      tags: ['loud'],
+    });
     await make('foo bar', '2018-01-11 10:00:00', '2018-01-11 12:00:00', { categories: ['Art'] });
     await make('bar', '2018-01-12 10:00:00', '2018-01-12 11:00:00', { tags: ['loud'] });
     await make('far future', '2021-01-01 10:00:00', '2021-01-01 11:00:00');
@@ -48,14 +52,17 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
   });
 
   it('applies relative filters as strict inequalities at the end of the given day and drops the default window', async () => {
-    expect(titles(await svc.get('/events', { query: { ends_after: '2017-12-31', starts_before: '2018-01-02' } })))
-      .toEqual(['spanning', 'jan1 morning', 'jan1 afternoon']);
+    expect(
+      titles(await svc.get('/events', { query: { ends_after: '2017-12-31', starts_before: '2018-01-02' } })),
+    ).toEqual(['spanning', 'jan1 morning', 'jan1 afternoon']);
     expect(titles(await svc.get('/events', { query: { starts_after: '2020-01-01' } }))).toEqual(['far future']);
     expect(titles(await svc.get('/events', { query: { ends_before: '2017-12-31' } }))).toEqual(['old']);
   });
 
   it('returns include ids whatever their dates, in post date order', async () => {
-    const res = await svc.get('/events', { query: { include: `${ids.old},${ids['far future']}`, start_date: '2018-01-11' } });
+    const res = await svc.get('/events', {
+      query: { include: `${ids.old},${ids['far future']}`, start_date: '2018-01-11' },
+    });
     expect(titles(res)).toEqual(['old', 'far future']);
     expect(res.body.total).toBe(2);
     expect((await svc.get('/events', { query: { include: 'foo-bar,23' } })).status).toBe(400);
@@ -71,7 +78,9 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
     expect(titles(await svc.get('/events', { query: { categories: ['music', 'art'] } }))).toEqual(['foo', 'foo bar']);
     expect(titles(await svc.get('/events', { query: { categories: 'music', tags: 'loud' } }))).toEqual(['foo']);
     const cats = await svc.get('/categories', { query: { hide_empty: 'false', slug: 'art' } });
-    expect(titles(await svc.get('/events', { query: { categories: cats.body.categories[0].id } }))).toEqual(['foo bar']);
+    expect(titles(await svc.get('/events', { query: { categories: cats.body.categories[0].id } }))).toEqual([
+      'foo bar',
+    ]);
     expect((await svc.get('/events', { query: { categories: 'nope' } })).status).toBe(400);
     expect((await svc.get('/events', { query: { tags: '99999' } })).status).toBe(400);
   });
@@ -84,23 +93,49 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
   it('filters by venue and organizer ids and rejects ids of other types', async () => {
     const v = (await svc.post('/venues', { venue: 'Filter venue' })).body;
     const o = (await svc.post('/organizers', { organizer: 'Filter org' })).body;
-    await createEvent(svc, { title: 'at venue', start_date: '2018-01-13 10:00', end_date: '2018-01-13 11:00', venue: v.id, organizer: o.id });
+    await createEvent(svc, {
+      title: 'at venue',
+      start_date: '2018-01-13 10:00',
+      end_date: '2018-01-13 11:00',
+      venue: v.id,
+      organizer: o.id,
+    });
     expect(titles(await svc.get('/events', { query: { venue: v.id } }))).toEqual(['at venue']);
     expect(titles(await svc.get('/events', { query: { organizer: `${o.id}` } }))).toEqual(['at venue']);
     expect((await svc.get('/events', { query: { venue: 'foo' } })).status).toBe(400);
     expect((await svc.get('/events', { query: { venue: ids.foo! } })).status).toBe(400);
     expect((await svc.get('/events', { query: { post_parent: 'foo-bar' } })).status).toBe(400);
     expect((await svc.get('/events', { query: { post_parent: 23 } })).status).toBe(400);
-    expect((await svc.request('DELETE', `/events/${(await svc.get('/events', { query: { search: 'at venue' } })).body.events[0].id}`, { as: 'administrator' })).status).toBe(200);
+    expect(
+      (
+        await svc.request(
+          'DELETE',
+          `/events/${(await svc.get('/events', { query: { search: 'at venue' } })).body.events[0].id}`,
+          { as: 'administrator' },
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('filters on venue geolocation natively', async () => {
     const near = (await svc.post('/venues', { venue: 'Near', geo_lat: '51.5', geo_lng: '-0.12' })).body;
     const far = (await svc.post('/venues', { venue: 'Far', geo_lat: '40.7', geo_lng: '-74' })).body;
-    await createEvent(svc, { title: 'geo near', start_date: '2018-01-14 10:00', end_date: '2018-01-14 11:00', venue: near.id });
-    await createEvent(svc, { title: 'geo far', start_date: '2018-01-14 10:00', end_date: '2018-01-14 11:00', venue: far.id });
+    await createEvent(svc, {
+      title: 'geo near',
+      start_date: '2018-01-14 10:00',
+      end_date: '2018-01-14 11:00',
+      venue: near.id,
+    });
+    await createEvent(svc, {
+      title: 'geo far',
+      start_date: '2018-01-14 10:00',
+      end_date: '2018-01-14 11:00',
+      venue: far.id,
+    });
     expect(titles(await svc.get('/events', { query: { geoloc: 'true' } }))).toEqual(['geo near', 'geo far']);
-    expect(titles(await svc.get('/events', { query: { geoloc_lat: '51.51', geoloc_lng: '-0.1' } }))).toEqual(['geo near']);
+    expect(titles(await svc.get('/events', { query: { geoloc_lat: '51.51', geoloc_lng: '-0.1' } }))).toEqual([
+      'geo near',
+    ]);
     expect((await svc.get('/events', { query: { geoloc_lat: '51.51' } })).status).toBe(400);
   });
 
@@ -114,7 +149,9 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
   it('pages with X-TEC headers, next and previous links, and 404 past the end', async () => {
     const p1 = await svc.get('/events', { query: { per_page: 2, categories: 'music,art,nope2' } });
     expect(p1.status).toBe(400);
-    const first = await svc.get('/events', { query: { per_page: 2, search: 'o', featured: 'false', categories: 'art' } });
+    const first = await svc.get('/events', {
+      query: { per_page: 2, search: 'o', featured: 'false', categories: 'art' },
+    });
     expect(first.status).toBe(200);
     const all = await svc.get('/events', { query: { per_page: 2, search: 'geo' } });
     expect(all.body.total).toBe(2);
@@ -134,7 +171,11 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
     expect(second.body.previous_rest_url).not.toMatch(/[?&]page=/);
     const past = await svc.get('/events', { query: { page: 3, per_page: 1, search: 'foo' } });
     expect(past.status).toBe(404);
-    expect(past.body).toEqual({ code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } });
+    expect(past.body).toEqual({
+      code: 'event-archive-page-not-found',
+      message: 'The requested event archive page does not exist',
+      data: { status: 404 },
+    });
   });
 
   it('answers an empty first page with 200, zero totals and no links', async () => {
@@ -146,7 +187,8 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
   });
 
   it('clamps per_page to 50 and rejects non-positive paging values', async () => {
-    for (let i = 0; i < 52; i++) await createEvent(svc, { title: `bulk ${i}`, start_date: '2018-01-20 10:00', end_date: '2018-01-20 11:00' });
+    for (let i = 0; i < 52; i++)
+      await createEvent(svc, { title: `bulk ${i}`, start_date: '2018-01-20 10:00', end_date: '2018-01-20 11:00' });
     const res = await svc.get('/events', { query: { per_page: 100 } });
     expect(res.body.events).toHaveLength(50);
     for (const bad of ['foo', '-1', '0', 'foo bar']) {
@@ -160,11 +202,16 @@ describe.each(STORES)('GET /events: date window, filters and paging ($name)', (f
     expect((await svc.get('/events', { query: { status: 'publish' } })).status).toBe(200);
     const trashed = await svc.get('/events', { query: { status: 'trash', start_date: '2018-01-01' }, as: 'editor' });
     expect(titles(trashed)).toEqual(['at venue']);
-    expect(titles(await svc.get('/events', { query: { status: 'publish, draft', search: 'draft' }, as: 'administrator' }))).toEqual(['draft']);
+    expect(
+      titles(await svc.get('/events', { query: { status: 'publish, draft', search: 'draft' }, as: 'administrator' })),
+    ).toEqual(['draft']);
   });
 
   it('counts drafts for editors but not for visitors', async () => {
-    const all = await svc.get('/events', { query: { start_date: '2018-01-11', end_date: '2018-01-11' }, as: 'administrator' });
+    const all = await svc.get('/events', {
+      query: { start_date: '2018-01-11', end_date: '2018-01-11' },
+      as: 'administrator',
+    });
     const anon = await svc.get('/events', { query: { start_date: '2018-01-11', end_date: '2018-01-11' } });
     expect(all.body.total).toBe(anon.body.total + 1);
   });

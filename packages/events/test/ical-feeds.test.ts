@@ -11,9 +11,24 @@ const READ_ICS = fileURLToPath(new URL('./support/read-ics.py', import.meta.url)
 const FEED = '/wp-json/tribe/events/v1/events.ics';
 const WINDOW = { start_date: '2032-01-01', end_date: '2033-12-31' };
 
-interface PyEvent { uid: string; summary: string; description: string; location: string; url: string; geo: [number, number] | null; organizer: string; categories: string[]; start: { utc?: string; tzid?: string | null; date?: string }; end: PyEvent['start'] | null; sequence: number }
+interface PyEvent {
+  uid: string;
+  summary: string;
+  description: string;
+  location: string;
+  url: string;
+  geo: [number, number] | null;
+  organizer: string;
+  categories: string[];
+  start: { utc?: string; tzid?: string | null; date?: string };
+  end: PyEvent['start'] | null;
+  sequence: number;
+}
 const readWithPython = (ics: string): { events: PyEvent[]; timezones: string[] } =>
-  JSON.parse(execFileSync('/usr/bin/python3', [READ_ICS], { input: ics }).toString()) as { events: PyEvent[]; timezones: string[] };
+  JSON.parse(execFileSync('/usr/bin/python3', [READ_ICS], { input: ics }).toString()) as {
+    events: PyEvent[];
+    timezones: string[];
+  };
 
 const canonical = (zone: string) => (zone === 'europe/paris' ? 'Europe/Paris' : zone);
 const plain = (html: string) => decodeHTML(html.replace(/<[^>]*>/g, '')).trim();
@@ -25,26 +40,84 @@ describe.each(STORES)('iCalendar feeds ($name)', (factory) => {
   let created: any[];
   beforeAll(async () => {
     svc = await startService(factory);
-    const venue = (await svc.post('/venues', { venue: 'Opera House', address: 'Bennelong Point', city: 'Sydney', country: 'Australia', zip: '2000', geo_lat: -33.8568, geo_lng: 151.2153 })).body;
+    const venue = (
+      await svc.post('/venues', {
+        venue: 'Opera House',
+        address: 'Bennelong Point',
+        city: 'Sydney',
+        country: 'Australia',
+        zip: '2000',
+        geo_lat: -33.8568,
+        geo_lng: 151.2153,
+      })
+    ).body;
     const org = (await svc.post('/organizers', { organizer: 'Ada, Events; Ltd', email: 'ada@example.org' })).body;
     const cat = (await svc.post('/categories', { name: 'Music & Arts' })).body;
     created = [
-      await createEvent(svc, { title: 'Harbour concert', description: '<p>First line, with; punctuation</p><p>Second &amp; last</p>', status: 'publish', timezone: 'Australia/Sydney', start_date: '2032-04-04 01:30:00', end_date: '2032-04-04 03:30:00', venue: venue.id, organizer: [org.id], categories: [cat.id] }),
-      await createEvent(svc, { title: 'All-day fair', status: 'publish', all_day: true, timezone: 'Europe/London', start_date: '2032-03-27', end_date: '2032-03-28' }),
-      await createEvent(svc, { title: 'UTC call', status: 'publish', timezone: 'UTC', start_date: '2032-06-01 15:00:00', end_date: '2032-06-01 16:00:00' }),
-      await createEvent(svc, { title: 'Réunion à Paris — ünïcödé title long enough to be folded over more than one line ☕☕☕', status: 'publish', timezone: 'europe/paris', start_date: '2032-10-31 01:00:00', end_date: '2032-10-31 04:00:00' }),
-      await createEvent(svc, { title: 'Kathmandu', status: 'publish', timezone: 'Asia/Kathmandu', start_date: '2033-01-02 09:00:00', end_date: '2033-01-02 10:00:00' }),
-      await createEvent(svc, { title: 'Fixed offset', status: 'publish', timezone: 'UTC+5', start_date: '2032-07-01 09:00:00', end_date: '2032-07-01 10:00:00' }),
+      await createEvent(svc, {
+        title: 'Harbour concert',
+        description: '<p>First line, with; punctuation</p><p>Second &amp; last</p>',
+        status: 'publish',
+        timezone: 'Australia/Sydney',
+        start_date: '2032-04-04 01:30:00',
+        end_date: '2032-04-04 03:30:00',
+        venue: venue.id,
+        organizer: [org.id],
+        categories: [cat.id],
+      }),
+      await createEvent(svc, {
+        title: 'All-day fair',
+        status: 'publish',
+        all_day: true,
+        timezone: 'Europe/London',
+        start_date: '2032-03-27',
+        end_date: '2032-03-28',
+      }),
+      await createEvent(svc, {
+        title: 'UTC call',
+        status: 'publish',
+        timezone: 'UTC',
+        start_date: '2032-06-01 15:00:00',
+        end_date: '2032-06-01 16:00:00',
+      }),
+      await createEvent(svc, {
+        title: 'Réunion à Paris — ünïcödé title long enough to be folded over more than one line ☕☕☕',
+        status: 'publish',
+        timezone: 'europe/paris',
+        start_date: '2032-10-31 01:00:00',
+        end_date: '2032-10-31 04:00:00',
+      }),
+      await createEvent(svc, {
+        title: 'Kathmandu',
+        status: 'publish',
+        timezone: 'Asia/Kathmandu',
+        start_date: '2033-01-02 09:00:00',
+        end_date: '2033-01-02 10:00:00',
+      }),
+      await createEvent(svc, {
+        title: 'Fixed offset',
+        status: 'publish',
+        timezone: 'UTC+5',
+        start_date: '2032-07-01 09:00:00',
+        end_date: '2032-07-01 10:00:00',
+      }),
     ];
-    await createEvent(svc, { title: 'Draft, never in a feed', status: 'draft', start_date: '2032-05-01 09:00:00', end_date: '2032-05-01 10:00:00' });
+    await createEvent(svc, {
+      title: 'Draft, never in a feed',
+      status: 'draft',
+      start_date: '2032-05-01 09:00:00',
+      end_date: '2032-05-01 10:00:00',
+    });
   });
-  afterAll(async () => { await svc.close(); });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   const listed = async (query: Record<string, string | number>) =>
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies
     (await svc.get('/events', { query: { ...query, per_page: 50 } })).body.events as any[];
 
-  it('serves text/calendar with a filename, CRLF lines of at most 75 octets, and the list route\'s events', async () => {
+  it("serves text/calendar with a filename, CRLF lines of at most 75 octets, and the list route's events", async () => {
     const res = await svc.get(FEED, { query: WINDOW });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
@@ -78,7 +151,9 @@ describe.each(STORES)('iCalendar feeds ($name)', (factory) => {
         expect(utcIso(v.startDate.toJSDate())).toBe(e.utc_start_date);
         expect(utcIso(v.endDate.toJSDate())).toBe(e.utc_end_date);
         const zone = v.startDate.zone?.tzid;
-        expect(zone).toBe(e.timezone === 'UTC' ? 'UTC' : /^UTC[+-]/.test(e.timezone) ? e.timezone : canonical(e.timezone));
+        expect(zone).toBe(
+          e.timezone === 'UTC' ? 'UTC' : /^UTC[+-]/.test(e.timezone) ? e.timezone : canonical(e.timezone),
+        );
       }
     }
   });
@@ -108,7 +183,7 @@ describe.each(STORES)('iCalendar feeds ($name)', (factory) => {
     expect(concert.sequence).toBeGreaterThan(0);
   });
 
-  it('covers the zones with VTIMEZONEs from the runtime\'s data, including the DST changes in range', async () => {
+  it("covers the zones with VTIMEZONEs from the runtime's data, including the DST changes in range", async () => {
     const ics = (await svc.get(FEED, { query: WINDOW })).text;
     const sydney = /BEGIN:VTIMEZONE\r\nTZID:Australia\/Sydney\r\n[\s\S]*?END:VTIMEZONE/.exec(ics)![0];
     // 2032: DST ends 4 April (03:00 AEDT → 02:00 AEST) and starts 3 October.
@@ -121,20 +196,32 @@ describe.each(STORES)('iCalendar feeds ($name)', (factory) => {
   it('applies the list filters and the site export URL answers the same feed', async () => {
     const query = { ...WINDOW, search: 'concert' };
     const rest = await svc.get(FEED, { query });
-    const site = await svc.get(`${svc.base}/events/?ical=1&start_date=${WINDOW.start_date}&end_date=${WINDOW.end_date}&search=concert`);
+    const site = await svc.get(
+      `${svc.base}/events/?ical=1&start_date=${WINDOW.start_date}&end_date=${WINDOW.end_date}&search=concert`,
+    );
     expect(site.status).toBe(200);
     expect(site.text).toBe(rest.text);
     expect(readWithPython(rest.text).events.map((e) => e.summary)).toEqual(['Harbour concert']);
-    expect((await svc.get(FEED, { query: { ...WINDOW, categories: 'music-arts' } })).text).toContain('SUMMARY:Harbour concert');
+    expect((await svc.get(FEED, { query: { ...WINDOW, categories: 'music-arts' } })).text).toContain(
+      'SUMMARY:Harbour concert',
+    );
     expect((await svc.get(FEED, { query: { start_date: 'not a date' } })).status).toBe(400);
     expect((await svc.get(`${svc.base}/events/`)).status).toBe(404); // no HTML pages: only the export
   });
 
-  it('holds up to 1,000 events without per_page (not the list\'s 10) and honours a smaller per_page', async () => {
-    for (let i = 0; i < 11; i++) await createEvent(svc, { title: `Many ${i}`, status: 'publish', start_date: `2034-02-${String(i + 1).padStart(2, '0')} 10:00:00`, end_date: `2034-02-${String(i + 1).padStart(2, '0')} 11:00:00` });
+  it("holds up to 1,000 events without per_page (not the list's 10) and honours a smaller per_page", async () => {
+    for (let i = 0; i < 11; i++)
+      await createEvent(svc, {
+        title: `Many ${i}`,
+        status: 'publish',
+        start_date: `2034-02-${String(i + 1).padStart(2, '0')} 10:00:00`,
+        end_date: `2034-02-${String(i + 1).padStart(2, '0')} 11:00:00`,
+      });
     const year = { start_date: '2034-01-01', end_date: '2034-12-31' };
     expect(readWithPython((await svc.get(FEED, { query: year })).text).events).toHaveLength(11);
-    expect(readWithPython((await svc.get(FEED, { query: { ...year, per_page: 3 } })).text).events.map((e) => e.summary)).toEqual(['Many 0', 'Many 1', 'Many 2']);
+    expect(
+      readWithPython((await svc.get(FEED, { query: { ...year, per_page: 3 } })).text).events.map((e) => e.summary),
+    ).toEqual(['Many 0', 'Many 1', 'Many 2']);
   });
 
   it('exports one event at its page URL with ?ical=1; drafts and unknown slugs are 404', async () => {
@@ -150,7 +237,12 @@ describe.each(STORES)('iCalendar feeds ($name)', (factory) => {
   });
 
   it('keeps the UID across edits and raises SEQUENCE and LAST-MODIFIED', async () => {
-    const e = await createEvent(svc, { title: 'Edited', status: 'publish', start_date: '2032-08-01 10:00:00', end_date: '2032-08-01 11:00:00' });
+    const e = await createEvent(svc, {
+      title: 'Edited',
+      status: 'publish',
+      start_date: '2032-08-01 10:00:00',
+      end_date: '2032-08-01 11:00:00',
+    });
     const read = async () => readWithPython((await svc.get(`${svc.base}/event/${e.slug}/?ical=1`)).text).events[0]!;
     const before = await read();
     svc.clock.now += 60_000;

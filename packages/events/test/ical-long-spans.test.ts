@@ -11,8 +11,15 @@ const ZONES = ['America/New_York', 'Europe/Berlin', 'Australia/Sydney', 'Asia/To
 // Generous for a loaded shared machine; bench/ical-span-bench.ts measures the render itself (~1-4 ms a zone).
 const FEED_BUDGET_MS = 2000;
 
-interface PyTime { utc?: string; tzid?: string | null }
-interface PyEvent { uid: string; start: PyTime; end: PyTime | null }
+interface PyTime {
+  utc?: string;
+  tzid?: string | null;
+}
+interface PyEvent {
+  uid: string;
+  start: PyTime;
+  end: PyTime | null;
+}
 const readWithPython = (ics: string): PyEvent[] =>
   (JSON.parse(execFileSync('/usr/bin/python3', [READ_ICS], { input: ics }).toString()) as { events: PyEvent[] }).events;
 const utcIso = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
@@ -38,10 +45,20 @@ describe.each(STORES)('iCalendar feeds of events spanning 1000-9999 ($name)', (f
     svc = await startService(factory);
     events = [];
     for (const timezone of ZONES) {
-      events.push(await createEvent(svc, { title: `Ages ${timezone}`, status: 'publish', timezone, start_date: '1000-01-02 10:00:00', end_date: '9999-12-30 18:00:00' }));
+      events.push(
+        await createEvent(svc, {
+          title: `Ages ${timezone}`,
+          status: 'publish',
+          timezone,
+          start_date: '1000-01-02 10:00:00',
+          end_date: '9999-12-30 18:00:00',
+        }),
+      );
     }
   });
-  afterAll(async () => { await svc.close(); });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   async function timedFeed(url: string): Promise<string> {
     const t0 = performance.now();
@@ -68,13 +85,16 @@ describe.each(STORES)('iCalendar feeds of events spanning 1000-9999 ($name)', (f
     }
   }
 
-  it.each(ZONES)('exports the single event in %s quickly, with a few observances, read back by ical.js and python', async (zone) => {
-    const e = events.find((x) => x.timezone === zone);
-    const ics = await timedFeed(`${e.url.replace('http://wordpress.test', svc.base)}?ical=1`);
-    expect(ics.length).toBeLessThan(4000);
-    expect((ics.match(/BEGIN:(STANDARD|DAYLIGHT)/g) ?? []).length).toBeLessThan(10);
-    expectReadBack(ics, [e]);
-  });
+  it.each(ZONES)(
+    'exports the single event in %s quickly, with a few observances, read back by ical.js and python',
+    async (zone) => {
+      const e = events.find((x) => x.timezone === zone);
+      const ics = await timedFeed(`${e.url.replace('http://wordpress.test', svc.base)}?ical=1`);
+      expect(ics.length).toBeLessThan(4000);
+      expect((ics.match(/BEGIN:(STANDARD|DAYLIGHT)/g) ?? []).length).toBeLessThan(10);
+      expectReadBack(ics, [e]);
+    },
+  );
 
   it('exports all five in /events/?ical=1 within the same bounds', async () => {
     const ics = await timedFeed(`${svc.base}/events/?ical=1&start_date=1000-01-01&end_date=9999-12-31`);

@@ -16,24 +16,48 @@ describe.each(STORES)('recurring series in the iCalendar feeds ($name)', (factor
   const host = 'wordpress.test';
   const feed = async (query: Record<string, string> = WINDOW) => svc.get(FEED, { query });
   const seriesFromApi = async (): Promise<Occurrence[]> => {
+    const query = { post_parent: first.id, per_page: 50, start_date: '2000-01-01', end_date: '2040-01-01' };
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies
-    const occ = (await svc.get('/events', { query: { post_parent: first.id, per_page: 50, start_date: '2000-01-01', end_date: '2040-01-01' } })).body.events as any[];
+    const occ = (await svc.get('/events', { query })).body.events as any[];
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies
     const head = (await svc.get(`/events/${first.id}`)).body as any;
     return [head, ...occ].map((e) => ({
-      uid: `${first.id}@${host}`, summary: e.title, start: e.utc_start_date, end: e.utc_end_date, tzid: e.timezone,
+      uid: `${first.id}@${host}`,
+      summary: e.title,
+      start: e.utc_start_date,
+      end: e.utc_end_date,
+      tzid: e.timezone,
     }));
   };
 
   beforeAll(async () => {
     svc = await startService(factory);
     // 18:00 Paris every Monday from 15 March 2032: summer time starts on 28 March, so the UTC time moves by an hour.
-    first = await createEvent(svc, { title: 'Weekly meetup', status: 'publish', timezone: 'Europe/Paris', start_date: '2032-03-15 18:00:00', end_date: '2032-03-15 20:00:00', recurrence: 'RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=8' });
-    await createEvent(svc, { title: 'Plain event', status: 'publish', timezone: 'UTC', start_date: '2032-04-01 10:00:00', end_date: '2032-04-01 11:00:00' });
-    occurrenceIds = (await svc.get('/events', { query: { post_parent: first.id, per_page: 50, start_date: '2000-01-01', end_date: '2040-01-01' } })).body.events.map((e: { id: number }) => e.id);
+    first = await createEvent(svc, {
+      title: 'Weekly meetup',
+      status: 'publish',
+      timezone: 'Europe/Paris',
+      start_date: '2032-03-15 18:00:00',
+      end_date: '2032-03-15 20:00:00',
+      recurrence: 'RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=8',
+    });
+    await createEvent(svc, {
+      title: 'Plain event',
+      status: 'publish',
+      timezone: 'UTC',
+      start_date: '2032-04-01 10:00:00',
+      end_date: '2032-04-01 11:00:00',
+    });
+    occurrenceIds = (
+      await svc.get('/events', {
+        query: { post_parent: first.id, per_page: 50, start_date: '2000-01-01', end_date: '2040-01-01' },
+      })
+    ).body.events.map((e: { id: number }) => e.id);
     expect(occurrenceIds).toHaveLength(7);
   });
-  afterAll(async () => { await svc.close(); });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   const check = async (ics: string) => {
     const api = await seriesFromApi();
@@ -58,13 +82,19 @@ describe.each(STORES)('recurring series in the iCalendar feeds ($name)', (factor
   it('changes the ETag and the export on edit all, edit one and delete one', async () => {
     const etags = [(await feed()).headers.get('etag')];
     // Edit all: the first event's title goes to every occurrence not edited alone.
-    await svc.request('PATCH', `/events/${first.id}`, { as: 'administrator', json: { title: 'Weekly meetup (new room)' } });
+    await svc.request('PATCH', `/events/${first.id}`, {
+      as: 'administrator',
+      json: { title: 'Weekly meetup (new room)' },
+    });
     let res = await feed();
     etags.push(res.headers.get('etag'));
     await check(res.text);
     // Edit one: the third occurrence moves an hour later and is renamed: a RECURRENCE-ID override.
     const edited = occurrenceIds[2]!;
-    await svc.request('PATCH', `/events/${edited}`, { as: 'administrator', json: { title: 'Meetup (moved)', start_date: '2032-04-05 19:00:00', end_date: '2032-04-05 21:00:00' } });
+    await svc.request('PATCH', `/events/${edited}`, {
+      as: 'administrator',
+      json: { title: 'Meetup (moved)', start_date: '2032-04-05 19:00:00', end_date: '2032-04-05 21:00:00' },
+    });
     res = await feed();
     etags.push(res.headers.get('etag'));
     expect(res.text).toContain('RECURRENCE-ID;TZID=Europe/Paris:20320405T180000');

@@ -11,21 +11,49 @@ const EDGES = ['-1', '0'];
 const dates = '"start_date":"2018-01-12 10:00:00","end_date":"2018-01-12 11:00:00"';
 
 type Ask = (svc: Service, id: string) => Promise<TestResponse>;
-const json = (path: string, text: string): Ask => (svc) => svc.request('POST', path, { body: text, headers: { 'content-type': 'application/json' }, as: 'administrator' });
-const get = (path: (id: string) => string): Ask => (svc, id) => svc.request('GET', path(id), { as: 'administrator' });
+const json =
+  (path: string, text: string): Ask =>
+  (svc) =>
+    svc.request('POST', path, { body: text, headers: { 'content-type': 'application/json' }, as: 'administrator' });
+const get =
+  (path: (id: string) => string): Ask =>
+  (svc, id) =>
+    svc.request('GET', path(id), { as: 'administrator' });
 
 const FAMILIES = ['events', 'venues', 'organizers', 'categories', 'tags'];
 const POSITIONS: Record<string, Ask> = {
-  ...Object.fromEntries(FAMILIES.flatMap((f) => [
-    [`GET /${f}/{id}`, get((id) => `${REST}/${f}/${id}`)],
-    [`PATCH /${f}/{id}`, (svc: Service, id: string) => svc.request('PATCH', `${REST}/${f}/${id}`, { json: { title: 'x', name: 'x', venue: 'x', organizer: 'x' }, as: 'administrator' })],
-    [`DELETE /${f}/{id}`, (svc: Service, id: string) => svc.request('DELETE', `${REST}/${f}/${id}`, { as: 'administrator' })],
-  ])),
-  ...Object.fromEntries(['venue', 'organizer', 'include', 'post_parent', 'categories', 'tags'].map((k) => [`GET /events?${k}=`, get((id) => `${REST}/events?${k}=${id}`)])),
+  ...Object.fromEntries(
+    FAMILIES.flatMap((f) => [
+      [`GET /${f}/{id}`, get((id) => `${REST}/${f}/${id}`)],
+      [
+        `PATCH /${f}/{id}`,
+        (svc: Service, id: string) =>
+          svc.request('PATCH', `${REST}/${f}/${id}`, {
+            json: { title: 'x', name: 'x', venue: 'x', organizer: 'x' },
+            as: 'administrator',
+          }),
+      ],
+      [
+        `DELETE /${f}/{id}`,
+        (svc: Service, id: string) => svc.request('DELETE', `${REST}/${f}/${id}`, { as: 'administrator' }),
+      ],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['venue', 'organizer', 'include', 'post_parent', 'categories', 'tags'].map((k) => [
+      `GET /events?${k}=`,
+      get((id) => `${REST}/events?${k}=${id}`),
+    ]),
+  ),
   'GET /events?venue[]=': get((id) => `${REST}/events?venue[]=1&venue[]=${id}`),
   'GET /venues?event=': get((id) => `${REST}/venues?event=${id}`),
   'GET /organizers?event=': get((id) => `${REST}/organizers?event=${id}`),
-  ...Object.fromEntries(['include', 'exclude', 'parent', 'post', 'event'].map((k) => [`GET /categories?${k}=`, get((id) => `${REST}/categories?${k}=${id}`)])),
+  ...Object.fromEntries(
+    ['include', 'exclude', 'parent', 'post', 'event'].map((k) => [
+      `GET /categories?${k}=`,
+      get((id) => `${REST}/categories?${k}=${id}`),
+    ]),
+  ),
   'GET /tags?post=': get((id) => `${REST}/tags?post=${id}`),
   'GET events.ics?venue=': (svc, id) => svc.request('GET', `${REST}/events.ics?venue=${id}`),
   'GET events.ics?include=': (svc, id) => svc.request('GET', `${REST}/events.ics?include=${id}`),
@@ -49,7 +77,15 @@ describe.each(STORES)('ids past the integer range answer as missing ids ($name)'
   let svc: Service;
   beforeAll(async () => {
     svc = await startService(factory);
-    await svc.request('POST', '/events', { json: { title: 'Existing', start_date: '2018-01-12 10:00:00', end_date: '2018-01-12 11:00:00', venue: { venue: 'Hall' } }, as: 'administrator' });
+    await svc.request('POST', '/events', {
+      json: {
+        title: 'Existing',
+        start_date: '2018-01-12 10:00:00',
+        end_date: '2018-01-12 11:00:00',
+        venue: { venue: 'Hall' },
+      },
+      as: 'administrator',
+    });
   });
   afterAll(() => svc.close());
 
@@ -62,7 +98,10 @@ describe.each(STORES)('ids past the integer range answer as missing ids ($name)'
   });
 
   it('never gives a row the reserved id 2147483647 that ids past the range stand for', async () => {
-    const insert = () => sql`insert into terms (taxonomy, name, slug, description, parent) values ('post_tag', 'Last', 'last', '', 0)`.execute(svc.store.db);
+    const insert = () =>
+      sql`insert into terms (taxonomy, name, slug, description, parent) values ('post_tag', 'Last', 'last', '', 0)`.execute(
+        svc.store.db,
+      );
     if (factory.name === 'postgres') await sql`select setval('terms_id_seq', 2147483646)`.execute(svc.store.db);
     else await sql`update sqlite_sequence set seq = 2147483646 where name = 'terms'`.execute(svc.store.db);
     await expect(insert()).rejects.toThrow();
@@ -72,6 +111,10 @@ describe.each(STORES)('ids past the integer range answer as missing ids ($name)'
   it('answers 404 rest-event-not-found for GET /events/2147483648, as for any missing event', async () => {
     const res = await svc.request('GET', `${REST}/events/2147483648`);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: 'rest-event-not-found', message: 'Event with ID 2147483648 does not exist.', data: { status: 404 } });
+    expect(res.body).toEqual({
+      code: 'rest-event-not-found',
+      message: 'Event with ID 2147483648 does not exist.',
+      data: { status: 404 },
+    });
   });
 });

@@ -10,15 +10,23 @@ const REST = '/wp-json/tribe/events/v1';
 const WORST_BODIES = [
   `x[k]=1&${'x[]=1&'.repeat(INPUT_LIMITS.maxVars - 1)}`,
   Array.from({ length: INPUT_LIMITS.maxVars }, (_, i) => `d${i}${'[]'.repeat(INPUT_LIMITS.maxDepth)}=1`).join('&'),
-  Array.from({ length: INPUT_LIMITS.maxVars }, (_, i) => `k${i}${`[${'s'.repeat(13)}]`.repeat(INPUT_LIMITS.maxDepth)}=${'%41'.repeat(15)}`).join('&'),
+  Array.from(
+    { length: INPUT_LIMITS.maxVars },
+    (_, i) => `k${i}${`[${'s'.repeat(13)}]`.repeat(INPUT_LIMITS.maxDepth)}=${'%41'.repeat(15)}`,
+  ).join('&'),
 ];
 
 describe.each(STORES)('form and query input limits ($name)', (factory) => {
   let svc: Service;
-  beforeAll(async () => { svc = await startService(factory); });
+  beforeAll(async () => {
+    svc = await startService(factory);
+  });
   afterAll(() => svc.close());
 
-  const expectLimit = (res: { status: number; body: { code: string; data: Record<string, unknown> } }, limit: string) => {
+  const expectLimit = (
+    res: { status: number; body: { code: string; data: Record<string, unknown> } },
+    limit: string,
+  ) => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_bad_request');
     expect(res.body.data).toMatchObject({ status: 400, limit });
@@ -30,7 +38,10 @@ describe.each(STORES)('form and query input limits ($name)', (factory) => {
     expectLimit(await svc.request('POST', '/events', { body, headers: FORM }), 'max_input_vars');
     expectLimit(await svc.request('POST', '/events', { body, headers: FORM, as: 'administrator' }), 'max_input_vars');
     // Refused before the credentials are even checked (a password hash is the expensive part of a request).
-    expectLimit(await svc.request('POST', '/events', { body, headers: FORM, as: { login: 'administrator', password: 'wrong' } }), 'max_input_vars');
+    expectLimit(
+      await svc.request('POST', '/events', { body, headers: FORM, as: { login: 'administrator', password: 'wrong' } }),
+      'max_input_vars',
+    );
     expect(await count(svc, 'posts')).toBe(before);
   });
 
@@ -42,7 +53,10 @@ describe.each(STORES)('form and query input limits ($name)', (factory) => {
   it('answers form nesting 65 and 10,000 levels deep with 400 max_input_nesting_level', async () => {
     for (const depth of [65, 10_000]) {
       const body = `title=T&venue${'[a]'.repeat(depth)}=1`;
-      expectLimit(await svc.request('POST', '/events', { body, headers: FORM, as: 'administrator' }), 'max_input_nesting_level');
+      expectLimit(
+        await svc.request('POST', '/events', { body, headers: FORM, as: 'administrator' }),
+        'max_input_nesting_level',
+      );
     }
   });
 
@@ -77,25 +91,34 @@ process.stdin.on('data', (c) => { input += c; }).on('end', async () => {
 function floodFromClient(url: string, bodies: readonly string[]): Promise<number[]> {
   const child = spawn(process.execPath, ['-e', FLOOD_CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   child.stdin.end(JSON.stringify({ url, bodies }));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`flood client exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`flood client exited ${code}`)),
+    );
   });
 }
 
-const percentile = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!;
+const percentile = (xs: readonly number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!;
 
 describe('a request stays fast while the largest allowed bodies arrive', () => {
   let svc: Service;
-  beforeAll(async () => { svc = await startService(STORES[0]!); });
+  beforeAll(async () => {
+    svc = await startService(STORES[0]!);
+  });
   afterAll(() => svc.close());
 
   /** Latencies of sequential cheap GETs until `until` settles (at least `min` of them). */
   async function probe(until: Promise<unknown> | undefined, min: number): Promise<number[]> {
     let done = until === undefined;
-    void until?.finally(() => { done = true; });
+    void until?.finally(() => {
+      done = true;
+    });
     const out: number[] = [];
     while (!done || out.length < min) {
       const t0 = performance.now();

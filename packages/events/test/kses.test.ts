@@ -3,20 +3,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, startService, type Service, type RoleLogin } from './support/harness.ts';
 import { activeContent, activeContentIn } from './support/inert-html.ts';
 
-const PAYLOADS: string[] = JSON.parse(readFileSync(new URL('./fixtures/xss-payloads.json', import.meta.url), 'utf8')).payloads;
+const PAYLOADS: string[] = JSON.parse(
+  readFileSync(new URL('./fixtures/xss-payloads.json', import.meta.url), 'utf8'),
+).payloads;
 const DATES = { start_date: '2018-02-01 10:00:00', end_date: '2018-02-01 12:00:00' };
 
 /** One event write that puts `payload` into every text field an author can reach, inline venue, organizer and terms too. */
 const everywhere = (i: number, payload: string) => ({
-  ...DATES, title: `T${i} ${payload}`, description: payload, excerpt: payload, cost: `${payload} 10`,
-  venue: { venue: `V${i} ${payload}`, address: payload, city: payload, zip: payload, phone: payload, description: payload },
+  ...DATES,
+  title: `T${i} ${payload}`,
+  description: payload,
+  excerpt: payload,
+  cost: `${payload} 10`,
+  venue: {
+    venue: `V${i} ${payload}`,
+    address: payload,
+    city: payload,
+    zip: payload,
+    phone: payload,
+    description: payload,
+  },
   organizer: { organizer: `O${i} ${payload}`, email: payload, phone: payload, description: payload },
-  categories: [`C${i} ${payload}`], tags: [`G${i} ${payload}`],
+  categories: [`C${i} ${payload}`],
+  tags: [`G${i} ${payload}`],
 });
 
 describe.each(STORES)('kses for writers without unfiltered_html ($name)', (factory) => {
   let svc: Service;
-  beforeAll(async () => { svc = await startService(factory); });
+  beforeAll(async () => {
+    svc = await startService(factory);
+  });
   afterAll(() => svc.close());
 
   /** Every text column that a write of these routes can fill, straight from the store. */
@@ -43,7 +59,10 @@ describe.each(STORES)('kses for writers without unfiltered_html ($name)', (facto
       expect(res.status, `${payload} → ${res.text}`).toBe(201);
       expect(activeContentIn(res.body), payload).toEqual([]);
       ids.push(res.body.id);
-      const cat = await svc.request('POST', '/categories', { json: { name: `K${i} ${payload}`, description: payload }, as: 'author' });
+      const cat = await svc.request('POST', '/categories', {
+        json: { name: `K${i} ${payload}`, description: payload },
+        as: 'author',
+      });
       expect([201, 400], `${payload} → ${cat.text}`).toContain(cat.status);
       expect(activeContentIn(cat.body), payload).toEqual([]);
     };
@@ -68,11 +87,20 @@ describe.each(STORES)('kses for writers without unfiltered_html ($name)', (facto
     const venue = await svc.request('POST', '/venues', { json: { venue: 'Plain hall' }, as: 'author' });
     const cat = await svc.request('POST', '/categories', { json: { name: 'Plain cat' }, as: 'author' });
     for (const payload of PAYLOADS.filter((_, i) => i % 4 === 2)) {
-      const e = await svc.request('PATCH', `/events/${own.body.id}`, { json: { title: payload, description: payload, excerpt: payload }, as: 'contributor' });
+      const e = await svc.request('PATCH', `/events/${own.body.id}`, {
+        json: { title: payload, description: payload, excerpt: payload },
+        as: 'contributor',
+      });
       expect(e.status).toBe(200);
-      const v = await svc.request('PATCH', `/venues/${venue.body.id}`, { json: { venue: `Hall ${payload}`, address: payload, description: payload }, as: 'author' });
+      const v = await svc.request('PATCH', `/venues/${venue.body.id}`, {
+        json: { venue: `Hall ${payload}`, address: payload, description: payload },
+        as: 'author',
+      });
       expect(v.status).toBe(200);
-      const c = await svc.request('PATCH', `/categories/${cat.body.id}`, { json: { description: payload }, as: 'author' });
+      const c = await svc.request('PATCH', `/categories/${cat.body.id}`, {
+        json: { description: payload },
+        as: 'author',
+      });
       expect(c.status).toBe(200);
       expect(activeContentIn([e.body, v.body, c.body]), payload).toEqual([]);
     }
@@ -80,39 +108,88 @@ describe.each(STORES)('kses for writers without unfiltered_html ($name)', (facto
   });
 
   it('keeps benign markup as kses does: post tags in descriptions, the small set in titles', async () => {
-    const html = '<p>Doors at <strong>7</strong>, <em>see</em> <a href="https://example.org/map?a=1&amp;b=2" title="Map">the map</a></p>';
-    const e = await svc.request('POST', '/events', { json: { ...DATES, title: '<b>Bold</b> <i>night</i> <img src="https://example.org/x.png">', description: html, excerpt: '<p style="text-align: center">short</p>' }, as: 'author' });
+    const html =
+      '<p>Doors at <strong>7</strong>, <em>see</em> <a href="https://example.org/map?a=1&amp;b=2" title="Map">the map</a></p>';
+    const e = await svc.request('POST', '/events', {
+      json: {
+        ...DATES,
+        title: '<b>Bold</b> <i>night</i> <img src="https://example.org/x.png">',
+        description: html,
+        excerpt: '<p style="text-align: center">short</p>',
+      },
+      as: 'author',
+    });
     expect(e.status).toBe(201);
-    const row = await svc.store.db.selectFrom('posts').select(['title', 'content', 'excerpt']).where('id', '=', e.body.id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ title: '<b>Bold</b> <i>night</i> ', content: html, excerpt: '<p style="text-align:center">short</p>' });
+    const row = await svc.store.db
+      .selectFrom('posts')
+      .select(['title', 'content', 'excerpt'])
+      .where('id', '=', e.body.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      title: '<b>Bold</b> <i>night</i> ',
+      content: html,
+      excerpt: '<p style="text-align:center">short</p>',
+    });
     expect(e.body.description).toContain('<a href="https://example.org/map?a=1&amp;b=2" title="Map">the map</a>');
-    const cat = await svc.request('POST', '/categories', { json: { name: '<strong>Jazz</strong><script>x()</script>' }, as: 'author' });
+    const cat = await svc.request('POST', '/categories', {
+      json: { name: '<strong>Jazz</strong><script>x()</script>' },
+      as: 'author',
+    });
     expect(cat.body.name).toBe('<strong>Jazz</strong>');
   });
 
   it('answers 400, not 500, when a term name is only markup', async () => {
     const res = await svc.request('POST', '/categories', { json: { name: '<script>alert(1)</script>' }, as: 'author' });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { name: 'A name is required for this term.' } } });
+    expect(res.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { status: 400, params: { name: 'A name is required for this term.' } },
+    });
   });
 
   it('stores website URLs with a disallowed protocol as empty for authors', async () => {
     const website = 'javascript://example.org/%0aalert(1)';
-    const e = await svc.request('POST', '/events', { json: { ...DATES, title: 'Site', website, venue: { venue: 'Site hall', website } }, as: 'author' });
+    const e = await svc.request('POST', '/events', {
+      json: { ...DATES, title: 'Site', website, venue: { venue: 'Site hall', website } },
+      as: 'author',
+    });
     expect(e.status).toBe(201);
     expect(e.body.website).toBe('');
     expect(e.body.venue.website).toBeUndefined();
-    const ok = await svc.request('POST', '/organizers', { json: { organizer: 'Fine org', website: 'https://example.org/o' }, as: 'author' });
+    const ok = await svc.request('POST', '/organizers', {
+      json: { organizer: 'Fine org', website: 'https://example.org/o' },
+      as: 'author',
+    });
     expect(ok.body.website).toBe('https://example.org/o');
   });
 
-  it.each(['administrator', 'editor'] as RoleLogin[])('keeps the HTML of an %s (unfiltered_html) exactly as sent', async (role) => {
-    const html = '<p onclick="track()">Hi</p><script>widget()</script><iframe src="https://player.example/1"></iframe>';
-    const e = await svc.request('POST', '/events', { json: { ...DATES, title: `<span style="color:red">${role}</span>`, description: html, venue: { venue: `Hall of ${role}`, description: html } }, as: role });
-    expect(e.status).toBe(201);
-    const row = await svc.store.db.selectFrom('posts').select(['title', 'content']).where('id', '=', e.body.id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ title: `<span style="color:red">${role}</span>`, content: html });
-    const venue = await svc.store.db.selectFrom('posts').select('content').where('id', '=', e.body.venue.id).executeTakeFirstOrThrow();
-    expect(venue.content).toBe(html);
-  });
+  it.each(['administrator', 'editor'] as RoleLogin[])(
+    'keeps the HTML of an %s (unfiltered_html) exactly as sent',
+    async (role) => {
+      const html =
+        '<p onclick="track()">Hi</p><script>widget()</script><iframe src="https://player.example/1"></iframe>';
+      const e = await svc.request('POST', '/events', {
+        json: {
+          ...DATES,
+          title: `<span style="color:red">${role}</span>`,
+          description: html,
+          venue: { venue: `Hall of ${role}`, description: html },
+        },
+        as: role,
+      });
+      expect(e.status).toBe(201);
+      const row = await svc.store.db
+        .selectFrom('posts')
+        .select(['title', 'content'])
+        .where('id', '=', e.body.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ title: `<span style="color:red">${role}</span>`, content: html });
+      const venue = await svc.store.db
+        .selectFrom('posts')
+        .select('content')
+        .where('id', '=', e.body.venue.id)
+        .executeTakeFirstOrThrow();
+      expect(venue.content).toBe(html);
+    },
+  );
 });

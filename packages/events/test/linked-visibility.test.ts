@@ -14,7 +14,12 @@ describe.each(STORES)('linked drafts and private posts ($name)', (factory) => {
   let organizer: number;
   beforeAll(async () => {
     svc = await startService(factory);
-    const v = await svc.post('/venues', { venue: 'Hidden Loft', address: SECRET_ADDRESS, city: 'Nowhere', status: 'draft' });
+    const v = await svc.post('/venues', {
+      venue: 'Hidden Loft',
+      address: SECRET_ADDRESS,
+      city: 'Nowhere',
+      status: 'draft',
+    });
     const pv = await svc.post('/venues', { venue: 'Private Room', address: SECRET_ADDRESS, status: 'private' });
     const o = await svc.post('/organizers', { organizer: 'Quiet Org', email: SECRET_EMAIL, status: 'draft' });
     expect([v.status, pv.status, o.status]).toEqual([201, 201, 201]);
@@ -22,9 +27,18 @@ describe.each(STORES)('linked drafts and private posts ($name)', (factory) => {
   });
   afterAll(() => svc.close());
 
-  it('refuses an author linking an administrator\'s draft or private venue or draft organizer', async () => {
-    for (const fields of [{ venue }, { venue: privateVenue }, { venue: { id: venue } }, { organizer }, { organizer: [organizer] }]) {
-      const res = await svc.request('POST', '/events', { as: 'author', form: { title: 'Borrowed', start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', ...fields } });
+  it("refuses an author linking an administrator's draft or private venue or draft organizer", async () => {
+    for (const fields of [
+      { venue },
+      { venue: privateVenue },
+      { venue: { id: venue } },
+      { organizer },
+      { organizer: [organizer] },
+    ]) {
+      const res = await svc.request('POST', '/events', {
+        as: 'author',
+        form: { title: 'Borrowed', start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', ...fields },
+      });
       expect(res.status, JSON.stringify(fields)).toBe(400);
       expect(res.body.code).toBe('rest_invalid_param');
       expect(Object.keys(res.body.data.params)).toEqual([Object.keys(fields)[0]]);
@@ -34,7 +48,15 @@ describe.each(STORES)('linked drafts and private posts ($name)', (factory) => {
   });
 
   it('does not reuse a same-name draft the author cannot read when he sends inline venue data', async () => {
-    const res = await svc.request('POST', '/events', { as: 'author', form: { title: 'Namesake', start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', venue: { venue: 'Hidden Loft', address: '2 Open Road' } } });
+    const res = await svc.request('POST', '/events', {
+      as: 'author',
+      form: {
+        title: 'Namesake',
+        start_date: '2018-01-12 10:00',
+        end_date: '2018-01-12 11:00',
+        venue: { venue: 'Hidden Loft', address: '2 Open Road' },
+      },
+    });
     expect(res.status).toBe(201);
     expect(res.body.venue.id).not.toBe(venue);
     expect(res.body.venue.address).toBe('2 Open Road');
@@ -71,16 +93,29 @@ describe.each(STORES)('linked drafts and private posts ($name)', (factory) => {
       expect(list.body.events[0].venue.address).toBe(SECRET_ADDRESS);
     }
     // Published, the venue is public again.
-    expect((await svc.request('PATCH', `/venues/${venue}`, { as: 'administrator', form: { status: 'publish' } })).status).toBe(200);
+    expect(
+      (await svc.request('PATCH', `/venues/${venue}`, { as: 'administrator', form: { status: 'publish' } })).status,
+    ).toBe(200);
     expect((await svc.get(`/events/${event.id}`)).body.venue.address).toBe(SECRET_ADDRESS);
-    expect((await svc.request('PATCH', `/venues/${venue}`, { as: 'administrator', form: { status: 'draft' } })).status).toBe(200);
+    expect(
+      (await svc.request('PATCH', `/venues/${venue}`, { as: 'administrator', form: { status: 'draft' } })).status,
+    ).toBe(200);
     expect((await svc.get(`/events/${event.id}`)).body.venue).toEqual([]);
   });
 
   it('lets an author link his own draft venue and see it, while anonymous readers do not', async () => {
     const own = await svc.post('/venues', { venue: 'Author Shed', address: '9 Own Lane', status: 'draft' }, 'author');
     expect(own.status).toBe(201);
-    const res = await svc.request('POST', '/events', { as: 'author', form: { title: 'Shed party', status: 'publish', start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', venue: own.body.id } });
+    const res = await svc.request('POST', '/events', {
+      as: 'author',
+      form: {
+        title: 'Shed party',
+        status: 'publish',
+        start_date: '2018-01-12 10:00',
+        end_date: '2018-01-12 11:00',
+        venue: own.body.id,
+      },
+    });
     expect(res.status).toBe(201);
     expect(res.body.venue.address).toBe('9 Own Lane');
     expect((await svc.get(`/events/${res.body.id}`)).body.venue).toEqual([]);

@@ -8,11 +8,16 @@ const LIMIT = 50;
 
 describe.each(STORES)('login throttle ($name)', (factory) => {
   let svc: Service;
-  beforeAll(async () => { svc = await startService(factory); });
+  beforeAll(async () => {
+    svc = await startService(factory);
+  });
   afterAll(() => svc.close());
   // Each test starts in a fresh counting minute.
-  const nextMinute = () => { svc.clock.now += 60_000; };
-  const guess = (send: Service['request'], login: string, password: string) => send('GET', '/events', { as: { login, password } });
+  const nextMinute = () => {
+    svc.clock.now += 60_000;
+  };
+  const guess = (send: Service['request'], login: string, password: string) =>
+    send('GET', '/events', { as: { login, password } });
   const tally = (rs: TestResponse[]) => {
     const out: Record<number, number> = {};
     for (const r of rs) out[r.status] = (out[r.status] ?? 0) + 1;
@@ -21,7 +26,11 @@ describe.each(STORES)('login throttle ($name)', (factory) => {
   const expectRefused = (r: TestResponse) => {
     expect(r.status).toBe(429);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(r.body).toEqual({ code: 'rest_too_many_attempts', message: 'Too many failed login attempts. Try again later.', data: { status: 429 } });
+    expect(r.body).toEqual({
+      code: 'rest_too_many_attempts',
+      message: 'Too many failed login attempts. Try again later.',
+      data: { status: 429 },
+    });
   };
 
   it('evaluates at most the limit of 300 parallel wrong guesses and refuses the rest with 429', async () => {
@@ -40,7 +49,11 @@ describe.each(STORES)('login throttle ($name)', (factory) => {
     expect((await svc.get('/events', { as: 'administrator' })).status).toBe(200);
     const first = Array.from({ length: 60 }, (_, i) => guess(svc.request, 'administrator', `wrong-${i}`));
     // The limit is reached once any of them is refused; the checked ones are still in their slow-down then.
-    await Promise.race(first.map(async (p) => { if ((await p).status !== 429) await new Promise(() => {}); }));
+    await Promise.race(
+      first.map(async (p) => {
+        if ((await p).status !== 429) await new Promise(() => {});
+      }),
+    );
     const second = Array.from({ length: 60 }, (_, i) => {
       if (i === 20) return guess(svc.request, 'administrator', PASSWORD);
       if (i === 40) return guess(svc.request, 'editor', PASSWORD);
@@ -60,7 +73,11 @@ describe.each(STORES)('login throttle ($name)', (factory) => {
     const sibling = await startSibling(svc);
     try {
       nextMinute();
-      const rs = await Promise.all(Array.from({ length: 200 }, (_, i) => guess(i % 2 ? sibling.request : svc.request, 'contributor', `wrong-${i}`)));
+      const rs = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          guess(i % 2 ? sibling.request : svc.request, 'contributor', `wrong-${i}`),
+        ),
+      );
       const t = tally(rs);
       expect((t[401] ?? 0) + (t[429] ?? 0)).toBe(200);
       expect(t[401]).toBeLessThanOrEqual(LIMIT);
@@ -73,7 +90,7 @@ describe.each(STORES)('login throttle ($name)', (factory) => {
   });
   // A known credential is served from memory (no query); these check that memory never outlives what it stands for.
   // PostgreSQL instances learn of changes by notification (milliseconds after the commit), SQLite on the next request.
-  const eventually = (factory.name === 'postgres' ? 2000 : 0);
+  const eventually = factory.name === 'postgres' ? 2000 : 0;
   const statusSoon = async (send: () => Promise<TestResponse>, status: number) => {
     if (eventually === 0) expect((await send()).status).toBe(status);
     else await expect.poll(async () => (await send()).status, { timeout: eventually }).toBe(status);
@@ -84,7 +101,9 @@ describe.each(STORES)('login throttle ($name)', (factory) => {
     try {
       nextMinute();
       for (let i = 0; i < 2; i++) expect((await guess(svc.request, 'subscriber', PASSWORD)).status).toBe(200);
-      const rs = await Promise.all(Array.from({ length: 60 }, (_, i) => guess(sibling.request, 'subscriber', `wrong-${i}`)));
+      const rs = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => guess(sibling.request, 'subscriber', `wrong-${i}`)),
+      );
       expect(tally(rs)[429]).toBeGreaterThan(0);
       await statusSoon(() => guess(svc.request, 'subscriber', PASSWORD), 429);
       nextMinute();

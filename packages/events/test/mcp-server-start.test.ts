@@ -8,7 +8,10 @@ import { mcpServerBuild, startMcpSession, type McpSession } from '../scripts/mcp
 
 const dir = process.env.EVENTS_MCP_SERVER_DIR;
 const build = dir === undefined ? undefined : mcpServerBuild(dir);
-if (build === undefined) console.warn(`mcp-server-start test skipped: ${dir === undefined ? 'EVENTS_MCP_SERVER_DIR is not set' : `no dist/index.js under ${dir}`}`);
+if (build === undefined)
+  console.warn(
+    `mcp-server-start test skipped: ${dir === undefined ? 'EVENTS_MCP_SERVER_DIR is not set' : `no dist/index.js under ${dir}`}`,
+  );
 
 describe.skipIf(build === undefined)('the vendor MCP server against the service (SQLite)', () => {
   let site: EventsSite;
@@ -23,13 +26,23 @@ describe.skipIf(build === undefined)('the vendor MCP server against the service 
   });
 
   it('starts: its three start-up checks are answered 200, then it lists its tools', async () => {
-    expect(site.seen.slice(0, 3)).toEqual(['GET /wp-json/ 200', 'GET /wp-json/wp/v2/users/me 200', 'GET /wp-json/wp/v2/settings 200']);
+    expect(site.seen.slice(0, 3)).toEqual([
+      'GET /wp-json/ 200',
+      'GET /wp-json/wp/v2/users/me 200',
+      'GET /wp-json/wp/v2/settings 200',
+    ]);
     const { tools } = await session.client.request<{ tools: Array<{ name: string }> }>('tools/list');
-    expect(tools.map((t) => t.name)).toEqual(['tec-calendar-create-update-entities', 'tec-calendar-read-entities', 'tec-calendar-delete-entities']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'tec-calendar-create-update-entities',
+      'tec-calendar-read-entities',
+      'tec-calendar-delete-entities',
+    ]);
   });
 
   it('refuses to start with a wrong application password, as against WordPress', async () => {
     const wrong = { ...site, password: 'WrongPass000000000000000' };
-    await expect(startMcpSession(build!.entry, wrong)).rejects.toThrow(/Authentication to WordPress REST API failed \(status 401\)/);
+    await expect(startMcpSession(build!.entry, wrong)).rejects.toThrow(
+      /Authentication to WordPress REST API failed \(status 401\)/,
+    );
   });
 });

@@ -14,7 +14,10 @@ describe.each(STORES)('a NUL character is refused with 400 the same way on both 
   });
   afterAll(() => svc.close());
 
-  const expectNul = (res: { status: number; body: { code: string; data: { params: Record<string, string> } } }, param: string) => {
+  const expectNul = (
+    res: { status: number; body: { code: string; data: { params: Record<string, string> } } },
+    param: string,
+  ) => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_invalid_param');
     expect(res.body.data.params[param]).toBe(`${param} contains a NUL character.`);
@@ -30,18 +33,39 @@ describe.each(STORES)('a NUL character is refused with 400 the same way on both 
 
   it('in slugs in the path and in bodies', async () => {
     expectNul(await svc.request('GET', `${REST}/events/by-slug/a%00b`), 'slug');
-    expectNul(await svc.request('POST', `/events/${eventId}`, { json: { slug: 'a\u0000b' }, as: 'administrator' }), 'slug');
+    expectNul(
+      await svc.request('POST', `/events/${eventId}`, { json: { slug: 'a\u0000b' }, as: 'administrator' }),
+      'slug',
+    );
   });
 
   it('in JSON and form bodies, nested values included, writing nothing', async () => {
     const before = await countWritten(svc);
-    expectNul(await svc.request('POST', '/events', { json: { ...minimal, title: 'a\u0000b' }, as: 'administrator' }), 'title');
-    expectNul(await svc.request('POST', '/events', { json: { ...minimal, venue: { venue: 'V\u0000' } }, as: 'administrator' }), 'venue');
-    expectNul(await svc.request('POST', '/events', { json: { ...minimal, organizer: [{ organizer: 'O', email: 'a@b.c\u0000' }] }, as: 'administrator' }), 'organizer');
-    expectNul(await svc.request('POST', '/venues', { json: { venue: 'V', city: '\u0000' }, as: 'administrator' }), 'city');
+    expectNul(
+      await svc.request('POST', '/events', { json: { ...minimal, title: 'a\u0000b' }, as: 'administrator' }),
+      'title',
+    );
+    expectNul(
+      await svc.request('POST', '/events', { json: { ...minimal, venue: { venue: 'V\u0000' } }, as: 'administrator' }),
+      'venue',
+    );
+    expectNul(
+      await svc.request('POST', '/events', {
+        json: { ...minimal, organizer: [{ organizer: 'O', email: 'a@b.c\u0000' }] },
+        as: 'administrator',
+      }),
+      'organizer',
+    );
+    expectNul(
+      await svc.request('POST', '/venues', { json: { venue: 'V', city: '\u0000' }, as: 'administrator' }),
+      'city',
+    );
     const form = 'title=a%00b&start_date=2018-01-12&end_date=2018-01-13';
     expectNul(await svc.request('POST', '/events', { body: form, headers: FORM, as: 'administrator' }), 'title');
-    expectNul(await svc.request('POST', '/categories', { body: 'name=x%00', headers: FORM, as: 'administrator' }), 'name');
+    expectNul(
+      await svc.request('POST', '/categories', { body: 'name=x%00', headers: FORM, as: 'administrator' }),
+      'name',
+    );
     expect(await countWritten(svc)).toEqual(before);
   });
 

@@ -24,9 +24,24 @@ describe.each(STORES)('password-protected posts ($name)', (factory) => {
   beforeAll(async () => {
     svc = await startService(factory);
     event = await createEvent(svc, {
-      title: 'Secret gig', description: 'Backstage entrance', excerpt: 'Short', cost: '15', website: 'http://gig.test', status: 'publish',
-      featured: 'true', categories: 'Music', tags: 'Late',
-      venue: { venue: 'Hidden cellar', address: '1 Quiet lane', city: 'Paris', country: 'France', zip: '75001', phone: '555', website: 'http://cellar.test' },
+      title: 'Secret gig',
+      description: 'Backstage entrance',
+      excerpt: 'Short',
+      cost: '15',
+      website: 'http://gig.test',
+      status: 'publish',
+      featured: 'true',
+      categories: 'Music',
+      tags: 'Late',
+      venue: {
+        venue: 'Hidden cellar',
+        address: '1 Quiet lane',
+        city: 'Paris',
+        country: 'France',
+        zip: '75001',
+        phone: '555',
+        website: 'http://cellar.test',
+      },
       organizer: { organizer: 'Night crew', email: 'crew@example.test', phone: '556', website: 'http://crew.test' },
     });
     await run(process.execPath, [BIN, 'protect', String(event.id), 'open sesame', '--db', svc.dbUrl]);
@@ -36,9 +51,16 @@ describe.each(STORES)('password-protected posts ($name)', (factory) => {
   afterAll(() => svc.close());
 
   it('a single GET of a protected event is 403 event-password-protected, even though it was cached before', async () => {
-    const res = await eventually(() => svc.get(`/events/${event.id}`), (r) => r.status === 403);
+    const res = await eventually(
+      () => svc.get(`/events/${event.id}`),
+      (r) => r.status === 403,
+    );
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 'event-password-protected', message: 'The requested event is not accessible without a password', data: { status: 403 } });
+    expect(res.body).toEqual({
+      code: 'event-password-protected',
+      message: 'The requested event is not accessible without a password',
+      data: { status: 403 },
+    });
     expect((await svc.get(`/events/${event.id}`, { query: { password: 'wrong' } })).status).toBe(403);
     expect((await svc.get(`/events/${event.id}`, { query: { password: 'open sesam' } })).status).toBe(403);
   });
@@ -62,11 +84,28 @@ describe.each(STORES)('password-protected posts ($name)', (factory) => {
     expect(list.body.events).toHaveLength(1);
     const e = list.body.events[0];
     expect(e).toMatchObject({
-      id: event.id, title: 'Secret gig', status: 'publish', start_date: event.start_date, end_date: event.end_date,
-      description: '', excerpt: '', cost: '', website: '', image: false,
-      all_day: null, show_map: null, show_map_link: null, hide_from_listings: null, sticky: null, featured: null,
+      id: event.id,
+      title: 'Secret gig',
+      status: 'publish',
+      start_date: event.start_date,
+      end_date: event.end_date,
+      description: '',
+      excerpt: '',
+      cost: '',
+      website: '',
+      image: false,
+      all_day: null,
+      show_map: null,
+      show_map_link: null,
+      hide_from_listings: null,
+      sticky: null,
+      featured: null,
       cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
-      categories: [], tags: [], venue: [], organizer: [], custom_fields: [],
+      categories: [],
+      tags: [],
+      venue: [],
+      organizer: [],
+      custom_fields: [],
     });
     expect(JSON.stringify(e)).not.toMatch(/Backstage|Hidden cellar|Night crew/);
   });
@@ -74,13 +113,28 @@ describe.each(STORES)('password-protected posts ($name)', (factory) => {
   it('a protected venue answers 200 with its fields blanked and the name as [], unless unlocked', async () => {
     const res = await svc.get(`/venues/${event.venue.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: event.venue.id, venue: [], description: '', address: '', city: '', country: '', province: '',
-      stateprovince: '', zip: '', phone: '', website: '', show_map: null, show_map_link: null });
+    expect(res.body).toMatchObject({
+      id: event.venue.id,
+      venue: [],
+      description: '',
+      address: '',
+      city: '',
+      country: '',
+      province: '',
+      stateprovince: '',
+      zip: '',
+      phone: '',
+      website: '',
+      show_map: null,
+      show_map_link: null,
+    });
     expect(res.body.json_ld).toBeUndefined();
     expect(JSON.stringify(res.body)).not.toMatch(/Quiet lane|Hidden cellar/);
     const unlocked = await svc.get(`/venues/${event.venue.id}`, { query: { password: 'cellar pw' } });
     expect(unlocked.body).toMatchObject({ venue: 'Hidden cellar', address: '1 Quiet lane', city: 'Paris' });
-    expect((await svc.get(`/venues/${event.venue.id}`, { query: { context: 'edit' }, as: 'editor' })).body.city).toBe('Paris');
+    expect((await svc.get(`/venues/${event.venue.id}`, { query: { context: 'edit' }, as: 'editor' })).body.city).toBe(
+      'Paris',
+    );
     const listed = await svc.get('/venues', { query: { search: 'Hidden' } });
     expect(JSON.stringify(listed.body)).not.toMatch(/Quiet lane/);
   });
@@ -89,7 +143,9 @@ describe.each(STORES)('password-protected posts ($name)', (factory) => {
     const res = await svc.get(`/organizers/${event.organizer[0].id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ organizer: [], description: '', phone: '', website: '', email: '' });
-    expect((await svc.get(`/organizers/${event.organizer[0].id}`, { query: { password: 'crew pw' } })).body.email).toBe('crew@example.test');
+    expect((await svc.get(`/organizers/${event.organizer[0].id}`, { query: { password: 'crew pw' } })).body.email).toBe(
+      'crew@example.test',
+    );
     // The event itself unlocked does not unlock the places and people it links to.
     const whole = await svc.get(`/events/${event.id}`, { query: { password: 'open sesame' } });
     expect(whole.body.venue).toMatchObject({ venue: [], city: '' });
@@ -99,10 +155,19 @@ describe.each(STORES)('password-protected posts ($name)', (factory) => {
 
   it('unprotect restores every reader; the CLI refuses unknown ids and empty passwords', async () => {
     await run(process.execPath, [BIN, 'unprotect', String(event.id), '--db', svc.dbUrl]);
-    const res = await eventually(() => svc.get(`/events/${event.id}`), (r) => r.status === 200);
+    const res = await eventually(
+      () => svc.get(`/events/${event.id}`),
+      (r) => r.status === 200,
+    );
     expect(res.status).toBe(200);
-    await expect(run(process.execPath, [BIN, 'protect', '999999', 'pw', '--db', svc.dbUrl])).rejects.toMatchObject({ stderr: expect.stringContaining('no event, venue or organizer has id 999999') });
-    await expect(run(process.execPath, [BIN, 'protect', String(event.id), '', '--db', svc.dbUrl])).rejects.toMatchObject({ stderr: expect.stringContaining('must not be empty') });
-    await expect(run(process.execPath, [BIN, 'protect', 'abc', 'pw', '--db', svc.dbUrl])).rejects.toMatchObject({ stderr: expect.stringContaining('positive integer') });
+    await expect(run(process.execPath, [BIN, 'protect', '999999', 'pw', '--db', svc.dbUrl])).rejects.toMatchObject({
+      stderr: expect.stringContaining('no event, venue or organizer has id 999999'),
+    });
+    await expect(
+      run(process.execPath, [BIN, 'protect', String(event.id), '', '--db', svc.dbUrl]),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('must not be empty') });
+    await expect(run(process.execPath, [BIN, 'protect', 'abc', 'pw', '--db', svc.dbUrl])).rejects.toMatchObject({
+      stderr: expect.stringContaining('positive integer'),
+    });
   });
 });

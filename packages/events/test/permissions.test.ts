@@ -3,7 +3,9 @@ import { STORES, startService, createEvent, PASSWORD, type Service, type RoleLog
 
 describe.each(STORES)('authentication and the permission matrix ($name)', (factory) => {
   let svc: Service;
-  beforeAll(async () => { svc = await startService(factory); });
+  beforeAll(async () => {
+    svc = await startService(factory);
+  });
   afterAll(() => svc.close());
 
   it('answers bad credentials with WordPress 401 codes, before routing', async () => {
@@ -12,15 +14,25 @@ describe.each(STORES)('authentication and the permission matrix ($name)', (facto
     expect(unknown.body.code).toBe('invalid_username');
     const wrong = await svc.get('/nope', { as: { login: 'editor', password: 'wrong-password' } });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } });
-    expect((await svc.get('/events', { as: { login: 'editor', password: PASSWORD.replace(/(.{4})/g, '$1 ') } })).status).toBe(200);
+    expect(wrong.body).toEqual({
+      code: 'incorrect_password',
+      message: 'The provided password is an invalid application password.',
+      data: { status: 401 },
+    });
+    expect(
+      (await svc.get('/events', { as: { login: 'editor', password: PASSWORD.replace(/(.{4})/g, '$1 ') } })).status,
+    ).toBe(200);
   });
 
   it('lets anonymous callers read but not write: 401 logged out, 403 for subscribers', async () => {
     const form = { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow' };
     const anon = await svc.request('POST', '/events', { form });
     expect(anon.status).toBe(401);
-    expect(anon.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
+    expect(anon.body).toEqual({
+      code: 'rest_forbidden',
+      message: 'Sorry, you are not allowed to do that.',
+      data: { status: 401 },
+    });
     expect((await svc.request('POST', '/events', { form, as: 'subscriber' })).status).toBe(403);
     expect((await svc.request('POST', '/venues', { form: { venue: 'v' }, as: 'subscriber' })).status).toBe(403);
     expect((await svc.request('POST', '/organizers', { form: { organizer: 'o' } })).status).toBe(401);
@@ -40,9 +52,19 @@ describe.each(STORES)('authentication and the permission matrix ($name)', (facto
     }
     expect((await createEvent(svc, { title: 'no status' }, 'contributor')).status).toBe('draft');
     expect((await createEvent(svc, { title: 'no status' }, 'author')).status).toBe('publish');
-    const v = await svc.request('POST', '/venues', { form: { venue: 'Contrib venue', status: 'publish' }, as: 'contributor' });
+    const v = await svc.request('POST', '/venues', {
+      form: { venue: 'Contrib venue', status: 'publish' },
+      as: 'contributor',
+    });
     expect(v.body.status).toBe('pending');
-    expect((await svc.request('POST', '/events', { form: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', status: 'kinda_thinking_about_it' }, as: 'administrator' })).status).toBe(400);
+    expect(
+      (
+        await svc.request('POST', '/events', {
+          form: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', status: 'kinda_thinking_about_it' },
+          as: 'administrator',
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('checks per-post edit and delete rights', async () => {
@@ -83,7 +105,9 @@ describe.each(STORES)('authentication and the permission matrix ($name)', (facto
 
   it('lets admins and authors manage categories, only admins and editors manage tags', async () => {
     expect((await svc.request('POST', '/categories', { form: { name: 'By author' }, as: 'author' })).status).toBe(201);
-    expect((await svc.request('POST', '/categories', { form: { name: 'By contributor' }, as: 'contributor' })).status).toBe(403);
+    expect(
+      (await svc.request('POST', '/categories', { form: { name: 'By contributor' }, as: 'contributor' })).status,
+    ).toBe(403);
     expect((await svc.request('POST', '/tags', { form: { name: 'By author' }, as: 'author' })).status).toBe(403);
     expect((await svc.request('POST', '/tags', { form: { name: 'By editor' }, as: 'editor' })).status).toBe(201);
     expect((await svc.request('POST', '/tags', { form: { name: 'anon' } })).status).toBe(401);
@@ -96,17 +120,39 @@ describe.each(STORES)('authentication and the permission matrix ($name)', (facto
   });
 
   it('forbids creating events as another user without edit_others', async () => {
-    const res = await svc.request('POST', '/events', { form: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', author: svc.userIds.administrator }, as: 'author' });
+    const res = await svc.request('POST', '/events', {
+      form: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', author: svc.userIds.administrator },
+      as: 'author',
+    });
     expect(res.status).toBe(403);
     const ok = await createEvent(svc, { title: 'For the author', author: svc.userIds.author });
     expect(ok.author).toBe(String(svc.userIds.author));
-    expect((await svc.request('POST', '/events', { form: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', author: 23 }, as: 'administrator' })).status).toBe(400);
+    expect(
+      (
+        await svc.request('POST', '/events', {
+          form: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', author: 23 },
+          as: 'administrator',
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('shows authors and contributors only their own unpublished events in lists', async () => {
-    const mine = await createEvent(svc, { title: 'Mine draft', status: 'draft', start_date: '2018-03-01 10:00', end_date: '2018-03-01 11:00' }, 'author');
-    await createEvent(svc, { title: 'Their draft', status: 'draft', start_date: '2018-03-01 10:00', end_date: '2018-03-01 11:00' });
-    const list = await svc.get('/events', { query: { start_date: '2018-03-01', end_date: '2018-03-01' }, as: 'author' });
+    const mine = await createEvent(
+      svc,
+      { title: 'Mine draft', status: 'draft', start_date: '2018-03-01 10:00', end_date: '2018-03-01 11:00' },
+      'author',
+    );
+    await createEvent(svc, {
+      title: 'Their draft',
+      status: 'draft',
+      start_date: '2018-03-01 10:00',
+      end_date: '2018-03-01 11:00',
+    });
+    const list = await svc.get('/events', {
+      query: { start_date: '2018-03-01', end_date: '2018-03-01' },
+      as: 'author',
+    });
     expect(list.body.events.map((e: { id: number }) => e.id)).toEqual([mine.id]);
     const all = await svc.get('/events', { query: { start_date: '2018-03-01', end_date: '2018-03-01' }, as: 'editor' });
     expect(all.body.total).toBe(2);

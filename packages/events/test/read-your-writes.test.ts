@@ -21,7 +21,12 @@ describe.each(STORES)('read-your-writes across instances ($name)', (factory) => 
       b = await startSibling(a, { dbUrl: url.toString() });
     } else b = await startSibling(a);
   });
-  afterAll(async () => { proxy?.release(); await b.close(); await proxy?.close(); await a.close(); });
+  afterAll(async () => {
+    proxy?.release();
+    await b.close();
+    await proxy?.close();
+    await a.close();
+  });
 
   /** A write on A while B has the event cached (body and ETag) and, on PostgreSQL, B hears nothing of it. */
   const writeBehindB = async () => {
@@ -36,7 +41,7 @@ describe.each(STORES)('read-your-writes across instances ($name)', (factory) => 
     return { id: ev.id as number, token: token!, etag: cached.headers.get('etag')! };
   };
 
-  it('a read sending the write\'s generation sees the write at once, and never a 304 for the old ETag', async () => {
+  it("a read sending the write's generation sees the write at once, and never a 304 for the old ETag", async () => {
     const { id, token, etag } = await writeBehindB();
     if (proxy) {
       // Without the header B still serves what it cached (the defect this header answers).

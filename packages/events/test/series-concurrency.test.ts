@@ -9,14 +9,27 @@ import { STORES, createEvent, startService, type Service, type TestResponse } fr
 // fired 20 at a time, must answer only documented statuses and leave one consistent series behind.
 const ROUNDS = 3;
 const DOCUMENTED = new Set([200, 404, 410]);
-const RULES = ['FREQ=WEEKLY;COUNT=30', 'FREQ=WEEKLY;COUNT=24', { rrule: 'FREQ=WEEKLY;COUNT=30', exdate: ['2018-04-05'] }] as const;
-const TIMES = [['2018-03-01 18:00:00', '2018-03-01 20:00:00'], ['2018-03-01 17:00:00', '2018-03-01 19:00:00']] as const;
+const RULES = [
+  'FREQ=WEEKLY;COUNT=30',
+  'FREQ=WEEKLY;COUNT=24',
+  { rrule: 'FREQ=WEEKLY;COUNT=30', exdate: ['2018-04-05'] },
+] as const;
+const TIMES = [
+  ['2018-03-01 18:00:00', '2018-03-01 20:00:00'],
+  ['2018-03-01 17:00:00', '2018-03-01 19:00:00'],
+] as const;
 
-interface Sent { readonly what: string; readonly res: TestResponse; readonly id: number }
+interface Sent {
+  readonly what: string;
+  readonly res: TestResponse;
+  readonly id: number;
+}
 
 describe.each(STORES)('concurrent edits of one series ($name)', (factory) => {
   let svc: Service;
-  beforeAll(async () => { svc = await startService(factory); });
+  beforeAll(async () => {
+    svc = await startService(factory);
+  });
   afterAll(() => svc.close());
   const admin = { as: 'administrator' } as const;
   const listed = async (firstId: number): Promise<Array<{ id: number; start_date: string; title: string }>> =>
@@ -24,8 +37,11 @@ describe.each(STORES)('concurrent edits of one series ($name)', (factory) => {
 
   /** One round's 20 requests: 5 rule edits and a time move of the series, 7 edits of occurrences, 7 deletes. */
   function round(r: number, firstId: number, occ: readonly number[]): Array<() => Promise<Sent>> {
-    const send = (what: string, method: string, id: number, json?: unknown) => async (): Promise<Sent> =>
-      ({ what, id, res: await svc.request(method, `/events/${id}`, { ...admin, ...(json === undefined ? {} : { json }) }) });
+    const send = (what: string, method: string, id: number, json?: unknown) => async (): Promise<Sent> => ({
+      what,
+      id,
+      res: await svc.request(method, `/events/${id}`, { ...admin, ...(json === undefined ? {} : { json }) }),
+    });
     const pick = (i: number) => occ[(r * 7 + i * 3) % occ.length]!;
     const [start_date, end_date] = TIMES[r % TIMES.length]!;
     return [
@@ -33,7 +49,9 @@ describe.each(STORES)('concurrent edits of one series ($name)', (factory) => {
       send('series rule (POST)', 'POST', firstId, { recurrence: RULES[r % RULES.length] }),
       send('series title', 'PATCH', firstId, { title: `Storm ${r}` }),
       send('series time', 'PUT', firstId, { start_date, end_date }),
-      ...[0, 1, 2, 3, 4].map((i) => send('occurrence title', i % 2 ? 'POST' : 'PUT', pick(i), { title: `Alone ${r}.${i}` })),
+      ...[0, 1, 2, 3, 4].map((i) =>
+        send('occurrence title', i % 2 ? 'POST' : 'PUT', pick(i), { title: `Alone ${r}.${i}` }),
+      ),
       send('all via occurrence', 'PATCH', pick(5), { recurrence_edit: 'all', title: `Storm all ${r}` }),
       send('occurrence title', 'PUT', occ[occ.length - 1 - r]!, { title: `Late ${r}` }),
       // Deletes: two of one occurrence (one is 410), edited ones, and late ones a 24-count rule removes (404 then).
@@ -43,20 +61,28 @@ describe.each(STORES)('concurrent edits of one series ($name)', (factory) => {
   }
 
   it('answers a storm of series and occurrence edits and deletes with documented statuses and keeps the series whole', async () => {
-    const first = await createEvent(svc, { title: 'Storm', status: 'publish', start_date: TIMES[0][0], end_date: TIMES[0][1],
-      timezone: 'America/New_York', recurrence: RULES[0] });
+    const first = await createEvent(svc, {
+      title: 'Storm',
+      status: 'publish',
+      start_date: TIMES[0][0],
+      end_date: TIMES[0][1],
+      timezone: 'America/New_York',
+      recurrence: RULES[0],
+    });
     const occ = (await listed(first.id)).map((e) => e.id);
     expect(occ).toHaveLength(29);
     const sent: Sent[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const requests = round(r, first.id, occ);
       expect(requests).toHaveLength(20);
-      sent.push(...await Promise.all(requests.map((fire) => fire())));
+      sent.push(...(await Promise.all(requests.map((fire) => fire()))));
     }
     const tally = new Map<string, number>();
     for (const s of sent) tally.set(`${s.what} ${s.res.status}`, (tally.get(`${s.what} ${s.res.status}`) ?? 0) + 1);
     console.info(`${factory.name}: ${sent.length} requests`, Object.fromEntries([...tally].sort()));
-    expect(sent.filter((s) => !DOCUMENTED.has(s.res.status)).map((s) => `${s.what} ${s.id}: ${s.res.status} ${s.res.text}`)).toEqual([]);
+    expect(
+      sent.filter((s) => !DOCUMENTED.has(s.res.status)).map((s) => `${s.what} ${s.id}: ${s.res.status} ${s.res.text}`),
+    ).toEqual([]);
     // Not-found answers are the plugin's: a vanished occurrence is 404 rest-event-not-found, a second delete 410.
     for (const s of sent.filter((x) => x.res.status !== 200)) {
       expect(s.res.body.code).toBe(s.res.status === 404 ? 'rest-event-not-found' : 'event-is-in-trash');
@@ -65,8 +91,16 @@ describe.each(STORES)('concurrent edits of one series ($name)', (factory) => {
     // The stored series: its listed occurrences are exactly the rule's starts (one per day, weekly) less exclusions.
     const view = (await readSeries(svc.store.db, first.id, eventRepository(svc.store.db).findById))!;
     const head = (await svc.get(`/events/${first.id}`)).body;
-    const expected = expandSeries({ start: parseWall(head.start_date), zone: head.timezone, spec: { rrule: view.rrule, exdates: [...view.exdates], rdates: [...view.rdates] } },
-      { maxOccurrences: 730 }).slice(1).map((w) => formatWall(w).slice(0, 10));
+    const expected = expandSeries(
+      {
+        start: parseWall(head.start_date),
+        zone: head.timezone,
+        spec: { rrule: view.rrule, exdates: [...view.exdates], rdates: [...view.rdates] },
+      },
+      { maxOccurrences: 730 },
+    )
+      .slice(1)
+      .map((w) => formatWall(w).slice(0, 10));
     const now = await listed(first.id);
     const days = now.map((e) => e.start_date.slice(0, 10));
     expect(days).toEqual(expected);

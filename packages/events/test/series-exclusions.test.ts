@@ -15,7 +15,9 @@ const ZONE = 'America/New_York';
 function feedDays(ics: string, uid: string): string[] {
   const comp = new ICAL.Component(ICAL.parse(ics));
   for (const tz of comp.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(tz);
-  const master = comp.getAllSubcomponents('vevent').find((v) => v.getFirstPropertyValue('uid') === uid && !v.hasProperty('recurrence-id'));
+  const master = comp
+    .getAllSubcomponents('vevent')
+    .find((v) => v.getFirstPropertyValue('uid') === uid && !v.hasProperty('recurrence-id'));
   if (master === undefined) throw new Error(`no VEVENT ${uid} in the feed`);
   const it = new ICAL.Event(master).iterator();
   const days: string[] = [];
@@ -25,7 +27,9 @@ function feedDays(ics: string, uid: string): string[] {
 
 describe.each(STORES)('occurrences deleted on their own ($name)', (factory) => {
   let svc: Service;
-  beforeAll(async () => { svc = await startService(factory); });
+  beforeAll(async () => {
+    svc = await startService(factory);
+  });
   afterAll(() => svc.close());
   const admin = { as: 'administrator' } as const;
   const listed = async (id: number): Promise<Array<{ id: number; start_date: string }>> =>
@@ -36,11 +40,19 @@ describe.each(STORES)('occurrences deleted on their own ($name)', (factory) => {
     expect(res.status).toBe(200);
     return res;
   };
-  const exdates = async (id: number) => (await readSeries(svc.store.db, id, eventRepository(svc.store.db).findById))?.exdates;
+  const exdates = async (id: number) =>
+    (await readSeries(svc.store.db, id, eventRepository(svc.store.db).findById))?.exdates;
   const feed = async () => (await svc.get(FEED, { query: { start_date: '2018-01-01', end_date: '2018-12-31' } })).text;
   /** A weekly series at 18:00 New York from 1 March 2018 with its occurrence of 15 March deleted. */
   async function withDeleted(title: string, recurrence: unknown) {
-    const first = await createEvent(svc, { title, status: 'publish', timezone: ZONE, start_date: '2018-03-01 18:00:00', end_date: '2018-03-01 20:00:00', recurrence });
+    const first = await createEvent(svc, {
+      title,
+      status: 'publish',
+      timezone: ZONE,
+      start_date: '2018-03-01 18:00:00',
+      end_date: '2018-03-01 20:00:00',
+      recurrence,
+    });
     const gone = (await listed(first.id)).find((e) => e.start_date.startsWith('2018-03-15'))!.id;
     expect((await svc.request('DELETE', `/events/${gone}`, admin)).status).toBe(200);
     return { first: first.id as number, gone };
@@ -54,7 +66,10 @@ describe.each(STORES)('occurrences deleted on their own ($name)', (factory) => {
   it('keeps a deleted occurrence out of the list, the single read and the feed when the same rule is sent again', async () => {
     const { first, gone } = await withDeleted('Resent', 'RRULE:FREQ=WEEKLY;COUNT=4');
     await patch(first, { recurrence: 'RRULE:FREQ=WEEKLY;COUNT=4' });
-    await svc.request('PUT', `/events/${first}`, { ...admin, form: { recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4' }, title: 'Resent (form)' } });
+    await svc.request('PUT', `/events/${first}`, {
+      ...admin,
+      form: { recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4' }, title: 'Resent (form)' },
+    });
     expect(await days(first)).toEqual(['2018-03-08', '2018-03-22']);
     await expectGone(first, gone);
     expect(await exdates(first)).toEqual(['20180315T180000']);
@@ -70,7 +85,11 @@ describe.each(STORES)('occurrences deleted on their own ($name)', (factory) => {
     expect(await exdates(first)).toEqual(['20180315T180000', '20180329']);
     // The series' time of day moves: the deleted day stays deleted at the new time.
     await patch(first, { start_date: '2018-03-01 17:00:00', end_date: '2018-03-01 19:00:00' });
-    expect((await listed(first)).map((e) => e.start_date)).toEqual(['2018-03-08 17:00:00', '2018-03-22 17:00:00', '2018-04-05 17:00:00']);
+    expect((await listed(first)).map((e) => e.start_date)).toEqual([
+      '2018-03-08 17:00:00',
+      '2018-03-22 17:00:00',
+      '2018-04-05 17:00:00',
+    ]);
     expect(await exdates(first)).toEqual(['20180315T170000', '20180329']);
     // An EXDATE the client sent is the rule's own: sent without it, its day comes back; the deleted one does not.
     await patch(first, { recurrence: 'FREQ=WEEKLY;COUNT=6', title: 'Edited again' });
@@ -78,7 +97,13 @@ describe.each(STORES)('occurrences deleted on their own ($name)', (factory) => {
     await expectGone(first, gone);
     const ics = await feed();
     expect(ics).toContain('EXDATE;TZID=America/New_York:20180315T170000');
-    expect(feedDays(ics, `${first}@wordpress.test`)).toEqual(['2018-03-01', '2018-03-08', '2018-03-22', '2018-03-29', '2018-04-05']);
+    expect(feedDays(ics, `${first}@wordpress.test`)).toEqual([
+      '2018-03-01',
+      '2018-03-08',
+      '2018-03-22',
+      '2018-03-29',
+      '2018-04-05',
+    ]);
     // Ending the series and giving it a rule again does not bring it back either.
     await patch(first, { recurrence: '' });
     await patch(first, { recurrence: 'FREQ=WEEKLY;COUNT=4' });
@@ -98,7 +123,12 @@ describe.each(STORES)('occurrences deleted on their own ($name)', (factory) => {
     await expectGone(first, gone);
     expect(await exdates(first)).toEqual(['20180315T180000']);
     const back = await patch(gone, { status: 'publish' });
-    expect(back.body).toMatchObject({ id: gone, status: 'publish', start_date: '2018-03-15 18:00:00', title: 'Still deleted' });
+    expect(back.body).toMatchObject({
+      id: gone,
+      status: 'publish',
+      start_date: '2018-03-15 18:00:00',
+      title: 'Still deleted',
+    });
     expect(await exdates(first)).toEqual([]);
     await patch(first, { recurrence: 'FREQ=WEEKLY;COUNT=4', title: 'Restored series' });
     expect((await listed(first)).map((e) => e.id)).toContain(gone);
@@ -108,14 +138,25 @@ describe.each(STORES)('occurrences deleted on their own ($name)', (factory) => {
   // Last: it drops and re-adds a column under the running service.
   it('marks, when migrating, the trashed occurrences whose start the old format had added to the EXDATEs', async () => {
     const { first, gone } = await withDeleted('Migrated', 'FREQ=WEEKLY;COUNT=4');
-    const whole = await createEvent(svc, { title: 'Trashed whole', status: 'publish', start_date: '2018-03-01 18:00:00', end_date: '2018-03-01 20:00:00', recurrence: 'FREQ=WEEKLY;COUNT=3' });
+    const whole = await createEvent(svc, {
+      title: 'Trashed whole',
+      status: 'publish',
+      start_date: '2018-03-01 18:00:00',
+      end_date: '2018-03-01 20:00:00',
+      recurrence: 'FREQ=WEEKLY;COUNT=3',
+    });
     expect((await svc.request('DELETE', `/events/${whole.id}`, admin)).status).toBe(200);
     // The state migration 009 left: the deleted occurrence's start among the EXDATEs, no exclusion column.
     const db = svc.store.db;
     await db.updateTable('event_series').set({ exdates: '["20180315T180000"]' }).where('post_id', '=', first).execute();
     await sql`alter table event_occurrences drop column excluded`.execute(db);
     await occurrenceExclusionsMigration.up(db);
-    const rows = await db.selectFrom('event_occurrences').select(['post_id', 'excluded']).where('series_id', 'in', [first, whole.id]).orderBy('post_id').execute();
+    const rows = await db
+      .selectFrom('event_occurrences')
+      .select(['post_id', 'excluded'])
+      .where('series_id', 'in', [first, whole.id])
+      .orderBy('post_id')
+      .execute();
     expect(rows.filter((r) => r.excluded === 1).map((r) => r.post_id)).toEqual([gone]);
     expect(rows).toHaveLength(5);
   });

@@ -15,7 +15,10 @@ describe('a write while another connection holds the SQLite write lock', () => {
     // Known credentials cost no query afterwards, so the requests below wait only in their write transaction.
     expect((await svc.post('/events', event)).status).toBe(201);
   });
-  afterAll(async () => { other.close(); await svc.close(); });
+  afterAll(async () => {
+    other.close();
+    await svc.close();
+  });
 
   it('waits for a lock held under the busy timeout, serving reads meanwhile, then commits', async () => {
     other.exec('begin immediate');
@@ -32,19 +35,27 @@ describe('a write while another connection holds the SQLite write lock', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 
-  it('answers 503 db_unavailable with Retry-After when the lock stays held past 5 s, and writes nothing', { timeout: 20_000 }, async () => {
-    other.exec('begin immediate');
-    const started = Date.now();
-    try {
-      const res = await svc.post('/events', { ...event, title: 'Never' });
-      expect(res.status).toBe(503);
-      expect(res.headers.get('retry-after')).toBe('1');
-      expect(res.body).toEqual({ code: 'db_unavailable', message: 'The database is temporarily unavailable. Try again shortly.', data: { status: 503 } });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
-    } finally {
-      other.exec('rollback');
-    }
-    const list = await svc.get('/events', { query: { start_date: '2018-01-01', search: 'Never' } });
-    expect(list.body.total).toBe(0);
-  });
+  it(
+    'answers 503 db_unavailable with Retry-After when the lock stays held past 5 s, and writes nothing',
+    { timeout: 20_000 },
+    async () => {
+      other.exec('begin immediate');
+      const started = Date.now();
+      try {
+        const res = await svc.post('/events', { ...event, title: 'Never' });
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('1');
+        expect(res.body).toEqual({
+          code: 'db_unavailable',
+          message: 'The database is temporarily unavailable. Try again shortly.',
+          data: { status: 503 },
+        });
+        expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
+      } finally {
+        other.exec('rollback');
+      }
+      const list = await svc.get('/events', { query: { start_date: '2018-01-01', search: 'Never' } });
+      expect(list.body.total).toBe(0);
+    },
+  );
 });

@@ -16,24 +16,43 @@ const run = promisify(execFile);
 const AUTH = `Basic ${Buffer.from('writer:writer-password-1').toString('base64')}`;
 const WRITES_PER_INSTANCE = 400;
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 
 async function serve(dbUrl: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', dbUrl], { stdio: 'ignore', env: { ...process.env, EVENTS_LOG_LEVEL: 'fatal' } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', dbUrl], {
+    stdio: 'ignore',
+    env: { ...process.env, EVENTS_LOG_LEVEL: 'fatal' },
+  });
   for (let i = 0; i < 400; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try { await fetch(`http://127.0.0.1:${port}/wp-json/`); return { port, child }; } catch { await new Promise((r) => setTimeout(r, 50)); }
+    try {
+      await fetch(`http://127.0.0.1:${port}/wp-json/`);
+      return { port, child };
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
   throw new Error('server did not start');
 }
 
-const create = (port: number, title: string) => fetch(`http://127.0.0.1:${port}/wp-json/tribe/events/v1/events`, {
-  method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
-  body: formEncode({ title, start_date: '2018-01-12 10:00', end_date: '2018-01-12 11:00', tags: `tag ${title.length % 7}` }),
-});
+const create = (port: number, title: string) =>
+  fetch(`http://127.0.0.1:${port}/wp-json/tribe/events/v1/events`, {
+    method: 'POST',
+    headers: { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
+    body: formEncode({
+      title,
+      start_date: '2018-01-12 10:00',
+      end_date: '2018-01-12 11:00',
+      tags: `tag ${title.length % 7}`,
+    }),
+  });
 
 describe('two service processes on one SQLite file', () => {
   let dir: string;
@@ -42,40 +61,63 @@ describe('two service processes on one SQLite file', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'events-two-'));
     dbUrl = `sqlite:${join(dir, 'events.sqlite')}`;
-    await run(process.execPath, [BIN, 'user', 'add', 'writer', '--role', 'editor', '--app-password', 'writer-password-1', '--db', dbUrl]);
+    await run(process.execPath, [
+      BIN,
+      'user',
+      'add',
+      'writer',
+      '--role',
+      'editor',
+      '--app-password',
+      'writer-password-1',
+      '--db',
+      dbUrl,
+    ]);
   }, 60_000);
   afterAll(() => {
     for (const c of children) c.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`acknowledge every one of 2×${WRITES_PER_INSTANCE} concurrent creates, each of them stored`, { timeout: 180_000 }, async () => {
-    const instances = await Promise.all([serve(dbUrl), serve(dbUrl)]);
-    children.push(...instances.map((i) => i.child));
-    // One write each first, so the burst does not trip the login throttle with 400 not-yet-verified attempts.
-    for (const { port } of instances) expect((await create(port, `warm ${port}`)).status).toBe(201);
-    const started = Date.now();
-    const results = await Promise.all(instances.flatMap(({ port }, n) => Array.from({ length: WRITES_PER_INSTANCE }, async (_, i) => {
-      const res = await create(port, `Two ${n}-${i}`);
-      const body = await res.json() as { id?: number; code?: string };
-      return { status: res.status, id: body.id, retryAfter: res.headers.get('retry-after'), code: body.code };
-    })));
-    const statuses: Record<number, number> = {};
-    for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-    console.log(`two processes, ${results.length} creates in ${Date.now() - started} ms: ${JSON.stringify(statuses)}`);
-    expect(statuses).toEqual({ 201: 2 * WRITES_PER_INSTANCE });
-    const acked = results.map((r) => r.id!);
-    const store = await openStore(dbUrl);
-    try {
-      const rows = await store.db.selectFrom('events').select('post_id').where('post_id', 'in', acked).execute();
-      expect(rows.length).toBe(acked.length);
-    } finally {
-      await store.close();
-    }
-    // Each instance sees the other's writes at once (data_version), caches included.
-    for (const { port } of instances) {
-      const list = await fetch(`http://127.0.0.1:${port}/wp-json/tribe/events/v1/events?start_date=2018-01-01&search=Two&per_page=1`);
-      expect(list.headers.get('x-tec-total')).toBe(String(2 * WRITES_PER_INSTANCE));
-    }
-  });
+  it(
+    `acknowledge every one of 2×${WRITES_PER_INSTANCE} concurrent creates, each of them stored`,
+    { timeout: 180_000 },
+    async () => {
+      const instances = await Promise.all([serve(dbUrl), serve(dbUrl)]);
+      children.push(...instances.map((i) => i.child));
+      // One write each first, so the burst does not trip the login throttle with 400 not-yet-verified attempts.
+      for (const { port } of instances) expect((await create(port, `warm ${port}`)).status).toBe(201);
+      const started = Date.now();
+      const results = await Promise.all(
+        instances.flatMap(({ port }, n) =>
+          Array.from({ length: WRITES_PER_INSTANCE }, async (_, i) => {
+            const res = await create(port, `Two ${n}-${i}`);
+            const body = (await res.json()) as { id?: number; code?: string };
+            return { status: res.status, id: body.id, retryAfter: res.headers.get('retry-after'), code: body.code };
+          }),
+        ),
+      );
+      const statuses: Record<number, number> = {};
+      for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      console.log(
+        `two processes, ${results.length} creates in ${Date.now() - started} ms: ${JSON.stringify(statuses)}`,
+      );
+      expect(statuses).toEqual({ 201: 2 * WRITES_PER_INSTANCE });
+      const acked = results.map((r) => r.id!);
+      const store = await openStore(dbUrl);
+      try {
+        const rows = await store.db.selectFrom('events').select('post_id').where('post_id', 'in', acked).execute();
+        expect(rows.length).toBe(acked.length);
+      } finally {
+        await store.close();
+      }
+      // Each instance sees the other's writes at once (data_version), caches included.
+      for (const { port } of instances) {
+        const list = await fetch(
+          `http://127.0.0.1:${port}/wp-json/tribe/events/v1/events?start_date=2018-01-01&search=Two&per_page=1`,
+        );
+        expect(list.headers.get('x-tec-total')).toBe(String(2 * WRITES_PER_INSTANCE));
+      }
+    },
+  );
 });

@@ -11,13 +11,29 @@ describe.each(STORES)('term rules as WordPress core applies them ($name)', (fact
     cat.opera = (await svc.post('/categories', { name: 'Opera', parent: cat.culture })).body.id;
     cat.baroque = (await svc.post('/categories', { name: 'Baroque Opera', parent: cat.opera })).body.id;
     cat.food = (await svc.post('/categories', { name: 'Food' })).body.id;
-    await createEvent(svc, { title: 'deep', start_date: '2018-01-13 10:00:00', end_date: '2018-01-13 11:00:00', categories: [cat.baroque] });
-    await createEvent(svc, { title: 'top', start_date: '2018-01-14 10:00:00', end_date: '2018-01-14 11:00:00', categories: [cat.culture] });
-    await createEvent(svc, { title: 'lunch', start_date: '2018-01-15 10:00:00', end_date: '2018-01-15 11:00:00', categories: [cat.food] });
+    await createEvent(svc, {
+      title: 'deep',
+      start_date: '2018-01-13 10:00:00',
+      end_date: '2018-01-13 11:00:00',
+      categories: [cat.baroque],
+    });
+    await createEvent(svc, {
+      title: 'top',
+      start_date: '2018-01-14 10:00:00',
+      end_date: '2018-01-14 11:00:00',
+      categories: [cat.culture],
+    });
+    await createEvent(svc, {
+      title: 'lunch',
+      start_date: '2018-01-15 10:00:00',
+      end_date: '2018-01-15 11:00:00',
+      categories: [cat.food],
+    });
   });
   afterAll(() => svc.close());
 
-  const titles = async (categories: string) => (await svc.get('/events', { query: { categories } })).body.events.map((e: { title: string }) => e.title);
+  const titles = async (categories: string) =>
+    (await svc.get('/events', { query: { categories } })).body.events.map((e: { title: string }) => e.title);
 
   it('takes the subcategories of a category too, at any depth, as WP_Tax_Query does', async () => {
     expect(await titles('culture')).toEqual(['deep', 'top']);
@@ -27,7 +43,10 @@ describe.each(STORES)('term rules as WordPress core applies them ($name)', (fact
   });
 
   it('ignores a category made its own parent (200, parent unchanged), as the plugin answers in the conformance kit', async () => {
-    const res = await svc.request('PATCH', `/categories/${cat.opera}`, { json: { parent: cat.opera }, as: 'administrator' });
+    const res = await svc.request('PATCH', `/categories/${cat.opera}`, {
+      json: { parent: cat.opera },
+      as: 'administrator',
+    });
     expect(res.status).toBe(200);
     expect(res.body.parent).toBe(cat.culture);
   });

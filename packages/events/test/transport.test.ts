@@ -14,7 +14,11 @@ describe.each(STORES)('HTTP transport as WordPress serves it ($name)', (factory)
     for (const path of ['/events/abc', '/venues/foo%20bar', '/events/by-slug/', '/nope', '/categories/by-slug/x']) {
       const res = await svc.get(path);
       expect(res.status, path).toBe(404);
-      expect(res.body).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      expect(res.body).toEqual({
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      });
     }
   });
 
@@ -60,7 +64,9 @@ describe.each(STORES)('HTTP transport as WordPress serves it ($name)', (factory)
 
   it('lists in Allow the methods the caller may use on the matched route, errors included', async () => {
     const mine = await createEvent(svc, { title: 'Allow me' });
-    expect((await svc.get(`/events/${mine.id}`, { as: 'administrator' })).headers.get('allow')).toBe('GET, DELETE, POST, PUT, PATCH');
+    expect((await svc.get(`/events/${mine.id}`, { as: 'administrator' })).headers.get('allow')).toBe(
+      'GET, DELETE, POST, PUT, PATCH',
+    );
     expect((await svc.get(`/events/${mine.id}`, { as: 'author' })).headers.get('allow')).toBe('GET');
     expect((await svc.get(`/events/${mine.id}`)).headers.get('allow')).toBe('GET');
     const missing = await svc.get('/events/999999', { as: 'administrator' });
@@ -89,7 +95,10 @@ describe.each(STORES)('HTTP transport as WordPress serves it ($name)', (factory)
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('trash');
     const b = await createEvent(svc, { title: 'Override header' });
-    const res2 = await svc.request('POST', `/events/${b.id}`, { headers: { 'x-http-method-override': 'DELETE' }, as: 'administrator' });
+    const res2 = await svc.request('POST', `/events/${b.id}`, {
+      headers: { 'x-http-method-override': 'DELETE' },
+      as: 'administrator',
+    });
     expect(res2.body.status).toBe('trash');
   });
 
@@ -105,7 +114,10 @@ describe.each(STORES)('HTTP transport as WordPress serves it ($name)', (factory)
   });
 
   it('honours _fields, _envelope and _jsonp', async () => {
-    expect((await svc.get(`/events/${eventId}`, { query: { _fields: 'id,title' } })).body).toEqual({ id: eventId, title: 'Transport' });
+    expect((await svc.get(`/events/${eventId}`, { query: { _fields: 'id,title' } })).body).toEqual({
+      id: eventId,
+      title: 'Transport',
+    });
     const env = await svc.get('/events/999999', { query: { _envelope: '1' } });
     expect(env.status).toBe(200);
     expect(env.body.status).toBe(404);
@@ -114,9 +126,13 @@ describe.each(STORES)('HTTP transport as WordPress serves it ($name)', (factory)
     expect(jsonp.text).toBe(`/**/cb({"id":${eventId}})`);
   });
 
-  it('keeps the route headers inside an _envelope and core\'s own headers outside it', async () => {
+  it("keeps the route headers inside an _envelope and core's own headers outside it", async () => {
     const env = await svc.get('/events', { query: { _envelope: '1', _fields: 'total' }, as: 'administrator' });
-    expect(env.body.headers).toEqual({ 'X-TEC-Total': env.body.body.total, 'X-TEC-TotalPages': expect.any(Number), Allow: 'GET, POST' });
+    expect(env.body.headers).toEqual({
+      'X-TEC-Total': env.body.body.total,
+      'X-TEC-TotalPages': expect.any(Number),
+      Allow: 'GET, POST',
+    });
     expect(env.headers.get('x-tec-total')).toBeNull();
     expect(env.headers.get('allow')).toBeNull();
     expect(env.headers.get('access-control-expose-headers')).toBe('X-WP-Total, X-WP-TotalPages, Link');
@@ -127,10 +143,16 @@ describe.each(STORES)('HTTP transport as WordPress serves it ($name)', (factory)
     expect(list.body).toEqual({ events: [], total: Number(list.headers.get('x-tec-total')) });
     expect(list.body.total).toBeGreaterThan(0);
     expect((await svc.get(`/events/${eventId}`, { query: { _fields: 'nope' } })).text).toBe('[]');
-    expect((await svc.get(`/events/${eventId}`, { query: { _fields: ['id', 'title'] } })).body).toEqual({ id: eventId, title: 'Transport' });
+    expect((await svc.get(`/events/${eventId}`, { query: { _fields: ['id', 'title'] } })).body).toEqual({
+      id: eventId,
+      title: 'Transport',
+    });
     // The namespace index's `up` link is a response link, added after the filter.
     const index = await svc.get('', { query: { _fields: 'namespace' } });
-    expect(index.body).toEqual({ namespace: 'tribe/events/v1', _links: { up: [{ href: 'http://wordpress.test/wp-json/' }] } });
+    expect(index.body).toEqual({
+      namespace: 'tribe/events/v1',
+      _links: { up: [{ href: 'http://wordpress.test/wp-json/' }] },
+    });
   });
 
   it('refuses an invalid _jsonp callback with 400 before anything else', async () => {
@@ -138,27 +160,48 @@ describe.each(STORES)('HTTP transport as WordPress serves it ($name)', (factory)
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/javascript; charset=UTF-8');
     expect(res.headers.get('allow')).toBeNull();
-    expect(JSON.parse(res.text)).toEqual({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' });
+    expect(JSON.parse(res.text)).toEqual({
+      code: 'rest_callback_invalid',
+      message: 'Invalid JSONP callback function.',
+    });
   });
 
   it('answers malformed JSON with 400 rest_invalid_json and writes nothing', async () => {
-    const res = await svc.request('POST', '/events', { body: '{"title": "x",', headers: { 'content-type': 'application/json' }, as: 'administrator' });
+    const res = await svc.request('POST', '/events', {
+      body: '{"title": "x",',
+      headers: { 'content-type': 'application/json' },
+      as: 'administrator',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_invalid_json');
     expect(res.body.message).toBe('Invalid JSON body passed.');
   });
 
   it('reads a JSON list as parameters 0, 1, … and a JSON null as not sent, as WP_REST_Request does', async () => {
-    const list = await svc.request('POST', '/events', { body: '["not", "an", "object"]', headers: { 'content-type': 'application/json' }, as: 'administrator' });
+    const list = await svc.request('POST', '/events', {
+      body: '["not", "an", "object"]',
+      headers: { 'content-type': 'application/json' },
+      as: 'administrator',
+    });
     expect(list.status).toBe(400);
-    expect(list.body).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['title', 'start_date', 'end_date'] } });
-    const nullCost = await svc.request('POST', '/events', { json: { title: 'Null cost', start_date: '2018-02-01 10:00', end_date: '2018-02-01 11:00', cost: null }, as: 'administrator' });
+    expect(list.body).toMatchObject({
+      code: 'rest_missing_callback_param',
+      data: { params: ['title', 'start_date', 'end_date'] },
+    });
+    const nullCost = await svc.request('POST', '/events', {
+      json: { title: 'Null cost', start_date: '2018-02-01 10:00', end_date: '2018-02-01 11:00', cost: null },
+      as: 'administrator',
+    });
     expect(nullCost.status).toBe(201);
     expect(nullCost.body.cost).toBe('');
   });
 
   it('answers an oversized body with 413 in the WordPress envelope', async () => {
-    const res = await svc.request('POST', '/events', { body: `title=${'x'.repeat(1024 * 1024 + 10)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, as: 'administrator' });
+    const res = await svc.request('POST', '/events', {
+      body: `title=${'x'.repeat(1024 * 1024 + 10)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      as: 'administrator',
+    });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'rest_payload_too_large', data: { status: 413 } });
   });

@@ -17,26 +17,35 @@ describe('writeTransaction on PostgreSQL', () => {
     await sql`create table lock_probe (id integer primary key, runs integer not null)`.execute(store.db);
     await sql`insert into lock_probe values (1, 0), (2, 0)`.execute(store.db);
   });
-  afterAll(async () => { await store.close(); await dispose(); });
+  afterAll(async () => {
+    await store.close();
+    await dispose();
+  });
 
   it('runs a transaction again when PostgreSQL breaks a deadlock with it, and both writes land', async () => {
     let runs = 0;
     let locked = 0;
     let bothLocked!: () => void;
-    const barrier = new Promise<void>((resolve) => { bothLocked = resolve; });
-    // Two writers lock the probe rows in opposite orders; on their first run each waits until the other holds a row.
-    const writer = (a: number, b: number) => writeTransaction(store.db, async (trx) => {
-      const first = runs++ < 2;
-      await sql`set local deadlock_timeout = '50ms'`.execute(trx);
-      await sql`update lock_probe set runs = runs + 1 where id = ${a}`.execute(trx);
-      if (first && ++locked === 2) bothLocked();
-      if (first) await barrier;
-      await sql`update lock_probe set runs = runs + 1 where id = ${b}`.execute(trx);
+    const barrier = new Promise<void>((resolve) => {
+      bothLocked = resolve;
     });
+    // Two writers lock the probe rows in opposite orders; on their first run each waits until the other holds a row.
+    const writer = (a: number, b: number) =>
+      writeTransaction(store.db, async (trx) => {
+        const first = runs++ < 2;
+        await sql`set local deadlock_timeout = '50ms'`.execute(trx);
+        await sql`update lock_probe set runs = runs + 1 where id = ${a}`.execute(trx);
+        if (first && ++locked === 2) bothLocked();
+        if (first) await barrier;
+        await sql`update lock_probe set runs = runs + 1 where id = ${b}`.execute(trx);
+      });
     await Promise.all([writer(1, 2), writer(2, 1)]);
     expect(runs).toBe(3);
     const rows = await sql<{ id: number; runs: number }>`select id, runs from lock_probe order by id`.execute(store.db);
-    expect(rows.rows).toEqual([{ id: 1, runs: 2 }, { id: 2, runs: 2 }]);
+    expect(rows.rows).toEqual([
+      { id: 1, runs: 2 },
+      { id: 2, runs: 2 },
+    ]);
   });
 
   it(`gives up after ${MAX_CONFLICT_ATTEMPTS} runs that all conflict and passes the error on`, async () => {

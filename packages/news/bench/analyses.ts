@@ -7,7 +7,13 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { buildRelease, openRelease, type OpenRelease } from '../src/release/index.ts';
-import { collocations, count, ngrams, type CollocationsRequestWire, type NgramsRequestWire } from '../src/search-v2/index.ts';
+import {
+  collocations,
+  count,
+  ngrams,
+  type CollocationsRequestWire,
+  type NgramsRequestWire,
+} from '../src/search-v2/index.ts';
 import { bruteContinuations, bruteWindows, scanJsonl } from '../test/support/analyses-brute.ts';
 import { corpusFiles } from '../test/support/corpora.ts';
 import { CORPORA, ensureCorporaRelease, pct, writeBenchmarkSection } from './bench-support.ts';
@@ -62,10 +68,19 @@ async function bruteSeconds(run: (text: string) => void): Promise<number> {
 async function main(): Promise<void> {
   await ensureCorporaRelease(DIRS.sa, VERSION);
   if (!existsSync(`${DIRS.compressed}/index-manifest.json`)) {
-    await buildRelease({ inputs: [CORPORA], out: DIRS.compressed, indexVersion: VERSION, force: true, kind: 'compressed' });
+    await buildRelease({
+      inputs: [CORPORA],
+      out: DIRS.compressed,
+      indexVersion: VERSION,
+      force: true,
+      kind: 'compressed',
+    });
   }
   const rows: string[] = [];
-  const releases = { sa: await openRelease(DIRS.sa, { mode: 'memory' }), compressed: await openRelease(DIRS.compressed, { mode: 'memory' }) };
+  const releases = {
+    sa: await openRelease(DIRS.sa, { mode: 'memory' }),
+    compressed: await openRelease(DIRS.compressed, { mode: 'memory' }),
+  };
   for (const r of NGRAMS) {
     const n = await occurrencesOf(releases.sa, r.query);
     const cells: string[] = [];
@@ -75,7 +90,9 @@ async function main(): Promise<void> {
       mode = (await ngrams(releases[kind], r)).mode;
       cells.push(`${ms(t.p50)} / ${ms(t.p90)}`);
     }
-    rows.push(`| ngrams ${label(r, `${r.direction} ${r.words}${r.complete === true ? ' complete' : ''}${r.languages ? ' de' : ''}`)} | ${n.toLocaleString('en')} | ${mode} | ${cells.join(' | ')} |`);
+    rows.push(
+      `| ngrams ${label(r, `${r.direction} ${r.words}${r.complete === true ? ' complete' : ''}${r.languages ? ' de' : ''}`)} | ${n.toLocaleString('en')} | ${mode} | ${cells.join(' | ')} |`,
+    );
     console.error(rows.at(-1));
   }
   for (const r of COLLOCATIONS) {
@@ -87,29 +104,37 @@ async function main(): Promise<void> {
       mode = (await collocations(releases[kind], r)).mode;
       cells.push(`${ms(t.p50)} / ${ms(t.p90)}`);
     }
-    rows.push(`| collocations ${label(r, `${r.left ?? 5}+${r.right ?? 5}${r.languages ? ' de' : ''}`)} | ${n.toLocaleString('en')} | ${mode} | ${cells.join(' | ')} |`);
+    rows.push(
+      `| collocations ${label(r, `${r.left ?? 5}+${r.right ?? 5}${r.languages ? ' de' : ''}`)} | ${n.toLocaleString('en')} | ${mode} | ${cells.join(' | ')} |`,
+    );
     console.error(rows.at(-1));
   }
   releases.sa.close();
   releases.compressed.close();
-  const bruteNgrams = await bruteSeconds((t) => { bruteContinuations(t, 'oil prices', { direction: 'right', words: 1 }, new Map()); });
-  const bruteColl = await bruteSeconds((t) => { bruteWindows(t, 'oil prices', 5, 5, 'sensitive', new Map()); });
+  const bruteNgrams = await bruteSeconds((t) => {
+    bruteContinuations(t, 'oil prices', { direction: 'right', words: 1 }, new Map());
+  });
+  const bruteColl = await bruteSeconds((t) => {
+    bruteWindows(t, 'oil prices', 5, 5, 'sensitive', new Map());
+  });
   console.error({ bruteNgrams, bruteColl });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const section = [
     '## Word analyses: ngrams and collocations (issue 28), real corpora',
     '',
-    `Machine: ${cpus().length} × ${cpu}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end (other helpers' jobs share it). ` +
-    `Data: the four real corpora (30,230 articles, 45.6 MB of text, 83 monthly shards), releases of both index kinds opened in memory. ` +
-    `Calls in process (no HTTP), ${RUNS} runs each (collocations ${Math.max(3, Math.floor(RUNS / 3))}) after one warm-up; p50 / p90 in ms. ` +
-    'Targets: ngrams p50 ≤ 100 ms, collocations (≤ 50,000 occurrences, exact) p50 ≤ 500 ms. `npm run bench:analyses`.',
+    `Machine: ${cpus().length} × ${cpu}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at the end (other helpers' jobs share it). ` +
+      `Data: the four real corpora (30,230 articles, 45.6 MB of text, 83 monthly shards), releases of both index kinds opened in memory. ` +
+      `Calls in process (no HTTP), ${RUNS} runs each (collocations ${Math.max(3, Math.floor(RUNS / 3))}) after one warm-up; p50 / p90 in ms. ` +
+      'Targets: ngrams p50 ≤ 100 ms, collocations (≤ 50,000 occurrences, exact) p50 ≤ 500 ms. `npm run bench:analyses`.',
     '',
     '| call | occurrences | mode | SA p50 / p90 | compressed p50 / p90 |',
     '|---|---:|---|---:|---:|',
     ...rows,
     '',
     `Brute force (streaming scan of the gzipped JSONL with src/words, one query): ngrams "oil prices" ${bruteNgrams.toFixed(1)} s, ` +
-    `collocations "oil prices" ${bruteColl.toFixed(1)} s (scores would need a second pass for each collocate's frequency).`,
+      `collocations "oil prices" ${bruteColl.toFixed(1)} s (scores would need a second pass for each collocate's frequency).`,
   ].join('\n');
   writeBenchmarkSection('## Word analyses: ngrams and collocations (issue 28)', section);
   console.log(section);

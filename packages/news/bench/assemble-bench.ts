@@ -28,20 +28,36 @@ const log = (msg: string): void => void process.stderr.write(`bench:assemble: ${
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-const inputs = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) => join(CORPORA, c, `${c}.jsonl.gz`));
+const inputs = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) =>
+  join(CORPORA, c, `${c}.jsonl.gz`),
+);
 
-interface Config { readonly label: string; readonly inputs: readonly string[]; readonly splits: readonly string[]; readonly partBytes?: number }
+interface Config {
+  readonly label: string;
+  readonly inputs: readonly string[];
+  readonly splits: readonly string[];
+  readonly partBytes?: number;
+}
 
 async function buildParts(dir: string, c: Config): Promise<string[]> {
   const parts = c.splits.map((_, i) => join(dir, `part-${i}`));
   for (const [i, spec] of c.splits.entries()) {
-    await buildRelease({ inputs: c.inputs, out: parts[i] as string, indexVersion: 'bench-assemble', partBytes: c.partBytes, onlyPeriods: spec });
+    await buildRelease({
+      inputs: c.inputs,
+      out: parts[i] as string,
+      indexVersion: 'bench-assemble',
+      partBytes: c.partBytes,
+      onlyPeriods: spec,
+    });
   }
   return parts;
 }
 
 /** Median seconds of `RUNS` assemblies of `parts` into fresh folders under `outDir`, and what one of them reported. */
-async function timeAssemble(parts: string[], outDir: string): Promise<{ seconds: number; files: number; shards: number; bytes: number; copiedBytes: number }> {
+async function timeAssemble(
+  parts: string[],
+  outDir: string,
+): Promise<{ seconds: number; files: number; shards: number; bytes: number; copiedBytes: number }> {
   const times: number[] = [];
   let last = { files: 0, shards: 0, bytes: 0, copiedBytes: 0 };
   for (let r = 0; r < RUNS; r++) {
@@ -78,7 +94,11 @@ try {
   if (SYNTHETIC_BYTES > 0) {
     const corpus = join(WORK, 'synthetic.jsonl.gz');
     await writeSyntheticCorpus(corpus, { ...defaultSyntheticCorpusOptions, textBytes: SYNTHETIC_BYTES });
-    configs.push({ label: `synthetic ${(SYNTHETIC_BYTES / 1e6).toFixed(0)} MB, default part size`, inputs: [corpus], splits: SYNTHETIC_SPLITS });
+    configs.push({
+      label: `synthetic ${(SYNTHETIC_BYTES / 1e6).toFixed(0)} MB, default part size`,
+      inputs: [corpus],
+      splits: SYNTHETIC_SPLITS,
+    });
   }
   for (const c of configs) {
     const label = c.label;
@@ -96,21 +116,28 @@ try {
       mkdirSync(shmDir);
       try {
         timeCopy(parts, shmDir);
-        const copied = await timeAssemble(c.splits.map((_, i) => join(shmDir, `part-${i}`)), dir);
+        const copied = await timeAssemble(
+          c.splits.map((_, i) => join(shmDir, `part-${i}`)),
+          dir,
+        );
         away = `${copied.seconds.toFixed(3)} s (${(copied.copiedBytes / 1e6).toFixed(1)} MB copied)`;
       } finally {
         rmSync(shmDir, { recursive: true, force: true });
       }
     }
     const verifyRate = `${(linked.bytes / 1e6 / linked.seconds).toFixed(0)} MB/s`;
-    rows.push(`| ${label} | ${linked.shards} | ${linked.files} | ${(bytes / 1e6).toFixed(1)} MB | **${linked.seconds.toFixed(3)} s** | ${verifyRate} | ${away} | ${cpSeconds.toFixed(3)} s | ${(cpSeconds / linked.seconds).toFixed(1)}× |`);
+    rows.push(
+      `| ${label} | ${linked.shards} | ${linked.files} | ${(bytes / 1e6).toFixed(1)} MB | **${linked.seconds.toFixed(3)} s** | ${verifyRate} | ${away} | ${cpSeconds.toFixed(3)} s | ${(cpSeconds / linked.seconds).toFixed(1)}× |`,
+    );
     log(rows.at(-1) as string);
   }
 } finally {
   rmSync(WORK, { recursive: true, force: true });
 }
 
-writeBenchmarkSection('## Distributed builds: news release assemble (npm run bench:assemble)', `## Distributed builds: news release assemble (npm run bench:assemble)
+writeBenchmarkSection(
+  '## Distributed builds: news release assemble (npm run bench:assemble)',
+  `## Distributed builds: news release assemble (npm run bench:assemble)
 
 Measured ${new Date().toISOString().slice(0, 16)} UTC on ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, **shared with other jobs**: load average ${loadBefore} at the start, ${loadAverage()} at the end.
 Data: the four real corpora together (45.6 MB of text, the largest real release here), built as ${CORPORA_SPLITS.length} parts of crawl months (\`--only-periods ${CORPORA_SPLITS.join(' | ')}\`), and a synthetic corpus (\`news demo-corpus\`) in ${SYNTHETIC_SPLITS.length} parts (\`${SYNTHETIC_SPLITS.join(' | ')}\`); \`--kind sa\`.
@@ -125,4 +152,5 @@ ${rows.join('\n')}
 Hard-linked assembly costs a directory entry per file plus one read and sha256 of every file (issue 23: a part is
 not trusted), so it grows with the data at the "verified" rate, on one core; the cp column is what copying the same
 bytes costs on this disk. Before the checksums (2026-11-24) the linked assembly took 0.065-0.296 s whatever the data.
-`);
+`,
+);

@@ -26,12 +26,22 @@ const seconds = (from: bigint): number => Number(process.hrtime.bigint() - from)
 /** Latencies (µs) of sequential count RPCs until `until` settles (or `n` of them, when no promise is given). */
 async function countLatencies(url: string, until: Promise<unknown> | number): Promise<number[]> {
   let done = false;
-  if (typeof until !== 'number') void until.finally(() => { done = true; });
-  const body = JSON.stringify({ protocol: PROTOCOL_VERSION, request: { kind: 'count', index: 'news', query: 'der', yearMin: null, yearMax: null } });
+  if (typeof until !== 'number')
+    void until.finally(() => {
+      done = true;
+    });
+  const body = JSON.stringify({
+    protocol: PROTOCOL_VERSION,
+    request: { kind: 'count', index: 'news', query: 'der', yearMin: null, yearMax: null },
+  });
   const samples: number[] = [];
   while (typeof until === 'number' ? samples.length < until : !done) {
     const t = process.hrtime.bigint();
-    const r = await fetch(`${url}${RPC_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const r = await fetch(`${url}${RPC_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     await r.text();
     samples.push(seconds(t) * 1e6);
   }
@@ -57,7 +67,11 @@ try {
   t = process.hrtime.bigint();
   const release = await openRelease(dir, { mode: 'disk', expectedIndexVersion: VERSION, verify: 'sizes' });
   const sizesSeconds = seconds(t);
-  const worker = await startWorker(release, { host: '127.0.0.1', port: 0, backgroundCheck: dir }, pino({ level: 'silent' }));
+  const worker = await startWorker(
+    release,
+    { host: '127.0.0.1', port: 0, backgroundCheck: dir },
+    pino({ level: 'silent' }),
+  );
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const during = await countLatencies(worker.url, worker.backgroundCheck);
@@ -69,12 +83,15 @@ try {
 
   const gb = summary.bytesTotal / 1e9;
   const [d, a] = [percentiles(during), percentiles(after)];
-  const row = `| ${(TEXT_BYTES / 1e6).toFixed(0)} MB synthetic text, --kind sa | ${summary.filesTotal} files, ${(summary.bytesTotal / 1e6).toFixed(0)} MB | ` +
+  const row =
+    `| ${(TEXT_BYTES / 1e6).toFixed(0)} MB synthetic text, --kind sa | ${summary.filesTotal} files, ${(summary.bytesTotal / 1e6).toFixed(0)} MB | ` +
     `${sizesSeconds.toFixed(2)} s | ${fullSeconds.toFixed(1)} s (${(fullSeconds / gb).toFixed(1)} s/GB) | **${summary.seconds.toFixed(1)} s (${(summary.seconds / gb).toFixed(1)} s/GB)** | ` +
     `${(d.p50 / 1000).toFixed(2)} / ${(d.p99 / 1000).toFixed(2)} ms (${d.n}) | ${(a.p50 / 1000).toFixed(2)} / ${(a.p99 / 1000).toFixed(2)} ms (${a.n}) | ` +
     `${(delay.percentile(99) / 1e6).toFixed(1)} / ${(delay.max / 1e6).toFixed(1)} ms |`;
   log(row);
-  writeBenchmarkSection('## Worker: --verify sizes and its background check (npm run bench:background-check)', `## Worker: --verify sizes and its background check (npm run bench:background-check)
+  writeBenchmarkSection(
+    '## Worker: --verify sizes and its background check (npm run bench:background-check)',
+    `## Worker: --verify sizes and its background check (npm run bench:background-check)
 
 Measured ${new Date().toISOString().slice(0, 16)} UTC on ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, **shared with other jobs**: load average ${loadBefore} at the start, ${loadAverage()} at the end.
 A release built from a synthetic corpus (\`news demo-corpus\`), opened with \`mode: 'disk'\`. "open" is \`openRelease\` until it
@@ -90,7 +107,8 @@ ${row}
 The check hashes on a thread of its own (\`digest-thread.ts\`), so requests are answered on the main thread meanwhile
 and the hash takes the other core; a damaged shard is out of service as soon as its file has been read. "event-loop
 delay" is the main thread's (it includes the count requests' own work).
-`);
+`,
+  );
 } finally {
   rmSync(WORK, { recursive: true, force: true });
 }

@@ -14,14 +14,23 @@ export const NEWS_BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url)
 export const BENCHMARKS_FILE = `${REPO}BENCHMARKS.md`;
 
 /** Starts `news <args>` (from `bin`, e.g. another checkout's) and resolves once it logs `{"event":"listening","url":…}` on stdout. */
-export function spawnListening(args: string[], env: Record<string, string> = {}, bin = NEWS_BIN): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+export function spawnListening(
+  args: string[],
+  env: Record<string, string> = {},
+  bin = NEWS_BIN,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const m = JSON.parse(line) as { event?: string; url?: string };
         if (m.event === 'listening' && m.url !== undefined) resolve({ child, url: m.url });
-      } catch { /* not ours */ }
+      } catch {
+        /* not ours */
+      }
     });
     child.once('exit', (code) => reject(new Error(`news ${args[0]} exited ${code}`)));
   });
@@ -83,8 +92,19 @@ export interface AutocannonResult {
   errors: number;
   timeouts: number;
 }
-export interface AutocannonRequest { method: string; path: string; headers: Record<string, string>; setupRequest(req: { body?: string }): { body: string } }
-export type Autocannon = (opts: { url: string; connections: number; duration: number; pipelining: number; requests: AutocannonRequest[] }) => Promise<AutocannonResult>;
+export interface AutocannonRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  setupRequest(req: { body?: string }): { body: string };
+}
+export type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining: number;
+  requests: AutocannonRequest[];
+}) => Promise<AutocannonResult>;
 // autocannon ships no type declarations; this is the slice of its API used here.
 export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
@@ -103,11 +123,18 @@ export function distinctQueries(n: number): string[] {
   const words: string[] = [];
   for (const d of readdirSync(CORPORA, { withFileTypes: true }).filter((e) => e.isDirectory())) {
     for (const f of readdirSync(join(CORPORA, d.name)).filter((x) => x.endsWith('.jsonl.gz'))) {
-      const lines = gunzipSync(readFileSync(join(CORPORA, d.name, f))).toString('utf8').split('\n');
+      const lines = gunzipSync(readFileSync(join(CORPORA, d.name, f)))
+        .toString('utf8')
+        .split('\n');
       for (let i = 0; i < lines.length; i += 7) {
         if (lines[i] === '') continue;
         const text = (JSON.parse(lines[i]!) as { text: string }).text;
-        words.push(...text.split(/\s+/).filter((w) => w.length > 1).slice(0, 40));
+        words.push(
+          ...text
+            .split(/\s+/)
+            .filter((w) => w.length > 1)
+            .slice(0, 40),
+        );
       }
     }
   }
@@ -131,9 +158,32 @@ export function distinctQueries(n: number): string[] {
  * Builds a release of the shared real corpora at `release` once (kept for later runs), then starts a worker on it
  * and a gateway bound to it (from `bin`, e.g. another checkout's, for an A/B run); `stop` ends both.
  */
-export async function startCorporaStack(release: string, indexVersion: string, bin = NEWS_BIN): Promise<{ url: string; stop(): void }> {
+export async function startCorporaStack(
+  release: string,
+  indexVersion: string,
+  bin = NEWS_BIN,
+): Promise<{ url: string; stop(): void }> {
   await ensureCorporaRelease(release, indexVersion);
-  const worker = await spawnListening(['worker', '--release', release, '--index-version', indexVersion, '--port', '0', '--verify', 'sizes'], {}, bin);
-  const gateway = await spawnListening(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: indexVersion, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', ...ADMISSION_OPEN_ENV }, bin);
-  return { url: gateway.url, stop: () => { gateway.child.kill(); worker.child.kill(); } };
+  const worker = await spawnListening(
+    ['worker', '--release', release, '--index-version', indexVersion, '--port', '0', '--verify', 'sizes'],
+    {},
+    bin,
+  );
+  const gateway = await spawnListening(
+    ['gateway', '--port', '0'],
+    {
+      GATEWAY_INDEX_VERSION: indexVersion,
+      GATEWAY_WORKER_URL: worker.url,
+      GATEWAY_ENVIRONMENT: 'development',
+      ...ADMISSION_OPEN_ENV,
+    },
+    bin,
+  );
+  return {
+    url: gateway.url,
+    stop: () => {
+      gateway.child.kill();
+      worker.child.kill();
+    },
+  };
 }

@@ -11,7 +11,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { INDEX_MANIFEST_FILE, type IndexManifest } from '../src/release/index.ts';
 import {
-  BIG_OPEN_PHRASES, buildOneMonthRelease, countOverHttp, memoryOf, scanCorpusCounts, serveRelease, type RunResult,
+  BIG_OPEN_PHRASES,
+  buildOneMonthRelease,
+  countOverHttp,
+  memoryOf,
+  scanCorpusCounts,
+  serveRelease,
+  type RunResult,
 } from '../test/support/one-month-release.ts';
 import { spawnListening, writeBenchmarkSection } from './bench-support.ts';
 import { machine } from './index-bench-measure.ts';
@@ -32,7 +38,17 @@ const gb = (bytes: number): string => (bytes / 1e9).toFixed(2);
 /** The worker alone with sizes checked but no sha256: the part of the start that loading the shard takes. */
 async function loadOnly(release: string, indexVersion: string): Promise<{ ms: number; rss: number }> {
   const started = performance.now();
-  const { child } = await spawnListening(['worker', '--release', release, '--index-version', indexVersion, '--port', '0', '--verify', 'sizes']);
+  const { child } = await spawnListening([
+    'worker',
+    '--release',
+    release,
+    '--index-version',
+    indexVersion,
+    '--port',
+    '0',
+    '--verify',
+    'sizes',
+  ]);
   const ms = performance.now() - started;
   const { rss } = memoryOf(child.pid);
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -78,9 +94,10 @@ async function main(): Promise<void> {
   const m = machine();
   const rssPerByte = rss.rss / textBytes;
   const startS = serving.startMs / 1000;
-  const buildRow = build === undefined
-    ? '| `news build` (defaults) | not run (BENCH_BIG_OPEN_REUSE=1) | – |'
-    : `| \`news build\` (defaults): wall, MB/s, peak RSS | ${(build.buildRun.ms / 1000).toFixed(0)} s, ${(textBytes / 1e6 / (build.buildRun.ms / 1000)).toFixed(1)} MB/s, ${gb(build.buildRun.peakRssBytes)} GB (${(build.buildRun.peakRssBytes / textBytes).toFixed(2)} B/B) | – |`;
+  const buildRow =
+    build === undefined
+      ? '| `news build` (defaults) | not run (BENCH_BIG_OPEN_REUSE=1) | – |'
+      : `| \`news build\` (defaults): wall, MB/s, peak RSS | ${(build.buildRun.ms / 1000).toFixed(0)} s, ${(textBytes / 1e6 / (build.buildRun.ms / 1000)).toFixed(1)} MB/s, ${gb(build.buildRun.peakRssBytes)} GB (${(build.buildRun.peakRssBytes / textBytes).toFixed(2)} B/B) | – |`;
   const section = `${HEADING}
 
 Machine: ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, Node ${process.version}. Run on ${started}Z; load average ${loadBefore} at the start, ${loadAverage()} at the end.

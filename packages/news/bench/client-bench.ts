@@ -18,7 +18,11 @@ const VERSION = 'client-bench-1';
 const SECTION = '## News browser client (npm run bench:client)';
 /** Plain phrases (target 300 ms), then a boolean query and a filtered frequent word (issue 29: target 1 s). */
 const QUERIES: readonly { readonly label: string; readonly search: string; readonly target: number }[] = [
-  ...['Bundesregierung', 'oil prices', '東京', 'Zyxwvut Qponmlk', 'the'].map((q) => ({ label: `“${q}”`, search: `q=${encodeURIComponent(q)}`, target: 300 })),
+  ...['Bundesregierung', 'oil prices', '東京', 'Zyxwvut Qponmlk', 'the'].map((q) => ({
+    label: `“${q}”`,
+    search: `q=${encodeURIComponent(q)}`,
+    target: 300,
+  })),
   { label: 'boolean “oil AND prices”', search: `q=${encodeURIComponent('oil AND prices')}`, target: 1000 },
   { label: 'filtered “the”, languages ja; de', search: `q=the&languages=${encodeURIComponent('ja;de')}`, target: 1000 },
 ];
@@ -37,7 +41,9 @@ async function firstCardMs(context: BrowserContext, url: string): Promise<number
   const page = await context.newPage();
   try {
     await page.goto(url);
-    await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, {
+      timeout: 30_000,
+    });
     return await page.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard);
   } finally {
     await page.close();
@@ -48,20 +54,39 @@ async function firstLoadBytes(context: BrowserContext, base: string): Promise<{ 
   const page = await context.newPage();
   await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
   await page.goto(base, { waitUntil: 'load' });
-  const entries = await page.evaluate(() => (performance.getEntriesByType('navigation') as PerformanceResourceTiming[])
-    .concat(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-    .filter((e) => !e.name.includes('/api/')).map((e) => ({ name: new URL(e.name).pathname.replace(/\.[\w-]{16}\./, '.'), bytes: e.transferSize })));
+  const entries = await page.evaluate(() =>
+    (performance.getEntriesByType('navigation') as PerformanceResourceTiming[])
+      .concat(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((e) => !e.name.includes('/api/'))
+      .map((e) => ({ name: new URL(e.name).pathname.replace(/\.[\w-]{16}\./, '.'), bytes: e.transferSize })),
+  );
   await page.close();
-  return { total: entries.reduce((s, e) => s + e.bytes, 0), parts: entries.map((e) => `${e.name} ${(e.bytes / 1000).toFixed(1)} KB`).join(', ') };
+  return {
+    total: entries.reduce((s, e) => s + e.bytes, 0),
+    parts: entries.map((e) => `${e.name} ${(e.bytes / 1000).toFixed(1)} KB`).join(', '),
+  };
 }
 
 async function main(): Promise<void> {
   const stack = await startCorporaStack(RELEASE, VERSION);
-  const baseline = BASELINE === undefined ? null : await startCorporaStack(RELEASE, VERSION, join(BASELINE, 'packages/news/bin/news.js'));
+  const baseline =
+    BASELINE === undefined
+      ? null
+      : await startCorporaStack(RELEASE, VERSION, join(BASELINE, 'packages/news/bin/news.js'));
   const profile = await mkdtemp(join(tmpdir(), 'client-bench-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 1000 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   await context.addInitScript(OBSERVER);
   try {
@@ -83,8 +108,14 @@ async function main(): Promise<void> {
       base.sort((a, b) => a - b);
       const p50 = pct(ms, 50);
       const compared = baseline === null ? [] : [pct(base, 50).toFixed(0), (p50 / pct(base, 50)).toFixed(2)];
-      rows.push([q.label, p50.toFixed(0), pct(ms, 90).toFixed(0), `${ms[0]!.toFixed(0)}–${ms.at(-1)!.toFixed(0)}`, ...compared,
-        `${p50 <= q.target ? 'yes' : 'no'} (≤ ${q.target})`]);
+      rows.push([
+        q.label,
+        p50.toFixed(0),
+        pct(ms, 90).toFixed(0),
+        `${ms[0]!.toFixed(0)}–${ms.at(-1)!.toFixed(0)}`,
+        ...compared,
+        `${p50 <= q.target ? 'yes' : 'no'} (≤ ${q.target})`,
+      ]);
       console.error(`${q.label}: p50 ${p50.toFixed(0)} ms${baseline === null ? '' : ` (baseline ${compared[0]} ms)`}`);
     }
     const section = `${SECTION}
@@ -92,19 +123,27 @@ async function main(): Promise<void> {
 Chromium (Debian \`/usr/bin/chromium\`, headless, playwright-core) → real gateway → real worker on loopback; release
 built from the shared real corpora (\`../shared/corpora\`: fundus, 10kGNAD, Reuters-21578, livedoor). First card = time
 from navigation start to the first result card in the DOM (the no-match phrase: the "No article contains" message),
-with cached assets; ${RUNS} visits per query after one warm-up.${baseline === null ? '' : ` Baseline: the checkout in
+with cached assets; ${RUNS} visits per query after one warm-up.${
+      baseline === null
+        ? ''
+        : ` Baseline: the checkout in
 \`BENCH_BASELINE\` (its own gateway and worker on the same release), visited alternately with this one; ratio = this
-p50 / baseline p50.`} Targets: p50 ≤ 300 ms for plain phrases (issue 13), ≤ 1 s for a boolean query and a filtered
+p50 / baseline p50.`
+    } Targets: p50 ≤ 300 ms for plain phrases (issue 13), ≤ 1 s for a boolean query and a filtered
 search (issue 29; their first cards come from \`POST /api/v2/search\`).
 
 | query | first card p50 (ms) | p90 (ms) | range (ms) |${baseline === null ? '' : ' baseline p50 (ms) | ratio |'} p50 within target (ms) |
 | --- | ---: | ---: | ---: |${baseline === null ? '' : ' ---: | ---: |'} --- |
 ${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}
 
-${rows.some((r) => r.at(-1)?.startsWith('no')) ? `Not every p50 meets the target in this run (load ${loadBefore.toFixed(0)} on ${cpus().length} cores); the no-match phrase
+${
+  rows.some((r) => r.at(-1)?.startsWith('no'))
+    ? `Not every p50 meets the target in this run (load ${loadBefore.toFixed(0)} on ${cpus().length} cores); the no-match phrase
 (page plus one \`find\`) shows the floor under this load.
 
-` : ''}First visit with an empty cache: **${(weight.total / 1000).toFixed(1)} KB** transferred (target ≤ ${FIRST_LOAD_BYTES / 1000} KB; brotli): ${weight.parts}.
+`
+    : ''
+}First visit with an empty cache: **${(weight.total / 1000).toFixed(1)} KB** transferred (target ≤ ${FIRST_LOAD_BYTES / 1000} KB; brotli): ${weight.parts}.
 
 Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}. Run on ${new Date().toISOString().slice(0, 16)}Z;
 1-minute load average ${loadBefore.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end (the machine is shared; above ~2 the

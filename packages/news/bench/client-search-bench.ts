@@ -6,7 +6,13 @@
  * Release: the shared real corpora beside the repository (built once, cached under /tmp).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
-import { ensureCorporaRelease, pct, spawnListening, writeBenchmarkSection, ADMISSION_OPEN_ENV } from './bench-support.ts';
+import {
+  ensureCorporaRelease,
+  pct,
+  spawnListening,
+  writeBenchmarkSection,
+  ADMISSION_OPEN_ENV,
+} from './bench-support.ts';
 import { ApiClient } from '../src/client/api/api-client.ts';
 import { SearchSession } from '../src/client/search/search-session.ts';
 import { EMPTY_STATE, type SearchState } from '../src/client/search/url-state.ts';
@@ -25,7 +31,11 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [r, performance.now() - t];
 }
 
-const median = (xs: number[]) => pct([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  pct(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const ms = (x: number) => x.toFixed(0);
 
 /** The old page: one click per step until the first matching card; the new one: one automatic scan to 25 cards. */
@@ -36,7 +46,9 @@ async function filteredScan(api: ApiClient, state: SearchState) {
   let firstCardSteps: number | null = null;
   const [, scanMs] = await timed(async () => {
     await examineUntilEnough(s, {
-      ...defaultAutoExamineOptions, wanted: CARDS, alive: () => true,
+      ...defaultAutoExamineOptions,
+      wanted: CARDS,
+      alive: () => true,
       mayFindMore: () => est.matching_articles.high > s.articles.totals().matchingArticles,
       progress: () => {
         steps++;
@@ -45,13 +57,37 @@ async function filteredScan(api: ApiClient, state: SearchState) {
     });
   });
   if (firstCardSteps === null && s.articles.totals().matchingArticles > 0) firstCardSteps = steps;
-  return { est, estMs, steps, firstCardSteps, scanMs, cards: s.articles.totals().matchingArticles, examined: s.articles.totals().examinedOccurrences, total: s.found.total_occurrences };
+  return {
+    est,
+    estMs,
+    steps,
+    firstCardSteps,
+    scanMs,
+    cards: s.articles.totals().matchingArticles,
+    examined: s.articles.totals().examinedOccurrences,
+    total: s.found.total_occurrences,
+  };
 }
 
 async function main(): Promise<void> {
   await ensureCorporaRelease(RELEASE, VERSION);
-  const worker = await spawnListening(['worker', '--release', RELEASE, '--index-version', VERSION, '--port', '0', '--verify', 'sizes']);
-  const gateway = await spawnListening(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', ...ADMISSION_OPEN_ENV });
+  const worker = await spawnListening([
+    'worker',
+    '--release',
+    RELEASE,
+    '--index-version',
+    VERSION,
+    '--port',
+    '0',
+    '--verify',
+    'sizes',
+  ]);
+  const gateway = await spawnListening(['gateway', '--port', '0'], {
+    GATEWAY_INDEX_VERSION: VERSION,
+    GATEWAY_WORKER_URL: worker.url,
+    GATEWAY_ENVIRONMENT: 'development',
+    ...ADMISSION_OPEN_ENV,
+  });
   const api = new ApiClient(gateway.url);
   try {
     const loadBefore = loadavg()[0] ?? 0;
@@ -67,13 +103,25 @@ async function main(): Promise<void> {
         estimate.push(t);
         mode = `${est.mode}, ${est.resolved_ranks.toLocaleString('en')} ranks`;
       }
-      rows.push(`| ${query} | ${ms(median(find))} | ${ms(median(estimate))} (${mode}) | ${(median(estimate) / median(find)).toFixed(1)} |`);
+      rows.push(
+        `| ${query} | ${ms(median(find))} | ${ms(median(estimate))} (${mode}) | ${(median(estimate) / median(find)).toFixed(1)} |`,
+      );
     }
     const scans: string[] = [];
-    for (const [query, languages] of [['the', ['ja']], ['Bundesregierung', ['en']], ['oil prices', ['de']]] as const) {
-      const r = await filteredScan(api, { ...EMPTY_STATE, query, filters: { ...EMPTY_STATE.filters, languages: [...languages] } });
-      scans.push(`| "${query}", languages ${languages.join(';')} | ${r.total.toLocaleString('en')} | ${r.est.matching_articles.value.toLocaleString('en')} (${r.est.mode}) | `
-        + `${r.firstCardSteps ?? '—'} | ${r.steps} steps, ${r.examined.toLocaleString('en')} occurrences, ${r.cards} cards | ${ms(r.scanMs)} | ${ms(r.estMs)} |`);
+    for (const [query, languages] of [
+      ['the', ['ja']],
+      ['Bundesregierung', ['en']],
+      ['oil prices', ['de']],
+    ] as const) {
+      const r = await filteredScan(api, {
+        ...EMPTY_STATE,
+        query,
+        filters: { ...EMPTY_STATE.filters, languages: [...languages] },
+      });
+      scans.push(
+        `| "${query}", languages ${languages.join(';')} | ${r.total.toLocaleString('en')} | ${r.est.matching_articles.value.toLocaleString('en')} (${r.est.mode}) | ` +
+          `${r.firstCardSteps ?? '—'} | ${r.steps} steps, ${r.examined.toLocaleString('en')} occurrences, ${r.cards} cards | ${ms(r.scanMs)} | ${ms(r.estMs)} |`,
+      );
     }
     const section = `${SECTION}
 

@@ -8,7 +8,16 @@
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { autocannon, BENCHMARKS_FILE, CORPORA, cpuMicros, distinctQueries, spawnListening, writeBenchmarkSection, ADMISSION_OPEN_ENV } from './bench-support.ts';
+import {
+  autocannon,
+  BENCHMARKS_FILE,
+  CORPORA,
+  cpuMicros,
+  distinctQueries,
+  spawnListening,
+  writeBenchmarkSection,
+  ADMISSION_OPEN_ENV,
+} from './bench-support.ts';
 import { clusterSection, type Measured } from './cluster-report.ts';
 import { buildRelease, INDEX_MANIFEST_FILE, openRelease } from '../src/release/index.ts';
 
@@ -24,7 +33,11 @@ const ONLY_COUNT = process.env['BENCH_ONLY'] === 'count';
 type Proc = Awaited<ReturnType<typeof spawnListening>>;
 
 async function post(url: string, path: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
   return res.json();
 }
@@ -37,32 +50,63 @@ function medianRound(rounds: readonly [Measured, Measured][]): [Measured, Measur
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-
 /** autocannon at 16 connections, with the CPU (user + system) the gateway and its workers spent per request. */
-async function measure(gateway: Proc, workers: readonly Proc[], path: string, bodies: readonly string[], seconds = SECONDS): Promise<Measured> {
+async function measure(
+  gateway: Proc,
+  workers: readonly Proc[],
+  path: string,
+  bodies: readonly string[],
+  seconds = SECONDS,
+): Promise<Measured> {
   const cpu = () => ({ g: cpuMicros(gateway.child.pid), w: workers.reduce((n, w) => n + cpuMicros(w.child.pid), 0) });
   // Each gateway continues its own rotation across rows, so a query comes back only after 40,000 others (a cache miss).
   const key = `${gateway.url}${path}${bodies.length}`;
   let i = cursor.get(key) ?? 0;
   const before = cpu();
   const r = await autocannon({
-    url: gateway.url, connections: 16, duration: seconds, pipelining: 1,
-    requests: [{ method: 'POST', path, headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length]! }) }],
+    url: gateway.url,
+    connections: 16,
+    duration: seconds,
+    pipelining: 1,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length]! }),
+      },
+    ],
   });
   const after = cpu();
   cursor.set(key, i);
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const n = Math.max(r.requests.total, 1);
-  return { rps: r.requests.average, p99: r.latency.p99, gatewayUs: (after.g - before.g) / n, workersUs: (after.w - before.w) / n };
+  return {
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    gatewayUs: (after.g - before.g) / n,
+    workersUs: (after.w - before.w) / n,
+  };
 }
 
 /** One worker over the whole release and its gateway; three workers over a third each and their gateway. */
 async function startSetup(common: readonly string[], thirds: readonly string[][], bin?: string) {
   const whole = await spawnListening(['worker', ...common], {}, bin);
-  const parts = await Promise.all(thirds.map((t) => spawnListening(['worker', ...common, '--shards', t.join(',')], {}, bin)));
-  const env = { GATEWAY_INDEX_VERSION: VERSION, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'info', ...ADMISSION_OPEN_ENV };
+  const parts = await Promise.all(
+    thirds.map((t) => spawnListening(['worker', ...common, '--shards', t.join(',')], {}, bin)),
+  );
+  const env = {
+    GATEWAY_INDEX_VERSION: VERSION,
+    GATEWAY_ENVIRONMENT: 'development',
+    LOG_LEVEL: 'info',
+    ...ADMISSION_OPEN_ENV,
+  };
   const single = await spawnListening(['gateway', '--port', '0'], { ...env, GATEWAY_WORKER_URL: whole.url }, bin);
-  const cluster = await spawnListening(['gateway', '--port', '0'], { ...env, GATEWAY_WORKER_URL: parts.map((p) => p.url).join(',') }, bin);
+  const cluster = await spawnListening(
+    ['gateway', '--port', '0'],
+    { ...env, GATEWAY_WORKER_URL: parts.map((p) => p.url).join(',') },
+    bin,
+  );
   return { whole, parts, single, cluster, all: [whole, ...parts, single, cluster] };
 }
 
@@ -83,7 +127,9 @@ async function main(): Promise<void> {
   const ids = open.indexes.get('news')!.shards.map((s) => s.shardId as string);
   open.close();
   // Three contiguous thirds of the shard list, one per worker.
-  const thirds = [0, 1, 2].map((k) => ids.slice(Math.floor((k * ids.length) / 3), Math.floor(((k + 1) * ids.length) / 3)));
+  const thirds = [0, 1, 2].map((k) =>
+    ids.slice(Math.floor((k * ids.length) / 3), Math.floor(((k + 1) * ids.length) / 3)),
+  );
   const common = ['--release', RELEASE, '--index-version', VERSION, '--port', '0', '--verify', 'sizes'];
   const baselineBin = process.env['BENCH_BASELINE_NEWS_BIN'];
   const mine = await startSetup(common, thirds);
@@ -98,40 +144,87 @@ async function main(): Promise<void> {
     const getDocBodies: string[] = [];
     const pageBodies: string[] = [];
     for (const query of words) {
-      const v1 = (await post(single.url, '/api/v1/find', { query, index: 'news' })) as { segment_by_shard: [number, number][] };
-      v1.segment_by_shard.forEach(([lo, hi], s) => { for (let k = 0; k < 3 && lo + k < hi; k++) getDocBodies.push(JSON.stringify({ query, index: 'news', s, rank: lo + Math.floor(((hi - lo) * k) / 3) })); });
-      const v2 = (await post(single.url, '/api/v2/find', { query, index: 'news' })) as { segment_by_shard: [number, number][]; shard_ids: string[] };
+      const v1 = (await post(single.url, '/api/v1/find', { query, index: 'news' })) as {
+        segment_by_shard: [number, number][];
+      };
+      v1.segment_by_shard.forEach(([lo, hi], s) => {
+        for (let k = 0; k < 3 && lo + k < hi; k++)
+          getDocBodies.push(JSON.stringify({ query, index: 'news', s, rank: lo + Math.floor(((hi - lo) * k) / 3) }));
+      });
+      const v2 = (await post(single.url, '/api/v2/find', { query, index: 'news' })) as {
+        segment_by_shard: [number, number][];
+        shard_ids: string[];
+      };
       v2.segment_by_shard.forEach(([lo, hi], i) => {
         for (let from = lo; from < hi && from < lo + 5000; from += 1000) {
-          pageBodies.push(JSON.stringify({ index: 'news', expected_index_version: VERSION, query, shard_id: v2.shard_ids[i], rank_from: from, rank_to: Math.min(hi, from + 1000) }));
+          pageBodies.push(
+            JSON.stringify({
+              index: 'news',
+              expected_index_version: VERSION,
+              query,
+              shard_id: v2.shard_ids[i],
+              rank_from: from,
+              rank_to: Math.min(hi, from + 1000),
+            }),
+          );
         }
       });
     }
     // Warm-up with other queries (the first requests of a fresh process run cold code and touch cold pages).
-    const warm = distinctQueries(45_000).slice(40_000).map((query) => JSON.stringify({ query, index: 'news' }));
-    for (const s of [mine, ...(base === null ? [] : [base])]) for (const [g, ws] of [[s.single, [s.whole]], [s.cluster, s.parts]] as const) await measure(g, ws, '/api/v1/count', warm, 2);
+    const warm = distinctQueries(45_000)
+      .slice(40_000)
+      .map((query) => JSON.stringify({ query, index: 'news' }));
+    for (const s of [mine, ...(base === null ? [] : [base])])
+      for (const [g, ws] of [
+        [s.single, [s.whole]],
+        [s.cluster, s.parts],
+      ] as const)
+        await measure(g, ws, '/api/v1/count', warm, 2);
     const loadBefore = loadavg()[0] ?? 0;
     // The same count row against the baseline build (BENCH_BASELINE_NEWS_BIN: main's bin/news.js), interleaved.
     const baseRows: [Measured, Measured, Measured, Measured][] = [];
     if (base !== null) {
       for (let k = 0; k < ROUNDS; k++) {
         // Odd rounds run the four in reverse, so a load drift during a round does not always favour the same one.
-        const order = [() => measure(base.single, [base.whole], '/api/v1/count', countBodies), () => measure(base.cluster, base.parts, '/api/v1/count', countBodies),
-          () => measure(single, [whole], '/api/v1/count', countBodies), () => measure(cluster, parts, '/api/v1/count', countBodies)];
+        const order = [
+          () => measure(base.single, [base.whole], '/api/v1/count', countBodies),
+          () => measure(base.cluster, base.parts, '/api/v1/count', countBodies),
+          () => measure(single, [whole], '/api/v1/count', countBodies),
+          () => measure(cluster, parts, '/api/v1/count', countBodies),
+        ];
         const got = new Array<Measured>(4);
         for (const i of k % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0]) got[i] = await order[i]!();
         baseRows.push(got as [Measured, Measured, Measured, Measured]);
-        console.error('baseline vs branch', k + 1, baseRows.at(-1)!.map((m) => `${Math.round(m.rps)} rps ${Math.round(m.gatewayUs)} µs`).join(' | '));
+        console.error(
+          'baseline vs branch',
+          k + 1,
+          baseRows
+            .at(-1)!
+            .map((m) => `${Math.round(m.rps)} rps ${Math.round(m.gatewayUs)} µs`)
+            .join(' | '),
+        );
       }
     }
     // The count row in rounds, single and cluster alternately first; each round's ratio, the median in the table.
     const countRounds: [Measured, Measured][] = [];
     for (let k = 0; k < ROUNDS; k++) {
-      const pair: [Measured, Measured] = k % 2 === 0
-        ? [await measure(single, [whole], '/api/v1/count', countBodies), await measure(cluster, parts, '/api/v1/count', countBodies)]
-        : (([b, a]) => [a, b] as [Measured, Measured])([await measure(cluster, parts, '/api/v1/count', countBodies), await measure(single, [whole], '/api/v1/count', countBodies)]);
+      const pair: [Measured, Measured] =
+        k % 2 === 0
+          ? [
+              await measure(single, [whole], '/api/v1/count', countBodies),
+              await measure(cluster, parts, '/api/v1/count', countBodies),
+            ]
+          : (([b, a]) => [a, b] as [Measured, Measured])([
+              await measure(cluster, parts, '/api/v1/count', countBodies),
+              await measure(single, [whole], '/api/v1/count', countBodies),
+            ]);
       countRounds.push(pair);
-      console.error('count round', k + 1, `gateway CPU 3/1 ${(pair[1].gatewayUs / pair[0].gatewayUs).toFixed(2)}, throughput 3/1 ${(pair[1].rps / pair[0].rps).toFixed(2)}`, pair);
+      console.error(
+        'count round',
+        k + 1,
+        `gateway CPU 3/1 ${(pair[1].gatewayUs / pair[0].gatewayUs).toFixed(2)}, throughput 3/1 ${(pair[1].rps / pair[0].rps).toFixed(2)}`,
+        pair,
+      );
     }
     if (ONLY_COUNT) return;
     const rows: [string, Measured, Measured][] = [];
@@ -147,7 +240,14 @@ async function main(): Promise<void> {
       console.error(label, one, three);
     }
     const section = clusterSection({
-      heading: SECTION, seconds: SECONDS, loadBefore, shardCount: ids.length, thirds, rows, baseRows, countRounds,
+      heading: SECTION,
+      seconds: SECONDS,
+      loadBefore,
+      shardCount: ids.length,
+      thirds,
+      rows,
+      baseRows,
+      countRounds,
       bodies: { count: countBodies.length, getDoc: getDocBodies.length, pages: pageBodies.length },
     });
     console.log(section);

@@ -1,7 +1,12 @@
 /** The text of BENCHMARKS.md's "News scale-out" section from the numbers cluster-bench.ts measured. */
 import { cpus, loadavg, totalmem } from 'node:os';
 
-export interface Measured { rps: number; p99: number; gatewayUs: number; workersUs: number }
+export interface Measured {
+  rps: number;
+  p99: number;
+  gatewayUs: number;
+  workersUs: number;
+}
 
 export interface ClusterRun {
   readonly heading: string;
@@ -18,11 +23,17 @@ export interface ClusterRun {
   readonly countRounds: readonly (readonly [Measured, Measured])[];
 }
 
-const median = (xs: readonly number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] ?? NaN; };
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+};
 
 function countRoundsTable(run: ClusterRun): string {
   const r = run.countRounds;
-  const lines = r.map(([one, three], k) => `| ${k + 1} | ${cell(one)} | ${cell(three)} | ${(three.rps / one.rps).toFixed(2)} | ${(three.gatewayUs / one.gatewayUs).toFixed(2)} |`);
+  const lines = r.map(
+    ([one, three], k) =>
+      `| ${k + 1} | ${cell(one)} | ${cell(three)} | ${(three.rps / one.rps).toFixed(2)} | ${(three.gatewayUs / one.gatewayUs).toFixed(2)} |`,
+  );
   return `The count row in ${r.length} rounds (single and cluster alternately first; the table above shows the median round):
 
 | round | 1 worker | 3 workers | throughput 3/1 | gateway CPU 3/1 |
@@ -64,9 +75,12 @@ named shard, so their throughput grows with replicas of the busy shards.`;
 }
 
 function baseline(run: ClusterRun): string {
-  if (run.baseRows.length === 0) return 'Baseline not measured in this run (set BENCH_BASELINE_NEWS_BIN to another checkout\'s packages/news/bin/news.js).';
-  const lines = run.baseRows.map(([b1, b3, t1, t3], k) =>
-    `| ${k + 1} | ${cell(b1)} | ${cell(b3)} | ${cell(t1)} | ${cell(t3)} | ${(b3.rps / b1.rps).toFixed(2)} → ${(t3.rps / t1.rps).toFixed(2)} | ${(b3.gatewayUs / b1.gatewayUs).toFixed(2)} → ${(t3.gatewayUs / t1.gatewayUs).toFixed(2)} |`);
+  if (run.baseRows.length === 0)
+    return "Baseline not measured in this run (set BENCH_BASELINE_NEWS_BIN to another checkout's packages/news/bin/news.js).";
+  const lines = run.baseRows.map(
+    ([b1, b3, t1, t3], k) =>
+      `| ${k + 1} | ${cell(b1)} | ${cell(b3)} | ${cell(t1)} | ${cell(t3)} | ${(b3.rps / b1.rps).toFixed(2)} → ${(t3.rps / t1.rps).toFixed(2)} | ${(b3.gatewayUs / b1.gatewayUs).toFixed(2)} → ${(t3.gatewayUs / t1.gatewayUs).toFixed(2)} |`,
+  );
   const range = (xs: number[], digits = 2) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
   const r = run.baseRows;
   return `Against the baseline build (BENCH_BASELINE_NEWS_BIN, "main" below), the count row again, both builds up at once, interleaved

@@ -9,7 +9,17 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { buildInChild } from './index-bench-measure.ts';
 
-export const COMPONENTS = ['wavelet', 'text', 'samples', 'doc table', 'metadata', 'headlines', 'word counts', 'stories', 'other'] as const;
+export const COMPONENTS = [
+  'wavelet',
+  'text',
+  'samples',
+  'doc table',
+  'metadata',
+  'headlines',
+  'word counts',
+  'stories',
+  'other',
+] as const;
 export type Component = (typeof COMPONENTS)[number];
 
 /** What each component holds, as printed under the table. */
@@ -19,7 +29,7 @@ export const COMPONENT_FILES: Record<Component, string> = {
   samples: '`sa-*` (SA samples and their marks)',
   'doc table': '`docs.u64` (article starts)',
   metadata: 'the per-year `*.sqlite` metadata stores',
-  headlines: 'every file of the shards\' `titles/` headline indexes',
+  headlines: "every file of the shards' `titles/` headline indexes",
   'word counts': '`*.nwc` word-count tables',
   stories: '`*.stories` story files',
   other: '`header.json` and the two manifests',
@@ -54,7 +64,9 @@ export function releaseSizes(release: string): ReleaseSizes {
     }
   };
   walk(release);
-  const manifest = JSON.parse(readFileSync(join(release, 'index-manifest.json'), 'utf8')) as { indexes: { shards: { text_bytes: number }[] }[] };
+  const manifest = JSON.parse(readFileSync(join(release, 'index-manifest.json'), 'utf8')) as {
+    indexes: { shards: { text_bytes: number }[] }[];
+  };
   const shards = manifest.indexes.flatMap((ix) => ix.shards);
   return { textBytes: shards.reduce((s, sh) => s + sh.text_bytes, 0), shards: shards.length, bytes };
 }
@@ -66,7 +78,10 @@ export function sizeTable(rows: readonly { name: string; sizes: ReleaseSizes }[]
   return [
     `| data set | text | shards | ${COMPONENTS.join(' | ')} | **all files** |`,
     `|---|---|---|${COMPONENTS.map(() => '---|').join('')}---|`,
-    ...rows.map(({ name, sizes: s }) => `| ${name} | ${(s.textBytes / 1e6).toFixed(1)} MB | ${s.shards} | ${COMPONENTS.map((c) => bb(s.bytes[c], s)).join(' | ')} | **${bb(total(s), s)}** |`),
+    ...rows.map(
+      ({ name, sizes: s }) =>
+        `| ${name} | ${(s.textBytes / 1e6).toFixed(1)} MB | ${s.shards} | ${COMPONENTS.map((c) => bb(s.bytes[c], s)).join(' | ')} | **${bb(total(s), s)}** |`,
+    ),
     '',
     `Bytes per text byte. ${COMPONENTS.map((c) => `${c}: ${COMPONENT_FILES[c]}`).join('; ')}.`,
   ];
@@ -86,7 +101,9 @@ export async function oneMonthCorpus(inputs: readonly string[], out: string, mon
       if (line.length === 0) continue;
       const rec = JSON.parse(line) as Record<string, unknown>;
       const day = typeof rec['warc_date'] === 'string' ? /^\d{4}-\d{2}-(\d{2})(.*)$/.exec(rec['warc_date']) : null;
-      rec['warc_date'] = day ? `${month}-${String(Math.min(Number(day[1]), 28)).padStart(2, '0')}${day[2]}` : `${month}-01`;
+      rec['warc_date'] = day
+        ? `${month}-${String(Math.min(Number(day[1]), 28)).padStart(2, '0')}${day[2]}`
+        : `${month}-01`;
       if (!gzip.write(`${JSON.stringify(rec)}\n`)) await new Promise((r) => gzip.once('drain', r));
     }
   }
@@ -99,11 +116,19 @@ export async function oneMonthCorpus(inputs: readonly string[], out: string, mon
  * them: the real corpora as released (monthly shards), the same text as one crawl month, and a synthetic corpus when
  * given.
  */
-export async function releaseSets(root: string, corpora: string[], synthetic: string | undefined, log: (msg: string) => void): Promise<{ name: string; sizes: ReleaseSizes }[]> {
+export async function releaseSets(
+  root: string,
+  corpora: string[],
+  synthetic: string | undefined,
+  log: (msg: string) => void,
+): Promise<{ name: string; sizes: ReleaseSizes }[]> {
   mkdirSync(root, { recursive: true });
   const oneMonth = join(root, 'one-month.jsonl.gz');
   await oneMonthCorpus(corpora, oneMonth, '2024-03');
-  const sets: [string, string[]][] = [['real corpora as released (monthly shards)', corpora], ['real corpora as one crawl month', [oneMonth]]];
+  const sets: [string, string[]][] = [
+    ['real corpora as released (monthly shards)', corpora],
+    ['real corpora as one crawl month', [oneMonth]],
+  ];
   if (synthetic) sets.push(['synthetic month (`news demo-corpus --month`)', [synthetic]]);
   return sets.map(([name, inputs], i) => {
     log(`release ${name}: building`);

@@ -32,7 +32,8 @@ async function buildChild(kind: ShardKind, dir: string, inputs: string[]): Promi
   const writer = createShardWriter(dir);
   for (const file of inputs) {
     const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
-    for await (const line of lines) if (line.length > 0) writer.append(Buffer.from((JSON.parse(line) as { text: string }).text, 'utf8'));
+    for await (const line of lines)
+      if (line.length > 0) writer.append(Buffer.from((JSON.parse(line) as { text: string }).text, 'utf8'));
   }
   await writer.finish();
   const t = performance.now();
@@ -40,16 +41,30 @@ async function buildChild(kind: ShardKind, dir: string, inputs: string[]): Promi
   process.stdout.write(`${JSON.stringify({ indexSeconds: (performance.now() - t) / 1000 })}\n`);
 }
 
-interface Built { kind: ShardKind; textBytes: number; indexSeconds: number; wallSeconds: number; peakRss: number; files: Record<string, number> }
+interface Built {
+  kind: ShardKind;
+  textBytes: number;
+  indexSeconds: number;
+  wallSeconds: number;
+  peakRss: number;
+  files: Record<string, number>;
+}
 
 function build(kind: ShardKind, dir: string, inputs: string[]): Built {
   const t = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', SELF, '--build', kind, dir, ...inputs], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(
+    '/usr/bin/time',
+    ['-v', process.execPath, '--import', 'tsx', SELF, '--build', kind, dir, ...inputs],
+    { encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
   if (r.status !== 0) throw new Error(`build ${kind} failed: ${r.stderr.slice(-2000)}`);
   const files = Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).size]));
   const header = JSON.parse(readFileSync(join(dir, 'header.json'), 'utf8')) as { textBytes: number };
   return {
-    kind, textBytes: header.textBytes, files, wallSeconds: (performance.now() - t) / 1000,
+    kind,
+    textBytes: header.textBytes,
+    files,
+    wallSeconds: (performance.now() - t) / 1000,
     indexSeconds: (JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { indexSeconds: number }).indexSeconds,
     peakRss: Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? 0) * 1024,
   };
@@ -59,14 +74,26 @@ function ripgrep(textFile: string, queries: Buffer[]): Percentiles {
   const times: number[] = [];
   for (const q of queries) {
     const t = now();
-    spawnSync('rg', ['-a', '-F', '-o', '-c', '-e', q.toString('utf8'), textFile], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    spawnSync('rg', ['-a', '-F', '-o', '-c', '-e', q.toString('utf8'), textFile], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
     times.push(now() - t);
   }
   return percentiles(times);
 }
 
 /** A data set's results; the SA side is absent when it was not built, `fm` when an existing build was reused. */
-interface DataSet { name: string; textBytes: number; sa?: Built; fm?: Built; saLat?: Latency; fmLat: Latency; rg?: Percentiles; rgQueries: number }
+interface DataSet {
+  name: string;
+  textBytes: number;
+  sa?: Built;
+  fm?: Built;
+  saLat?: Latency;
+  fmLat: Latency;
+  rg?: Percentiles;
+  rgQueries: number;
+}
 
 /**
  * BENCH_REUSE=1 measures a compressed shard left by an earlier run instead of rebuilding it (no build figures).
@@ -101,7 +128,9 @@ const pq = (p: Percentiles): string => `${us(p.p50)} / ${us(p.p99)}`;
 function files(s: DataSet, k: 'sa' | 'fm', names: string[] | undefined): string {
   const dir = join(WORK, s.name, k === 'sa' ? 'sa' : 'compressed');
   if (!existsSync(join(dir, 'header.json'))) return '–';
-  const total = readdirSync(dir).filter((f) => !names || names.some((n) => f.startsWith(n))).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+  const total = readdirSync(dir)
+    .filter((f) => !names || names.some((n) => f.startsWith(n)))
+    .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
   return (total / s.textBytes).toFixed(3);
 }
 
@@ -113,8 +142,18 @@ function report(sets: DataSet[], releases: { name: string; sizes: ReleaseSizes }
     `| ${metric} | ${target} | ${sets.map((s) => `${cell(s, 'sa')} | ${cell(s, 'fm')}`).join(' | ')} |`;
   const lat = (s: DataSet, k: 'sa' | 'fm'): Latency | undefined => (k === 'sa' ? s.saLat : s.fmLat);
   const built = (s: DataSet, k: 'sa' | 'fm'): Built | undefined => (k === 'sa' ? s.sa : s.fm);
-  const fromBuild = (f: (b: Built) => string) => (s: DataSet, k: 'sa' | 'fm'): string => { const b = built(s, k); return b ? f(b) : '–'; };
-  const fromLat = (f: (l: Latency) => string) => (s: DataSet, k: 'sa' | 'fm'): string => { const l = lat(s, k); return l ? f(l) : '–'; };
+  const fromBuild =
+    (f: (b: Built) => string) =>
+    (s: DataSet, k: 'sa' | 'fm'): string => {
+      const b = built(s, k);
+      return b ? f(b) : '–';
+    };
+  const fromLat =
+    (f: (l: Latency) => string) =>
+    (s: DataSet, k: 'sa' | 'fm'): string => {
+      const l = lat(s, k);
+      return l ? f(l) : '–';
+    };
   return [
     '## Compressed index kind (npm run bench:compressed)',
     '',
@@ -131,15 +170,49 @@ function report(sets: DataSet[], releases: { name: string; sizes: ReleaseSizes }
     sep,
     row('index files per text byte', '≤ 0.75 (moonshot 0.5); SA ≤ 5.0', (s, k) => files(s, k, undefined)),
     row('… FM-index (wavelet bits, counts, lengths)', '–', (s, k) => (k === 'fm' ? files(s, k, ['fm-']) : '–')),
-    row('… SA samples (1 per 36 text positions, packed) + marks', '–', (s, k) => (k === 'fm' ? files(s, k, ['sa-']) : '–')),
-    row(`… text (zstd level 9 + one dictionary per shard, ${COMPRESSED_DEFAULTS.textBlockBytes >> 10} KiB blocks; SA kind: raw)`, '–', (s, k) => files(s, k, ['text'])),
-    row('index build (sort + structures), wall', '≥ 10 MB/s', fromBuild((b) => `${b.indexSeconds.toFixed(1)} s (${(b.textBytes / 1e6 / b.indexSeconds).toFixed(1)} MB/s)`)),
-    row('build peak RSS (child process)', '≤ 16 GB for 20 GB', fromBuild((b) => `${(b.peakRss / 1e6).toFixed(0)} MB (${(b.peakRss / b.textBytes).toFixed(2)} B/B)`)),
-    row('open (memory mode): time, RSS growth', '≤ 18 GB RSS for 20 GB', fromLat((l) => `${l.openSeconds.toFixed(2)} s, ${l.rssMB.toFixed(0)} MB`)),
-    row('count p50 / p99', '≤ 100 µs / ≤ 1 ms', fromLat((l) => pq(l.count))),
-    row('locate p50 / p99', '≤ 20 µs p50', fromLat((l) => pq(l.locate))),
-    row('get_doc window (1,000 B context) p50 / p99', '≤ 300 µs p50', fromLat((l) => pq(l.window))),
-    row('page of 1,000 ranks p50 / p99', '≤ 50 ms p50 (v2 documents)', fromLat((l) => pq(l.page))),
+    row('… SA samples (1 per 36 text positions, packed) + marks', '–', (s, k) =>
+      k === 'fm' ? files(s, k, ['sa-']) : '–',
+    ),
+    row(
+      `… text (zstd level 9 + one dictionary per shard, ${COMPRESSED_DEFAULTS.textBlockBytes >> 10} KiB blocks; SA kind: raw)`,
+      '–',
+      (s, k) => files(s, k, ['text']),
+    ),
+    row(
+      'index build (sort + structures), wall',
+      '≥ 10 MB/s',
+      fromBuild((b) => `${b.indexSeconds.toFixed(1)} s (${(b.textBytes / 1e6 / b.indexSeconds).toFixed(1)} MB/s)`),
+    ),
+    row(
+      'build peak RSS (child process)',
+      '≤ 16 GB for 20 GB',
+      fromBuild((b) => `${(b.peakRss / 1e6).toFixed(0)} MB (${(b.peakRss / b.textBytes).toFixed(2)} B/B)`),
+    ),
+    row(
+      'open (memory mode): time, RSS growth',
+      '≤ 18 GB RSS for 20 GB',
+      fromLat((l) => `${l.openSeconds.toFixed(2)} s, ${l.rssMB.toFixed(0)} MB`),
+    ),
+    row(
+      'count p50 / p99',
+      '≤ 100 µs / ≤ 1 ms',
+      fromLat((l) => pq(l.count)),
+    ),
+    row(
+      'locate p50 / p99',
+      '≤ 20 µs p50',
+      fromLat((l) => pq(l.locate)),
+    ),
+    row(
+      'get_doc window (1,000 B context) p50 / p99',
+      '≤ 300 µs p50',
+      fromLat((l) => pq(l.window)),
+    ),
+    row(
+      'page of 1,000 ranks p50 / p99',
+      '≤ 50 ms p50 (v2 documents)',
+      fromLat((l) => pq(l.page)),
+    ),
     `| ripgrep \`rg -a -F -o -c\` over the raw text, per query p50 / p99 | (alternative) | ${sets.map((s) => `${s.rg ? `${pq(s.rg)} (first ${s.rgQueries} queries)` : '–'} | `).join(' | ')} |`,
     '',
     'infini-gram mini (published, and measured here by the anchors study on the same real corpora): FM-index 0.42–0.44× text with no fast text access, count p50 63 µs, get_doc (1,000-byte context) p50 4.8 ms in RAM, 9.0 ms with mmap; "seconds" for documents at TB scale (`shared/design/anchors-infinigram.md` §3).',
@@ -155,14 +228,17 @@ async function main(): Promise<void> {
     await buildChild(args[1] as ShardKind, args[2] as string, args.slice(3));
     return;
   }
-  const corpora = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) => join(CORPORA, c, `${c}.jsonl.gz`));
+  const corpora = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) =>
+    join(CORPORA, c, `${c}.jsonl.gz`),
+  );
   const synthetic = process.env['BENCH_SYNTHETIC'];
   const releases = await releaseSets(join(WORK, 'releases'), corpora, synthetic, log);
   const sets = [await dataSet('real corpora', corpora, 50, true)];
   if (synthetic) sets.push(await dataSet('synthetic', [synthetic], 10, process.env['BENCH_SYNTHETIC_SA'] !== '0'));
   const text = report(sets, releases);
   process.stdout.write(`${text}\n`);
-  if (process.env['BENCH_WRITE'] === '1') writeBenchmarkSection('## Compressed index kind (npm run bench:compressed)', text);
+  if (process.env['BENCH_WRITE'] === '1')
+    writeBenchmarkSection('## Compressed index kind (npm run bench:compressed)', text);
   if (process.env['BENCH_KEEP'] !== '1') rmSync(WORK, { recursive: true, force: true });
 }
 

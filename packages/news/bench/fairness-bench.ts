@@ -8,7 +8,14 @@
  * Environment: BENCH_SECONDS per loaded row (10).
  */
 import { loadavg } from 'node:os';
-import { ADMISSION_OPEN_ENV, distinctQueries, ensureCorporaRelease, pct, spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import {
+  ADMISSION_OPEN_ENV,
+  distinctQueries,
+  ensureCorporaRelease,
+  pct,
+  spawnListening,
+  writeBenchmarkSection,
+} from './bench-support.ts';
 import { ADMISSION_DEFAULTS } from '../src/gateway/config/index.ts';
 
 const RELEASE = '/tmp/news-fairness-bench/release';
@@ -25,13 +32,21 @@ const EXPENSIVE: readonly [string, object][] = [
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Load { ok: number; refused429: number; overloaded503: number; other: number }
+interface Load {
+  ok: number;
+  refused429: number;
+  overloaded503: number;
+  other: number;
+}
 
 /** One expensive client: calls in rotation until `until`, waiting Retry-After seconds when refused. */
 async function expensiveClient(url: string, ip: string | null, k: number, until: number, load: Load): Promise<void> {
   for (let i = k; performance.now() < until; i++) {
     const [path, body] = EXPENSIVE[i % EXPENSIVE.length]!;
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...(ip === null ? {} : { 'x-forwarded-for': ip }) };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      ...(ip === null ? {} : { 'x-forwarded-for': ip }),
+    };
     const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     await res.arrayBuffer();
     if (res.status === 200) load.ok++;
@@ -49,7 +64,11 @@ async function probe(url: string, queries: string[], until: number): Promise<{ m
   while (performance.now() < until) {
     const body = JSON.stringify({ query: queries.pop() ?? 'the', index: 'news' });
     const t0 = performance.now();
-    const res = await fetch(`${url}/api/v1/count`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.200' }, body });
+    const res = await fetch(`${url}/api/v1/count`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.200' },
+      body,
+    });
     await res.arrayBuffer();
     if (res.status !== 200) failed++;
     ms.push(performance.now() - t0);
@@ -58,12 +77,24 @@ async function probe(url: string, queries: string[], until: number): Promise<{ m
   return { ms: ms.sort((a, b) => a - b), failed };
 }
 
-interface Row { label: string; p50: number; p99: number; n: number; failed: number; load: Load | null }
+interface Row {
+  label: string;
+  p50: number;
+  p99: number;
+  n: number;
+  failed: number;
+  load: Load | null;
+}
 
 async function row(label: string, url: string, queries: string[], ips: 'distinct' | 'one' | null): Promise<Row> {
   const until = performance.now() + SECONDS * 1000;
   const load: Load = { ok: 0, refused429: 0, overloaded503: 0, other: 0 };
-  const clients = ips === null ? [] : Array.from({ length: CLIENTS }, (_, k) => expensiveClient(url, ips === 'distinct' ? `10.0.0.${k + 1}` : '10.9.9.9', k, until, load));
+  const clients =
+    ips === null
+      ? []
+      : Array.from({ length: CLIENTS }, (_, k) =>
+          expensiveClient(url, ips === 'distinct' ? `10.0.0.${k + 1}` : '10.9.9.9', k, until, load),
+        );
   const { ms, failed } = await probe(url, queries, until);
   await Promise.all(clients);
   const r = { label, p50: pct(ms, 50), p99: pct(ms, 99), n: ms.length, failed, load: ips === null ? null : load };
@@ -73,8 +104,23 @@ async function row(label: string, url: string, queries: string[], ips: 'distinct
 
 async function main(): Promise<void> {
   await ensureCorporaRelease(RELEASE, VERSION);
-  const worker = await spawnListening(['worker', '--release', RELEASE, '--index-version', VERSION, '--port', '0', '--verify', 'sizes']);
-  const env = { GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', GATEWAY_TRUST_PROXY: '127.0.0.1,::1' };
+  const worker = await spawnListening([
+    'worker',
+    '--release',
+    RELEASE,
+    '--index-version',
+    VERSION,
+    '--port',
+    '0',
+    '--verify',
+    'sizes',
+  ]);
+  const env = {
+    GATEWAY_INDEX_VERSION: VERSION,
+    GATEWAY_WORKER_URL: worker.url,
+    GATEWAY_ENVIRONMENT: 'development',
+    GATEWAY_TRUST_PROXY: '127.0.0.1,::1',
+  };
   const wide = await spawnListening(['gateway', '--port', '0'], { ...env, ...ADMISSION_OPEN_ENV });
   const admitted = await spawnListening(['gateway', '--port', '0'], env);
   const lane1 = await spawnListening(['gateway', '--port', '0'], { ...env, GATEWAY_EXPENSIVE_IN_FLIGHT: '1' });
@@ -89,11 +135,19 @@ async function main(): Promise<void> {
       await row('beside 20 expensive clients, admission opened wide (before)', wide.url, queries, 'distinct'),
       await row(`beside 20 expensive clients on 20 addresses, defaults (after)`, admitted.url, queries, 'distinct'),
       await row('beside 20 expensive clients on one address, defaults (after)', admitted.url, queries, 'one'),
-      await row('beside 20 expensive clients on 20 addresses, GATEWAY_EXPENSIVE_IN_FLIGHT=1', lane1.url, queries, 'distinct'),
+      await row(
+        'beside 20 expensive clients on 20 addresses, GATEWAY_EXPENSIVE_IN_FLIGHT=1',
+        lane1.url,
+        queries,
+        'distinct',
+      ),
     ];
     const fmt = (n: number) => n.toFixed(1);
-    const loadCell = (l: Load | null) => (l === null ? '—' : `${l.ok} / ${l.refused429} / ${l.overloaded503}${l.other > 0 ? ` (+${l.other} other)` : ''}`);
-    writeBenchmarkSection(SECTION, `${SECTION}
+    const loadCell = (l: Load | null) =>
+      l === null ? '—' : `${l.ok} / ${l.refused429} / ${l.overloaded503}${l.other > 0 ? ` (+${l.other} other)` : ''}`;
+    writeBenchmarkSection(
+      SECTION,
+      `${SECTION}
 
 Issue 23 item 10. One worker on the shared corpora (release built once into ${RELEASE}), gateways on the same 2-core
 machine, ${SECONDS} s per row. A prober sends v1 counts of distinct queries (cache misses) one at a time, 20 ms apart;
@@ -111,7 +165,8 @@ The worker slices long v2 calls (it pauses every few ms, gateway DESIGN.md "Work
 "opened wide" row already has that half of the fix; admission adds the other half, at most
 GATEWAY_EXPENSIVE_IN_FLIGHT expensive calls on the worker at once. Issue 23's figure before both was p50 816 ms /
 p99 1,303 ms. The machine is shared: read the rows of one run against each other, not across runs.
-`);
+`,
+    );
   } finally {
     for (const p of procs) p.child.kill();
   }

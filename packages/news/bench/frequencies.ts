@@ -21,7 +21,10 @@ const arg = (name: string, fallback: number): number => {
 const syntheticMb = arg('synthetic-mb', 100);
 const root = mkdtempSync(join(tmpdir(), 'bench-frequencies-'));
 const lines: string[] = [];
-const say = (l: string) => { lines.push(l); console.error(l); };
+const say = (l: string) => {
+  lines.push(l);
+  console.error(l);
+};
 
 /** Builds `inputs` with and without tables; the tables' share of the text and the build time they add. */
 async function buildCost(name: string, inputs: string[]): Promise<string> {
@@ -40,8 +43,10 @@ async function buildCost(name: string, inputs: string[]): Promise<string> {
   release.close();
   const without = seconds.false ?? 0;
   const withTables = seconds.true ?? 0;
-  return `| ${name} | ${(textBytes / 1e6).toFixed(1)} MB, ${shards.length} shards | ${without.toFixed(1)} s | ${withTables.toFixed(1)} s | `
-    + `+${(((withTables - without) / without) * 100).toFixed(0)}% | ${(tableBytes / 1e3).toFixed(0)} kB | ${(tableBytes / textBytes).toFixed(4)} |`;
+  return (
+    `| ${name} | ${(textBytes / 1e6).toFixed(1)} MB, ${shards.length} shards | ${without.toFixed(1)} s | ${withTables.toFixed(1)} s | ` +
+    `+${(((withTables - without) / without) * 100).toFixed(0)}% | ${(tableBytes / 1e3).toFixed(0)} kB | ${(tableBytes / textBytes).toFixed(4)} |`
+  );
 }
 
 /** p50 of `runs` calls after the first (cold: tables read and decoded) one, in ms. */
@@ -63,7 +68,11 @@ function timed(run: () => void, runs = 15): { cold: number; p50: number } {
 async function bruteForce(inputs: string[], periods: readonly string[]): Promise<number> {
   const t = performance.now();
   const counts = periods.map(() => new Map<string, number>());
-  for await (const r of readArticles(await discoverInputFiles(inputs), { skipBad: false }, { records: 0, skipped: 0 })) {
+  for await (const r of readArticles(
+    await discoverInputFiles(inputs),
+    { skipBad: false },
+    { records: 0, skipped: 0 },
+  )) {
     const k = periods.indexOf(`${r.crawl.year}-${String(r.crawl.month).padStart(2, '0')}`);
     const m = counts[k];
     if (m === undefined) continue;
@@ -85,11 +94,21 @@ async function queries(name: string, release: OpenRelease, inputs: string[], a: 
 }
 
 try {
-  say(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  say(
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average at start ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const real = [CORPORA];
   const synth = [3, 4].map((month) => join(root, `synthetic-${month}.jsonl.gz`));
   for (const [i, month] of [3, 4].entries()) {
-    await writeSyntheticCorpus(synth[i] ?? '', { seed: month, textBytes: (syntheticMb * 1e6) / 2, firstYear: 2021, years: 1, month });
+    await writeSyntheticCorpus(synth[i] ?? '', {
+      seed: month,
+      textBytes: (syntheticMb * 1e6) / 2,
+      firstYear: 2021,
+      years: 1,
+      month,
+    });
   }
   say('');
   say('| corpus | text | build without tables | with tables | added | tables | bytes per text byte |');
@@ -105,7 +124,11 @@ try {
   const s = await openRelease(join(root, `synthetic-${syntheticMb}MB-with`), { mode: 'disk' });
   for (const l of await queries(`synthetic ${syntheticMb} MB`, s, synth, '2021-03', '2021-04')) say(l);
   s.close();
-  say(`\nLoad average at end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  say(
+    `\nLoad average at end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(lines.join('\n'));
 } finally {
   rmSync(root, { recursive: true, force: true });

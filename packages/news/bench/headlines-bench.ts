@@ -18,24 +18,45 @@ import { search } from '../src/search-v2/query/index.ts';
 import { SHARD_KINDS, type ShardKind } from '../src/shard/index.ts';
 import { CORPORA, NEWS_BIN, pct, writeBenchmarkSection } from './bench-support.ts';
 
-const { values } = parseArgs({ options: { kinds: { type: 'string', default: 'sa' }, runs: { type: 'string', default: '2' }, 'baseline-bin': { type: 'string' }, write: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    kinds: { type: 'string', default: 'sa' },
+    runs: { type: 'string', default: '2' },
+    'baseline-bin': { type: 'string' },
+    write: { type: 'boolean', default: false },
+  },
+});
 const kinds = (values.kinds ?? 'sa').split(',').map((k) => {
-  if (!(SHARD_KINDS as readonly string[]).includes(k)) throw new Error(`--kinds: ${k} is not one of ${SHARD_KINDS.join(', ')}`);
+  if (!(SHARD_KINDS as readonly string[]).includes(k))
+    throw new Error(`--kinds: ${k} is not one of ${SHARD_KINDS.join(', ')}`);
   return k as ShardKind;
 });
 const runs = Number(values.runs);
 const root = mkdtempSync(join(tmpdir(), 'headlines-bench-'));
-const QUERIES = ['title:OIL', 'title:"OIL PRICES"', 'title:BANK AND rate', 'title:話題 OR title:Trump', 'title:OIL NOT oil'];
+const QUERIES = [
+  'title:OIL',
+  'title:"OIL PRICES"',
+  'title:BANK AND rate',
+  'title:話題 OR title:Trump',
+  'title:OIL NOT oil',
+];
 
 function treeBytes(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((n, d) => n + (d.isDirectory() ? treeBytes(join(dir, d.name)) : statSync(join(dir, d.name)).size), 0);
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (n, d) => n + (d.isDirectory() ? treeBytes(join(dir, d.name)) : statSync(join(dir, d.name)).size),
+    0,
+  );
 }
 
 /** Wall seconds of one `news build` of every corpus into `out`. */
 function build(bin: string, kind: ShardKind, out: string): number {
   rmSync(out, { recursive: true, force: true });
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [bin, 'build', '--input', CORPORA, '--out', out, '--index-version', 'headlines-bench', '--kind', kind], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [bin, 'build', '--input', CORPORA, '--out', out, '--index-version', 'headlines-bench', '--kind', kind],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`news build (${bin}) failed: ${r.stderr}`);
   return (performance.now() - t0) / 1000;
 }
@@ -74,8 +95,13 @@ for (const kind of kinds) {
   }
   open.close();
   times.sort((a, b) => a - b);
-  const delta = base.length > 0 ? `${median(base).toFixed(1)} s → ${median(ours).toFixed(1)} s (${(((median(ours) - median(base)) / median(base)) * 100).toFixed(1)}%)` : `${median(ours).toFixed(1)} s (no baseline)`;
-  rows.push(`| ${kind} | ${mib(titleText)} MiB (${((titleText / bodyText) * 100).toFixed(1)}% of article text) | ${mib(titleIndex)} MiB | ${(titleIndex / titleText).toFixed(2)} | ${((titleIndex / release) * 100).toFixed(1)}% of ${mib(release)} MiB | ${delta} | ${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} |`);
+  const delta =
+    base.length > 0
+      ? `${median(base).toFixed(1)} s → ${median(ours).toFixed(1)} s (${(((median(ours) - median(base)) / median(base)) * 100).toFixed(1)}%)`
+      : `${median(ours).toFixed(1)} s (no baseline)`;
+  rows.push(
+    `| ${kind} | ${mib(titleText)} MiB (${((titleText / bodyText) * 100).toFixed(1)}% of article text) | ${mib(titleIndex)} MiB | ${(titleIndex / titleText).toFixed(2)} | ${((titleIndex / release) * 100).toFixed(1)}% of ${mib(release)} MiB | ${delta} | ${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} |`,
+  );
 }
 rmSync(root, { recursive: true, force: true });
 

@@ -33,8 +33,12 @@ async function buildOnce(dir: string, sampleRate: number): Promise<void> {
   if (existsSync(join(dir, 'header.json'))) return;
   const writer = createShardWriter(dir);
   for (const c of ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en']) {
-    const lines = createInterface({ input: createReadStream(join(CORPORA, c, `${c}.jsonl.gz`)).pipe(createGunzip()), crlfDelay: Infinity });
-    for await (const line of lines) if (line) writer.append(Buffer.from((JSON.parse(line) as { text: string }).text, 'utf8'));
+    const lines = createInterface({
+      input: createReadStream(join(CORPORA, c, `${c}.jsonl.gz`)).pipe(createGunzip()),
+      crlfDelay: Infinity,
+    });
+    for await (const line of lines)
+      if (line) writer.append(Buffer.from((JSON.parse(line) as { text: string }).text, 'utf8'));
   }
   await writer.finish();
   await indexCompressedShard(dir, {}, { ...COMPRESSED_DEFAULTS, sampleRate });
@@ -59,14 +63,16 @@ function nativeAgainstTypeScript(ranks: readonly number[]): string[] {
   const reader = openShard(DIR64, 'memory');
   const rows = Float64Array.from(ranks, (r) => r + 1);
   for (const r of ranks.slice(0, 2000)) {
-    if (native.position(r + 1) !== walkToSample(fm, samples, r + 1)) throw new Error(`rank ${r}: native and TypeScript disagree`);
+    if (native.position(r + 1) !== walkToSample(fm, samples, r + 1))
+      throw new Error(`rank ${r}: native and TypeScript disagree`);
   }
   const ways: Record<string, Way> = {
     'TypeScript walk (before)': (rs) => rs.reduce((sum, r) => sum + walkToSample(fm, samples, r + 1), 0),
     'C walk, one call per locate': (rs) => rs.reduce((sum, r) => sum + native.position(r + 1), 0),
     'C walk, batches of 1,000 (fmLocateMany)': () => {
       let sum = 0;
-      for (let k = 0; k < rows.length; k += 1000) for (const p of native.positions(rows.subarray(k, k + 1000))) sum += p;
+      for (let k = 0; k < rows.length; k += 1000)
+        for (const p of native.positions(rows.subarray(k, k + 1000))) sum += p;
       return sum;
     },
     'reader.locate (C walk + document lookup)': (rs) => rs.reduce((sum, r) => sum + reader.locate(r).pos, 0),
@@ -79,12 +85,15 @@ function nativeAgainstTypeScript(ranks: readonly number[]): string[] {
     // bench:compressed's pattern: each locate right after a get_doc window (brotli evicts the index from cache).
     for (const name of ['TypeScript walk (before)', 'C walk, one call per locate']) {
       const way = ways[name] as Way;
-      const walls = ranks.slice(0, 2000).map((r) => {
-        reader.window(r, query, 1000);
-        const t = process.hrtime.bigint();
-        way([r]);
-        return Number(process.hrtime.bigint() - t) / 1000;
-      }).sort((a, b) => a - b);
+      const walls = ranks
+        .slice(0, 2000)
+        .map((r) => {
+          reader.window(r, query, 1000);
+          const t = process.hrtime.bigint();
+          way([r]);
+          return Number(process.hrtime.bigint() - t) / 1000;
+        })
+        .sort((a, b) => a - b);
       (cold[name] ??= []).push(walls[walls.length >> 1] ?? 0);
     }
     for (const [name, way] of Object.entries(ways)) {
@@ -93,11 +102,14 @@ function nativeAgainstTypeScript(ranks: readonly number[]): string[] {
       const used = process.cpuUsage(start);
       (cpu[name] ??= []).push((used.user + used.system) / ranks.length);
       if (name.includes('batches')) continue; // a batch has no per-locate wall time
-      const walls = ranks.slice(0, 5000).map((r) => {
-        const t = process.hrtime.bigint();
-        way([r]);
-        return Number(process.hrtime.bigint() - t) / 1000;
-      }).sort((a, b) => a - b);
+      const walls = ranks
+        .slice(0, 5000)
+        .map((r) => {
+          const t = process.hrtime.bigint();
+          way([r]);
+          return Number(process.hrtime.bigint() - t) / 1000;
+        })
+        .sort((a, b) => a - b);
       (p50[name] ??= []).push(walls[walls.length >> 1] ?? 0);
     }
   }
@@ -130,7 +142,8 @@ async function main(): Promise<void> {
   };
   const random = createRandom(7);
   const rows = Array.from({ length: RANKS }, () => 1 + Math.floor(random() * h.textBytes));
-  for (const row of rows.slice(0, 500)) if (new Set(RATES.map((r) => locate(r, row))).size !== 1) throw new Error(`row ${row}: rates disagree`);
+  for (const row of rows.slice(0, 500))
+    if (new Set(RATES.map((r) => locate(r, row))).size !== 1) throw new Error(`row ${row}: rates disagree`);
   const cpu: Record<number, number[]> = {};
   for (let round = 0; round < 3; round++) {
     for (const rate of RATES) {
@@ -149,7 +162,8 @@ async function main(): Promise<void> {
     '| rate | locate, mean CPU µs per call (rounds) | samples + marks per text byte (part of 2^30 bytes) |',
     '|---|---|---|',
     ...RATES.map((rate) => {
-      const bytes = (Math.ceil(MAX_PART_BYTES / rate) * (valueBits(MAX_PART_BYTES, rate) + 8)) / 8 + (4 * MAX_PART_BYTES) / 256;
+      const bytes =
+        (Math.ceil(MAX_PART_BYTES / rate) * (valueBits(MAX_PART_BYTES, rate) + 8)) / 8 + (4 * MAX_PART_BYTES) / 256;
       return `| ${rate} | ${(cpu[rate] ?? []).map((v) => v.toFixed(1)).join(', ')} | ${(bytes / MAX_PART_BYTES).toFixed(3)} |`;
     }),
   ];

@@ -20,7 +20,8 @@ export function mixedQueries(readers: readonly ShardReader[], n = 1000): Buffer[
     if (!r || r.stats.docCount === 0) continue;
     const chars = [...r.documentBytes(Math.floor(random() * r.stats.docCount)).toString('utf8')];
     const u = random();
-    const len = u < 0.3 ? 1 + Math.floor(random() * 4) : u < 0.8 ? 5 + Math.floor(random() * 16) : 40 + Math.floor(random() * 60);
+    const len =
+      u < 0.3 ? 1 + Math.floor(random() * 4) : u < 0.8 ? 5 + Math.floor(random() * 16) : 40 + Math.floor(random() * 60);
     const start = Math.floor(random() * Math.max(1, chars.length - len));
     const q = chars.slice(start, start + len).join('');
     out.push(Buffer.from(u > 0.9 ? `${q}\u2603absent` : q, 'utf8'));
@@ -29,7 +30,12 @@ export function mixedQueries(readers: readonly ShardReader[], n = 1000): Buffer[
 }
 
 export interface Latency {
-  openSeconds: number; rssMB: number; count: Percentiles; locate: Percentiles; window: Percentiles; page: Percentiles;
+  openSeconds: number;
+  rssMB: number;
+  count: Percentiles;
+  locate: Percentiles;
+  window: Percentiles;
+  page: Percentiles;
   /** Mean CPU microseconds per call (user + system of this process, one pass per operation): on a shared machine wall percentiles include waiting for a core, CPU time does not. */
   cpu: { count: number; locate: number; window: number; page: number };
 }
@@ -50,11 +56,18 @@ export function openMeasured(dir: string): { reader: ShardReader; openSeconds: n
 }
 
 /** Warm-up round, then measured round; per call in microseconds (page: 1,000 ranks located + their articles' lengths). */
-export function measureReader(o: ReturnType<typeof openMeasured>, queries: Buffer[], checkAgainst?: ShardReader): Latency {
+export function measureReader(
+  o: ReturnType<typeof openMeasured>,
+  queries: Buffer[],
+  checkAgainst?: ShardReader,
+): Latency {
   const reader = o.reader;
   const random = createRandom(7);
   const ranks = Array.from({ length: 2000 }, () => Math.floor(random() * reader.stats.textBytes));
-  const frequent = queries.map((q) => reader.find(q)).filter((f) => f.hi - f.lo >= 1000).slice(0, 50);
+  const frequent = queries
+    .map((q) => reader.find(q))
+    .filter((f) => f.hi - f.lo >= 1000)
+    .slice(0, 50);
   const samples = { count: [] as number[], locate: [] as number[], window: [] as number[], page: [] as number[] };
   for (let round = 0; round < 2; round++) {
     for (const q of queries) {
@@ -69,7 +82,8 @@ export function measureReader(o: ReturnType<typeof openMeasured>, queries: Buffe
       s = now();
       reader.window(rank, queries[rank % queries.length] as Buffer, 1000);
       if (round) samples.window.push(now() - s);
-      if (checkAgainst && round === 0 && checkAgainst.locate(rank).pos !== at.pos) throw new Error(`rank ${rank}: kinds disagree`);
+      if (checkAgainst && round === 0 && checkAgainst.locate(rank).pos !== at.pos)
+        throw new Error(`rank ${rank}: kinds disagree`);
     }
     for (const f of frequent) {
       const s = now();
@@ -77,16 +91,32 @@ export function measureReader(o: ReturnType<typeof openMeasured>, queries: Buffe
       if (round) samples.page.push(now() - s);
     }
   }
-  if (checkAgainst) for (const q of queries) if (JSON.stringify(checkAgainst.find(q)) !== JSON.stringify(reader.find(q))) throw new Error(`find ${q.toString()}: kinds disagree`);
+  if (checkAgainst)
+    for (const q of queries)
+      if (JSON.stringify(checkAgainst.find(q)) !== JSON.stringify(reader.find(q)))
+        throw new Error(`find ${q.toString()}: kinds disagree`);
   const cpu = {
-    count: cpuPerCall(queries.length, () => { for (const q of queries) reader.count(q); }),
-    locate: cpuPerCall(ranks.length, () => { for (const rank of ranks) reader.locate(rank); }),
-    window: cpuPerCall(ranks.length, () => { for (const rank of ranks) reader.window(rank, queries[rank % queries.length] as Buffer, 1000); }),
-    page: cpuPerCall(frequent.length, () => { for (const f of frequent) for (let rank = f.lo; rank < f.lo + 1000; rank++) reader.documentLength(reader.locate(rank).doc); }),
+    count: cpuPerCall(queries.length, () => {
+      for (const q of queries) reader.count(q);
+    }),
+    locate: cpuPerCall(ranks.length, () => {
+      for (const rank of ranks) reader.locate(rank);
+    }),
+    window: cpuPerCall(ranks.length, () => {
+      for (const rank of ranks) reader.window(rank, queries[rank % queries.length] as Buffer, 1000);
+    }),
+    page: cpuPerCall(frequent.length, () => {
+      for (const f of frequent)
+        for (let rank = f.lo; rank < f.lo + 1000; rank++) reader.documentLength(reader.locate(rank).doc);
+    }),
   };
   return {
-    openSeconds: o.openSeconds, rssMB: o.rssMB, count: percentiles(samples.count), locate: percentiles(samples.locate),
-    window: percentiles(samples.window), page: percentiles(samples.page), cpu,
+    openSeconds: o.openSeconds,
+    rssMB: o.rssMB,
+    count: percentiles(samples.count),
+    locate: percentiles(samples.locate),
+    window: percentiles(samples.window),
+    page: percentiles(samples.page),
+    cpu,
   };
 }
-

@@ -22,7 +22,15 @@ import { openRelease, type IndexManifest, type ReleaseIndex } from '../src/relea
 import { availableSorters, buildSuffixArray } from '../src/suffix-array/index.ts';
 import { collectGarbage, CORPORA, NEWS_BIN, writeBenchmarkSection } from './bench-support.ts';
 import { releaseSets, releaseSizes, sizeTable, type ReleaseSizes } from './component-sizes.ts';
-import { buildInChild, machine, parseTimedBuild, percentiles, ripgrepScan, type ChildBuild, type Percentiles } from './index-bench-measure.ts';
+import {
+  buildInChild,
+  machine,
+  parseTimedBuild,
+  percentiles,
+  ripgrepScan,
+  type ChildBuild,
+  type Percentiles,
+} from './index-bench-measure.ts';
 import { measurePartDirs, measureServing, servingLines, type Serving } from './scale-serving.ts';
 import { BIG_OPEN_PHRASES, countOverHttp, scanCorpusCounts, serveRelease } from '../test/support/one-month-release.ts';
 
@@ -38,7 +46,9 @@ const MEMORY = process.env['BENCH_SCALE_MEMORY'];
 const REUSE = process.env['BENCH_SCALE_REUSE'] === '1';
 const HTTP_SECONDS = Number(env('BENCH_SCALE_HTTP_SECONDS', '10'));
 const TARGET_BYTES = 20e9;
-const REAL_CORPORA = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) => join(CORPORA, c, `${c}.jsonl.gz`));
+const REAL_CORPORA = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) =>
+  join(CORPORA, c, `${c}.jsonl.gz`),
+);
 // One section per set of kinds: a month too large for the disk in both kinds is measured kind by kind.
 const HEADING = `## Scale: one crawl month in parts, ${KINDS.join(' and ')} kind${KINDS.length > 1 ? 's' : ''}`;
 const log = (msg: string): void => void process.stderr.write(`bench:scale: ${msg}\n`);
@@ -60,7 +70,7 @@ interface KindResult {
 /** Queries drawn from the month's own articles (3–40 bytes), a tenth made absent. */
 function drawQueries(index: ReleaseIndex, n: number): Buffer[] {
   let seed = 12345;
-  const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const out: Buffer[] = [];
   while (out.length < n) {
     const shard = index.shards[Math.floor(random() * index.shards.length)];
@@ -95,7 +105,9 @@ async function sorterSpeeds(): Promise<{ sorter: string; mbPerCpuS: number; mbPe
   const parts: Buffer[] = [];
   for (const d of readdirSync(CORPORA, { withFileTypes: true }).filter((e) => e.isDirectory())) {
     for (const f of readdirSync(join(CORPORA, d.name)).filter((x) => x.endsWith('.jsonl.gz'))) {
-      for (const line of gunzipSync(readFileSync(join(CORPORA, d.name, f))).toString('utf8').split('\n')) {
+      for (const line of gunzipSync(readFileSync(join(CORPORA, d.name, f)))
+        .toString('utf8')
+        .split('\n')) {
         if (line) parts.push(Buffer.from([0xff]), Buffer.from(String((JSON.parse(line) as { text: unknown }).text)));
       }
     }
@@ -108,7 +120,11 @@ async function sorterSpeeds(): Promise<{ sorter: string; mbPerCpuS: number; mbPe
     await buildSuffixArray(text, undefined, sorter);
     const wall = (performance.now() - t) / 1000;
     const used = process.cpuUsage(cpu);
-    out.push({ sorter, mbPerCpuS: text.length / 1e6 / ((used.user + used.system) / 1e6), mbPerWallS: text.length / 1e6 / wall });
+    out.push({
+      sorter,
+      mbPerCpuS: text.length / 1e6 / ((used.user + used.system) / 1e6),
+      mbPerWallS: text.length / 1e6 / wall,
+    });
   }
   return out;
 }
@@ -123,8 +139,13 @@ async function countFromDisk(kind: string, out: string, build: ChildBuild): Prom
     const queries = drawQueries(index, QUERIES);
     log(`counting ${queries.length} queries over ${index.shards.length} parts from disk`);
     return {
-      kind, build, parts: index.shards.length, indexBytesPerTextByte: (ix?.totals.index_bytes ?? 0) / (ix?.totals.text_bytes ?? 1),
-      textBytes: ix?.totals.text_bytes ?? 0, count: countWholeMonth(index, queries), sizes: releaseSizes(out),
+      kind,
+      build,
+      parts: index.shards.length,
+      indexBytesPerTextByte: (ix?.totals.index_bytes ?? 0) / (ix?.totals.text_bytes ?? 1),
+      textBytes: ix?.totals.text_bytes ?? 0,
+      count: countWholeMonth(index, queries),
+      sizes: releaseSizes(out),
     };
   } finally {
     release.close();
@@ -136,10 +157,18 @@ async function measureKind(kind: string, corpus: string): Promise<KindResult> {
   let build: ChildBuild;
   if (REUSE && existsSync(join(out, 'index-manifest.json'))) {
     log(`reusing the kind ${kind} release in ${out}`);
-    build = parseTimedBuild(readFileSync(join(WORK, `build-${kind}.out`), 'utf8'), readFileSync(join(WORK, `build-${kind}.err`), 'utf8'));
+    build = parseTimedBuild(
+      readFileSync(join(WORK, `build-${kind}.out`), 'utf8'),
+      readFileSync(join(WORK, `build-${kind}.err`), 'utf8'),
+    );
   } else {
     log(`building kind ${kind} with --part-bytes ${PART_BYTES} (load ${loadAverage()})`);
-    build = buildInChild([corpus], out, `scale-${kind}`, ['--part-bytes', String(PART_BYTES), ...(MEMORY ? ['--memory', MEMORY] : []), ...(kind === 'sa' ? [] : ['--kind', kind])]);
+    build = buildInChild([corpus], out, `scale-${kind}`, [
+      '--part-bytes',
+      String(PART_BYTES),
+      ...(MEMORY ? ['--memory', MEMORY] : []),
+      ...(kind === 'sa' ? [] : ['--kind', kind]),
+    ]);
   }
   const result = await countFromDisk(kind, out, build);
   // Only now, with the disk-mode release out of scope, can its arrays be collected before the next copy opens.
@@ -185,7 +214,11 @@ async function main(): Promise<void> {
   try {
     if (INPUT === undefined) {
       log(`generating ${TEXT_BYTES / 1e9} GB of text in one crawl month → ${corpus}`);
-      const gen = spawnSync(process.execPath, [NEWS_BIN, 'demo-corpus', '--out', corpus, '--bytes', String(TEXT_BYTES), '--month', '2024-03'], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
+      const gen = spawnSync(
+        process.execPath,
+        [NEWS_BIN, 'demo-corpus', '--out', corpus, '--bytes', String(TEXT_BYTES), '--month', '2024-03'],
+        { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } },
+      );
       if (gen.status !== 0) throw new Error(`demo-corpus failed: ${gen.stderr.slice(-2000)}`);
     }
     for (const kind of KINDS) results.push(await measureKind(kind, INPUT ?? corpus));
@@ -199,7 +232,9 @@ async function main(): Promise<void> {
         try {
           const got = await Promise.all(BIG_OPEN_PHRASES.map((p) => countOverHttp(serving.url, p)));
           const same = got.every((n, i) => n === expected[i]);
-          servedChecks.push(`${kind}: ${same ? 'equal' : '**DIFFERENT**'} (${BIG_OPEN_PHRASES.map((p, i) => `"${p}" ${got[i]}${got[i] === expected[i] ? '' : ` ≠ ${expected[i]}`}`).join(', ')}), \`news serve\` started in ${(serving.startMs / 1000).toFixed(1)} s`);
+          servedChecks.push(
+            `${kind}: ${same ? 'equal' : '**DIFFERENT**'} (${BIG_OPEN_PHRASES.map((p, i) => `"${p}" ${got[i]}${got[i] === expected[i] ? '' : ` ≠ ${expected[i]}`}`).join(', ')}), \`news serve\` started in ${(serving.startMs / 1000).toFixed(1)} s`,
+          );
           if (!same) process.exitCode = 1;
         } finally {
           await serving.stop();
@@ -226,8 +261,10 @@ async function main(): Promise<void> {
   }
   const sorters = process.env['BENCH_SCALE_SORTERS'] === '0' ? [] : await sorterSpeeds();
   // Beside the synthetic month, the real corpora built the same way (issue 24: synthetic text compresses better).
-  const realSizes = KINDS.includes('compressed') && process.env['BENCH_SCALE_REAL'] !== '0'
-    ? await releaseSets(join(WORK, 'real'), REAL_CORPORA, undefined, log) : [];
+  const realSizes =
+    KINDS.includes('compressed') && process.env['BENCH_SCALE_REAL'] !== '0'
+      ? await releaseSets(join(WORK, 'real'), REAL_CORPORA, undefined, log)
+      : [];
   rmSync(process.env['BENCH_SCALE_KEEP'] === '1' ? join(WORK, 'real') : WORK, { recursive: true, force: true });
   const endLoad = loadAverage();
   const m = machine();
@@ -241,28 +278,54 @@ async function main(): Promise<void> {
     '',
     '| kind | parts | build wall | build MB/s (wall) | build CPU s | peak RSS | index bytes / text byte | count whole month, disk p50 / p99 |',
     '|---|---|---|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.kind} | ${r.parts} | ${r.build.summary.seconds.toFixed(0)} s | ${r.build.summary.mb_per_s.toFixed(1)} | ${r.build.cpuSeconds.toFixed(0)} | ${gb(r.build.peakRssBytes)} GB | ${r.indexBytesPerTextByte.toFixed(2)} | ${(r.count.p50 / 1000).toFixed(2)} ms / ${(r.count.p99 / 1000).toFixed(2)} ms |`),
+    ...results.map(
+      (r) =>
+        `| ${r.kind} | ${r.parts} | ${r.build.summary.seconds.toFixed(0)} s | ${r.build.summary.mb_per_s.toFixed(1)} | ${r.build.cpuSeconds.toFixed(0)} | ${gb(r.build.peakRssBytes)} GB | ${r.indexBytesPerTextByte.toFixed(2)} | ${(r.count.p50 / 1000).toFixed(2)} ms / ${(r.count.p99 / 1000).toFixed(2)} ms |`,
+    ),
     '',
   ];
   if (rg && indexRg) {
-    lines.push(`ripgrep (\`rg -a -F -o -c\` over ${rgOver}), ${rgQueries.length} queries: p50 ${rg.perQueryMs.p50.toFixed(0)} ms per query; the index from disk for the same queries: p50 ${(indexRg.p50 / 1000).toFixed(2)} ms (**${(rg.perQueryMs.p50 / (indexRg.p50 / 1000)).toFixed(0)}× faster**).`, '');
+    lines.push(
+      `ripgrep (\`rg -a -F -o -c\` over ${rgOver}), ${rgQueries.length} queries: p50 ${rg.perQueryMs.p50.toFixed(0)} ms per query; the index from disk for the same queries: p50 ${(indexRg.p50 / 1000).toFixed(2)} ms (**${(rg.perQueryMs.p50 / (indexRg.p50 / 1000)).toFixed(0)}× faster**).`,
+      '',
+    );
   }
   for (const r of results.filter((x) => x.kind === 'compressed')) {
-    lines.push(`Where the bytes are, kind ${r.kind}, whole releases (\`news build --kind compressed\`, default part size for the real corpora):`, '',
-      ...sizeTable([...realSizes, { name: `synthetic month, ${gb(r.textBytes)} GB in ${r.parts} parts`, sizes: r.sizes }]), '');
+    lines.push(
+      `Where the bytes are, kind ${r.kind}, whole releases (\`news build --kind compressed\`, default part size for the real corpora):`,
+      '',
+      ...sizeTable([
+        ...realSizes,
+        { name: `synthetic month, ${gb(r.textBytes)} GB in ${r.parts} parts`, sizes: r.sizes },
+      ]),
+      '',
+    );
   }
-  if (servedChecks.length > 0) lines.push(`Served by \`news serve\` (memory mode), counts against a scan of the corpus: ${servedChecks.join('; ')}.`, '');
+  if (servedChecks.length > 0)
+    lines.push(
+      `Served by \`news serve\` (memory mode), counts against a scan of the corpus: ${servedChecks.join('; ')}.`,
+      '',
+    );
   if (sorters.length > 0) {
-    lines.push(`Suffix sorters on the four real corpora (45.6 MB, one text): ${sorters.map((s) => `${s.sorter} ${s.mbPerCpuS.toFixed(1)} MB per CPU-second (${s.mbPerWallS.toFixed(1)} MB/s wall)`).join('; ')}.`, '');
+    lines.push(
+      `Suffix sorters on the four real corpora (45.6 MB, one text): ${sorters.map((s) => `${s.sorter} ${s.mbPerCpuS.toFixed(1)} MB per CPU-second (${s.mbPerWallS.toFixed(1)} MB/s wall)`).join('; ')}.`,
+      '',
+    );
   }
   for (const r of results) if (r.serving) lines.push(...servingLines(r.kind, r.serving));
   const scale = TARGET_BYTES / textBytes;
   // Nothing to extrapolate when the month measured is the target's size.
   const extrapolate = textBytes < 0.99 * TARGET_BYTES;
   for (const r of results.filter(() => extrapolate)) {
-    lines.push(`*Extrapolated to 20 GB (${r.kind})*: about ${Math.ceil(TARGET_BYTES / (r.textBytes / r.parts))} parts of this size; build ≈ ${((r.build.summary.seconds * scale) / 60).toFixed(0)} min at the measured MB/s (sorting is O(n log n) per part, so per-part cost stays as measured); peak RSS stays ≈ ${gb(r.build.peakRssBytes)} GB (it depends on the part size and the parts sorted at once, not on the month); index ≈ ${gb(r.indexBytesPerTextByte * TARGET_BYTES)} GB on disk; whole-month count p50 ≈ ${((r.count.p50 / 1000) * scale).toFixed(1)} ms (one binary search per part, and parts grow with the month).`);
+    lines.push(
+      `*Extrapolated to 20 GB (${r.kind})*: about ${Math.ceil(TARGET_BYTES / (r.textBytes / r.parts))} parts of this size; build ≈ ${((r.build.summary.seconds * scale) / 60).toFixed(0)} min at the measured MB/s (sorting is O(n log n) per part, so per-part cost stays as measured); peak RSS stays ≈ ${gb(r.build.peakRssBytes)} GB (it depends on the part size and the parts sorted at once, not on the month); index ≈ ${gb(r.indexBytesPerTextByte * TARGET_BYTES)} GB on disk; whole-month count p50 ≈ ${((r.count.p50 / 1000) * scale).toFixed(1)} ms (one binary search per part, and parts grow with the month).`,
+    );
   }
-  if (rg && extrapolate) lines.push('', `*Extrapolated*: ripgrep over 20 GB ≈ ${((rg.perQueryMs.p50 * scale) / 1000).toFixed(0)} s per query (linear in the text).`);
+  if (rg && extrapolate)
+    lines.push(
+      '',
+      `*Extrapolated*: ripgrep over 20 GB ≈ ${((rg.perQueryMs.p50 * scale) / 1000).toFixed(0)} s per query (linear in the text).`,
+    );
   const section = lines.join('\n');
   process.stdout.write(`${section}\n`);
   writeBenchmarkSection(HEADING, section);

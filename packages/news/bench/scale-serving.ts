@@ -13,7 +13,14 @@ import { measureReader, mixedQueries, type Latency } from './reader-latency.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1000;
 
-export interface HttpCounts { connections: number; seconds: number; distinctQueries: number; perSecond: number; p50Ms: number; p99Ms: number }
+export interface HttpCounts {
+  connections: number;
+  seconds: number;
+  distinctQueries: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
 
 export interface Serving {
   openSeconds: number;
@@ -43,21 +50,52 @@ function countMonth(readers: readonly ShardReader[], queries: readonly Buffer[])
 async function httpCounts(releaseDir: string, queries: readonly string[], seconds: number): Promise<HttpCounts> {
   const manifest = JSON.parse(readFileSync(join(releaseDir, 'index-manifest.json'), 'utf8')) as IndexManifest;
   const version = manifest.index_version;
-  const worker = await spawnListening(['worker', '--release', releaseDir, '--index-version', version, '--mode', 'memory', '--port', '0']);
+  const worker = await spawnListening([
+    'worker',
+    '--release',
+    releaseDir,
+    '--index-version',
+    version,
+    '--mode',
+    'memory',
+    '--port',
+    '0',
+  ]);
   try {
     const gateway = await spawnListening(['gateway', '--port', '0'], {
-      GATEWAY_INDEX_VERSION: version, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'warn', ...ADMISSION_OPEN_ENV,
+      GATEWAY_INDEX_VERSION: version,
+      GATEWAY_WORKER_URL: worker.url,
+      GATEWAY_ENVIRONMENT: 'development',
+      LOG_LEVEL: 'warn',
+      ...ADMISSION_OPEN_ENV,
     });
     try {
       const bodies = queries.map((query) => JSON.stringify({ query, index: 'news' }));
       let i = 0;
       const connections = 16;
       const r = await autocannon({
-        url: gateway.url, connections, duration: seconds, pipelining: 1,
-        requests: [{ method: 'POST', path: '/api/v1/count', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] as string }) }],
+        url: gateway.url,
+        connections,
+        duration: seconds,
+        pipelining: 1,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/v1/count',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] as string }),
+          },
+        ],
       });
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`/api/v1/count: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      return { connections, seconds, distinctQueries: bodies.length, perSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99 };
+      return {
+        connections,
+        seconds,
+        distinctQueries: bodies.length,
+        perSecond: r.requests.average,
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+      };
     } finally {
       gateway.child.kill();
     }
@@ -67,17 +105,30 @@ async function httpCounts(releaseDir: string, queries: readonly string[], second
 }
 
 /** Per part and whole-month latency of readers already open in memory. */
-function measureParts(parts: readonly { id: string; reader: ShardReader }[], openSeconds: number, rssBefore: number, log: (msg: string) => void): Serving {
+function measureParts(
+  parts: readonly { id: string; reader: ShardReader }[],
+  openSeconds: number,
+  rssBefore: number,
+  log: (msg: string) => void,
+): Serving {
   const readers = parts.map((p) => p.reader);
   const queries = mixedQueries(readers);
   log(`in memory: ${parts.length} parts, per part and whole month`);
-  const measured = parts.map((p) => ({ id: p.id, textBytes: p.reader.stats.textBytes, lat: measureReader({ reader: p.reader, openSeconds, rssMB: 0 }, queries) }));
+  const measured = parts.map((p) => ({
+    id: p.id,
+    textBytes: p.reader.stats.textBytes,
+    lat: measureReader({ reader: p.reader, openSeconds, rssMB: 0 }, queries),
+  }));
   const month = countMonth(readers, queries);
   return { openSeconds, rssGrowthBytes: process.memoryUsage().rss - rssBefore, parts: measured, month };
 }
 
 /** Opens the release in memory and measures it; `httpSeconds` 0 skips the HTTP part. */
-export async function measureServing(releaseDir: string, httpSeconds: number, log: (msg: string) => void): Promise<Serving> {
+export async function measureServing(
+  releaseDir: string,
+  httpSeconds: number,
+  log: (msg: string) => void,
+): Promise<Serving> {
   await collectGarbage(); // whatever the caller closed before
   const { serving, distinct } = await measureInMemory(releaseDir, httpSeconds > 0, log);
   if (httpSeconds > 0) {
@@ -91,7 +142,11 @@ export async function measureServing(releaseDir: string, httpSeconds: number, lo
 }
 
 /** Opens the release in memory, measures it, draws the HTTP queries, and closes it. */
-async function measureInMemory(releaseDir: string, withHttp: boolean, log: (msg: string) => void): Promise<{ serving: Serving; distinct: string[] }> {
+async function measureInMemory(
+  releaseDir: string,
+  withHttp: boolean,
+  log: (msg: string) => void,
+): Promise<{ serving: Serving; distinct: string[] }> {
   const rss = process.memoryUsage().rss;
   const t = performance.now();
   const release = await openRelease(releaseDir, { mode: 'memory', verify: 'sizes' });
@@ -100,7 +155,12 @@ async function measureInMemory(releaseDir: string, withHttp: boolean, log: (msg:
     const readers = index.shards.map((s) => ({ id: s.shardId, reader: s.reader }));
     const serving = measureParts(readers, (performance.now() - t) / 1000, rss, log);
     // More distinct queries than the worker's 10,000-entry result cache holds.
-    const distinct = withHttp ? mixedQueries(readers.map((r) => r.reader), 20_000).map((q) => q.toString('utf8')) : [];
+    const distinct = withHttp
+      ? mixedQueries(
+          readers.map((r) => r.reader),
+          20_000,
+        ).map((q) => q.toString('utf8'))
+      : [];
     return { serving, distinct };
   } finally {
     release.close();
@@ -111,13 +171,19 @@ async function measureInMemory(releaseDir: string, withHttp: boolean, log: (msg:
  * Finished part directories of a build still running (or stopped): each shard opened in memory and measured as
  * measureServing does, without HTTP (the worker needs a whole release). Also their files' bytes per text byte.
  */
-export function measurePartDirs(dirs: readonly string[], log: (msg: string) => void): Serving & { indexBytesPerTextByte: number } {
+export function measurePartDirs(
+  dirs: readonly string[],
+  log: (msg: string) => void,
+): Serving & { indexBytesPerTextByte: number } {
   const rss = process.memoryUsage().rss;
   const t = performance.now();
   const parts = dirs.map((dir) => ({ id: basename(dir), reader: openShard(dir, 'memory') }));
   try {
     const serving = measureParts(parts, (performance.now() - t) / 1000, rss, log);
-    const fileBytes = dirs.reduce((n, dir) => n + readdirSync(dir).reduce((m, f) => m + statSync(join(dir, f)).size, 0), 0);
+    const fileBytes = dirs.reduce(
+      (n, dir) => n + readdirSync(dir).reduce((m, f) => m + statSync(join(dir, f)).size, 0),
+      0,
+    );
     return { ...serving, indexBytesPerTextByte: fileBytes / serving.parts.reduce((n, p) => n + p.textBytes, 0) };
   } finally {
     for (const p of parts) p.reader.close();
@@ -137,12 +203,18 @@ export function servingLines(kind: string, s: Serving): string[] {
     '',
     '| part | text | count (≤ 100 µs p50, ≤ 1 ms p99) | locate (≤ 20 µs p50) | get_doc 1,000 B context (≤ 300 µs p50) | page of 1,000 ranks (≤ 50 ms p50) |',
     '|---|---|---|---|---|---|',
-    ...s.parts.map((p) => `| ${p.id} | ${gb(p.textBytes)} GB | ${pq(p.lat.count)} [${us(p.lat.cpu.count)}] | ${pq(p.lat.locate)} [${us(p.lat.cpu.locate)}] | ${pq(p.lat.window)} [${us(p.lat.cpu.window)}] | ${pq(p.lat.page)} [${us(p.lat.cpu.page)}] |`),
+    ...s.parts.map(
+      (p) =>
+        `| ${p.id} | ${gb(p.textBytes)} GB | ${pq(p.lat.count)} [${us(p.lat.cpu.count)}] | ${pq(p.lat.locate)} [${us(p.lat.cpu.locate)}] | ${pq(p.lat.window)} [${us(p.lat.cpu.window)}] | ${pq(p.lat.page)} [${us(p.lat.cpu.page)}] |`,
+    ),
     `| **whole month** (every part) | ${gb(textBytes)} GB | ${pq(s.month)} (target ≤ 2 ms p50) | | | |`,
     '',
   ];
   if (s.http) {
-    lines.push(`Over HTTP (gateway → one worker in memory mode, ${s.http.connections} connections, ${s.http.seconds} s, ${s.http.distinctQueries.toLocaleString('en')} distinct count queries rotated, more than the worker's result cache holds): **${s.http.perSecond.toFixed(0)} counts/s** (target ≥ 2,000), p50 ${s.http.p50Ms} ms, p99 ${s.http.p99Ms} ms.`, '');
+    lines.push(
+      `Over HTTP (gateway → one worker in memory mode, ${s.http.connections} connections, ${s.http.seconds} s, ${s.http.distinctQueries.toLocaleString('en')} distinct count queries rotated, more than the worker's result cache holds): **${s.http.perSecond.toFixed(0)} counts/s** (target ≥ 2,000), p50 ${s.http.p50Ms} ms, p99 ${s.http.p99Ms} ms.`,
+      '',
+    );
   }
   return lines;
 }

@@ -19,12 +19,21 @@ const VERSION = 'search-bench-1';
 
 /** Bytes of every file under `dir` (the release: suffix arrays, texts, metadata stores). */
 function treeBytes(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((n, d) => n + (d.isDirectory() ? treeBytes(join(dir, d.name)) : statSync(join(dir, d.name)).size), 0);
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (n, d) => n + (d.isDirectory() ? treeBytes(join(dir, d.name)) : statSync(join(dir, d.name)).size),
+    0,
+  );
 }
 
 function corpusFiles(): string[] {
-  return readdirSync(CORPORA, { withFileTypes: true }).filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(CORPORA, d.name)).filter((f) => f.endsWith('.jsonl.gz')).map((f) => join(CORPORA, d.name, f))).sort();
+  return readdirSync(CORPORA, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(join(CORPORA, d.name))
+        .filter((f) => f.endsWith('.jsonl.gz'))
+        .map((f) => join(CORPORA, d.name, f)),
+    )
+    .sort();
 }
 
 const QUERIES: readonly (readonly [string, string])[] = [
@@ -49,9 +58,23 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   await ensureCorporaRelease(RELEASE, VERSION);
   const buildMs = performance.now() - t0;
-  const worker = await spawnListening(['worker', '--release', RELEASE, '--index-version', VERSION, '--port', '0', '--verify', 'sizes']);
+  const worker = await spawnListening([
+    'worker',
+    '--release',
+    RELEASE,
+    '--index-version',
+    VERSION,
+    '--port',
+    '0',
+    '--verify',
+    'sizes',
+  ]);
   const gateway = await spawnListening(['gateway', '--port', '0'], {
-    GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'info', ...ADMISSION_OPEN_ENV,
+    GATEWAY_INDEX_VERSION: VERSION,
+    GATEWAY_WORKER_URL: worker.url,
+    GATEWAY_ENVIRONMENT: 'development',
+    LOG_LEVEL: 'info',
+    ...ADMISSION_OPEN_ENV,
   });
   const c = client(gateway.url);
   const loadBefore = loadavg()[0] ?? 0;
@@ -62,7 +85,9 @@ async function main(): Promise<void> {
     const f0 = performance.now();
     db.exec('CREATE VIRTUAL TABLE a USING fts5(text)');
     const insert = db.prepare('INSERT INTO a(text) VALUES (?)');
-    db.transaction(() => { for (const f of corpusFiles()) for (const r of readJsonlGz(f)) insert.run(String(r['text'] ?? '')); })();
+    db.transaction(() => {
+      for (const f of corpusFiles()) for (const r of readJsonlGz(f)) insert.run(String(r['text'] ?? ''));
+    })();
     const ftsBuildMs = performance.now() - f0;
     db.close();
     const ftsBytes = statSync(join(dir, 'fts.db')).size;
@@ -78,8 +103,16 @@ async function main(): Promise<void> {
         if (i >= 5) inProcess.push(performance.now() - s);
       }
       inProcess.sort((a, b) => a - b);
-      const http = await latency(c, '/api/v2/search', [JSON.stringify({ index: 'news', query: ours, page_size: 10 })], 40, 5);
-      const answer = JSON.parse((await c.post('/api/v2/search', JSON.stringify({ index: 'news', query: ours }))).text) as { articles: number };
+      const http = await latency(
+        c,
+        '/api/v2/search',
+        [JSON.stringify({ index: 'news', query: ours, page_size: 10 })],
+        40,
+        5,
+      );
+      const answer = JSON.parse(
+        (await c.post('/api/v2/search', JSON.stringify({ index: 'news', query: ours }))).text,
+      ) as { articles: number };
       const times: number[] = [];
       let n = 0;
       for (let i = 0; i < 45; i++) {
@@ -88,13 +121,24 @@ async function main(): Promise<void> {
         if (i >= 5) times.push(Number(process.hrtime.bigint() - s) / 1e6);
       }
       times.sort((a, b) => a - b);
-      rows.push([ours, String(answer.articles), `${ms(http.p50)} / ${ms(http.p99)}`, `${ms(pct(inProcess, 50))} / ${ms(pct(inProcess, 99))}`, String(n), `${ms(pct(times, 50))} / ${ms(pct(times, 99))}`]);
+      rows.push([
+        ours,
+        String(answer.articles),
+        `${ms(http.p50)} / ${ms(http.p99)}`,
+        `${ms(pct(inProcess, 50))} / ${ms(pct(inProcess, 99))}`,
+        String(n),
+        `${ms(pct(times, 50))} / ${ms(pct(times, 99))}`,
+      ]);
     }
     local.close();
     ro.close();
     rmSync(dir, { recursive: true, force: true });
-    console.log(`load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}; release build ${(buildMs / 1000).toFixed(1)} s (0 when cached); FTS5 build ${(ftsBuildMs / 1000).toFixed(1)} s, FTS5 file ${(ftsBytes / 1_048_576).toFixed(1)} MiB; release ${(treeBytes(RELEASE) / 1_048_576).toFixed(1)} MiB`);
-    console.log('| query | articles (ours) | search over HTTP p50 / p99 ms | search in process p50 / p99 ms | articles (FTS5, tokens) | FTS5 count(*) in process p50 / p99 ms |');
+    console.log(
+      `load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}; release build ${(buildMs / 1000).toFixed(1)} s (0 when cached); FTS5 build ${(ftsBuildMs / 1000).toFixed(1)} s, FTS5 file ${(ftsBytes / 1_048_576).toFixed(1)} MiB; release ${(treeBytes(RELEASE) / 1_048_576).toFixed(1)} MiB`,
+    );
+    console.log(
+      '| query | articles (ours) | search over HTTP p50 / p99 ms | search in process p50 / p99 ms | articles (FTS5, tokens) | FTS5 count(*) in process p50 / p99 ms |',
+    );
     console.log('|---|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   } finally {

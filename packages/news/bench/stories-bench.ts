@@ -21,9 +21,19 @@ const MONTH_RUNS = Number(process.env['BENCH_STORIES_MONTH_RUNS'] ?? '1');
 const log = (msg: string): void => void process.stderr.write(`bench:stories: ${msg}\n`);
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const realInputs = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) => join(CORPORA, c, `${c}.jsonl.gz`));
+const realInputs = ['10kgnad-de', 'fundus-testdata-multi', 'livedoor-news-ja', 'reuters21578-en'].map((c) =>
+  join(CORPORA, c, `${c}.jsonl.gz`),
+);
 
-interface Built { readonly seconds: number; readonly cpuSeconds: number; readonly textBytes: number; readonly documents: number; readonly storyBytes: number; readonly exact: number; readonly near: number }
+interface Built {
+  readonly seconds: number;
+  readonly cpuSeconds: number;
+  readonly textBytes: number;
+  readonly documents: number;
+  readonly storyBytes: number;
+  readonly exact: number;
+  readonly near: number;
+}
 
 async function build(inputs: readonly string[], stories: boolean): Promise<Built> {
   const out = join(WORK, stories ? 'with' : 'without');
@@ -48,7 +58,15 @@ async function build(inputs: readonly string[], stories: boolean): Promise<Built
     }
   }
   rmSync(out, { recursive: true, force: true });
-  return { seconds: s.seconds, cpuSeconds: (used.user + used.system) / 1e6, textBytes: s.textBytes, documents: s.documents, storyBytes: s.storyBytes, exact, near };
+  return {
+    seconds: s.seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    textBytes: s.textBytes,
+    documents: s.documents,
+    storyBytes: s.storyBytes,
+    exact,
+    near,
+  };
 }
 
 async function timeBuilds(label: string, inputs: readonly string[], runs: number): Promise<string> {
@@ -60,7 +78,9 @@ async function timeBuilds(label: string, inputs: readonly string[], runs: number
     for (const stories of order) {
       const b = await build(inputs, stories);
       (stories ? with_ : without).push(b);
-      log(`${label} round ${r + 1} ${stories ? 'with' : 'without'} stories: ${b.seconds.toFixed(2)} s wall, ${b.cpuSeconds.toFixed(2)} CPU s (load ${loadAverage()})`);
+      log(
+        `${label} round ${r + 1} ${stories ? 'with' : 'without'} stories: ${b.seconds.toFixed(2)} s wall, ${b.cpuSeconds.toFixed(2)} CPU s (load ${loadAverage()})`,
+      );
     }
   }
   const a = median(without.map((b) => b.seconds));
@@ -68,7 +88,7 @@ async function timeBuilds(label: string, inputs: readonly string[], runs: number
   const ca = median(without.map((x) => x.cpuSeconds));
   const cb = median(with_.map((x) => x.cpuSeconds));
   const w = with_[0] as Built;
-  const pct = (x: number, y: number): string => `${(((y / x) - 1) * 100).toFixed(1)} %`;
+  const pct = (x: number, y: number): string => `${((y / x - 1) * 100).toFixed(1)} %`;
   return `| ${label} | ${(w.textBytes / 1e6).toFixed(1)} MB, ${w.documents.toLocaleString('en')} articles | ${runs} | ${a.toFixed(2)} s / ${b.toFixed(2)} s | **${pct(a, b)}** | ${ca.toFixed(2)} s / ${cb.toFixed(2)} s | **${pct(ca, cb)}** | ${(w.storyBytes / w.documents).toFixed(2)} | ${w.exact.toLocaleString('en')} / ${w.near.toLocaleString('en')} |`;
 }
 
@@ -79,11 +99,20 @@ async function main(): Promise<void> {
   const quality: string[] = [];
   for (const edits of [0, 0.05, 0.1, 0.15]) {
     const q = await scorePlantedCopies(QUALITY_BYTES, edits);
-    quality.push(`| ${(edits * 100).toFixed(0)} % | ${q.articles.toLocaleString('en')} | ${q.copies.toLocaleString('en')} | ${q.truePairs.toLocaleString('en')} | ${q.foundPairs.toLocaleString('en')} | **${q.precision.toFixed(4)}** | **${q.recall.toFixed(4)}** |`);
+    quality.push(
+      `| ${(edits * 100).toFixed(0)} % | ${q.articles.toLocaleString('en')} | ${q.copies.toLocaleString('en')} | ${q.truePairs.toLocaleString('en')} | ${q.foundPairs.toLocaleString('en')} | **${q.precision.toFixed(4)}** | **${q.recall.toFixed(4)}** |`,
+    );
     log(quality.at(-1) as string);
   }
   const builds = [await timeBuilds('real corpora (4)', realInputs, RUNS)];
-  if (MONTH) builds.push(await timeBuilds(`synthetic month with planted copies (${(statSync(MONTH).size / 1e6).toFixed(0)} MB gz)`, [MONTH], MONTH_RUNS));
+  if (MONTH)
+    builds.push(
+      await timeBuilds(
+        `synthetic month with planted copies (${(statSync(MONTH).size / 1e6).toFixed(0)} MB gz)`,
+        [MONTH],
+        MONTH_RUNS,
+      ),
+    );
   const m = machine();
   const section = `## Distinct stories: clustering cost and quality (npm run bench:stories)
 

@@ -5,7 +5,14 @@
  * Release: the shared real corpora beside the repository (built once, cached under /tmp).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
-import { BENCHMARKS_FILE, CORPORA, ensureCorporaRelease, spawnListening, writeBenchmarkSection, ADMISSION_OPEN_ENV } from './bench-support.ts';
+import {
+  BENCHMARKS_FILE,
+  CORPORA,
+  ensureCorporaRelease,
+  spawnListening,
+  writeBenchmarkSection,
+  ADMISSION_OPEN_ENV,
+} from './bench-support.ts';
 import { client, latency, type Client } from './v2-client.ts';
 import { compressionTable, researchRows } from './v2-research-bench.ts';
 import { METADATA_STORE_FORMAT_VERSION } from '../src/metadata/index.ts';
@@ -17,8 +24,6 @@ const RELEASE = `/tmp/news-v2-bench/release-store${METADATA_STORE_FORMAT_VERSION
 const VERSION = 'v2-bench-1';
 const SECTION = '## News v2 API (npm run bench:v2)';
 
-
-
 async function find(c: Client, query: string): Promise<FindResult> {
   const res = await c.post('/api/v2/find', JSON.stringify({ index: 'news', query }));
   return JSON.parse(res.text) as FindResult;
@@ -26,9 +31,23 @@ async function find(c: Client, query: string): Promise<FindResult> {
 
 async function main(): Promise<void> {
   await ensureCorporaRelease(RELEASE, VERSION);
-  const worker = await spawnListening(['worker', '--release', RELEASE, '--index-version', VERSION, '--port', '0', '--verify', 'sizes']);
+  const worker = await spawnListening([
+    'worker',
+    '--release',
+    RELEASE,
+    '--index-version',
+    VERSION,
+    '--port',
+    '0',
+    '--verify',
+    'sizes',
+  ]);
   const gateway = await spawnListening(['gateway', '--port', '0'], {
-    GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_ENVIRONMENT: 'development', LOG_LEVEL: 'info', ...ADMISSION_OPEN_ENV,
+    GATEWAY_INDEX_VERSION: VERSION,
+    GATEWAY_WORKER_URL: worker.url,
+    GATEWAY_ENVIRONMENT: 'development',
+    LOG_LEVEL: 'info',
+    ...ADMISSION_OPEN_ENV,
   });
   const c = client(gateway.url);
   const w = client(worker.url);
@@ -46,14 +65,20 @@ async function main(): Promise<void> {
     const docBodies: string[] = [];
     for (const query of ['the', ' und ', 'の', 'said', 'market', ' der ']) {
       const f = await find(c, query);
-      for (const p of planPages(f, 1000).filter((x) => x.rank_to - x.rank_from === 1000).slice(0, 8)) {
+      for (const p of planPages(f, 1000)
+        .filter((x) => x.rank_to - x.rank_from === 1000)
+        .slice(0, 8)) {
         docBodies.push(JSON.stringify({ ...base, query, ...p }));
       }
     }
     const docs = await latency(c, '/api/v2/documents', docBodies, 200);
     const docsW = await latency(w, '/rpc', toWorker('v2_documents', docBodies), 200);
-    rows.push([`documents, 1,000 ranks with metadata (${docBodies.length} pages rotated, ~${Math.round(docs.bytes / 1024)} KiB each)`,
-      `${ms(docs.p50)} / ${ms(docs.p99)}`, `${ms(docsW.p50)} / ${ms(docsW.p99)}`, 'p50 ≤ 30 ms']);
+    rows.push([
+      `documents, 1,000 ranks with metadata (${docBodies.length} pages rotated, ~${Math.round(docs.bytes / 1024)} KiB each)`,
+      `${ms(docs.p50)} / ${ms(docs.p99)}`,
+      `${ms(docsW.p50)} / ${ms(docsW.p99)}`,
+      'p50 ≤ 30 ms',
+    ]);
 
     // metadata: the distinct documents of those pages, 1,000 references at a time.
     const metaBodies: string[] = [];
@@ -65,20 +90,31 @@ async function main(): Promise<void> {
     }
     const meta = await latency(c, '/api/v2/metadata', metaBodies, 100);
     const metaW = await latency(w, '/rpc', toWorker('v2_metadata', metaBodies), 100);
-    rows.push([`metadata, 1,000 references (~${Math.round(meta.bytes / 1024)} KiB)`, `${ms(meta.p50)} / ${ms(meta.p99)}`, `${ms(metaW.p50)} / ${ms(metaW.p99)}`, '']);
+    rows.push([
+      `metadata, 1,000 references (~${Math.round(meta.bytes / 1024)} KiB)`,
+      `${ms(meta.p50)} / ${ms(meta.p99)}`,
+      `${ms(metaW.p50)} / ${ms(metaW.p99)}`,
+      '',
+    ]);
 
     // occurrences: pages of 50,000 ranks of frequent queries ('the', and 'e' for many distinct pages).
     const occBodies: string[] = [];
     for (const query of ['the', 'e']) {
       const f = await find(c, query);
-      for (const p of planPages(f, 50_000).filter((x) => x.rank_to - x.rank_from === 50_000).slice(0, 12)) {
+      for (const p of planPages(f, 50_000)
+        .filter((x) => x.rank_to - x.rank_from === 50_000)
+        .slice(0, 12)) {
         occBodies.push(JSON.stringify({ ...base, query, ...p }));
       }
     }
     const occ = await latency(c, '/api/v2/occurrences', occBodies, 60, 5);
     const occW = await latency(w, '/rpc', toWorker('v2_occurrences', occBodies), 60, 5);
-    rows.push([`occurrences, 50,000 ranks (${occBodies.length} pages rotated, ~${(occ.bytes / 2 ** 20).toFixed(1)} MiB each)`,
-      `${ms(occ.p50)} / ${ms(occ.p99)}`, `${ms(occW.p50)} / ${ms(occW.p99)}`, 'p50 ≤ 50 ms']);
+    rows.push([
+      `occurrences, 50,000 ranks (${occBodies.length} pages rotated, ~${(occ.bytes / 2 ** 20).toFixed(1)} MiB each)`,
+      `${ms(occ.p50)} / ${ms(occ.p99)}`,
+      `${ms(occW.p50)} / ${ms(occW.p99)}`,
+      'p50 ≤ 50 ms',
+    ]);
 
     // Paging a query with ≥ 100,000 occurrences through documents, as the download script does: find, then every
     // page of 1,000 ranks in order on one connection, merging by (year, doc_ix).
@@ -93,14 +129,32 @@ async function main(): Promise<void> {
     }
     const pagingMs = Number(process.hrtime.bigint() - t0) / 1e6;
     if (totals.occurrences !== found.total_occurrences) throw new Error('paged occurrences differ from find');
-    rows.push([`paging ${JSON.stringify(query)} end to end: ${found.total_occurrences.toLocaleString('en')} occurrences, ${totals.pages} pages, ${totals.articles.toLocaleString('en')} articles`,
-      `${(pagingMs / 1000).toFixed(2)} s total`, '', '≤ 10 s']);
+    rows.push([
+      `paging ${JSON.stringify(query)} end to end: ${found.total_occurrences.toLocaleString('en')} occurrences, ${totals.pages} pages, ${totals.articles.toLocaleString('en')} articles`,
+      `${(pagingMs / 1000).toFixed(2)} s total`,
+      '',
+      '≤ 10 s',
+    ]);
 
-    rows.push(...await researchRows({ c, w, gatewayUrl: gateway.url, base, corpora: CORPORA, find, toWorker: (kind, bodies) => toWorker(kind, bodies) }));
+    rows.push(
+      ...(await researchRows({
+        c,
+        w,
+        gatewayUrl: gateway.url,
+        base,
+        corpora: CORPORA,
+        find,
+        toWorker: (kind, bodies) => toWorker(kind, bodies),
+      })),
+    );
     const samplePage = (await c.post('/api/v2/documents', docBodies[0]!)).text;
     const compression = await compressionTable(gateway.url, docBodies, samplePage);
 
-    const table = ['| Measurement | gateway + worker: p50 / p99 ms | worker alone: p50 / p99 ms | target |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+    const table = [
+      '| Measurement | gateway + worker: p50 / p99 ms | worker alone: p50 / p99 ms | target |',
+      '|---|---|---|---|',
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n');
     const section = `${SECTION}
 
 Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}. Run on ${new Date().toISOString().slice(0, 16)}Z;

@@ -16,16 +16,27 @@ const dir = process.argv[2] ?? '';
 const h = readCompressedHeader(dir);
 const raw = readFileSync(join(dir, h.files.bits?.name ?? 'fm-bits.u32'));
 const blocks = bwtBlocks(h.textBytes, h.blockSymbols);
-const { counts, lengths } = decodeBlockSymbols(readFileSync(join(dir, h.files.symbols?.name ?? 'fm-symbols.bin')), blocks);
-const blockBits = Array.from({ length: blocks }, (_, b) => blockTree(lengths.subarray(b * 256, (b + 1) * 256), counts.subarray(b * 256, (b + 1) * 256)).bits);
+const { counts, lengths } = decodeBlockSymbols(
+  readFileSync(join(dir, h.files.symbols?.name ?? 'fm-symbols.bin')),
+  blocks,
+);
+const blockBits = Array.from(
+  { length: blocks },
+  (_, b) => blockTree(lengths.subarray(b * 256, (b + 1) * 256), counts.subarray(b * 256, (b + 1) * 256)).bits,
+);
 
 /** Every block's bits as plain words (128-bit aligned blocks, the layout of versions 1–3). */
 function plainWords(): Uint32Array {
   if (h.formatVersion < 4) return new Uint32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
   const ranks = new RankBits(raw, blockBits.map(blockChunks), h.formatVersion >= 5);
   const words = new Uint32Array(blockBits.reduce((n, bits) => n + blockWords(bits), 0));
-  for (let b = 0, base = 0, word = 0; b < blocks; base += blockChunks(blockBits[b] as number), word += blockWords(blockBits[b] as number), b++) {
-    for (let i = 0; i < (blockBits[b] as number); i++) if (ranks.rankBit(base, i) & 1) words[word + (i >>> 5)]! |= 1 << (i & 31);
+  for (
+    let b = 0, base = 0, word = 0;
+    b < blocks;
+    base += blockChunks(blockBits[b] as number), word += blockWords(blockBits[b] as number), b++
+  ) {
+    for (let i = 0; i < (blockBits[b] as number); i++)
+      if (ranks.rankBit(base, i) & 1) words[word + (i >>> 5)]! |= 1 << (i & 31);
   }
   return words;
 }
@@ -74,12 +85,18 @@ for (let b = 0; b < blocks; b++) {
     const rrr32 = rrrBytes(get, at, 32);
     add('hybrid 256: plain or runs (version 4)', 1 + hybrid);
     add('hybrid + minority-bit positions', 1 + Math.min(hybrid, minority));
-    for (const saving of [1, 5, 9]) add(`hybrid + RRR 8 × 32, when it saves ≥ ${saving} bytes${saving === 5 ? ' (version 5)' : ''}`, 1 + (rrr32 + saving <= hybrid ? rrr32 : hybrid));
+    for (const saving of [1, 5, 9])
+      add(
+        `hybrid + RRR 8 × 32, when it saves ≥ ${saving} bytes${saving === 5 ? ' (version 5)' : ''}`,
+        1 + (rrr32 + saving <= hybrid ? rrr32 : hybrid),
+      );
     add('hybrid + RRR 4 × 64', 1 + Math.min(hybrid, rrrBytes(get, at, 64)));
     add('hybrid + RRR 2 × 128', 1 + Math.min(hybrid, rrrBytes(get, at, 128)));
   }
   base += blockWords(blockBits[b] as number);
 }
 const used = blockBits.reduce((n, bits) => n + bits, 0);
-process.stdout.write(`${dir}: format ${h.formatVersion}, ${h.textBytes} text bytes, ${used} wavelet bits (${(used / h.textBytes).toFixed(3)} per byte)\n\n| encoding | B/B |\n|---|---|\n`);
+process.stdout.write(
+  `${dir}: format ${h.formatVersion}, ${h.textBytes} text bytes, ${used} wavelet bits (${(used / h.textBytes).toFixed(3)} per byte)\n\n| encoding | B/B |\n|---|---|\n`,
+);
 for (const [k, v] of sizes) process.stdout.write(`| ${k} | ${(v / h.textBytes).toFixed(4)} |\n`);

@@ -8,10 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease, openRelease, type OpenRelease } from '../src/release/index.ts';
-import { collocations, ngrams, scoresOf, type CollocationsRequestWire, type NgramsRequestWire } from '../src/search-v2/index.ts';
+import {
+  collocations,
+  ngrams,
+  scoresOf,
+  type CollocationsRequestWire,
+  type NgramsRequestWire,
+} from '../src/search-v2/index.ts';
 import { foldWord } from '../src/words/index.ts';
 import {
-  bruteContinuations, bruteWindows, bruteWordCount, bruteWordTotal, scanJsonl, type BruteArticle, type BruteNgramsOptions,
+  bruteContinuations,
+  bruteWindows,
+  bruteWordCount,
+  bruteWordTotal,
+  scanJsonl,
+  type BruteArticle,
+  type BruteNgramsOptions,
 } from './support/analyses-brute.ts';
 import { corpusFiles, startV2Processes, v2, type V2Processes } from './v2-support.ts';
 
@@ -24,12 +36,19 @@ let stack: V2Processes;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'analyses-'));
   const inputs = corpusFiles();
-  await Promise.all((['sa', 'compressed'] as const).map((kind) =>
-    buildRelease({ inputs, out: join(root, kind), indexVersion: VERSION, concurrency: 1, kind })));
+  await Promise.all(
+    (['sa', 'compressed'] as const).map((kind) =>
+      buildRelease({ inputs, out: join(root, kind), indexVersion: VERSION, concurrency: 1, kind }),
+    ),
+  );
   articles = [];
   for await (const a of scanJsonl(inputs)) articles.push(a);
   for (const kind of ['sa', 'compressed'] as const) {
-    releases[kind] = await openRelease(join(root, kind), { mode: 'memory', expectedIndexVersion: VERSION, verify: 'sizes' });
+    releases[kind] = await openRelease(join(root, kind), {
+      mode: 'memory',
+      expectedIndexVersion: VERSION,
+      verify: 'sizes',
+    });
   }
   stack = await startV2Processes({ dir: join(root, 'sa'), version: VERSION, cleanup: async () => {} });
 }, 600_000);
@@ -66,25 +85,42 @@ const CASES: readonly (readonly [string, Omit<NgramsRequestWire, 'index'>, (a: B
   ['said it → 2 words', { query: 'said it', direction: 'right', words: 2 }, () => true],
   ['← 3 words before "prices"', { query: 'prices', direction: 'left', words: 3 }, () => true],
   ['econom completed', { query: 'econom', direction: 'right', words: 1, complete: true }, () => true],
-  ['Bundes completed, German only', { query: 'Bundes', direction: 'right', words: 2, complete: true, languages: ['de'] }, (a) => a.language === 'de'],
+  [
+    'Bundes completed, German only',
+    { query: 'Bundes', direction: 'right', words: 2, complete: true, languages: ['de'] },
+    (a) => a.language === 'de',
+  ],
   ['東京 → 1 word', { query: '東京', direction: 'right', words: 1 }, () => true],
   ['← 1 word before 東京', { query: '東京', direction: 'left', words: 1 }, () => true],
   ['OIL case-insensitive', { query: 'OIL', direction: 'right', words: 1, case: 'insensitive' }, () => true],
-  ['trade → 1 word, 1987 only', { query: 'trade', direction: 'right', words: 1, year_min: 1987, year_max: 1987 }, (a) => a.year === 1987],
+  [
+    'trade → 1 word, 1987 only',
+    { query: 'trade', direction: 'right', words: 1, year_min: 1987, year_max: 1987 },
+    (a) => a.year === 1987,
+  ],
 ];
 
 describe('ngrams against the brute-force scan of the corpora', { timeout: 300_000 }, () => {
-  it.each(CASES)('%s: every continuation\'s count on both index kinds', async (_name, req, keep) => {
-    const expected = brute(req.query, {
-      direction: req.direction ?? 'right', words: req.words ?? 1, complete: req.complete ?? false,
-      wordCase: req.case === 'insensitive' ? 'insensitive' : 'sensitive',
-    }, keep);
+  it.each(CASES)("%s: every continuation's count on both index kinds", async (_name, req, keep) => {
+    const expected = brute(
+      req.query,
+      {
+        direction: req.direction ?? 'right',
+        words: req.words ?? 1,
+        complete: req.complete ?? false,
+        wordCase: req.case === 'insensitive' ? 'insensitive' : 'sensitive',
+      },
+      keep,
+    );
     expect(expected.counts.size).toBeGreaterThan(3);
     for (const kind of ['sa', 'compressed'] as const) {
       const r = await ngrams(releases[kind] as OpenRelease, { index: 'news', limit: 1000, ...req });
       expect(r.mode).toBe('exact');
       const want = listed(expected.counts, 1000);
-      expect(r.continuations.map((c) => [c.words.join('\u0000'), c.count]), kind).toEqual(want.top);
+      expect(
+        r.continuations.map((c) => [c.words.join('\u0000'), c.count]),
+        kind,
+      ).toEqual(want.top);
       expect(r.other).toBe(want.other);
       expect(r.inside_word).toBe(expected.inside);
       expect(r.too_short).toBe(expected.short);
@@ -94,14 +130,22 @@ describe('ngrams against the brute-force scan of the corpora', { timeout: 300_00
   it('samples shards with more occurrences than the bound, reproducibly, within a few points of the exact shares', async () => {
     const expected = brute('the', { direction: 'right', words: 1 });
     const all = [...expected.counts.values()].reduce((a, b) => a + b, 0);
-    const r = await ngrams(releases.sa as OpenRelease, { index: 'news', query: 'the', direction: 'right', words: 1, seed: 7 });
+    const r = await ngrams(releases.sa as OpenRelease, {
+      index: 'news',
+      query: 'the',
+      direction: 'right',
+      words: 1,
+      seed: 7,
+    });
     expect(r.mode).toBe('sampled');
     expect(r.sampled_shards).toBeGreaterThan(0);
     expect(r.read_occurrences).toBeLessThan(r.total_occurrences);
     for (const c of r.continuations.slice(0, 5)) {
       expect(Math.abs(c.share - (expected.counts.get(c.words.join('\u0000')) ?? 0) / all)).toBeLessThan(0.02);
     }
-    expect(await ngrams(releases.sa as OpenRelease, { index: 'news', query: 'the', direction: 'right', words: 1, seed: 7 })).toEqual(r);
+    expect(
+      await ngrams(releases.sa as OpenRelease, { index: 'news', query: 'the', direction: 'right', words: 1, seed: 7 }),
+    ).toEqual(r);
   });
 });
 
@@ -128,59 +172,94 @@ describe('POST /api/v2/ngrams', () => {
   });
 });
 
-const COLLOCATION_CASES: readonly (readonly [string, Omit<CollocationsRequestWire, 'index'>, (a: BruteArticle) => boolean])[] = [
+const COLLOCATION_CASES: readonly (readonly [
+  string,
+  Omit<CollocationsRequestWire, 'index'>,
+  (a: BruteArticle) => boolean,
+])[] = [
   ['oil prices, 5 + 5', { query: 'oil prices', limit: 10 }, () => true],
-  ['Bundesregierung, 3 + 2, German only, by MI', { query: 'Bundesregierung', left: 3, right: 2, languages: ['de'], sort_by: 'mi', limit: 10 }, (a) => a.language === 'de'],
-  ['東京, 2 + 2, by position', { query: '東京', left: 2, right: 2, by_position: true, limit: 10, min_frequency: 5 }, () => true],
-  ['TRADE case-insensitive, 1987, by frequency', { query: 'TRADE', case: 'insensitive', year_min: 1987, year_max: 1987, sort_by: 'frequency', limit: 10 }, (a) => a.year === 1987],
+  [
+    'Bundesregierung, 3 + 2, German only, by MI',
+    { query: 'Bundesregierung', left: 3, right: 2, languages: ['de'], sort_by: 'mi', limit: 10 },
+    (a) => a.language === 'de',
+  ],
+  [
+    '東京, 2 + 2, by position',
+    { query: '東京', left: 2, right: 2, by_position: true, limit: 10, min_frequency: 5 },
+    () => true,
+  ],
+  [
+    'TRADE case-insensitive, 1987, by frequency',
+    { query: 'TRADE', case: 'insensitive', year_min: 1987, year_max: 1987, sort_by: 'frequency', limit: 10 },
+    (a) => a.year === 1987,
+  ],
 ];
 
 describe('collocations against the brute-force scan of the corpora', { timeout: 600_000 }, () => {
-  it.each(COLLOCATION_CASES)('%s: window counts, subcorpus counts, scores and the list on both index kinds', async (_name, req, keep) => {
-    const wordCase = req.case === 'insensitive' ? 'insensitive' : 'sensitive';
-    const left = req.left ?? 5;
-    const right = req.right ?? 5;
-    const windows = new Map<string, number>();
-    let fx = 0;
-    const kept = articles.filter(keep);
-    for (const a of kept) fx += bruteWindows(a.text, req.query, left, right, wordCase, windows);
-    const limit = req.limit ?? 50;
-    const candidates = [...windows].filter(([, c]) => c >= (req.min_frequency ?? 2))
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit * 2);
-    const hays = wordCase === 'insensitive' ? kept.map((a) => foldWord(a.text)) : kept.map((a) => a.text);
-    const fy = new Map(candidates.map(([w]) => [w, hays.reduce((n, h) => n + bruteWordCount(h, w, wordCase), 0)]));
-    for (const kind of ['sa', 'compressed'] as const) {
-      const r = await collocations(releases[kind] as OpenRelease, { index: 'news', ...req });
-      expect(r.mode).toBe('exact');
-      expect(r.node_frequency).toBe(fx);
-      const n = r.corpus_words.value;
-      const expected = candidates.map(([word, fxy]) => {
-        const f = fy.get(word) ?? 0;
-        return { word, fxy, fy: f, ...scoresOf({ fxy, fx, fy: Math.max(f, fxy), n }) };
-      });
-      for (const c of r.collocates) {
-        const e = expected.find((x) => x.word === c.word);
-        expect(e, `${kind}: ${c.word}`).toBeDefined();
-        expect(c.window_frequency, c.word).toBe(e?.fxy);
-        if (c.frequency.exact) expect(c.frequency.value, c.word).toBe(e?.fy);
-        else expect(Math.abs(c.frequency.value - (e?.fy ?? 0)) / (e?.fy ?? 1), c.word).toBeLessThan(0.1);
-        if (c.frequency.exact && c.window_frequency === e?.fxy) expect(c.log_dice).toBeCloseTo(e.log_dice, 9);
-        if (c.positions !== null) expect(c.positions.reduce((a, b) => a + b, 0)).toBe(c.window_frequency);
+  it.each(COLLOCATION_CASES)(
+    '%s: window counts, subcorpus counts, scores and the list on both index kinds',
+    async (_name, req, keep) => {
+      const wordCase = req.case === 'insensitive' ? 'insensitive' : 'sensitive';
+      const left = req.left ?? 5;
+      const right = req.right ?? 5;
+      const windows = new Map<string, number>();
+      let fx = 0;
+      const kept = articles.filter(keep);
+      for (const a of kept) fx += bruteWindows(a.text, req.query, left, right, wordCase, windows);
+      const limit = req.limit ?? 50;
+      const candidates = [...windows]
+        .filter(([, c]) => c >= (req.min_frequency ?? 2))
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, limit * 2);
+      const hays = wordCase === 'insensitive' ? kept.map((a) => foldWord(a.text)) : kept.map((a) => a.text);
+      const fy = new Map(candidates.map(([w]) => [w, hays.reduce((n, h) => n + bruteWordCount(h, w, wordCase), 0)]));
+      for (const kind of ['sa', 'compressed'] as const) {
+        const r = await collocations(releases[kind] as OpenRelease, { index: 'news', ...req });
+        expect(r.mode).toBe('exact');
+        expect(r.node_frequency).toBe(fx);
+        const n = r.corpus_words.value;
+        const expected = candidates.map(([word, fxy]) => {
+          const f = fy.get(word) ?? 0;
+          return { word, fxy, fy: f, ...scoresOf({ fxy, fx, fy: Math.max(f, fxy), n }) };
+        });
+        for (const c of r.collocates) {
+          const e = expected.find((x) => x.word === c.word);
+          expect(e, `${kind}: ${c.word}`).toBeDefined();
+          expect(c.window_frequency, c.word).toBe(e?.fxy);
+          if (c.frequency.exact) expect(c.frequency.value, c.word).toBe(e?.fy);
+          else expect(Math.abs(c.frequency.value - (e?.fy ?? 0)) / (e?.fy ?? 1), c.word).toBeLessThan(0.1);
+          if (c.frequency.exact && c.window_frequency === e?.fxy) expect(c.log_dice).toBeCloseTo(e.log_dice, 9);
+          if (c.positions !== null) expect(c.positions.reduce((a, b) => a + b, 0)).toBe(c.window_frequency);
+        }
+        expect(r.collocates.length).toBe(Math.min(limit, expected.length));
+        expect(r.collocates.length).toBeGreaterThan(3);
+        if (
+          r.collocates.every(
+            (c) => c.frequency.exact && c.window_frequency === expected.find((x) => x.word === c.word)?.fxy,
+          )
+        ) {
+          const key = req.sort_by ?? 'log_dice';
+          const by = (x: (typeof expected)[number]) => (key === 'frequency' ? x.fxy : x[key]);
+          const order = [...expected]
+            .sort((a, b) => by(b) - by(a) || b.fxy - a.fxy || (a.word < b.word ? -1 : 1))
+            .slice(0, limit);
+          expect(r.collocates.map((c) => c.word)).toEqual(order.map((x) => x.word));
+        }
       }
-      expect(r.collocates.length).toBe(Math.min(limit, expected.length));
-      expect(r.collocates.length).toBeGreaterThan(3);
-      if (r.collocates.every((c) => c.frequency.exact && c.window_frequency === expected.find((x) => x.word === c.word)?.fxy)) {
-        const key = req.sort_by ?? 'log_dice';
-        const by = (x: (typeof expected)[number]) => (key === 'frequency' ? x.fxy : x[key]);
-        const order = [...expected].sort((a, b) => by(b) - by(a) || b.fxy - a.fxy || (a.word < b.word ? -1 : 1)).slice(0, limit);
-        expect(r.collocates.map((c) => c.word)).toEqual(order.map((x) => x.word));
-      }
-    }
-  });
+    },
+  );
 
   it('estimates the words of a filtered subcorpus within 3% of the brute-force total', async () => {
-    const r = await collocations(releases.sa as OpenRelease, { index: 'news', query: 'Bundesregierung', languages: ['de'], limit: 1 });
-    const total = bruteWordTotal(articles.filter((a) => a.language === 'de').map((a) => a.text), 'sensitive');
+    const r = await collocations(releases.sa as OpenRelease, {
+      index: 'news',
+      query: 'Bundesregierung',
+      languages: ['de'],
+      limit: 1,
+    });
+    const total = bruteWordTotal(
+      articles.filter((a) => a.language === 'de').map((a) => a.text),
+      'sensitive',
+    );
     expect(Math.abs(r.corpus_words.value - total) / total).toBeLessThan(0.03);
   });
 
@@ -188,7 +267,13 @@ describe('collocations against the brute-force scan of the corpora', { timeout: 
     const r = await collocations(releases.sa as OpenRelease, { index: 'news', query: 'oil prices', limit: 5 });
     for (const c of r.collocates) {
       const res = await v2(stack.url, 'contexts', {
-        index: 'news', expected_index_version: VERSION, query: 'oil prices', shard_id: c.example.shard_id, rank_from: c.example.rank, rank_to: c.example.rank + 1, context_bytes: 200,
+        index: 'news',
+        expected_index_version: VERSION,
+        query: 'oil prices',
+        shard_id: c.example.shard_id,
+        rank_from: c.example.rank,
+        rank_to: c.example.rank + 1,
+        context_bytes: 200,
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const line = (res.body as { contexts: { left: string; right: string }[] }).contexts[0];
@@ -200,7 +285,15 @@ describe('collocations against the brute-force scan of the corpora', { timeout: 
 describe('POST /api/v2/collocations', { timeout: 120_000 }, () => {
   it('answers as the engine does', async () => {
     // One crawl year (one shard): the worker's first analysis also segments each selected shard's word sample once.
-    const body = { index: 'news', query: 'Bundesregierung', year_min: 2016, year_max: 2016, left: 3, right: 3, by_position: true };
+    const body = {
+      index: 'news',
+      query: 'Bundesregierung',
+      year_min: 2016,
+      year_max: 2016,
+      left: 3,
+      right: 3,
+      by_position: true,
+    };
     const res = await v2(stack.url, 'collocations', body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual(await collocations(releases.sa as OpenRelease, body as CollocationsRequestWire));

@@ -8,7 +8,14 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIG_OPEN_PHRASES, buildOneMonthRelease, countOverHttp, memoryOf, scanCorpusCounts, serveRelease } from './support/one-month-release.ts';
+import {
+  BIG_OPEN_PHRASES,
+  buildOneMonthRelease,
+  countOverHttp,
+  memoryOf,
+  scanCorpusCounts,
+  serveRelease,
+} from './support/one-month-release.ts';
 
 const BIG = process.env['NEWS_BIG_TESTS'] === '1';
 const TEXT_BYTES = 700_000_000;
@@ -29,7 +36,9 @@ describe.skipIf(!BIG)('a one-month 0.7 GB release built with the defaults (NEWS_
       const counts = await Promise.all(BIG_OPEN_PHRASES.map((p) => countOverHttp(serving.url, p)));
       expect(counts).toEqual(await scanCorpusCounts(corpus, BIG_OPEN_PHRASES));
       expect(counts.filter((c) => c > 0).length).toBe(BIG_OPEN_PHRASES.length - 1); // only the absent phrase is 0
-      process.stderr.write(`big open: served in ${(serving.startMs / 1000).toFixed(1)} s, worker RSS ${memoryOf(serving.workerPid).rss} bytes\n`);
+      process.stderr.write(
+        `big open: served in ${(serving.startMs / 1000).toFixed(1)} s, worker RSS ${memoryOf(serving.workerPid).rss} bytes\n`,
+      );
     } finally {
       await serving.stop();
     }

@@ -10,8 +10,14 @@ const NEWS = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const tmp = tempDir('cli-build-count-');
 afterAll(() => tmp.cleanup());
 
-const news = (...args: string[]) => spawnSync(process.execPath, [NEWS, ...args], { encoding: 'utf8', timeout: 120_000 });
-const jsonLines = (text: string): Record<string, unknown>[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const news = (...args: string[]) =>
+  spawnSync(process.execPath, [NEWS, ...args], { encoding: 'utf8', timeout: 120_000 });
+const jsonLines = (text: string): Record<string, unknown>[] =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('the news CLI', () => {
   const corpus = join(tmp.dir, 'demo.jsonl.gz');
@@ -25,14 +31,31 @@ describe('the news CLI', () => {
     const build = news('build', '--input', corpus, '--out', release, '--index-version', 'cli-1', '--period', 'year');
     expect(build.status, build.stderr).toBe(0);
     const summary = jsonLines(build.stdout)[0];
-    expect(summary).toMatchObject({ index_version: 'cli-1', index: 'news', documents: expect.any(Number), shards: 6, skipped: 0 });
+    expect(summary).toMatchObject({
+      index_version: 'cli-1',
+      index: 'news',
+      documents: expect.any(Number),
+      shards: 6,
+      skipped: 0,
+    });
     // Progress and logs go to stderr as JSON lines when stderr is not a terminal.
     const logs = jsonLines(build.stderr);
     expect(logs.some((l) => (l['progress'] as { phase?: string } | undefined)?.phase === 'index')).toBe(true);
 
     const queries = join(tmp.dir, 'queries.txt');
     writeFileSync(queries, 'SYNTHETIC\nno such string \u2603\n');
-    const count = news('count', '--release', release, '--year-min', '2020', '--year-max', '2021', '--queries', queries, 'a');
+    const count = news(
+      'count',
+      '--release',
+      release,
+      '--year-min',
+      '2020',
+      '--year-max',
+      '2021',
+      '--queries',
+      queries,
+      'a',
+    );
     expect(count.status, count.stderr).toBe(0);
     const lines = jsonLines(count.stdout);
     expect(lines.map((l) => l['query'])).toEqual(['a', 'SYNTHETIC', 'no such string \u2603']);
@@ -49,7 +72,9 @@ describe('the news CLI', () => {
 
     // Matching options: a letter case-insensitively is every lower- and upper-case one; whole words are a subset.
     const letters = 'abcdefghijklmnopqrstuvwxyz'.split('');
-    const upper = jsonLines(news('count', '--release', release, ...letters.map((c) => c.toUpperCase())).stdout).map((l) => l['count'] as number);
+    const upper = jsonLines(news('count', '--release', release, ...letters.map((c) => c.toUpperCase())).stdout).map(
+      (l) => l['count'] as number,
+    );
     const i = upper.findIndex((n) => n > 0);
     expect(i).toBeGreaterThan(-1);
     const c = letters[i] as string;
@@ -68,7 +93,19 @@ describe('the news CLI', () => {
   it('search prints one JSON line per query with articles, exact and by_shard; a refused query its error line', () => {
     const file = join(tmp.dir, 'search-queries.txt');
     writeFileSync(file, 'e NOT ä\ne   OR " ä "\n');
-    const run = news('search', '--release', release, '--year-min', '2020', '--year-max', '2021', '--queries', file, 'e', 'e ä');
+    const run = news(
+      'search',
+      '--release',
+      release,
+      '--year-min',
+      '2020',
+      '--year-max',
+      '2021',
+      '--queries',
+      file,
+      'e',
+      'e ä',
+    );
     expect(run.status, run.stderr).toBe(0);
     const [eOnly, both, eNotA, either] = jsonLines(run.stdout);
     expect([eOnly, both, eNotA, either].map((l) => l?.['query'])).toEqual(['e', 'e AND ä', 'e AND NOT ä', 'e OR "ä"']);
@@ -94,8 +131,20 @@ describe('the news CLI', () => {
   });
 
   it('search answers title: from the headline index: every synthetic headline holds SYNTHETIC, no article body does', () => {
-    const documents = (JSON.parse(readFileSync(join(release, 'index-manifest.json'), 'utf8')) as { indexes: { totals: { documents: number } }[] }).indexes[0]?.totals.documents;
-    const run = news('search', '--release', release, 'title:SYNTHETIC', 'SYNTHETIC', 'title:"SYNTHETIC:" AND e', 'title:SYNTHETIC NEAR/2 e');
+    const documents = (
+      JSON.parse(readFileSync(join(release, 'index-manifest.json'), 'utf8')) as {
+        indexes: { totals: { documents: number } }[];
+      }
+    ).indexes[0]?.totals.documents;
+    const run = news(
+      'search',
+      '--release',
+      release,
+      'title:SYNTHETIC',
+      'SYNTHETIC',
+      'title:"SYNTHETIC:" AND e',
+      'title:SYNTHETIC NEAR/2 e',
+    );
     expect(run.status).toBe(1);
     const [titles, body, both, near] = jsonLines(run.stdout);
     expect(titles).toMatchObject({ query: 'title:SYNTHETIC', articles: documents, exact: true });
@@ -107,7 +156,9 @@ describe('the news CLI', () => {
   it('exits non-zero with a message that says what to do', () => {
     const missing = news('count', '--release', join(tmp.dir, 'nowhere'), 'x');
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/news count: release .* has no index-manifest\.json; point --release at a complete release/);
+    expect(missing.stderr).toMatch(
+      /news count: release .* has no index-manifest\.json; point --release at a complete release/,
+    );
     const again = news('build', '--input', corpus, '--out', release, '--index-version', 'cli-1');
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/exists and is not empty; choose a new folder or pass --force/);
@@ -120,7 +171,9 @@ describe('the news CLI', () => {
     const big = join(tmp.dir, 'big.jsonl.gz');
     await writeSyntheticCorpus(big, { ...defaultSyntheticCorpusOptions, textBytes: 12_000_000 });
     const out = join(tmp.dir, 'interrupted');
-    const child = spawn(process.execPath, [NEWS, 'build', '--input', big, '--out', out, '--index-version', 'int-1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [NEWS, 'build', '--input', big, '--out', out, '--index-version', 'int-1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let signalled = false;
     child.stderr.on('data', (d: Buffer) => {

@@ -13,8 +13,14 @@ const NEWS = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const tmp = tempDir('cli-frequencies-');
 const release = join(tmp.dir, 'release');
 const input = corpusFiles().filter((f) => f.includes('fundus'));
-const news = (...args: string[]) => spawnSync(process.execPath, [NEWS, ...args], { encoding: 'utf8', timeout: 120_000 });
-const jsonLines = (text: string) => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const news = (...args: string[]) =>
+  spawnSync(process.execPath, [NEWS, ...args], { encoding: 'utf8', timeout: 120_000 });
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 /** Folded word counts of the crawl year 2024, by brute force. */
 const want = new Map<string, number>();
 
@@ -30,7 +36,18 @@ afterAll(() => tmp.cleanup());
 
 describe('news frequencies', () => {
   it('prints the top words of a year from the flags as one JSON line, as a brute-force scan counts them', () => {
-    const run = news('frequencies', '--release', release, '--year-min', '2024', '--year-max', '2024', '--ignore-case', '--limit', '20');
+    const run = news(
+      'frequencies',
+      '--release',
+      release,
+      '--year-min',
+      '2024',
+      '--year-max',
+      '2024',
+      '--ignore-case',
+      '--limit',
+      '20',
+    );
     expect(run.status, run.stderr).toBe(0);
     const [line] = jsonLines(run.stdout);
     const top = [...want].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20);
@@ -40,7 +57,10 @@ describe('news frequencies', () => {
 
   it('answers one line per request of --requests, a refused one with its error and exit status 1', () => {
     const file = join(tmp.dir, 'requests.jsonl');
-    writeFileSync(file, '{"year_min":2024,"year_max":2024,"case":"insensitive","limit":3}\n{"periods":["1999-01"]}\n{"limit":1001}\n');
+    writeFileSync(
+      file,
+      '{"year_min":2024,"year_max":2024,"case":"insensitive","limit":3}\n{"periods":["1999-01"]}\n{"limit":1001}\n',
+    );
     const run = news('frequencies', '--release', release, '--requests', file);
     expect(run.status).toBe(1);
     const lines = jsonLines(run.stdout);

@@ -14,8 +14,15 @@ describe('news demo-corpus --copies and news search --dedupe', () => {
     const gen = news('demo-corpus', '--out', corpus, '--bytes', '300000', '--copies', '0.3', '--copy-edits', '0');
     expect(gen.status, gen.stderr).toBe(0);
     const summary = jsonLines(gen.stdout)[0];
-    expect(summary).toMatchObject({ out: corpus, copies: expect.any(Number), truth: join(tmp.dir, 'copies.copies.jsonl') });
-    const truth = readFileSync(join(tmp.dir, 'copies.copies.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { copy: string; of: string });
+    expect(summary).toMatchObject({
+      out: corpus,
+      copies: expect.any(Number),
+      truth: join(tmp.dir, 'copies.copies.jsonl'),
+    });
+    const truth = readFileSync(join(tmp.dir, 'copies.copies.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { copy: string; of: string });
     expect(truth).toHaveLength(summary?.['copies'] as number);
 
     const release = join(tmp.dir, 'release');

@@ -10,7 +10,9 @@ beforeAll(async () => {
   registerBrowserClient(app);
   await app.ready();
 });
-afterAll(async () => { await app.close(); });
+afterAll(async () => {
+  await app.close();
+});
 
 function assetPaths(html: string): string[] {
   return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
@@ -32,7 +34,11 @@ describe('serving the browser client', () => {
 
   it('serves content-hashed assets with their types, cached for a year', async () => {
     const html = (await app.inject({ method: 'GET', url: '/' })).body;
-    const types: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml' };
+    const types: Record<string, string> = {
+      js: 'text/javascript; charset=utf-8',
+      css: 'text/css; charset=utf-8',
+      svg: 'image/svg+xml',
+    };
     for (const path of assetPaths(html)) {
       const res = await app.inject({ method: 'GET', url: path });
       expect(res.statusCode, path).toBe(200);
@@ -44,7 +50,11 @@ describe('serving the browser client', () => {
 
   it('answers 304 to a request that already has the current version', async () => {
     const first = await app.inject({ method: 'GET', url: '/' });
-    const again = await app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
@@ -63,7 +73,9 @@ describe('compressed client assets', () => {
     const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
     const plain = await app.inject({ method: 'GET', url: '/' });
     for (const [accept, coding, decode] of [
-      ['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip;q=1, br;q=0', 'gzip', gunzipSync], ['*', 'br', brotliDecompressSync],
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip;q=1, br;q=0', 'gzip', gunzipSync],
+      ['*', 'br', brotliDecompressSync],
     ] as const) {
       const res = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': accept } });
       expect(res.headers['content-encoding'], accept).toBe(coding);
@@ -71,7 +83,11 @@ describe('compressed client assets', () => {
       expect(decode(res.rawPayload).toString()).toBe(plain.body);
       expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length);
       expect(res.headers.etag).not.toBe(plain.headers.etag);
-      const again = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': accept, 'if-none-match': String(res.headers.etag) } });
+      const again = await app.inject({
+        method: 'GET',
+        url: '/',
+        headers: { 'accept-encoding': accept, 'if-none-match': String(res.headers.etag) },
+      });
       expect(again.statusCode).toBe(304);
     }
     const identity = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'identity' } });

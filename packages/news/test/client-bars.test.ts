@@ -17,7 +17,11 @@ const live = useLivePages('bars-a', 900);
  * "die" fills a page with 1,000 lines (layout); the fixture phrase's few lines have the same markup (axe took
  * 20 s over 1,000 rows).
  */
-async function mainStates(width: number, kwicQuery: string, check: (page: Page, state: string) => Promise<void>): Promise<void> {
+async function mainStates(
+  width: number,
+  kwicQuery: string,
+  check: (page: Page, state: string) => Promise<void>,
+): Promise<void> {
   const page = await live.open('', width);
   await check(page, 'welcome');
   await page.fill('#q', 'die');
@@ -53,30 +57,39 @@ async function mainStates(width: number, kwicQuery: string, check: (page: Page, 
 describe('search page bars', () => {
   it('has no serious or critical axe-core violations in its main states', async () => {
     const found: string[] = [];
-    await mainStates(1280, FIXTURE_PHRASE, async (page, state) => { found.push(...(await seriousViolations(page)).map((v) => `${state}: ${v}`)); });
+    await mainStates(1280, FIXTURE_PHRASE, async (page, state) => {
+      found.push(...(await seriousViolations(page)).map((v) => `${state}: ${v}`));
+    });
     expect(found).toEqual([]);
   });
 
-  it.each([390, 1280])('does not scroll sideways at %i px in its main states, and the chart\'s labels stay readable', async (width) => {
-    await mainStates(width, 'die', async (page, state) => {
-      const m = await sideways(page);
-      expect(m.scrollWidth, `${state}: ${m.wide}`).toBe(m.clientWidth);
-      if (!state.includes('timeline') && !state.includes('compared')) return;
-      // The plot is drawn at its own width, so 11-unit labels stay ~11 CSS px on a phone instead of shrinking by half.
-      const heights = await page.locator('[data-testid=chart] text.tick').evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
-      expect(Math.min(...heights), state).toBeGreaterThanOrEqual(10);
-    });
-  });
+  it.each([390, 1280])(
+    "does not scroll sideways at %i px in its main states, and the chart's labels stay readable",
+    async (width) => {
+      await mainStates(width, 'die', async (page, state) => {
+        const m = await sideways(page);
+        expect(m.scrollWidth, `${state}: ${m.wide}`).toBe(m.clientWidth);
+        if (!state.includes('timeline') && !state.includes('compared')) return;
+        // The plot is drawn at its own width, so 11-unit labels stay ~11 CSS px on a phone instead of shrinking by half.
+        const heights = await page
+          .locator('[data-testid=chart] text.tick')
+          .evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
+        expect(Math.min(...heights), state).toBeGreaterThanOrEqual(10);
+      });
+    },
+  );
 
   it('transfers at most 100 KB on first load (page, script, styles, icon)', async () => {
     const page = await live.open('');
     // Earlier pages of this browser cached the year-long assets: empty the cache, then load as a first visit.
     await (await page.context().newCDPSession(page)).send('Network.clearBrowserCache');
     await page.reload({ waitUntil: 'load' });
-    const bytes = await page.evaluate(() => (performance.getEntriesByType('navigation') as PerformanceResourceTiming[])
-      .concat(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-      .filter((e) => !e.name.includes('/api/'))
-      .reduce((sum, e) => sum + e.transferSize, 0));
+    const bytes = await page.evaluate(() =>
+      (performance.getEntriesByType('navigation') as PerformanceResourceTiming[])
+        .concat(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((e) => !e.name.includes('/api/'))
+        .reduce((sum, e) => sum + e.transferSize, 0),
+    );
     expect(bytes).toBeGreaterThan(10_000);
     expect(bytes).toBeLessThanOrEqual(100_000);
     await page.close();

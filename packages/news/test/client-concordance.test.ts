@@ -18,16 +18,28 @@ async function concordance(query: string, width: number): Promise<Page> {
 }
 
 /** Per line: whether the match's text fits its cell, and the cells' and texts' horizontal extents. */
-const geometry = (page: Page) => page.locator('.kwic-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
-  const cell = tr.querySelector('.kwic-match')!;
-  const link = cell.querySelector('a')!;
-  const box = (e: Element) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right }; };
-  return {
-    dir: tr.getAttribute('data-dir'), match: link.textContent, cellDir: [...tr.children].map((c) => c.getAttribute('dir')),
-    whole: cell.scrollWidth <= cell.clientWidth + 1 && link.getBoundingClientRect().right <= cell.getBoundingClientRect().right + 1,
-    before: box(tr.querySelector('.kwic-before')!), cell: box(cell), after: box(tr.querySelector('.kwic-after')!),
-  };
-}));
+const geometry = (page: Page) =>
+  page.locator('.kwic-table tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => {
+      const cell = tr.querySelector('.kwic-match')!;
+      const link = cell.querySelector('a')!;
+      const box = (e: Element) => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      };
+      return {
+        dir: tr.getAttribute('data-dir'),
+        match: link.textContent,
+        cellDir: [...tr.children].map((c) => c.getAttribute('dir')),
+        whole:
+          cell.scrollWidth <= cell.clientWidth + 1 &&
+          link.getBoundingClientRect().right <= cell.getBoundingClientRect().right + 1,
+        before: box(tr.querySelector('.kwic-before')!),
+        cell: box(cell),
+        after: box(tr.querySelector('.kwic-after')!),
+      };
+    }),
+  );
 
 describe('concordance layout', () => {
   for (const width of [1280, 390]) {

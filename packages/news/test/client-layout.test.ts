@@ -32,7 +32,9 @@ afterAll(async () => {
 
 async function open(query: string, width: number): Promise<Page> {
   const page = await context.newPage();
-  page.on('pageerror', (e) => { throw e; });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
   await page.setViewportSize({ width, height: 900 });
   await page.goto(`${service.url}/${query}`);
   return page;
@@ -41,13 +43,15 @@ async function open(query: string, width: number): Promise<Page> {
 const results = (page: Page) => page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
 
 /** The page's scroll width against its viewport width, and what sticks out when they differ. */
-const sideways = (page: Page) => page.evaluate(() => {
-  const root = document.documentElement;
-  const wide = [...document.querySelectorAll('body *')]
-    .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5)
-    .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
-  return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
-});
+const sideways = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.documentElement;
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5)
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+  });
 
 describe('search page layout', () => {
   it('does not scroll sideways at 390 px: welcome, results with the chart, and an opened details panel', async () => {
@@ -76,7 +80,10 @@ describe('search page layout', () => {
   it('shortens a 10,000-character query visibly in the heading and legend and keeps it whole in the export (issue 29 bug 10)', async () => {
     // Ten thousand characters of the huge fixture article's repeated line, so the search finds them.
     const line = 'Messreihe Omega am Pegel Nord, Wasserstand und Strömung wurden notiert. ';
-    const long = line.repeat(Math.ceil(10_000 / line.length)).slice(0, 10_000).trimEnd();
+    const long = line
+      .repeat(Math.ceil(10_000 / line.length))
+      .slice(0, 10_000)
+      .trimEnd();
     const page = await open('', 1280);
     await page.locator('#q').fill(long);
     await page.locator('#q').press('Enter');
@@ -86,7 +93,10 @@ describe('search page layout', () => {
     expect(heading.length).toBeLessThan(160);
     const legend = (await page.locator('.legend-phrase').first().textContent())!;
     expect(legend).toMatch(/…” \([\d,]+ characters\)$/u);
-    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Counts per month (CSV)' }).click()]);
+    const [dl] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Counts per month (CSV)' }).click(),
+    ]);
     expect(await readFile((await dl.path())!, 'utf8')).toContain(long);
     const m = await sideways(page);
     expect(m.scrollWidth, m.wide.join(' ')).toBe(m.clientWidth);
@@ -95,19 +105,37 @@ describe('search page layout', () => {
 
   it('keeps every y-axis label of the chart inside it for counts in the millions', async () => {
     const page = await context.newPage();
-    page.on('pageerror', (e) => { throw e; });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
     // The real timeline answer with counts a large corpus has ("the").
     await page.route('**/api/v2/timeline', async (route) => {
-      const real = await (await route.fetch()).json() as Record<string, unknown>;
-      const period = (p: string, occurrences: number) => ({ period: p, year: '2024', occurrences, articles: 90_000, text_bytes: 400_000_000, shard_ids: [p] });
-      await route.fulfill({ json: { ...real, total_occurrences: 2_400_000, periods: [period('2024-01', 1_300_000), period('2024-02', 1_100_000)] } });
+      const real = (await (await route.fetch()).json()) as Record<string, unknown>;
+      const period = (p: string, occurrences: number) => ({
+        period: p,
+        year: '2024',
+        occurrences,
+        articles: 90_000,
+        text_bytes: 400_000_000,
+        shard_ids: [p],
+      });
+      await route.fulfill({
+        json: {
+          ...real,
+          total_occurrences: 2_400_000,
+          periods: [period('2024-01', 1_300_000), period('2024-02', 1_100_000)],
+        },
+      });
     });
-    await page.route('**/api/v2/documents', (route) => route.fulfill({ status: 503, json: { detail: 'not needed here', code: 'worker_unavailable' } }));
+    await page.route('**/api/v2/documents', (route) =>
+      route.fulfill({ status: 503, json: { detail: 'not needed here', code: 'worker_unavailable' } }),
+    );
     await page.goto(`${service.url}/?q=die`);
     await page.getByRole('radio', { name: 'Raw counts' }).check();
     await page.locator('[data-testid=chart] text.tick').first().waitFor();
-    const labels = await page.locator('[data-testid=chart] text.tick[text-anchor=end]').evaluateAll((els) =>
-      els.map((e) => ({ text: e.textContent, x: (e as SVGTextElement).getBBox().x })));
+    const labels = await page
+      .locator('[data-testid=chart] text.tick[text-anchor=end]')
+      .evaluateAll((els) => els.map((e) => ({ text: e.textContent, x: (e as SVGTextElement).getBBox().x })));
     expect(labels.map((l) => l.text)).toContain('1,500,000');
     for (const l of labels) expect(l.x, `label ${l.text}`).toBeGreaterThanOrEqual(0);
     await page.close();
@@ -148,8 +176,13 @@ describe('search page wording', () => {
     const page = await open('?q=die', 1280);
     await results(page);
     let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => { release = r; });
-    await page.route('**/api/v2/find', async (route) => { await held; await route.continue(); });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/api/v2/find', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.fill('#q', 'Regierung');
     await page.press('#q', 'Enter');
     await expect.poll(() => page.locator('#results').isHidden()).toBe(true);
@@ -168,24 +201,43 @@ describe('search page wording', () => {
     const before = (await page.locator('#examined-summary').textContent()) ?? '';
     await page.click('#examine-next');
     await page.waitForFunction((b) => document.getElementById('examined-summary')?.textContent !== b, before);
-    const loaded = Number(/· ([\d,]+) articles? with/.exec((await page.locator('#examined-summary').textContent()) ?? '')?.[1]?.replace(/,/g, ''));
+    const loaded = Number(
+      /· ([\d,]+) articles? with/
+        .exec((await page.locator('#examined-summary').textContent()) ?? '')?.[1]
+        ?.replace(/,/g, ''),
+    );
     expect(loaded).toBeGreaterThan(25);
     expect(await page.locator('article.result').count()).toBe(Math.min(50, loaded));
-    expect(await page.evaluate(() => document.activeElement?.closest('article.result') === document.querySelectorAll('article.result')[25])).toBe(true);
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('article.result') === document.querySelectorAll('article.result')[25],
+      ),
+    ).toBe(true);
     await page.close();
   });
 
   it('retries a 503 after its Retry-After, then says in plain words the service is busy and offers Retry', async () => {
     const page = await context.newPage();
-    page.on('pageerror', (e) => { throw e; });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
     const asked: number[] = [];
     let down = true;
     await page.route('**/api/v2/find', async (route) => {
       asked.push(Date.now());
-      if (!down) { await route.continue(); return; }
-      await route.fulfill({ status: 503, headers: { 'retry-after': '1' }, json: {
-        detail: 'The release identity is not confirmed (The search worker did not answer within 2000 ms; try again shortly.); v2 requests need the worker to serve release layout-a.',
-        code: 'release_unavailable' } });
+      if (!down) {
+        await route.continue();
+        return;
+      }
+      await route.fulfill({
+        status: 503,
+        headers: { 'retry-after': '1' },
+        json: {
+          detail:
+            'The release identity is not confirmed (The search worker did not answer within 2000 ms; try again shortly.); v2 requests need the worker to serve release layout-a.',
+          code: 'release_unavailable',
+        },
+      });
     });
     await page.goto(`${service.url}/?q=die`);
     const alert = page.locator('#alert');
@@ -213,19 +265,32 @@ describe('search page wording', () => {
     await page.goto(`${service.url}/?q=die&index=foo`);
     await alert.waitFor();
     expect(await alert.textContent()).toContain('index “foo”, which this service does not have (it has news)');
-    expect(await page.locator('#index option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['news']);
+    expect(
+      await page.locator('#index option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual(['news']);
     expect(await page.locator('#results').isHidden()).toBe(true);
     await page.close();
   });
 
   it('says plainly when the release cannot filter by country, stops examining and offers the search without it', async () => {
     const page = await context.newPage();
-    page.on('pageerror', (e) => { throw e; });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
     // The answer of a release built without --countries (search-v2 filters), as the gateway sends it: no Retry-After.
     await page.route('**/api/v2/documents', async (route) => {
-      if (!(JSON.parse(route.request().postData() ?? '{}') as { countries?: unknown }).countries) { await route.continue(); return; }
-      await route.fulfill({ status: 503, json: { code: 'country_attribution_unavailable',
-        detail: 'this release has no country attribution table, so the countries filter cannot be applied; drop it or ask the operator to build the release with --countries' } });
+      if (!(JSON.parse(route.request().postData() ?? '{}') as { countries?: unknown }).countries) {
+        await route.continue();
+        return;
+      }
+      await route.fulfill({
+        status: 503,
+        json: {
+          code: 'country_attribution_unavailable',
+          detail:
+            'this release has no country attribution table, so the countries filter cannot be applied; drop it or ask the operator to build the release with --countries',
+        },
+      });
     });
     await page.goto(`${service.url}/?q=die&countries=AT`);
     const alert = page.locator('#alert');
@@ -243,12 +308,20 @@ describe('search page wording', () => {
 
   it('heads an untitled card with its lead sentence and shows author, URL and a readable size', async () => {
     const page = await context.newPage();
-    page.on('pageerror', (e) => { throw e; });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
     // Corpora without titles (10kGNAD): the first article of each page loses its title and gains an author.
     await page.route('**/api/v2/documents', async (route) => {
-      const real = await (await route.fetch()).json() as { documents: { metadata: Record<string, unknown> }[] };
+      const real = (await (await route.fetch()).json()) as { documents: { metadata: Record<string, unknown> }[] };
       const [first] = real.documents;
-      if (first !== undefined) first.metadata = { ...first.metadata, title: null, author: 'Erika Mustermann', url: 'https://www.example.org/politik/artikel-1/' };
+      if (first !== undefined)
+        first.metadata = {
+          ...first.metadata,
+          title: null,
+          author: 'Erika Mustermann',
+          url: 'https://www.example.org/politik/artikel-1/',
+        };
       await route.fulfill({ json: real });
     });
     await page.goto(`${service.url}/?q=die`);
@@ -260,7 +333,9 @@ describe('search page wording', () => {
     await card.getByRole('button', { name: 'Read full article' }).click();
     const size = card.locator('.full-text p.muted', { hasText: 'of text' });
     await size.waitFor();
-    expect(await size.textContent()).toMatch(/^(\d+ bytes|\d+(\.\d)? KB|[\d,]+ KB|\d+(\.\d)? MB) of text · matches highlighted$/);
+    expect(await size.textContent()).toMatch(
+      /^(\d+ bytes|\d+(\.\d)? KB|[\d,]+ KB|\d+(\.\d)? MB) of text · matches highlighted$/,
+    );
     // The heading is the article's lead sentence (issue 13 feature 6), read from its start, not the match's context.
     const text = (await card.locator('.full-text .snippet').textContent()) ?? '';
     await expect.poll(async () => (await card.locator('h3').textContent())?.trim()).toBe(leadSentence(text));

@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { parseCsv } from '../src/client/export/index.ts';
-import { buildTestRelease, fixtureArticles, FIXTURE_PHRASE, FORMULA_TITLE, MARKUP_TITLE, startService, type LiveService } from './client-support/stack.ts';
+import {
+  buildTestRelease,
+  fixtureArticles,
+  FIXTURE_PHRASE,
+  FORMULA_TITLE,
+  MARKUP_TITLE,
+  startService,
+  type LiveService,
+} from './client-support/stack.ts';
 import { expectedArticles } from './client-support/expected.ts';
 import { launchBrowser } from './client-support/browser.ts';
 import { runPython } from './hub-support/run-python.ts';
@@ -39,12 +47,18 @@ afterAll(async () => {
 
 /** Console reports of blocked content: the page must work under its CSP without tripping it. */
 const cspViolations: string[] = [];
-afterEach(() => { expect(cspViolations).toEqual([]); });
+afterEach(() => {
+  expect(cspViolations).toEqual([]);
+});
 
 async function open(query = ''): Promise<Page> {
   const page = await context.newPage();
-  page.on('pageerror', (e) => { throw e; });
-  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text()); });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
   await page.goto(`${service.url}/${query}`);
   return page;
 }
@@ -71,12 +85,19 @@ async function download(page: Page, button: string): Promise<{ name: string; tex
   return { name: dl.suggestedFilename(), text: await readFile((await dl.path())!, 'utf8') };
 }
 
-async function apiFind(query: string): Promise<{ total_occurrences: number; shard_ids: string[]; segment_by_shard: [number, number][] }> {
-  const res = await fetch(`${service.url}/api/v2/find`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, index: 'news' }) });
+async function apiFind(
+  query: string,
+): Promise<{ total_occurrences: number; shard_ids: string[]; segment_by_shard: [number, number][] }> {
+  const res = await fetch(`${service.url}/api/v2/find`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, index: 'news' }),
+  });
   return res.json() as never;
 }
 
-const cardKeys = (page: Page) => page.locator('article.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+const cardKeys = (page: Page) =>
+  page.locator('article.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
 
 describe('search page', () => {
   it('searches a phrase typed with the keyboard and shows the unfiltered total, the chart and the first 1,000 examined', async () => {
@@ -93,7 +114,11 @@ describe('search page', () => {
     expect(summary).toContain(`Examined 1,000 of ${found.total_occurrences.toLocaleString('en')} occurrences`);
     expect(new URL(page.url()).searchParams.get('q')).toBe('die');
     // The timeline lists every crawl month with an occurrence (its table is what a screen reader reads).
-    const months = new Set(found.shard_ids.filter((_, i) => found.segment_by_shard[i]![1] > found.segment_by_shard[i]![0]).map((id) => id.split('.')[0]));
+    const months = new Set(
+      found.shard_ids
+        .filter((_, i) => found.segment_by_shard[i]![1] > found.segment_by_shard[i]![0])
+        .map((id) => id.split('.')[0]),
+    );
     await page.locator('[data-testid=chart] tbody').waitFor({ state: 'attached' });
     const rows = await page.locator('[data-testid=chart] tbody th').allTextContents();
     for (const m of months) expect(rows).toContain(m);
@@ -108,7 +133,9 @@ describe('search page', () => {
     const summary = await examineAll(page);
     const expected = await expectedArticles(releaseA, 'die', null, null, {});
     const occurrences = [...expected.values()].reduce((n, a) => n + a.occurrences, 0);
-    expect(summary).toContain(`${expected.size} articles with ${occurrences.toLocaleString('en')} occurrences in the examined pages`);
+    expect(summary).toContain(
+      `${expected.size} articles with ${occurrences.toLocaleString('en')} occurrences in the examined pages`,
+    );
     expect(new Set(await cardKeys(page))).toEqual(new Set(expected.keys()));
     expect(await page.locator('#examine-next').isHidden()).toBe(true);
     await page.close();
@@ -127,7 +154,9 @@ describe('search page', () => {
     expect(new Set(await cardKeys(page))).toEqual(new Set(expected.keys()));
     const matching = [...expected.values()].reduce((n, a) => n + a.occurrences, 0);
     await expect.poll(() => page.locator('#total').textContent()).toBe(matching.toLocaleString('en'));
-    expect(await page.locator('#total-note').textContent()).toContain(`${(await apiFind('die')).total_occurrences.toLocaleString('en')} before the filters`);
+    expect(await page.locator('#total-note').textContent()).toContain(
+      `${(await apiFind('die')).total_occurrences.toLocaleString('en')} before the filters`,
+    );
     expect(new URL(page.url()).searchParams.get('countries')).toBe('AT;de');
     await page.close();
   });
@@ -140,8 +169,13 @@ describe('search page', () => {
     await button.focus();
     await page.keyboard.press('Enter');
     expect(await button.getAttribute('aria-expanded')).toBe('true');
-    const dd = async (label: string) => (await card.locator('dt', { hasText: label }).first().locator('xpath=following-sibling::dd[1]').textContent())?.trim();
-    const meta = [...(await expectedArticles(releaseA, FIXTURE_PHRASE, null, null, {})).values()].find((a) => a.metadata.title === FORMULA_TITLE)!.metadata;
+    const dd = async (label: string) =>
+      (
+        await card.locator('dt', { hasText: label }).first().locator('xpath=following-sibling::dd[1]').textContent()
+      )?.trim();
+    const meta = [...(await expectedArticles(releaseA, FIXTURE_PHRASE, null, null, {})).values()].find(
+      (a) => a.metadata.title === FORMULA_TITLE,
+    )!.metadata;
     expect(await dd('Country')).toBe('DE');
     expect(await dd('Attributed by')).toBe('operator list');
     expect(await dd('Confidence')).toBe('high');
@@ -183,7 +217,11 @@ describe('search page', () => {
   it('exports examined matches and the loaded sample as CSV and JSON, field by field', async () => {
     const page = await open(`?q=${encodeURIComponent(FIXTURE_PHRASE)}&year_min=2025&year_max=2025&languages=de`);
     await results(page);
-    await page.locator('.snippet-box[aria-busy]').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .locator('.snippet-box[aria-busy]')
+      .first()
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     await expect.poll(() => page.locator('.snippet-box[aria-busy]').count()).toBe(0);
     const expected = await expectedArticles(releaseA, FIXTURE_PHRASE, 2025, 2025, { languages: ['de'] });
 
@@ -196,8 +234,15 @@ describe('search page', () => {
     for (const r of records) {
       const e = expected.get(`${r['year']}:${r['doc_ix']}`)!;
       expect(r).toMatchObject({
-        export_scope: 'examined_matches', release: 'client-a', query: FIXTURE_PHRASE, index: 'news', year_min: '2025', year_max: '2025',
-        filters: 'languages=de', occurrences: String(e.occurrences), warc_record_id: e.metadata.warc_record_id,
+        export_scope: 'examined_matches',
+        release: 'client-a',
+        query: FIXTURE_PHRASE,
+        index: 'news',
+        year_min: '2025',
+        year_max: '2025',
+        filters: 'languages=de',
+        occurrences: String(e.occurrences),
+        warc_record_id: e.metadata.warc_record_id,
       });
       // A hash over 15 digits carries the tab that keeps it text in a spreadsheet.
       expect(r['text_xxhash64']?.replace(/^\t(?=\d{16})/, '')).toBe(e.metadata.text_xxhash64);
@@ -205,7 +250,9 @@ describe('search page', () => {
       expect(r['matching_articles']).toBe(String(expected.size));
       // The first occurrence in context: the match and text either side of it, as the concordance shows it.
       expect(r['first_match']).toBe(FIXTURE_PHRASE);
-      expect(`${r['first_left_context']}${r['first_match']}${r['first_right_context']}`.length).toBeGreaterThan(FIXTURE_PHRASE.length);
+      expect(`${r['first_left_context']}${r['first_match']}${r['first_right_context']}`.length).toBeGreaterThan(
+        FIXTURE_PHRASE.length,
+      );
     }
     const formula = records.find((r) => r['title']?.includes('HYPERLINK'))!;
     expect(formula['title']).toBe(`\t${FORMULA_TITLE}`);
@@ -214,8 +261,15 @@ describe('search page', () => {
     expect(xlsx.name).toBe('news-matching-articles-kanalbrucke-zeta.xlsx');
     expect(xlsx.text.startsWith('PK')).toBe(true);
 
-    const json = JSON.parse((await download(page, '#export-examined-json')).text) as { articles: { year: string; doc_ix: number; metadata: Record<string, unknown> }[] } & Record<string, unknown>;
-    expect(json).toMatchObject({ scope: 'examined_matches', release: 'client-a', query: FIXTURE_PHRASE, crawl_year_range: { year_min: 2025, year_max: 2025 } });
+    const json = JSON.parse((await download(page, '#export-examined-json')).text) as {
+      articles: { year: string; doc_ix: number; metadata: Record<string, unknown> }[];
+    } & Record<string, unknown>;
+    expect(json).toMatchObject({
+      scope: 'examined_matches',
+      release: 'client-a',
+      query: FIXTURE_PHRASE,
+      crawl_year_range: { year_min: 2025, year_max: 2025 },
+    });
     expect((json['filters'] as Record<string, string[]>)['languages']).toEqual(['de']);
     for (const a of json.articles) {
       const e = expected.get(`${a.year}:${a.doc_ix}`)!;
@@ -227,13 +281,18 @@ describe('search page', () => {
     const sampleCsv = parseCsv((await download(page, '#export-sample-csv')).text);
     expect(sampleCsv[0]).toContain('snippet');
     expect(sampleCsv.slice(1).map((r) => r[0])).toEqual(Array(expected.size).fill('loaded_sample'));
-    const sampleJson = JSON.parse((await download(page, '#export-sample-json')).text) as { scope: string; sample: { snippet: string }[] };
+    const sampleJson = JSON.parse((await download(page, '#export-sample-json')).text) as {
+      scope: string;
+      sample: { snippet: string }[];
+    };
     expect(sampleJson.scope).toBe('loaded_sample');
     expect(sampleJson.sample).toHaveLength(expected.size);
     expect(sampleJson.sample.every((s) => s.snippet.includes(FIXTURE_PHRASE))).toBe(true);
     // Each sample snippet reads exactly as its card: whole words, an ellipsis where the article goes on.
     for (const s of sampleJson.sample as unknown as { year: string; doc_ix: number; snippet: string }[]) {
-      expect(s.snippet).toBe(await page.locator(`article.result[data-key="${s.year}:${s.doc_ix}"] .snippet-box .snippet`).textContent());
+      expect(s.snippet).toBe(
+        await page.locator(`article.result[data-key="${s.year}:${s.doc_ix}"] .snippet-box .snippet`).textContent(),
+      );
     }
     expect(sampleJson.sample.some((s) => s.snippet.endsWith(' …'))).toBe(true);
     await page.close();
@@ -243,13 +302,18 @@ describe('search page', () => {
     const page = await open('?q=die&year_min=2024&countries=AT;DE');
     await results(page);
     const script = await download(page, '#download-script');
-    expect(script.text.split('\n').slice(1, 5).join('\n')).toBe('# /// script\n# requires-python = ">=3.8"\n# dependencies = []\n# ///');
+    expect(script.text.split('\n').slice(1, 5).join('\n')).toBe(
+      '# /// script\n# requires-python = ">=3.8"\n# dependencies = []\n# ///',
+    );
     const dir = await mkdtemp(join(root, 'script-'));
     await writeFile(join(dir, script.name), script.text);
     const run = await runPython(join(dir, script.name), [], dir);
     expect(run.stderr).toContain('wrote');
     expect(run.code).toBe(0);
-    const lines = (await readFile(join(dir, 'news-articles.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await readFile(join(dir, 'news-articles.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const expected = await expectedArticles(releaseA, 'die', 2024, null, { countries: ['AT', 'DE'] });
     expect(expected.size).toBeGreaterThan(0);
     expect(lines.map((l) => `${l['year']}:${l['doc_ix']}`).sort()).toEqual([...expected.keys()].sort());
@@ -286,7 +350,7 @@ describe('search page', () => {
     await page.close();
   });
 
-  it('shows the API\'s message when a search is refused, and nothing of an earlier search', async () => {
+  it("shows the API's message when a search is refused, and nothing of an earlier search", async () => {
     const page = await open('?q=die&index=no_such_index');
     await page.locator('#alert').waitFor();
     expect(await page.locator('#alert').textContent()).toMatch(/index/i);

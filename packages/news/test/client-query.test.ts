@@ -13,7 +13,13 @@ import { referenceCall } from './client-support/reference-call.ts';
 
 const live = useLivePages('query-a');
 
-interface SearchAnswer { query: string; articles: number; notes: string[]; periods: { period: string; articles: number }[]; page: { year: string; doc_ix: number }[] }
+interface SearchAnswer {
+  query: string;
+  articles: number;
+  notes: string[];
+  periods: { period: string; articles: number }[];
+  page: { year: string; doc_ix: number }[];
+}
 
 async function api<T>(path: string, body: Record<string, unknown>): Promise<T> {
   return (await referenceCall(`${live.service.url}/api/v2/${path}`, { index: 'news', ...body })).json() as Promise<T>;
@@ -37,7 +43,9 @@ describe('the query language in the search box', () => {
     expect(await heading(page).textContent()).toBe('2 articles match the query');
     expect(await page.locator('.query-read code').textContent()).toBe(expected.query);
     expect(await page.locator('[data-testid=query-chart] svg').count()).toBe(1);
-    const keys = await page.locator('#query-results article.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+    const keys = await page
+      .locator('#query-results article.result')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
     expect(keys).toEqual(expected.page.map((a) => `${a.year}:${a.doc_ix}`));
     expect(await page.locator('#query-results article.result mark').first().textContent()).toBe('Kanalbrücke');
     // The occurrence view is not shown for a query.
@@ -53,7 +61,9 @@ describe('the query language in the search box', () => {
     expect(expected.articles).toBeGreaterThan(25);
     await search(page, query);
     await heading(page).waitFor();
-    expect(await heading(page).textContent()).toBe(`${expected.articles.toLocaleString('en-US')} articles match the query`);
+    expect(await heading(page).textContent()).toBe(
+      `${expected.articles.toLocaleString('en-US')} articles match the query`,
+    );
     const cards = page.locator('#query-results article.result');
     await expect.poll(() => cards.count()).toBe(25);
     await page.getByRole('button', { name: /^Show the next/ }).click();
@@ -65,13 +75,15 @@ describe('the query language in the search box', () => {
     await page.close();
   });
 
-  it('reads NEAR, prefixes and phrases with stray spaces, showing the server\'s notes', async () => {
+  it("reads NEAR, prefixes and phrases with stray spaces, showing the server's notes", async () => {
     const page = await live.open();
     await search(page, '" Kanalbrücke Zeta " NEAR/5 Häf*');
     await heading(page).waitFor();
     const expected = await api<SearchAnswer>('search', { query: '" Kanalbrücke Zeta " NEAR/5 Häf*', page_size: 0 });
     expect(expected.notes.length).toBeGreaterThan(0);
-    expect(await page.locator('.query-notes li').allTextContents()).toEqual(expected.notes.map((n) => `Read as typed, except: ${n}.`));
+    expect(await page.locator('.query-notes li').allTextContents()).toEqual(
+      expected.notes.map((n) => `Read as typed, except: ${n}.`),
+    );
     expect(await page.locator('.query-read code').textContent()).toBe(expected.query);
     expect(await page.locator('.expansion').first().textContent()).toContain('Häf* stood for Häfen');
     await page.close();
@@ -88,7 +100,12 @@ describe('the query language in the search box', () => {
     const refused = await referenceCall(`${live.service.url}/api/v2/search`, { index: 'news', query });
     const position = ((await refused.json()) as { position: number }).position;
     expect(await error.locator('.query-error-at mark').textContent()).toBe([...query][position - 1] ?? ' ');
-    expect(await page.evaluate(() => [document.activeElement?.id, (document.activeElement as HTMLInputElement).selectionStart])).toEqual(['q', position - 1]);
+    expect(
+      await page.evaluate(() => [
+        document.activeElement?.id,
+        (document.activeElement as HTMLInputElement).selectionStart,
+      ]),
+    ).toEqual(['q', position - 1]);
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
@@ -112,7 +129,9 @@ describe('the query language in the search box', () => {
     await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
     const total = (await api<{ total_occurrences: number }>('find', { query: FIXTURE_PHRASE })).total_occurrences;
     expect(await page.locator('#total').textContent()).toBe(String(total));
-    expect(await page.locator('#phrase-note').textContent()).toBe(`Spaces around the phrase were removed: searched for “${FIXTURE_PHRASE}”.`);
+    expect(await page.locator('#phrase-note').textContent()).toBe(
+      `Spaces around the phrase were removed: searched for “${FIXTURE_PHRASE}”.`,
+    );
     expect(await page.inputValue('#q')).toBe(FIXTURE_PHRASE);
     expect(await page.locator('#query-results').isHidden()).toBe(true);
     await page.close();
@@ -137,7 +156,11 @@ describe('the query language in the search box', () => {
 describe('a filtered search on a frequent word (issue 29 bug 11)', () => {
   it('lists the first matching articles from one search call, with their exact number, while the scan goes on', async () => {
     const filters = { languages: ['ja', 'de'] };
-    const expected = await api<SearchAnswer>('search', { query_tree: { type: 'term', text: 'the', phrase: true }, ...filters, page_size: 25 });
+    const expected = await api<SearchAnswer>('search', {
+      query_tree: { type: 'term', text: 'the', phrase: true },
+      ...filters,
+      page_size: 25,
+    });
     expect(expected.articles).toBeGreaterThan(0);
     const page = await live.open();
     const started = Date.now();
@@ -145,13 +168,20 @@ describe('a filtered search on a frequent word (issue 29 bug 11)', () => {
     await page.locator('#article-list article.result').first().waitFor();
     const firstCardMs = Date.now() - started;
     await page.locator('#exact-articles').waitFor();
-    expect(await page.locator('#exact-articles').textContent()).toMatch(new RegExp(`^Exactly ${expected.articles.toLocaleString('en-US')} articles? match`));
+    expect(await page.locator('#exact-articles').textContent()).toMatch(
+      new RegExp(`^Exactly ${expected.articles.toLocaleString('en-US')} articles? match`),
+    );
     // The exact count is brute force's: the estimate agrees when it is exact.
-    const est = await api<{ mode: string; matching_articles: { value: number } }>('estimate', { query: 'the', ...filters });
+    const est = await api<{ mode: string; matching_articles: { value: number } }>('estimate', {
+      query: 'the',
+      ...filters,
+    });
     if (est.mode === 'exact') expect(est.matching_articles.value).toBe(expected.articles);
     // Every article once, the search's first page among them, whatever the scan adds after.
     await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
-    const keys = await page.locator('#article-list article.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+    const keys = await page
+      .locator('#article-list article.result')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.slice(0, expected.page.length)).toEqual(expected.page.map((a) => `${a.year}:${a.doc_ix}`));
     console.log(`first card of a filtered "the" after ${firstCardMs} ms (navigation included)`);
@@ -163,12 +193,15 @@ describe('a plain phrase without occurrences (issue 29 bug 8)', () => {
   it('offers Ignore capitals with the number it would find, and searches so in one click', async () => {
     const page = await live.open();
     const lower = FIXTURE_PHRASE.toLowerCase();
-    const folded = (await api<{ total_occurrences: number }>('find', { query: lower, case: 'insensitive' })).total_occurrences;
+    const folded = (await api<{ total_occurrences: number }>('find', { query: lower, case: 'insensitive' }))
+      .total_occurrences;
     expect(folded).toBeGreaterThan(0);
     await search(page, lower);
     const offer = page.locator('#article-list .suggestion');
     await offer.waitFor();
-    expect(await offer.textContent()).toBe(`With Ignore capitals, ${folded} occurrences are found. Search with Ignore capitals`);
+    expect(await offer.textContent()).toBe(
+      `With Ignore capitals, ${folded} occurrences are found. Search with Ignore capitals`,
+    );
     await offer.getByRole('button', { name: 'Search with Ignore capitals' }).click();
     await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
     expect(await page.locator('#total').textContent()).toBe(String(folded));

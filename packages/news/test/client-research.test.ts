@@ -24,7 +24,12 @@ async function api<T>(path: string, body: unknown): Promise<T> {
   return res.json() as Promise<T>;
 }
 
-interface Period { period: string; occurrences: number; articles: number; text_bytes: number }
+interface Period {
+  period: string;
+  occurrences: number;
+  articles: number;
+  text_bytes: number;
+}
 const timeline = (query: string) => api<{ periods: Period[] }>('/api/v2/timeline', { index: 'news', query });
 
 async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
@@ -35,7 +40,9 @@ async function download(page: Page, click: () => Promise<void>): Promise<{ name:
 const plot = (page: Page) => page.locator('[data-testid=chart] [role=slider]');
 const tableRows = async (page: Page) => {
   await page.locator('[data-testid=chart] tbody').waitFor({ state: 'attached' });
-  return page.locator('[data-testid=chart] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+  return page
+    .locator('[data-testid=chart] tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
 };
 
 describe('timeline', () => {
@@ -43,7 +50,10 @@ describe('timeline', () => {
     const page = await open('?q=die');
     const periods = (await timeline('die')).periods;
     const withData = periods.filter((p) => p.occurrences > 0).map((p) => p.period);
-    const expected = periods.slice(periods.findIndex((p) => p.period === withData[0]), periods.findIndex((p) => p.period === withData.at(-1)) + 1);
+    const expected = periods.slice(
+      periods.findIndex((p) => p.period === withData[0]),
+      periods.findIndex((p) => p.period === withData.at(-1)) + 1,
+    );
     let rows = await tableRows(page);
     expect(rows.map((r) => r[0])).toEqual(expected.map((p) => p.period));
     const fmt = (v: number) => new Intl.NumberFormat('en', { maximumSignificantDigits: 3 }).format(v);
@@ -61,15 +71,21 @@ describe('timeline', () => {
   it('places each month at its calendar date and shades the months absent from the corpus as gaps (issue 29 bug 2)', async () => {
     const page = await open('?q=die');
     const periods = (await tableRows(page)).map((r) => r[0]!);
-    const xs = await page.locator('[data-testid=chart] circle.point').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('cx'))));
+    const xs = await page
+      .locator('[data-testid=chart] circle.point')
+      .evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('cx'))));
     const month = (p: string) => Number(p.slice(0, 4)) * 12 + Number(p.slice(5, 7)) - 1;
     const months = periods.map(month);
     const span = months.at(-1)! - months[0]!;
     const missing = months.slice(1).map((m, i) => m - months[i]! - 1);
     // The fixture corpus has crawl months missing between its first and last ones: the test is not vacuous.
     expect(missing.some((n) => n > 0)).toBe(true);
-    periods.forEach((_, i) => expect((xs[i]! - xs[0]!) / (xs[periods.length - 1]! - xs[0]!)).toBeCloseTo((months[i]! - months[0]!) / span, 6));
-    const gaps = await page.locator('[data-testid=chart] rect.gap').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-missing'))));
+    periods.forEach((_, i) =>
+      expect((xs[i]! - xs[0]!) / (xs[periods.length - 1]! - xs[0]!)).toBeCloseTo((months[i]! - months[0]!) / span, 6),
+    );
+    const gaps = await page
+      .locator('[data-testid=chart] rect.gap')
+      .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-missing'))));
     expect(gaps).toEqual(missing.filter((n) => n > 0));
     await page.close();
   });
@@ -85,7 +101,9 @@ describe('timeline', () => {
     expect(await page.locator('.legend li').count()).toBe(5);
     expect(await page.locator('[data-testid=chart] path.series').count()).toBe(5);
     // Each line has its own colour and dash, so the lines are told apart without colour too.
-    const looks = await page.locator('[data-testid=chart] path.series').evaluateAll((ps) => ps.map((p) => `${p.getAttribute('stroke')}|${p.getAttribute('stroke-dasharray')}`));
+    const looks = await page
+      .locator('[data-testid=chart] path.series')
+      .evaluateAll((ps) => ps.map((p) => `${p.getAttribute('stroke')}|${p.getAttribute('stroke-dasharray')}`));
     expect(new Set(looks).size).toBe(5);
     await page.getByLabel('Compare with').fill('Wien');
     await page.getByRole('button', { name: 'Add' }).click();
@@ -96,7 +114,13 @@ describe('timeline', () => {
     await page.getByRole('button', { name: 'Add' }).click();
     await expect.poll(() => page.locator('.timeline-problem').textContent()).toContain('already in the chart');
     // The header row names every phrase: the table reads like the legend.
-    expect(await page.locator('[data-testid=chart] thead th').allTextContents()).toEqual(['crawl month', 'die', 'der', 'und', 'the']);
+    expect(await page.locator('[data-testid=chart] thead th').allTextContents()).toEqual([
+      'crawl month',
+      'die',
+      'der',
+      'und',
+      'the',
+    ]);
     if (shots) {
       await plot(page).focus();
       await page.keyboard.press('End');
@@ -107,7 +131,7 @@ describe('timeline', () => {
     await page.close();
   });
 
-  it('tells each month\'s values on hover and with the arrow keys', async () => {
+  it("tells each month's values on hover and with the arrow keys", async () => {
     const page = await open('?q=die');
     const periods = (await timeline('die')).periods.filter((p) => p.occurrences > 0);
     await tableRows(page);
@@ -115,8 +139,12 @@ describe('timeline', () => {
     await plot(page).focus();
     await page.keyboard.press('Home');
     const first = periods[0]!;
-    await expect.poll(() => page.locator('.readout').textContent()).toBe(`${first.period}: “die” ${first.occurrences.toLocaleString('en')}`);
-    expect(await plot(page).getAttribute('aria-valuetext')).toBe(`${first.period}: “die” ${first.occurrences.toLocaleString('en')}`);
+    await expect
+      .poll(() => page.locator('.readout').textContent())
+      .toBe(`${first.period}: “die” ${first.occurrences.toLocaleString('en')}`);
+    expect(await plot(page).getAttribute('aria-valuetext')).toBe(
+      `${first.period}: “die” ${first.occurrences.toLocaleString('en')}`,
+    );
     await page.keyboard.press('ArrowRight');
     expect(await plot(page).getAttribute('aria-valuenow')).toBe('1');
     await page.keyboard.press('End');
@@ -127,7 +155,7 @@ describe('timeline', () => {
     await page.close();
   });
 
-  it('downloads the counts per month of every phrase as CSV, equal to the API\'s timeline', async () => {
+  it("downloads the counts per month of every phrase as CSV, equal to the API's timeline", async () => {
     const page = await open('?q=die');
     await tableRows(page);
     await page.getByLabel('Compare with').fill('der');
@@ -141,16 +169,38 @@ describe('timeline', () => {
     for (const phrase of ['die', 'der']) {
       const want = (await timeline(phrase)).periods;
       const got = records.filter((r) => r['phrase'] === phrase);
-      expect(got.map((r) => [r['period']?.replace(/^\t/, ''), Number(r['occurrences']), Number(r['articles_in_period']), Number(r['text_bytes_in_period'])]))
-        .toEqual(want.map((p) => [p.period, p.occurrences, p.articles, p.text_bytes]));
-      for (const r of got) expect(Number(r['per_million_bytes'])).toBeCloseTo((Number(r['occurrences']) * 1e6) / Number(r['text_bytes_in_period']), 5);
+      expect(
+        got.map((r) => [
+          r['period']?.replace(/^\t/, ''),
+          Number(r['occurrences']),
+          Number(r['articles_in_period']),
+          Number(r['text_bytes_in_period']),
+        ]),
+      ).toEqual(want.map((p) => [p.period, p.occurrences, p.articles, p.text_bytes]));
+      for (const r of got)
+        expect(Number(r['per_million_bytes'])).toBeCloseTo(
+          (Number(r['occurrences']) * 1e6) / Number(r['text_bytes_in_period']),
+          5,
+        );
     }
-    expect(records[0]).toMatchObject({ export_scope: 'counts_per_month', release: 'research-a', index: 'news', matching: 'exact capitals, also inside words', filters: '', occurrences_sampled: 'no' });
+    expect(records[0]).toMatchObject({
+      export_scope: 'counts_per_month',
+      release: 'research-a',
+      index: 'news',
+      matching: 'exact capitals, also inside words',
+      filters: '',
+      occurrences_sampled: 'no',
+    });
     await page.close();
   });
 });
 
-interface Line { rank: number; left: string; match: string; right: string }
+interface Line {
+  rank: number;
+  left: string;
+  match: string;
+  right: string;
+}
 
 describe('timeline in the URL', () => {
   it('restores the measure and compared phrases from a link, and keeps them in the URL as they change', async () => {
@@ -186,13 +236,19 @@ describe('concordance', () => {
     await page.getByRole('tab', { name: 'Concordance' }).click();
     await page.locator('.kwic-status', { hasText: /^Occurrences/ }).waitFor();
   };
-  const lines = (page: Page) => page.locator('.kwic-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
-    const [l, m, r] = [...tr.children].map((c) => c.textContent ?? '');
-    return { left: l!, match: m!, right: r! };
-  }));
+  const lines = (page: Page) =>
+    page.locator('.kwic-table tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => {
+        const [l, m, r] = [...tr.children].map((c) => c.textContent ?? '');
+        return { left: l!, match: m!, right: r! };
+      }),
+    );
 
   it('lists one line per occurrence, 1,000 a page, with the left context ending at the match', async () => {
-    const found = await api<{ total_occurrences: number; shard_ids: string[]; segment_by_shard: [number, number][] }>('/api/v2/find', { index: 'news', query: 'die' });
+    const found = await api<{ total_occurrences: number; shard_ids: string[]; segment_by_shard: [number, number][] }>(
+      '/api/v2/find',
+      { index: 'news', query: 'die' },
+    );
     expect(found.total_occurrences).toBeGreaterThan(2000);
     const page = await open('?q=die');
     await openTab(page);
@@ -201,19 +257,29 @@ describe('concordance', () => {
     expect(shown.every((l) => l.match === 'die')).toBe(true);
     const first = found.segment_by_shard.findIndex(([a, b]) => b > a);
     const want = await api<{ contexts: Line[] }>('/api/v2/contexts', {
-      index: 'news', query: 'die', shard_id: found.shard_ids[first], rank_from: found.segment_by_shard[first]![0], rank_to: found.segment_by_shard[first]![0] + 3, expected_index_version: 'research-a',
+      index: 'news',
+      query: 'die',
+      shard_id: found.shard_ids[first],
+      rank_from: found.segment_by_shard[first]![0],
+      rank_to: found.segment_by_shard[first]![0] + 3,
+      expected_index_version: 'research-a',
     });
     expect(shown.slice(0, 3)).toEqual(want.contexts.map((c) => ({ left: c.left, match: c.match, right: c.right })));
     // Right-aligned: the left context's last character touches the match cell.
-    const gap = await page.locator('.kwic-table tbody tr').first().evaluate((tr) => {
-      const span = tr.querySelector('.kwic-before span')!;
-      const range = document.createRange();
-      range.selectNodeContents(span);
-      const rects = [...range.getClientRects()];
-      return tr.querySelector('.kwic-before')!.getBoundingClientRect().right - Math.max(...rects.map((r) => r.right));
-    });
+    const gap = await page
+      .locator('.kwic-table tbody tr')
+      .first()
+      .evaluate((tr) => {
+        const span = tr.querySelector('.kwic-before span')!;
+        const range = document.createRange();
+        range.selectNodeContents(span);
+        const rects = [...range.getClientRects()];
+        return tr.querySelector('.kwic-before')!.getBoundingClientRect().right - Math.max(...rects.map((r) => r.right));
+      });
     expect(gap).toBeLessThan(8);
-    expect(await page.locator('.kwic-status').textContent()).toBe(`Occurrences 1–1,000 of ${found.total_occurrences.toLocaleString('en')}, corpus order.`);
+    expect(await page.locator('.kwic-status').textContent()).toBe(
+      `Occurrences 1–1,000 of ${found.total_occurrences.toLocaleString('en')}, corpus order.`,
+    );
     await page.getByRole('button', { name: 'Next 1,000' }).click();
     await page.locator('.kwic-status', { hasText: 'Occurrences 1,001–2,000' }).waitFor();
     shown = await lines(page);
@@ -229,17 +295,23 @@ describe('concordance', () => {
     const before = await lines(page);
     const key = (l: { left: string; match: string; right: string }) => JSON.stringify(l);
     /** The browser's own word segmenter and collation decide the order (ICU differs between Node and Chromium). */
-    const inOrder = (side: 'left' | 'right') => page.locator('.kwic-table tbody').evaluate((tbody, s) => {
-      const seg = new Intl.Segmenter(undefined, { granularity: 'word' });
-      const coll = new Intl.Collator(undefined, { sensitivity: 'base' });
-      const words = (t: string) => [...seg.segment(t)].filter((x) => x.isWordLike).map((x) => x.segment);
-      const keys = [...tbody.querySelectorAll(`.kwic-${s === "left" ? "before" : "after"} span`)].map((e) => (s === 'left' ? words(e.textContent ?? '').reverse() : words(e.textContent ?? '')));
-      const cmp = (a: string[], b: string[]) => {
-        for (let i = 0; i < Math.min(a.length, b.length); i++) { const c = coll.compare(a[i]!, b[i]!); if (c !== 0) return c; }
-        return a.length - b.length;
-      };
-      return keys.every((k, i) => i === 0 || cmp(keys[i - 1]!, k) <= 0);
-    }, side);
+    const inOrder = (side: 'left' | 'right') =>
+      page.locator('.kwic-table tbody').evaluate((tbody, s) => {
+        const seg = new Intl.Segmenter(undefined, { granularity: 'word' });
+        const coll = new Intl.Collator(undefined, { sensitivity: 'base' });
+        const words = (t: string) => [...seg.segment(t)].filter((x) => x.isWordLike).map((x) => x.segment);
+        const keys = [...tbody.querySelectorAll(`.kwic-${s === 'left' ? 'before' : 'after'} span`)].map((e) =>
+          s === 'left' ? words(e.textContent ?? '').reverse() : words(e.textContent ?? ''),
+        );
+        const cmp = (a: string[], b: string[]) => {
+          for (let i = 0; i < Math.min(a.length, b.length); i++) {
+            const c = coll.compare(a[i]!, b[i]!);
+            if (c !== 0) return c;
+          }
+          return a.length - b.length;
+        };
+        return keys.every((k, i) => i === 0 || cmp(keys[i - 1]!, k) <= 0);
+      }, side);
     await page.getByLabel('Sort this page by').selectOption('left');
     const byLeft = await lines(page);
     expect(byLeft.map(key).sort()).toEqual(before.map(key).sort());
@@ -253,17 +325,33 @@ describe('concordance', () => {
     expect(csv.name).toBe('news-concordance-die.csv');
     expect(csv.text.startsWith('\uFEFF')).toBe(true);
     const [header, ...rows] = parseCsv(csv.text);
-    expect(header).toEqual(expect.arrayContaining(['left_context', 'match', 'right_context', 'shard_id', 'rank', 'doc_ix']));
+    expect(header).toEqual(
+      expect.arrayContaining(['left_context', 'match', 'right_context', 'shard_id', 'rank', 'doc_ix']),
+    );
     const col = (n: string) => header!.indexOf(n);
     const unTab = (s: string) => s.replace(/^\t/, '');
-    expect(rows.map((r) => ({ left: unTab(r[col('left_context')]!), match: r[col('match')], right: unTab(r[col('right_context')]!) }))).toEqual(byRight);
-    const json = JSON.parse((await download(page, () => page.getByRole('button', { name: 'Concordance (JSON)' }).click())).text) as { scope: string; order: string; lines: Line[] };
-    expect(json).toMatchObject({ scope: 'concordance', order: 'right', format_version: 3, matching: { case: 'sensitive', whole_word: false }, metadata_filters_applied: false });
+    expect(
+      rows.map((r) => ({
+        left: unTab(r[col('left_context')]!),
+        match: r[col('match')],
+        right: unTab(r[col('right_context')]!),
+      })),
+    ).toEqual(byRight);
+    const json = JSON.parse(
+      (await download(page, () => page.getByRole('button', { name: 'Concordance (JSON)' }).click())).text,
+    ) as { scope: string; order: string; lines: Line[] };
+    expect(json).toMatchObject({
+      scope: 'concordance',
+      order: 'right',
+      format_version: 3,
+      matching: { case: 'sensitive', whole_word: false },
+      metadata_filters_applied: false,
+    });
     expect(json.lines.map((l) => ({ left: l.left, match: l.match, right: l.right }))).toEqual(byRight);
     await page.close();
   });
 
-  it('opens each line\'s article with that match marked and scrolled into view, and back', async () => {
+  it("opens each line's article with that match marked and scrolled into view, and back", async () => {
     const page = await open(`?q=${encodeURIComponent(FIXTURE_PHRASE)}`);
     await openTab(page);
     expect(await page.locator('.kwic-table tbody tr').count()).toBeGreaterThanOrEqual(4);
@@ -275,10 +363,11 @@ describe('concordance', () => {
     await dialog.locator('mark.current').waitFor();
     expect(await dialog.locator('mark.current').textContent()).toBe(FIXTURE_PHRASE);
     expect(new URL(page.url()).hash).toMatch(/^#occurrence=/);
-    const inView = () => dialog.locator('mark.current').evaluate((m) => {
-      const r = m.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= innerHeight;
-    });
+    const inView = () =>
+      dialog.locator('mark.current').evaluate((m) => {
+        const r = m.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight;
+      });
     await expect.poll(inView).toBe(true);
     if (shots) await page.screenshot({ path: doc('article-reader.png') });
     // A shared link with the occurrence opens the same article.
@@ -290,7 +379,14 @@ describe('concordance', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.kwic-match') !== null)).toBe(true);
     const again = await open(new URL(url).search + new URL(url).hash);
     await again.getByRole('dialog').locator('mark.current').waitFor();
-    await expect.poll(() => again.getByRole('dialog').locator('mark.current').evaluate((m) => m.getBoundingClientRect().bottom <= innerHeight)).toBe(true);
+    await expect
+      .poll(() =>
+        again
+          .getByRole('dialog')
+          .locator('mark.current')
+          .evaluate((m) => m.getBoundingClientRect().bottom <= innerHeight),
+      )
+      .toBe(true);
     await again.close();
     if (shots) {
       const p = await open('?q=die', 1280);
@@ -305,18 +401,27 @@ describe('concordance', () => {
   });
 });
 
-interface Estimate { mode: string; facets: Record<string, { value: string; occurrences: number }[]>; periods: { period: string; occurrences: number }[] }
+interface Estimate {
+  mode: string;
+  facets: Record<string, { value: string; occurrences: number }[]>;
+  periods: { period: string; occurrences: number }[];
+}
 
 describe('matching options and filters in every view', () => {
-  it('shows a case-insensitive search\'s occurrences alike in the timeline, concordance, reader and exports', async () => {
-    const wanted = (await api<{ periods: Period[] }>('/api/v2/timeline', { index: 'news', query: 'DIE', case: 'insensitive' })).periods;
-    expect(wanted.reduce((n, p) => n + p.occurrences, 0)).toBeGreaterThan((await timeline('DIE')).periods.reduce((n, p) => n + p.occurrences, 0));
+  it("shows a case-insensitive search's occurrences alike in the timeline, concordance, reader and exports", async () => {
+    const wanted = (
+      await api<{ periods: Period[] }>('/api/v2/timeline', { index: 'news', query: 'DIE', case: 'insensitive' })
+    ).periods;
+    expect(wanted.reduce((n, p) => n + p.occurrences, 0)).toBeGreaterThan(
+      (await timeline('DIE')).periods.reduce((n, p) => n + p.occurrences, 0),
+    );
     const page = await open('?q=DIE&case=insensitive');
     await page.locator('#total-note .peak').waitFor();
     await page.getByRole('radio', { name: 'Raw counts' }).check();
     const rows = await tableRows(page);
     const shownPeriods = new Map(rows.map((r) => [r[0], r[1]]));
-    for (const p of wanted.filter((x) => x.occurrences > 0)) expect(shownPeriods.get(p.period)).toBe(p.occurrences.toLocaleString('en'));
+    for (const p of wanted.filter((x) => x.occurrences > 0))
+      expect(shownPeriods.get(p.period)).toBe(p.occurrences.toLocaleString('en'));
     await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
     // The matching-articles export records the options and its first matches are any capitalisation of the phrase.
     const csv = await download(page, () => page.getByRole('button', { name: 'Matching articles (CSV)' }).click());
@@ -339,23 +444,31 @@ describe('matching options and filters in every view', () => {
     await mark.waitFor();
     expect(await mark.textContent()).toBe(spelling);
     await page.keyboard.press('Escape');
-    const kwic = JSON.parse((await download(page, () => page.getByRole('button', { name: 'Concordance (JSON)' }).click())).text) as { matching: unknown };
+    const kwic = JSON.parse(
+      (await download(page, () => page.getByRole('button', { name: 'Concordance (JSON)' }).click())).text,
+    ) as { matching: unknown };
     expect(kwic.matching).toEqual({ case: 'insensitive', whole_word: false });
     await page.close();
   });
 
-  it('shows a whole-word search\'s occurrences alike in the timeline, concordance and exports', async () => {
-    const wanted = (await api<{ periods: Period[] }>('/api/v2/timeline', { index: 'news', query: 'die', whole_word: true })).periods;
+  it("shows a whole-word search's occurrences alike in the timeline, concordance and exports", async () => {
+    const wanted = (
+      await api<{ periods: Period[] }>('/api/v2/timeline', { index: 'news', query: 'die', whole_word: true })
+    ).periods;
     const page = await open('?q=die&whole_word=1');
     await page.getByRole('radio', { name: 'Raw counts' }).check();
     const shownPeriods = new Map((await tableRows(page)).map((r) => [r[0], r[1]]));
-    for (const p of wanted.filter((x) => x.occurrences > 0)) expect(shownPeriods.get(p.period)).toBe(p.occurrences.toLocaleString('en'));
+    for (const p of wanted.filter((x) => x.occurrences > 0))
+      expect(shownPeriods.get(p.period)).toBe(p.occurrences.toLocaleString('en'));
     await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
     // The busiest-month line counts whole-word matches (the estimate's periods), not find's candidate intervals.
     const active = wanted.filter((x) => x.occurrences > 0);
     const busiest = active.reduce((a, b) => (b.occurrences > a.occurrences ? b : a));
-    await expect.poll(() => page.locator('#total-note .peak').textContent())
-      .toBe(`Found in ${active.length} crawl ${active.length === 1 ? 'month' : 'months'}; most in ${busiest.period} (${busiest.occurrences.toLocaleString('en')}).`);
+    await expect
+      .poll(() => page.locator('#total-note .peak').textContent())
+      .toBe(
+        `Found in ${active.length} crawl ${active.length === 1 ? 'month' : 'months'}; most in ${busiest.period} (${busiest.occurrences.toLocaleString('en')}).`,
+      );
     const csv = await download(page, () => page.getByRole('button', { name: 'Matching articles (CSV)' }).click());
     const [header, ...records] = parseCsv(csv.text);
     expect(records[0]![header!.indexOf('matching')]).toBe('exact capitals, whole words only');
@@ -363,13 +476,17 @@ describe('matching options and filters in every view', () => {
     await page.locator('.kwic-status', { hasText: /whole-word lines?,/ }).waitFor();
     await page.locator('.kwic-note', { hasText: 'Whole words only' }).waitFor();
     // Every line is a whole word: no letter or digit touches the match on either side.
-    const lines = await page.locator('.kwic-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+    const lines = await page
+      .locator('.kwic-table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.every(([l, m, r]) => m === 'die' && !/[\p{L}\p{N}]$/u.test(l!) && !/^[\p{L}\p{N}]/u.test(r!))).toBe(true);
+    expect(lines.every(([l, m, r]) => m === 'die' && !/[\p{L}\p{N}]$/u.test(l!) && !/^[\p{L}\p{N}]/u.test(r!))).toBe(
+      true,
+    );
     await page.close();
   });
 
-  it('draws a filtered search\'s timeline from the estimate\'s matching occurrences per month, labelled so', async () => {
+  it("draws a filtered search's timeline from the estimate's matching occurrences per month, labelled so", async () => {
     const est = await api<Estimate>('/api/v2/estimate', { index: 'news', query: 'die' });
     const language = est.facets['language']!.at(-1)!.value;
     const filtered = await api<Estimate>('/api/v2/estimate', { index: 'news', query: 'die', languages: [language] });
@@ -391,8 +508,9 @@ describe('matching options and filters in every view', () => {
     const [header, ...records] = parseCsv(csv.text);
     const col = (n: string) => header!.indexOf(n);
     expect(records[0]![col('filters')]).toBe(`languages=${language}`);
-    expect(records.map((r) => [r[col('period')]!.replace(/^\t/, ''), Number(r[col('occurrences')])]))
-      .toEqual(all.map((p) => [p.period, count.get(p.period) ?? 0]));
+    expect(records.map((r) => [r[col('period')]!.replace(/^\t/, ''), Number(r[col('occurrences')])])).toEqual(
+      all.map((p) => [p.period, count.get(p.period) ?? 0]),
+    );
     // The concordance says that the filters do not narrow its lines.
     await page.getByRole('tab', { name: 'Concordance' }).click();
     await page.locator('.kwic-note', { hasText: 'metadata filters' }).waitFor();

@@ -31,7 +31,8 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url)), fullPage: false });
 }
 
-const totalOf = async (query: string, options: Record<string, unknown> = {}) => (await api<{ total_occurrences: number }>('find', { query, ...options })).total_occurrences;
+const totalOf = async (query: string, options: Record<string, unknown> = {}) =>
+  (await api<{ total_occurrences: number }>('find', { query, ...options })).total_occurrences;
 
 describe('matching options', () => {
   it('ignores capitals when asked, from the form by keyboard and from the URL, and says how it matched', async () => {
@@ -78,7 +79,9 @@ describe('matching options', () => {
 
 describe('filters the release cannot serve', () => {
   it('disables the second-identifier languages box when no article has that field, with the reason, and leaves the others on', async () => {
-    const info = await (await fetch(`${live.service.url}/api/v2/info`)).json() as { filters: Record<string, { available: boolean; reason: string | null }> };
+    const info = (await (await fetch(`${live.service.url}/api/v2/info`)).json()) as {
+      filters: Record<string, { available: boolean; reason: string | null }>;
+    };
     expect(info.filters['commonlingua_languages']).toEqual({ available: false, reason: 'no_values' });
     expect(info.filters['countries']).toEqual({ available: true, reason: null });
     const page = await open('?q=die&commonlingua_languages=deu');
@@ -88,7 +91,8 @@ describe('filters the release cannot serve', () => {
     await expect.poll(() => box.isDisabled()).toBe(true);
     const note = await page.locator(`#${(await box.getAttribute('aria-describedby'))!}`).textContent();
     expect(note).toBe('No article in this corpus has a second-identifier language, so this filter would find nothing.');
-    for (const name of ['languages', 'topics', 'sources', 'countries']) expect(await page.locator(`#${name}`).isEnabled()).toBe(true);
+    for (const name of ['languages', 'topics', 'sources', 'countries'])
+      expect(await page.locator(`#${name}`).isEnabled()).toBe(true);
     // A box that is off is never sent: searching again drops the link's value from the search and the URL.
     await page.press('#q', 'Enter');
     await expect.poll(() => new URL(page.url()).searchParams.get('commonlingua_languages')).toBeNull();
@@ -98,7 +102,12 @@ describe('filters the release cannot serve', () => {
   it('disables the countries box of a release without a country table before any search, in plain words', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'client-bare-'));
     const input = join(dir, 'fixtures.jsonl');
-    await writeFile(input, fixtureArticles().map((a) => JSON.stringify(a)).join('\n') + '\n');
+    await writeFile(
+      input,
+      fixtureArticles()
+        .map((a) => JSON.stringify(a))
+        .join('\n') + '\n',
+    );
     await buildRelease({ inputs: [input], out: join(dir, 'release'), indexVersion: 'bare-a', concurrency: 1 });
     const bare = await startService(join(dir, 'release'), 'bare-a');
     try {
@@ -107,7 +116,9 @@ describe('filters the release cannot serve', () => {
       await results(page);
       await page.click('#filters summary');
       await expect.poll(() => page.locator('#countries').isDisabled()).toBe(true);
-      expect(await page.locator('#countries-unavailable').textContent()).toBe('This corpus has no publisher-country information, so articles cannot be filtered by country.');
+      expect(await page.locator('#countries-unavailable').textContent()).toBe(
+        'This corpus has no publisher-country information, so articles cannot be filtered by country.',
+      );
       expect(await page.locator('#alert').isHidden()).toBe(true);
       await page.close();
     } finally {
@@ -134,7 +145,9 @@ describe('facets and filtered totals', () => {
     const est = await api<Estimate>('estimate', { query: 'die' });
     const de = est.facets['language']!.find((v) => v.value === 'de')!;
     const de_button = language.getByRole('button', { name: /^de\b/ });
-    expect(await de_button.locator('.facet-count').textContent()).toBe(est.mode === 'exact' ? de.occurrences.toLocaleString('en') : expect.stringMatching(/^≈ /));
+    expect(await de_button.locator('.facet-count').textContent()).toBe(
+      est.mode === 'exact' ? de.occurrences.toLocaleString('en') : expect.stringMatching(/^≈ /),
+    );
     // Choosing a rare value: its articles lie far apart in rank order, yet the cards arrive without "Examine next".
     const rare = est.facets['language']!.at(-1)!;
     // The first six values are in view; the others behind "n more".
@@ -142,20 +155,34 @@ describe('facets and filtered totals', () => {
     await language.getByRole('button', { name: new RegExp(`^${rare.value}\\b`) }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('languages')).toBe(rare.value);
     const filtered = await api<Estimate>('estimate', { query: 'die', languages: [rare.value] });
-    await expect.poll(() => page.locator('#total').textContent()).toBe(filtered.matching_occurrences.value.toLocaleString('en'));
+    await expect
+      .poll(() => page.locator('#total').textContent())
+      .toBe(filtered.matching_occurrences.value.toLocaleString('en'));
     expect(await page.locator('#total-label').textContent()).toContain('in articles matching the filters');
     // The page keeps its expensive calls under the gateway's per-client budget and waits out a 429 (issue 29 bug 11);
     // a failure names what the page said, so a refusal is told from slowness.
     try {
-      await expect.poll(() => page.locator('article.result').count(), { timeout: 30_000 }).toBe(Math.min(25, filtered.matching_articles.value));
+      await expect
+        .poll(() => page.locator('article.result').count(), { timeout: 30_000 })
+        .toBe(Math.min(25, filtered.matching_articles.value));
     } catch (e) {
-      throw new Error(`${(e as Error).message}; alert: ${await page.locator('#alert').textContent()}; status: ${await page.locator('#status').textContent()}`);
+      throw new Error(
+        `${(e as Error).message}; alert: ${await page.locator('#alert').textContent()}; status: ${await page.locator('#status').textContent()}`,
+      );
     }
     // The timeline draws the filtered counts per month (raw counts: the estimate's periods as they are).
-    await expect.poll(() => page.locator('[data-testid=chart] figcaption').textContent()).toContain('matching the filters');
+    await expect
+      .poll(() => page.locator('[data-testid=chart] figcaption').textContent())
+      .toContain('matching the filters');
     await page.getByRole('radio', { name: 'Raw counts' }).check();
-    await expect.poll(() => page.locator('[data-testid=chart] figcaption').textContent()).toMatch(/^Occurrences, per crawl month, in articles matching the filters/);
-    const bars = await page.locator('[data-testid=chart] tbody tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')?.textContent, Number(r.querySelector('td')?.textContent)]));
+    await expect
+      .poll(() => page.locator('[data-testid=chart] figcaption').textContent())
+      .toMatch(/^Occurrences, per crawl month, in articles matching the filters/);
+    const bars = await page
+      .locator('[data-testid=chart] tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((r) => [r.querySelector('th')?.textContent, Number(r.querySelector('td')?.textContent)]),
+      );
     const drawn = bars.filter(([, n]) => (n as number) > 0);
     await screenshot(page, 'search-facets.png');
     expect(drawn).toEqual(filtered.periods.filter((p) => p.occurrences > 0).map((p) => [p.period, p.occurrences]));
@@ -176,10 +203,15 @@ describe('facets on a phone', () => {
     // The facet says what it groups (issue 29 bug 4).
     expect(await page.locator('[data-facet=source] h3').textContent()).toBe('Source (site name; host name where none)');
     for (const more of await page.locator('details.facet-more summary').all()) await more.click();
-    const m = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    const m = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
     expect(m.scroll).toBe(m.client);
     // Each value is a touch target at least 44 px high.
-    const heights = await page.locator('.facet-value').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    const heights = await page
+      .locator('.facet-value')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
     expect(Math.min(...heights)).toBeGreaterThanOrEqual(44);
     await page.close();
   });
@@ -196,36 +228,44 @@ describe('citation', () => {
     await page.keyboard.press('Enter');
     await card.locator('[role=status]', { hasText: 'Citation copied to the clipboard.' }).waitFor();
     expect(await card.locator('.actions button').nth(2).textContent()).toBe('Citation copied');
-    const hash = (await api<{ documents: { metadata: { text_xxhash64: string } }[] }>('metadata', {
-      expected_index_version: 'search-a', documents: [{ year: '2025', doc_ix: Number((await card.getAttribute('data-key'))!.split(':')[1]) }],
-    })).documents[0]!.metadata.text_xxhash64;
+    const hash = (
+      await api<{ documents: { metadata: { text_xxhash64: string } }[] }>('metadata', {
+        expected_index_version: 'search-a',
+        documents: [{ year: '2025', doc_ix: Number((await card.getAttribute('data-key'))!.split(':')[1]) }],
+      })
+    ).documents[0]!.metadata.text_xxhash64;
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      `Kanal Kurier. “Messprotokoll der Kanalbrücke.” Crawled 2025-04-20. https://kanal.example.org/protokoll. News corpus release search-a, text_xxhash64 ${hash}.`);
+      `Kanal Kurier. “Messprotokoll der Kanalbrücke.” Crawled 2025-04-20. https://kanal.example.org/protokoll. News corpus release search-a, text_xxhash64 ${hash}.`,
+    );
     await page.close();
   });
 });
 
 /** WCAG contrast of each element's text against the first opaque background behind it. */
-const contrasts = (page: Page, selectors: readonly string[]) => page.evaluate((sels) => {
-  const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
-  const lum = ([r = 0, g = 0, b = 0]: number[]) => {
-    const f = (v: number) => { const x = v / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const background = (el: Element | null): number[] => {
-    for (let e = el; e !== null; e = e.parentElement) {
-      const c = rgb(getComputedStyle(e).backgroundColor);
-      if (c.length === 3 || (c[3] ?? 0) > 0.5) return c.slice(0, 3);
-    }
-    return rgb(getComputedStyle(document.documentElement).backgroundColor);
-  };
-  return sels.map((sel) => {
-    const el = document.querySelector(sel);
-    if (el === null) return [sel, 0] as const;
-    const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(background(el))];
-    return [sel, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)] as const;
-  });
-}, selectors);
+const contrasts = (page: Page, selectors: readonly string[]) =>
+  page.evaluate((sels) => {
+    const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const lum = ([r = 0, g = 0, b = 0]: number[]) => {
+      const f = (v: number) => {
+        const x = v / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (el: Element | null): number[] => {
+      for (let e = el; e !== null; e = e.parentElement) {
+        const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c.length === 3 || (c[3] ?? 0) > 0.5) return c.slice(0, 3);
+      }
+      return rgb(getComputedStyle(document.documentElement).backgroundColor);
+    };
+    return sels.map((sel) => {
+      const el = document.querySelector(sel);
+      if (el === null) return [sel, 0] as const;
+      const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(background(el))];
+      return [sel, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)] as const;
+    });
+  }, selectors);
 
 describe('errors and colour scheme', () => {
   it('follows a dark system setting with readable text on every main surface', async () => {
@@ -236,12 +276,26 @@ describe('errors and colour scheme', () => {
     await page.locator('[data-facet=language]').waitFor();
     const paper = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     expect(paper).toBe('rgb(20, 22, 27)');
-    const measured = await contrasts(page, ['body', '#total', '#total-note', 'article.result h3 a, article.result h3 span', 'article.result .meta', '.facet-value', '#q', '#search-button', 'footer a', '.masthead h1 a', '.hint']);
+    const measured = await contrasts(page, [
+      'body',
+      '#total',
+      '#total-note',
+      'article.result h3 a, article.result h3 span',
+      'article.result .meta',
+      '.facet-value',
+      '#q',
+      '#search-button',
+      'footer a',
+      '.masthead h1 a',
+      '.hint',
+    ]);
     for (const [sel, ratio] of measured) expect(ratio, sel).toBeGreaterThanOrEqual(4.5);
     await screenshot(page, 'search-dark.png');
     await page.emulateMedia({ colorScheme: 'light' });
     // The page follows the system setting's change event, a task after the emulation.
-    await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(247, 246, 242)');
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor))
+      .toBe('rgb(247, 246, 242)');
     await page.close();
   });
 
@@ -256,7 +310,15 @@ describe('errors and colour scheme', () => {
     expect(await paper()).toBe('rgb(247, 246, 242)');
     await colours.selectOption('dark');
     expect(await paper()).toBe('rgb(20, 22, 27)');
-    for (const [sel, ratio] of await contrasts(page, ['body', '#total', 'article.result .meta', '#search-button', '.masthead h1 a', '#theme'])) expect(ratio, sel).toBeGreaterThanOrEqual(4.5);
+    for (const [sel, ratio] of await contrasts(page, [
+      'body',
+      '#total',
+      'article.result .meta',
+      '#search-button',
+      '.masthead h1 a',
+      '#theme',
+    ]))
+      expect(ratio, sel).toBeGreaterThanOrEqual(4.5);
     await page.reload();
     await results(page);
     expect(await paper()).toBe('rgb(20, 22, 27)');
@@ -275,7 +337,11 @@ describe('errors and colour scheme', () => {
   it('says in plain words when a server fault stops a search and searches again on Retry', async () => {
     const page = await live.open();
     let fail = true;
-    await page.route('**/api/v2/find', (route) => (fail ? route.fulfill({ status: 500, json: { detail: 'Internal Server Error', code: 'internal' } }) : route.continue()));
+    await page.route('**/api/v2/find', (route) =>
+      fail
+        ? route.fulfill({ status: 500, json: { detail: 'Internal Server Error', code: 'internal' } })
+        : route.continue(),
+    );
     await page.goto(`${live.service.url}/?q=die`);
     const alert = page.locator('#alert');
     await alert.locator('button', { hasText: 'Retry' }).waitFor();
@@ -288,11 +354,13 @@ describe('errors and colour scheme', () => {
     await page.close();
   });
 
-  it('explains a refused whole-word search of Japanese text in the form\'s words, without API field names', async () => {
+  it("explains a refused whole-word search of Japanese text in the form's words, without API field names", async () => {
     const page = await open(`?q=${encodeURIComponent('東京')}&whole_word=1`);
     const alert = page.locator('#alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('Whole words only cannot be used for Chinese, Japanese, Thai, Lao, Khmer or Burmese text, which does not separate words with spaces. Turn off Whole words only and search again.');
+    expect(await alert.textContent()).toBe(
+      'Whole words only cannot be used for Chinese, Japanese, Thai, Lao, Khmer or Burmese text, which does not separate words with spaces. Turn off Whole words only and search again.',
+    );
     expect(await alert.locator('button').count()).toBe(0);
     await page.close();
   });
@@ -306,7 +374,14 @@ describe('page weight', () => {
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     const sizes: Promise<[string, number]>[] = [];
     // An API answer still arriving when the page closes has no sizes; it is not part of the first load anyway.
-    page.on('requestfinished', (r) => sizes.push(r.sizes().then((s) => [r.url(), s.responseBodySize + s.responseHeadersSize], () => [r.url(), 0])));
+    page.on('requestfinished', (r) =>
+      sizes.push(
+        r.sizes().then(
+          (s) => [r.url(), s.responseBodySize + s.responseHeadersSize],
+          () => [r.url(), 0],
+        ),
+      ),
+    );
     await page.goto(`${live.service.url}/?q=die`, { waitUntil: 'load' });
     await results(page);
     await page.locator('[data-facet=language]').waitFor();

@@ -27,8 +27,16 @@ export function namespaceHosts(count: number): Hosts {
   const names = Array.from({ length: count }, (_, i) => `${tag}h${i}`);
   const teardown = () => {
     for (const [i, ns] of names.entries()) {
-      try { ip('netns', 'del', ns); } catch { /* not created */ }
-      try { ip('link', 'del', `${tag}v${i}`); } catch { /* gone with the namespace */ }
+      try {
+        ip('netns', 'del', ns);
+      } catch {
+        /* not created */
+      }
+      try {
+        ip('link', 'del', `${tag}v${i}`);
+      } catch {
+        /* gone with the namespace */
+      }
     }
   };
   try {

@@ -22,17 +22,45 @@ const VERSION = 'cluster-1';
 export const SUBSETS = ['2016-05.p001,2016-05.p002', '2016-05.p003,2023..2024', '2025..2026', '2025..2026'] as const;
 const QUERIES = ['die', 'Berlin', 'the', ' und ', 'e', 'Trump', '2025', 'zzqqx'];
 
-interface Worker { proc: NewsProcess; url: string; port: number }
+interface Worker {
+  proc: NewsProcess;
+  url: string;
+  port: number;
+}
 
-async function startWorkerOn(hosts: Hosts, i: number, release: BuiltRelease, spec: string | null, port = 0): Promise<Worker> {
-  const args = ['worker', '--release', release.dir, '--index-version', release.version, '--host', hosts.address(i), '--port', String(port), '--verify', 'sizes'];
+async function startWorkerOn(
+  hosts: Hosts,
+  i: number,
+  release: BuiltRelease,
+  spec: string | null,
+  port = 0,
+): Promise<Worker> {
+  const args = [
+    'worker',
+    '--release',
+    release.dir,
+    '--index-version',
+    release.version,
+    '--host',
+    hosts.address(i),
+    '--port',
+    String(port),
+    '--verify',
+    'sizes',
+  ];
   const proc = spawnNews(spec === null ? args : [...args, '--shards', spec], {}, hosts.prefix(i));
   const url = await proc.listening;
   return { proc, url, port: Number(new URL(url).port) };
 }
 
 async function gatewayFor(env: Record<string, string>): Promise<RunningGateway> {
-  const config = parseGatewayConfig({ GATEWAY_INDEX_VERSION: VERSION, GATEWAY_PORT: '0', GATEWAY_WORKER_TIMEOUT_MS: '10000', ...OPERATOR_ENV, ...env });
+  const config = parseGatewayConfig({
+    GATEWAY_INDEX_VERSION: VERSION,
+    GATEWAY_PORT: '0',
+    GATEWAY_WORKER_TIMEOUT_MS: '10000',
+    ...OPERATOR_ENV,
+    ...env,
+  });
   return startGateway(config, silentLogger);
 }
 
@@ -66,7 +94,10 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       hosts = makeHosts();
       // The German and multilingual corpora: 36 monthly shards over 2016 and 2023–2026, the 2016 month in 3 parts.
       release = await buildV2Release(VERSION, {
-        inputs: [join(CORPORA, 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz'), join(CORPORA, '10kgnad-de/10kgnad-de.jsonl.gz')],
+        inputs: [
+          join(CORPORA, 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz'),
+          join(CORPORA, '10kgnad-de/10kgnad-de.jsonl.gz'),
+        ],
         partBytes: 1_000_000,
       });
       articles = await scanRelease(release);
@@ -78,11 +109,16 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       if (addressing === 'urls') env = { GATEWAY_WORKER_URL: workers.map((w) => w.url).join(',') };
       else {
         const file = join(release.dir, '..', 'topology.json');
-        await writeFile(file, JSON.stringify({ topology_format: 1, workers: workers.map((w, i) => ({ url: w.url, shards: SUBSETS[i] })) }));
+        await writeFile(
+          file,
+          JSON.stringify({ topology_format: 1, workers: workers.map((w, i) => ({ url: w.url, shards: SUBSETS[i] })) }),
+        );
         env = { GATEWAY_TOPOLOGY: file };
       }
       cluster = await gatewayFor(env);
-      await waitFor('cluster healthy', 10_000, async () => ((await get(`${cluster.url}/api/v2/health`)).status === 200 ? true : undefined));
+      await waitFor('cluster healthy', 10_000, async () =>
+        (await get(`${cluster.url}/api/v2/health`)).status === 200 ? true : undefined,
+      );
     });
 
     afterAll(async () => {
@@ -100,8 +136,14 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       const ask = (url: string) => (body === undefined ? get(`${url}${path}`) : post(`${url}${path}`, body));
       const [a, b] = await Promise.all([ask(cluster.url), ask(single.gateway.url)]);
       // info's python_example names the gateway it was asked through.
-      const answer = (r: { body: AnyJson }, url: string) => JSON.parse(JSON.stringify(withoutLatency(r.body)).replaceAll(url, 'GATEWAY')) as AnyJson;
-      expect({ path, body, status: a.status, answer: answer(a, cluster.url) }).toEqual({ path, body, status: b.status, answer: answer(b, single.gateway.url) });
+      const answer = (r: { body: AnyJson }, url: string) =>
+        JSON.parse(JSON.stringify(withoutLatency(r.body)).replaceAll(url, 'GATEWAY')) as AnyJson;
+      expect({ path, body, status: a.status, answer: answer(a, cluster.url) }).toEqual({
+        path,
+        body,
+        status: b.status,
+        answer: answer(b, single.gateway.url),
+      });
       return a.body;
     }
 
@@ -109,26 +151,47 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       const health = (await get(`${cluster.url}/api/v2/health`)).body as AnyJson;
       expect(health.status).toBe('ok');
       expect(health.shards).toHaveLength(36);
-      expect(health.workers.map((w: AnyJson) => [w.status, w.shards.length])).toEqual([['up', 2], ['up', 18], ['up', 16], ['up', 16]]);
+      expect(health.workers.map((w: AnyJson) => [w.status, w.shards.length])).toEqual([
+        ['up', 2],
+        ['up', 18],
+        ['up', 16],
+        ['up', 16],
+      ]);
       expect(health.workers[0].shards).toEqual(['2016-05.p001', '2016-05.p002']);
     });
 
     it('a worker whose --shards the release does not have refuses to start with one clear line', async () => {
       for (const spec of ['2019-01', '2016-05.p001,2030..2031', '2016-05..2016-04']) {
-        const proc = spawnNews(['worker', '--release', release.dir, '--index-version', VERSION, '--port', '0', '--shards', spec], {}, hosts.prefix(0));
+        const proc = spawnNews(
+          ['worker', '--release', release.dir, '--index-version', VERSION, '--port', '0', '--shards', spec],
+          {},
+          hosts.prefix(0),
+        );
         const code = await proc.exited;
         const lines = proc.stderr().trim().split('\n');
         expect({ spec, code, lines: lines.length }).toEqual({ spec, code: 1, lines: 1 });
-        expect(lines[0]).toMatch(spec.includes('..2016-04') ? /ends before it starts/ : /matches no shard of the release \(it has 36 shards, 2016-05\.p001 to 2026-08\)/);
+        expect(lines[0]).toMatch(
+          spec.includes('..2016-04')
+            ? /ends before it starts/
+            : /matches no shard of the release \(it has 36 shards, 2016-05\.p001 to 2026-08\)/,
+        );
       }
     });
 
     it('counts equal the single worker and brute force on the real corpora, for every year range', async () => {
       for (const query of QUERIES) {
         const q = Buffer.from(query);
-        for (const [lo, hi] of [[null, null], [2016, 2016], [2024, 2025], [2026, 2026], [2030, 2031]] as const) {
+        for (const [lo, hi] of [
+          [null, null],
+          [2016, 2016],
+          [2024, 2025],
+          [2026, 2026],
+          [2030, 2031],
+        ] as const) {
           const body = await same('/api/v1/count', { query, index: 'news', year_min: lo, year_max: hi });
-          const brute = articles.filter((a) => Number(a.year) >= (lo ?? 0) && Number(a.year) <= (hi ?? 9999)).reduce((n, a) => n + bruteOccurrences(a.text, q), 0);
+          const brute = articles
+            .filter((a) => Number(a.year) >= (lo ?? 0) && Number(a.year) <= (hi ?? 9999))
+            .reduce((n, a) => n + bruteOccurrences(a.text, q), 0);
           expect(body.count, `${query} ${lo}..${hi}`).toBe(brute);
           await same('/api/v2/count', { query, index: 'news', year_min: lo, year_max: hi });
         }
@@ -158,37 +221,90 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
         const shard_id = found.shard_ids[i];
         if (hi === lo) continue;
         await same('/api/v2/get_doc', { ...cont, query: 'die', shard_id, rank: lo });
-        await same('/api/v2/occurrences', { ...cont, query: 'die', shard_id, rank_from: lo, rank_to: Math.min(hi, lo + 300) });
-        await same('/api/v2/contexts', { ...cont, query: 'die', shard_id, rank_from: lo, rank_to: Math.min(hi, lo + 50) });
+        await same('/api/v2/occurrences', {
+          ...cont,
+          query: 'die',
+          shard_id,
+          rank_from: lo,
+          rank_to: Math.min(hi, lo + 300),
+        });
+        await same('/api/v2/contexts', {
+          ...cont,
+          query: 'die',
+          shard_id,
+          rank_from: lo,
+          rank_to: Math.min(hi, lo + 50),
+        });
         // Documents paging: every page of the shard's interval.
         for (let from = lo; from < hi; from += 1000) {
-          await same('/api/v2/documents', { ...cont, query: 'die', shard_id, rank_from: from, rank_to: Math.min(hi, from + 1000), languages: ['de'] });
+          await same('/api/v2/documents', {
+            ...cont,
+            query: 'die',
+            shard_id,
+            rank_from: from,
+            rank_to: Math.min(hi, from + 1000),
+            languages: ['de'],
+          });
         }
       }
       await same('/api/v2/get_doc', { ...cont, query: 'die', shard_id: '2019-01', rank: 0 });
-      await same('/api/v2/get_doc', { ...cont, expected_index_version: 'stale', query: 'die', shard_id: '2016-05.p001', rank: 0 });
+      await same('/api/v2/get_doc', {
+        ...cont,
+        expected_index_version: 'stale',
+        query: 'die',
+        shard_id: '2016-05.p001',
+        rank: 0,
+      });
       await same('/api/v2/timeline', { query: 'die', index: 'news' });
-      await same('/api/v2/timeline', { query: 'Berlin', index: 'news', year_min: 2016, year_max: 2025, whole_word: true });
+      await same('/api/v2/timeline', {
+        query: 'Berlin',
+        index: 'news',
+        year_min: 2016,
+        year_max: 2025,
+        whole_word: true,
+      });
       await same('/api/v2/info');
-      const refs = [{ year: '2025', doc_ix: 3 }, { year: '2016', doc_ix: 900 }, { year: '2016', doc_ix: 1 }, { year: '2024', doc_ix: 0 }, { year: '2026', doc_ix: 5 }];
+      const refs = [
+        { year: '2025', doc_ix: 3 },
+        { year: '2016', doc_ix: 900 },
+        { year: '2016', doc_ix: 1 },
+        { year: '2024', doc_ix: 0 },
+        { year: '2026', doc_ix: 5 },
+      ];
       await same('/api/v2/metadata', { ...cont, documents: refs });
-      await same('/api/v2/metadata', { ...cont, documents: [...refs, { year: '2024', doc_ix: 100_000 }, { year: '2016', doc_ix: 5000 }] });
-      await same('/api/v2/metadata', { ...cont, documents: [...refs, { year: '2019', doc_ix: 1 }, { year: '2016', doc_ix: 5000 }] });
+      await same('/api/v2/metadata', {
+        ...cont,
+        documents: [...refs, { year: '2024', doc_ix: 100_000 }, { year: '2016', doc_ix: 5000 }],
+      });
+      await same('/api/v2/metadata', {
+        ...cont,
+        documents: [...refs, { year: '2019', doc_ix: 1 }, { year: '2016', doc_ix: 5000 }],
+      });
       for (const body of [
-        { query: 'die', index: 'news' }, { query: 'e', index: 'news' }, { query: 'die', index: 'news', case: 'insensitive', whole_word: true },
-        { query: 'the', index: 'news', languages: ['en'], seed: 7, sample_size: 500 }, { query: 'die', index: 'news', year_min: 2016, year_max: 2016 },
-        { query: 'e', index: 'news', year_min: 2024, year_max: 2026, topics: ['politics'] }, { query: '', index: 'news' },
-      ]) await same('/api/v2/estimate', body);
+        { query: 'die', index: 'news' },
+        { query: 'e', index: 'news' },
+        { query: 'die', index: 'news', case: 'insensitive', whole_word: true },
+        { query: 'the', index: 'news', languages: ['en'], seed: 7, sample_size: 500 },
+        { query: 'die', index: 'news', year_min: 2016, year_max: 2016 },
+        { query: 'e', index: 'news', year_min: 2024, year_max: 2026, topics: ['politics'] },
+        { query: '', index: 'news' },
+      ])
+        await same('/api/v2/estimate', body);
       await same('/api/v1/info');
     });
 
     it('search (the query language) answers as one worker: article totals, periods, expansions and the first page add up exactly', async () => {
       for (const body of [
-        { query: 'die AND Berlin', index: 'news', page_size: 20 }, { query: '"the" NOT Trump OR Merkel', index: 'news' },
-        { query: 'Regierung NEAR/5 Berlin', index: 'news', case: 'insensitive' }, { query: 'Bundes*', index: 'news', year_min: 2016, year_max: 2025 },
-        { query: 'die (Berlin OR Wien)', index: 'news', languages: ['de'], whole_word: true }, { query: 'NOT die', index: 'news' },
-        { query: 'die AND (Berlin', index: 'news' }, { query: '"die * Regierung" OR "the * of"', index: 'news', page_size: 5 },
-        { query: 'title:die OR title:the', index: 'news', page_size: 5 }, { query: 'title:Trump AND Trump NOT title:Biden', index: 'news' },
+        { query: 'die AND Berlin', index: 'news', page_size: 20 },
+        { query: '"the" NOT Trump OR Merkel', index: 'news' },
+        { query: 'Regierung NEAR/5 Berlin', index: 'news', case: 'insensitive' },
+        { query: 'Bundes*', index: 'news', year_min: 2016, year_max: 2025 },
+        { query: 'die (Berlin OR Wien)', index: 'news', languages: ['de'], whole_word: true },
+        { query: 'NOT die', index: 'news' },
+        { query: 'die AND (Berlin', index: 'news' },
+        { query: '"die * Regierung" OR "the * of"', index: 'news', page_size: 5 },
+        { query: 'title:die OR title:the', index: 'news', page_size: 5 },
+        { query: 'title:Trump AND Trump NOT title:Biden', index: 'news' },
         { query: 'title:die NEAR/3 Berlin', index: 'news' },
       ]) {
         const answer = await same('/api/v2/search', body);
@@ -201,17 +317,28 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
           const tree = await same('/api/v2/search', { index: 'news', page_size: 20, query_tree: answer.query_tree });
           expect(tree).toMatchObject({ articles: answer.articles });
           for (const bad of [{ type: 'x' }, 5, { type: 'and', children: [] }]) {
-            expect(await same('/api/v2/search', { index: 'news', query_tree: bad })).toMatchObject({ code: 'invalid_query' });
+            expect(await same('/api/v2/search', { index: 'news', query_tree: bad })).toMatchObject({
+              code: 'invalid_query',
+            });
           }
         }
-        if (body.query === 'die AND (Berlin') expect(answer).toMatchObject({ code: 'invalid_query', position: 9, detail: 'missing closing parenthesis for the one at position 9' });
-        if (body.query === 'NOT die' || body.query === 'title:die NEAR/3 Berlin') expect(answer.code).toBe('invalid_query');
+        if (body.query === 'die AND (Berlin')
+          expect(answer).toMatchObject({
+            code: 'invalid_query',
+            position: 9,
+            detail: 'missing closing parenthesis for the one at position 9',
+          });
+        if (body.query === 'NOT die' || body.query === 'title:die NEAR/3 Berlin')
+          expect(answer.code).toBe('invalid_query');
         if (body.query === 'title:die OR title:the') {
           // The headline index against the titles of the scanned articles (the whole 2016 month has none).
           expect(answer.articles).toBe(articles.filter((a) => /die|the/.test(a.meta.title ?? '')).length);
           expect(answer.articles).toBeGreaterThan(0);
         }
-        if (answer.articles !== undefined) expect(answer.by_shard.reduce((n: number, s: { articles: number }) => n + s.articles, 0)).toBe(answer.articles);
+        if (answer.articles !== undefined)
+          expect(answer.by_shard.reduce((n: number, s: { articles: number }) => n + s.articles, 0)).toBe(
+            answer.articles,
+          );
       }
     });
 
@@ -235,10 +362,22 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
 
     it('frequencies and keyness answer as one worker when one worker holds the subcorpus, and never overstate a count across workers', async () => {
       // 2025..2026 sit on one worker (two replicas): the answer is whole.
-      await same('/api/v2/frequencies', { index: 'news', year_min: 2025, year_max: 2026, case: 'insensitive', limit: 50 });
-      await same('/api/v2/keyness', { index: 'news', a: { year_min: 2025, year_max: 2025 }, b: { year_min: 2026, year_max: 2026 }, limit: 30 });
+      await same('/api/v2/frequencies', {
+        index: 'news',
+        year_min: 2025,
+        year_max: 2026,
+        case: 'insensitive',
+        limit: 50,
+      });
+      await same('/api/v2/keyness', {
+        index: 'news',
+        a: { year_min: 2025, year_max: 2025 },
+        b: { year_min: 2026, year_max: 2026 },
+        limit: 30,
+      });
       // 2016-05 is cut into three parts on two workers: the merged counts are lower bounds, the whole answer when exact.
-      const ask = (url: string, limit: number) => post(`${url}/api/v2/frequencies`, { index: 'news', periods: ['2016-05'], limit });
+      const ask = (url: string, limit: number) =>
+        post(`${url}/api/v2/frequencies`, { index: 'news', periods: ['2016-05'], limit });
       const [split, whole] = await Promise.all([ask(cluster.url, 20), ask(single.gateway.url, 1000)]);
       expect([split.status, whole.status]).toEqual([200, 200]);
       type Freq = { tokens: number; exact: boolean; words: { word: string; count: number }[] };
@@ -250,7 +389,10 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
     });
 
     it('never uses a worker of another release, and names the shards it would have served when it is their only one', async () => {
-      const other = await buildFixtureRelease([{ text: 'Eine andere Ausgabe.', warc_date: '2025-01-02T00:00:00Z' }], 'other-release');
+      const other = await buildFixtureRelease(
+        [{ text: 'Eine andere Ausgabe.', warc_date: '2025-01-02T00:00:00Z' }],
+        'other-release',
+      );
       extra.push({ close: other.cleanup });
       const wrongRelease: BuiltRelease = { dir: other.dir, version: 'other-release', cleanup: other.cleanup };
       const wrong = await startWorkerOn(hosts, 3, wrongRelease, null);
@@ -264,21 +406,52 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       });
       expect(health.status).toBe(503);
       const body = health.body as AnyJson;
-      expect(body.missing_shards).toEqual(['2025-01', '2025-02', '2025-04', '2025-05', '2025-06', '2025-09', '2025-10', '2025-11', '2025-12',
-        '2026-01', '2026-02', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08']);
+      expect(body.missing_shards).toEqual([
+        '2025-01',
+        '2025-02',
+        '2025-04',
+        '2025-05',
+        '2025-06',
+        '2025-09',
+        '2025-10',
+        '2025-11',
+        '2025-12',
+        '2026-01',
+        '2026-02',
+        '2026-04',
+        '2026-05',
+        '2026-06',
+        '2026-07',
+        '2026-08',
+      ]);
       const all = await post(`${gw.url}/api/v1/count`, { query: 'die', index: 'news' });
       expect(all.status).toBe(503);
       expect(all.headers.get('retry-after')).toBe('1');
       expect((all.body as AnyJson).code).toBe('shards_unavailable');
       // Requests that need none of the missing shards are answered, from the right release only.
-      const y2016 = await post(`${gw.url}/api/v1/count`, { query: 'die', index: 'news', year_min: 2016, year_max: 2024 });
-      const ref = await post(`${single.gateway.url}/api/v1/count`, { query: 'die', index: 'news', year_min: 2016, year_max: 2024 });
+      const y2016 = await post(`${gw.url}/api/v1/count`, {
+        query: 'die',
+        index: 'news',
+        year_min: 2016,
+        year_max: 2024,
+      });
+      const ref = await post(`${single.gateway.url}/api/v1/count`, {
+        query: 'die',
+        index: 'news',
+        year_min: 2016,
+        year_max: 2024,
+      });
       expect(y2016.body.count).toBe(ref.body.count);
     });
 
     it('loses no request when a replica is SIGKILLed mid-load while another replica holds its shards', async () => {
       const expected = new Map<string, number>();
-      for (const query of QUERIES) expected.set(query, (await post(`${single.gateway.url}/api/v1/count`, { query, index: 'news', year_min: 2025, year_max: 2026 })).body.count);
+      for (const query of QUERIES)
+        expected.set(
+          query,
+          (await post(`${single.gateway.url}/api/v1/count`, { query, index: 'news', year_min: 2025, year_max: 2026 }))
+            .body.count,
+        );
       let done = 0;
       const failures: string[] = [];
       const victim = workers[3]!;
@@ -286,11 +459,18 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
         for (let i = 0; i < 60; i++) {
           const query = QUERIES[(lane + i) % QUERIES.length]!;
           // Each lane alternates v1 counts and v2 finds, both needing the replicated shards only.
-          const res = i % 2 === 0
-            ? await post(`${cluster.url}/api/v1/count`, { query, index: 'news', year_min: 2025, year_max: 2026 })
-            : await post(`${cluster.url}/api/v2/find`, { query: query.trim() || 'e', index: 'news', year_min: 2025, year_max: 2026 });
+          const res =
+            i % 2 === 0
+              ? await post(`${cluster.url}/api/v1/count`, { query, index: 'news', year_min: 2025, year_max: 2026 })
+              : await post(`${cluster.url}/api/v2/find`, {
+                  query: query.trim() || 'e',
+                  index: 'news',
+                  year_min: 2025,
+                  year_max: 2026,
+                });
           if (res.status !== 200) failures.push(`${res.status} ${JSON.stringify(res.body)}`);
-          else if (i % 2 === 0 && res.body.count !== expected.get(query)) failures.push(`count ${query}: ${res.body.count}`);
+          else if (i % 2 === 0 && res.body.count !== expected.get(query))
+            failures.push(`count ${query}: ${res.body.count}`);
           if (++done === 60) victim.proc.child.kill('SIGKILL');
         }
       });
@@ -309,13 +489,19 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
         return r.status === 503 ? r : undefined;
       });
       expect(performance.now() - killedAt).toBeLessThan(1000);
-      expect(refused.body).toMatchObject({ code: 'shards_unavailable', missing_shards: ['2016-05.p001', '2016-05.p002'] });
+      expect(refused.body).toMatchObject({
+        code: 'shards_unavailable',
+        missing_shards: ['2016-05.p001', '2016-05.p002'],
+      });
       expect(refused.headers.get('retry-after')).toBe('1');
       const health = await get(`${cluster.url}/api/v2/health`);
       expect(health.status).toBe(503);
       expect((health.body as AnyJson).missing_shards).toEqual(['2016-05.p001', '2016-05.p002']);
       // Untouched shards keep answering.
-      expect((await post(`${cluster.url}/api/v1/count`, { query: 'die', index: 'news', year_min: 2023, year_max: 2026 })).status).toBe(200);
+      expect(
+        (await post(`${cluster.url}/api/v1/count`, { query: 'die', index: 'news', year_min: 2023, year_max: 2026 }))
+          .status,
+      ).toBe(200);
 
       workers[0] = await startWorkerOn(hosts, 0, release, SUBSETS[0], a.port);
       const backAt = performance.now();

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultSyntheticCorpusOptions, plantCopies, syntheticArticles, writeSyndicatedCorpus, type SyntheticArticle } from '../src/corpus/index.ts';
+import {
+  defaultSyntheticCorpusOptions,
+  plantCopies,
+  syntheticArticles,
+  writeSyndicatedCorpus,
+  type SyntheticArticle,
+} from '../src/corpus/index.ts';
 import { wordList } from '../src/words/index.ts';
 import { tempDir } from './support/fixtures.ts';
 
@@ -12,7 +18,9 @@ const options = { ...defaultSyntheticCorpusOptions, textBytes: 300_000 };
 
 describe('planted syndicated copies', () => {
   it('keeps the originals of the seed and follows some with copies on other sites', () => {
-    const planted = [...plantCopies(syntheticArticles(options), { share: 0.3, editShare: 0.1, maxCopies: 3 }, options.seed)];
+    const planted = [
+      ...plantCopies(syntheticArticles(options), { share: 0.3, editShare: 0.1, maxCopies: 3 }, options.seed),
+    ];
     const originals = planted.filter((p) => p.copyOf === null).map((p) => p.article);
     expect(originals).toEqual([...syntheticArticles(options)]);
     const copies = planted.filter((p) => p.copyOf !== null);
@@ -33,8 +41,12 @@ describe('planted syndicated copies', () => {
 
   it('plants exact copies when no word is edited, each within the month of a one-month corpus', () => {
     const month = { ...options, firstYear: 2024, month: 3 };
-    const planted = [...plantCopies(syntheticArticles(month), { share: 0.5, editShare: 0, maxCopies: 2 }, month.seed, true)];
-    const texts = new Map(planted.filter((p) => p.copyOf === null).map((p) => [p.article.warc_record_id, p.article.text]));
+    const planted = [
+      ...plantCopies(syntheticArticles(month), { share: 0.5, editShare: 0, maxCopies: 2 }, month.seed, true),
+    ];
+    const texts = new Map(
+      planted.filter((p) => p.copyOf === null).map((p) => [p.article.warc_record_id, p.article.text]),
+    );
     const copies = planted.filter((p) => p.copyOf !== null);
     expect(copies.length).toBeGreaterThan(0);
     for (const c of copies) {
@@ -47,8 +59,15 @@ describe('planted syndicated copies', () => {
     const out = join(tmp.dir, 'c.jsonl.gz');
     const truth = join(tmp.dir, 'c.copies.jsonl');
     const result = await writeSyndicatedCorpus(out, truth, options, { share: 0.2, editShare: 0.05, maxCopies: 3 });
-    const rows = gunzipSync(readFileSync(out)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as SyntheticArticle);
-    const lines = readFileSync(truth, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { copy: string; of: string; edited_words: number });
+    const rows = gunzipSync(readFileSync(out))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SyntheticArticle);
+    const lines = readFileSync(truth, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { copy: string; of: string; edited_words: number });
     expect(rows).toHaveLength(result.articles);
     expect(lines).toHaveLength(result.copies);
     const ids = new Set(rows.map((r) => r.warc_record_id));

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTextHasher, defaultSyntheticCorpusOptions, syntheticArticles, validateArticleRecord, writeSyntheticCorpus } from '../src/corpus/index.ts';
+import {
+  createTextHasher,
+  defaultSyntheticCorpusOptions,
+  syntheticArticles,
+  validateArticleRecord,
+  writeSyntheticCorpus,
+} from '../src/corpus/index.ts';
 import { tempDir } from './support/fixtures.ts';
 
 const tmp = tempDir('corpus-synthetic-');

@@ -24,27 +24,45 @@ type Scenario = (path: string, body: Record<string, unknown>) => Answer;
 
 const find = (total: number, segments: unknown, versionSuffix = ''): Answer => ({
   status: 200,
-  body: { index_version: `v1${versionSuffix}`, total_occurrences: total, segment_by_shard: segments, shard_ids: ['2019-01'], shard_years: ['2019'] },
+  body: {
+    index_version: `v1${versionSuffix}`,
+    total_occurrences: total,
+    segment_by_shard: segments,
+    shard_ids: ['2019-01'],
+    shard_years: ['2019'],
+  },
 });
 const page = (from: number, to: number, documents: unknown[]): Answer => ({
-  status: 200, body: { index_version: 'v1', rank_from: from, rank_to: to, page_occurrences: to - from, page_distinct_documents: documents.length, documents },
+  status: 200,
+  body: {
+    index_version: 'v1',
+    rank_from: from,
+    rank_to: to,
+    page_occurrences: to - from,
+    page_distinct_documents: documents.length,
+    documents,
+  },
 });
-const doc = (docIx: number, occurrences: number, firstRank: number) => ({ year: '2019', doc_ix: docIx, occurrences, first_rank: firstRank, metadata: { title: TERMINAL_ESCAPES } });
+const doc = (docIx: number, occurrences: number, firstRank: number) => ({
+  year: '2019',
+  doc_ix: docIx,
+  occurrences,
+  first_rank: firstRank,
+  metadata: { title: TERMINAL_ESCAPES },
+});
 
 const SCENARIOS: Record<string, Scenario> = {
-  'escapes in the release name and in an error detail': (path) => path === '/api/v2/find'
-    ? find(1, [[0, 1]], TERMINAL_ESCAPES)
-    : { status: 422, body: { detail: `bad ${TERMINAL_ESCAPES} request`, code: `x${TERMINAL_ESCAPES}` } },
+  'escapes in the release name and in an error detail': (path) =>
+    path === '/api/v2/find'
+      ? find(1, [[0, 1]], TERMINAL_ESCAPES)
+      : { status: 422, body: { detail: `bad ${TERMINAL_ESCAPES} request`, code: `x${TERMINAL_ESCAPES}` } },
   'a huge segment_by_shard that does not add up to the total': () => find(3, [[0, HUGE]]),
-  'a continuation that does not advance': (path, body) => path === '/api/v2/find'
-    ? find(HUGE, [[0, HUGE]])
-    : page(0, 1000, [doc(Number(body['rank_from']), 1, 0)]),
-  'more occurrences in a page than ranks asked for': (path) => path === '/api/v2/find'
-    ? find(2, [[0, 2]])
-    : page(0, 2, [doc(1, 5, 0)]),
-  'a page of ranks without any article': (path) => path === '/api/v2/find'
-    ? find(HUGE, [[0, HUGE]])
-    : page(0, 1000, []),
+  'a continuation that does not advance': (path, body) =>
+    path === '/api/v2/find' ? find(HUGE, [[0, HUGE]]) : page(0, 1000, [doc(Number(body['rank_from']), 1, 0)]),
+  'more occurrences in a page than ranks asked for': (path) =>
+    path === '/api/v2/find' ? find(2, [[0, 2]]) : page(0, 2, [doc(1, 5, 0)]),
+  'a page of ranks without any article': (path) =>
+    path === '/api/v2/find' ? find(HUGE, [[0, HUGE]]) : page(0, 1000, []),
 };
 
 let server: Server;
@@ -80,12 +98,24 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function runScript(apiBase: string, query: string): Promise<{ code: number | null; output: string; dir: string; ms: number }> {
+async function runScript(
+  apiBase: string,
+  query: string,
+): Promise<{ code: number | null; output: string; dir: string; ms: number }> {
   const dir = await mkdtemp(join(root, 'run-'));
   const script = join(dir, 'news-download.py');
-  await writeFile(script, buildDownloadScript({
-    apiBase, query, index: 'news', yearMin: null, yearMax: null, filters: EMPTY_FILTERS, generatedAt: '2026-11-24T00:00:00Z',
-  }));
+  await writeFile(
+    script,
+    buildDownloadScript({
+      apiBase,
+      query,
+      index: 'news',
+      yearMin: null,
+      yearMax: null,
+      filters: EMPTY_FILTERS,
+      generatedAt: '2026-11-24T00:00:00Z',
+    }),
+  );
   const t0 = performance.now();
   const run = await runPython(script, [], dir);
   return { code: run.code, output: run.stdout + run.stderr, dir, ms: performance.now() - t0 };
@@ -100,7 +130,9 @@ describe('download script against a hostile server', () => {
       expect(controlCharacters(run.output)).toEqual([]);
       expect(run.output).not.toContain('52;c;');
       expect(run.code).not.toBe(0);
-      expect(run.output).toMatch(/news-download: (stopped, the service's answer is inconsistent|\/api\/v2\/documents answered 422)/);
+      expect(run.output).toMatch(
+        /news-download: (stopped, the service's answer is inconsistent|\/api\/v2\/documents answered 422)/,
+      );
       expect(run.ms).toBeLessThan(20_000);
       expect(requests).toBeLessThanOrEqual(3);
       expect(existsSync(join(run.dir, 'news-articles.jsonl'))).toBe(false);
@@ -119,7 +151,9 @@ describe('download script against a real gateway', () => {
   const fixture = useFixtureStack(FIXTURE, 'fixture-download');
   it('accepts honest answers and writes every article', async () => {
     const query = 'alpha beta';
-    const holding = FIXTURE.filter((a) => a.text.includes(query)).map((a) => a.text).sort();
+    const holding = FIXTURE.filter((a) => a.text.includes(query))
+      .map((a) => a.text)
+      .sort();
     const run = await runScript(fixture.stack.gatewayUrl, query);
     expect(run.output).toContain(`wrote ${holding.length} articles`);
     expect(run.code).toBe(0);

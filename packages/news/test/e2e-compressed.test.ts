@@ -13,8 +13,27 @@ import { post, type AnyJson } from './gateway-harness.ts';
 import { CORPORA, startV2Processes, v2, type BuiltRelease, type V2Processes } from './v2-support.ts';
 
 const VERSION = 'e2e-kinds-1';
-const INPUTS = ['10kgnad-de/10kgnad-de.jsonl.gz', 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz', 'reuters21578-en/reuters21578-en.jsonl.gz'].map((f) => join(CORPORA, f));
-const QUERIES = ['Berlin', ' die ', 'Österreich', 'the', 'oil', 'Japan', '€', '„', '\n', 'e', 'Bundesregierung', 'qwxz-not-in-any-article', 'ü', 'Reuter'];
+const INPUTS = [
+  '10kgnad-de/10kgnad-de.jsonl.gz',
+  'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz',
+  'reuters21578-en/reuters21578-en.jsonl.gz',
+].map((f) => join(CORPORA, f));
+const QUERIES = [
+  'Berlin',
+  ' die ',
+  'Österreich',
+  'the',
+  'oil',
+  'Japan',
+  '€',
+  '„',
+  '\n',
+  'e',
+  'Bundesregierung',
+  'qwxz-not-in-any-article',
+  'ü',
+  'Reuter',
+];
 
 let root = '';
 const stacks = new Map<ShardKind, V2Processes>();
@@ -35,61 +54,78 @@ async function both(path: string, body: unknown, api: 'v1' | 'v2' = 'v1'): Promi
   return [await ask('sa'), await ask('compressed')];
 }
 
-describe.skipIf(!INPUTS.every((f) => existsSync(f)))('a compressed release served through worker and gateway answers as the SA release does', () => {
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'e2e-kinds-'));
-    for (const kind of ['sa', 'compressed'] as const) {
-      const release: BuiltRelease = { dir: join(root, kind), version: VERSION, cleanup: async () => {} };
-      await buildRelease({ inputs: INPUTS, out: release.dir, indexVersion: VERSION, kind, concurrency: 2 });
-      stacks.set(kind, await startV2Processes(release));
-    }
-  });
-  afterAll(async () => {
-    for (const s of stacks.values()) await s.stop();
-    if (root !== '') await rm(root, { recursive: true, force: true });
-  });
+describe.skipIf(!INPUTS.every((f) => existsSync(f)))(
+  'a compressed release served through worker and gateway answers as the SA release does',
+  () => {
+    beforeAll(async () => {
+      root = await mkdtemp(join(tmpdir(), 'e2e-kinds-'));
+      for (const kind of ['sa', 'compressed'] as const) {
+        const release: BuiltRelease = { dir: join(root, kind), version: VERSION, cleanup: async () => {} };
+        await buildRelease({ inputs: INPUTS, out: release.dir, indexVersion: VERSION, kind, concurrency: 2 });
+        stacks.set(kind, await startV2Processes(release));
+      }
+    });
+    afterAll(async () => {
+      for (const s of stacks.values()) await s.stop();
+      if (root !== '') await rm(root, { recursive: true, force: true });
+    });
 
-  it('v1 count and find: same counts and the same rank segments per shard', async () => {
-    for (const query of QUERIES) {
-      const [a, b] = await both('count', { query, index: 'news' });
-      expect(b, query).toEqual(a);
-      const [fa, fb] = await both('find', { query, index: 'news' });
-      expect(fb, query).toEqual(fa);
-    }
-  });
+    it('v1 count and find: same counts and the same rank segments per shard', async () => {
+      for (const query of QUERIES) {
+        const [a, b] = await both('count', { query, index: 'news' });
+        expect(b, query).toEqual(a);
+        const [fa, fb] = await both('find', { query, index: 'news' });
+        expect(fb, query).toEqual(fa);
+      }
+    });
 
-  it('v1 get_doc: the same windows (1,000 bytes of context) for ranks across every segment', async () => {
-    let checked = 0;
-    for (const query of QUERIES.slice(0, 8)) {
-      const [found] = await both('find', { query, index: 'news' });
-      for (const [s, [lo, hi]] of (found.segment_by_shard as [number, number][]).entries()) {
-        for (const rank of [lo, Math.floor((lo + hi) / 2), hi - 1].filter((r) => r >= lo && r < hi)) {
-          const [a, b] = await both('get_doc', { query, index: 'news', s, rank, max_ctx_len: 1000 });
-          expect(b, `${query} s=${s} rank=${rank}`).toEqual(a);
-          checked++;
+    it('v1 get_doc: the same windows (1,000 bytes of context) for ranks across every segment', async () => {
+      let checked = 0;
+      for (const query of QUERIES.slice(0, 8)) {
+        const [found] = await both('find', { query, index: 'news' });
+        for (const [s, [lo, hi]] of (found.segment_by_shard as [number, number][]).entries()) {
+          for (const rank of [lo, Math.floor((lo + hi) / 2), hi - 1].filter((r) => r >= lo && r < hi)) {
+            const [a, b] = await both('get_doc', { query, index: 'news', s, rank, max_ctx_len: 1000 });
+            expect(b, `${query} s=${s} rank=${rank}`).toEqual(a);
+            checked++;
+          }
         }
       }
-    }
-    expect(checked).toBeGreaterThan(30);
-  });
+      expect(checked).toBeGreaterThan(30);
+    });
 
-  it('v2 find, occurrences, documents pages of 1,000 ranks and full-text get_doc: identical answers', async () => {
-    for (const query of ['Japan', ' die ', 'ü']) {
-      const [fa, fb] = await both('find', { index: 'news', query }, 'v2');
-      expect(fb).toEqual(fa);
-      const segments = fa.segment_by_shard as [number, number][];
-      const best = segments.reduce((k, [lo, hi], i) => (hi - lo > (segments[k]![1] - segments[k]![0]) ? i : k), 0);
-      const [lo, hi] = segments[best]!;
-      const page = { index: 'news', expected_index_version: VERSION, query, shard_id: fa.shard_ids[best], rank_from: lo, rank_to: Math.min(hi, lo + 1000) };
-      const [da, db] = await both('documents', page, 'v2');
-      expect(db).toEqual(da);
-      expect((da.documents as unknown[]).length).toBeGreaterThan(0);
-      const [oa, ob] = await both('occurrences', page, 'v2');
-      expect(ob).toEqual(oa);
-      const full = { index: 'news', expected_index_version: VERSION, query, shard_id: fa.shard_ids[best], rank: hi - 1, full_text: true };
-      const [ga, gb] = await both('get_doc', full, 'v2');
-      expect(gb).toEqual(ga);
-      expect(ga.disp_len).toBe(ga.doc_len);
-    }
-  });
-});
+    it('v2 find, occurrences, documents pages of 1,000 ranks and full-text get_doc: identical answers', async () => {
+      for (const query of ['Japan', ' die ', 'ü']) {
+        const [fa, fb] = await both('find', { index: 'news', query }, 'v2');
+        expect(fb).toEqual(fa);
+        const segments = fa.segment_by_shard as [number, number][];
+        const best = segments.reduce((k, [lo, hi], i) => (hi - lo > segments[k]![1] - segments[k]![0] ? i : k), 0);
+        const [lo, hi] = segments[best]!;
+        const page = {
+          index: 'news',
+          expected_index_version: VERSION,
+          query,
+          shard_id: fa.shard_ids[best],
+          rank_from: lo,
+          rank_to: Math.min(hi, lo + 1000),
+        };
+        const [da, db] = await both('documents', page, 'v2');
+        expect(db).toEqual(da);
+        expect((da.documents as unknown[]).length).toBeGreaterThan(0);
+        const [oa, ob] = await both('occurrences', page, 'v2');
+        expect(ob).toEqual(oa);
+        const full = {
+          index: 'news',
+          expected_index_version: VERSION,
+          query,
+          shard_id: fa.shard_ids[best],
+          rank: hi - 1,
+          full_text: true,
+        };
+        const [ga, gb] = await both('get_doc', full, 'v2');
+        expect(gb).toEqual(ga);
+        expect(ga.disp_len).toBe(ga.doc_len);
+      }
+    });
+  },
+);

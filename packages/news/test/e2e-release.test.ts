@@ -14,7 +14,10 @@ import { spawnNews, type NewsProcess } from './e2e-processes.ts';
 const CORPORA = fileURLToPath(new URL('../../../../shared/corpora', import.meta.url));
 const VERSION = 'e2e-real-1';
 
-interface Article { readonly year: string; readonly text: Buffer }
+interface Article {
+  readonly year: string;
+  readonly text: Buffer;
+}
 const byYear = new Map<string, Buffer[]>();
 /** Each year's articles joined by 0xFF, as the shards hold them: one indexOf pass per query and year. */
 const yearText = new Map<string, Buffer>();
@@ -24,7 +27,9 @@ function loadCorpora(): void {
   for (const dir of readdirSync(CORPORA, { withFileTypes: true })) {
     if (!dir.isDirectory()) continue;
     for (const f of readdirSync(join(CORPORA, dir.name)).filter((n) => n.endsWith('.jsonl.gz'))) {
-      for (const line of gunzipSync(readFileSync(join(CORPORA, dir.name, f))).toString('utf8').split('\n')) {
+      for (const line of gunzipSync(readFileSync(join(CORPORA, dir.name, f)))
+        .toString('utf8')
+        .split('\n')) {
         if (line.trim() === '') continue;
         const rec = JSON.parse(line) as { text: string; warc_date: string };
         const period = parseCrawlPeriod(rec.warc_date);
@@ -86,7 +91,10 @@ describe.skipIf(!haveCorpora)('end to end on the real corpora (worker and gatewa
     worker = spawnNews(['worker', '--release', release, '--index-version', VERSION, '--port', '0']);
     workerUrl = await worker.listening;
     gateway = spawnNews(['gateway', '--port', '0'], {
-      GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: workerUrl, GATEWAY_WORKER_TIMEOUT_MS: '1000', ...OPERATOR_ENV,
+      GATEWAY_INDEX_VERSION: VERSION,
+      GATEWAY_WORKER_URL: workerUrl,
+      GATEWAY_WORKER_TIMEOUT_MS: '1000',
+      ...OPERATOR_ENV,
     });
     gw = await gateway.listening;
   });
@@ -103,23 +111,33 @@ describe.skipIf(!haveCorpora)('end to end on the real corpora (worker and gatewa
       expect(r.status).toBe(200);
       expect(r.body.count, query).toBe(bruteCount(q));
       const year = years[q.length % years.length]!;
-      const one = await post(`${gw}/api/v1/count`, { query, index: 'news', year_min: Number(year), year_max: Number(year) });
+      const one = await post(`${gw}/api/v1/count`, {
+        query,
+        index: 'news',
+        year_min: Number(year),
+        year_max: Number(year),
+      });
       expect(one.body.count, `${query} in ${year}`).toBe(bruteCount(q, [year]));
     }
   });
 
   it('resolves every rank of every small segment to an article that holds the query at needle_offset', async () => {
     let checked = 0;
-    for (const query of drawQueries(200).filter((s) => Buffer.byteLength(s) >= 12).slice(0, 40)) {
+    for (const query of drawQueries(200)
+      .filter((s) => Buffer.byteLength(s) >= 12)
+      .slice(0, 40)) {
       const f = (await post(`${gw}/api/v1/find`, { query, index: 'news' })).body;
       if (f.count > 40) continue;
       expect(f.count).toBe(bruteCount(Buffer.from(query)));
       for (const [s, [lo, hi]] of (f.segment_by_shard as [number, number][]).entries()) {
         for (let rank = lo; rank < hi; rank++) {
-          const d: AnyJson = (await post(`${gw}/api/v1/get_doc`, { query, index: 'news', s, rank, max_ctx_len: 200 })).body;
+          const d: AnyJson = (await post(`${gw}/api/v1/get_doc`, { query, index: 'news', s, rank, max_ctx_len: 200 }))
+            .body;
           const text = Buffer.from(d.text, 'utf8');
           expect(text.length).toBe(d.disp_len);
-          expect(text.subarray(d.needle_offset, d.needle_offset + Buffer.byteLength(query)).toString('utf8')).toBe(query);
+          expect(text.subarray(d.needle_offset, d.needle_offset + Buffer.byteLength(query)).toString('utf8')).toBe(
+            query,
+          );
           const year: string = f.shard_years[s];
           const article = byYear.get(year)?.find((t) => t.length === d.doc_len && t.includes(text));
           expect(article, `${query} rank ${rank}`).toBeDefined();
@@ -135,18 +153,29 @@ describe.skipIf(!haveCorpora)('end to end on the real corpora (worker and gatewa
     const p = spawnNews(['worker', '--release', release, '--index-version', 'not-this-one', '--port', '0']);
     const code = await p.exited;
     expect(code).not.toBe(0);
-    const line = p.stderr().split('\n').filter((l) => l.startsWith('news worker:'));
+    const line = p
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('news worker:'));
     expect(line).toHaveLength(1);
     expect(line[0]).toContain(VERSION);
     expect(line[0]).toContain('not-this-one');
   });
 
   it('fails health on a gateway configured for another release, and passes it on the matching one', async () => {
-    const other = spawnNews(['gateway', '--port', '0'], { GATEWAY_INDEX_VERSION: 'some-other-release', GATEWAY_WORKER_URL: workerUrl, ...OPERATOR_ENV });
+    const other = spawnNews(['gateway', '--port', '0'], {
+      GATEWAY_INDEX_VERSION: 'some-other-release',
+      GATEWAY_WORKER_URL: workerUrl,
+      ...OPERATOR_ENV,
+    });
     extra.push(other);
     const h = await get(`${await other.listening}/api/v2/health`);
     expect(h.status).toBe(503);
-    expect(h.body).toMatchObject({ status: 'unavailable', gateway_index_version: 'some-other-release', worker_index_version: VERSION });
+    expect(h.body).toMatchObject({
+      status: 'unavailable',
+      gateway_index_version: 'some-other-release',
+      worker_index_version: VERSION,
+    });
     const ok = await get(`${gw}/api/v2/health`);
     expect(ok.status).toBe(200);
     expect(ok.body.index_version).toBe(VERSION);
@@ -161,7 +190,19 @@ describe.skipIf(!haveCorpora)('end to end on the real corpora (worker and gatewa
     expect(down.body.code).toBe('worker_unavailable');
     expect((await get(`${gw}/api/v2/health`)).status).toBe(503);
     // Disk mode and size checks: the restart only has to prove the gateway reconnects, quickly.
-    worker = spawnNews(['worker', '--release', release, '--index-version', VERSION, '--port', new URL(workerUrl).port, '--mode', 'disk', '--verify', 'sizes']);
+    worker = spawnNews([
+      'worker',
+      '--release',
+      release,
+      '--index-version',
+      VERSION,
+      '--port',
+      new URL(workerUrl).port,
+      '--mode',
+      'disk',
+      '--verify',
+      'sizes',
+    ]);
     await worker.listening;
     const back = await post(`${gw}/api/v1/count`, body);
     expect(back.status).toBe(200);

@@ -15,12 +15,15 @@ beforeAll(async () => {
   dir = built.dir;
   cleanup = built.cleanup;
 });
-afterAll(async () => { await cleanup?.(); });
+afterAll(async () => {
+  await cleanup?.();
+});
 
 describe('news serve', () => {
   it('starts a worker and a gateway bound to the release, prints the URL, and stops both on SIGTERM', async () => {
     const child = spawn(process.execPath, [NEWS_BIN, 'serve', '--release', dir, '--port', '0'], {
-      env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {

@@ -15,16 +15,25 @@ const DEADLINE_MS = 20_000;
 const SETTLE_MS = 400;
 
 const stack = useProcessStack(VERSION, {
-  GATEWAY_WORKER_TIMEOUT_MS: String(DEADLINE_MS), GATEWAY_EXPENSIVE_PER_CLIENT: String(PER_CLIENT), GATEWAY_EXPENSIVE_IN_FLIGHT: '1',
+  GATEWAY_WORKER_TIMEOUT_MS: String(DEADLINE_MS),
+  GATEWAY_EXPENSIVE_PER_CLIENT: String(PER_CLIENT),
+  GATEWAY_EXPENSIVE_IN_FLIGHT: '1',
   GATEWAY_TRUST_PROXY: '127.0.0.1,::1',
 });
 
-interface Answer { readonly status: number; readonly body: AnyJson; readonly headers: Headers; readonly label: string }
+interface Answer {
+  readonly status: number;
+  readonly body: AnyJson;
+  readonly headers: Headers;
+  readonly label: string;
+}
 
 /** POSTs as client `ip`; `done` records the order answers arrive in. */
 async function call(label: string, ip: string, path: string, body: unknown, done: string[] = []): Promise<Answer> {
   const res = await fetch(`${stack().gatewayUrl}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify(body),
   });
   const text = await res.text();
   done.push(label);
@@ -42,7 +51,11 @@ async function frozen<T>(run: () => Promise<T>): Promise<T> {
   // Confirm the release binding first, so v2 calls under test do not also wait for the identity check.
   expect((await call('warm', '192.0.2.1', ...CHEAP_COUNT)).status).toBe(200);
   stack().worker.child.kill('SIGSTOP');
-  try { return await run(); } finally { stack().worker.child.kill('SIGCONT'); }
+  try {
+    return await run();
+  } finally {
+    stack().worker.child.kill('SIGCONT');
+  }
 }
 
 describe('cost-based admission', () => {
@@ -58,15 +71,25 @@ describe('cost-based admission', () => {
       return third;
     });
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '1']);
-    expect(refused.body).toEqual({ detail: expect.stringContaining(`already has ${PER_CLIENT} expensive calls`), code: 'rate_limited', limit: PER_CLIENT });
+    expect(refused.body).toEqual({
+      detail: expect.stringContaining(`already has ${PER_CLIENT} expensive calls`),
+      code: 'rate_limited',
+      limit: PER_CLIENT,
+    });
     // The held ones and the other client's, queued while the worker was frozen, all answer once it runs again.
     expect((await Promise.all([...held, other!])).map((a) => a.status)).toEqual([200, 200, 200]);
     // The budget came back with the answers: the same client gets its two again.
-    expect((await Promise.all([call('a4', '203.0.113.1', ...TIMELINE), call('a5', '203.0.113.1', ...ESTIMATE)])).map((a) => a.status)).toEqual([200, 200]);
+    expect(
+      (await Promise.all([call('a4', '203.0.113.1', ...TIMELINE), call('a5', '203.0.113.1', ...ESTIMATE)])).map(
+        (a) => a.status,
+      ),
+    ).toEqual([200, 200]);
   });
 
   it('never refuses or queues cheap calls, however many one client sends', async () => {
-    const answers = await Promise.all(Array.from({ length: 3 * PER_CLIENT }, (_, i) => call(`c${i}`, '203.0.113.2', ...CHEAP_COUNT)));
+    const answers = await Promise.all(
+      Array.from({ length: 3 * PER_CLIENT }, (_, i) => call(`c${i}`, '203.0.113.2', ...CHEAP_COUNT)),
+    );
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
   });
 

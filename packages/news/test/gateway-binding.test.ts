@@ -1,6 +1,14 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRelease, get, OPERATOR_ENV, post, silentLogger, startStack, type Stack } from './gateway-harness.ts';
+import {
+  buildFixtureRelease,
+  get,
+  OPERATOR_ENV,
+  post,
+  silentLogger,
+  startStack,
+  type Stack,
+} from './gateway-harness.ts';
 import { FIXTURE } from './gateway-fixture.ts';
 import { parseGatewayConfig, startGateway, type RunningGateway } from '../src/gateway/index.ts';
 import { openRelease } from '../src/release/index.ts';
@@ -14,9 +22,16 @@ const extra: RunningGateway[] = [];
 const countBody = { query: 'alpha', index: 'news' };
 
 async function gatewayFor(workerUrl: string, env: Record<string, string> = {}): Promise<RunningGateway> {
-  const g = await startGateway(parseGatewayConfig({
-    GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: workerUrl, GATEWAY_PORT: '0', ...OPERATOR_ENV, ...env,
-  }), silentLogger);
+  const g = await startGateway(
+    parseGatewayConfig({
+      GATEWAY_INDEX_VERSION: VERSION,
+      GATEWAY_WORKER_URL: workerUrl,
+      GATEWAY_PORT: '0',
+      ...OPERATOR_ENV,
+      ...env,
+    }),
+    silentLogger,
+  );
   extra.push(g);
   return g;
 }
@@ -39,7 +54,12 @@ describe('release binding', () => {
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('ok');
     expect(r.body.index_version).toBe(VERSION);
-    expect(r.body.shards.map((s: { shard_id: string }) => s.shard_id)).toEqual(['2019-01', '2019-03', '2020-05', '2021-07']);
+    expect(r.body.shards.map((s: { shard_id: string }) => s.shard_id)).toEqual([
+      '2019-01',
+      '2019-03',
+      '2020-05',
+      '2021-07',
+    ]);
   });
 
   it('other v2 paths are 404 once the binding is confirmed', async () => {
@@ -51,10 +71,18 @@ describe('release binding', () => {
     const g = await gatewayFor(stack.worker.url, { GATEWAY_INDEX_VERSION: 'another-release' });
     const h = await get(`${g.url}/api/v2/health`);
     expect(h.status).toBe(503);
-    expect(h.body).toMatchObject({ status: 'unavailable', gateway_index_version: 'another-release', worker_index_version: VERSION });
+    expect(h.body).toMatchObject({
+      status: 'unavailable',
+      gateway_index_version: 'another-release',
+      worker_index_version: VERSION,
+    });
     const v2 = await post(`${g.url}/api/v2/find`, countBody);
     expect(v2.status).toBe(503);
-    expect(v2.body).toMatchObject({ code: 'release_unavailable', gateway_index_version: 'another-release', worker_index_version: VERSION });
+    expect(v2.body).toMatchObject({
+      code: 'release_unavailable',
+      gateway_index_version: 'another-release',
+      worker_index_version: VERSION,
+    });
     expect(typeof v2.body.detail).toBe('string');
   });
 });
@@ -77,7 +105,9 @@ describe('worker availability', () => {
 
   it('answers 503 instead of hanging when the worker accepts but does not answer', async () => {
     const sockets: Socket[] = [];
-    const blackHole: Server = createServer((s) => { sockets.push(s); });
+    const blackHole: Server = createServer((s) => {
+      sockets.push(s);
+    });
     await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', r));
     const port = (blackHole.address() as { port: number }).port;
     try {
@@ -99,7 +129,11 @@ describe('worker availability', () => {
     expect((await post(`${g.url}/api/v1/count`, countBody)).status).toBe(200);
     await first.close();
     expect((await post(`${g.url}/api/v1/count`, countBody)).status).toBe(503);
-    const again = await startWorker(await openRelease(dir, { expectedIndexVersion: VERSION }), { host: '127.0.0.1', port }, silentLogger);
+    const again = await startWorker(
+      await openRelease(dir, { expectedIndexVersion: VERSION }),
+      { host: '127.0.0.1', port },
+      silentLogger,
+    );
     try {
       const r = await post(`${g.url}/api/v1/count`, countBody);
       expect(r.status).toBe(200);

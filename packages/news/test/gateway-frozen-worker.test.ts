@@ -12,7 +12,10 @@ const DEADLINE_MS = 2000;
 const ANSWER_WITHIN_MS = DEADLINE_MS + 2_000;
 const CLIENTS = 100;
 
-const stack = useProcessStack(VERSION, { GATEWAY_WORKER_TIMEOUT_MS: String(DEADLINE_MS), GATEWAY_WORKER_CONNECTIONS: '16' });
+const stack = useProcessStack(VERSION, {
+  GATEWAY_WORKER_TIMEOUT_MS: String(DEADLINE_MS),
+  GATEWAY_WORKER_CONNECTIONS: '16',
+});
 
 const V1_COUNT = { path: '/api/v1/count', body: { query: 'alpha', index: 'news' } };
 const V2_COUNT = { path: '/api/v2/count', body: { query: 'alpha beta', index: 'news' } };
@@ -52,7 +55,10 @@ describe('gateway with a frozen worker', () => {
     let firstOk = Infinity;
     while (performance.now() - continued < 5000) {
       const r = await timed(V1_COUNT);
-      if (r.status === 200) { firstOk = performance.now() - continued; break; }
+      if (r.status === 200) {
+        firstOk = performance.now() - continued;
+        break;
+      }
       await new Promise((res) => setTimeout(res, 20));
     }
     expect(firstOk).toBeLessThanOrEqual(1000);

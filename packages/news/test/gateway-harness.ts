@@ -24,7 +24,10 @@ export interface FixtureArticle {
 export const silentLogger = pino({ level: 'silent' });
 
 /** Builds a release from the given articles into a temp dir. */
-export async function buildFixtureRelease(articles: readonly FixtureArticle[], indexVersion: string): Promise<{ dir: string; cleanup(): Promise<void> }> {
+export async function buildFixtureRelease(
+  articles: readonly FixtureArticle[],
+  indexVersion: string,
+): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'gw-fixture-'));
   const input = join(root, 'articles.jsonl');
   await writeFile(input, articles.map((a) => JSON.stringify(a)).join('\n') + '\n');
@@ -47,16 +50,29 @@ export const OPERATOR_ENV = {
 } as const;
 
 /** Starts worker + gateway in this process. `env` adds or overrides GATEWAY_* settings. */
-export async function startStack(releaseDir: string, indexVersion: string, env: Record<string, string> = {}): Promise<Stack> {
+export async function startStack(
+  releaseDir: string,
+  indexVersion: string,
+  env: Record<string, string> = {},
+): Promise<Stack> {
   const release = await openRelease(releaseDir, { mode: 'memory', expectedIndexVersion: indexVersion, verify: 'full' });
   const worker = await startWorker(release, { host: '127.0.0.1', port: 0 }, silentLogger);
   const config = parseGatewayConfig({
-    GATEWAY_INDEX_VERSION: indexVersion, GATEWAY_WORKER_URL: worker.url, GATEWAY_PORT: '0', ...OPERATOR_ENV, ...env,
+    GATEWAY_INDEX_VERSION: indexVersion,
+    GATEWAY_WORKER_URL: worker.url,
+    GATEWAY_PORT: '0',
+    ...OPERATOR_ENV,
+    ...env,
   });
   const gateway = await startGateway(config, silentLogger);
   return {
-    gatewayUrl: gateway.url, worker, gateway,
-    close: async () => { await gateway.close(); await worker.close(); },
+    gatewayUrl: gateway.url,
+    worker,
+    gateway,
+    close: async () => {
+      await gateway.close();
+      await worker.close();
+    },
   };
 }
 
@@ -64,7 +80,11 @@ export async function startStack(releaseDir: string, indexVersion: string, env: 
  * For a test file's whole run: builds a release from `articles` and starts a stack on it (beforeAll), then stops
  * and removes both (afterAll). `url(path)` addresses the gateway; `stack` is there for the tests that need more.
  */
-export function useFixtureStack(articles: readonly FixtureArticle[], indexVersion: string, env: Record<string, string> = {}) {
+export function useFixtureStack(
+  articles: readonly FixtureArticle[],
+  indexVersion: string,
+  env: Record<string, string> = {},
+) {
   let stack: Stack | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   beforeAll(async () => {
@@ -80,17 +100,35 @@ export function useFixtureStack(articles: readonly FixtureArticle[], indexVersio
     if (stack === undefined) throw new Error('the fixture stack is not running (used outside a test?)');
     return stack;
   };
-  return { get stack(): Stack { return started(); }, url: (path: string): string => `${started().gatewayUrl}${path}` };
+  return {
+    get stack(): Stack {
+      return started();
+    },
+    url: (path: string): string => `${started().gatewayUrl}${path}`,
+  };
 }
 
 /** POSTs a JSON value (or raw bytes/text with a chosen content type) and returns status and parsed body. */
-export async function post(url: string, body: unknown, contentType: string | null = 'application/json'): Promise<{ status: number; body: AnyJson; headers: Headers }> {
+export async function post(
+  url: string,
+  body: unknown,
+  contentType: string | null = 'application/json',
+): Promise<{ status: number; body: AnyJson; headers: Headers }> {
   const headers: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
-  const payload = body instanceof Uint8Array ? body : typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body);
+  const payload =
+    body instanceof Uint8Array
+      ? body
+      : typeof body === 'string' && contentType !== 'application/json'
+        ? body
+        : JSON.stringify(body);
   const res = await fetch(url, { method: 'POST', headers, body: payload as BodyInit });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = JSON.parse(text); } catch { /* keep text */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
@@ -98,6 +136,10 @@ export async function get(url: string): Promise<{ status: number; body: AnyJson;
   const res = await fetch(url);
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = JSON.parse(text); } catch { /* keep text */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
   return { status: res.status, body: parsed, text, headers: res.headers };
 }

@@ -12,29 +12,49 @@ import { FIXTURE } from './gateway-fixture.ts';
 const VERSION = 'fixture-nosniff';
 const fixture = useFixtureStack(FIXTURE, VERSION);
 let noWorker: RunningGateway | undefined;
-afterAll(async () => { await noWorker?.close(); });
+afterAll(async () => {
+  await noWorker?.close();
+});
 
-interface Call { readonly method: string; readonly path: string; readonly body?: string | Buffer; readonly type?: string }
+interface Call {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: string | Buffer;
+  readonly type?: string;
+}
 
 /** node:http rather than fetch: it sends a malformed path (`%ff`) exactly as written. */
 function send(base: string, c: Call): Promise<{ status: number; nosniff: string | string[] | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${c.path}`, { method: c.method, headers: c.type === undefined ? {} : { 'content-type': c.type } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, nosniff: res.headers['x-content-type-options'] }));
-    });
+    const req = request(
+      `${base}${c.path}`,
+      { method: c.method, headers: c.type === undefined ? {} : { 'content-type': c.type } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, nosniff: res.headers['x-content-type-options'] }));
+      },
+    );
     req.on('error', reject);
     req.end(c.body);
   });
 }
 
-const json = (path: string, body: unknown): Call => ({ method: 'POST', path, body: JSON.stringify(body), type: 'application/json' });
+const json = (path: string, body: unknown): Call => ({
+  method: 'POST',
+  path,
+  body: JSON.stringify(body),
+  type: 'application/json',
+});
 const count = { query: 'alpha', index: 'news' };
 
 async function expectNosniff(base: string, cases: readonly [Call, number][]): Promise<void> {
   for (const [c, status] of cases) {
     const r = await send(base, c);
-    expect({ call: `${c.method} ${c.path}`, status: r.status, nosniff: r.nosniff }).toEqual({ call: `${c.method} ${c.path}`, status, nosniff: 'nosniff' });
+    expect({ call: `${c.method} ${c.path}`, status: r.status, nosniff: r.nosniff }).toEqual({
+      call: `${c.method} ${c.path}`,
+      status,
+      nosniff: 'nosniff',
+    });
   }
 }
 
@@ -74,9 +94,15 @@ describe('X-Content-Type-Options: nosniff', () => {
   });
 
   it('is on the 503 answers of a gateway whose worker is not reachable', async () => {
-    noWorker = await startGateway(parseGatewayConfig({
-      GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: 'http://127.0.0.1:9', GATEWAY_PORT: '0', ...OPERATOR_ENV,
-    }), silentLogger);
+    noWorker = await startGateway(
+      parseGatewayConfig({
+        GATEWAY_INDEX_VERSION: VERSION,
+        GATEWAY_WORKER_URL: 'http://127.0.0.1:9',
+        GATEWAY_PORT: '0',
+        ...OPERATOR_ENV,
+      }),
+      silentLogger,
+    );
     await expectNosniff(noWorker.url, [
       [json('/api/v1/count', count), 503],
       [{ method: 'GET', path: '/api/v2/health' }, 503],

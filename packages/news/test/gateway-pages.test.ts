@@ -5,7 +5,9 @@ import { COMPRESSION_DEFAULTS, ConfigError, parseGatewayConfig } from '../src/ga
 import { v1Schemas } from '../src/gateway/v1/index.ts';
 
 const { url } = useFixtureStack(FIXTURE, 'fixture-pages', {
-  GATEWAY_HF_REPO: 'example-org/news-corpus', GATEWAY_HF_CORPUS_REVISION: 'abc123', GATEWAY_LOG_RETENTION: '14 Tage',
+  GATEWAY_HF_REPO: 'example-org/news-corpus',
+  GATEWAY_HF_CORPUS_REVISION: 'abc123',
+  GATEWAY_LOG_RETENTION: '14 Tage',
 });
 
 describe('HTML pages', () => {
@@ -26,8 +28,10 @@ describe('HTML pages', () => {
 
   it('/api-docs lists every request field of every v1 endpoint with its bounds, from the validating schemas', async () => {
     const html = (await get(url('/api-docs'))).text;
-    for (const path of ['/api/v1/count', '/api/v1/find', '/api/v1/get_doc', '/api/v1/info']) expect(html).toContain(path);
-    for (const field of Object.keys(v1Schemas.GetDocRequest.properties)) expect(html).toContain(`<code>${field}</code>`);
+    for (const path of ['/api/v1/count', '/api/v1/find', '/api/v1/get_doc', '/api/v1/info'])
+      expect(html).toContain(path);
+    for (const field of Object.keys(v1Schemas.GetDocRequest.properties))
+      expect(html).toContain(`<code>${field}</code>`);
     expect(html).toContain('max length 10000');
     expect(html).toContain('min length 1');
     expect(html).toContain('1900 to 2200');
@@ -38,12 +42,21 @@ describe('HTML pages', () => {
   it('/api-docs gives the query language grammar with examples and documents POST /api/v2/search with its fields', async () => {
     const html = (await get(url('/api-docs'))).text;
     expect(html).toContain('Query language (<code>POST /api/v2/search</code>)');
-    for (const piece of ['near    = term [ "NEAR/" n term ]', 'climate NEAR/10 protest', 'econom*', 'query_too_complex', 'missing closing parenthesis for the one at position 9']) {
+    for (const piece of [
+      'near    = term [ "NEAR/" n term ]',
+      'climate NEAR/10 protest',
+      'econom*',
+      'query_too_complex',
+      'missing closing parenthesis for the one at position 9',
+    ]) {
       expect(html).toContain(piece);
     }
-    for (const field of ['query_tree', 'page_size', 'cursor', 'next_cursor', 'expansions']) expect(html).toContain(`<code>${field}</code>`);
+    for (const field of ['query_tree', 'page_size', 'cursor', 'next_cursor', 'expansions'])
+      expect(html).toContain(`<code>${field}</code>`);
     const spec = (await get(url('/openapi.json'))).body;
-    expect(Object.keys(spec.paths['/api/v2/search'].post.requestBody.content['application/json'].schema.properties)).toContain('query_tree');
+    expect(
+      Object.keys(spec.paths['/api/v2/search'].post.requestBody.content['application/json'].schema.properties),
+    ).toContain('query_tree');
   });
 
   it('/openapi.json is an OpenAPI document with the same request schemas', async () => {
@@ -107,11 +120,16 @@ describe('GET /api/v1/info', () => {
     expect(r.status).toBe(200);
     const b = r.body;
     expect(b).toMatchObject({
-      article_count: String(FIXTURE.length), date_range: '2019-01 to 2021-07', available_indexes: ['news'], api_docs: '/api-docs',
+      article_count: String(FIXTURE.length),
+      date_range: '2019-01 to 2021-07',
+      available_indexes: ['news'],
+      api_docs: '/api-docs',
       hub_repo_url: 'https://huggingface.co/datasets/example-org/news-corpus',
     });
-    for (const k of ['name', 'description', 'article_count', 'date_range', 'hub_repo_url', 'api_docs']) expect(typeof b[k]).toBe('string');
-    for (const k of ['repo', 'repo_url', 'viewer_url_template', 'python_example', 'note']) expect(typeof b.hub_retrieval[k]).toBe('string');
+    for (const k of ['name', 'description', 'article_count', 'date_range', 'hub_repo_url', 'api_docs'])
+      expect(typeof b[k]).toBe('string');
+    for (const k of ['repo', 'repo_url', 'viewer_url_template', 'python_example', 'note'])
+      expect(typeof b.hub_retrieval[k]).toBe('string');
     expect(b.hub_retrieval.repo).toBe('example-org/news-corpus');
     // info hands out the hub retrieval recipe (src/hub/recipe.ts), addressed to this gateway and pinned as configured.
     expect(b.hub_retrieval.python_example).toContain('REVISION = "abc123"');
@@ -127,20 +145,31 @@ describe('gateway configuration', () => {
   it('is frozen, with defaults for optional settings', () => {
     const c = parseGatewayConfig(base);
     expect(Object.isFrozen(c)).toBe(true);
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', environment: 'production', workerUrl: 'http://127.0.0.1:9' });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      environment: 'production',
+      workerUrl: 'http://127.0.0.1:9',
+    });
     expect(c.hub).toEqual({ repo: null, revision: null, endpoint: 'https://huggingface.co' });
     expect(c.compression).toEqual({ ...COMPRESSION_DEFAULTS, enabled: true });
     expect(parseGatewayConfig({ ...base, GATEWAY_COMPRESSION: 'off' }).compression.enabled).toBe(false);
   });
 
   it('refuses to start without the release identity or worker, naming what to set', () => {
-    expect(() => parseGatewayConfig({ ...OPERATOR_ENV })).toThrowError(/GATEWAY_INDEX_VERSION[\s\S]*GATEWAY_WORKER_URL/);
+    expect(() => parseGatewayConfig({ ...OPERATOR_ENV })).toThrowError(
+      /GATEWAY_INDEX_VERSION[\s\S]*GATEWAY_WORKER_URL/,
+    );
   });
 
   it('refuses a production start without operator details, but allows development without them', () => {
     const { GATEWAY_INDEX_VERSION, GATEWAY_WORKER_URL } = base;
-    expect(() => parseGatewayConfig({ GATEWAY_INDEX_VERSION, GATEWAY_WORKER_URL })).toThrowError(/GATEWAY_OPERATOR_NAME/);
-    expect(parseGatewayConfig({ GATEWAY_INDEX_VERSION, GATEWAY_WORKER_URL, GATEWAY_ENVIRONMENT: 'development' }).operator).toBeNull();
+    expect(() => parseGatewayConfig({ GATEWAY_INDEX_VERSION, GATEWAY_WORKER_URL })).toThrowError(
+      /GATEWAY_OPERATOR_NAME/,
+    );
+    expect(
+      parseGatewayConfig({ GATEWAY_INDEX_VERSION, GATEWAY_WORKER_URL, GATEWAY_ENVIRONMENT: 'development' }).operator,
+    ).toBeNull();
   });
 
   it('refuses bad values with the variable name', () => {

@@ -23,7 +23,9 @@ describe('POST /api/v1/get_doc', () => {
         expect(bytes.length).toBe(d.disp_len);
         expect(bytes.subarray(d.needle_offset, d.needle_offset + 10).toString()).toBe('alpha beta');
         expect(d.spans.map(([piece]: [string]) => piece).join('')).toBe(d.text);
-        expect(d.spans.some(([piece, label]: [string, string | null]) => piece === 'alpha beta' && label === '0')).toBe(true);
+        expect(d.spans.some(([piece, label]: [string, string | null]) => piece === 'alpha beta' && label === '0')).toBe(
+          true,
+        );
         seen++;
       }
     }
@@ -41,7 +43,16 @@ describe('POST /api/v1/get_doc', () => {
   it('answers the v1 response fields, all present with their types', async () => {
     const f = (await find(q)).body;
     const d: AnyJson = (await getDoc({ ...q, s: 0, rank: f.segment_by_shard[0][0] })).body;
-    expect(Object.keys(d).sort()).toEqual(['disp_len', 'doc_ix', 'doc_len', 'latency_ms', 'metadata', 'needle_offset', 'spans', 'text']);
+    expect(Object.keys(d).sort()).toEqual([
+      'disp_len',
+      'doc_ix',
+      'doc_len',
+      'latency_ms',
+      'metadata',
+      'needle_offset',
+      'spans',
+      'text',
+    ]);
     for (const k of ['doc_ix', 'doc_len', 'disp_len', 'needle_offset']) expect(Number.isInteger(d[k])).toBe(true);
     expect(typeof d.latency_ms).toBe('number');
   });
@@ -56,7 +67,17 @@ describe('POST /api/v1/get_doc', () => {
       }
     }
     const [a1, a2, a3] = [docs.get(0), docs.get(1), docs.get(2)];
-    expect(Object.keys(a1).sort()).toEqual(['author', 'country_tld', 'date', 'hostname', 'language', 'sitename', 'title', 'url', 'warc_source']);
+    expect(Object.keys(a1).sort()).toEqual([
+      'author',
+      'country_tld',
+      'date',
+      'hostname',
+      'language',
+      'sitename',
+      'title',
+      'url',
+      'warc_source',
+    ]);
     expect(codePoints(a1.title)).toBe(2000);
     expect(a1.title).toBe('😀'.repeat(2000));
     expect(a1.country_tld).toBe('de');
@@ -70,7 +91,17 @@ describe('POST /api/v1/get_doc', () => {
     const f = (await find({ query: 'alpha', index: 'news', year_min: 2019, year_max: 2019 })).body;
     const [lo] = f.segment_by_shard[1];
     for (let ctx = 1; ctx <= 12; ctx++) {
-      const d = (await getDoc({ query: 'alpha', index: 'news', year_min: 2019, year_max: 2019, s: 1, rank: lo, max_ctx_len: ctx })).body;
+      const d = (
+        await getDoc({
+          query: 'alpha',
+          index: 'news',
+          year_min: 2019,
+          year_max: 2019,
+          s: 1,
+          rank: lo,
+          max_ctx_len: ctx,
+        })
+      ).body;
       expect(d.text).not.toContain('\uFFFD');
       expect(utf8(d.text).length).toBe(d.disp_len);
       expect(d.needle_offset).toBeLessThanOrEqual(ctx);
@@ -92,12 +123,24 @@ describe('POST /api/v1/get_doc', () => {
     const base = { ...q, s: 0, rank: f.segment_by_shard[0][0] };
     expect((await getDoc({ ...base, max_ctx_len: 1 })).status).toBe(200);
     expect((await getDoc({ ...base, max_ctx_len: 10_000 })).status).toBe(200);
-    expect((await getDoc({ ...base, max_ctx_len: 0 })).body.detail).toEqual([{
-      type: 'greater_than_equal', loc: ['body', 'max_ctx_len'], msg: 'Input should be greater than or equal to 1', input: 0, ctx: { ge: 1 },
-    }]);
-    expect((await getDoc({ ...base, max_ctx_len: 10_001 })).body.detail).toEqual([{
-      type: 'less_than_equal', loc: ['body', 'max_ctx_len'], msg: 'Input should be less than or equal to 10000', input: 10_001, ctx: { le: 10_000 },
-    }]);
+    expect((await getDoc({ ...base, max_ctx_len: 0 })).body.detail).toEqual([
+      {
+        type: 'greater_than_equal',
+        loc: ['body', 'max_ctx_len'],
+        msg: 'Input should be greater than or equal to 1',
+        input: 0,
+        ctx: { ge: 1 },
+      },
+    ]);
+    expect((await getDoc({ ...base, max_ctx_len: 10_001 })).body.detail).toEqual([
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'max_ctx_len'],
+        msg: 'Input should be less than or equal to 10000',
+        input: 10_001,
+        ctx: { le: 10_000 },
+      },
+    ]);
   });
 
   it('422 for s just outside the shard list and 200 for the last shard', async () => {
@@ -105,10 +148,20 @@ describe('POST /api/v1/get_doc', () => {
     const n = f.segment_by_shard.length;
     const [lo] = f.segment_by_shard[n - 1];
     expect((await getDoc({ ...q, year_min: 2019, year_max: 2020, s: n - 1, rank: lo })).status).toBe(200);
-    expect((await getDoc({ ...q, year_min: 2019, year_max: 2020, s: n, rank: lo })).body.detail).toEqual([{
-      type: 'less_than', loc: ['body', 's'], msg: `Input should be less than ${n}`, input: n, ctx: { lt: n },
-    }]);
-    expect((await getDoc({ ...q, s: -1, rank: 0 })).body.detail[0]).toMatchObject({ type: 'greater_than_equal', loc: ['body', 's'], ctx: { ge: 0 } });
+    expect((await getDoc({ ...q, year_min: 2019, year_max: 2020, s: n, rank: lo })).body.detail).toEqual([
+      {
+        type: 'less_than',
+        loc: ['body', 's'],
+        msg: `Input should be less than ${n}`,
+        input: n,
+        ctx: { lt: n },
+      },
+    ]);
+    expect((await getDoc({ ...q, s: -1, rank: 0 })).body.detail[0]).toMatchObject({
+      type: 'greater_than_equal',
+      loc: ['body', 's'],
+      ctx: { ge: 0 },
+    });
   });
 
   it('422 for a rank just outside the query interval, 200 at its first and last rank', async () => {
@@ -117,13 +170,25 @@ describe('POST /api/v1/get_doc', () => {
     const at = (rank: number) => getDoc({ ...q, year_min: 2020, s: 0, rank });
     expect((await at(lo)).status).toBe(200);
     expect((await at(hi - 1)).status).toBe(200);
-    expect((await at(hi)).body.detail).toEqual([{ type: 'less_than', loc: ['body', 'rank'], msg: `Input should be less than ${hi}`, input: hi, ctx: { lt: hi } }]);
+    expect((await at(hi)).body.detail).toEqual([
+      { type: 'less_than', loc: ['body', 'rank'], msg: `Input should be less than ${hi}`, input: hi, ctx: { lt: hi } },
+    ]);
     if (lo > 0) {
-      expect((await at(lo - 1)).body.detail).toEqual([{
-        type: 'greater_than_equal', loc: ['body', 'rank'], msg: `Input should be greater than or equal to ${lo}`, input: lo - 1, ctx: { ge: lo },
-      }]);
+      expect((await at(lo - 1)).body.detail).toEqual([
+        {
+          type: 'greater_than_equal',
+          loc: ['body', 'rank'],
+          msg: `Input should be greater than or equal to ${lo}`,
+          input: lo - 1,
+          ctx: { ge: lo },
+        },
+      ]);
     }
-    expect((await at(-1)).body.detail[0]).toMatchObject({ type: 'greater_than_equal', loc: ['body', 'rank'], ctx: { ge: 0 } });
+    expect((await at(-1)).body.detail[0]).toMatchObject({
+      type: 'greater_than_equal',
+      loc: ['body', 'rank'],
+      ctx: { ge: 0 },
+    });
     expect((await at(2 ** 53)).status).toBe(422);
   });
 
@@ -135,6 +200,9 @@ describe('POST /api/v1/get_doc', () => {
 
   it('missing for s and rank when absent', async () => {
     const r = await getDoc(q);
-    expect(r.body.detail.map((d: AnyJson) => [d.type, d.loc])).toEqual([['missing', ['body', 's']], ['missing', ['body', 'rank']]]);
+    expect(r.body.detail.map((d: AnyJson) => [d.type, d.loc])).toEqual([
+      ['missing', ['body', 's']],
+      ['missing', ['body', 'rank']],
+    ]);
   });
 });

@@ -30,10 +30,15 @@ describe('POST /api/v1/count answers', () => {
     expect((await count({ ...ok, query: 'q'.repeat(10_000) })).status).toBe(200);
     const r = await count({ ...ok, query: 'q'.repeat(10_001) });
     expect(r.status).toBe(422);
-    expect(r.body.detail).toEqual([{
-      type: 'string_too_long', loc: ['body', 'query'], msg: 'String should have at most 10000 characters',
-      input: 'q'.repeat(10_001), ctx: { max_length: 10_000 },
-    }]);
+    expect(r.body.detail).toEqual([
+      {
+        type: 'string_too_long',
+        loc: ['body', 'query'],
+        msg: 'String should have at most 10000 characters',
+        input: 'q'.repeat(10_001),
+        ctx: { max_length: 10_000 },
+      },
+    ]);
   });
 
   it('query length in code points as Python counts them, not UTF-16 units', async () => {
@@ -46,24 +51,41 @@ describe('POST /api/v1/count answers', () => {
     expect(at.status).toBe(422);
     expect(at.body.detail[0].type).toBe('literal_error');
     const over = await count({ ...ok, index: 'a'.repeat(101) });
-    expect(over.body.detail[0]).toMatchObject({ type: 'string_too_long', loc: ['body', 'index'], ctx: { max_length: 100 } });
+    expect(over.body.detail[0]).toMatchObject({
+      type: 'string_too_long',
+      loc: ['body', 'index'],
+      ctx: { max_length: 100 },
+    });
   });
 
   it('string_pattern_mismatch for an index outside ^[a-z0-9_]+$', async () => {
     for (const index of ['News', '', 'a-b', 'ü']) {
       const r = await count({ ...ok, index });
       expect(r.status).toBe(422);
-      expect(r.body.detail).toEqual([{
-        type: 'string_pattern_mismatch', loc: ['body', 'index'], msg: "String should match pattern '^[a-z0-9_]+$'",
-        input: index, ctx: { pattern: '^[a-z0-9_]+$' },
-      }]);
+      expect(r.body.detail).toEqual([
+        {
+          type: 'string_pattern_mismatch',
+          loc: ['body', 'index'],
+          msg: "String should match pattern '^[a-z0-9_]+$'",
+          input: index,
+          ctx: { pattern: '^[a-z0-9_]+$' },
+        },
+      ]);
     }
   });
 
   it('422 on ["body","index"] for an unknown index, naming the available ones', async () => {
     const r = await count({ ...ok, index: 'nope' });
     expect(r.status).toBe(422);
-    expect(r.body.detail).toEqual([{ type: 'literal_error', loc: ['body', 'index'], msg: "Input should be 'news'", input: 'nope', ctx: { expected: "'news'" } }]);
+    expect(r.body.detail).toEqual([
+      {
+        type: 'literal_error',
+        loc: ['body', 'index'],
+        msg: "Input should be 'news'",
+        input: 'nope',
+        ctx: { expected: "'news'" },
+      },
+    ]);
   });
 
   it('200 at the year bounds 1900 and 2200 and 422 just outside them', async () => {
@@ -71,13 +93,25 @@ describe('POST /api/v1/count answers', () => {
       const other = field === 'year_min' ? { year_max: 2200 } : { year_min: 1900 };
       expect((await count({ ...ok, ...other, [field]: field === 'year_min' ? 1900 : 2200 })).status).toBe(200);
       const low = await count({ ...ok, [field]: 1899 });
-      expect(low.body.detail).toEqual([{
-        type: 'greater_than_equal', loc: ['body', field], msg: 'Input should be greater than or equal to 1900', input: 1899, ctx: { ge: 1900 },
-      }]);
+      expect(low.body.detail).toEqual([
+        {
+          type: 'greater_than_equal',
+          loc: ['body', field],
+          msg: 'Input should be greater than or equal to 1900',
+          input: 1899,
+          ctx: { ge: 1900 },
+        },
+      ]);
       const high = await count({ ...ok, [field]: 2201 });
-      expect(high.body.detail).toEqual([{
-        type: 'less_than_equal', loc: ['body', field], msg: 'Input should be less than or equal to 2200', input: 2201, ctx: { le: 2200 },
-      }]);
+      expect(high.body.detail).toEqual([
+        {
+          type: 'less_than_equal',
+          loc: ['body', field],
+          msg: 'Input should be less than or equal to 2200',
+          input: 2201,
+          ctx: { le: 2200 },
+        },
+      ]);
     }
   });
 
@@ -105,13 +139,19 @@ describe('POST /api/v1/count answers', () => {
       [{}, 'int_type', 'Input should be a valid integer'],
     ];
     for (const [input, type, msg] of cases) {
-      expect((await count({ ...ok, year_min: input })).body.detail).toEqual([{ type, loc: ['body', 'year_min'], msg, input }]);
+      expect((await count({ ...ok, year_min: input })).body.detail).toEqual([
+        { type, loc: ['body', 'year_min'], msg, input },
+      ]);
     }
   });
 
   it('finite_number for an integer field given a number beyond float range', async () => {
     const r = await post(url('/api/v1/count'), Buffer.from('{"query":"a","index":"news","year_min":1e400}'));
-    expect(r.body.detail[0]).toMatchObject({ type: 'finite_number', loc: ['body', 'year_min'], msg: 'Input should be a finite number' });
+    expect(r.body.detail[0]).toMatchObject({
+      type: 'finite_number',
+      loc: ['body', 'year_min'],
+      msg: 'Input should be a finite number',
+    });
   });
 
   it('string_type for a non-string query or index', async () => {
@@ -138,29 +178,50 @@ describe('POST /api/v1/count answers', () => {
     const r = await post(url('/api/v1/count'), Buffer.from('{"query":"a\\ud800b","index":"news"}'));
     expect(r.status).toBe(422);
     expect(r.body.detail[0]).toMatchObject({
-      type: 'string_unicode', loc: ['body', 'query'], msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
+      type: 'string_unicode',
+      loc: ['body', 'query'],
+      msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
     });
   });
 
   it('json_invalid with the character position and Python json message for malformed JSON', async () => {
     const r = await post(url('/api/v1/count'), Buffer.from('{"query":"ü",'));
     expect(r.status).toBe(422);
-    expect(r.body.detail).toEqual([{
-      type: 'json_invalid', loc: ['body', 13], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting property name enclosed in double quotes' },
-    }]);
+    expect(r.body.detail).toEqual([
+      {
+        type: 'json_invalid',
+        loc: ['body', 13],
+        msg: 'JSON decode error',
+        input: {},
+        ctx: { error: 'Expecting property name enclosed in double quotes' },
+      },
+    ]);
     const open = await post(url('/api/v1/count'), Buffer.from('{"query":"abc'));
-    expect(open.body.detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 9], ctx: { error: 'Unterminated string starting at' } });
+    expect(open.body.detail[0]).toMatchObject({
+      type: 'json_invalid',
+      loc: ['body', 9],
+      ctx: { error: 'Unterminated string starting at' },
+    });
     const extra = await post(url('/api/v1/count'), Buffer.from('{} x'));
-    expect(extra.body.detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 3], ctx: { error: 'Extra data' } });
+    expect(extra.body.detail[0]).toMatchObject({
+      type: 'json_invalid',
+      loc: ['body', 3],
+      ctx: { error: 'Extra data' },
+    });
   });
 
   it('model_attributes_type for a JSON body that is not an object', async () => {
     for (const body of [[1], 'text', 7, true]) {
       const r = await count(body);
       expect(r.status).toBe(422);
-      expect(r.body.detail).toEqual([{
-        type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: body,
-      }]);
+      expect(r.body.detail).toEqual([
+        {
+          type: 'model_attributes_type',
+          loc: ['body'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: body,
+        },
+      ]);
     }
   });
 
@@ -175,7 +236,11 @@ describe('POST /api/v1/count answers', () => {
   it('model_attributes_type for a non-JSON content type, and JSON parsing without one or with +json', async () => {
     const text = await post(url('/api/v1/count'), JSON.stringify(ok), 'text/plain');
     expect(text.status).toBe(422);
-    expect(text.body.detail[0]).toMatchObject({ type: 'model_attributes_type', loc: ['body'], input: JSON.stringify(ok) });
+    expect(text.body.detail[0]).toMatchObject({
+      type: 'model_attributes_type',
+      loc: ['body'],
+      input: JSON.stringify(ok),
+    });
     expect((await post(url('/api/v1/count'), Buffer.from(JSON.stringify(ok)), null)).status).toBe(200);
     expect((await post(url('/api/v1/count'), JSON.stringify(ok), 'application/vnd.api+json')).status).toBe(200);
   });
@@ -192,9 +257,15 @@ describe('POST /api/v1/find answers', () => {
 
   it('string_too_short for the empty query and 200 for one character', async () => {
     const r = await find({ query: '', index: 'news' });
-    expect(r.body.detail).toEqual([{
-      type: 'string_too_short', loc: ['body', 'query'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 },
-    }]);
+    expect(r.body.detail).toEqual([
+      {
+        type: 'string_too_short',
+        loc: ['body', 'query'],
+        msg: 'String should have at least 1 character',
+        input: '',
+        ctx: { min_length: 1 },
+      },
+    ]);
     expect((await find({ query: 'a', index: 'news' })).status).toBe(200);
   });
 

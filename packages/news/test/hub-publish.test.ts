@@ -25,7 +25,9 @@ beforeAll(async () => {
   releaseDir = join(root, 'release');
   await buildRelease({ inputs: [FUNDUS], out: releaseDir, indexVersion: 'hub-publish-1', concurrency: 2 });
 });
-afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 describe('news publish-hub', () => {
   it('writes every article once, per crawl year in doc_ix order, with all metadata and the exact text', async () => {
@@ -33,13 +35,26 @@ describe('news publish-hub', () => {
     const summary = await publishHub({ release: releaseDir, out, index: 'news', partitionRows: 40, force: false });
     const manifest = checkHubManifest(JSON.parse(await readFile(join(out, 'shards.json'), 'utf8'))) as HubManifest;
     const identity = JSON.parse(await readFile(join(out, 'hub-release.json'), 'utf8')) as Record<string, unknown>;
-    expect(identity).toMatchObject({ format: 'news-hub', format_version: 1, index_version: 'hub-publish-1', index: 'news', total_rows: summary.rows });
+    expect(identity).toMatchObject({
+      format: 'news-hub',
+      format_version: 1,
+      index_version: 'hub-publish-1',
+      index: 'news',
+      total_rows: summary.rows,
+    });
 
     const hash = await createTextHasher();
     const release = await openRelease(releaseDir, { mode: 'memory' });
     try {
       const index = release.indexes.get('news')!;
-      expect(manifest.shards).toEqual(index.shards.map((s) => ({ shard_id: s.shardId, year: s.year, first_doc_ix: s.docBase, rows: s.reader.stats.docCount })));
+      expect(manifest.shards).toEqual(
+        index.shards.map((s) => ({
+          shard_id: s.shardId,
+          year: s.year,
+          first_doc_ix: s.docBase,
+          rows: s.reader.stats.docCount,
+        })),
+      );
       let rows = 0;
       for (const y of manifest.years) {
         const store = index.metadata(y.year)!;
@@ -55,7 +70,9 @@ describe('news publish-hub', () => {
             expect([row['year'], Number(row['doc_ix'])]).toEqual([y.year, docIx]);
             const meta = store.get(docIx)!;
             for (const [k, v] of Object.entries(meta)) {
-              expect(row[k], `${y.year}/${docIx}.${k}`).toEqual(k === 'scores' ? (v === null ? null : JSON.stringify(v)) : v);
+              expect(row[k], `${y.year}/${docIx}.${k}`).toEqual(
+                k === 'scores' ? (v === null ? null : JSON.stringify(v)) : v,
+              );
             }
             expect(hash(Buffer.from(row['text'] as string, 'utf8'))).toBe(meta.text_xxhash64);
           });
@@ -72,7 +89,11 @@ describe('news publish-hub', () => {
   it('runs as a command and refuses a non-empty output directory without --force', async () => {
     const out = join(root, 'hub-cli');
     const lines: string[] = [];
-    const ctx = { logger: (await import('pino')).pino({ level: 'silent' }), stdout: { write: (s: string) => lines.push(s) }, stderr: process.stderr } as never;
+    const ctx = {
+      logger: (await import('pino')).pino({ level: 'silent' }),
+      stdout: { write: (s: string) => lines.push(s) },
+      stderr: process.stderr,
+    } as never;
     const run = async (...args: string[]) => {
       const program = new Command('news').exitOverride();
       publishHubCommand(program, ctx);
@@ -81,7 +102,11 @@ describe('news publish-hub', () => {
     await run();
     expect(JSON.parse(lines[0]!)).toMatchObject({ event: 'published', indexVersion: 'hub-publish-1' });
     process.exitCode = undefined;
-    await expect(publishHub({ release: releaseDir, out, index: 'news', partitionRows: 10, force: false })).rejects.toThrow(PublishHubError);
-    await expect(publishHub({ release: releaseDir, out, index: 'nope', partitionRows: 10, force: true })).rejects.toThrow(/has no index "nope"/);
+    await expect(
+      publishHub({ release: releaseDir, out, index: 'news', partitionRows: 10, force: false }),
+    ).rejects.toThrow(PublishHubError);
+    await expect(
+      publishHub({ release: releaseDir, out, index: 'nope', partitionRows: 10, force: true }),
+    ).rejects.toThrow(/has no index "nope"/);
   });
 });

@@ -41,13 +41,23 @@ async function alterRow(dir: string, year: string, docIx: number, change: (row: 
   const y = manifest.years.find((x) => x.year === year)!;
   const p = y.partitions.find((x) => x.first_doc_ix <= docIx && docIx < x.first_doc_ix + x.rows)!;
   const buf = await readFile(join(dir, p.path));
-  const rows = await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer }) as Row[];
+  const rows = (await parquetReadObjects({
+    file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer,
+  })) as Row[];
   change(rows[docIx - p.first_doc_ix]!);
-  const body = Buffer.from(parquetWriteBuffer({
-    columnData: HUB_COLUMNS.map((name) => ({ name, data: rows.map((r) => r[name]) as never, type: name === 'doc_ix' ? 'INT64' : 'STRING' })),
-  }));
+  const body = Buffer.from(
+    parquetWriteBuffer({
+      columnData: HUB_COLUMNS.map((name) => ({
+        name,
+        data: rows.map((r) => r[name]) as never,
+        type: name === 'doc_ix' ? 'INT64' : 'STRING',
+      })),
+    }),
+  );
   await writeFile(join(dir, p.path), body);
-  const partitions = y.partitions.map((x) => (x === p ? { ...x, bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') } : x));
+  const partitions = y.partitions.map((x) =>
+    x === p ? { ...x, bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') } : x,
+  );
   const years = manifest.years.map((x) => (x === y ? { ...x, partitions } : x));
   await writeFile(manifestPath, JSON.stringify({ ...manifest, years }));
 }
@@ -58,7 +68,10 @@ async function copyHub(name: string): Promise<string> {
   return dir;
 }
 
-async function hub(commits: { sha: string; dir: string }[], beforeAnswer?: (path: string) => Promise<void>): Promise<HubServer> {
+async function hub(
+  commits: { sha: string; dir: string }[],
+  beforeAnswer?: (path: string) => Promise<void>,
+): Promise<HubServer> {
   const h = await startHubServer(REPO, commits, beforeAnswer);
   hubs.push(h);
   return h;
@@ -70,7 +83,13 @@ async function runRecipe(h: HubServer, api: string, revision: string | null, arg
   await writeFile(script, pythonRecipe({ apiBase: api, repo: REPO, revision, endpoint: h.url, index: 'news' }));
   const run = await runPython(script, [...args, '--out', 'out.jsonl'], dir, true);
   const out = join(dir, 'out.jsonl');
-  const rows = existsSync(out) ? (await readFile(out, 'utf8')).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row) : null;
+  const rows = existsSync(out)
+    ? (await readFile(out, 'utf8'))
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Row)
+    : null;
   return { ...run, rows };
 }
 
@@ -80,13 +99,22 @@ let fixtureKey: { year: string; doc_ix: number };
  * A hostile API in front of the real one: `tamper` may answer a path itself (status, JSON body) or edit the
  * real answer; everything else passes through.
  */
-async function tamperingApi(tamper: (path: string, real: () => Promise<unknown>) => Promise<{ status: number; body: unknown }>): Promise<{ url: string; close(): Promise<void> }> {
+async function tamperingApi(
+  tamper: (path: string, real: () => Promise<unknown>) => Promise<{ status: number; body: unknown }>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
-      const real = async () => (await fetch(`${service.url}${req.url}`, { method: req.method, body, headers: { 'content-type': 'application/json' } })).json() as Promise<unknown>;
+      const real = async () =>
+        (
+          await fetch(`${service.url}${req.url}`, {
+            method: req.method,
+            body,
+            headers: { 'content-type': 'application/json' },
+          })
+        ).json() as Promise<unknown>;
       void tamper(req.url ?? '', real).then((a) => {
         res.writeHead(a.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(a.body));
@@ -97,7 +125,6 @@ async function tamperingApi(tamper: (path: string, real: () => Promise<unknown>)
   const addr = server.address() as { port: number };
   return { url: `http://127.0.0.1:${addr.port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
-
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hub-recipe-'));
@@ -143,8 +170,13 @@ describe('dataset hub retrieval recipe', () => {
 
   it('pins the configured revision (GATEWAY_HF_CORPUS_REVISION) instead of the latest commit', async () => {
     const bad = await copyHub('hub-hash');
-    await alterRow(bad, fixtureKey.year, fixtureKey.doc_ix, (row) => { row['text_xxhash64'] = '12345'; });
-    const h = await hub([{ sha: SHA_GOOD, dir: hubGood }, { sha: SHA_BAD, dir: bad }]);
+    await alterRow(bad, fixtureKey.year, fixtureKey.doc_ix, (row) => {
+      row['text_xxhash64'] = '12345';
+    });
+    const h = await hub([
+      { sha: SHA_GOOD, dir: hubGood },
+      { sha: SHA_BAD, dir: bad },
+    ]);
     const r = await runRecipe(h, service.url, SHA_GOOD, [FIXTURE_PHRASE]);
     expect(r.code).toBe(0);
     expect(r.rows).toHaveLength(3);
@@ -153,8 +185,13 @@ describe('dataset hub retrieval recipe', () => {
 
   it('stops on a changed text_xxhash64 and writes nothing', async () => {
     const bad = await copyHub('hub-hash-2');
-    await alterRow(bad, fixtureKey.year, fixtureKey.doc_ix, (row) => { row['text_xxhash64'] = '12345'; });
-    const h = await hub([{ sha: SHA_GOOD, dir: hubGood }, { sha: SHA_BAD, dir: bad }]);
+    await alterRow(bad, fixtureKey.year, fixtureKey.doc_ix, (row) => {
+      row['text_xxhash64'] = '12345';
+    });
+    const h = await hub([
+      { sha: SHA_GOOD, dir: hubGood },
+      { sha: SHA_BAD, dir: bad },
+    ]);
     const r = await runRecipe(h, service.url, null, [FIXTURE_PHRASE]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/text_xxhash64 differs \(hub 12345, API \d+\)/);
@@ -163,7 +200,9 @@ describe('dataset hub retrieval recipe', () => {
 
   it('stops when warc_record_id is missing from a row', async () => {
     const bad = await copyHub('hub-missing');
-    await alterRow(bad, fixtureKey.year, fixtureKey.doc_ix, (row) => { row['warc_record_id'] = null; });
+    await alterRow(bad, fixtureKey.year, fixtureKey.doc_ix, (row) => {
+      row['warc_record_id'] = null;
+    });
     const h = await hub([{ sha: SHA_BAD, dir: bad }]);
     const r = await runRecipe(h, service.url, null, [FIXTURE_PHRASE]);
     expect(r.code).toBe(2);
@@ -186,9 +225,11 @@ describe('dataset hub retrieval recipe', () => {
 
   it('prints no control character from a hostile answer and stops with the cleaned message', async () => {
     const h = await hub([{ sha: SHA_GOOD, dir: hubGood }]);
-    const api = await tamperingApi(async (path, real) => path.startsWith('/api/v2/info')
-      ? { status: 503, body: { detail: `down ${TERMINAL_ESCAPES} for now`, code: 'worker_unavailable' } }
-      : { status: 200, body: await real() });
+    const api = await tamperingApi(async (path, real) =>
+      path.startsWith('/api/v2/info')
+        ? { status: 503, body: { detail: `down ${TERMINAL_ESCAPES} for now`, code: 'worker_unavailable' } }
+        : { status: 200, body: await real() },
+    );
     try {
       const r = await runRecipe(h, api.url, null, [FIXTURE_PHRASE]);
       expect(r.code).toBe(2);
@@ -204,7 +245,7 @@ describe('dataset hub retrieval recipe', () => {
     const h = await hub([{ sha: SHA_GOOD, dir: hubGood }]);
     let pages = 0;
     const api = await tamperingApi(async (path, real) => {
-      const body = await real() as { segment_by_shard?: [number, number][] };
+      const body = (await real()) as { segment_by_shard?: [number, number][] };
       if (path === '/api/v2/documents') pages++;
       if (path === '/api/v2/find') body.segment_by_shard![0]![1] += 10 ** 15;
       return { status: 200, body };

@@ -18,12 +18,17 @@ afterAll(() => tmp.cleanup());
 describe('the suffix-sorting addon without libdivsufsort', () => {
   it('builds with only a C compiler, says so, and sorts like the reference', async () => {
     // Every source of the addon (not a fixed list: a new C file must build on the fresh-machine path too).
-    for (const f of readdirSync(NATIVE).filter((n) => /\.(c|h|gyp|mjs)$/.test(n))) copyFileSync(join(NATIVE, f), join(tmp.dir, f));
+    for (const f of readdirSync(NATIVE).filter((n) => /\.(c|h|gyp|mjs)$/.test(n)))
+      copyFileSync(join(NATIVE, f), join(tmp.dir, f));
     // …and the vendored libraries it compiles in (zstd), every folder but a previous build's output.
     for (const d of readdirSync(NATIVE, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'build')) {
       cpSync(join(NATIVE, d.name), join(tmp.dir, d.name), { recursive: true });
     }
-    const build = spawnSync(process.execPath, [join(tmp.dir, 'build.mjs')], { encoding: 'utf8', env: { ...process.env, NEWS_NATIVE_SORTER: 'sais' }, timeout: 300_000 });
+    const build = spawnSync(process.execPath, [join(tmp.dir, 'build.mjs')], {
+      encoding: 'utf8',
+      env: { ...process.env, NEWS_NATIVE_SORTER: 'sais' },
+      timeout: 300_000,
+    });
     expect(build.status, build.stderr).toBe(0);
     expect(build.stdout).toMatch(/building the suffix sorter with our SA-IS only/);
     const file = join(tmp.dir, 'build', 'Release', 'divsufsort_addon.node');
@@ -35,7 +40,9 @@ describe('the suffix-sorting addon without libdivsufsort', () => {
     const out = Buffer.allocUnsafeSlow(text.length * 4);
     await addon.sortSuffixes(text, out);
     const sa = Array.from({ length: text.length }, (_, r) => out.readInt32LE(r * 4));
-    const reference = Array.from({ length: text.length }, (_, i) => i).sort((a, b) => Buffer.compare(text.subarray(a), text.subarray(b)));
+    const reference = Array.from({ length: text.length }, (_, i) => i).sort((a, b) =>
+      Buffer.compare(text.subarray(a), text.subarray(b)),
+    );
     expect(sa).toEqual(reference);
     expect(() => addon.sortSuffixes(text, out, 'divsufsort')).toThrow(/divsufsort only when built with libdivsufsort/);
   }, 300_000);

@@ -10,8 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindResult } from '../src/search-v2/index.ts';
 import { get, post, type AnyJson } from './gateway-harness.ts';
 import {
-  bruteOccurrences, bruteTotals, buildV2Release, corpusFiles, pageThroughDocuments, scanRelease, startV2Processes, v2,
-  type BuiltRelease, type ScannedArticle, type V2Processes,
+  bruteOccurrences,
+  bruteTotals,
+  buildV2Release,
+  corpusFiles,
+  pageThroughDocuments,
+  scanRelease,
+  startV2Processes,
+  v2,
+  type BuiltRelease,
+  type ScannedArticle,
+  type V2Processes,
 } from './v2-support.ts';
 
 const VERSION = 'parts-corpora-1';
@@ -53,7 +62,7 @@ describe('crawl months split into parts', () => {
     for (const m of splitMonths) expect(ids).not.toContain(m);
     expect(found.shard_years).toEqual(ids.map((id) => id.slice(0, 4)));
     const info = (await get(`${stack.url}/api/v2/info?index=news`)).body as AnyJson;
-    const listed = (info.shards as { shard_id: string; bytes: number; documents: number }[]);
+    const listed = info.shards as { shard_id: string; bytes: number; documents: number }[];
     expect(listed.map((s) => s.shard_id)).toEqual(ids);
     for (const s of listed) if (s.documents > 1) expect(s.bytes).toBeLessThanOrEqual(PART_BYTES);
   });
@@ -79,7 +88,8 @@ describe('crawl months split into parts', () => {
     let checked = 0;
     for (const [s, [lo, hi]] of (f.segment_by_shard as [number, number][]).entries()) {
       if (hi === lo || !PART_ID.test(ids[s] ?? '')) continue;
-      const d = (await post(`${stack.url}/api/v1/get_doc`, { query, index: 'news', s, rank: hi - 1, max_ctx_len: 100 })).body as AnyJson;
+      const d = (await post(`${stack.url}/api/v1/get_doc`, { query, index: 'news', s, rank: hi - 1, max_ctx_len: 100 }))
+        .body as AnyJson;
       const text = Buffer.from(d.text, 'utf8');
       expect(text.subarray(d.needle_offset, d.needle_offset + query.length).toString()).toBe(query);
       checked++;
@@ -107,27 +117,49 @@ describe('crawl months split into parts', () => {
   it('v2 occurrences and get_doc of a part name the part and point at the query in the right year', async () => {
     const query = 'the';
     const found = await findV2(query);
-    const i = found.shard_ids.findIndex((id, k) => PART_ID.test(id) && id.endsWith('.p002') && (found.segment_by_shard[k]?.[1] ?? 0) > 0);
+    const i = found.shard_ids.findIndex(
+      (id, k) => PART_ID.test(id) && id.endsWith('.p002') && (found.segment_by_shard[k]?.[1] ?? 0) > 0,
+    );
     expect(i).toBeGreaterThanOrEqual(0);
     const shardId = found.shard_ids[i] as string;
     const [lo, hi] = found.segment_by_shard[i] as [number, number];
-    const occ = await v2(stack.url, 'occurrences', { index: 'news', expected_index_version: VERSION, query, shard_id: shardId, rank_from: lo, rank_to: Math.min(hi, lo + 50) });
+    const occ = await v2(stack.url, 'occurrences', {
+      index: 'news',
+      expected_index_version: VERSION,
+      query,
+      shard_id: shardId,
+      rank_from: lo,
+      rank_to: Math.min(hi, lo + 50),
+    });
     expect(occ.status).toBe(200);
     for (const o of occ.body.occurrences as { year: string | number; doc_ix: number; offset: number }[]) {
       const a = articles.find((x) => x.year === String(o.year) && x.docIx === o.doc_ix) as ScannedArticle;
       expect(a.text.subarray(o.offset, o.offset + query.length).toString()).toBe(query);
       expect(bruteOccurrences(a.text, Buffer.from(query))).toBeGreaterThan(0);
     }
-    const doc = await v2(stack.url, 'get_doc', { index: 'news', expected_index_version: VERSION, query, shard_id: shardId, rank: lo, max_ctx_len: 50 });
+    const doc = await v2(stack.url, 'get_doc', {
+      index: 'news',
+      expected_index_version: VERSION,
+      query,
+      shard_id: shardId,
+      rank: lo,
+      max_ctx_len: 50,
+    });
     expect(doc.status).toBe(200);
     expect(doc.body.shard_id).toBe(shardId);
   });
 
   it('news count --disk sums the parts to the brute-force total, one entry per part', () => {
     const bin = fileURLToPath(new URL('../bin/news.js', import.meta.url));
-    const run = spawnSync(process.execPath, [bin, 'count', '--release', release.dir, '--disk', 'Japan', 'the'], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, [bin, 'count', '--release', release.dir, '--disk', 'Japan', 'the'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(run.status, run.stderr).toBe(0);
-    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { query: string; count: number; by_shard?: Record<string, number> });
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { query: string; count: number; by_shard?: Record<string, number> });
     for (const l of lines) {
       expect(l.count).toBe(bruteTotal(l.query));
       const byShard = l.by_shard ?? {};

@@ -21,9 +21,24 @@ export function useProcessStack(indexVersion: string, gatewayEnv: Record<string,
   beforeAll(async () => {
     const built = await buildFixtureRelease(FIXTURE, indexVersion);
     cleanup = built.cleanup;
-    worker = spawnNews(['worker', '--release', built.dir, '--index-version', indexVersion, '--port', '0', '--verify', 'sizes']);
+    worker = spawnNews([
+      'worker',
+      '--release',
+      built.dir,
+      '--index-version',
+      indexVersion,
+      '--port',
+      '0',
+      '--verify',
+      'sizes',
+    ]);
     const workerUrl = await worker.listening;
-    gateway = spawnNews(['gateway', '--port', '0'], { ...OPERATOR_ENV, GATEWAY_INDEX_VERSION: indexVersion, GATEWAY_WORKER_URL: workerUrl, ...gatewayEnv });
+    gateway = spawnNews(['gateway', '--port', '0'], {
+      ...OPERATOR_ENV,
+      GATEWAY_INDEX_VERSION: indexVersion,
+      GATEWAY_WORKER_URL: workerUrl,
+      ...gatewayEnv,
+    });
     stack = { worker, workerUrl, gatewayUrl: await gateway.listening };
   });
   afterAll(async () => {

@@ -14,13 +14,19 @@ const tmp = tempDir('release-assemble-corpora-');
 afterAll(() => tmp.cleanup());
 
 /** Builds single and parts of the same input, assembles the parts, and compares; returns the single release's shard count. */
-async function buildBothWays(name: string, common: Omit<BuildReleaseInput, 'out' | 'indexVersion'>, splits: readonly string[]): Promise<{ single: string; assembled: string; compared: number }> {
+async function buildBothWays(
+  name: string,
+  common: Omit<BuildReleaseInput, 'out' | 'indexVersion'>,
+  splits: readonly string[],
+): Promise<{ single: string; assembled: string; compared: number }> {
   const dir = join(tmp.dir, name);
   const single = join(dir, 'single');
   const parts = splits.map((_, i) => join(dir, `part-${i}`));
   await Promise.all([
     buildRelease({ ...common, indexVersion: name, out: single }),
-    ...splits.map((spec, i) => buildRelease({ ...common, indexVersion: name, out: parts[i] as string, onlyPeriods: spec })),
+    ...splits.map((spec, i) =>
+      buildRelease({ ...common, indexVersion: name, out: parts[i] as string, onlyPeriods: spec }),
+    ),
   ]);
   const assembled = join(dir, 'assembled');
   const summary = await assembleRelease({ parts, out: assembled, indexVersion: name });
@@ -30,8 +36,10 @@ async function buildBothWays(name: string, common: Omit<BuildReleaseInput, 'out'
 
 describe('assembling parts of the real corpora', () => {
   it('suffix-array kind, all four corpora, 400 kB parts, two parts that split 1987 and 2011 by month, out of order', async () => {
-    const { assembled, compared } = await buildBothWays('corpora-sa', { inputs: corpusFiles(), partBytes: 400_000 },
-      ['1987-01..1987-04,2011-07..2016-12', '1987-05..2011-06,2017..2026']);
+    const { assembled, compared } = await buildBothWays('corpora-sa', { inputs: corpusFiles(), partBytes: 400_000 }, [
+      '1987-01..1987-04,2011-07..2016-12',
+      '1987-05..2011-06,2017..2026',
+    ]);
     const headers = filesUnder(assembled).filter((f) => f.endsWith('/header.json'));
     // Each shard folder holds its headline index's header in titles/.
     const shards = headers.filter((f) => !f.endsWith('/titles/header.json'));
@@ -45,7 +53,10 @@ describe('assembling parts of the real corpora', () => {
 
   it('compressed kind, the corpora with real crawl dates and 10kGNAD, 200 kB parts', async () => {
     const inputs = corpusFiles().filter((f) => /fundus|10kgnad/.test(f));
-    const { assembled } = await buildBothWays('corpora-fm', { inputs, partBytes: 200_000, kind: 'compressed' }, ['2016,2024-01..2024-06', '2023,2024-07..2026-12']);
+    const { assembled } = await buildBothWays('corpora-fm', { inputs, partBytes: 200_000, kind: 'compressed' }, [
+      '2016,2024-01..2024-06',
+      '2023,2024-07..2026-12',
+    ]);
     const release = await openRelease(assembled, { verify: 'full', expectedIndexVersion: 'corpora-fm' });
     expect(release.indexes.get('news')?.shards.length).toBeGreaterThan(30);
     release.close();

@@ -60,12 +60,33 @@ afterAll(() => {
 /** ≥ 300 deterministic queries: drawn from every corpus (short and long), fixed words, cross-article and absent strings. */
 function makeQueries(): string[] {
   const random = seededRandom(20240601);
-  const queries: string[] = ['the', 'said', 'Reuters', ' und ', 'Österreich', 'für', 'ß', 'の', 'ニュース', '東京', '。', 'e', 'mln dlrs', 'Die', '\n'];
+  const queries: string[] = [
+    'the',
+    'said',
+    'Reuters',
+    ' und ',
+    'Österreich',
+    'für',
+    'ß',
+    'の',
+    'ニュース',
+    '東京',
+    '。',
+    'e',
+    'mln dlrs',
+    'Die',
+    '\n',
+  ];
   for (const [, texts] of byCorpus) {
     for (let i = 0; i < 60; i++) {
       const text = texts[Math.floor(random() * texts.length)] as string;
       const chars = [...text];
-      const len = i < 20 ? 1 + Math.floor(random() * 4) : i < 50 ? 5 + Math.floor(random() * 40) : 100 + Math.floor(random() * 400);
+      const len =
+        i < 20
+          ? 1 + Math.floor(random() * 4)
+          : i < 50
+            ? 5 + Math.floor(random() * 40)
+            : 100 + Math.floor(random() * 400);
       const start = Math.floor(random() * Math.max(1, chars.length - len));
       queries.push(chars.slice(start, start + len).join(''));
     }
@@ -78,7 +99,9 @@ function makeQueries(): string[] {
     for (let i = 0; i < 8; i++) {
       const chars = [...(texts[Math.floor(random() * texts.length)] as string)];
       const start = Math.floor(random() * Math.max(1, chars.length - 20));
-      queries.push(`${chars.slice(start, start + 10).join('')}\u2603qq\u{1F980}${chars.slice(start + 10, start + 14).join('')}`);
+      queries.push(
+        `${chars.slice(start, start + 10).join('')}\u2603qq\u{1F980}${chars.slice(start + 10, start + 14).join('')}`,
+      );
     }
   }
   return queries;
@@ -115,7 +138,8 @@ describe('a release built from all four real corpora with monthly shards', () =>
       for (const s of index.shards) {
         const expected = perShard.get(s.shardId) ?? 0;
         const got = s.reader.count(needle);
-        if (got !== expected) expect({ query: q, shard: s.shardId, got }).toEqual({ query: q, shard: s.shardId, got: expected });
+        if (got !== expected)
+          expect({ query: q, shard: s.shardId, got }).toEqual({ query: q, shard: s.shardId, got: expected });
         total += got;
         expectedTotal += expected;
       }

@@ -1,7 +1,15 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRelease, openRelease, ReleaseVerificationError, type IndexManifest, type MetadataManifest, type OpenRelease, type ReleaseIndex } from '../src/release/index.ts';
+import {
+  buildRelease,
+  openRelease,
+  ReleaseVerificationError,
+  type IndexManifest,
+  type MetadataManifest,
+  type OpenRelease,
+  type ReleaseIndex,
+} from '../src/release/index.ts';
 import { SHARD_KINDS } from '../src/shard/index.ts';
 import { article, tempDir, writeJsonl } from './support/fixtures.ts';
 
@@ -9,12 +17,15 @@ const tmp = tempDir('release-headlines-');
 afterAll(() => tmp.cleanup());
 
 // Three months, a title missing and one empty, multi-byte titles; input order not chronological.
-const records = Array.from({ length: 40 }, (_, n) => article(n, `2020-0${1 + (n % 3)}-0${1 + (n % 9)}`, {
-  title: n === 7 ? null : n === 8 ? '' : `Überschrift ${n}: Ölpreise 東京 ${'x'.repeat(n % 5)}`,
-}));
+const records = Array.from({ length: 40 }, (_, n) =>
+  article(n, `2020-0${1 + (n % 3)}-0${1 + (n % 9)}`, {
+    title: n === 7 ? null : n === 8 ? '' : `Überschrift ${n}: Ölpreise 東京 ${'x'.repeat(n % 5)}`,
+  }),
+);
 const input = (): string => writeJsonl(join(tmp.dir, 'in.jsonl'), records);
 const index = (r: OpenRelease): ReleaseIndex => r.indexes.get('news') as ReleaseIndex;
-const manifest = (dir: string): IndexManifest => JSON.parse(readFileSync(join(dir, 'index-manifest.json'), 'utf8')) as IndexManifest;
+const manifest = (dir: string): IndexManifest =>
+  JSON.parse(readFileSync(join(dir, 'index-manifest.json'), 'utf8')) as IndexManifest;
 
 /** Every shard's headline d equals the stored title of its article (empty without one). */
 function expectHeadlinesMatchMetadata(release: OpenRelease): number {
@@ -57,7 +68,10 @@ describe('headline index in releases', () => {
 
   it('counts the headline files in the index bytes of the manifest totals', () => {
     const ix = manifest(good).indexes[0];
-    const bytes = (ix?.shards ?? []).reduce((n, s) => n + [...s.files, ...(s.titles?.files ?? [])].reduce((k, f) => k + f.bytes, 0), 0);
+    const bytes = (ix?.shards ?? []).reduce(
+      (n, s) => n + [...s.files, ...(s.titles?.files ?? [])].reduce((k, f) => k + f.bytes, 0),
+      0,
+    );
     expect(ix?.totals.index_bytes).toBe(bytes);
     expect(ix?.shards.every((s) => (s.titles?.files.length ?? 0) > 0)).toBe(true);
   });
@@ -86,7 +100,13 @@ describe('headline index in releases', () => {
     return dir;
   };
   const refusal = async (dir: string, verify: 'sizes' | 'full' = 'full'): Promise<ReleaseVerificationError> => {
-    const e = await openRelease(dir, { verify }).then((r) => { r.close(); return undefined; }, (err: unknown) => err);
+    const e = await openRelease(dir, { verify }).then(
+      (r) => {
+        r.close();
+        return undefined;
+      },
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(ReleaseVerificationError);
     return e as ReleaseVerificationError;
   };
@@ -102,15 +122,19 @@ describe('headline index in releases', () => {
   });
 
   it('refuses a headline index whose digest or article count differs from the manifest', async () => {
-    const digest = await refusal(tampered('digest', (_d, m) => {
-      const f = m.indexes[0]?.shards[0]?.titles?.files[0];
-      if (f) f.sha256 = '0'.repeat(64);
-    }));
+    const digest = await refusal(
+      tampered('digest', (_d, m) => {
+        const f = m.indexes[0]?.shards[0]?.titles?.files[0];
+        if (f) f.sha256 = '0'.repeat(64);
+      }),
+    );
     expect(digest.code).toBe('file_corrupt');
-    const count = await refusal(tampered('count', (_d, m) => {
-      const t = m.indexes[0]?.shards[0]?.titles;
-      if (t) t.doc_count += 1;
-    }));
+    const count = await refusal(
+      tampered('count', (_d, m) => {
+        const t = m.indexes[0]?.shards[0]?.titles;
+        if (t) t.doc_count += 1;
+      }),
+    );
     expect(count.message).toMatch(/shard 2020-01 has \d+ articles but \d+ headlines/);
   });
 });

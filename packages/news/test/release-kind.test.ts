@@ -2,7 +2,13 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSyntheticCorpusOptions, writeSyntheticCorpus } from '../src/corpus/index.ts';
-import { buildRelease, MANIFEST_FORMAT_VERSION, openRelease, ReleaseVerificationError, type IndexManifest } from '../src/release/index.ts';
+import {
+  buildRelease,
+  MANIFEST_FORMAT_VERSION,
+  openRelease,
+  ReleaseVerificationError,
+  type IndexManifest,
+} from '../src/release/index.ts';
 import { tempDir } from './support/fixtures.ts';
 
 const tmp = tempDir('release-kind-');
@@ -17,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
-const manifest = (dir: string): IndexManifest => JSON.parse(readFileSync(join(dir, 'index-manifest.json'), 'utf8')) as IndexManifest;
+const manifest = (dir: string): IndexManifest =>
+  JSON.parse(readFileSync(join(dir, 'index-manifest.json'), 'utf8')) as IndexManifest;
 
 /** A copy of the compressed (or `from`) release whose index manifest is changed by `edit`. */
 function withManifest(name: string, edit: (m: IndexManifest) => void, from = fm): string {
@@ -30,7 +37,13 @@ function withManifest(name: string, edit: (m: IndexManifest) => void, from = fm)
 }
 
 async function refusal(dir: string): Promise<ReleaseVerificationError> {
-  const e = await openRelease(dir).then((r) => { r.close(); return undefined; }, (err: unknown) => err);
+  const e = await openRelease(dir).then(
+    (r) => {
+      r.close();
+      return undefined;
+    },
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ReleaseVerificationError);
   return e as ReleaseVerificationError;
 }
@@ -47,14 +60,18 @@ describe('news build --kind', () => {
   });
 
   it('opens both kinds with full verification and answers the same counts, ranks and articles', async () => {
-    const [ra, rb] = await Promise.all([openRelease(sa, { verify: 'full' }), openRelease(fm, { verify: 'full', mode: 'disk' })]);
+    const [ra, rb] = await Promise.all([
+      openRelease(sa, { verify: 'full' }),
+      openRelease(fm, { verify: 'full', mode: 'disk' }),
+    ]);
     try {
       const sa0 = ra.indexes.get('news')?.shards ?? [];
       const fm0 = rb.indexes.get('news')?.shards ?? [];
       expect(fm0.length).toBe(sa0.length);
       sa0.forEach((s, i) => {
         const c = fm0[i]!;
-        for (const q of ['the', 'a', ' ', 'zz', 'Berlin']) expect(c.reader.find(Buffer.from(q))).toEqual(s.reader.find(Buffer.from(q)));
+        for (const q of ['the', 'a', ' ', 'zz', 'Berlin'])
+          expect(c.reader.find(Buffer.from(q))).toEqual(s.reader.find(Buffer.from(q)));
         expect(c.reader.documentBytes(0).equals(s.reader.documentBytes(0))).toBe(true);
       });
     } finally {
@@ -64,20 +81,33 @@ describe('news build --kind', () => {
   });
 
   it('refuses an unknown kind with a message naming it and the kinds this build reads', async () => {
-    const e = await refusal(withManifest('unknown', (m) => { m.indexes[0]!.shards[0]!.kind = 'fm-mini'; }));
+    const e = await refusal(
+      withManifest('unknown', (m) => {
+        m.indexes[0]!.shards[0]!.kind = 'fm-mini';
+      }),
+    );
     expect(e.code).toBe('format_unsupported');
     expect(e.message).toContain('index kind "fm-mini"; this build reads kinds sa, compressed');
   });
 
   it('refuses a manifest whose kind differs from the shard on disk', async () => {
     // An SA shard listed as compressed, format version 1 (which both kinds read): only the kind differs.
-    const e = await refusal(withManifest('mixed', (m) => { m.indexes[0]!.shards[0]!.kind = 'compressed'; }, sa));
+    const e = await refusal(
+      withManifest(
+        'mixed',
+        (m) => {
+          m.indexes[0]!.shards[0]!.kind = 'compressed';
+        },
+        sa,
+      ),
+    );
     expect(e.code).toBe('file_corrupt');
     expect(e.message).toContain('is of kind sa on disk, the manifest says compressed');
   });
 
   it('refuses an unknown kind option before reading any input', async () => {
-    await expect(buildRelease({ inputs: [tmp.dir], out: join(tmp.dir, 'x'), indexVersion: 'k', kind: 'fm' as never }))
-      .rejects.toThrow('kind "fm" must be one of sa, compressed');
+    await expect(
+      buildRelease({ inputs: [tmp.dir], out: join(tmp.dir, 'x'), indexVersion: 'k', kind: 'fm' as never }),
+    ).rejects.toThrow('kind "fm" must be one of sa, compressed');
   });
 });

@@ -2,7 +2,13 @@ import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCorpus, defaultSyntheticCorpusOptions } from '../src/corpus/index.ts';
-import { buildRelease, openRelease, ReleaseVerificationError, type IndexManifest, type MetadataManifest } from '../src/release/index.ts';
+import {
+  buildRelease,
+  openRelease,
+  ReleaseVerificationError,
+  type IndexManifest,
+  type MetadataManifest,
+} from '../src/release/index.ts';
 import { tempDir } from './support/fixtures.ts';
 
 const tmp = tempDir('release-manifests-');
@@ -33,11 +39,17 @@ const firstShard = (dir: string): string => {
   return join(dir, m.indexes[0]?.shards[0]?.dir ?? '');
 };
 
-async function refusal(dir: string, options: Parameters<typeof openRelease>[1] = {}): Promise<ReleaseVerificationError> {
-  const error = await openRelease(dir, options).then((r) => {
-    r.close();
-    return undefined;
-  }, (e: unknown) => e);
+async function refusal(
+  dir: string,
+  options: Parameters<typeof openRelease>[1] = {},
+): Promise<ReleaseVerificationError> {
+  const error = await openRelease(dir, options).then(
+    (r) => {
+      r.close();
+      return undefined;
+    },
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ReleaseVerificationError);
   const e = error as ReleaseVerificationError;
   expect(e.message).not.toContain('\n');
@@ -54,44 +66,64 @@ describe('openRelease', () => {
   });
 
   it('refuses manifests that name different releases', async () => {
-    const dir = tampered((d) => editJson<MetadataManifest>(join(d, 'metadata-manifest.json'), (m) => { m.index_version = 'rel-2'; }));
+    const dir = tampered((d) =>
+      editJson<MetadataManifest>(join(d, 'metadata-manifest.json'), (m) => {
+        m.index_version = 'rel-2';
+      }),
+    );
     const e = await refusal(dir);
     expect(e.code).toBe('manifest_mismatch');
     expect(e.message).toContain('index-manifest.json names release "rel-1" but metadata-manifest.json names "rel-2"');
   });
 
   it('refuses manifests with different shard sets', async () => {
-    const dir = tampered((d) => editJson<MetadataManifest>(join(d, 'metadata-manifest.json'), (m) => { m.indexes[0]?.shards.pop(); }));
+    const dir = tampered((d) =>
+      editJson<MetadataManifest>(join(d, 'metadata-manifest.json'), (m) => {
+        m.indexes[0]?.shards.pop();
+      }),
+    );
     expect((await refusal(dir)).message).toMatch(/shard sets differ/);
   });
 
   it('refuses manifests with different format versions', async () => {
-    const dir = tampered((d) => editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
-      if (m.indexes[0]) m.indexes[0].shard_format_version = 99;
-    }));
-    expect((await refusal(dir)).message).toMatch(/shard format version 99 in the index manifest, 1 in the metadata manifest/);
+    const dir = tampered((d) =>
+      editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
+        if (m.indexes[0]) m.indexes[0].shard_format_version = 99;
+      }),
+    );
+    expect((await refusal(dir)).message).toMatch(
+      /shard format version 99 in the index manifest, 1 in the metadata manifest/,
+    );
   });
 
   it('refuses a release of manifest format version 1 (before parts), saying to rebuild', async () => {
-    const dir = tampered((d) => editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => { m.format_version = 1; }));
+    const dir = tampered((d) =>
+      editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
+        m.format_version = 1;
+      }),
+    );
     const e = await refusal(dir);
     expect(e.code).toBe('format_unsupported');
     expect(e.message).toMatch(/manifest format version 1, this build reads 2 and 3; rebuild the release/);
   });
 
   it('refuses a shard whose part numbers do not match its id or its neighbours', async () => {
-    const dir = tampered((d) => editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
-      const s = m.indexes[0]?.shards[0];
-      if (s) Object.assign(s, { part: 2, parts: 2 });
-    }));
+    const dir = tampered((d) =>
+      editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
+        const s = m.indexes[0]?.shards[0];
+        if (s) Object.assign(s, { part: 2, parts: 2 });
+      }),
+    );
     expect((await refusal(dir)).message).toMatch(/is listed as part 2 of 2 of \d{4}-\d{2}, out of order or misnamed/);
   });
 
   it('refuses manifests whose checksums differ from the files', async () => {
-    const dir = tampered((d) => editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
-      const f = m.indexes[0]?.shards[0]?.files[1];
-      if (f) f.sha256 = '0'.repeat(64);
-    }));
+    const dir = tampered((d) =>
+      editJson<IndexManifest>(join(d, 'index-manifest.json'), (m) => {
+        const f = m.indexes[0]?.shards[0]?.files[1];
+        if (f) f.sha256 = '0'.repeat(64);
+      }),
+    );
     const e = await refusal(dir, { verify: 'full' });
     expect(e.code).toBe('file_corrupt');
   });

@@ -16,7 +16,8 @@ afterAll(() => tmp.cleanup());
 const ARTICLES = 120;
 /** About 8 articles per part: the month is cut into ~15 parts. */
 const PART_BYTES = 600;
-const line = (n: number): string => `${JSON.stringify(article(n, '2024-03-05', { text: `Pipelined article ${n} ${'x'.repeat(40)} needle` }))}\n`;
+const line = (n: number): string =>
+  `${JSON.stringify(article(n, '2024-03-05', { text: `Pipelined article ${n} ${'x'.repeat(40)} needle` }))}\n`;
 
 function fifo(dir: string): string {
   const path = join(dir, 'in.jsonl');
@@ -25,7 +26,8 @@ function fifo(dir: string): string {
   return path;
 }
 
-const write = (out: WriteStream, text: string): Promise<void> => new Promise((resolve, reject) => out.write(text, (e) => (e ? reject(e) : resolve())));
+const write = (out: WriteStream, text: string): Promise<void> =>
+  new Promise((resolve, reject) => out.write(text, (e) => (e ? reject(e) : resolve())));
 
 /** Waits until the partial release beside `out` holds an indexed first part (its header.json is written last). */
 async function firstPartIndexed(dir: string, timeoutMs: number): Promise<boolean> {
@@ -43,7 +45,13 @@ describe('buildRelease indexes parts while reading', () => {
     it(`${kind}: the first part is indexed before the input ends, and the release holds every article once`, async () => {
       const dir = tmp.fresh();
       const input = fifo(dir);
-      const building = buildRelease({ inputs: [input], out: join(dir, 'r'), indexVersion: 'v1', partBytes: PART_BYTES, kind });
+      const building = buildRelease({
+        inputs: [input],
+        out: join(dir, 'r'),
+        indexVersion: 'v1',
+        partBytes: PART_BYTES,
+        kind,
+      });
       const out = createWriteStream(input);
       for (let n = 0; n < ARTICLES / 2; n++) await write(out, line(n));
       // The builder is now blocked on the FIFO, half-way through its input.
@@ -56,7 +64,9 @@ describe('buildRelease indexes parts while reading', () => {
       expect(summary.shards).toBeGreaterThan(10);
       const release = await openRelease(join(dir, 'r'));
       const ix = release.indexes.get('news') as ReleaseIndex;
-      expect(ix.shards.map((s) => s.shardId)).toEqual(ix.shards.map((_, i) => `2024-03.p${String(i + 1).padStart(3, '0')}`));
+      expect(ix.shards.map((s) => s.shardId)).toEqual(
+        ix.shards.map((_, i) => `2024-03.p${String(i + 1).padStart(3, '0')}`),
+      );
       expect(ix.shards.reduce((n, s) => n + s.reader.count(Buffer.from('needle')), 0)).toBe(ARTICLES);
       expect(ix.shards.reduce((n, s) => n + s.reader.stats.docCount, 0)).toBe(ARTICLES);
       release.close();
@@ -67,15 +77,32 @@ describe('buildRelease indexes parts while reading', () => {
     const dir = tmp.fresh();
     const input = fifo(dir);
     const controller = new AbortController();
-    const building = buildRelease({ inputs: [input], out: join(dir, 'r'), indexVersion: 'v1', partBytes: PART_BYTES, kind: 'compressed', signal: controller.signal });
-    const outcome = building.then(() => 'built', (e: unknown) => e);
+    const building = buildRelease({
+      inputs: [input],
+      out: join(dir, 'r'),
+      indexVersion: 'v1',
+      partBytes: PART_BYTES,
+      kind: 'compressed',
+      signal: controller.signal,
+    });
+    const outcome = building.then(
+      () => 'built',
+      (e: unknown) => e,
+    );
     const out = createWriteStream(input);
     out.on('error', () => {}); // EPIPE once the builder has stopped reading
     for (let n = 0; n < ARTICLES / 2; n++) await write(out, line(n));
     expect(await firstPartIndexed(dir, 20_000)).toBe(true);
     controller.abort();
     // The builder notices the signal at its next batch of 256 records, then stops reading.
-    for (let n = ARTICLES / 2; n < 4 * ARTICLES; n++) if (!(await write(out, line(n)).then(() => true, () => false))) break;
+    for (let n = ARTICLES / 2; n < 4 * ARTICLES; n++)
+      if (
+        !(await write(out, line(n)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
     out.destroy();
     expect(await outcome).toMatchObject({ code: 'aborted' });
     expect(readdirSync(dir).sort()).toEqual(['in.jsonl']);

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSyntheticCorpusOptions, writeSyndicatedCorpus } from '../src/corpus/index.ts';
-import { buildRelease, METADATA_MANIFEST_FILE, openRelease, type MetadataManifest, type OpenRelease, type ReleaseIndex } from '../src/release/index.ts';
+import {
+  buildRelease,
+  METADATA_MANIFEST_FILE,
+  openRelease,
+  type MetadataManifest,
+  type OpenRelease,
+  type ReleaseIndex,
+} from '../src/release/index.ts';
 import type { StoryTable } from '../src/stories/index.ts';
 import { corpusFiles, readJsonlGz } from './support/corpora.ts';
 import { tempDir } from './support/fixtures.ts';
@@ -15,8 +22,12 @@ afterAll(() => {
 });
 
 /** The articles of the input in release order (years, then doc_ix: month, then input order), as a reference. */
-function releaseOrder<T extends { warc_date: string }>(records: readonly T[]): { record: T; year: string; docIx: number }[] {
-  const sorted = records.map((record, i) => ({ record, i })).sort((a, b) => a.record.warc_date.slice(0, 7).localeCompare(b.record.warc_date.slice(0, 7)) || a.i - b.i);
+function releaseOrder<T extends { warc_date: string }>(
+  records: readonly T[],
+): { record: T; year: string; docIx: number }[] {
+  const sorted = records
+    .map((record, i) => ({ record, i }))
+    .sort((a, b) => a.record.warc_date.slice(0, 7).localeCompare(b.record.warc_date.slice(0, 7)) || a.i - b.i);
   const perYear = new Map<string, number>();
   return sorted.map(({ record }) => {
     const year = record.warc_date.slice(0, 4);
@@ -58,9 +69,18 @@ describe('story clustering on the real corpora', () => {
   });
 
   it('writes 8 bytes per article and lists the files with the clustering parameters in the metadata manifest', () => {
-    const manifest = JSON.parse(readFileSync(join(tmp.dir, 'real', METADATA_MANIFEST_FILE), 'utf8')) as MetadataManifest;
+    const manifest = JSON.parse(
+      readFileSync(join(tmp.dir, 'real', METADATA_MANIFEST_FILE), 'utf8'),
+    ) as MetadataManifest;
     const stories = manifest.indexes[0]?.stories;
-    expect(stories).toMatchObject({ format_version: 1, shingle_words: 5, signature_slots: 64, bands: 32, rows: 2, threshold: 0.2 });
+    expect(stories).toMatchObject({
+      format_version: 1,
+      shingle_words: 5,
+      signature_slots: 64,
+      bands: 32,
+      rows: 2,
+      threshold: 0.2,
+    });
     const docs = stories?.years.reduce((n, y) => n + y.doc_count, 0) ?? 0;
     expect(docs).toBe(stories?.documents);
     expect(stories?.years.reduce((n, y) => n + y.bytes, 0)).toBe(docs * 8 + 32 * (stories?.years.length ?? 0));
@@ -71,13 +91,24 @@ describe('story clustering on planted syndicated copies', () => {
   it('finds the copies with 10% of words edited, across months and years, at precision ≥ 0.95 and recall ≥ 0.9', async () => {
     const corpus = join(tmp.dir, 'planted.jsonl.gz');
     const truthFile = join(tmp.dir, 'planted.copies.jsonl');
-    await writeSyndicatedCorpus(corpus, truthFile, { ...defaultSyntheticCorpusOptions, textBytes: 1_500_000 }, { share: 0.2, editShare: 0.1, maxCopies: 3 });
+    await writeSyndicatedCorpus(
+      corpus,
+      truthFile,
+      { ...defaultSyntheticCorpusOptions, textBytes: 1_500_000 },
+      { share: 0.2, editShare: 0.1, maxCopies: 3 },
+    );
     await buildRelease({ inputs: [corpus], out: join(tmp.dir, 'planted'), indexVersion: 'stories-planted-1' });
     const release = await openRelease(join(tmp.dir, 'planted'), { mode: 'disk' });
     try {
       const index = release.indexes.get('news') as ReleaseIndex;
       const table = storiesOf(index);
-      const originalOf = new Map(readFileSync(truthFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { copy: string; of: string }).map((t) => [t.copy, t.of]));
+      const originalOf = new Map(
+        readFileSync(truthFile, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { copy: string; of: string })
+          .map((t) => [t.copy, t.of]),
+      );
       const truth: string[] = [];
       const found: number[] = [];
       for (const year of [...new Set(index.shards.map((s) => s.year))]) {
@@ -105,8 +136,18 @@ describe('story clustering on planted syndicated copies', () => {
 
   it('builds without stories when asked, and that release opens without a story table', async () => {
     const corpus = join(tmp.dir, 'plain.jsonl.gz');
-    await writeSyndicatedCorpus(corpus, join(tmp.dir, 'plain.copies.jsonl'), { ...defaultSyntheticCorpusOptions, textBytes: 100_000 }, { share: 0.2, editShare: 0, maxCopies: 2 });
-    await buildRelease({ inputs: [corpus], out: join(tmp.dir, 'plain'), indexVersion: 'stories-none-1', stories: false });
+    await writeSyndicatedCorpus(
+      corpus,
+      join(tmp.dir, 'plain.copies.jsonl'),
+      { ...defaultSyntheticCorpusOptions, textBytes: 100_000 },
+      { share: 0.2, editShare: 0, maxCopies: 2 },
+    );
+    await buildRelease({
+      inputs: [corpus],
+      out: join(tmp.dir, 'plain'),
+      indexVersion: 'stories-none-1',
+      stories: false,
+    });
     const release = await openRelease(join(tmp.dir, 'plain'), { mode: 'disk' });
     expect(release.indexes.get('news')?.stories).toBeUndefined();
     release.close();

@@ -7,12 +7,17 @@ import { post, startStack, useFixtureStack, type FixtureArticle, type Stack } fr
 
 // Made-up words (no third-party text): a wire story, its exact copy, a copy with 3 of 60 words edited, and another
 // story that also mentions oil prices.
-const words = (seed: number, n: number): string[] => Array.from({ length: n }, (_, i) => `w${(seed * 7919 + i * 104729) % 99991}`);
+const words = (seed: number, n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `w${(seed * 7919 + i * 104729) % 99991}`);
 const wire = ['Oil', 'prices', ...words(1, 58)];
 const edited = wire.map((w, i) => (i % 20 === 7 ? `edit${i}` : w));
 const other = ['Oil', 'prices', ...words(2, 58)];
 const site = (n: number, warc: string, text: string[]): FixtureArticle => ({
-  text: text.join(' ') + '.', warc_date: warc, url: `https://s${n}.synthetic.example/a`, hostname: `s${n}.synthetic.example`, title: `SYNTHETIC ${n}`,
+  text: text.join(' ') + '.',
+  warc_date: warc,
+  url: `https://s${n}.synthetic.example/a`,
+  hostname: `s${n}.synthetic.example`,
+  title: `SYNTHETIC ${n}`,
 });
 const ARTICLES = [
   site(1, '2023-12-30T10:00:00', wire),
@@ -22,7 +27,8 @@ const ARTICLES = [
 ];
 const VERSION = 'dedupe-test-1';
 const { url } = useFixtureStack(ARTICLES, VERSION);
-const search = (body: Record<string, unknown>) => post(url('/api/v2/search'), { index: 'news', query: '"Oil prices"', ...body });
+const search = (body: Record<string, unknown>) =>
+  post(url('/api/v2/search'), { index: 'news', query: '"Oil prices"', ...body });
 
 describe('POST /api/v2/search with dedupe', () => {
   it('counts articles without dedupe, as before', async () => {
@@ -37,13 +43,24 @@ describe('POST /api/v2/search with dedupe', () => {
     const r = await search({ dedupe: 'exact' });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ articles: 4, stories: 3, following: 3 });
-    expect(r.body.page.map((a: { year: string; doc_ix: number; copies: number }) => [a.year, a.doc_ix, a.copies])).toEqual([['2023', 0, 2], ['2024', 1, 1], ['2024', 2, 1]]);
+    expect(
+      r.body.page.map((a: { year: string; doc_ix: number; copies: number }) => [a.year, a.doc_ix, a.copies]),
+    ).toEqual([
+      ['2023', 0, 2],
+      ['2024', 1, 1],
+      ['2024', 2, 1],
+    ]);
   });
 
   it('merges the edited copy too with near, across years and months', async () => {
     const r = await search({ dedupe: 'near' });
     expect(r.body).toMatchObject({ articles: 4, stories: 2, following: 2 });
-    expect(r.body.page.map((a: { year: string; doc_ix: number; copies: number }) => [a.year, a.doc_ix, a.copies])).toEqual([['2023', 0, 3], ['2024', 1, 1]]);
+    expect(
+      r.body.page.map((a: { year: string; doc_ix: number; copies: number }) => [a.year, a.doc_ix, a.copies]),
+    ).toEqual([
+      ['2023', 0, 3],
+      ['2024', 1, 1],
+    ]);
   });
 
   it('pages through stories with the cursor, never listing a story twice', async () => {
@@ -68,7 +85,13 @@ describe('dedupe on a release built without stories', () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'dedupe-none-'));
     await writeFile(join(root, 'a.jsonl'), ARTICLES.map((a) => JSON.stringify(a)).join('\n') + '\n');
-    await buildRelease({ inputs: [join(root, 'a.jsonl')], out: join(root, 'release'), indexVersion: 'no-stories-1', concurrency: 1, stories: false });
+    await buildRelease({
+      inputs: [join(root, 'a.jsonl')],
+      out: join(root, 'release'),
+      indexVersion: 'no-stories-1',
+      concurrency: 1,
+      stories: false,
+    });
     stack = await startStack(join(root, 'release'), 'no-stories-1');
   });
   afterAll(async () => {

@@ -11,10 +11,21 @@ import { bruteMatches, type BruteArticle } from '../src/search-v2/query/brute-fo
 import { parseQuery, search, type QueryNode } from '../src/search-v2/query/index.ts';
 import { readJsonlGz } from './support/corpora.ts';
 import { tempDir } from './support/fixtures.ts';
-import { buildV2Release, corpusFiles, CORPORA, startV2Processes, v2, type BuiltRelease, type V2Processes } from './v2-support.ts';
+import {
+  buildV2Release,
+  corpusFiles,
+  CORPORA,
+  startV2Processes,
+  v2,
+  type BuiltRelease,
+  type V2Processes,
+} from './v2-support.ts';
 
 const VERSION = 'headlines-1';
-const asArticle = (r: Record<string, unknown>): BruteArticle => ({ text: r['text'] as string, title: (r['title'] as string | null | undefined) ?? '' });
+const asArticle = (r: Record<string, unknown>): BruteArticle => ({
+  text: r['text'] as string,
+  title: (r['title'] as string | null | undefined) ?? '',
+});
 
 describe('title: over the real corpora (Reuters-21578, livedoor, 10kGNAD, fundus)', () => {
   let built: BuiltRelease;
@@ -42,9 +53,18 @@ describe('title: over the real corpora (Reuters-21578, livedoor, 10kGNAD, fundus
   });
 
   it.each([
-    'title:OIL', 'title:"OIL PRICES"', 'title:BANK OR title:BANCSHARES', 'title:QTR NOT title:LOSS', 'title:ECONOM*',
-    'title:"* BANK"', 'title:"AND"', 'title:話題', 'title:"Sports Watch"', 'title:OIL NEAR/2 title:PRICES',
-    'title:Trump', 'title:die NOT title:der',
+    'title:OIL',
+    'title:"OIL PRICES"',
+    'title:BANK OR title:BANCSHARES',
+    'title:QTR NOT title:LOSS',
+    'title:ECONOM*',
+    'title:"* BANK"',
+    'title:"AND"',
+    'title:話題',
+    'title:"Sports Watch"',
+    'title:OIL NEAR/2 title:PRICES',
+    'title:Trump',
+    'title:die NOT title:der',
   ])('counts the articles whose headline matches %s as brute force does', async (query) => {
     const result = await search(release, { index: 'news', query });
     expect(result.articles).toBe(brute(query));
@@ -53,8 +73,14 @@ describe('title: over the real corpora (Reuters-21578, livedoor, 10kGNAD, fundus
   });
 
   it.each([
-    'title:COCOA AND cocoa', 'title:OIL NOT oil', 'oil NOT title:OIL', '(title:OIL OR title:CRUDE) NOT (prices OR title:PRICES)',
-    'title:NTTドコモ AND iPhone', 'title:Trump OR Trump', 'title:BANK AND rate NEAR/3 cut', 'title:話題 AND "* の"',
+    'title:COCOA AND cocoa',
+    'title:OIL NOT oil',
+    'oil NOT title:OIL',
+    '(title:OIL OR title:CRUDE) NOT (prices OR title:PRICES)',
+    'title:NTTドコモ AND iPhone',
+    'title:Trump OR Trump',
+    'title:BANK AND rate NEAR/3 cut',
+    'title:話題 AND "* の"',
   ])('combines headline and article terms in %s as brute force does', async (query) => {
     expect((await search(release, { index: 'news', query })).articles).toBe(brute(query));
   });
@@ -72,20 +98,41 @@ describe('title: over the real corpora (Reuters-21578, livedoor, 10kGNAD, fundus
   });
 
   it('matches random trees mixing headline and article terms as brute force does (property)', async () => {
-    const titleWord = fc.constantFrom('title:OIL', 'title:BANK', 'title:SAYS', 'title:NET', 'title:TO', 'title:Trump', 'title:話題', 'title:U.S.');
+    const titleWord = fc.constantFrom(
+      'title:OIL',
+      'title:BANK',
+      'title:SAYS',
+      'title:NET',
+      'title:TO',
+      'title:Trump',
+      'title:話題',
+      'title:U.S.',
+    );
     const bodyWord = fc.constantFrom('oil', 'said', 'bank', 'the', 'die', 'Trump', 'の', 'price*');
     // The reference's NEAR scans words per occurrence: body NEARs use rarer words to keep the run short.
     const rareBodyWord = fc.constantFrom('oil', 'bank', 'Trump', 'crude');
     const term = fc.oneof(titleWord, bodyWord);
-    const near = fc.oneof(fc.tuple(titleWord, titleWord), fc.tuple(rareBodyWord, rareBodyWord)).map(([a, b]) => `${a} NEAR/4 ${b}`);
-    const query = fc.tuple(fc.oneof(term, near), fc.constantFrom(' AND ', ' OR ', ' NOT '), term, fc.constantFrom(' OR ', ' AND ', ' NOT '), fc.oneof(term, near))
+    const near = fc
+      .oneof(fc.tuple(titleWord, titleWord), fc.tuple(rareBodyWord, rareBodyWord))
+      .map(([a, b]) => `${a} NEAR/4 ${b}`);
+    const query = fc
+      .tuple(
+        fc.oneof(term, near),
+        fc.constantFrom(' AND ', ' OR ', ' NOT '),
+        term,
+        fc.constantFrom(' OR ', ' AND ', ' NOT '),
+        fc.oneof(term, near),
+      )
       .map(([a, o1, b, o2, c]) => `${a}${o1}(${b}${o2}${c})`);
-    await fc.assert(fc.asyncProperty(query, async (q) => {
-      const tree: QueryNode = parseQuery(q).tree;
-      const result = await search(release, { index: 'news', query: q }).catch(() => undefined);
-      if (result === undefined) return; // refused (a NOT-only branch): the refusals are tested on their own
-      expect(result.articles).toBe(articles.filter((a) => bruteMatches(a, tree, false)).length);
-    }), { numRuns: 40, seed: 4 });
+    await fc.assert(
+      fc.asyncProperty(query, async (q) => {
+        const tree: QueryNode = parseQuery(q).tree;
+        const result = await search(release, { index: 'news', query: q }).catch(() => undefined);
+        if (result === undefined) return; // refused (a NOT-only branch): the refusals are tested on their own
+        expect(result.articles).toBe(articles.filter((a) => bruteMatches(a, tree, false)).length);
+      }),
+      { numRuns: 40, seed: 4 },
+    );
   }, 300_000);
 
   it('shows the first headline occurrence, with the headline as its context, when only title: terms match', async () => {
@@ -107,7 +154,9 @@ describe('title: over the real corpora (Reuters-21578, livedoor, 10kGNAD, fundus
 
   describe('over HTTP (real worker and gateway processes)', () => {
     let processes: V2Processes;
-    beforeAll(async () => { processes = await startV2Processes(built); }, 120_000);
+    beforeAll(async () => {
+      processes = await startV2Processes(built);
+    }, 120_000);
     afterAll(async () => processes.stop());
 
     it('POST /api/v2/search answers title: as the engine does, and a mixed NEAR with its 422 body', async () => {
@@ -127,13 +176,19 @@ describe('title: on a compressed release (fundus, 258 articles in 22 languages)'
   const tmp = tempDir('search-headlines-');
   afterAll(() => tmp.cleanup());
 
-  it('counts as brute force does: the headline index is of the release\'s kind', async () => {
+  it("counts as brute force does: the headline index is of the release's kind", async () => {
     const input = join(CORPORA, 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz');
     const articles = readJsonlGz(input).map(asArticle);
     await buildRelease({ inputs: [input], out: join(tmp.dir, 'r'), indexVersion: VERSION, kind: 'compressed' });
     const release = await openRelease(join(tmp.dir, 'r'), { mode: 'disk' });
     try {
-      for (const query of ['title:Trump', 'title:die OR title:the', 'title:in NOT in', 'title:"Golf von"', 'title:Kinder* AND Schule']) {
+      for (const query of [
+        'title:Trump',
+        'title:die OR title:the',
+        'title:in NOT in',
+        'title:"Golf von"',
+        'title:Kinder* AND Schule',
+      ]) {
         const tree = parseQuery(query).tree;
         const expected = articles.filter((a) => bruteMatches(a, tree, false)).length;
         expect((await search(release, { index: 'news', query })).articles, query).toBe(expected);

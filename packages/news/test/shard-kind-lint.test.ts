@@ -8,7 +8,9 @@ const eslint = new ESLint({ cwd: root });
 
 async function refusals(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${root}/packages/news/src/${file}` });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => `${m.line}: ${m.message}`);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-syntax')
+    .map((m) => `${m.line}: ${m.message}`);
 }
 
 describe('lint keeps index kinds inside the registry', () => {
@@ -25,16 +27,32 @@ describe('lint keeps index kinds inside the registry', () => {
   });
 
   it('refuses importing a kind folder from outside src/shard, and from shared shard code', async () => {
-    expect(await refusals('release/probe.ts', "export { saKind } from '../shard/index.ts';\nimport { compressedKind } from '../shard/compressed/kind.ts';\nexport const k = compressedKind;\n"))
-      .toEqual([expect.stringMatching(/^2: Import a shard kind through src\/shard\/index.ts/)]);
-    expect(await refusals('shard/probe.ts', "import { saKind } from './sa/kind.ts';\nexport const k = saKind;\n"))
-      .toEqual([expect.stringMatching(/^1: Shared shard code knows no kind/)]);
+    expect(
+      await refusals(
+        'release/probe.ts',
+        "export { saKind } from '../shard/index.ts';\nimport { compressedKind } from '../shard/compressed/kind.ts';\nexport const k = compressedKind;\n",
+      ),
+    ).toEqual([expect.stringMatching(/^2: Import a shard kind through src\/shard\/index.ts/)]);
+    expect(
+      await refusals('shard/probe.ts', "import { saKind } from './sa/kind.ts';\nexport const k = saKind;\n"),
+    ).toEqual([expect.stringMatching(/^1: Shared shard code knows no kind/)]);
   });
 
   it('refuses one kind importing another, and allows the registry and a kind its own name', async () => {
-    expect(await refusals('shard/compressed/probe.ts', "import { saKind } from '../sa/kind.ts';\nimport { FILES } from '../format.ts';\nexport const k = [saKind, FILES];\n"))
-      .toEqual([expect.stringMatching(/^1: A kind knows no other kind/)]);
-    expect(await refusals('shard/kinds.ts', "export const isSa = (kind: string): boolean => kind === 'sa';\n")).toEqual([]);
-    expect(await refusals('shard/compressed/probe.ts', "export const mine = (kind: string): boolean => kind === 'compressed';\n")).toEqual([]);
+    expect(
+      await refusals(
+        'shard/compressed/probe.ts',
+        "import { saKind } from '../sa/kind.ts';\nimport { FILES } from '../format.ts';\nexport const k = [saKind, FILES];\n",
+      ),
+    ).toEqual([expect.stringMatching(/^1: A kind knows no other kind/)]);
+    expect(await refusals('shard/kinds.ts', "export const isSa = (kind: string): boolean => kind === 'sa';\n")).toEqual(
+      [],
+    );
+    expect(
+      await refusals(
+        'shard/compressed/probe.ts',
+        "export const mine = (kind: string): boolean => kind === 'compressed';\n",
+      ),
+    ).toEqual([]);
   });
 });

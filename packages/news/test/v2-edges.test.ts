@@ -56,7 +56,14 @@ describe('full_text limit of 1 MiB', () => {
     expect(exact?.status).toBe(200);
     expect([exact?.body.doc_len, exact?.body.disp_len]).toEqual([MIB, MIB]);
     expect(docs.get(1)?.status).toBe(422);
-    expect(docs.get(1)?.body).toEqual({ detail: expect.any(String), code: 'article_too_large', year: '2024', doc_ix: 1, doc_len: MIB + 1, limit: MIB });
+    expect(docs.get(1)?.body).toEqual({
+      detail: expect.any(String),
+      code: 'article_too_large',
+      year: '2024',
+      doc_ix: 1,
+      doc_len: MIB + 1,
+      limit: MIB,
+    });
   });
 
   it('still returns a window of the oversize article without full_text', async () => {
@@ -69,14 +76,27 @@ describe('full_text limit of 1 MiB', () => {
 describe('metadata response limit of 16 MiB', () => {
   it('answers 15 references to a 1 MiB-title article and refuses 16 with 413 response_too_large', async () => {
     const ref = { year: '2024', doc_ix: 2 };
-    const ok = await v2(stack.url, 'metadata', { index: 'news', expected_index_version: VERSION, documents: Array(15).fill(ref) });
+    const ok = await v2(stack.url, 'metadata', {
+      index: 'news',
+      expected_index_version: VERSION,
+      documents: Array(15).fill(ref),
+    });
     expect(ok.status).toBe(200);
     const bytes15 = Buffer.byteLength(JSON.stringify(ok.body));
     expect(bytes15).toBeLessThanOrEqual(16 * MIB);
-    const over = await v2(stack.url, 'metadata', { index: 'news', expected_index_version: VERSION, documents: Array(16).fill(ref) });
+    const over = await v2(stack.url, 'metadata', {
+      index: 'news',
+      expected_index_version: VERSION,
+      documents: Array(16).fill(ref),
+    });
     expect(over.status).toBe(413);
     const entry = Buffer.byteLength(JSON.stringify(ok.body.documents[0]));
-    expect(over.body).toEqual({ detail: expect.any(String), code: 'response_too_large', limit: 16 * MIB, bytes: bytes15 + entry + 1 });
+    expect(over.body).toEqual({
+      detail: expect.any(String),
+      code: 'response_too_large',
+      limit: 16 * MIB,
+      bytes: bytes15 + entry + 1,
+    });
   });
 });
 

@@ -6,9 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindResult } from '../src/search-v2/index.ts';
 import { planPages } from '../src/search-v2/index.ts';
-import {
-  buildV2Release, startGatewayProcess, startWorkerProcess, v2, type BuiltRelease,
-} from './v2-support.ts';
+import { buildV2Release, startGatewayProcess, startWorkerProcess, v2, type BuiltRelease } from './v2-support.ts';
 import type { NewsProcess } from './e2e-processes.ts';
 
 /** Ten articles per release, each with several occurrences of `needle`; titles name the release. */
@@ -27,7 +25,10 @@ let newRelease: BuiltRelease;
 const procs: NewsProcess[] = [];
 
 beforeAll(async () => {
-  [oldRelease, newRelease] = await Promise.all([buildV2Release(OLD, { records: records('OLD', 10) }), buildV2Release(NEW, { records: records('NEW', 13) })]);
+  [oldRelease, newRelease] = await Promise.all([
+    buildV2Release(OLD, { records: records('OLD', 10) }),
+    buildV2Release(NEW, { records: records('NEW', 13) }),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -50,7 +51,8 @@ describe('release swap while paging', () => {
     expect(found.index_version).toBe(OLD);
     const pages = planPages(found, 3);
     expect(pages.length).toBeGreaterThan(6);
-    const page = (url: string, i: number) => v2(url, 'documents', { index: 'news', expected_index_version: OLD, query: 'needle', ...pages[i % pages.length] });
+    const page = (url: string, i: number) =>
+      v2(url, 'documents', { index: 'news', expected_index_version: OLD, query: 'needle', ...pages[i % pages.length] });
 
     // A client pages continuously while the worker is replaced by one serving the new release.
     const seen: Reply[] = [];
@@ -59,11 +61,15 @@ describe('release swap while paging', () => {
       for (let i = 0; paging; i++) {
         try {
           seen.push(await page(gateway1.url, i));
-        } catch { /* the gateway itself stays up; a dropped connection is not an answer */ }
+        } catch {
+          /* the gateway itself stays up; a dropped connection is not an answer */
+        }
       }
     })();
     // Waits on answers rather than time: the machine may be slow, the ordering is what matters.
-    const until = async (n: number) => { while (seen.length < n) await new Promise((r) => setTimeout(r, 20)); };
+    const until = async (n: number) => {
+      while (seen.length < n) await new Promise((r) => setTimeout(r, 20));
+    };
     await until(3);
     await worker1.proc.stop();
     const worker2 = await startWorkerProcess(newRelease, port);
@@ -81,8 +87,14 @@ describe('release swap while paging', () => {
     }
     // Once the worker serves the new release, old-version pages are refused: stale (409) or unbound (503).
     expect(after.length).toBeGreaterThan(0);
-    expect(after.every((r) => (r.status === 409 && r.body.code === 'stale_index_version') || (r.status === 503 && r.body.code === 'release_unavailable')
-      || (r.status === 503 && r.body.code === 'worker_unavailable'))).toBe(true);
+    expect(
+      after.every(
+        (r) =>
+          (r.status === 409 && r.body.code === 'stale_index_version') ||
+          (r.status === 503 && r.body.code === 'release_unavailable') ||
+          (r.status === 503 && r.body.code === 'worker_unavailable'),
+      ),
+    ).toBe(true);
     expect(after.some((r) => r.status === 200)).toBe(false);
 
     // The gateway is reconfigured for the new release: every old-version continuation is a 409.
@@ -99,9 +111,16 @@ describe('release swap while paging', () => {
     ];
     for (const [path, body] of continuations) {
       const res = await v2(gateway2.url, path, body);
-      expect([path, res.status, res.body]).toEqual([path, 409, {
-        detail: expect.any(String), code: 'stale_index_version', expected_index_version: OLD, index_version: NEW,
-      }]);
+      expect([path, res.status, res.body]).toEqual([
+        path,
+        409,
+        {
+          detail: expect.any(String),
+          code: 'stale_index_version',
+          expected_index_version: OLD,
+          index_version: NEW,
+        },
+      ]);
     }
     for (let i = 0; i < pages.length; i++) expect((await page(gateway2.url, i)).status).toBe(409);
 
@@ -109,9 +128,16 @@ describe('release swap while paging', () => {
     const refound = (await v2(gateway2.url, 'find', { index: 'news', query: 'needle' })).body as FindResult;
     expect(refound.index_version).toBe(NEW);
     for (const p of planPages(refound, 3)) {
-      const res = await v2(gateway2.url, 'documents', { index: 'news', expected_index_version: NEW, query: 'needle', ...p });
+      const res = await v2(gateway2.url, 'documents', {
+        index: 'news',
+        expected_index_version: NEW,
+        query: 'needle',
+        ...p,
+      });
       expect(res.status).toBe(200);
-      expect(res.body.documents.every((d: { metadata: { title: string } }) => d.metadata.title.startsWith('NEW #'))).toBe(true);
+      expect(
+        res.body.documents.every((d: { metadata: { title: string } }) => d.metadata.title.startsWith('NEW #')),
+      ).toBe(true);
     }
   });
 });

@@ -8,11 +8,26 @@ import { caseFold } from 'unicode-case-folding';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRelease, type OpenRelease } from '../src/release/index.ts';
-import { estimate, type ContextsResult, type EstimateResult, type FindResult, type TimelineResult } from '../src/search-v2/index.ts';
+import {
+  estimate,
+  type ContextsResult,
+  type EstimateResult,
+  type FindResult,
+  type TimelineResult,
+} from '../src/search-v2/index.ts';
 import { planPages, QueryTotals } from '../src/search-v2/index.ts';
 import {
-  bruteMatchCount, bruteOccurrences, bruteTotals, buildV2Release, corpusFiles, scanRelease, startV2Processes, v2,
-  type BuiltRelease, type ScannedArticle, type V2Processes,
+  bruteMatchCount,
+  bruteOccurrences,
+  bruteTotals,
+  buildV2Release,
+  corpusFiles,
+  scanRelease,
+  startV2Processes,
+  v2,
+  type BuiltRelease,
+  type ScannedArticle,
+  type V2Processes,
 } from './v2-support.ts';
 
 const VERSION = 'v2-research-1';
@@ -24,7 +39,8 @@ let inProcess: OpenRelease;
 beforeAll(async () => {
   release = await buildV2Release(VERSION, { inputs: corpusFiles() });
   [stack, articles, inProcess] = await Promise.all([
-    startV2Processes(release), scanRelease(release),
+    startV2Processes(release),
+    scanRelease(release),
     openRelease(release.dir, { mode: 'memory', expectedIndexVersion: VERSION, verify: 'sizes' }),
   ]);
 }, 300_000);
@@ -53,7 +69,14 @@ describe('v2 timeline on the real corpora', () => {
         }
         return { period: s.shardId, occurrences, articles: s.reader.stats.docCount, text_bytes: bytes };
       });
-      expect(body.periods.map(({ period, occurrences, articles: a, text_bytes }) => ({ period, occurrences, articles: a, text_bytes }))).toEqual(expected);
+      expect(
+        body.periods.map(({ period, occurrences, articles: a, text_bytes }) => ({
+          period,
+          occurrences,
+          articles: a,
+          text_bytes,
+        })),
+      ).toEqual(expected);
       expect(body.total_occurrences).toBe(bruteTotals(articles, query).occurrences);
     }
   });
@@ -65,8 +88,13 @@ describe('v2 contexts on the real corpora', () => {
     const i = found.segment_by_shard.findIndex(([lo, hi]) => hi - lo > 5);
     const [lo, hi] = found.segment_by_shard[i] as [number, number];
     const res = await v2(stack.url, 'contexts', {
-      index: 'news', expected_index_version: VERSION, shard_id: found.shard_ids[i], rank_from: lo, rank_to: Math.min(hi, lo + 1000),
-      query: 'Regierung', context_bytes: 80,
+      index: 'news',
+      expected_index_version: VERSION,
+      shard_id: found.shard_ids[i],
+      rank_from: lo,
+      rank_to: Math.min(hi, lo + 1000),
+      query: 'Regierung',
+      context_bytes: 80,
     });
     expect(res.status).toBe(200);
     const body = res.body as ContextsResult;
@@ -79,13 +107,22 @@ describe('v2 contexts on the real corpora', () => {
       expect(Buffer.byteLength(line.left)).toBeLessThanOrEqual(80);
       expect(Buffer.byteLength(line.right)).toBeLessThanOrEqual(80);
       expect(line.match).toBe('Regierung');
-      expect(a?.text.subarray(line.offset - left.length, line.offset + 9 + Buffer.byteLength(line.right)).toString()).toBe(line.left + line.match + line.right);
+      expect(
+        a?.text.subarray(line.offset - left.length, line.offset + 9 + Buffer.byteLength(line.right)).toString(),
+      ).toBe(line.left + line.match + line.right);
       expect(line.title).toBe(a?.meta.title ?? null);
     }
   });
 
   it('answers 422 at the edges of its limits', async () => {
-    const body = { index: 'news', expected_index_version: VERSION, shard_id: 'x', rank_from: 0, rank_to: 1, query: 'a' };
+    const body = {
+      index: 'news',
+      expected_index_version: VERSION,
+      shard_id: 'x',
+      rank_from: 0,
+      rank_to: 1,
+      query: 'a',
+    };
     expect((await v2(stack.url, 'contexts', { ...body, context_bytes: 201 })).status).toBe(422);
     expect((await v2(stack.url, 'contexts', { ...body, query: '' })).status).toBe(422);
     const found = (await v2(stack.url, 'find', { index: 'news', query: 'e' })).body as FindResult;
@@ -100,7 +137,12 @@ describe('v2 contexts on the real corpora', () => {
 
 describe('v2 estimate on the real corpora', () => {
   it('is exact for rare queries and equals brute force under filters', async () => {
-    for (const [query, filters] of [['Bundesregierung', {}], ['Bundesregierung', { languages: ['de'] }], ['oil', { topics: ['crude'] }], ['東京', { languages: ['ja'] }]] as const) {
+    for (const [query, filters] of [
+      ['Bundesregierung', {}],
+      ['Bundesregierung', { languages: ['de'] }],
+      ['oil', { topics: ['crude'] }],
+      ['東京', { languages: ['ja'] }],
+    ] as const) {
       const res = await v2(stack.url, 'estimate', { index: 'news', query, ...filters });
       expect(res.status).toBe(200);
       const body = res.body as EstimateResult;
@@ -136,8 +178,11 @@ describe('v2 estimate on the real corpora', () => {
       for (const f of facets) {
         const filtered = await estimate(inProcess, { index: 'news', query, sources: [f.value] });
         expect(filtered.mode).toBe('exact');
-        expect({ value: f.value, articles: filtered.matching_articles.value, occurrences: filtered.matching_occurrences.value })
-          .toEqual({ value: f.value, articles: f.articles, occurrences: f.occurrences });
+        expect({
+          value: f.value,
+          articles: filtered.matching_articles.value,
+          occurrences: filtered.matching_occurrences.value,
+        }).toEqual({ value: f.value, articles: f.articles, occurrences: f.occurrences });
       }
     }
   });
@@ -157,8 +202,12 @@ describe('v2 estimate on the real corpora', () => {
 describe('HTTP compression through the gateway', () => {
   async function raw(path: string, body: unknown, acceptEncoding?: string) {
     const res = await request(`${stack.url}${path}`, {
-      method: 'POST', body: JSON.stringify(body),
-      headers: { 'content-type': 'application/json', ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) },
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: {
+        'content-type': 'application/json',
+        ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+      },
     });
     return { status: res.statusCode, headers: res.headers, bytes: Buffer.from(await res.body.arrayBuffer()) };
   }
@@ -167,10 +216,20 @@ describe('HTTP compression through the gateway', () => {
     const found = (await v2(stack.url, 'find', { index: 'news', query: 'the' })).body as FindResult;
     const i = found.segment_by_shard.findIndex(([lo, hi]) => hi - lo >= 1000);
     const [lo] = found.segment_by_shard[i] as [number, number];
-    const body = { index: 'news', expected_index_version: VERSION, shard_id: found.shard_ids[i], rank_from: lo, rank_to: lo + 1000, query: 'the' };
+    const body = {
+      index: 'news',
+      expected_index_version: VERSION,
+      shard_id: found.shard_ids[i],
+      rank_from: lo,
+      rank_to: lo + 1000,
+      query: 'the',
+    };
     const plain = await raw('/api/v2/documents', body);
     expect(plain.headers['content-encoding']).toBeUndefined();
-    for (const [accept, coding, decode] of [['br, gzip', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync]] as const) {
+    for (const [accept, coding, decode] of [
+      ['br, gzip', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
       const res = await raw('/api/v2/documents', body, accept);
       expect(res.status).toBe(200);
       expect(res.headers['content-encoding']).toBe(coding);
@@ -209,7 +268,13 @@ describe('matching options on the real corpora', () => {
     expect(found.shard_ids.length).toBeGreaterThan(new Set(found.shard_ids).size); // several spellings in some shard
     const totals = new QueryTotals();
     for (const page of planPages(found, 1000)) {
-      const res = await v2(stack.url, 'documents', { index: 'news', expected_index_version: VERSION, query, ...page, ...body });
+      const res = await v2(stack.url, 'documents', {
+        index: 'news',
+        expected_index_version: VERSION,
+        query,
+        ...page,
+        ...body,
+      });
       expect(res.status).toBe(200);
       totals.add(res.body);
     }
@@ -222,7 +287,8 @@ describe('matching options on the real corpora', () => {
   });
 
   it('answers get_doc for a rank of any spelling, and refuses ranks outside every interval', async () => {
-    const found = (await v2(stack.url, 'find', { index: 'news', query: 'oil', case: 'insensitive' })).body as FindResult;
+    const found = (await v2(stack.url, 'find', { index: 'news', query: 'oil', case: 'insensitive' }))
+      .body as FindResult;
     const exactFound = (await v2(stack.url, 'find', { index: 'news', query: 'oil' })).body as FindResult;
     // An interval of another spelling than "oil" (its ranks differ from the case-sensitive interval of its shard).
     const i = found.segment_by_shard.findIndex(([lo, hi], k) => {
@@ -231,10 +297,25 @@ describe('matching options on the real corpora', () => {
     });
     expect(i).toBeGreaterThan(-1);
     const [lo] = found.segment_by_shard[i] as [number, number];
-    const doc = await v2(stack.url, 'get_doc', { index: 'news', expected_index_version: VERSION, query: 'oil', case: 'insensitive', shard_id: found.shard_ids[i], rank: lo });
+    const doc = await v2(stack.url, 'get_doc', {
+      index: 'news',
+      expected_index_version: VERSION,
+      query: 'oil',
+      case: 'insensitive',
+      shard_id: found.shard_ids[i],
+      rank: lo,
+    });
     expect(doc.status).toBe(200);
-    expect((doc.body.spans as [string, string | null][]).some(([t, m]) => m === '0' && t.toLowerCase() === 'oil')).toBe(true);
-    const exact = await v2(stack.url, 'get_doc', { index: 'news', expected_index_version: VERSION, query: 'oil', shard_id: found.shard_ids[i], rank: lo });
+    expect((doc.body.spans as [string, string | null][]).some(([t, m]) => m === '0' && t.toLowerCase() === 'oil')).toBe(
+      true,
+    );
+    const exact = await v2(stack.url, 'get_doc', {
+      index: 'news',
+      expected_index_version: VERSION,
+      query: 'oil',
+      shard_id: found.shard_ids[i],
+      rank: lo,
+    });
     expect(exact.status).toBe(422);
   });
 

@@ -21,7 +21,11 @@ export const CORPORA = fileURLToPath(new URL('../../../../shared/corpora', impor
 export function corpusFiles(): string[] {
   return readdirSync(CORPORA, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(CORPORA, d.name)).filter((f) => f.endsWith('.jsonl.gz')).map((f) => join(CORPORA, d.name, f)))
+    .flatMap((d) =>
+      readdirSync(join(CORPORA, d.name))
+        .filter((f) => f.endsWith('.jsonl.gz'))
+        .map((f) => join(CORPORA, d.name, f)),
+    )
     .sort();
 }
 
@@ -34,7 +38,13 @@ export interface BuiltRelease {
 /** Builds a release with the real builder into a temp dir. `records` are written as JSONL (our own test text). */
 export async function buildV2Release(
   version: string,
-  sources: { inputs?: readonly string[]; records?: readonly Record<string, unknown>[]; countriesCsv?: string; partBytes?: number; wordCounts?: boolean },
+  sources: {
+    inputs?: readonly string[];
+    records?: readonly Record<string, unknown>[];
+    countriesCsv?: string;
+    partBytes?: number;
+    wordCounts?: boolean;
+  },
 ): Promise<BuiltRelease> {
   const root = await mkdtemp(join(tmpdir(), 'v2-e2e-'));
   const inputs = [...(sources.inputs ?? [])];
@@ -49,7 +59,15 @@ export async function buildV2Release(
     await writeFile(countries, sources.countriesCsv);
   }
   const dir = join(root, 'release');
-  await buildRelease({ inputs, out: dir, indexVersion: version, countries, concurrency: 2, partBytes: sources.partBytes, wordCounts: sources.wordCounts });
+  await buildRelease({
+    inputs,
+    out: dir,
+    indexVersion: version,
+    countries,
+    concurrency: 2,
+    partBytes: sources.partBytes,
+    wordCounts: sources.wordCounts,
+  });
   return { dir, version, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
@@ -62,12 +80,29 @@ export interface V2Processes {
 }
 
 export async function startWorkerProcess(release: BuiltRelease, port = 0): Promise<{ proc: NewsProcess; url: string }> {
-  const proc = spawnNews(['worker', '--release', release.dir, '--index-version', release.version, '--port', String(port), '--verify', 'sizes']);
+  const proc = spawnNews([
+    'worker',
+    '--release',
+    release.dir,
+    '--index-version',
+    release.version,
+    '--port',
+    String(port),
+    '--verify',
+    'sizes',
+  ]);
   return { proc, url: await proc.listening };
 }
 
-export async function startGatewayProcess(workerUrl: string, indexVersion: string): Promise<{ proc: NewsProcess; url: string }> {
-  const proc = spawnNews(['gateway', '--port', '0'], { ...OPERATOR_ENV, GATEWAY_INDEX_VERSION: indexVersion, GATEWAY_WORKER_URL: workerUrl });
+export async function startGatewayProcess(
+  workerUrl: string,
+  indexVersion: string,
+): Promise<{ proc: NewsProcess; url: string }> {
+  const proc = spawnNews(['gateway', '--port', '0'], {
+    ...OPERATOR_ENV,
+    GATEWAY_INDEX_VERSION: indexVersion,
+    GATEWAY_WORKER_URL: workerUrl,
+  });
   return { proc, url: await proc.listening };
 }
 
@@ -76,12 +111,22 @@ export async function startV2Processes(release: BuiltRelease): Promise<V2Process
   const worker = await startWorkerProcess(release);
   const gateway = await startGatewayProcess(worker.url, release.version);
   return {
-    url: gateway.url, workerUrl: worker.url, worker: worker.proc, gateway: gateway.proc,
-    stop: async () => { await gateway.proc.stop(); await worker.proc.stop(); },
+    url: gateway.url,
+    workerUrl: worker.url,
+    worker: worker.proc,
+    gateway: gateway.proc,
+    stop: async () => {
+      await gateway.proc.stop();
+      await worker.proc.stop();
+    },
   };
 }
 
-export async function v2(url: string, path: string, body: unknown): Promise<{ status: number; body: AnyJson; headers: Headers }> {
+export async function v2(
+  url: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: AnyJson; headers: Headers }> {
   return post(`${url}/api/v2/${path}`, body);
 }
 
@@ -127,30 +172,51 @@ export function passesFilters(meta: ArticleMetadata, f: DocumentFilters): boolea
     [f.sources, [meta.hostname, meta.sitename]],
     [f.countries, [meta.country]],
   ];
-  return rules.every(([wanted, labels]) =>
-    !wanted || wanted.length === 0 || wanted.some((w) => labels.some((l) => l !== null && filterKey(l) === filterKey(w))));
+  return rules.every(
+    ([wanted, labels]) =>
+      !wanted ||
+      wanted.length === 0 ||
+      wanted.some((w) => labels.some((l) => l !== null && filterKey(l) === filterKey(w))),
+  );
 }
 
 /** Brute-force query-wide totals: articles holding the query (and passing the filters), and their occurrences. */
-export function bruteTotals(articles: readonly ScannedArticle[], query: string, filters: DocumentFilters = {}): { articles: number; occurrences: number } {
+export function bruteTotals(
+  articles: readonly ScannedArticle[],
+  query: string,
+  filters: DocumentFilters = {},
+): { articles: number; occurrences: number } {
   const q = Buffer.from(query);
   let docs = 0;
   let occ = 0;
   for (const a of articles) {
     const n = bruteOccurrences(a.text, q);
-    if (n > 0 && passesFilters(a.meta, filters)) { docs++; occ += n; }
+    if (n > 0 && passesFilters(a.meta, filters)) {
+      docs++;
+      occ += n;
+    }
   }
   return { articles: docs, occurrences: occ };
 }
 
 /** Pages a query through POST /api/v2/documents as the download script does and merges by (year, doc_ix). */
 export async function pageThroughDocuments(
-  url: string, found: FindResult, query: string, pageSize: number, filters: DocumentFilters = {},
+  url: string,
+  found: FindResult,
+  query: string,
+  pageSize: number,
+  filters: DocumentFilters = {},
 ): Promise<{ totals: QueryTotals; statuses: number[] }> {
   const totals = new QueryTotals();
   const statuses: number[] = [];
   for (const page of planPages(found, pageSize)) {
-    const res = await v2(url, 'documents', { index: 'news', expected_index_version: found.index_version, query, ...page, ...filters });
+    const res = await v2(url, 'documents', {
+      index: 'news',
+      expected_index_version: found.index_version,
+      query,
+      ...page,
+      ...filters,
+    });
     statuses.push(res.status);
     if (res.status === 200) totals.add(res.body);
   }
@@ -164,11 +230,17 @@ const WORD_CHAR = /^[\p{L}\p{N}]$/u;
  * character by character, remembering which folded positions are character edges; an occurrence is a match of
  * the folded query in the folded text that starts and ends on character edges (so `s` never matches half of `ß`).
  */
-export function bruteMatchCount(text: Buffer, query: string, opts: { caseInsensitive: boolean; wholeWord: boolean }, foldedText?: string): number {
+export function bruteMatchCount(
+  text: Buffer,
+  query: string,
+  opts: { caseInsensitive: boolean; wholeWord: boolean },
+  foldedText?: string,
+): number {
   const fold = (s: string) => (opts.caseInsensitive ? caseFold(s) : s);
   const want = fold(query);
   // Cheap exclusion first: without the folded query anywhere in the folded article there is no match.
-  if (!(opts.caseInsensitive ? (foldedText ?? caseFold(text.toString('utf8'))) : text.toString('utf8')).includes(want)) return 0;
+  if (!(opts.caseInsensitive ? (foldedText ?? caseFold(text.toString('utf8'))) : text.toString('utf8')).includes(want))
+    return 0;
   const chars = Array.from(text.toString('utf8'));
   let folded = '';
   const startAt = new Map<number, number>(); // folded offset of a character start → its index in `chars`
@@ -182,7 +254,12 @@ export function bruteMatchCount(text: Buffer, query: string, opts: { caseInsensi
     const first = startAt.get(at);
     const end = startAt.get(at + want.length);
     if (first === undefined || end === undefined) continue;
-    if (opts.wholeWord && ((first > 0 && WORD_CHAR.test(chars[first - 1] as string)) || (end < chars.length && WORD_CHAR.test(chars[end] as string)))) continue;
+    if (
+      opts.wholeWord &&
+      ((first > 0 && WORD_CHAR.test(chars[first - 1] as string)) ||
+        (end < chars.length && WORD_CHAR.test(chars[end] as string)))
+    )
+      continue;
     n++;
   }
   return n;

@@ -12,7 +12,8 @@ import { parseGatewayConfig, startGateway, type RunningGateway } from '../src/ga
 import { buildFixtureRelease, OPERATOR_ENV, silentLogger, type AnyJson } from './gateway-harness.ts';
 
 const VERSION = 'damage-1';
-const text = (n: number): string => `Nachrichten aus Köln ${n}: der Bundesrat tagt, der Bundesrat beschließt. `.repeat(40);
+const text = (n: number): string =>
+  `Nachrichten aus Köln ${n}: der Bundesrat tagt, der Bundesrat beschließt. `.repeat(40);
 const ARTICLES = [
   { text: text(1), warc_date: '2019-01-10T00:00:00Z', url: 'https://a.synthetic.example/1' },
   { text: text(2), warc_date: '2019-01-12T00:00:00Z', url: 'https://a.synthetic.example/2' },
@@ -26,7 +27,11 @@ let built: Awaited<ReturnType<typeof buildFixtureRelease>>;
 let worker: RunningWorker;
 let gateway: RunningGateway;
 const post = async (path: string, body: unknown): Promise<{ status: number; json: AnyJson }> => {
-  const r = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, json: await r.json() };
 };
 
@@ -43,7 +48,15 @@ beforeAll(async () => {
 
   const release = await openRelease(built.dir, { mode: 'disk', expectedIndexVersion: VERSION, verify: 'sizes' });
   worker = await startWorker(release, { host: '127.0.0.1', port: 0, backgroundCheck: built.dir }, silentLogger);
-  gateway = await startGateway(parseGatewayConfig({ GATEWAY_INDEX_VERSION: VERSION, GATEWAY_WORKER_URL: worker.url, GATEWAY_PORT: '0', ...OPERATOR_ENV }), silentLogger);
+  gateway = await startGateway(
+    parseGatewayConfig({
+      GATEWAY_INDEX_VERSION: VERSION,
+      GATEWAY_WORKER_URL: worker.url,
+      GATEWAY_PORT: '0',
+      ...OPERATOR_ENV,
+    }),
+    silentLogger,
+  );
 });
 
 afterAll(async () => {
@@ -63,12 +76,23 @@ describe('news worker --verify sizes: the background check', () => {
     await worker.backgroundCheck;
     const r = await fetch(`${gateway.url}/api/v2/health`);
     expect(r.status).toBe(503);
-    const body = await r.json() as AnyJson;
+    const body = (await r.json()) as AnyJson;
     expect(body).toMatchObject({
-      status: 'unavailable', missing_shards: ['2019-01'],
-      damaged_shards: [{ index: 'news', shardId: '2019-01', reason: expect.stringMatching(/indexes\/news\/shards\/2019-01\/text\.bin: it does not match its sha256 in the manifest/) }],
+      status: 'unavailable',
+      missing_shards: ['2019-01'],
+      damaged_shards: [
+        {
+          index: 'news',
+          shardId: '2019-01',
+          reason: expect.stringMatching(
+            /indexes\/news\/shards\/2019-01\/text\.bin: it does not match its sha256 in the manifest/,
+          ),
+        },
+      ],
     });
-    expect(body.reason).toMatch(/shard 2019-01 of release damage-1 is damaged on the worker and out of service .*restore the release from its source/);
+    expect(body.reason).toMatch(
+      /shard 2019-01 of release damage-1 is damaged on the worker and out of service .*restore the release from its source/,
+    );
   });
 
   it('queries touching it get 503 shards_unavailable (v1 and v2), not an answer from damaged bytes', async () => {
@@ -76,9 +100,15 @@ describe('news worker --verify sizes: the background check', () => {
     for (const path of ['/api/v1/count', '/api/v1/find', '/api/v2/count', '/api/v2/find']) {
       const r = await post(path, { query: 'Bundesrat', index: 'news' });
       expect(r.status, path).toBe(503);
-      expect(r.json, path).toMatchObject({ code: 'shards_unavailable', missing_shards: ['2019-01'], detail: expect.stringMatching(/Shard 2019-01 of this release is damaged/) });
+      expect(r.json, path).toMatchObject({
+        code: 'shards_unavailable',
+        missing_shards: ['2019-01'],
+        detail: expect.stringMatching(/Shard 2019-01 of this release is damaged/),
+      });
     }
-    expect((await post('/api/v1/count', { query: 'Bundesrat', index: 'news', year_min: 2019, year_max: 2019 })).status).toBe(503);
+    expect(
+      (await post('/api/v1/count', { query: 'Bundesrat', index: 'news', year_min: 2019, year_max: 2019 })).status,
+    ).toBe(503);
   });
 
   it('the intact shards keep answering, with the right counts', async () => {

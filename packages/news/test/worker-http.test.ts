@@ -8,7 +8,11 @@ import { buildFixtureRelease, get, post, silentLogger } from './gateway-harness.
 import { FIXTURE } from './gateway-fixture.ts';
 
 /** A frame the raw stream received, its payload copied out of the reader's input. */
-interface Frame { readonly id: number; readonly type: number; readonly payload: Buffer }
+interface Frame {
+  readonly id: number;
+  readonly type: number;
+  readonly payload: Buffer;
+}
 
 const VERSION = 'fixture-worker-http';
 let worker: RunningServer;
@@ -17,7 +21,11 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => {
   const built = await buildFixtureRelease(FIXTURE, VERSION);
   cleanup = built.cleanup;
-  worker = await startWorker(await openRelease(built.dir, { expectedIndexVersion: VERSION }), { host: '127.0.0.1', port: 0 }, silentLogger);
+  worker = await startWorker(
+    await openRelease(built.dir, { expectedIndexVersion: VERSION }),
+    { host: '127.0.0.1', port: 0 },
+    silentLogger,
+  );
 });
 afterAll(async () => {
   await worker?.close();
@@ -27,7 +35,10 @@ afterAll(async () => {
 describe('worker HTTP framing', () => {
   it('listens on loopback and answers a protocol message on POST /rpc', async () => {
     expect(new URL(worker.url).hostname).toBe('127.0.0.1');
-    const r = await post(`${worker.url}/rpc`, Buffer.from(encodeEnvelope({ kind: 'count', index: 'news', query: 'alpha', yearMin: null, yearMax: null })));
+    const r = await post(
+      `${worker.url}/rpc`,
+      Buffer.from(encodeEnvelope({ kind: 'count', index: 'news', query: 'alpha', yearMin: null, yearMax: null })),
+    );
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ kind: 'count', indexVersion: VERSION, count: 304 });
   });
@@ -51,7 +62,12 @@ describe('worker HTTP framing', () => {
 });
 
 /** A raw stream: the handshake's status line, then every frame the worker sends until it closes or `want` arrived. */
-function rawStream(path: string, upgrade: string, frames: Buffer[], want: number): Promise<{ status: string; frames: Frame[]; closed: boolean }> {
+function rawStream(
+  path: string,
+  upgrade: string,
+  frames: Buffer[],
+  want: number,
+): Promise<{ status: string; frames: Frame[]; closed: boolean }> {
   const { hostname, port } = new URL(worker.url);
   return new Promise((resolve) => {
     const s: Socket = connect({ host: hostname, port: Number(port) });
@@ -59,8 +75,13 @@ function rawStream(path: string, upgrade: string, frames: Buffer[], want: number
     let status = '';
     const reader = new FrameReader();
     const got: Frame[] = [];
-    const done = (closed: boolean) => { s.destroy(); resolve({ status, frames: got, closed }); };
-    s.once('connect', () => s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: ${upgrade}\r\n\r\n`));
+    const done = (closed: boolean) => {
+      s.destroy();
+      resolve({ status, frames: got, closed });
+    };
+    s.once('connect', () =>
+      s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: ${upgrade}\r\n\r\n`),
+    );
     s.on('data', (chunk: Buffer) => {
       if (status === '') {
         head += chunk.toString('latin1');
@@ -84,7 +105,12 @@ const count = (query: string) => encodeEnvelope({ kind: 'count', index: 'news', 
 
 describe('worker RPC stream (GET /rpc upgraded)', () => {
   it('answers every frame with the reply POST /rpc gives, matched by id', async () => {
-    const r = await rawStream('/rpc', 'news-rpc', [encodeFrame(7, FrameType.request, count('alpha')), encodeFrame(9, FrameType.request, count('zzzunfindable'))], 2);
+    const r = await rawStream(
+      '/rpc',
+      'news-rpc',
+      [encodeFrame(7, FrameType.request, count('alpha')), encodeFrame(9, FrameType.request, count('zzzunfindable'))],
+      2,
+    );
     expect(r.status).toBe('HTTP/1.1 101 Switching Protocols');
     const byId = new Map(r.frames.map((f) => [f.id, f]));
     expect(byId.get(7)?.type).toBe(FrameType.json);
@@ -94,12 +120,24 @@ describe('worker RPC stream (GET /rpc upgraded)', () => {
 
   it('refuses malformed JSON, another protocol version and a non-request frame, and keeps the stream open', async () => {
     const wrong = JSON.stringify({ protocol: PROTOCOL_VERSION - 1, request: { kind: 'identity' } });
-    const r = await rawStream('/rpc', 'news-rpc', [
-      encodeFrame(1, FrameType.request, '{'), encodeFrame(2, FrameType.request, wrong), encodeFrame(3, FrameType.json, '{}'),
-      encodeFrame(4, FrameType.request, count('alpha')),
-    ], 4);
+    const r = await rawStream(
+      '/rpc',
+      'news-rpc',
+      [
+        encodeFrame(1, FrameType.request, '{'),
+        encodeFrame(2, FrameType.request, wrong),
+        encodeFrame(3, FrameType.json, '{}'),
+        encodeFrame(4, FrameType.request, count('alpha')),
+      ],
+      4,
+    );
     expect(r.closed).toBe(false);
-    expect(r.frames.map((f) => [f.id, f.type])).toEqual([[1, FrameType.refused], [2, FrameType.refused], [3, FrameType.refused], [4, FrameType.json]]);
+    expect(r.frames.map((f) => [f.id, f.type])).toEqual([
+      [1, FrameType.refused],
+      [2, FrameType.refused],
+      [3, FrameType.refused],
+      [4, FrameType.json],
+    ]);
     expect(r.frames[1]!.payload.toString()).toMatch(/protocol version/);
   });
 
@@ -120,8 +158,14 @@ describe('worker RPC stream (GET /rpc upgraded)', () => {
     const client = createWorkerClient(worker.url, { timeoutMs: 2000, connections: 4, retries: 0, retryDelayMs: 0 });
     try {
       const queries = ['alpha', 'zzzunfindable', 'alpha', 'beta', 'alpha', 'gamma', 'zzzunfindable', 'alpha'];
-      const replies = await Promise.all(queries.map((query) => client.call({ kind: 'count', index: 'news', query, yearMin: null, yearMax: null })));
-      const one = await Promise.all(queries.map(async (query) => (await client.call({ kind: 'count', index: 'news', query, yearMin: null, yearMax: null }))));
+      const replies = await Promise.all(
+        queries.map((query) => client.call({ kind: 'count', index: 'news', query, yearMin: null, yearMax: null })),
+      );
+      const one = await Promise.all(
+        queries.map(
+          async (query) => await client.call({ kind: 'count', index: 'news', query, yearMin: null, yearMax: null }),
+        ),
+      );
       expect(replies).toEqual(one);
       expect(replies[0]).toEqual({ kind: 'count', indexVersion: VERSION, count: 304 });
       expect(replies[1]).toEqual({ kind: 'count', indexVersion: VERSION, count: 0 });

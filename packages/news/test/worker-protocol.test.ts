@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBudget, decodeEnvelope, encodeEnvelope, ProtocolError, PROTOCOL_VERSION, type WorkerRequest } from '../src/protocol/index.ts';
+import {
+  decodeBudget,
+  decodeEnvelope,
+  encodeEnvelope,
+  ProtocolError,
+  PROTOCOL_VERSION,
+  type WorkerRequest,
+} from '../src/protocol/index.ts';
 
 describe('gateway⇄worker protocol', () => {
   it('round-trips every request kind through its JSON envelope', () => {
@@ -14,11 +21,19 @@ describe('gateway⇄worker protocol', () => {
 
   it('refuses another protocol version, an unknown kind and malformed fields', () => {
     const bad: unknown[] = [
-      null, [], { protocol: PROTOCOL_VERSION + 1, request: { kind: 'identity' } },
+      null,
+      [],
+      { protocol: PROTOCOL_VERSION + 1, request: { kind: 'identity' } },
       { protocol: PROTOCOL_VERSION, request: { kind: 'delete_everything' } },
       { protocol: PROTOCOL_VERSION, request: { kind: 'count', index: 'news', query: 5 } },
-      { protocol: PROTOCOL_VERSION, request: { kind: 'get_doc', index: 'news', query: 'x', s: -1, rank: 0, maxCtxLen: 1 } },
-      { protocol: PROTOCOL_VERSION, request: { kind: 'get_doc', index: 'news', query: 'x', s: 0, rank: 0.5, maxCtxLen: 1 } },
+      {
+        protocol: PROTOCOL_VERSION,
+        request: { kind: 'get_doc', index: 'news', query: 'x', s: -1, rank: 0, maxCtxLen: 1 },
+      },
+      {
+        protocol: PROTOCOL_VERSION,
+        request: { kind: 'get_doc', index: 'news', query: 'x', s: 0, rank: 0.5, maxCtxLen: 1 },
+      },
       { protocol: PROTOCOL_VERSION, request: { kind: 'find', index: 'news', query: 'x', yearMin: '1990' } },
     ];
     for (const b of bad) expect(() => decodeEnvelope(b)).toThrowError(ProtocolError);

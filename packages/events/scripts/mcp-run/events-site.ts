@@ -19,14 +19,15 @@ export interface EventsSite {
   close(): Promise<void>;
 }
 
-export const freeLoopbackUrl = () => new Promise<string>((done, fail) => {
-  const probe = createServer();
-  probe.once('error', fail);
-  probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => done(`http://127.0.0.1:${port}`));
+export const freeLoopbackUrl = () =>
+  new Promise<string>((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(`http://127.0.0.1:${port}`));
+    });
   });
-});
 
 /** Serves at `base` (its origin is the site URL); everything it writes is deleted by `close`. */
 export async function startEventsSite(base: URL): Promise<EventsSite> {
@@ -34,15 +35,25 @@ export async function startEventsSite(base: URL): Promise<EventsSite> {
   const work = mkdtempSync(join(tmpdir(), 'events-mcp-site-'));
   const dbUrl = `sqlite:${join(work, 'events.sqlite')}`;
   const store = await openStore(dbUrl);
-  const { password } = await userService(store.db).add('admin', 'administrator', { email: 'admin@example.com', url: siteUrl });
-  const config = parseConfig({ port: Number(base.port || 80), host: base.hostname, db: dbUrl, siteUrl },
-    { EVENTS_UPLOADS_DIR: join(work, 'uploads'), EVENTS_SITE_NAME: 'MCP run' });
+  const { password } = await userService(store.db).add('admin', 'administrator', {
+    email: 'admin@example.com',
+    url: siteUrl,
+  });
+  const config = parseConfig(
+    { port: Number(base.port || 80), host: base.hostname, db: dbUrl, siteUrl },
+    { EVENTS_UPLOADS_DIR: join(work, 'uploads'), EVENTS_SITE_NAME: 'MCP run' },
+  );
   const app = createEventsApp({ config, store, clock: Date.now, logger: pino({ level: 'silent' }) });
   const seen: string[] = [];
-  app.addHook('onResponse', async (req, reply) => { seen.push(`${req.method} ${req.url} ${reply.statusCode}`); });
+  app.addHook('onResponse', async (req, reply) => {
+    seen.push(`${req.method} ${req.url} ${reply.statusCode}`);
+  });
   await app.listen({ port: config.port, host: config.host });
   return {
-    siteUrl, login: 'admin', password, seen,
+    siteUrl,
+    login: 'admin',
+    password,
+    seen,
     async close() {
       await app.close();
       await store.close();

@@ -8,7 +8,8 @@ import type { EventsSite } from './events-site.ts';
 export function mcpServerBuild(dir: string): { entry: string; version: string } | undefined {
   const entry = join(resolve(dir), 'dist', 'index.js');
   if (!existsSync(entry)) return undefined;
-  const version = (JSON.parse(readFileSync(join(resolve(dir), 'package.json'), 'utf8')) as { version?: string }).version ?? '?';
+  const version =
+    (JSON.parse(readFileSync(join(resolve(dir), 'package.json'), 'utf8')) as { version?: string }).version ?? '?';
   return { entry, version };
 }
 
@@ -26,18 +27,33 @@ export interface McpSession {
 export async function startMcpSession(entry: string, site: EventsSite): Promise<McpSession> {
   const work = mkdtempSync(join(tmpdir(), 'events-mcp-log-'));
   const logFile = join(work, 'mcp-server.log');
-  const client = new McpStdioClient(process.execPath, [entry, '--url', site.siteUrl, '--username', site.login, '--password', site.password],
-    { ...process.env, LOG_FILE: logFile, LOG_LEVEL: 'info' });
+  const client = new McpStdioClient(
+    process.execPath,
+    [entry, '--url', site.siteUrl, '--username', site.login, '--password', site.password],
+    { ...process.env, LOG_FILE: logFile, LOG_LEVEL: 'info' },
+  );
   const session: McpSession = {
     client,
-    logTail: (n) => (existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-n).map((l) => l.slice(0, 300)).join('\n') : ''),
+    logTail: (n) =>
+      existsSync(logFile)
+        ? readFileSync(logFile, 'utf8')
+            .trim()
+            .split('\n')
+            .slice(-n)
+            .map((l) => l.slice(0, 300))
+            .join('\n')
+        : '',
     async close() {
       await client.close();
       rmSync(work, { recursive: true, force: true });
     },
   };
   try {
-    await client.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'events-mcp-run', version: '1' } });
+    await client.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'events-mcp-run', version: '1' },
+    });
   } catch (err) {
     await session.close();
     throw err;

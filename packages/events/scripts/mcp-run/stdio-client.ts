@@ -4,8 +4,16 @@ import { createInterface } from 'node:readline';
 // The client half of MCP's stdio transport: JSON-RPC 2.0 messages, one per line, on the server's stdin and stdout.
 // Hand-written (60 lines) so the repository needs no MCP SDK to drive the vendor's server.
 
-interface RpcError { code: number; message: string; data?: unknown }
-interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+interface RpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
 
 export class McpStdioClient {
   private nextId = 1;
@@ -16,12 +24,20 @@ export class McpStdioClient {
   /** Set once the server process ended, with its exit code. */
   exitCode: number | null | undefined;
 
-  constructor(command: string, args: readonly string[], env: NodeJS.ProcessEnv, private readonly timeoutMs = 30_000) {
+  constructor(
+    command: string,
+    args: readonly string[],
+    env: NodeJS.ProcessEnv,
+    private readonly timeoutMs = 30_000,
+  ) {
     this.child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr.on('data', (d: Buffer) => { this.stderr += d.toString('utf8'); });
+    this.child.stderr.on('data', (d: Buffer) => {
+      this.stderr += d.toString('utf8');
+    });
     this.child.on('exit', (code) => {
       this.exitCode = code;
-      for (const p of this.pending.values()) p.reject(new Error(`MCP server exited (${code}) before answering: ${this.stderr.trim().slice(-500)}`));
+      for (const p of this.pending.values())
+        p.reject(new Error(`MCP server exited (${code}) before answering: ${this.stderr.trim().slice(-500)}`));
       this.pending.clear();
     });
     createInterface({ input: this.child.stdout }).on('line', (line) => this.receive(line));
@@ -29,7 +45,11 @@ export class McpStdioClient {
 
   private receive(line: string): void {
     let msg: { id?: number; result?: unknown; error?: RpcError };
-    try { msg = JSON.parse(line) as typeof msg; } catch { return; } // not protocol output (a stray log line)
+    try {
+      msg = JSON.parse(line) as typeof msg;
+    } catch {
+      return;
+    } // not protocol output (a stray log line)
     if (typeof msg.id !== 'number') return; // a notification from the server
     const p = this.pending.get(msg.id);
     if (!p) return;

@@ -4,11 +4,19 @@ import { ConfigError, DEFAULT_PORT, parseConfig, storeUrl } from './config.ts';
 describe('parseConfig', () => {
   it('defaults to SQLite under ./data on the documented port', () => {
     const c = parseConfig({}, {});
-    expect(c).toMatchObject({ port: DEFAULT_PORT, db: 'sqlite:./data/events.sqlite', siteUrl: `http://127.0.0.1:${DEFAULT_PORT}`, timezone: 'UTC' });
+    expect(c).toMatchObject({
+      port: DEFAULT_PORT,
+      db: 'sqlite:./data/events.sqlite',
+      siteUrl: `http://127.0.0.1:${DEFAULT_PORT}`,
+      timezone: 'UTC',
+    });
     expect(Object.isFrozen(c)).toBe(true);
   });
   it('lets flags win over the environment', () => {
-    expect(parseConfig({ port: 9000 }, { EVENTS_PORT: '7000', EVENTS_TIMEZONE: 'Europe/Rome' })).toMatchObject({ port: 9000, timezone: 'Europe/Rome' });
+    expect(parseConfig({ port: 9000 }, { EVENTS_PORT: '7000', EVENTS_TIMEZONE: 'Europe/Rome' })).toMatchObject({
+      port: 9000,
+      timezone: 'Europe/Rome',
+    });
   });
   it('sizes the item cache in MiB, 64 by default and 0 to turn it off', () => {
     expect(parseConfig({}, {}).itemCacheBytes).toBe(128 * 2 ** 20);
@@ -16,14 +24,27 @@ describe('parseConfig', () => {
     expect(parseConfig({}, { EVENTS_ITEM_CACHE_MB: '8' }).itemCacheBytes).toBe(8 * 2 ** 20);
   });
   it('keeps uploads under ./data/uploads, caps images at 10 MiB and refuses private image hosts by default', () => {
-    expect(parseConfig({}, {})).toMatchObject({ uploadsDir: './data/uploads', mediaMaxBytes: 10 * 2 ** 20, mediaAllowPrivateHosts: false });
-    expect(parseConfig({}, { EVENTS_UPLOADS_DIR: '/srv/up', EVENTS_MEDIA_MAX_BYTES: '1000', EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'true' }))
-      .toMatchObject({ uploadsDir: '/srv/up', mediaMaxBytes: 1000, mediaAllowPrivateHosts: true });
+    expect(parseConfig({}, {})).toMatchObject({
+      uploadsDir: './data/uploads',
+      mediaMaxBytes: 10 * 2 ** 20,
+      mediaAllowPrivateHosts: false,
+    });
+    expect(
+      parseConfig(
+        {},
+        { EVENTS_UPLOADS_DIR: '/srv/up', EVENTS_MEDIA_MAX_BYTES: '1000', EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'true' },
+      ),
+    ).toMatchObject({ uploadsDir: '/srv/up', mediaMaxBytes: 1000, mediaAllowPrivateHosts: true });
   });
   it('reads the store diagnostics and the zoneinfo folder once, here, with their defaults', () => {
-    expect(parseConfig({}, {})).toMatchObject({ slowQueryMs: 0, sqliteSync: 'NORMAL', zoneinfoDir: '/usr/share/zoneinfo' });
-    expect(parseConfig({}, { EVENTS_SLOW_QUERY_MS: '25', EVENTS_SQLITE_SYNC: 'full', TZDIR: '/opt/zoneinfo' }))
-      .toMatchObject({ slowQueryMs: 25, sqliteSync: 'FULL', zoneinfoDir: '/opt/zoneinfo' });
+    expect(parseConfig({}, {})).toMatchObject({
+      slowQueryMs: 0,
+      sqliteSync: 'NORMAL',
+      zoneinfoDir: '/usr/share/zoneinfo',
+    });
+    expect(
+      parseConfig({}, { EVENTS_SLOW_QUERY_MS: '25', EVENTS_SQLITE_SYNC: 'full', TZDIR: '/opt/zoneinfo' }),
+    ).toMatchObject({ slowQueryMs: 25, sqliteSync: 'FULL', zoneinfoDir: '/opt/zoneinfo' });
     expect(() => parseConfig({}, { EVENTS_SQLITE_SYNC: 'OFF' })).toThrow(/EVENTS_SQLITE_SYNC must be NORMAL or FULL/);
     expect(() => parseConfig({}, { EVENTS_SLOW_QUERY_MS: 'slow' })).toThrow(/EVENTS_SLOW_QUERY_MS/);
   });
@@ -32,14 +53,24 @@ describe('parseConfig', () => {
     expect(parseConfig({}, { EVENTS_RECURRENCE_MAX_OCCURRENCES: '1' }).recurrenceMaxOccurrences).toBe(1);
     expect(parseConfig({}, { EVENTS_RECURRENCE_MAX_OCCURRENCES: '100000' }).recurrenceMaxOccurrences).toBe(100_000);
     for (const bad of ['0', '100001', '2.5', 'many']) {
-      expect(() => parseConfig({}, { EVENTS_RECURRENCE_MAX_OCCURRENCES: bad })).toThrow(/EVENTS_RECURRENCE_MAX_OCCURRENCES/);
+      expect(() => parseConfig({}, { EVENTS_RECURRENCE_MAX_OCCURRENCES: bad })).toThrow(
+        /EVENTS_RECURRENCE_MAX_OCCURRENCES/,
+      );
     }
   });
   it.each([
-    [{ port: 'x' }, {}], [{ db: 'mysql://x' }, {}], [{}, { EVENTS_TIMEZONE: 'Mars/Base' }], [{}, { EVENTS_CACHE_TTL_MS: '-1' }],
-    [{}, { EVENTS_ITEM_CACHE_MB: '-1' }], [{}, { EVENTS_ITEM_CACHE_MB: '1.5' }], [{}, { EVENTS_ITEM_CACHE_MB: 'lots' }],
-    [{}, { EVENTS_CURRENCY_POSITION: 'middle' }], [{ siteUrl: 'not a url' }, {}],
-    [{}, { EVENTS_MEDIA_MAX_BYTES: '0' }], [{}, { EVENTS_MEDIA_MAX_BYTES: 'big' }], [{}, { EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'maybe' }],
+    [{ port: 'x' }, {}],
+    [{ db: 'mysql://x' }, {}],
+    [{}, { EVENTS_TIMEZONE: 'Mars/Base' }],
+    [{}, { EVENTS_CACHE_TTL_MS: '-1' }],
+    [{}, { EVENTS_ITEM_CACHE_MB: '-1' }],
+    [{}, { EVENTS_ITEM_CACHE_MB: '1.5' }],
+    [{}, { EVENTS_ITEM_CACHE_MB: 'lots' }],
+    [{}, { EVENTS_CURRENCY_POSITION: 'middle' }],
+    [{ siteUrl: 'not a url' }, {}],
+    [{}, { EVENTS_MEDIA_MAX_BYTES: '0' }],
+    [{}, { EVENTS_MEDIA_MAX_BYTES: 'big' }],
+    [{}, { EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: 'maybe' }],
   ])('stops start-up on a bad value: %j %j', (flags, env) => {
     expect(() => parseConfig(flags, env)).toThrow(ConfigError);
   });
@@ -48,6 +79,7 @@ describe('parseConfig', () => {
     expect(storeUrl('./data/events.db')).toBe('sqlite:./data/events.db');
     expect(storeUrl('events.SQLITE3')).toBe('sqlite:events.SQLITE3');
     expect(storeUrl('postgresql://u@h/db')).toBe('postgresql://u@h/db');
-    for (const bad of ['/srv/events', 'mysql://root@h/events.db', 'sqlite:', '']) expect(() => storeUrl(bad)).toThrow(ConfigError);
+    for (const bad of ['/srv/events', 'mysql://root@h/events.db', 'sqlite:', ''])
+      expect(() => storeUrl(bad)).toThrow(ConfigError);
   });
 });

@@ -100,17 +100,27 @@ export function storeUrl(value: string): string {
  * Merges flags over environment (`EVENTS_*`) over defaults and checks every value; a bad value stops start-up.
  * @example parseConfig({ port: '9000' }, process.env)
  */
-export function parseConfig(flags: Partial<Record<keyof Config, string | number>>, env: NodeJS.ProcessEnv = {}): Config {
+export function parseConfig(
+  flags: Partial<Record<keyof Config, string | number>>,
+  env: NodeJS.ProcessEnv = {},
+): Config {
   const pick = (key: keyof Config, envName: string): string | undefined => {
     const v = flags[key] ?? env[envName];
     return v === undefined || v === '' ? undefined : String(v);
   };
   const port = Number(pick('port', 'EVENTS_PORT') ?? defaultConfig.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0-65535, got ${String(flags.port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`--port must be 0-65535, got ${String(flags.port)}`);
   const db = storeUrl(pick('db', 'EVENTS_DB') ?? defaultConfig.db);
   const host = pick('host', 'EVENTS_HOST') ?? defaultConfig.host;
-  const siteUrl = (pick('siteUrl', 'EVENTS_SITE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
-  try { new URL(siteUrl); } catch { throw new ConfigError(`EVENTS_SITE_URL must be an absolute URL, got ${siteUrl}`); }
+  const siteUrl = (
+    pick('siteUrl', 'EVENTS_SITE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`
+  ).replace(/\/+$/, '');
+  try {
+    new URL(siteUrl);
+  } catch {
+    throw new ConfigError(`EVENTS_SITE_URL must be an absolute URL, got ${siteUrl}`);
+  }
   const timezone = pick('timezone', 'EVENTS_TIMEZONE') ?? defaultConfig.timezone;
   if (!isValidZone(timezone)) throw new ConfigError(`EVENTS_TIMEZONE must be an IANA zone or UTC±h, got ${timezone}`);
   const currencyPosition = pick('currencyPosition', 'EVENTS_CURRENCY_POSITION') ?? defaultConfig.currencyPosition;
@@ -120,31 +130,53 @@ export function parseConfig(flags: Partial<Record<keyof Config, string | number>
   const geolocRadiusKm = Number(pick('geolocRadiusKm', 'EVENTS_GEOLOC_RADIUS_KM') ?? defaultConfig.geolocRadiusKm);
   if (!(geolocRadiusKm > 0)) throw new ConfigError('EVENTS_GEOLOC_RADIUS_KM must be a positive number');
   const bodyLimitBytes = Number(pick('bodyLimitBytes', 'EVENTS_BODY_LIMIT') ?? defaultConfig.bodyLimitBytes);
-  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024) throw new ConfigError('EVENTS_BODY_LIMIT must be an integer ≥ 1024');
+  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024)
+    throw new ConfigError('EVENTS_BODY_LIMIT must be an integer ≥ 1024');
   const cacheTtlMs = Number(pick('cacheTtlMs', 'EVENTS_CACHE_TTL_MS') ?? defaultConfig.cacheTtlMs);
-  if (!Number.isInteger(cacheTtlMs) || cacheTtlMs < 0) throw new ConfigError('EVENTS_CACHE_TTL_MS must be an integer ≥ 0 (0 disables the cache)');
+  if (!Number.isInteger(cacheTtlMs) || cacheTtlMs < 0)
+    throw new ConfigError('EVENTS_CACHE_TTL_MS must be an integer ≥ 0 (0 disables the cache)');
   const validatorTtlMs = Number(env.EVENTS_VALIDATOR_TTL_MS || defaultConfig.validatorTtlMs);
-  if (!Number.isInteger(validatorTtlMs) || validatorTtlMs < 0) throw new ConfigError('EVENTS_VALIDATOR_TTL_MS must be an integer ≥ 0 (0: every 304 rebuilds the answer first)');
+  if (!Number.isInteger(validatorTtlMs) || validatorTtlMs < 0)
+    throw new ConfigError('EVENTS_VALIDATOR_TTL_MS must be an integer ≥ 0 (0: every 304 rebuilds the answer first)');
   const itemCacheMb = Number(env.EVENTS_ITEM_CACHE_MB || defaultConfig.itemCacheBytes / 2 ** 20);
-  if (!Number.isInteger(itemCacheMb) || itemCacheMb < 0) throw new ConfigError('EVENTS_ITEM_CACHE_MB must be an integer ≥ 0 (0 disables the item cache)');
+  if (!Number.isInteger(itemCacheMb) || itemCacheMb < 0)
+    throw new ConfigError('EVENTS_ITEM_CACHE_MB must be an integer ≥ 0 (0 disables the item cache)');
   const mediaMaxBytes = Number(env.EVENTS_MEDIA_MAX_BYTES || defaultConfig.mediaMaxBytes);
-  if (!Number.isInteger(mediaMaxBytes) || mediaMaxBytes < 1) throw new ConfigError('EVENTS_MEDIA_MAX_BYTES must be a positive integer');
+  if (!Number.isInteger(mediaMaxBytes) || mediaMaxBytes < 1)
+    throw new ConfigError('EVENTS_MEDIA_MAX_BYTES must be a positive integer');
   const allowPrivate = (env.EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS ?? '').toLowerCase();
-  if (!['', '0', '1', 'true', 'false'].includes(allowPrivate)) throw new ConfigError('EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS must be 1/true or 0/false');
+  if (!['', '0', '1', 'true', 'false'].includes(allowPrivate))
+    throw new ConfigError('EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS must be 1/true or 0/false');
   const recurrenceMax = Number(env.EVENTS_RECURRENCE_MAX_OCCURRENCES || defaultConfig.recurrenceMaxOccurrences);
   if (!Number.isInteger(recurrenceMax) || recurrenceMax < 1 || recurrenceMax > 100_000) {
     throw new ConfigError('EVENTS_RECURRENCE_MAX_OCCURRENCES must be an integer from 1 to 100000');
   }
   const adminEmail = (env.EVENTS_ADMIN_EMAIL ?? defaultConfig.adminEmail).trim();
-  if (adminEmail !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) throw new ConfigError(`EVENTS_ADMIN_EMAIL must be an e-mail address, got ${adminEmail}`);
+  if (adminEmail !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail))
+    throw new ConfigError(`EVENTS_ADMIN_EMAIL must be an e-mail address, got ${adminEmail}`);
   const slowQueryMs = Number(env.EVENTS_SLOW_QUERY_MS || defaultConfig.slowQueryMs);
   if (!(slowQueryMs >= 0)) throw new ConfigError('EVENTS_SLOW_QUERY_MS must be a number ≥ 0 (0: off)');
   const sqliteSync = (env.EVENTS_SQLITE_SYNC || defaultConfig.sqliteSync).toUpperCase();
-  if (sqliteSync !== 'NORMAL' && sqliteSync !== 'FULL') throw new ConfigError(`EVENTS_SQLITE_SYNC must be NORMAL or FULL, got ${sqliteSync}`);
+  if (sqliteSync !== 'NORMAL' && sqliteSync !== 'FULL')
+    throw new ConfigError(`EVENTS_SQLITE_SYNC must be NORMAL or FULL, got ${sqliteSync}`);
   return Object.freeze({
-    recurrenceMaxOccurrences: recurrenceMax, slowQueryMs, sqliteSync, zoneinfoDir: env.TZDIR || defaultConfig.zoneinfoDir,
-    port, host, db, siteUrl, timezone, currencyPosition, geolocRadiusKm, bodyLimitBytes, cacheTtlMs, validatorTtlMs, itemCacheBytes: itemCacheMb * 2 ** 20,
-    uploadsDir: env.EVENTS_UPLOADS_DIR || defaultConfig.uploadsDir, mediaMaxBytes,
+    recurrenceMaxOccurrences: recurrenceMax,
+    slowQueryMs,
+    sqliteSync,
+    zoneinfoDir: env.TZDIR || defaultConfig.zoneinfoDir,
+    port,
+    host,
+    db,
+    siteUrl,
+    timezone,
+    currencyPosition,
+    geolocRadiusKm,
+    bodyLimitBytes,
+    cacheTtlMs,
+    validatorTtlMs,
+    itemCacheBytes: itemCacheMb * 2 ** 20,
+    uploadsDir: env.EVENTS_UPLOADS_DIR || defaultConfig.uploadsDir,
+    mediaMaxBytes,
     mediaAllowPrivateHosts: allowPrivate === '1' || allowPrivate === 'true',
     siteName: pick('siteName', 'EVENTS_SITE_NAME') ?? defaultConfig.siteName,
     siteDescription: env.EVENTS_SITE_DESCRIPTION ?? defaultConfig.siteDescription,

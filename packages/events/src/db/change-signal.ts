@@ -46,7 +46,12 @@ export function sqliteChangeSignal(sqlite: SQLite.Database): ChangeSignal {
   // One number for every topic: a commit from elsewhere may have touched any table.
   const stmt = sqlite.prepare('pragma data_version').pluck();
   // `read()` already sees every commit of every process at once: there is never anything to wait for.
-  return { read: () => stmt.get() as number, writeToken: async () => SQLITE_TOKEN, catchUp: async () => {}, close: async () => {} };
+  return {
+    read: () => stmt.get() as number,
+    writeToken: async () => SQLITE_TOKEN,
+    catchUp: async () => {},
+    close: async () => {},
+  };
 }
 
 /**
@@ -69,7 +74,8 @@ export function parseLsn(text: string): bigint {
   return m === null ? 0n : (BigInt(`0x${m[1]}`) << 32n) | BigInt(`0x${m[2]}`);
 }
 
-export const formatLsn = (lsn: bigint): string => `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;
+export const formatLsn = (lsn: bigint): string =>
+  `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;
 
 export interface PgSignalOptions {
   /** Wait before listening again after the listening connection failed. */
@@ -88,7 +94,9 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
   const retryMs = opts.retryMs ?? 1000;
   const catchUpMs = opts.catchUpMs ?? 1000;
   const versions: Record<ChangeTopic, number> = { calendar: 0, users: 0, logins: 0 };
-  const moveAll = () => { for (const t of TOPICS) versions[t]++; };
+  const moveAll = () => {
+    for (const t of TOPICS) versions[t]++;
+  };
   /** The payload names the table (migration 008); an empty one (before it) may be any table. */
   const notified = (table: string) => {
     if (table === '') return moveAll();
@@ -109,7 +117,10 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
     void dispose(client);
     client = undefined;
     if (!closed && retry === undefined) {
-      retry = setTimeout(() => { retry = undefined; listen().catch(() => {}); }, retryMs);
+      retry = setTimeout(() => {
+        retry = undefined;
+        listen().catch(() => {});
+      }, retryMs);
       retry.unref();
     }
   };
@@ -118,7 +129,9 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
     const c = new pg.Client({ connectionString, application_name: CHANGE_LISTENER_NAME });
     client = c;
     c.on('error', lost);
-    c.on('end', () => { if (client === c) lost(); });
+    c.on('end', () => {
+      if (client === c) lost();
+    });
     c.on('notification', (n) => notified(n.payload ?? ''));
     try {
       await c.connect();
@@ -135,20 +148,27 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
   // The highest WAL position a query on the listening connection returned: every notification of a transaction
   // committed before it was read has been received (PostgreSQL sends pending notifications before a query's answer).
   let caughtUp = 0n;
-  const walPosition = async (): Promise<bigint> => parseLsn((await client!.query<{ lsn: string }>(WAL_POSITION)).rows[0]!.lsn);
+  const walPosition = async (): Promise<bigint> =>
+    parseLsn((await client!.query<{ lsn: string }>(WAL_POSITION)).rows[0]!.lsn);
 
   return listen().then(() => ({
     read: (topic: ChangeTopic = 'calendar') => (listening ? versions[topic] : ++versions[topic]),
     async writeToken() {
       if (!listening) return undefined;
-      try { return formatLsn(await walPosition()); } catch { return undefined; }
+      try {
+        return formatLsn(await walPosition());
+      } catch {
+        return undefined;
+      }
     },
     async catchUp(token: string) {
       const wanted = parseLsn(token);
       // While not listening every read already answers a new number: caches are bypassed, nothing to wait for.
       if (!listening || wanted <= caughtUp) return;
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), catchUpMs); });
+      const late = new Promise<'late'>((r) => {
+        timer = setTimeout(() => r('late'), catchUpMs);
+      });
       try {
         const at = await Promise.race([walPosition(), late]);
         if (at !== 'late') {

@@ -18,4 +18,5 @@ export function isTransactionConflict(err: unknown): boolean {
  * Milliseconds to wait before run `attempt + 1`: random in [0, 10·2^attempt) (full jitter), so the transactions
  * of a cycle do not meet again in step: under 20 ms after the first conflict, under 160 ms after the fourth.
  */
-export const conflictBackoffMs = (attempt: number, random: () => number = Math.random): number => random() * 10 * 2 ** attempt;
+export const conflictBackoffMs = (attempt: number, random: () => number = Math.random): number =>
+  random() * 10 * 2 ** attempt;

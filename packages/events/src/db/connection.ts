@@ -2,7 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { type Dialect, Kysely, Migrator, type LogEvent, PostgresAdapter, PostgresDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import {
+  type Dialect,
+  Kysely,
+  Migrator,
+  type LogEvent,
+  PostgresAdapter,
+  PostgresDialect,
+  sql,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
 import type { Database } from './schema.ts';
 import { initialMigration } from './migrations/001-initial.ts';
 import { cachingDatabase } from './statement-cache.ts';
@@ -28,9 +38,13 @@ import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-
 export type DbKind = 'sqlite' | 'postgres';
 
 /** Prints queries slower than `ms` to stderr (a diagnostic, config `slowQueryMs`); none when 0. */
-const slowQueryLog = (ms: number) => ms > 0
-  ? (e: LogEvent) => { if (e.queryDurationMillis >= ms) process.stderr.write(`slow query ${e.queryDurationMillis.toFixed(1)} ms: ${e.query.sql}\n`); }
-  : undefined;
+const slowQueryLog = (ms: number) =>
+  ms > 0
+    ? (e: LogEvent) => {
+        if (e.queryDurationMillis >= ms)
+          process.stderr.write(`slow query ${e.queryDurationMillis.toFixed(1)} ms: ${e.query.sql}\n`);
+      }
+    : undefined;
 
 export interface StoreOptions {
   /** Told when PostgreSQL's change listener loses its connection; it reconnects by itself and caches are bypassed meanwhile. */
@@ -65,20 +79,29 @@ function configureSqlite(sqlite: SQLite.Database, sync: 'NORMAL' | 'FULL'): SQLi
 /** Numbered migrations; the Kysely migration table records which ran, so the schema version is checked on start. */
 function migrations(kind: DbKind): Record<string, Migration> {
   return {
-    '001-initial': initialMigration(kind), '002-term-counts': termCountsMigration, '003-term-links-index': termLinksIndexMigration,
-    '004-change-notify': changeNotifyMigration(kind), '005-attachments': attachmentsMigration(kind),
+    '001-initial': initialMigration(kind),
+    '002-term-counts': termCountsMigration,
+    '003-term-links-index': termLinksIndexMigration,
+    '004-change-notify': changeNotifyMigration(kind),
+    '005-attachments': attachmentsMigration(kind),
     '006-login-attempts': loginAttemptsMigration,
-    '007-term-names-repeat': termNamesRepeatMigration, '008-notify-table': notifyTableMigration(kind),
-    '009-recurrence': recurrenceMigration(kind), '010-occurrence-exclusions': occurrenceExclusionsMigration,
+    '007-term-names-repeat': termNamesRepeatMigration,
+    '008-notify-table': notifyTableMigration(kind),
+    '009-recurrence': recurrenceMigration(kind),
+    '010-occurrence-exclusions': occurrenceExclusionsMigration,
     '011-row-id-ceiling': rowIdCeilingMigration(kind),
-    '012-term-one-reserved': termOneReservedMigration(kind), '013-post-guid': postGuidMigration,
-    '014-user-url': userUrlMigration, '015-slug-hints': slugHintsMigration(kind),
+    '012-term-one-reserved': termOneReservedMigration(kind),
+    '013-post-guid': postGuidMigration,
+    '014-user-url': userUrlMigration,
+    '015-slug-hints': slugHintsMigration(kind),
   };
 }
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly kind: DbKind) {}
-  async getMigrations(): Promise<Record<string, Migration>> { return migrations(this.kind); }
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations(this.kind);
+  }
 }
 
 /**
@@ -105,7 +128,11 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
       dialect = new ImmediateSqliteDialect({ database: cachingDatabase(sqlite) }, sqlite);
     } else {
       readHandle = configureSqlite(new SQLite(path), sync);
-      dialect = new TwoHandleSqliteDialect({ reader: cachingDatabase(readHandle), writer: cachingDatabase(sqlite), rawWriter: sqlite });
+      dialect = new TwoHandleSqliteDialect({
+        reader: cachingDatabase(readHandle),
+        writer: cachingDatabase(sqlite),
+        rawWriter: sqlite,
+      });
     }
     db = new Kysely<Database>({ dialect, log });
   } else {
@@ -116,8 +143,14 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
     // listener that event kills the process. The pool listens only on idle clients, so every client gets one for
     // the time it is checked out: its running query rejects (503 to the caller) and the pool drops the broken
     // client on release, connecting afresh (prepared statements are re-prepared per connection, pg-prepared.ts).
-    pool.on('error', () => { /* idle client lost: the pool removes it by itself */ });
-    pool.on('connect', (client) => { client.on('error', () => { /* see above: the query in progress reports it */ }); });
+    pool.on('error', () => {
+      /* idle client lost: the pool removes it by itself */
+    });
+    pool.on('connect', (client) => {
+      client.on('error', () => {
+        /* see above: the query in progress reports it */
+      });
+    });
     prepared = preparingPool(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared }), log });
   }
@@ -140,12 +173,22 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
   try {
     // The reader's data_version moves on every commit but its own (it never writes): this process's too, which is
     // only more cautious, since those bump their generation anyway.
-    changes = sqliteHandle ? sqliteChangeSignal(readHandle ?? sqliteHandle) : await pgChangeSignal(url, { onError: opts.onChangeListenerError });
+    changes = sqliteHandle
+      ? sqliteChangeSignal(readHandle ?? sqliteHandle)
+      : await pgChangeSignal(url, { onError: opts.onChangeListenerError });
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  return { db, kind, changes, close: async () => { await changes.close(); await db.destroy(); } };
+  return {
+    db,
+    kind,
+    changes,
+    close: async () => {
+      await changes.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** True when `db` (or a transaction on it) talks to PostgreSQL. */

@@ -3,10 +3,25 @@ import { EVENT_COLUMNS, EVENT_SELECT, occurrenceCopy } from './event-columns.ts'
 import type { EventColumns } from './schema.ts';
 
 const first: EventColumns = {
-  post_id: 7, start_local: '2026-01-05 10:00:00', end_local: '2026-01-05 11:00:00', start_utc: '2026-01-05 09:00:00',
-  end_utc: '2026-01-05 10:00:00', timezone: 'Europe/Rome', all_day: 0, cost: '["5"]', currency_symbol: '€', currency_position: 'postfix',
-  website: 'https://example.org', show_map: 1, show_map_link: 0, hide_from_listings: 0, featured: 1, venue_id: 3, parent_id: null,
-  thumbnail_id: 9, duration: 3600,
+  post_id: 7,
+  start_local: '2026-01-05 10:00:00',
+  end_local: '2026-01-05 11:00:00',
+  start_utc: '2026-01-05 09:00:00',
+  end_utc: '2026-01-05 10:00:00',
+  timezone: 'Europe/Rome',
+  all_day: 0,
+  cost: '["5"]',
+  currency_symbol: '€',
+  currency_position: 'postfix',
+  website: 'https://example.org',
+  show_map: 1,
+  show_map_link: 0,
+  hide_from_listings: 0,
+  featured: 1,
+  venue_id: 3,
+  parent_id: null,
+  thumbnail_id: 9,
+  duration: 3600,
 };
 
 describe('event columns', () => {
@@ -18,8 +33,18 @@ describe('event columns', () => {
 
   it("copies to an occurrence exactly the 'copy' columns: not the key, dates, series link or duration", () => {
     expect(occurrenceCopy(first)).toEqual({
-      timezone: 'Europe/Rome', all_day: 0, cost: '["5"]', currency_symbol: '€', currency_position: 'postfix', website: 'https://example.org',
-      show_map: 1, show_map_link: 0, hide_from_listings: 0, featured: 1, venue_id: 3, thumbnail_id: 9,
+      timezone: 'Europe/Rome',
+      all_day: 0,
+      cost: '["5"]',
+      currency_symbol: '€',
+      currency_position: 'postfix',
+      website: 'https://example.org',
+      show_map: 1,
+      show_map_link: 0,
+      hide_from_listings: 0,
+      featured: 1,
+      venue_id: 3,
+      thumbnail_id: 9,
     });
   });
 });

@@ -12,10 +12,23 @@ export type OccurrenceRule = 'copy' | 'dates' | 'series' | 'own';
  * `satisfies` over the table's keys makes a new column that is not listed here a compile error.
  */
 export const EVENT_COLUMNS = {
-  start_local: 'dates', end_local: 'dates', start_utc: 'dates', end_utc: 'dates',
-  timezone: 'copy', all_day: 'copy', cost: 'copy', currency_symbol: 'copy', currency_position: 'copy', website: 'copy',
-  show_map: 'copy', show_map_link: 'copy', hide_from_listings: 'copy', featured: 'copy', venue_id: 'copy',
-  parent_id: 'series', thumbnail_id: 'copy',
+  start_local: 'dates',
+  end_local: 'dates',
+  start_utc: 'dates',
+  end_utc: 'dates',
+  timezone: 'copy',
+  all_day: 'copy',
+  cost: 'copy',
+  currency_symbol: 'copy',
+  currency_position: 'copy',
+  website: 'copy',
+  show_map: 'copy',
+  show_map_link: 'copy',
+  hide_from_listings: 'copy',
+  featured: 'copy',
+  venue_id: 'copy',
+  parent_id: 'series',
+  thumbnail_id: 'copy',
   // TEC's `_EventDuration` is what one write sent; an occurrence has none and reads end − start.
   duration: 'own',
 } as const satisfies Record<Exclude<keyof EventsTable, 'post_id'>, OccurrenceRule>;

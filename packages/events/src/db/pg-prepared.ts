@@ -28,11 +28,15 @@ export function preparingPool(pool: pg.Pool): PreparingPool {
         wrapper = {
           query: ((text: unknown, parameters?: ReadonlyArray<unknown>) => {
             if (typeof text !== 'string') return client.query(text as never);
-            if (!state.enabled || !DML.test(text) || (prepared.size >= MAX_NAMED_PER_CONNECTION && !prepared.has(text))) {
+            if (
+              !state.enabled ||
+              !DML.test(text) ||
+              (prepared.size >= MAX_NAMED_PER_CONNECTION && !prepared.has(text))
+            ) {
               return client.query(text, parameters as unknown[]);
             }
             let name = names.get(text);
-            if (name === undefined) names.set(text, name = `k${names.size}`);
+            if (name === undefined) names.set(text, (name = `k${names.size}`));
             prepared.add(text);
             return client.query({ name, text, values: parameters as unknown[] });
           }) as unknown as PostgresPoolClient['query'],

@@ -8,7 +8,10 @@ const MAX_CACHED_IDS = 64;
 // Far below any row id, and not a value any query states itself.
 const standIn = (i: number): number => -4_503_599_627_370_496 - i;
 
-interface Shape { compiled: CompiledQuery; slots: (number | undefined)[] }
+interface Shape {
+  compiled: CompiledQuery;
+  slots: (number | undefined)[];
+}
 
 /**
  * Wraps a query built from a list of ids so it compiles once per list length (up to 64 ids; longer lists compile
@@ -22,12 +25,17 @@ export function reusableByIds<R>(db: Kysely<Database>, build: (ids: readonly num
     let shape = shapes.get(ids.length);
     if (shape === undefined) {
       const compiled = build(ids.map((_, i) => standIn(i))).compile();
-      const slots = compiled.parameters.map((p) => (typeof p === 'number' && p <= standIn(0) && p > standIn(MAX_CACHED_IDS) ? standIn(0) - p : undefined));
+      const slots = compiled.parameters.map((p) =>
+        typeof p === 'number' && p <= standIn(0) && p > standIn(MAX_CACHED_IDS) ? standIn(0) - p : undefined,
+      );
       shape = { compiled, slots };
       shapes.set(ids.length, shape);
     }
     const { compiled, slots } = shape;
-    const parameters = compiled.parameters.map((p, i) => { const s = slots[i]; return s === undefined ? p : ids[s]; });
+    const parameters = compiled.parameters.map((p, i) => {
+      const s = slots[i];
+      return s === undefined ? p : ids[s];
+    });
     return (await db.executeQuery({ ...compiled, parameters })).rows as R[];
   };
 }

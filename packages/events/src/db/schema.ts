@@ -60,8 +60,15 @@ export type EventColumnsPatch = Omit<Updateable<EventsTable>, 'post_id'>;
 
 export interface VenuesTable {
   post_id: number;
-  address: string; city: string; country: string; province: string; state: string; zip: string;
-  phone: string; website: string; stateprovince: string;
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  phone: string;
+  website: string;
+  stateprovince: string;
   show_map: number;
   show_map_link: number;
   geo_lat: number | null;
@@ -71,11 +78,17 @@ export interface VenuesTable {
 
 export interface OrganizersTable {
   post_id: number;
-  phone: string; website: string; email: string;
+  phone: string;
+  website: string;
+  email: string;
   thumbnail_id: number | null;
 }
 
-export interface EventOrganizersTable { event_id: number; organizer_id: number; position: number }
+export interface EventOrganizersTable {
+  event_id: number;
+  organizer_id: number;
+  position: number;
+}
 
 export type Taxonomy = 'tribe_events_cat' | 'post_tag';
 
@@ -90,7 +103,10 @@ export interface TermsTable {
   count: Generated<number>;
 }
 
-export interface EventTermsTable { event_id: number; term_id: number }
+export interface EventTermsTable {
+  event_id: number;
+  term_id: number;
+}
 
 export interface UsersTable {
   id: Generated<number>;

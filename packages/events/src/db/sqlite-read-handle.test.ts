@@ -7,8 +7,10 @@ import { openStore, type Store } from './connection.ts';
 import { retryWhileBusy } from './sqlite-writes.ts';
 
 /** Ids of the users table, which a fresh store has empty. */
-const userIds = async (store: Store) => (await store.db.selectFrom('users').select('id').orderBy('id').execute()).map((r) => r.id);
-const insertUser = (login: string) => sql`insert into users (login, display_name, email, role, created_gmt) values (${login}, ${login}, ${`${login}@x.test`}, 'subscriber', '2026-01-01 00:00:00')`;
+const userIds = async (store: Store) =>
+  (await store.db.selectFrom('users').select('id').orderBy('id').execute()).map((r) => r.id);
+const insertUser = (login: string) =>
+  sql`insert into users (login, display_name, email, role, created_gmt) values (${login}, ${login}, ${`${login}@x.test`}, 'subscriber', '2026-01-01 00:00:00')`;
 
 describe('SQLite read handle beside the writer', () => {
   let dir: string;
@@ -17,18 +19,27 @@ describe('SQLite read handle beside the writer', () => {
     dir = mkdtempSync(join(tmpdir(), 'events-read-handle-'));
     store = await openStore(`sqlite:${join(dir, 'events.sqlite')}`);
   });
-  afterEach(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('answers a read while a write transaction is open, with the last commit and not the open transaction', async () => {
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     let inside!: () => void;
-    const began = new Promise<void>((r) => { inside = r; });
-    const write = retryWhileBusy(() => store.db.transaction().execute(async (trx) => {
-      await insertUser('pending').execute(trx);
-      inside();
-      await gate;
-    }));
+    const began = new Promise<void>((r) => {
+      inside = r;
+    });
+    const write = retryWhileBusy(() =>
+      store.db.transaction().execute(async (trx) => {
+        await insertUser('pending').execute(trx);
+        inside();
+        await gate;
+      }),
+    );
     await began;
     expect(await userIds(store)).toEqual([]);
     release();
@@ -40,17 +51,25 @@ describe('SQLite read handle beside the writer', () => {
   it('runs a write outside a transaction only after the open transaction ends', async () => {
     const order: string[] = [];
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     let inside!: () => void;
-    const began = new Promise<void>((r) => { inside = r; });
-    const tx = retryWhileBusy(() => store.db.transaction().execute(async (trx) => {
-      inside();
-      await gate;
-      await insertUser('first').execute(trx);
-      order.push('transaction');
-    }));
+    const began = new Promise<void>((r) => {
+      inside = r;
+    });
+    const tx = retryWhileBusy(() =>
+      store.db.transaction().execute(async (trx) => {
+        inside();
+        await gate;
+        await insertUser('first').execute(trx);
+        order.push('transaction');
+      }),
+    );
     await began;
-    const lone = insertUser('second').execute(store.db).then(() => order.push('lone'));
+    const lone = insertUser('second')
+      .execute(store.db)
+      .then(() => order.push('lone'));
     await new Promise((r) => setTimeout(r, 20));
     expect(order).toEqual([]);
     release();
@@ -60,17 +79,30 @@ describe('SQLite read handle beside the writer', () => {
   });
 
   it('rolls a failed transaction back and frees the writer for the next one', async () => {
-    await expect(retryWhileBusy(() => store.db.transaction().execute(async (trx) => {
-      await insertUser('gone').execute(trx);
-      throw new Error('abort');
-    }))).rejects.toThrow('abort');
+    await expect(
+      retryWhileBusy(() =>
+        store.db.transaction().execute(async (trx) => {
+          await insertUser('gone').execute(trx);
+          throw new Error('abort');
+        }),
+      ),
+    ).rejects.toThrow('abort');
     await retryWhileBusy(() => store.db.transaction().execute((trx) => insertUser('kept').execute(trx)));
     expect(await store.db.selectFrom('users').select('login').execute()).toEqual([{ login: 'kept' }]);
   });
 
   it('sends INSERT … RETURNING to the writer (better-sqlite3 calls it a reader)', async () => {
-    const row = await store.db.insertInto('users').values({ login: 'r', display_name: 'r', email: 'r@x.test', role: 'subscriber', created_gmt: '2026-01-01 00:00:00' })
-      .returning('id').executeTakeFirstOrThrow();
+    const row = await store.db
+      .insertInto('users')
+      .values({
+        login: 'r',
+        display_name: 'r',
+        email: 'r@x.test',
+        role: 'subscriber',
+        created_gmt: '2026-01-01 00:00:00',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     expect(await userIds(store)).toEqual([row.id]);
   });
 

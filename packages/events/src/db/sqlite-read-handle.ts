@@ -1,6 +1,12 @@
 import type SQLite from 'better-sqlite3';
 import {
-  CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase, type SqliteStatement,
+  CompiledQuery,
+  SqliteDialect,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+  type SqliteStatement,
 } from 'kysely';
 import { beginImmediate } from './sqlite-writes.ts';
 
@@ -45,7 +51,9 @@ class WriterMutex {
   private tail: Promise<void> = Promise.resolve();
   lock(): Promise<() => void> {
     let unlock!: () => void;
-    const held = new Promise<void>((r) => { unlock = r; });
+    const held = new Promise<void>((r) => {
+      unlock = r;
+    });
     const turn = this.tail.then(() => unlock);
     this.tail = this.tail.then(() => held);
     return turn;
@@ -62,7 +70,10 @@ class LazyConnection implements DatabaseConnection {
   unlock: (() => void) | undefined;
   /** When this transaction last let the event loop run. */
   ranSince = performance.now();
-  constructor(private readonly handles: SqliteHandles, private readonly mutex: WriterMutex) {}
+  constructor(
+    private readonly handles: SqliteHandles,
+    private readonly mutex: WriterMutex,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { sql, parameters } = query;
@@ -95,7 +106,9 @@ class TwoHandleDriver implements Driver {
   private readonly mutex = new WriterMutex();
   constructor(private readonly handles: SqliteHandles) {}
   async init(): Promise<void> {}
-  async acquireConnection(): Promise<DatabaseConnection> { return new LazyConnection(this.handles, this.mutex); }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new LazyConnection(this.handles, this.mutex);
+  }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const c = connection as LazyConnection;
@@ -110,12 +123,22 @@ class TwoHandleDriver implements Driver {
     c.ranSince = performance.now();
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> { await this.end(connection as LazyConnection, 'commit'); }
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> { await this.end(connection as LazyConnection, 'rollback'); }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.end(connection as LazyConnection, 'commit');
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.end(connection as LazyConnection, 'rollback');
+  }
 
-  async savepoint(connection: DatabaseConnection, name: string): Promise<void> { await this.onWriter(connection, `savepoint ${name}`); }
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> { await this.onWriter(connection, `rollback to ${name}`); }
-  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> { await this.onWriter(connection, `release ${name}`); }
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await this.onWriter(connection, `savepoint ${name}`);
+  }
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await this.onWriter(connection, `rollback to ${name}`);
+  }
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await this.onWriter(connection, `release ${name}`);
+  }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     // A transaction ends by commit or rollback; this only guards against a connection released while still bound.
@@ -153,6 +176,10 @@ class TwoHandleDriver implements Driver {
 
 /** Kysely's SQLite dialect over a reader and a writer handle; every transaction begins IMMEDIATE on the writer. */
 export class TwoHandleSqliteDialect extends SqliteDialect {
-  constructor(private readonly handles: SqliteHandles) { super({ database: handles.writer }); }
-  override createDriver(): Driver { return new TwoHandleDriver(this.handles); }
+  constructor(private readonly handles: SqliteHandles) {
+    super({ database: handles.writer });
+  }
+  override createDriver(): Driver {
+    return new TwoHandleDriver(this.handles);
+  }
 }

@@ -9,7 +9,9 @@ const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLIT
 
 describe('beginImmediate', () => {
   let dir: string | undefined;
-  afterEach(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('fails at once with SQLITE_BUSY while another connection holds the write lock, keeping the busy timeout', () => {
     dir = mkdtempSync(join(tmpdir(), 'events-begin-'));
@@ -35,22 +37,43 @@ describe('retryWhileBusy', () => {
 
   it('runs again while busy and returns the first success', async () => {
     let tries = 0;
-    const out = await retryWhileBusy(async () => { if (++tries < 4) throw busy(); return 'done'; }, { timeoutMs: 1000, sleep: noSleep });
+    const out = await retryWhileBusy(
+      async () => {
+        if (++tries < 4) throw busy();
+        return 'done';
+      },
+      { timeoutMs: 1000, sleep: noSleep },
+    );
     expect(out).toBe('done');
     expect(tries).toBe(4);
   });
 
   it('lets the busy error stand once the timeout has passed', async () => {
     let tries = 0;
-    await expect(retryWhileBusy(async () => { tries++; throw busy(); }, { timeoutMs: 30, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }))
-      .rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(
+      retryWhileBusy(
+        async () => {
+          tries++;
+          throw busy();
+        },
+        { timeoutMs: 30, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+      ),
+    ).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     expect(tries).toBeGreaterThan(1);
   });
 
   it('never retries another error', async () => {
     let tries = 0;
     const unique = Object.assign(new Error('unique'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
-    await expect(retryWhileBusy(async () => { tries++; throw unique; }, { timeoutMs: 1000, sleep: noSleep })).rejects.toBe(unique);
+    await expect(
+      retryWhileBusy(
+        async () => {
+          tries++;
+          throw unique;
+        },
+        { timeoutMs: 1000, sleep: noSleep },
+      ),
+    ).rejects.toBe(unique);
     expect(tries).toBe(1);
   });
 });
@@ -59,9 +82,18 @@ describe('retryWhileBusy in a queue', () => {
   it('runs one write at a time in arrival order, and a write queued behind one that timed out gives up at once', async () => {
     const order: string[] = [];
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    const first = retryWhileBusy(async () => { order.push('first'); await held; return 1; });
-    const second = retryWhileBusy(async () => { order.push('second'); return 2; });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const first = retryWhileBusy(async () => {
+      order.push('first');
+      await held;
+      return 1;
+    });
+    const second = retryWhileBusy(async () => {
+      order.push('second');
+      return 2;
+    });
     await new Promise((r) => setTimeout(r, 20));
     expect(order).toEqual(['first']);
     release();
@@ -69,8 +101,20 @@ describe('retryWhileBusy in a queue', () => {
 
     const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
     const tries = { spell: 0, behind: 0 };
-    const spell = retryWhileBusy(async () => { tries.spell++; throw busy(); }, { timeoutMs: 50, sleep });
-    const behind = retryWhileBusy(async () => { tries.behind++; throw busy(); }, { timeoutMs: 50, sleep });
+    const spell = retryWhileBusy(
+      async () => {
+        tries.spell++;
+        throw busy();
+      },
+      { timeoutMs: 50, sleep },
+    );
+    const behind = retryWhileBusy(
+      async () => {
+        tries.behind++;
+        throw busy();
+      },
+      { timeoutMs: 50, sleep },
+    );
     await expect(spell).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     await expect(behind).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     expect(tries.spell).toBeGreaterThan(1);

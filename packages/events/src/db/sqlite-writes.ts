@@ -8,7 +8,10 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const BUSY_CODE = /^SQLITE_(BUSY|LOCKED)(_[A-Z]+)?$/;
 
 export const isSqliteBusy = (err: unknown): boolean =>
-  err !== null && typeof err === 'object' && typeof (err as { code?: unknown }).code === 'string' && BUSY_CODE.test((err as { code: string }).code);
+  err !== null &&
+  typeof err === 'object' &&
+  typeof (err as { code?: unknown }).code === 'string' &&
+  BUSY_CODE.test((err as { code: string }).code);
 
 /**
  * One try at `BEGIN IMMEDIATE`: SQLITE_BUSY at once when another connection holds the write lock. A deferred
@@ -29,14 +32,28 @@ export function beginImmediate(sqlite: SQLite.Database): void {
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
-  constructor(config: SqliteDialectConfig, private readonly sqlite: SQLite.Database) { super(config); }
-  override async beginTransaction(_connection: DatabaseConnection): Promise<void> { beginImmediate(this.sqlite); }
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(config);
+  }
+  override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
+    beginImmediate(this.sqlite);
+  }
 }
 
 /** Kysely's SQLite dialect with every transaction begun IMMEDIATE. The service opens transactions only to write. */
 export class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly config: SqliteDialectConfig, private readonly sqlite: SQLite.Database) { super(config); }
-  override createDriver(): Driver { return new ImmediateSqliteDriver(this.config, this.sqlite); }
+  constructor(
+    private readonly config: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(config);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.config, this.sqlite);
+  }
 }
 
 export interface BusyRetryOptions {

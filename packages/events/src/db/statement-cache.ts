@@ -10,7 +10,10 @@ const MAX_STATEMENTS = 1000;
 export function cachingDatabase(db: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
-    close: () => { statements.clear(); db.close(); },
+    close: () => {
+      statements.clear();
+      db.close();
+    },
     prepare(sql: string): SqliteStatement {
       let stmt = statements.get(sql);
       if (stmt === undefined) {

@@ -6,12 +6,13 @@ import { isDatabaseUnavailable } from './unavailable.ts';
 const PG_URL = process.env.EVENTS_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A loopback port nothing listens on. */
-const closedPort = () => new Promise<number>((resolve) => {
-  const srv = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = srv.address() as { port: number };
-    srv.close(() => resolve(port));
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
   });
-});
 
 describe('isDatabaseUnavailable', () => {
   it('recognises a refused connection and a terminated backend, not a bad query', async () => {
@@ -38,15 +39,24 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('ignores values that are not errors', () => {
-    for (const v of [null, undefined, 'ECONNREFUSED', 42, { code: 23505 }, { code: '23505' }]) expect(isDatabaseUnavailable(v)).toBe(false);
+    for (const v of [null, undefined, 'ECONNREFUSED', 42, { code: 23505 }, { code: '23505' }])
+      expect(isDatabaseUnavailable(v)).toBe(false);
   });
 });
 
 describe('isDatabaseUnavailable on SQLite', () => {
   it('maps every busy and locked code, extended ones included, and nothing else', () => {
-    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE']) {
+    for (const code of [
+      'SQLITE_BUSY',
+      'SQLITE_BUSY_SNAPSHOT',
+      'SQLITE_BUSY_RECOVERY',
+      'SQLITE_BUSY_TIMEOUT',
+      'SQLITE_LOCKED',
+      'SQLITE_LOCKED_SHAREDCACHE',
+    ]) {
       expect(isDatabaseUnavailable({ code })).toBe(true);
     }
-    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR', 'SQLITE_BUSYX', 'SQLITE_READONLY']) expect(isDatabaseUnavailable({ code })).toBe(false);
+    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR', 'SQLITE_BUSYX', 'SQLITE_READONLY'])
+      expect(isDatabaseUnavailable({ code })).toBe(false);
   });
 });

@@ -3,7 +3,15 @@
 import { isSqliteBusy } from './sqlite-writes.ts';
 
 /** Socket-level failures while connecting or talking to the server. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /**
  * PostgreSQL SQLSTATEs of an outage: class 08 (connection exception), 57P01–57P03 (admin or crash shutdown, cannot
@@ -12,7 +20,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT
 const PG_UNAVAILABLE = /^(08\d{3}|57P0[1-3]|53300)$/;
 
 /** Messages of node-postgres for a connection that went away without a SQLSTATE. */
-const PG_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed)/;
+const PG_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed)/;
 
 /**
  * True when `err` says the store is unreachable or restarting (either store: SQLite's busy or locked codes, extended

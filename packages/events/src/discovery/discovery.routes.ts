@@ -13,14 +13,21 @@ import { openApiDocument } from './openapi.ts';
 export function namespaceIndexRoute(site: Site, namespace: string, routes: () => readonly CompiledRoute[]): RouteDef {
   return {
     pattern: '',
-    endpoints: [endpoint<Record<string, unknown>>({
-      methods: ['GET'],
-      args: { schema: Type.Object({
-        namespace: Type.Optional(Type.String({ default: namespace, ...declared({ type: null }) })),
-        context: Type.Optional(Type.String({ default: 'view', ...declared({ type: null }) })),
-      }) },
-      handler: (ctx) => ({ body: namespaceIndex(site, namespace, routes(), ctx.now), links: namespaceIndexLinks(site) }),
-    })],
+    endpoints: [
+      endpoint<Record<string, unknown>>({
+        methods: ['GET'],
+        args: {
+          schema: Type.Object({
+            namespace: Type.Optional(Type.String({ default: namespace, ...declared({ type: null }) })),
+            context: Type.Optional(Type.String({ default: 'view', ...declared({ type: null }) })),
+          }),
+        },
+        handler: (ctx) => ({
+          body: namespaceIndex(site, namespace, routes(), ctx.now),
+          links: namespaceIndexLinks(site),
+        }),
+      }),
+    ],
   };
 }
 
@@ -30,10 +37,18 @@ export function discoveryRoutes(site: Site, routes: () => readonly CompiledRoute
     namespaceIndexRoute(site, NAMESPACE, routes),
     {
       pattern: '/doc',
-      endpoints: [endpoint<Record<string, unknown>>({
-        methods: ['GET'], args: { schema: Type.Object({}) },
-        handler: () => ({ body: openApiDocument(site, routes().filter((r) => r.namespace === NAMESPACE)) }),
-      })],
+      endpoints: [
+        endpoint<Record<string, unknown>>({
+          methods: ['GET'],
+          args: { schema: Type.Object({}) },
+          handler: () => ({
+            body: openApiDocument(
+              site,
+              routes().filter((r) => r.namespace === NAMESPACE),
+            ),
+          }),
+        }),
+      ],
     },
   ];
 }

@@ -36,14 +36,27 @@ export function describeRoute(site: Site, route: CompiledRoute, now: number, hel
 /** Routes keyed by their raw pattern, in registration order (§7.2), as `get_data_for_routes` lists them. */
 export function describeRoutes(site: Site, routes: readonly CompiledRoute[], now: number): Record<string, unknown> {
   const entries: Record<string, unknown> = {};
-  for (const r of routes) entries[r.path.length > 1 ? r.path.replace(/\/$/, '') : r.path] = describeRoute(site, r, now, false);
+  for (const r of routes)
+    entries[r.path.length > 1 ? r.path.replace(/\/$/, '') : r.path] = describeRoute(site, r, now, false);
   return entries;
 }
 
 /** GET `/wp-json/{namespace}`: the routes registered in that namespace. Its `up` link is a response link
  * (`namespaceIndexLinks`), so it survives `_fields` as in core. */
-export function namespaceIndex(site: Site, namespace: string, routes: readonly CompiledRoute[], now: number): Record<string, unknown> {
-  return { namespace, routes: describeRoutes(site, routes.filter((r) => r.namespace === namespace), now) };
+export function namespaceIndex(
+  site: Site,
+  namespace: string,
+  routes: readonly CompiledRoute[],
+  now: number,
+): Record<string, unknown> {
+  return {
+    namespace,
+    routes: describeRoutes(
+      site,
+      routes.filter((r) => r.namespace === namespace),
+      now,
+    ),
+  };
 }
 
 export const namespaceIndexLinks = (site: Site): Record<string, unknown> => ({ up: [{ href: site.restRoot }] });

@@ -24,20 +24,47 @@ function parameter(path: string, name: string, s: TSchema, where: 'query' | 'pat
   return { name, in: where, description: s.description ?? '', required, schema, ...(csv ? { style: 'form' } : {}) };
 }
 
-function operation(path: string, doc: PathDoc, verb: Verb, op: OperationDoc, route: CompiledRoute): Record<string, unknown> {
+function operation(
+  path: string,
+  doc: PathDoc,
+  verb: Verb,
+  op: OperationDoc,
+  route: CompiledRoute,
+): Record<string, unknown> {
   const isList = !path.includes('{');
   const okSchema = isList ? { title: path.slice(1), type: 'array', items: ref(doc.entity!) } : ref(doc.entity!);
-  const responses = Object.fromEntries(Object.entries(op.responses).map(([status, description]) =>
-    [status, doc.entity !== undefined && (status === '200' || status === '201') ? { description, content: { 'application/json': { schema: okSchema } } } : { description }]));
+  const responses = Object.fromEntries(
+    Object.entries(op.responses).map(([status, description]) => [
+      status,
+      doc.entity !== undefined && (status === '200' || status === '201')
+        ? { description, content: { 'application/json': { schema: okSchema } } }
+        : { description },
+    ]),
+  );
   if (doc.entity === undefined) return { responses };
   // Every operation on an item documents the read arguments as path parameters, as the plugin's endpoints do.
   const readArgs = argsOf(route, 'GET');
-  const out: Record<string, unknown> = { parameters: readArgs.map(([n, s]) => parameter(path, n, s, isList ? 'query' : 'path')) };
+  const out: Record<string, unknown> = {
+    parameters: readArgs.map(([n, s]) => parameter(path, n, s, isList ? 'query' : 'path')),
+  };
   if (verb === 'post') {
     const inParams = new Set(readArgs.map(([n]) => n).filter((n) => !op.bodyKeeps?.includes(n)));
     const body = argsOf(route, 'POST').filter(([n]) => !inParams.has(n));
-    out.requestBody = { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object',
-      properties: Object.fromEntries(body.map(([n, s]) => { const { csv: _csv, ...t } = swaggerType(s); return [n, { ...t, description: s.description ?? '' }]; })) } } } };
+    out.requestBody = {
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            properties: Object.fromEntries(
+              body.map(([n, s]) => {
+                const { csv: _csv, ...t } = swaggerType(s);
+                return [n, { ...t, description: s.description ?? '' }];
+              }),
+            ),
+          },
+        },
+      },
+    };
   }
   out.responses = responses;
   return out;
@@ -53,11 +80,17 @@ export function openApiDocument(site: Site, routes: readonly CompiledRoute[]): R
   for (const [path, doc] of Object.entries(DOCUMENTED_PATHS)) {
     const route = byPath.get(path);
     if (route === undefined) throw new Error(`/doc documents ${path}, which is not routed`);
-    paths[path] = Object.fromEntries(Object.entries(doc.ops).map(([verb, op]) => [verb, operation(path, doc, verb as Verb, op, route)]));
+    paths[path] = Object.fromEntries(
+      Object.entries(doc.ops).map(([verb, op]) => [verb, operation(path, doc, verb as Verb, op, route)]),
+    );
   }
   return {
     openapi: '3.0.0',
-    info: { version: '1.0.0', title: 'The Events Calendar REST API', description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.' },
+    info: {
+      version: '1.0.0',
+      title: 'The Events Calendar REST API',
+      description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
+    },
     components: { schemas: OPENAPI_SCHEMAS },
     // The plugin drops the port here; we keep it so the URL works (README, differences).
     servers: [{ url: `${site.rest}/` }],

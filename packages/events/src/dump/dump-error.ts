@@ -2,7 +2,10 @@
 export type DumpErrorKind = 'not_a_dump' | 'version' | 'schema' | 'not_empty' | 'malformed' | 'truncated';
 
 export class DumpError extends Error {
-  constructor(readonly kind: DumpErrorKind, message: string) {
+  constructor(
+    readonly kind: DumpErrorKind,
+    message: string,
+  ) {
     super(message);
   }
 }

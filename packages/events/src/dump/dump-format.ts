@@ -20,26 +20,54 @@ export interface DumpHeader {
   readonly sequences: Readonly<Record<string, number>>;
 }
 
-export interface DumpRowLine { readonly table: DumpTable; readonly row: Record<string, unknown> }
-export interface DumpTrailer { readonly end: true; readonly rows: number }
+export interface DumpRowLine {
+  readonly table: DumpTable;
+  readonly row: Record<string, unknown>;
+}
+export interface DumpTrailer {
+  readonly end: true;
+  readonly rows: number;
+}
 
 /**
  * Every table that holds the site's data, in an order where each row's references come before it. Left out:
  * login attempts (a minute's throttling state), the change-notification bookkeeping and `slug_hints` (a cache of
  * what `posts` holds, rebuilt on the first create of each title after a restore; migration 015).
  */
-export const TABLES = ['users', 'app_passwords', 'posts', 'attachments', 'venues', 'organizers', 'events', 'event_organizers',
-  'terms', 'event_terms', 'event_series', 'event_occurrences'] as const satisfies ReadonlyArray<keyof Database>;
+export const TABLES = [
+  'users',
+  'app_passwords',
+  'posts',
+  'attachments',
+  'venues',
+  'organizers',
+  'events',
+  'event_organizers',
+  'terms',
+  'event_terms',
+  'event_series',
+  'event_occurrences',
+] as const satisfies ReadonlyArray<keyof Database>;
 export type DumpTable = (typeof TABLES)[number];
 
 /** A stable row order per table (its primary key), so two exports of one store are the same file but for the header. */
 export const ORDER_BY: Record<DumpTable, string> = {
-  users: 'id', app_passwords: 'id', posts: 'id', attachments: 'post_id', venues: 'post_id', organizers: 'post_id',
-  events: 'post_id', event_organizers: 'event_id, organizer_id', terms: 'id', event_terms: 'event_id, term_id',
-  event_series: 'post_id', event_occurrences: 'post_id',
+  users: 'id',
+  app_passwords: 'id',
+  posts: 'id',
+  attachments: 'post_id',
+  venues: 'post_id',
+  organizers: 'post_id',
+  events: 'post_id',
+  event_organizers: 'event_id, organizer_id',
+  terms: 'id',
+  event_terms: 'event_id, term_id',
+  event_series: 'post_id',
+  event_occurrences: 'post_id',
 };
 
 /** Tables with a generated id, whose counters the header carries. */
 export const ID_TABLES = ['users', 'app_passwords', 'posts', 'terms'] as const;
 
-export const isDumpTable = (t: unknown): t is DumpTable => typeof t === 'string' && (TABLES as readonly string[]).includes(t);
+export const isDumpTable = (t: unknown): t is DumpTable =>
+  typeof t === 'string' && (TABLES as readonly string[]).includes(t);

@@ -4,7 +4,11 @@ import { DUMP_FORMAT, DUMP_VERSION, TABLES, type DumpHeader } from './dump-forma
 import { attachmentFiles, readDumpFile } from './dump-files.ts';
 import { openSnapshot } from './snapshot.ts';
 
-export interface ExportReport { readonly rows: number; readonly files: number; readonly missingFiles: readonly string[] }
+export interface ExportReport {
+  readonly rows: number;
+  readonly files: number;
+  readonly missingFiles: readonly string[];
+}
 
 /**
  * Writes every row of the store at `url` to `out` as a dump (dump-format.ts), from one consistent snapshot; the
@@ -19,8 +23,12 @@ export async function exportDump(url: string, out: Writable, now: number, upload
   };
   try {
     const header: DumpHeader = {
-      format: DUMP_FORMAT, version: DUMP_VERSION, schema: await snap.schema(), source: snap.kind,
-      exported_gmt: new Date(now).toISOString().slice(0, 19).replace('T', ' '), sequences: await snap.sequences(),
+      format: DUMP_FORMAT,
+      version: DUMP_VERSION,
+      schema: await snap.schema(),
+      source: snap.kind,
+      exported_gmt: new Date(now).toISOString().slice(0, 19).replace('T', ' '),
+      sequences: await snap.sequences(),
     };
     await write(header);
     let rows = 0;
@@ -37,7 +45,10 @@ export async function exportDump(url: string, out: Writable, now: number, upload
     let written = 0;
     for (const file of uploadsDir === undefined ? [] : files) {
       const line = await readDumpFile(uploadsDir!, file);
-      if (line === undefined) { missingFiles.push(file); continue; }
+      if (line === undefined) {
+        missingFiles.push(file);
+        continue;
+      }
       await write(line);
       written++;
     }

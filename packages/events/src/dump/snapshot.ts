@@ -23,15 +23,24 @@ function sqliteSnapshot(path: string): Snapshot {
   handle.exec('begin');
   return {
     kind: 'sqlite',
-    schema: async () => (handle.prepare('select max(name) as name from kysely_migration').get() as { name: string }).name,
+    schema: async () =>
+      (handle.prepare('select max(name) as name from kysely_migration').get() as { name: string }).name,
     async sequences() {
-      const rows = handle.prepare('select name, seq from sqlite_sequence').all() as Array<{ name: string; seq: number }>;
+      const rows = handle.prepare('select name, seq from sqlite_sequence').all() as Array<{
+        name: string;
+        seq: number;
+      }>;
       return Object.fromEntries(ID_TABLES.map((t) => [t, rows.find((r) => r.name === t)?.seq ?? 0]));
     },
     async *rows(table) {
-      yield* handle.prepare(`select * from ${table} order by ${ORDER_BY[table]}`).iterate() as IterableIterator<Record<string, unknown>>;
+      yield* handle.prepare(`select * from ${table} order by ${ORDER_BY[table]}`).iterate() as IterableIterator<
+        Record<string, unknown>
+      >;
     },
-    async close() { handle.exec('commit'); handle.close(); },
+    async close() {
+      handle.exec('commit');
+      handle.close();
+    },
   };
 }
 
@@ -42,11 +51,14 @@ async function pgSnapshot(url: string): Promise<Snapshot> {
   await client.query('begin isolation level repeatable read read only');
   return {
     kind: 'postgres',
-    schema: async () => (await client.query<{ name: string }>('select max(name) as name from kysely_migration')).rows[0]!.name,
+    schema: async () =>
+      (await client.query<{ name: string }>('select max(name) as name from kysely_migration')).rows[0]!.name,
     async sequences() {
       const out: Record<string, number> = {};
       for (const t of ID_TABLES) {
-        const { rows } = await client.query<{ last_value: string; is_called: boolean }>(`select last_value, is_called from ${t}_id_seq`);
+        const { rows } = await client.query<{ last_value: string; is_called: boolean }>(
+          `select last_value, is_called from ${t}_id_seq`,
+        );
         out[t] = rows[0]!.is_called ? Number(rows[0]!.last_value) : Number(rows[0]!.last_value) - 1;
       }
       return out;
@@ -63,7 +75,10 @@ async function pgSnapshot(url: string): Promise<Snapshot> {
         await client.query('close dump_rows');
       }
     },
-    async close() { await client.query('commit').catch(() => undefined); await client.end(); },
+    async close() {
+      await client.query('commit').catch(() => undefined);
+      await client.end();
+    },
   };
 }
 

@@ -6,7 +6,12 @@ const SITE = { symbol: '$', position: 'prefix' } as const;
 /** What the plugin stores and answers for a cost sent on create (recorded from TEC 6.17.2). */
 function answer(cost: string) {
   const own = parseCost([cost]);
-  return { cost: formatCost([cost], own, SITE), symbol: own.symbol, position: own.position, values: costValues([cost]) };
+  return {
+    cost: formatCost([cost], own, SITE),
+    symbol: own.symbol,
+    position: own.position,
+    values: costValues([cost]),
+  };
 }
 
 describe('cost', () => {
@@ -48,13 +53,15 @@ describe('cost', () => {
 
   it('shows the smallest and largest of several distinct numbers, values sorted numerically', () => {
     // Distinct: with a repeated value the plugin's symbol inference compares the wrong parts and finds no symbol.
-    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 100000 }), { minLength: 1, maxLength: 8 }), (ns) => {
-      const raw = ns.map((n) => `€${n}`);
-      const sorted = [...new Set(ns)].sort((a, b) => a - b);
-      expect(costValues(raw)).toEqual(sorted.map(String));
-      const lo = `€${sorted[0]}`;
-      const hi = `€${sorted[sorted.length - 1]}`;
-      expect(formatCost(raw, parseCost(raw), SITE)).toBe(lo === hi ? lo : `${lo} – ${hi}`);
-    }));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 100000 }), { minLength: 1, maxLength: 8 }), (ns) => {
+        const raw = ns.map((n) => `€${n}`);
+        const sorted = [...new Set(ns)].sort((a, b) => a - b);
+        expect(costValues(raw)).toEqual(sorted.map(String));
+        const lo = `€${sorted[0]}`;
+        const hi = `€${sorted[sorted.length - 1]}`;
+        expect(formatCost(raw, parseCost(raw), SITE)).toBe(lo === hi ? lo : `${lo} – ${hi}`);
+      }),
+    );
   });
 });

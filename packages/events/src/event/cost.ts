@@ -4,10 +4,17 @@
 import { sanitizeTitle } from '../post/index.ts';
 
 /** The currency symbol and its position as inferred on write (both `''` when none or inconsistent). */
-export interface ParsedCost { symbol: string; position: '' | 'prefix' | 'postfix' }
+export interface ParsedCost {
+  symbol: string;
+  position: '' | 'prefix' | 'postfix';
+}
 
 /** One entry of `parse_cost_range`: its sort key and the text as matched. */
-interface CostEntry { key: string; numeric: boolean; text: string }
+interface CostEntry {
+  key: string;
+  numeric: boolean;
+  text: string;
+}
 
 const COST_RE = /[.,]?(\d+)[.,]?(\d*)/g;
 const isNumeric = (s: string): boolean => /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(s);
@@ -36,7 +43,20 @@ function parseCostRange(costs: readonly string[], sort: boolean): CostEntry[] {
   });
   const entries = [...byKey.values()];
   // PHP's ksort: numeric keys by value, before the others (digits sort before letters).
-  if (sort) entries.sort((a, b) => (a.numeric && b.numeric ? Number(a.key) - Number(b.key) : a.numeric ? -1 : b.numeric ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  if (sort)
+    entries.sort((a, b) =>
+      a.numeric && b.numeric
+        ? Number(a.key) - Number(b.key)
+        : a.numeric
+          ? -1
+          : b.numeric
+            ? 1
+            : a.key < b.key
+              ? -1
+              : a.key > b.key
+                ? 1
+                : 0,
+    );
   return entries;
 }
 
@@ -56,7 +76,10 @@ export function parseCost(raw: readonly string[]): ParsedCost {
   });
   const symbol = symbols[0] ?? '';
   if (symbol === '' || symbols.some((s) => s !== symbol)) return { symbol: '', position: '' };
-  const positions = parts.map((p) => p.trim().indexOf(symbol)).filter((at) => at >= 0).map((at) => (at === 0 ? 'prefix' : 'postfix'));
+  const positions = parts
+    .map((p) => p.trim().indexOf(symbol))
+    .filter((at) => at >= 0)
+    .map((at) => (at === 0 ? 'prefix' : 'postfix'));
   if (positions.length === 0 || positions.some((p) => p !== positions[0])) return { symbol: '', position: '' };
   return { symbol, position: positions[0]! };
 }
@@ -70,7 +93,10 @@ function eventCosts(raw: readonly string[]): CostEntry[] {
 
 /** `get_cost_by_func`: a lone non-numeric text as is, otherwise the smallest or largest numeric text (0 when none). */
 function costBy(entries: CostEntry[], which: 'min' | 'max'): string {
-  const again = parseCostRange(entries.map((e) => e.text), true);
+  const again = parseCostRange(
+    entries.map((e) => e.text),
+    true,
+  );
   if (again.length === 1 && !isNumeric(again[0]!.text)) return again[0]!.text;
   const numeric = again.filter((e) => isNumeric(e.text));
   if (numeric.length === 0) return '0';
@@ -82,7 +108,10 @@ const ESC_HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 const escHtml = (s: string): string => s.replace(/&(?![a-z0-9#]+;)|[<>"']/gi, (c) => ESC_HTML[c]!);
 
 /** What the site shows when an event has no currency of its own. */
-export interface CurrencyDefault { symbol: string; position: 'prefix' | 'postfix' }
+export interface CurrencyDefault {
+  symbol: string;
+  position: 'prefix' | 'postfix';
+}
 
 /**
  * The formatted cost (`tribe_get_cost($id, true)`): `min – max`, one value when they are equal, `Free` for zero,
@@ -136,7 +165,10 @@ export function costValues(raw: readonly string[]): string[] {
 }
 
 /** The `cost` and `cost_details.values` of one stored cost. */
-export interface CostBody { cost: string; values: string[] }
+export interface CostBody {
+  cost: string;
+  values: string[];
+}
 const MEMO_LIMIT = 4096;
 const memo = new Map<string, CostBody>();
 

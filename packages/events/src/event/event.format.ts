@@ -1,7 +1,15 @@
 import type { LinkedKind, LinkedRow, Site } from '../post/index.ts';
 import { isFloating, jsonLdDescription, renderedDescription, renderedExcerpt, renderedName } from '../post/index.ts';
 import { formatEventTerm, type TermWithCount } from '../term/index.ts';
-import { isoWithOffset, readStoredWall, shownStoredDate, wallDetails, wallToEpoch, zoneAbbr, type Wall } from '../time/index.ts';
+import {
+  isoWithOffset,
+  readStoredWall,
+  shownStoredDate,
+  wallDetails,
+  wallToEpoch,
+  zoneAbbr,
+  type Wall,
+} from '../time/index.ts';
 import { costBody, type ParsedCost } from './cost.ts';
 import type { EventRow } from './event.repository.ts';
 
@@ -14,7 +22,11 @@ export interface EventLinks {
   image?: Record<string, unknown>;
 }
 
-export interface EventFormatDeps { site: Site; venueKind: LinkedKind; organizerKind: LinkedKind }
+export interface EventFormatDeps {
+  site: Site;
+  venueKind: LinkedKind;
+  organizerKind: LinkedKind;
+}
 
 const utcMs = (utc: string) => Date.parse(`${utc.replace(' ', 'T')}Z`);
 
@@ -36,7 +48,12 @@ function shownDate(text: string): { text: string; wall?: Wall; details: ReturnTy
 function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, url: string): Record<string, unknown> {
   // `get_the_title` marks private and password-protected posts; the REST title does not, the JSON-LD name does.
   const mark = e.status === 'private' ? 'Private: ' : e.password !== '' ? 'Protected: ' : '';
-  const out: Record<string, unknown> = { '@context': 'http://schema.org', '@type': 'Event', name: `${mark}${renderedName(e)}`, description: jsonLdDescription(e) };
+  const out: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: `${mark}${renderedName(e)}`,
+    description: jsonLdDescription(e),
+  };
   if (links.image) out.image = links.image.url;
   // The plugin adds a slash to the permalink; on a `?p=ID` link that yields `p=ID%2F/`.
   out.url = url.endsWith('/') ? url : `${url}%2F/`;
@@ -56,8 +73,13 @@ function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, url: st
   const price = costBody(e.cost, { symbol: '', position: '' }, { symbol: '', position: 'prefix' }).cost;
   if (price !== '') {
     out.offers = {
-      '@type': 'Offer', price: price.toLowerCase() === 'free' ? '0' : price, priceCurrency: d.site.currencyCode, url: out.url,
-      category: 'primary', availability: 'inStock', validFrom: `${e.date_local.slice(0, 10)}T00:00:00+00:00`,
+      '@type': 'Offer',
+      price: price.toLowerCase() === 'free' ? '0' : price,
+      priceCurrency: d.site.currencyCode,
+      url: out.url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: `${e.date_local.slice(0, 10)}T00:00:00+00:00`,
     };
   }
   out.performer = 'Organization';
@@ -68,7 +90,12 @@ function eventJsonLd(d: EventFormatDeps, e: EventRow, links: EventLinks, url: st
  * The event body in the plugin's key order (§1.3). `jsonLd` (GET of one event) adds `json_ld` to the event and to
  * its venue and organizers.
  */
-export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, jsonLd: boolean): Record<string, unknown> {
+export function formatEvent(
+  d: EventFormatDeps,
+  e: EventRow,
+  links: EventLinks,
+  jsonLd: boolean,
+): Record<string, unknown> {
   const { site } = d;
   const own: ParsedCost = { symbol: e.currency_symbol, position: e.currency_position as ParsedCost['position'] };
   const cost = costBody(e.cost, own, { symbol: site.currencySymbol, position: site.currencyPosition });
@@ -79,26 +106,53 @@ export function formatEvent(d: EventFormatDeps, e: EventRow, links: EventLinks, 
   const globalId = site.globalId(e.id);
   const url = site.permalink('event', e);
   const body: Record<string, unknown> = {
-    id: e.id, global_id: globalId, global_id_lineage: [globalId], author: String(e.author), status: e.status,
-    date: shownStoredDate(e.date_local), date_utc: shownStoredDate(e.date_gmt),
-    modified: shownStoredDate(e.modified_local), modified_utc: shownStoredDate(e.modified_gmt),
-    url, rest_url: `${site.rest}/events/${e.id}`,
-    title: renderedName(e), description: renderedDescription(e), excerpt: renderedExcerpt(e),
+    id: e.id,
+    global_id: globalId,
+    global_id_lineage: [globalId],
+    author: String(e.author),
+    status: e.status,
+    date: shownStoredDate(e.date_local),
+    date_utc: shownStoredDate(e.date_gmt),
+    modified: shownStoredDate(e.modified_local),
+    modified_utc: shownStoredDate(e.modified_gmt),
+    url,
+    rest_url: `${site.rest}/events/${e.id}`,
+    title: renderedName(e),
+    description: renderedDescription(e),
+    excerpt: renderedExcerpt(e),
     // WordPress names drafts and pending posts only when they are published.
-    slug: isFloating(e.status) ? '' : e.slug, image: links.image ?? false,
+    slug: isFloating(e.status) ? '' : e.slug,
+    image: links.image ?? false,
     all_day: e.all_day === 1,
-    start_date: start.text, start_date_details: start.details, end_date: end.text, end_date_details: end.details,
-    utc_start_date: startUtc.text, utc_start_date_details: startUtc.details, utc_end_date: endUtc.text, utc_end_date_details: endUtc.details,
+    start_date: start.text,
+    start_date_details: start.details,
+    end_date: end.text,
+    end_date_details: end.details,
+    utc_start_date: startUtc.text,
+    utc_start_date_details: startUtc.details,
+    utc_end_date: endUtc.text,
+    utc_end_date_details: endUtc.details,
     // The stored local and UTC starts give the offset in force at the start.
     timezone: e.timezone,
-    timezone_abbr: start.wall && startUtc.wall ? zoneAbbr(e.timezone, utcMs(e.start_utc), (wallToEpoch(start.wall) - wallToEpoch(startUtc.wall)) / 60_000) : '',
+    timezone_abbr:
+      start.wall && startUtc.wall
+        ? zoneAbbr(e.timezone, utcMs(e.start_utc), (wallToEpoch(start.wall) - wallToEpoch(startUtc.wall)) / 60_000)
+        : '',
     cost: cost.cost,
-    cost_details: { currency_symbol: own.symbol, currency_code: '', currency_position: own.position, values: cost.values },
+    cost_details: {
+      currency_symbol: own.symbol,
+      currency_code: '',
+      currency_position: own.position,
+      values: cost.values,
+    },
     // `_EventURL` when stored, else the event's own URL (Post_Repository: `isset`). A create stores none for an empty
     // website (the plugin's array_filter, `createdFields`); an update stores '' and reports it.
     website: e.website ?? url,
-    show_map: e.show_map === 1, show_map_link: e.show_map_link === 1, hide_from_listings: e.hide_from_listings === 1,
-    sticky: e.menu_order === -1, featured: e.featured === 1,
+    show_map: e.show_map === 1,
+    show_map_link: e.show_map_link === 1,
+    hide_from_listings: e.hide_from_listings === 1,
+    sticky: e.menu_order === -1,
+    featured: e.featured === 1,
     categories: links.categories.map((t) => formatEventTerm(site, t)),
     tags: links.tags.map((t) => formatEventTerm(site, t)),
     venue: links.venue ? d.venueKind.format(site, links.venue, jsonLd) : [],

@@ -7,7 +7,8 @@ import type { Params } from '../post/index.ts';
 export type LinkedRef = { id: number } | { inline: Params };
 
 /** A linked id: any integer, or digits as text (a negative one in text is inline data, as before). */
-const asId = (v: unknown): number | undefined => (typeof v === 'string' && !isIdText(v.trim()) ? undefined : toRowId(v));
+const asId = (v: unknown): number | undefined =>
+  typeof v === 'string' && !isIdText(v.trim()) ? undefined : toRowId(v);
 
 function refOf(v: unknown): LinkedRef | undefined {
   const id = asId(v);
@@ -35,7 +36,11 @@ export function parseOrganizerRefs(v: unknown): LinkedRef[] | 'invalid' {
   if (v === '' || v === null || (Array.isArray(v) && v.length === 0)) return [];
   let items: unknown[];
   if (Array.isArray(v)) items = v;
-  else if (typeof v === 'string') items = v.split(',').map((s) => s.trim()).filter(Boolean);
+  else if (typeof v === 'string')
+    items = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   else items = [v];
   const refs: LinkedRef[] = [];
   for (const item of items) {
@@ -50,8 +55,11 @@ export function parseOrganizerRefs(v: unknown): LinkedRef[] | 'invalid' {
  * Validator for a list of refs: ids must name a post of the right type that the caller may read (linking a draft
  * the caller cannot see is refused like an unknown id), inline data must pass the create rules.
  */
-export function linkedRefsValidator(parse: (v: unknown) => LinkedRef[] | LinkedRef | 'none' | 'invalid',
-  linkable: (id: number, caller: Caller | null) => Promise<boolean>, createArgs: ArgSet): Validator {
+export function linkedRefsValidator(
+  parse: (v: unknown) => LinkedRef[] | LinkedRef | 'none' | 'invalid',
+  linkable: (id: number, caller: Caller | null) => Promise<boolean>,
+  createArgs: ArgSet,
+): Validator {
   return async (v, _name, caller) => {
     const parsed = parse(v);
     if (parsed === 'invalid') return invalid();
@@ -60,7 +68,11 @@ export function linkedRefsValidator(parse: (v: unknown) => LinkedRef[] | LinkedR
       if ('id' in ref) {
         if (!(await linkable(ref.id, caller))) return invalid();
       } else {
-        try { await checkArgs(createArgs, ref.inline, caller); } catch { return invalid(); }
+        try {
+          await checkArgs(createArgs, ref.inline, caller);
+        } catch {
+          return invalid();
+        }
       }
     }
     return true;

@@ -1,6 +1,16 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
-import { blankEvent, canRead, isFloating, isProtected, ItemCache, querySlug, shownLinked, type LinkedKind, type LinkedRow } from '../post/index.ts';
+import {
+  blankEvent,
+  canRead,
+  isFloating,
+  isProtected,
+  ItemCache,
+  querySlug,
+  shownLinked,
+  type LinkedKind,
+  type LinkedRow,
+} from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
 import type { EventWriteParams } from './event.args.ts';
@@ -19,16 +29,26 @@ export interface EventServiceDeps extends EventWriterDeps {
  * body is built again (uncached). Otherwise the bodies depend only on stored data and every reader shares them.
  */
 interface CachedEvent {
-  readonly row: EventRow; readonly body?: JsonText; readonly listBody?: string; readonly restricted?: boolean;
+  readonly row: EventRow;
+  readonly body?: JsonText;
+  readonly listBody?: string;
+  readonly restricted?: boolean;
   /** Bodies of the row in other shapes (`tec/v1`), by shape, each good until its instant (ms) or the next change. */
   readonly views?: ReadonlyMap<string, CachedView>;
 }
 /** One shape's body of a row: JSON text that every reader shares, valid before `until` (it shows is_past and such). */
 /** A body in another shape; the same JsonText is served until it expires, so its validators are hashed once. */
-export interface CachedView { readonly body: JsonText; readonly until: number }
+export interface CachedView {
+  readonly body: JsonText;
+  readonly until: number;
+}
 // Rough heap cost: the row's long texts as UTF-16 plus the fixed columns and map entry, and the bodies' text.
-const entryBytes = (e: CachedEvent) => 2 * (e.row.content.length + e.row.title.length + e.row.excerpt.length) + 1024
-  + (e.body?.text.length ?? 0) + (e.listBody?.length ?? 0) + [...(e.views?.values() ?? [])].reduce((n, v) => n + v.body.text.length + 64, 0);
+const entryBytes = (e: CachedEvent) =>
+  2 * (e.row.content.length + e.row.title.length + e.row.excerpt.length) +
+  1024 +
+  (e.body?.text.length ?? 0) +
+  (e.listBody?.length ?? 0) +
+  [...(e.views?.values() ?? [])].reduce((n, v) => n + v.body.text.length + 64, 0);
 
 export function eventService(deps: EventServiceDeps) {
   const { db, site, generation, terms, venues, organizers } = deps;
@@ -36,23 +56,32 @@ export function eventService(deps: EventServiceDeps) {
   const { write, trash, remove } = eventWriter(deps);
   const items = new ItemCache<number, CachedEvent>(generation, deps.itemCacheBytes);
   // Slug → id, so by-slug reads reach the same cached rows and bodies (a slug costs its length plus the map entry).
-  const slugs = new ItemCache<string, number>(generation, deps.itemCacheBytes === 0 ? 0 : Math.max(1, deps.itemCacheBytes >> 6));
+  const slugs = new ItemCache<string, number>(
+    generation,
+    deps.itemCacheBytes === 0 ? 0 : Math.max(1, deps.itemCacheBytes >> 6),
+  );
   /** A kind whose list-body formatting runs once per row object: events of one page often share a venue. */
   const formatOnce = (kind: LinkedKind): LinkedKind => {
     const done = new Map<LinkedRow, Record<string, unknown>>();
     // A protected venue or organizer is shown blanked inside events too, or its details would leak through them.
     const build: LinkedKind['format'] = (s, row, single) => shownLinked(kind.kind, row, kind.format(s, row, single));
-    return { ...kind, format: (s, row, single) => {
-      if (single) return build(s, row, single);
-      let body = done.get(row);
-      if (body === undefined) done.set(row, body = build(s, row, single));
-      return body;
-    } };
+    return {
+      ...kind,
+      format: (s, row, single) => {
+        if (single) return build(s, row, single);
+        let body = done.get(row);
+        if (body === undefined) done.set(row, (body = build(s, row, single)));
+        return body;
+      },
+    };
   };
 
   /** A kind that formats each row with its featured image from `images`. */
-  const imagedKind = (kind: LinkedKind, images: ReadonlyMap<number, Record<string, unknown>>): LinkedKind =>
-    ({ ...kind, format: (s, row, single) => kind.format(s, row, single, typeof row.thumbnail_id === 'number' ? images.get(row.thumbnail_id) : undefined) });
+  const imagedKind = (kind: LinkedKind, images: ReadonlyMap<number, Record<string, unknown>>): LinkedKind => ({
+    ...kind,
+    format: (s, row, single) =>
+      kind.format(s, row, single, typeof row.thumbnail_id === 'number' ? images.get(row.thumbnail_id) : undefined),
+  });
 
   /**
    * Loads venues, organizers and terms for many events in five queries, then formats them; a sixth loads all the
@@ -60,16 +89,31 @@ export function eventService(deps: EventServiceDeps) {
    * side on PostgreSQL; organizer rows follow by primary key (selecting them through the link table in one query
    * misled PostgreSQL's planner into reading every organizer).
    */
-  async function present(rows: EventRow[], mode: 'list' | 'single' | 'written', viewer: Caller | null): Promise<{ bodies: Record<string, unknown>[]; restricted: boolean[] }> {
+  async function present(
+    rows: EventRow[],
+    mode: 'list' | 'single' | 'written',
+    viewer: Caller | null,
+  ): Promise<{ bodies: Record<string, unknown>[]; restricted: boolean[] }> {
     if (rows.length === 0) return { bodies: [], restricted: [] };
     const ids = rows.map((r) => r.id);
     const venueIds = rows.map((r) => r.venue_id).filter((v): v is number => v !== null);
-    const [orgIds, termMap, venueRows] = await Promise.all([repo.organizersOf(ids), terms.repo.termsOfEvents(ids), venues.many(venueIds)]);
+    const [orgIds, termMap, venueRows] = await Promise.all([
+      repo.organizersOf(ids),
+      terms.repo.termsOfEvents(ids),
+      venues.many(venueIds),
+    ]);
     const orgRows = await organizers.many([...orgIds.values()].flat());
-    const imageIds = [...rows.map((r) => r.thumbnail_id).filter((id): id is number => id !== null),
-      ...venues.thumbnailIds(venueRows.values()), ...organizers.thumbnailIds(orgRows.values())];
+    const imageIds = [
+      ...rows.map((r) => r.thumbnail_id).filter((id): id is number => id !== null),
+      ...venues.thumbnailIds(venueRows.values()),
+      ...organizers.thumbnailIds(orgRows.values()),
+    ];
     const images = imageIds.length > 0 ? await deps.media.bodies(imageIds) : new Map<number, Record<string, unknown>>();
-    const fmtDeps = { site, venueKind: formatOnce(imagedKind(venues.kind, images)), organizerKind: formatOnce(imagedKind(organizers.kind, images)) };
+    const fmtDeps = {
+      site,
+      venueKind: formatOnce(imagedKind(venues.kind, images)),
+      organizerKind: formatOnce(imagedKind(organizers.kind, images)),
+    };
     const restricted: boolean[] = [];
     const bodies = rows.map((r) => {
       const eventTerms = termMap.get(r.id) ?? [];
@@ -78,13 +122,18 @@ export function eventService(deps: EventServiceDeps) {
       restricted.push([venue, ...orgs].some((l) => l !== undefined && l.status !== 'publish'));
       // A linked post appears only to a reader who could read it directly (issue 16: a draft venue's address and a
       // draft organizer's e-mail must not reach anonymous readers through a published event).
-      const body = formatEvent(fmtDeps, r, {
-        venue: venue !== undefined && canRead(viewer, venue) ? venue : undefined,
-        organizers: orgs.filter((o) => canRead(viewer, o)),
-        categories: eventTerms.filter((t) => t.taxonomy === 'tribe_events_cat'),
-        tags: eventTerms.filter((t) => t.taxonomy === 'post_tag'),
-        image: r.thumbnail_id === null ? undefined : images.get(r.thumbnail_id),
-      }, mode === 'single');
+      const body = formatEvent(
+        fmtDeps,
+        r,
+        {
+          venue: venue !== undefined && canRead(viewer, venue) ? venue : undefined,
+          organizers: orgs.filter((o) => canRead(viewer, o)),
+          categories: eventTerms.filter((t) => t.taxonomy === 'tribe_events_cat'),
+          tags: eventTerms.filter((t) => t.taxonomy === 'post_tag'),
+          image: r.thumbnail_id === null ? undefined : images.get(r.thumbnail_id),
+        },
+        mode === 'single',
+      );
       // Lists show protected events blanked; a single GET refuses them instead unless unlocked (event.routes.ts), and
       // write answers go to a caller who may edit the event.
       return mode === 'list' && isProtected(r) ? blankEvent(body) : body;
@@ -122,19 +171,33 @@ export function eventService(deps: EventServiceDeps) {
       const built = await present(missingRows, 'list', null);
       // Keep the cached row and single body when there are some (same generation, same data).
       const hits = items.getMany(missingRows.map((r) => r.id));
-      items.setMany(missingRows.map((row, k) => {
-        const listBody = JSON.stringify(built.bodies[k]);
-        texts[missing[k]!] = listBody;
-        restricted[missing[k]!] = built.restricted[k]!;
-        const entry: CachedEvent = { row: hits[k]?.row ?? row, body: hits[k]?.body, listBody, restricted: built.restricted[k] };
-        return [row.id, entry, entryBytes(entry)] as const;
-      }), readAt);
+      items.setMany(
+        missingRows.map((row, k) => {
+          const listBody = JSON.stringify(built.bodies[k]);
+          texts[missing[k]!] = listBody;
+          restricted[missing[k]!] = built.restricted[k]!;
+          const entry: CachedEvent = {
+            row: hits[k]?.row ?? row,
+            body: hits[k]?.body,
+            listBody,
+            restricted: built.restricted[k],
+          };
+          return [row.id, entry, entryBytes(entry)] as const;
+        }),
+        readAt,
+      );
     }
     // A logged-in reader may see more of the events that link unpublished venues or organizers.
     const own = viewer === null ? [] : rows.flatMap((_, i) => (restricted[i] ? [i] : []));
     if (own.length > 0) {
-      const mine = await present(own.map((i) => rows[i]!), 'list', viewer);
-      own.forEach((i, k) => { texts[i] = JSON.stringify(mine.bodies[k]); });
+      const mine = await present(
+        own.map((i) => rows[i]!),
+        'list',
+        viewer,
+      );
+      own.forEach((i, k) => {
+        texts[i] = JSON.stringify(mine.bodies[k]);
+      });
     }
     return texts;
   }
@@ -190,7 +253,12 @@ export function eventService(deps: EventServiceDeps) {
       const missing = ids.filter((_, i) => hits[i]?.listBody === undefined);
       const built = new Map<number, string>();
       if (missing.length > 0) {
-        const { rows } = await repo.list({ visibility: f.visibility, include: missing, limit: missing.length, offset: 0 });
+        const { rows } = await repo.list({
+          visibility: f.visibility,
+          include: missing,
+          limit: missing.length,
+          offset: 0,
+        });
         const texts = await listTexts(rows, null, readAt);
         rows.forEach((r, i) => built.set(r.id, texts[i]!));
       }
@@ -227,8 +295,10 @@ export function eventService(deps: EventServiceDeps) {
     async presentWritten(row: EventRow, viewer: Caller | null): Promise<Record<string, unknown>> {
       return (await present([row], 'written', viewer)).bodies[0]!;
     },
-    create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now),
-    update: (caller: Caller, row: EventRow, p: EventWriteParams, sent: ReadonlySet<string>, now: number) => write(caller, p, sent, now, row),
+    create: (caller: Caller, p: EventWriteParams, sent: ReadonlySet<string>, now: number) =>
+      write(caller, p, sent, now),
+    update: (caller: Caller, row: EventRow, p: EventWriteParams, sent: ReadonlySet<string>, now: number) =>
+      write(caller, p, sent, now, row),
     trash,
     remove,
     /** Rows of a page of events and the total, for answers in another shape (`tec/v1`) over the same cached rows. */
@@ -239,11 +309,22 @@ export function eventService(deps: EventServiceDeps) {
       const missing = ids.filter((_, i) => hits[i] === undefined);
       const read = new Map<number, EventRow>();
       if (missing.length > 0) {
-        const { rows } = await repo.list({ visibility: f.visibility, include: missing, limit: missing.length, offset: 0 });
-        items.setMany(rows.map((row) => [row.id, { row }, entryBytes({ row })] as const), readAt);
+        const { rows } = await repo.list({
+          visibility: f.visibility,
+          include: missing,
+          limit: missing.length,
+          offset: 0,
+        });
+        items.setMany(
+          rows.map((row) => [row.id, { row }, entryBytes({ row })] as const),
+          readAt,
+        );
         for (const r of rows) read.set(r.id, r);
       }
-      const rows = ids.flatMap((id, i) => { const r = hits[i]?.row ?? read.get(id); return r === undefined ? [] : [r]; });
+      const rows = ids.flatMap((id, i) => {
+        const r = hits[i]?.row ?? read.get(id);
+        return r === undefined ? [] : [r];
+      });
       const total = ids.length < f.limit && f.offset === 0 ? ids.length : await repo.count(f);
       return { rows, total };
     },
@@ -252,8 +333,12 @@ export function eventService(deps: EventServiceDeps) {
      * `now` are reused, the others built together by `build`, which says per row until when its body holds (undefined:
      * reader-specific, not kept).
      */
-    async views(rows: readonly EventRow[], key: string, now: number,
-      build: (rows: readonly EventRow[]) => Promise<Array<{ text: string; until?: number }>>): Promise<JsonText[]> {
+    async views(
+      rows: readonly EventRow[],
+      key: string,
+      now: number,
+      build: (rows: readonly EventRow[]) => Promise<Array<{ text: string; until?: number }>>,
+    ): Promise<JsonText[]> {
       const hits = rows.map((r) => items.peek(r.id));
       const texts = new Array<JsonText>(rows.length);
       const missing: number[] = [];

@@ -14,12 +14,19 @@ function withDescendants(ids: number[], tree: ReadonlyMap<number, { parent: numb
   const out = new Set(ids);
   for (let grew = true; grew;) {
     grew = false;
-    for (const [id, t] of tree) if (!out.has(id) && out.has(t.parent)) { out.add(id); grew = true; }
+    for (const [id, t] of tree)
+      if (!out.has(id) && out.has(t.parent)) {
+        out.add(id);
+        grew = true;
+      }
   }
   return [...out];
 }
 
-export interface ListFilterDeps { terms: TermService; site: Site }
+export interface ListFilterDeps {
+  terms: TermService;
+  site: Site;
+}
 
 /**
  * The filter of a validated list request as `caller` may see it (paging left to the caller), with the date window
@@ -28,7 +35,8 @@ export interface ListFilterDeps { terms: TermService; site: Site }
 export async function eventListFilter(deps: ListFilterDeps, caller: Caller | null, now: number, p: EventListParams) {
   const { site } = deps;
   const visibility = listVisibility(caller, p.status);
-  if ((p.geoloc_lat === undefined) !== (p.geoloc_lng === undefined)) throw invalidParam(p.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
+  if ((p.geoloc_lat === undefined) !== (p.geoloc_lng === undefined))
+    throw invalidParam(p.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng');
   const strict = p.strict_dates !== undefined && isTruthy(p.strict_dates);
   const window = computeWindow({ ...p, strict, include: p.include !== undefined }, site.timezone, now);
   // Categories as a tax query by id with their descendants (WordPress's include_children); tags as the `tag` query
@@ -47,11 +55,22 @@ export async function eventListFilter(deps: ListFilterDeps, caller: Caller | nul
     const bySlug = new Map([...(await deps.terms.tree('post_tag'))].map(([id, t]) => [t.slug, id]));
     return refs.map((ref) => bySlug.get(String(ref))).filter((id): id is number => id !== undefined);
   };
-  const geo = p.geoloc || p.geoloc_lat !== undefined ? { lat: p.geoloc_lat, lng: p.geoloc_lng, radiusKm: site.geolocRadiusKm } : undefined;
+  const geo =
+    p.geoloc || p.geoloc_lat !== undefined
+      ? { lat: p.geoloc_lat, lng: p.geoloc_lng, radiusKm: site.geolocRadiusKm }
+      : undefined;
   const filter: Omit<EventListFilter, 'limit' | 'offset'> = {
-    visibility, ...window, words: p.search?.split(/\s+/).filter(Boolean),
-    categoryIds: await categoryIds(p.categories), tagIds: await tagIds(p.tags),
-    venueIds: p.venue, organizerIds: p.organizer, featured: p.featured, parentId: p.post_parent, include: p.include, geo,
+    visibility,
+    ...window,
+    words: p.search?.split(/\s+/).filter(Boolean),
+    categoryIds: await categoryIds(p.categories),
+    tagIds: await tagIds(p.tags),
+    venueIds: p.venue,
+    organizerIds: p.organizer,
+    featured: p.featured,
+    parentId: p.post_parent,
+    include: p.include,
+    geo,
   };
   return { filter, window, strict };
 }

@@ -5,7 +5,11 @@ import { POST_DATE_COLUMNS, postRepository } from '../post/index.ts';
 import { readStoredWall, STORABLE_RANGE } from '../time/index.ts';
 import { EVENT_DATE_COLUMNS, eventRepository } from './event.repository.ts';
 
-export interface BadStoredDate { id: number; column: string; value: string }
+export interface BadStoredDate {
+  id: number;
+  column: string;
+  value: string;
+}
 
 /** Stored date-times that no write of this service makes (SQL from outside, older versions), by post id. */
 export async function findBadStoredDates(db: Kysely<Database>): Promise<BadStoredDate[]> {
@@ -29,10 +33,12 @@ export async function findBadStoredDates(db: Kysely<Database>): Promise<BadStore
 export async function reportBadStoredDates(db: Kysely<Database>, logger: Logger): Promise<BadStoredDate[]> {
   const bad = await findBadStoredDates(db);
   for (const b of bad) {
-    logger.warn({ ...b, range: STORABLE_RANGE },
-      `post ${b.id} has an invalid stored ${b.column}: send new dates as an administrator `
-      + `(PUT /wp-json/tribe/events/v1/events/${b.id} with start_date and end_date, or date for a post date), `
-      + 'trash it with DELETE, or correct the row in SQL');
+    logger.warn(
+      { ...b, range: STORABLE_RANGE },
+      `post ${b.id} has an invalid stored ${b.column}: send new dates as an administrator ` +
+        `(PUT /wp-json/tribe/events/v1/events/${b.id} with start_date and end_date, or date for a post date), ` +
+        'trash it with DELETE, or correct the row in SQL',
+    );
   }
   return bad;
 }

@@ -1,16 +1,33 @@
-import { endOfDay, formatWall, isStorableInstant, makeWall, parseDateTime, startOfDay, utcToWall } from '../time/index.ts';
+import {
+  endOfDay,
+  formatWall,
+  isStorableInstant,
+  makeWall,
+  parseDateTime,
+  startOfDay,
+  utcToWall,
+} from '../time/index.ts';
 import { invalidParam } from '../http/errors.ts';
 import { OUT_OF_RANGE_DATE } from '../post/index.ts';
 
 export interface WindowInput {
-  start_date?: string | number; end_date?: string | number;
-  starts_before?: string | number; starts_after?: string | number; ends_before?: string | number; ends_after?: string | number;
+  start_date?: string | number;
+  end_date?: string | number;
+  starts_before?: string | number;
+  starts_after?: string | number;
+  ends_before?: string | number;
+  ends_after?: string | number;
   strict: boolean;
   include: boolean;
 }
 
 export interface DateWindow {
-  startGte?: string; endLte?: string; startLt?: string; startGt?: string; endLt?: string; endGt?: string;
+  startGte?: string;
+  endLte?: string;
+  startLt?: string;
+  startGt?: string;
+  endLt?: string;
+  endGt?: string;
 }
 
 /**

@@ -21,17 +21,38 @@ describe('createHttpApp: re-polls answered from remembered validators', () => {
     await users.add('ann', 'editor', { appPassword: 'right-password' });
     runs = 0;
     generation = { value: 0 };
-    const routes = compileRoutes('test/v1', [{
-      pattern: '/things',
-      endpoints: [endpoint({ methods: ['GET'], args: { schema: Type.Object({}) }, handler: () => { runs++; return { body: { things: generation.value } }; } })],
-    }]);
+    const routes = compileRoutes('test/v1', [
+      {
+        pattern: '/things',
+        endpoints: [
+          endpoint({
+            methods: ['GET'],
+            args: { schema: Type.Object({}) },
+            handler: () => {
+              runs++;
+              return { body: { things: generation.value } };
+            },
+          }),
+        ],
+      },
+    ]);
     app = createHttpApp({
-      siteUrl: 'http://localhost', bodyLimitBytes: 1 << 20, routes, optionsReply: () => ({}),
+      siteUrl: 'http://localhost',
+      bodyLimitBytes: 1 << 20,
+      routes,
+      optionsReply: () => ({}),
       authenticate: { credentials: users, attempts: storeAttemptCounter(store.db), bucketsOf: attemptBuckets },
-      clock: Date.now, logger: pino({ level: 'silent' }), generation, cacheTtlMs: 0, validatorTtlMs: 60_000,
+      clock: Date.now,
+      logger: pino({ level: 'silent' }),
+      generation,
+      cacheTtlMs: 0,
+      validatorTtlMs: 60_000,
     });
   });
-  afterEach(async () => { await app.close(); await store.close(); });
+  afterEach(async () => {
+    await app.close();
+    await store.close();
+  });
 
   const get = (headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: URL_, headers });
 
@@ -49,7 +70,7 @@ describe('createHttpApp: re-polls answered from remembered validators', () => {
     expect(changed.headers.etag).not.toBe(etag);
   });
 
-  it('keeps a logged-in reader\'s validators apart and still checks their password first', async () => {
+  it("keeps a logged-in reader's validators apart and still checks their password first", async () => {
     const etag = (await get()).headers.etag as string;
     const ann = { authorization: basic('ann', 'right-password'), 'if-none-match': etag };
     // Same bytes, so a 304, but built: the anonymous reader's validators do not answer Ann.

@@ -1,4 +1,11 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RouteHandlerMethod,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { Caller, CompiledRoute, Reply } from './route.ts';
 import { ApiError, dbUnavailable, noRoute } from './errors.ts';
@@ -44,7 +51,6 @@ export interface HttpOptions {
   readonly pages?: (path: string) => ((query: Record<string, unknown>, now: number) => Promise<Reply>) | undefined;
 }
 
-
 /** How `send` treats an answer: whose it is, whether the response cache may keep it, where its validators go. */
 interface SendOptions {
   readonly loggedIn: boolean;
@@ -61,10 +67,15 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 function restRoute(url: string, query: Record<string, unknown>): string | undefined {
   const q = url.indexOf('?');
   let path = q < 0 ? url : url.slice(0, q);
-  try { path = decodeURIComponent(path); } catch { return undefined; }
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
   let route: string | undefined;
   if (typeof query.rest_route === 'string' && (path === '/' || path === '/index.php')) route = query.rest_route;
-  else if (path.toLowerCase() === REST_PREFIX || path.toLowerCase().startsWith(`${REST_PREFIX}/`)) route = path.slice(REST_PREFIX.length);
+  else if (path.toLowerCase() === REST_PREFIX || path.toLowerCase().startsWith(`${REST_PREFIX}/`))
+    route = path.slice(REST_PREFIX.length);
   if (route === undefined) return undefined;
   if (route.length > 1 && route.endsWith('/')) route = route.slice(0, -1);
   return route === '' ? '/' : route;
@@ -74,7 +85,11 @@ function restRoute(url: string, query: Record<string, unknown>): string | undefi
 function sitePath(url: string): string {
   const q = url.indexOf('?');
   let path = q < 0 ? url : url.slice(0, q);
-  try { path = decodeURIComponent(path); } catch { return ''; }
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return '';
+  }
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
@@ -84,7 +99,12 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     // Reads are not logged one by one (they are the hot path); writes and errors are, below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimitBytes,
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: (s: string) => parseQueryParams(s) },
+    routerOptions: {
+      caseSensitive: false,
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      querystringParser: (s: string) => parseQueryParams(s),
+    },
     frameworkErrors: (err, req, reply) => sendError(reply, req, frameworkError(err) ?? err),
     clientErrorHandler,
   });
@@ -93,20 +113,29 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   const resolveCaller = basicAuth(opts.authenticate);
   const validators = new ValidatorMemo(opts.generation, opts.validatorTtlMs, opts.clock);
   // Validators are per reader (user id), CORS origin and URL; GET and HEAD share them.
-  const memoKeyOf = (req: FastifyRequest, caller: Caller | null) => `${caller?.id ?? 0}|${req.headers.origin ?? ''}|${req.headers['x-tec-eea'] ?? ''}|${req.url}`;
+  const memoKeyOf = (req: FastifyRequest, caller: Caller | null) =>
+    `${caller?.id ?? 0}|${req.headers.origin ?? ''}|${req.headers['x-tec-eea'] ?? ''}|${req.url}`;
   // Requests `handle` may answer 304 before authentication; a GET with a body (refused when oversized) is checked later.
   const anonymousBodiless = (req: FastifyRequest) => req.headers.authorization === undefined && req.body === undefined;
   // A method override makes a GET a write: never answered from remembered validators, nor remembered.
   const revalidable = (req: FastifyRequest, query: Record<string, unknown>) =>
-    (req.method === 'GET' || req.method === 'HEAD') && req.headers['x-http-method-override'] === undefined && query._method === undefined;
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    req.headers['x-http-method-override'] === undefined &&
+    query._method === undefined;
   const home = opts.siteUrl;
   // As long as our own response cache may keep an anonymous answer: the TTL bounds the answers that depend on the clock.
-  const publicCacheControl = opts.cacheTtlMs >= 1000 ? `public, max-age=${Math.floor(opts.cacheTtlMs / 1000)}` : 'no-cache';
+  const publicCacheControl =
+    opts.cacheTtlMs >= 1000 ? `public, max-age=${Math.floor(opts.cacheTtlMs / 1000)}` : 'no-cache';
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const send = (reply: FastifyReply, req: FastifyRequest, answer: Answer, { loggedIn, keep = true, memoKey }: SendOptions) => {
+  const send = (
+    reply: FastifyReply,
+    req: FastifyRequest,
+    answer: Answer,
+    { loggedIn, keep = true, memoKey }: SendOptions,
+  ) => {
     // Fastify's framework errors (a URL that does not decode) come before any query was parsed.
     const query = (req.query ?? {}) as Record<string, unknown>;
     const headers = restHeaders(home, { method: req.method, origin: req.headers.origin }, loggedIn);
@@ -125,7 +154,8 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     }
     const payload = head ? '' : full instanceof JsonText ? full.text : full;
     const notModified = validated && isNotModified(req.headers, headers.ETag as string, answer.lastModified);
-    if (validated && memoKey !== undefined) validators.remember(memoKey, cache.startGeneration(req) ?? -1, headers, answer.lastModified);
+    if (validated && memoKey !== undefined)
+      validators.remember(memoKey, cache.startGeneration(req) ?? -1, headers, answer.lastModified);
     const kept = keep ? cache.keep(req, outStatus, headers, payload, answer.lastModified) : undefined;
     if (kept !== undefined) return replyWith(reply, req, kept);
     if (notModified) return reply.code(304).headers(notModifiedHeaders(headers)).send();
@@ -135,20 +165,29 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
   /** A cached or shared answer, or 304 when the request's validators still match it. */
   const replyWith = (reply: FastifyReply, req: FastifyRequest, r: CachedResponse) => {
     const etag = r.headers.ETag;
-    if (typeof etag === 'string' && isNotModified(req.headers, etag, r.lastModified)) return reply.code(304).headers(r.notModified ??= notModifiedHeaders(r.headers)).send();
+    if (typeof etag === 'string' && isNotModified(req.headers, etag, r.lastModified))
+      return reply
+        .code(304)
+        .headers((r.notModified ??= notModifiedHeaders(r.headers)))
+        .send();
     return reply.code(r.status).headers(r.headers).send(r.payload);
   };
 
   /** serve_request refuses a bad `_jsonp` name before anything else: only its first four headers, no `data`. */
-  const badJsonp = (reply: FastifyReply) => reply.code(400).headers({
-    'Content-Type': 'application/javascript; charset=UTF-8',
-    'X-Robots-Tag': 'noindex',
-    Link: `<${home}${REST_PREFIX}/>; rel="https://api.w.org/"`,
-    'X-Content-Type-Options': 'nosniff',
-  }).send(JSON.stringify({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }));
+  const badJsonp = (reply: FastifyReply) =>
+    reply
+      .code(400)
+      .headers({
+        'Content-Type': 'application/javascript; charset=UTF-8',
+        'X-Robots-Tag': 'noindex',
+        Link: `<${home}${REST_PREFIX}/>; rel="https://api.w.org/"`,
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(JSON.stringify({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }));
 
   const sendError = (reply: FastifyReply, req: FastifyRequest, err: unknown, loggedIn = false) => {
-    if (err instanceof ApiError) return send(reply, req, { status: err.status, body: err.toBody(), headers: { ...err.headers } }, { loggedIn });
+    if (err instanceof ApiError)
+      return send(reply, req, { status: err.status, body: err.toBody(), headers: { ...err.headers } }, { loggedIn });
     if (opts.isUnavailable?.(err)) {
       req.log.warn({ err: (err as Error).message, url: req.url, method: req.method }, 'database unavailable');
       const e = dbUnavailable();
@@ -181,14 +220,19 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
 
   const build = async (req: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, now: number) => {
     const jsonp = query._jsonp;
-    if (jsonp !== undefined && jsonp !== '' && (typeof jsonp !== 'string' || !isValidJsonpCallback(jsonp))) return badJsonp(reply);
+    if (jsonp !== undefined && jsonp !== '' && (typeof jsonp !== 'string' || !isValidJsonpCallback(jsonp)))
+      return badJsonp(reply);
     let caller: Caller | null = null;
     let memoKey: string | undefined;
     try {
       const badQuery = queryError(query);
       if (badQuery) throw badQuery;
       // Before authentication: an oversized form costs one scan, never a password hash.
-      if (typeof req.body === 'string' && String(req.headers['content-type']).toLowerCase().includes('application/x-www-form-urlencoded')) checkInputLimits(req.body);
+      if (
+        typeof req.body === 'string' &&
+        String(req.headers['content-type']).toLowerCase().includes('application/x-www-form-urlencoded')
+      )
+        checkInputLimits(req.body);
       caller = await resolveCaller(req.headers.authorization, req.ip, now);
       if (revalidable(req, query)) {
         memoKey = memoKeyOf(req, caller);
@@ -201,16 +245,24 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
       if (page !== undefined) {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw noRoute();
         const out = await page(query, now);
-        return send(reply, req, { status: out.status ?? 200, body: out.body, headers: out.headers, lastModified: out.lastModified }, { loggedIn: caller !== null, memoKey });
+        return send(
+          reply,
+          req,
+          { status: out.status ?? 200, body: out.body, headers: out.headers, lastModified: out.lastModified },
+          { loggedIn: caller !== null, memoKey },
+        );
       }
       if (route === undefined) throw noRoute();
       const out: Dispatched = await dispatch({
-        method: req.method, route, query,
+        method: req.method,
+        route,
+        query,
         contentType: String(req.headers['content-type'] ?? '').toLowerCase(),
         rawBody: typeof req.body === 'string' ? req.body : '',
         overrideHeader: req.headers['x-http-method-override'] as string | undefined,
         headers: req.headers,
-        caller, now,
+        caller,
+        now,
       });
       const status = out.reply.status ?? 200;
       let writeToken: string | undefined;
@@ -219,18 +271,44 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
         if (status < 300) writeToken = await opts.consistency?.writeToken();
       }
       const headers = { ...out.reply.headers, ...(out.allow !== undefined ? { Allow: out.allow } : {}) };
-      const answer: Answer = { status, body: out.reply.body, headers, links: out.reply.links, method: out.method, lastModified: out.reply.lastModified, writeToken };
+      const answer: Answer = {
+        status,
+        body: out.reply.body,
+        headers,
+        links: out.reply.links,
+        method: out.method,
+        lastModified: out.reply.lastModified,
+        writeToken,
+      };
       return send(reply, req, answer, { loggedIn: caller !== null, keep: out.reply.responseCache !== false, memoKey });
     } catch (err) {
       return sendError(reply, req, err, caller !== null);
     }
   };
 
-  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/*', exposeHeadRoute: false, handler: handle });
-  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/', exposeHeadRoute: false, handler: handle });
-  if (opts.files) app.route({ method: ['GET', 'HEAD'], url: `${opts.files.path}/*`, exposeHeadRoute: false, handler: opts.files.handler });
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/*',
+    exposeHeadRoute: false,
+    handler: handle,
+  });
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/',
+    exposeHeadRoute: false,
+    handler: handle,
+  });
+  if (opts.files)
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: `${opts.files.path}/*`,
+      exposeHeadRoute: false,
+      handler: opts.files.handler,
+    });
   app.setNotFoundHandler((req, reply) => sendError(reply, req, noRoute()));
   // Errors Fastify raises before our handler (body too large, broken headers) still get the WordPress envelope.
-  app.setErrorHandler((err: { code?: string; statusCode?: number; message: string }, req, reply) => sendError(reply, req, frameworkError(err) ?? err));
+  app.setErrorHandler((err: { code?: string; statusCode?: number; message: string }, req, reply) =>
+    sendError(reply, req, frameworkError(err) ?? err),
+  );
   return app;
 }

@@ -7,7 +7,11 @@ import { isRowIdSchema, toRowId } from './row-id.ts';
 // the namespace index and the /doc document. Semantic checks (existence, formats) are per-argument validators.
 
 /** A per-argument check; like a WordPress validate_callback it may look at the current user (`image` URLs need `upload_files`). */
-export type Validator = (value: unknown, name: string, caller: Caller | null) => Promise<true | ParamProblem> | true | ParamProblem;
+export type Validator = (
+  value: unknown,
+  name: string,
+  caller: Caller | null,
+) => Promise<true | ParamProblem> | true | ParamProblem;
 
 /** The argument declarations of one endpoint. */
 export interface ArgSet {
@@ -16,7 +20,10 @@ export interface ArgSet {
 }
 
 /** The moment and site zone an argument's declaration is printed for (a default date window depends on both). */
-export interface DeclarationContext { readonly now: number; readonly timezone: string }
+export interface DeclarationContext {
+  readonly now: number;
+  readonly timezone: string;
+}
 
 /**
  * How the plugin declares an argument where that differs from how we check it: what the namespace index, OPTIONS
@@ -52,7 +59,16 @@ export function swaggerType(schema: TSchema): { type: string; items?: { type: st
   const d = schema[DECLARED] as Declared | undefined;
   const items = d !== undefined && 'items' in d ? d.items : (schema.items as TSchema | undefined);
   const itemType = items && typeof items.type === 'string' ? { type: items.type } : undefined;
-  const type = d?.swaggerType !== undefined ? d.swaggerType : typeof d?.type === 'string' ? d.type : typeof schema.type === 'string' ? schema.type : itemType ? 'array' : 'string';
+  const type =
+    d?.swaggerType !== undefined
+      ? d.swaggerType
+      : typeof d?.type === 'string'
+        ? d.type
+        : typeof schema.type === 'string'
+          ? schema.type
+          : itemType
+            ? 'array'
+            : 'string';
   return { type, ...(itemType ? { items: itemType } : {}), csv: d?.csv === true };
 }
 
@@ -67,7 +83,8 @@ export function describeArg(schema: TSchema, at: DeclarationContext): Record<str
   const items = has('items') ? d!.items : (schema.items as TSchema | undefined);
   if (items && typeof items.type === 'string') out.items = { type: items.type };
   const def = has('default') ? d!.default : schema.default;
-  if (def !== undefined) out.default = typeof def === 'function' ? (def as (c: DeclarationContext) => unknown)(at) : def;
+  if (def !== undefined)
+    out.default = typeof def === 'function' ? (def as (c: DeclarationContext) => unknown)(at) : def;
   if (schema.description !== undefined) out.description = schema.description;
   if (Array.isArray(schema.enum)) out.enum = schema.enum;
   out.required = isRequired(schema);
@@ -90,7 +107,11 @@ function schemaType(s: TSchema): string | undefined {
 }
 
 /** Coerces one value per core's rules; returns the coerced value or a problem. */
-export function coerce(schema: TSchema, value: unknown, name: string): { ok: true; value: unknown } | { ok: false; problem: ParamProblem } {
+export function coerce(
+  schema: TSchema,
+  value: unknown,
+  name: string,
+): { ok: true; value: unknown } | { ok: false; problem: ParamProblem } {
   const type = schemaType(schema);
   switch (type) {
     case 'integer': {
@@ -99,12 +120,14 @@ export function coerce(schema: TSchema, value: unknown, name: string): { ok: tru
         return id === undefined ? { ok: false, problem: notOfType(name, 'integer') } : { ok: true, value: id };
       }
       if (typeof value === 'number' && Number.isInteger(value)) return { ok: true, value };
-      if (typeof value === 'string' && /^-?\d+$/.test(value.trim()) && value.trim().length < 16) return { ok: true, value: Number(value) };
+      if (typeof value === 'string' && /^-?\d+$/.test(value.trim()) && value.trim().length < 16)
+        return { ok: true, value: Number(value) };
       return { ok: false, problem: notOfType(name, 'integer') };
     }
     case 'number': {
       if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value };
-      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return { ok: true, value: Number(value) };
+      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+        return { ok: true, value: Number(value) };
       return { ok: false, problem: notOfType(name, 'number') };
     }
     case 'boolean': {
@@ -132,7 +155,8 @@ export function coerce(schema: TSchema, value: unknown, name: string): { ok: tru
     }
     case 'object':
       return value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? { ok: true, value } : { ok: false, problem: notOfType(name, 'object') };
+        ? { ok: true, value }
+        : { ok: false, problem: notOfType(name, 'object') };
     default:
       return { ok: true, value };
   }
@@ -161,11 +185,17 @@ export function isRequired(schema: TSchema): boolean {
  * Runs core's order on the merged request parameters: required → validators → coercion.
  * Returns the coerced parameters, typed by the caller's schema; unknown keys are dropped, as WordPress ignores them.
  */
-export async function checkArgs<T>(args: ArgSet, raw: Record<string, unknown>, caller: Caller | null = null): Promise<T> {
+export async function checkArgs<T>(
+  args: ArgSet,
+  raw: Record<string, unknown>,
+  caller: Caller | null = null,
+): Promise<T> {
   const props = args.schema.properties as Record<string, TSchema>;
   const missing = Object.keys(props).filter((k) => isRequired(props[k]!) && raw[k] === undefined);
   if (missing.length > 0) {
-    throw new ApiError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
+    throw new ApiError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, {
+      params: missing,
+    });
   }
   const problems: Record<string, ParamProblem> = {};
   const out: Record<string, unknown> = {};
@@ -175,13 +205,22 @@ export async function checkArgs<T>(args: ArgSet, raw: Record<string, unknown>, c
       if (schema.default === undefined) continue;
       value = schema.default;
     }
-    if (holdsNul(value)) { problems[name] = { message: `${name} contains a NUL character.` }; continue; }
+    if (holdsNul(value)) {
+      problems[name] = { message: `${name} contains a NUL character.` };
+      continue;
+    }
     const coerced = coerce(schema, value, name);
-    if (!coerced.ok) { problems[name] = coerced.problem; continue; }
+    if (!coerced.ok) {
+      problems[name] = coerced.problem;
+      continue;
+    }
     const validate = args.validators?.[name];
     if (validate) {
       const verdict = await validate(coerced.value, name, caller);
-      if (verdict !== true) { problems[name] = verdict; continue; }
+      if (verdict !== true) {
+        problems[name] = verdict;
+        continue;
+      }
     }
     out[name] = coerced.value;
   }
@@ -192,5 +231,7 @@ export async function checkArgs<T>(args: ArgSet, raw: Record<string, unknown>, c
 export const invalid = (message = 'Invalid parameter.'): ParamProblem => ({ message });
 
 /** Validator failing with a nested error object, which core copies into `data.details`. */
-export const invalidWith = (code: string, message: string): ParamProblem =>
-  ({ message, detail: { code, message, data: { status: 400 } } });
+export const invalidWith = (code: string, message: string): ParamProblem => ({
+  message,
+  detail: { code, message, data: { status: 400 } },
+});

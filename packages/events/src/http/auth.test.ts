@@ -26,20 +26,30 @@ describe('basicAuth over a real store', () => {
 
   it('slows a burst of failures from one address, then refuses it with Retry-After until the minute passes', async () => {
     const waits: number[] = [];
-    const resolve = basicAuth(checks, async (ms) => { waits.push(ms); });
-    for (let i = 0; i < LOGIN_ATTEMPT_LIMIT; i++) await expect(resolve(header('bob', 'wrong'), '10.0.0.1', 1000)).rejects.toThrow(ApiError);
+    const resolve = basicAuth(checks, async (ms) => {
+      waits.push(ms);
+    });
+    for (let i = 0; i < LOGIN_ATTEMPT_LIMIT; i++)
+      await expect(resolve(header('bob', 'wrong'), '10.0.0.1', 1000)).rejects.toThrow(ApiError);
     expect(waits.slice(0, 3)).toEqual([250, 500, 1000]);
     expect(Math.max(...waits)).toBe(4000);
-    await expect(resolve(header('ann', 'right-password'), '10.0.0.1', 2000))
-      .rejects.toMatchObject({ code: 'rest_too_many_attempts', status: 429, headers: { 'Retry-After': 58 } });
+    await expect(resolve(header('ann', 'right-password'), '10.0.0.1', 2000)).rejects.toMatchObject({
+      code: 'rest_too_many_attempts',
+      status: 429,
+      headers: { 'Retry-After': 58 },
+    });
     expect((await resolve(header('ann', 'right-password'), '10.0.0.2', 2000))?.login).toBe('ann');
     expect((await resolve(header('ann', 'right-password'), '10.0.0.1', 62_000))?.login).toBe('ann');
   });
 
   it('counts per login across addresses, and a correct password takes its attempt back', async () => {
     const resolve = basicAuth(checks, async () => {});
-    for (let i = 0; i < 200; i++) expect((await resolve(header('ann', 'right-password'), `10.1.0.${i % 3}`, 5000))?.login).toBe('ann');
-    for (let i = 0; i < LOGIN_ATTEMPT_LIMIT; i++) await expect(resolve(header('Ann', 'guess'), `10.2.${i}.1`, 5000)).rejects.toThrow(ApiError);
-    await expect(resolve(header('ann', 'right-password'), '10.3.0.1', 5000)).rejects.toMatchObject({ code: 'rest_too_many_attempts' });
+    for (let i = 0; i < 200; i++)
+      expect((await resolve(header('ann', 'right-password'), `10.1.0.${i % 3}`, 5000))?.login).toBe('ann');
+    for (let i = 0; i < LOGIN_ATTEMPT_LIMIT; i++)
+      await expect(resolve(header('Ann', 'guess'), `10.2.${i}.1`, 5000)).rejects.toThrow(ApiError);
+    await expect(resolve(header('ann', 'right-password'), '10.3.0.1', 5000)).rejects.toMatchObject({
+      code: 'rest_too_many_attempts',
+    });
   });
 });

@@ -9,7 +9,10 @@ export interface Credentials {
   verify(login: string, password: string): Promise<Caller>;
 }
 
-export interface AttemptWindow { readonly minute: number; readonly endsAt: number }
+export interface AttemptWindow {
+  readonly minute: number;
+  readonly endsAt: number;
+}
 
 /** Attempts per bucket (address, login) in the current window, shared by every instance on the store. */
 export interface AttemptCounter {
@@ -33,10 +36,13 @@ export const LOGIN_ATTEMPT_LIMIT = 50;
 /** Attempts after this many in the minute wait before their check (250 ms doubling, at most 4 s). */
 const SLOW_AFTER = 5;
 
-const isCredentialError = (err: unknown) => err instanceof ApiError && (err.code === 'invalid_username' || err.code === 'incorrect_password');
+const isCredentialError = (err: unknown) =>
+  err instanceof ApiError && (err.code === 'invalid_username' || err.code === 'incorrect_password');
 
-const tooMany = (w: AttemptWindow, now: number) => new ApiError('rest_too_many_attempts', 'Too many failed login attempts. Try again later.',
-  {}, undefined, { 'Retry-After': Math.max(1, Math.ceil((w.endsAt - now) / 1000)) });
+const tooMany = (w: AttemptWindow, now: number) =>
+  new ApiError('rest_too_many_attempts', 'Too many failed login attempts. Try again later.', {}, undefined, {
+    'Retry-After': Math.max(1, Math.ceil((w.endsAt - now) / 1000)),
+  });
 
 /**
  * Reads `Authorization: Basic …` and limits password guessing (policy in events/README.md). Every attempt whose

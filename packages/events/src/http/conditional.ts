@@ -12,8 +12,13 @@ type OwnHeaders = Readonly<Record<string, string | number>>;
 // headers and modification time: the body is hashed once, and its validators are reused while those match (the
 // by-id hot path, where building the header line and the date cost more than the rest of the answer's headers).
 interface Known {
-  readonly bodyHash: string; readonly own: OwnHeaders; readonly ownCount: number; readonly contentType: string; readonly lastModifiedMs?: number;
-  readonly etag: string; readonly lastModified?: string;
+  readonly bodyHash: string;
+  readonly own: OwnHeaders;
+  readonly ownCount: number;
+  readonly contentType: string;
+  readonly lastModifiedMs?: number;
+  readonly etag: string;
+  readonly lastModified?: string;
 }
 const known = new WeakMap<JsonText, Known>();
 
@@ -22,7 +27,8 @@ function headerLines(own: OwnHeaders, contentType: string): string {
   const all: Record<string, string | number> = { ...own, 'Content-Type': contentType };
   const keys = Object.keys(all).sort();
   let meta = '';
-  for (let i = 0; i < keys.length; i++) meta += `${i === 0 ? '' : '\n'}${keys[i]!.toLowerCase()}:${String(all[keys[i]!])}`;
+  for (let i = 0; i < keys.length; i++)
+    meta += `${i === 0 ? '' : '\n'}${keys[i]!.toLowerCase()}:${String(all[keys[i]!])}`;
   return meta;
 }
 
@@ -36,11 +42,15 @@ function sameHeaders(own: OwnHeaders, was: OwnHeaders, count: number): boolean {
   return n === count;
 }
 
-const tagOf = (bodyHash: string, own: OwnHeaders, contentType: string) => `"${sha1(`${bodyHash}\n${headerLines(own, contentType)}`)}"`;
+const tagOf = (bodyHash: string, own: OwnHeaders, contentType: string) =>
+  `"${sha1(`${bodyHash}\n${headerLines(own, contentType)}`)}"`;
 const httpDate = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toUTCString());
 
 /** The validators a 200 answer sends: its strong `ETag` and, for an item, `Last-Modified` as an HTTP date. */
-export interface Validators { readonly etag: string; readonly lastModified?: string }
+export interface Validators {
+  readonly etag: string;
+  readonly lastModified?: string;
+}
 
 /**
  * The validators of an answer. The ETag hashes its payload and the headers that are part of the answer (totals,
@@ -49,14 +59,31 @@ export interface Validators { readonly etag: string; readonly lastModified?: str
  * @example answerValidators('{"id":1}', { Allow: 'GET' }, 'application/json', Date.UTC(2026, 0, 1))
  * // { etag: '"k5…"', lastModified: 'Thu, 01 Jan 2026 00:00:00 GMT' }
  */
-export function answerValidators(payload: string | JsonText, own: OwnHeaders, contentType: string, lastModifiedMs?: number): Validators {
-  if (!(payload instanceof JsonText)) return { etag: tagOf(sha1(payload), own, contentType), lastModified: httpDate(lastModifiedMs) };
+export function answerValidators(
+  payload: string | JsonText,
+  own: OwnHeaders,
+  contentType: string,
+  lastModifiedMs?: number,
+): Validators {
+  if (!(payload instanceof JsonText))
+    return { etag: tagOf(sha1(payload), own, contentType), lastModified: httpDate(lastModifiedMs) };
   const k = known.get(payload);
-  if (k !== undefined && k.lastModifiedMs === lastModifiedMs && k.contentType === contentType && sameHeaders(own, k.own, k.ownCount)) return k;
+  if (
+    k !== undefined &&
+    k.lastModifiedMs === lastModifiedMs &&
+    k.contentType === contentType &&
+    sameHeaders(own, k.own, k.ownCount)
+  )
+    return k;
   const bodyHash = k?.bodyHash ?? sha1(payload.text);
   const next: Known = {
-    bodyHash, own, ownCount: Object.keys(own).length, contentType, lastModifiedMs,
-    etag: tagOf(bodyHash, own, contentType), lastModified: httpDate(lastModifiedMs),
+    bodyHash,
+    own,
+    ownCount: Object.keys(own).length,
+    contentType,
+    lastModifiedMs,
+    etag: tagOf(bodyHash, own, contentType),
+    lastModified: httpDate(lastModifiedMs),
   };
   known.set(payload, next);
   return next;
@@ -88,13 +115,19 @@ export function isConditional(headers: { 'if-none-match'?: string; 'if-modified-
 }
 
 /** Whether a GET may be answered 304 Not Modified for this entity. */
-export function isNotModified(headers: { 'if-none-match'?: string; 'if-modified-since'?: string }, etag: string, lastModifiedMs?: number): boolean {
+export function isNotModified(
+  headers: { 'if-none-match'?: string; 'if-modified-since'?: string },
+  etag: string,
+  lastModifiedMs?: number,
+): boolean {
   if (headers['if-none-match'] !== undefined) return noneMatch(headers['if-none-match'], etag);
   return notModifiedSince(headers['if-modified-since'], lastModifiedMs);
 }
 
 /** The headers a 304 keeps (RFC 9110 §15.4.5): everything but the body's own description. */
-export function notModifiedHeaders(headers: Readonly<Record<string, string | number>>): Record<string, string | number> {
+export function notModifiedHeaders(
+  headers: Readonly<Record<string, string | number>>,
+): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(headers)) if (k !== 'Content-Type' && k !== 'Content-Disposition') out[k] = v;
   return out;

@@ -5,9 +5,12 @@ describe('restHeaders', () => {
   it('echoes an Origin with credentials, as rest_send_cors_headers', () => {
     const h = restHeaders('http://site', { method: 'POST', origin: 'http://app' }, false);
     expect(h).toMatchObject({
-      'Access-Control-Allow-Origin': 'http://app', 'Access-Control-Allow-Credentials': 'true',
-      'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE', Vary: 'Origin',
-      Link: '<http://site/wp-json/>; rel="https://api.w.org/"', 'X-Robots-Tag': 'noindex',
+      'Access-Control-Allow-Origin': 'http://app',
+      'Access-Control-Allow-Credentials': 'true',
+      'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE',
+      Vary: 'Origin',
+      Link: '<http://site/wp-json/>; rel="https://api.w.org/"',
+      'X-Robots-Tag': 'noindex',
     });
     expect(h['Cache-Control']).toBeUndefined();
   });
@@ -21,7 +24,8 @@ describe('restHeaders', () => {
 
   it('forbids caching a logged-in answer', () => {
     expect(restHeaders('http://site', { method: 'GET' }, true)).toMatchObject({
-      'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private', Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
+      'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
+      Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
     });
   });
 });

@@ -5,7 +5,10 @@ const NO_CACHE = {
 };
 
 /** The request facts CORS depends on. */
-export interface CorsRequest { readonly method: string; readonly origin?: string }
+export interface CorsRequest {
+  readonly method: string;
+  readonly origin?: string;
+}
 
 /**
  * WordPress's fixed REST headers plus `rest_send_cors_headers`: an `Origin` is echoed with credentials allowed;

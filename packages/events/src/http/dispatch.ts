@@ -23,7 +23,11 @@ const RESERVED = new Set(['_method', '_envelope', '_jsonp', '_fields', 'rest_rou
  * A matched route's answer. `allow` is core's `Allow` header: the methods whose permission check passes for this
  * caller and request. Errors raised after the route matched are answers too, so they carry `Allow` as in WordPress.
  */
-export interface Dispatched { reply: Reply; allow?: string; method: string }
+export interface Dispatched {
+  reply: Reply;
+  allow?: string;
+  method: string;
+}
 
 /**
  * Request body → params: JSON only under `application/json`, form bodies as PHP parses them, anything else ignored.
@@ -35,7 +39,14 @@ async function parseBody(contentType: string, raw: string): Promise<Record<strin
   if (raw.trim() === '') return {};
   if (contentType.includes('application/json')) {
     let parsed: unknown;
-    try { parsed = JSON.parse(raw); } catch { throw new ApiError('rest_invalid_json', 'Invalid JSON body passed.', { json_error_code: 4, json_error_message: 'Syntax error' }); }
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new ApiError('rest_invalid_json', 'Invalid JSON body passed.', {
+        json_error_code: 4,
+        json_error_message: 'Syntax error',
+      });
+    }
     if (parsed === null || typeof parsed !== 'object') return {};
     return Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== null));
   }
@@ -44,7 +55,11 @@ async function parseBody(contentType: string, raw: string): Promise<Record<strin
 }
 
 /** Core's override: `?_method=` first, then `X-HTTP-Method-Override`, on any HTTP method (a GET can become a DELETE). */
-export function effectiveMethod(method: string, query: Record<string, unknown>, overrideHeader: string | undefined): string {
+export function effectiveMethod(
+  method: string,
+  query: Record<string, unknown>,
+  overrideHeader: string | undefined,
+): string {
   const override = typeof query._method === 'string' ? query._method : overrideHeader;
   return (override !== undefined && override !== '' ? override : method).toUpperCase();
 }
@@ -56,7 +71,11 @@ async function allowFor(route: CompiledRoute, ctx: RequestContext, merged: Recor
     let ok = true;
     if (ep.permission) {
       // Core hands the callbacks the request as it is; ours read only the context (caller, path).
-      try { ok = (await ep.permission(ctx, merged as never)) === true; } catch { ok = false; }
+      try {
+        ok = (await ep.permission(ctx, merged as never)) === true;
+      } catch {
+        ok = false;
+      }
     }
     if (ok) allowed.push(...ep.methods);
   }
@@ -64,7 +83,10 @@ async function allowFor(route: CompiledRoute, ctx: RequestContext, merged: Recor
 }
 
 /** The route matcher and core's processing order: route → required → validate → permission → handler. */
-export function createDispatcher(routes: readonly CompiledRoute[], optionsReply: (route: CompiledRoute, now: number) => unknown) {
+export function createDispatcher(
+  routes: readonly CompiledRoute[],
+  optionsReply: (route: CompiledRoute, now: number) => unknown,
+) {
   return async function dispatch(req: IncomingRequest): Promise<Dispatched> {
     const method = effectiveMethod(req.method, req.query, req.overrideHeader);
     const lookup = method === 'HEAD' ? 'GET' : method;
@@ -77,7 +99,10 @@ export function createDispatcher(routes: readonly CompiledRoute[], optionsReply:
       const merged: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(req.query)) if (!RESERVED.has(k)) merged[k] = v;
       const sent = new Set<string>();
-      const header = (name: string) => { const v = req.headers?.[name]; return Array.isArray(v) ? v.join(', ') : v; };
+      const header = (name: string) => {
+        const v = req.headers?.[name];
+        return Array.isArray(v) ? v.join(', ') : v;
+      };
       const ctx: RequestContext = { caller: req.caller, now: req.now, pathParams, sent, query: req.query, header };
       let reply: Reply;
       try {

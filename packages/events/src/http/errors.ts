@@ -73,14 +73,22 @@ export const DB_RETRY_AFTER_SECONDS = 1;
 
 /** 503 while the database is down or restarting; the service reconnects by itself. */
 export const dbUnavailable = (): ApiError =>
-  new ApiError('db_unavailable', 'The database is temporarily unavailable. Try again shortly.', {}, ERROR_STATUS.db_unavailable,
-    { 'Retry-After': DB_RETRY_AFTER_SECONDS });
+  new ApiError(
+    'db_unavailable',
+    'The database is temporarily unavailable. Try again shortly.',
+    {},
+    ERROR_STATUS.db_unavailable,
+    { 'Retry-After': DB_RETRY_AFTER_SECONDS },
+  );
 
 /** WordPress answers a failed permission check with 401 when logged out and 403 when logged in. */
 export const forbidden = (loggedIn: boolean): ApiError =>
   new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', {}, loggedIn ? 403 : 401);
 
-export interface ParamProblem { message: string; detail?: { code: string; message: string; data: unknown } }
+export interface ParamProblem {
+  message: string;
+  detail?: { code: string; message: string; data: unknown };
+}
 
 /** 400 `rest_invalid_param` with core's per-parameter `params` and `details` maps. */
 export function invalidParams(problems: Record<string, ParamProblem>): ApiError {
@@ -92,7 +100,11 @@ export function invalidParams(problems: Record<string, ParamProblem>): ApiError 
     if (problems[name]!.detail) details[name] = problems[name]!.detail;
   }
   // WordPress sends an empty PHP array, `[]`, when no check returned a WP_Error (NOTES §8c of the tec-v1 kit).
-  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, { params, details: Object.keys(details).length > 0 ? details : [] });
+  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, {
+    params,
+    details: Object.keys(details).length > 0 ? details : [],
+  });
 }
 
-export const invalidParam = (name: string, message = 'Invalid parameter.'): ApiError => invalidParams({ [name]: { message } });
+export const invalidParam = (name: string, message = 'Invalid parameter.'): ApiError =>
+  invalidParams({ [name]: { message } });

@@ -6,7 +6,9 @@ import { ApiError } from './errors.ts';
 describe('parseNestedParams', () => {
   it('reads PHP-style lists and objects', () => {
     expect({ ...parseNestedParams('a[]=1&a[]=2&venue[city]=Rome&venue[zip]=00100&x=1&x=2') }).toEqual({
-      a: ['1', '2'], venue: { city: 'Rome', zip: '00100' }, x: '2',
+      a: ['1', '2'],
+      venue: { city: 'Rome', zip: '00100' },
+      x: '2',
     });
   });
   it('decodes plus and percent escapes', () => {
@@ -19,10 +21,12 @@ describe('parseNestedParams', () => {
     expect(Object.keys(out)).toEqual([]);
   });
   it('keeps every plain key-value pair it is given', () => {
-    fc.assert(fc.property(fc.dictionary(fc.stringMatching(/^[a-z_]{1,8}$/), fc.string()), (dict) => {
-      const qs = new URLSearchParams(dict).toString();
-      expect({ ...parseNestedParams(qs) }).toEqual(dict);
-    }));
+    fc.assert(
+      fc.property(fc.dictionary(fc.stringMatching(/^[a-z_]{1,8}$/), fc.string()), (dict) => {
+        const qs = new URLSearchParams(dict).toString();
+        expect({ ...parseNestedParams(qs) }).toEqual(dict);
+      }),
+    );
   });
 });
 
@@ -57,9 +61,15 @@ const WORST_BODIES: Record<string, (scale: number) => string> = {
   // Empty pairs are not variables; they must not make any scan quadratic.
   empties: (k) => `${'&'.repeat(k * 1024 * 1024 - 8)}x[a]=1`,
   appends: (k) => `x[k]=1&${'x[]=1&'.repeat(k * INPUT_LIMITS.maxVars - 1)}`,
-  deep: (k) => Array.from({ length: k * INPUT_LIMITS.maxVars }, (_, i) => `d${i}${'[]'.repeat(INPUT_LIMITS.maxDepth)}=1`).join('&'),
-  long: (k) => Array.from({ length: k * INPUT_LIMITS.maxVars }, (_, i) =>
-    `k${i}${`[${'s'.repeat(13)}]`.repeat(INPUT_LIMITS.maxDepth)}=${'%41'.repeat(15)}`).join('&'),
+  deep: (k) =>
+    Array.from({ length: k * INPUT_LIMITS.maxVars }, (_, i) => `d${i}${'[]'.repeat(INPUT_LIMITS.maxDepth)}=1`).join(
+      '&',
+    ),
+  long: (k) =>
+    Array.from(
+      { length: k * INPUT_LIMITS.maxVars },
+      (_, i) => `k${i}${`[${'s'.repeat(13)}]`.repeat(INPUT_LIMITS.maxDepth)}=${'%41'.repeat(15)}`,
+    ).join('&'),
 };
 
 describe('parseNestedParams limits', () => {
@@ -84,7 +94,10 @@ describe('parseNestedParams limits', () => {
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ApiError);
-      expect((err as ApiError).toBody()).toMatchObject({ code: 'rest_bad_request', data: { status: 400, limit: 'max_input_vars', max: 1000 } });
+      expect((err as ApiError).toBody()).toMatchObject({
+        code: 'rest_bad_request',
+        data: { status: 400, limit: 'max_input_vars', max: 1000 },
+      });
     }
   });
 
@@ -107,7 +120,9 @@ describe('parseNestedParams limits', () => {
 function naiveList(ops: ReadonlyArray<string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   ops.forEach((key, i) => {
-    const ints = Object.keys(out).filter((k) => /^(0|[1-9]\d*)$/.test(k)).map(Number);
+    const ints = Object.keys(out)
+      .filter((k) => /^(0|[1-9]\d*)$/.test(k))
+      .map(Number);
     out[key ?? String(ints.length ? Math.max(...ints) + 1 : 0)] = String(i);
   });
   return out;
@@ -115,11 +130,15 @@ function naiveList(ops: ReadonlyArray<string | undefined>): Record<string, strin
 
 describe('parseNestedParams appends', () => {
   it('appends after the largest integer key, as PHP does, for any mix of named and appended keys', () => {
-    const key = fc.option(fc.oneof(fc.constantFrom('0', '1', '3', '7'), fc.stringMatching(/^[a-z]{1,3}$/)), { nil: undefined });
-    fc.assert(fc.property(fc.array(key, { minLength: 1, maxLength: 30 }), (ops) => {
-      const body = ops.map((k, i) => `x[${k ?? ''}]=${i}`).join('&');
-      const got = parseNestedParams(body).x;
-      expect({ ...(got as Record<string, string>) }).toEqual(naiveList(ops));
-    }));
+    const key = fc.option(fc.oneof(fc.constantFrom('0', '1', '3', '7'), fc.stringMatching(/^[a-z]{1,3}$/)), {
+      nil: undefined,
+    });
+    fc.assert(
+      fc.property(fc.array(key, { minLength: 1, maxLength: 30 }), (ops) => {
+        const body = ops.map((k, i) => `x[${k ?? ''}]=${i}`).join('&');
+        const got = parseNestedParams(body).x;
+        expect({ ...(got as Record<string, string>) }).toEqual(naiveList(ops));
+      }),
+    );
   });
 });

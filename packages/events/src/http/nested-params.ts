@@ -5,7 +5,10 @@ import { ApiError } from './errors.ts';
  * 65-deep key expects them all to count, so a partial parse would write something it did not mean.
  * `maxVars` also bounds every list (`a[]=` appends one entry per pair), and `maxDepth` the bracket groups of a key.
  */
-export interface InputLimits { readonly maxVars: number; readonly maxDepth: number }
+export interface InputLimits {
+  readonly maxVars: number;
+  readonly maxDepth: number;
+}
 export const INPUT_LIMITS: InputLimits = Object.freeze({ maxVars: 1000, maxDepth: 64 });
 
 type PhpMap = Record<string, unknown>;
@@ -17,7 +20,11 @@ function limitError(limit: 'max_input_vars' | 'max_input_nesting_level', max: nu
 }
 
 function decode(s: string): string {
-  try { return decodeURIComponent(s.replace(/\+/g, ' ')); } catch { return s; }
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
 }
 
 /** `a[b][]` → ['a', 'b', ''], or undefined for a plain key; refuses keys deeper than the limit before splitting. */
@@ -32,7 +39,8 @@ function bracketsStart(key: string, maxDepth: number): number {
   if (open <= 0 || !key.endsWith(']')) return -1;
   let groups = 0;
   for (let i = key.indexOf('][', open); i >= 0; i = key.indexOf('][', i + 2)) {
-    if (++groups >= maxDepth) throw limitError('max_input_nesting_level', maxDepth, `a key nested more than ${maxDepth} levels deep`);
+    if (++groups >= maxDepth)
+      throw limitError('max_input_nesting_level', maxDepth, `a key nested more than ${maxDepth} levels deep`);
   }
   return open;
 }
@@ -65,15 +73,25 @@ class PhpArrayBuilder {
       if (Array.isArray(node)) {
         const n: number | undefined = part === '' ? node.length : intKey(part);
         if (n !== undefined && n <= node.length) key = String(n);
-        else { node = this.toObject(node, parent, parentKey); key = this.keyFor(node, part); }
+        else {
+          node = this.toObject(node, parent, parentKey);
+          key = this.keyFor(node, part);
+        }
       } else key = this.keyFor(node, part);
       // Arrays take string indexes as well; viewing both as maps keeps one path for lists and objects.
       const map = node as PhpMap;
-      if (i === path.length - 1) { map[key] = value; return; }
+      if (i === path.length - 1) {
+        map[key] = value;
+        return;
+      }
       const existing: unknown = Object.hasOwn(map, key) ? map[key] : undefined;
-      parent = map; parentKey = key;
+      parent = map;
+      parentKey = key;
       // A scalar in the way is replaced, as PHP does for `a=1&a[b]=2`.
-      node = typeof existing === 'object' && existing !== null ? existing as PhpMap | unknown[] : (map[key] = this.make(path[i + 1]!));
+      node =
+        typeof existing === 'object' && existing !== null
+          ? (existing as PhpMap | unknown[])
+          : (map[key] = this.make(path[i + 1]!));
     }
   }
 
@@ -93,7 +111,10 @@ class PhpArrayBuilder {
   /** The key `part` names in an object: itself, or for `[]` the next integer key; integer keys move that on. */
   private keyFor(node: PhpMap, part: string): string {
     const next = this.next.get(node) ?? 0;
-    if (part === '') { this.next.set(node, next + 1); return String(next); }
+    if (part === '') {
+      this.next.set(node, next + 1);
+      return String(next);
+    }
     const n = intKey(part);
     if (n !== undefined && n >= next) this.next.set(node, n + 1);
     return part;
@@ -117,7 +138,10 @@ class FormParser {
   readonly builder = new PhpArrayBuilder();
   private start = 0;
 
-  constructor(private readonly text: string, private readonly limits: InputLimits) {
+  constructor(
+    private readonly text: string,
+    private readonly limits: InputLimits,
+  ) {
     checkInputLimits(text, limits);
   }
 
@@ -180,7 +204,8 @@ export function parseQueryParams(text: string): Record<string | symbol, unknown>
     return parseNestedParams(text);
   } catch (err) {
     const out = Object.create(null) as Record<string | symbol, unknown>;
-    out[QUERY_ERROR] = err instanceof ApiError ? err : new ApiError('rest_bad_request', 'The query string could not be read.');
+    out[QUERY_ERROR] =
+      err instanceof ApiError ? err : new ApiError('rest_bad_request', 'The query string could not be read.');
     return out;
   }
 }

@@ -15,7 +15,10 @@ export interface ReadYourWrites {
 }
 
 /** Waits, when the request asks for it, until this instance has caught up with the client's last write. */
-export async function catchUpWith(consistency: ReadYourWrites | undefined, headers: Readonly<Record<string, string | string[] | undefined>>): Promise<void> {
+export async function catchUpWith(
+  consistency: ReadYourWrites | undefined,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Promise<void> {
   const token = headers[MIN_GENERATION_HEADER];
   if (consistency !== undefined && typeof token === 'string') await consistency.catchUp(token);
 }

@@ -15,7 +15,9 @@ describe('shapeAnswer', () => {
   });
 
   it('keeps only the _fields asked for, from an encoded body too, and not on errors', () => {
-    expect(shapeAnswer({ ...answer, body: new JsonText(JSON.stringify(answer.body)) }, { _fields: 'id,cost' }, {}).full).toBe('{"id":1,"cost":"5"}');
+    expect(
+      shapeAnswer({ ...answer, body: new JsonText(JSON.stringify(answer.body)) }, { _fields: 'id,cost' }, {}).full,
+    ).toBe('{"id":1,"cost":"5"}');
     const error = { status: 404, body: { code: 'rest_no_route', message: 'x' } };
     expect(shapeAnswer(error, { _fields: 'id' }, {}).full).toBe(JSON.stringify(error.body));
   });
@@ -37,8 +39,17 @@ describe('shapeAnswer', () => {
 
   it('sends a feed as it is: no reshaping, its own content type, its validators readable by scripts', () => {
     const headers: Record<string, string | number> = {};
-    const s = shapeAnswer({ status: 200, body: new TextBody('BEGIN:VCALENDAR', 'text/calendar; charset=utf-8') }, { _fields: 'id', _envelope: '1' }, headers);
-    expect(s).toEqual({ status: 200, full: 'BEGIN:VCALENDAR', envelope: false, contentType: 'text/calendar; charset=utf-8' });
+    const s = shapeAnswer(
+      { status: 200, body: new TextBody('BEGIN:VCALENDAR', 'text/calendar; charset=utf-8') },
+      { _fields: 'id', _envelope: '1' },
+      headers,
+    );
+    expect(s).toEqual({
+      status: 200,
+      full: 'BEGIN:VCALENDAR',
+      envelope: false,
+      contentType: 'text/calendar; charset=utf-8',
+    });
     expect(headers['Access-Control-Expose-Headers']).toContain('ETag');
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseCache, type CacheableRequest } from './response-cache.ts';
 
-const get = (url: string, headers: CacheableRequest['headers'] = {}): CacheableRequest => ({ method: 'GET', url, headers });
+const get = (url: string, headers: CacheableRequest['headers'] = {}): CacheableRequest => ({
+  method: 'GET',
+  url,
+  headers,
+});
 
 function setup(ttlMs = 1000) {
   const state = { now: 0, generation: { value: 1 } };
@@ -18,8 +22,12 @@ describe('response cache of anonymous GETs', () => {
     cache.close(first);
     expect(kept?.payload.toString()).toBe('{"events":[]}');
     expect(await cache.open(get('/wp-json/tribe/events/v1/events?per_page=2'), 1, 500)).toBe(kept);
-    expect(await cache.open(get('/wp-json/tribe/events/v1/events?per_page=2', { origin: 'https://a.example' }), 1, 500)).toBeUndefined();
-    expect(await cache.open(get('/wp-json/tribe/events/v1/events?per_page=2', { 'x-tec-eea': '1' }), 1, 500)).toBeUndefined();
+    expect(
+      await cache.open(get('/wp-json/tribe/events/v1/events?per_page=2', { origin: 'https://a.example' }), 1, 500),
+    ).toBeUndefined();
+    expect(
+      await cache.open(get('/wp-json/tribe/events/v1/events?per_page=2', { 'x-tec-eea': '1' }), 1, 500),
+    ).toBeUndefined();
     state.now = 1000;
     expect(await cache.open(get('/wp-json/tribe/events/v1/events?per_page=2'), 1, 1000)).toBeUndefined();
   });

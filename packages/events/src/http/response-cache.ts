@@ -17,7 +17,11 @@ export interface CachedResponse {
 export interface CacheableRequest {
   readonly method: string;
   readonly url: string;
-  readonly headers: { readonly authorization?: string; readonly origin?: string; readonly [name: string]: string | string[] | undefined };
+  readonly headers: {
+    readonly authorization?: string;
+    readonly origin?: string;
+    readonly [name: string]: string | string[] | undefined;
+  };
 }
 
 export interface ResponseCacheOptions {
@@ -86,11 +90,24 @@ export class ResponseCache {
    * with, or undefined when the request is not cacheable. An answer read before a write that committed meanwhile may
    * not show it: it is handed to its waiters (same generation) but not kept.
    */
-  keep(req: CacheableRequest, status: number, headers: Record<string, string | number>, payload: string | Buffer, lastModified?: number): CachedResponse | undefined {
+  keep(
+    req: CacheableRequest,
+    status: number,
+    headers: Record<string, string | number>,
+    payload: string | Buffer,
+    lastModified?: number,
+  ): CachedResponse | undefined {
     const key = this.keyOf(req);
     if (status !== 200 || key === undefined) return undefined;
     const gen = this.startGens.get(req) ?? this.opts.generation.value;
-    const entry: CachedResponse = { gen, expires: this.opts.clock() + this.opts.ttlMs, status, headers, payload: Buffer.from(payload), lastModified };
+    const entry: CachedResponse = {
+      gen,
+      expires: this.opts.clock() + this.opts.ttlMs,
+      status,
+      headers,
+      payload: Buffer.from(payload),
+      lastModified,
+    };
     if (gen === this.opts.generation.value) this.entries.set(key, entry);
     this.builds.get(req)?.settle(entry);
     return entry;

@@ -23,19 +23,27 @@ describe('_fields as rest_filter_response_fields applies it', () => {
     expect(withLinks({ a: 1 }, undefined)).toEqual({ a: 1 });
   });
 
-  const record = fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !k.includes('.') && !/[\s,]/.test(k) && k !== '__proto__'), fc.jsonValue(), { minKeys: 1 });
+  const record = fc.dictionary(
+    fc.string({ minLength: 1 }).filter((k) => !k.includes('.') && !/[\s,]/.test(k) && k !== '__proto__'),
+    fc.jsonValue(),
+    { minKeys: 1 },
+  );
 
   it('returns an object unchanged when every top-level key is named', () => {
-    fc.assert(fc.property(record, (obj) => {
-      expect(filterFields(obj, Object.keys(obj))).toEqual(obj);
-    }));
+    fc.assert(
+      fc.property(record, (obj) => {
+        expect(filterFields(obj, Object.keys(obj))).toEqual(obj);
+      }),
+    );
   });
 
   it('never returns a key that was not named', () => {
-    fc.assert(fc.property(record, fc.array(fc.string({ minLength: 1 }), { minLength: 1 }), (obj, names) => {
-      const out = filterFields(obj, names);
-      const keys = Array.isArray(out) ? [] : Object.keys(out as object);
-      for (const k of keys) expect(names.map((n) => n.split('.')[0])).toContain(k);
-    }));
+    fc.assert(
+      fc.property(record, fc.array(fc.string({ minLength: 1 }), { minLength: 1 }), (obj, names) => {
+        const out = filterFields(obj, names);
+        const keys = Array.isArray(out) ? [] : Object.keys(out as object);
+        for (const k of keys) expect(names.map((n) => n.split('.')[0])).toContain(k);
+      }),
+    );
   });
 });

@@ -51,7 +51,9 @@ function intersect(value: object, tree: FieldTree): unknown {
 export function filterFields(data: unknown, fields: readonly string[]): unknown {
   if (fields.length === 0 || !isContainer(data)) return data;
   const tree = fieldTree(fields);
-  return Array.isArray(data) ? data.map((item) => (isContainer(item) ? intersect(item, tree) : item)) : intersect(data, tree);
+  return Array.isArray(data)
+    ? data.map((item) => (isContainer(item) ? intersect(item, tree) : item))
+    : intersect(data, tree);
 }
 
 /** `response_to_data`: links join the data as `_links` (an emptied `[]` becomes an object again, as in PHP). */

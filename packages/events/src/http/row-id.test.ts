@@ -14,6 +14,7 @@ describe('toRowId', () => {
     expect(toRowId('-99999999999')).toBe(MIN_ROW_ID);
   });
   it('refuses what is no integer', () => {
-    for (const v of ['1.5', '', 'abc', '1e3', 1.5, Number.NaN, Number.POSITIVE_INFINITY, null, true]) expect(toRowId(v)).toBeUndefined();
+    for (const v of ['1.5', '', 'abc', '1e3', 1.5, Number.NaN, Number.POSITIVE_INFINITY, null, true])
+      expect(toRowId(v)).toBeUndefined();
   });
 });

@@ -1,5 +1,9 @@
 /** One build of a key under way: its write generation, the answer it will give, and how to give it. */
-export interface Build<T> { readonly gen: number; readonly done: Promise<T | undefined>; settle(value: T | undefined): void }
+export interface Build<T> {
+  readonly gen: number;
+  readonly done: Promise<T | undefined>;
+  settle(value: T | undefined): void;
+}
 
 /**
  * In-flight de-duplication: identical requests arriving while one builds the answer wait for that one instead of
@@ -19,7 +23,13 @@ export class SharedBuilds<T> {
     if (shared !== undefined) return { shared };
     if (running) return { own: undefined };
     let settle!: (value: T | undefined) => void;
-    const own: Build<T> = { gen, done: new Promise((r) => { settle = r; }), settle: (v) => settle(v) };
+    const own: Build<T> = {
+      gen,
+      done: new Promise((r) => {
+        settle = r;
+      }),
+      settle: (v) => settle(v),
+    };
     this.running.set(key, own);
     return { own };
   }

@@ -3,5 +3,8 @@
  * `_jsonp` do not apply to it.
  */
 export class TextBody {
-  constructor(readonly text: string, readonly contentType: string) {}
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
 }

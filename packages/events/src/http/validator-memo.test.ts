@@ -4,7 +4,16 @@ import { ValidatorMemo } from './validator-memo.ts';
 /** A generation that counts how often it is read (on SQLite each read is a `pragma data_version` query). */
 function countingGeneration() {
   let value = 0;
-  const g = { reads: 0, bump: () => { value++; }, get value() { g.reads++; return value; } };
+  const g = {
+    reads: 0,
+    bump: () => {
+      value++;
+    },
+    get value() {
+      g.reads++;
+      return value;
+    },
+  };
   return g;
 }
 const answer = (etag: string) => ({ ETag: etag, 'Content-Type': 'application/json; charset=UTF-8', Vary: 'Origin' });
@@ -31,7 +40,7 @@ describe('ValidatorMemo', () => {
     expect(memo.notModified('0||/e/1', { 'if-none-match': '"stale"' })).toBeUndefined();
   });
 
-  it('keeps a newer generation\'s answer when a slower build from an older one finishes', () => {
+  it("keeps a newer generation's answer when a slower build from an older one finishes", () => {
     const gen = countingGeneration();
     const memo = new ValidatorMemo(gen, 5000, () => 1000);
     gen.bump();

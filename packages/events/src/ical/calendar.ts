@@ -34,7 +34,11 @@ export function tzidOf(zone: string): string | undefined {
   if (tzids.has(zone)) return tzids.get(zone);
   let id: string | undefined;
   // ICU resolves some zones to older aliases (`Asia/Kathmandu` → `Asia/Katmandu`): its name is used only to fix case.
-  try { id = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone; } catch { id = zone; }
+  try {
+    id = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    id = zone;
+  }
   if (id.toLowerCase() !== zone.toLowerCase()) id = zone;
   if (UTC_NAMES.has(id) || UTC_NAMES.has(zone)) id = undefined;
   tzids.set(zone, id);
@@ -45,7 +49,11 @@ export function tzidOf(zone: string): string | undefined {
  * The iCalendar text of `events` (and recurring `series`), CRLF lines folded at 75 octets.
  * @example renderCalendar([event], [], { name: 'Events', host: 'example.org', refreshMinutes: 60 })
  */
-export function renderCalendar(events: readonly FeedEvent[], series: readonly FeedSeries[], o: CalendarOptions): string {
+export function renderCalendar(
+  events: readonly FeedEvent[],
+  series: readonly FeedSeries[],
+  o: CalendarOptions,
+): string {
   const ctx: VeventContext = { host: o.host, tzid: tzidOf };
   // Per TZID: the zone name to read offsets from and the instants its VTIMEZONE must resolve. A plain event needs
   // its start and end only (not the years between, which a long event would make thousands); a series its span.
@@ -57,15 +65,29 @@ export function renderCalendar(events: readonly FeedEvent[], series: readonly Fe
     if (s === undefined) spans.set(id, { zone: e.timezone, spans: add });
     else s.spans.push(...add);
   };
-  const instants = (e: FeedEvent): Span[] => [{ from: e.startUtc, to: e.startUtc }, { from: e.endUtc, to: e.endUtc }];
+  const instants = (e: FeedEvent): Span[] => [
+    { from: e.startUtc, to: e.startUtc },
+    { from: e.endUtc, to: e.endUtc },
+  ];
   for (const e of events) cover(e, ...instants(e));
   for (const s of series) {
     cover(s.first, seriesSpan(s, o.horizonUtc ?? s.first.endUtc));
     for (const ov of s.overrides) cover(ov.event, ...instants(ov.event));
   }
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//app-events//iCalendar feed//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
-  lines.push(`X-WR-CALNAME:${escapeText(o.name)}`, `REFRESH-INTERVAL;VALUE=DURATION:PT${o.refreshMinutes}M`, `X-PUBLISHED-TTL:PT${o.refreshMinutes}M`);
-  for (const [id, s] of [...spans].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) lines.push(...vtimezoneLines(s.zone, id, s.spans));
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//app-events//iCalendar feed//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+  ];
+  lines.push(
+    `X-WR-CALNAME:${escapeText(o.name)}`,
+    `REFRESH-INTERVAL;VALUE=DURATION:PT${o.refreshMinutes}M`,
+    `X-PUBLISHED-TTL:PT${o.refreshMinutes}M`,
+  );
+  for (const [id, s] of [...spans].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    lines.push(...vtimezoneLines(s.zone, id, s.spans));
   let out = joinLines(lines);
   for (const e of events) out += veventText(e, ctx);
   return out + joinLines([...series.flatMap((s) => seriesLines(s, ctx)), 'END:VCALENDAR']);

@@ -4,7 +4,11 @@ const MAX_OCTETS = 75;
 
 /** TEXT value escaping (§3.3.11): backslash, semicolon, comma and newlines. */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** A parameter value (§3.2): quoted when it holds `:`, `;` or `,`; double quotes cannot be escaped, so they go. */

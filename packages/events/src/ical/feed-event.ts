@@ -3,7 +3,12 @@
 import { decodeHTML } from 'entities';
 import { storedUtcMs } from '../post/index.ts';
 
-export interface FeedVenue { readonly name: string; readonly address: string; readonly lat?: number; readonly lng?: number }
+export interface FeedVenue {
+  readonly name: string;
+  readonly address: string;
+  readonly lat?: number;
+  readonly lng?: number;
+}
 
 /** An event as the feed needs it: wall times in `timezone`, UTC instants, texts as plain text. */
 export interface FeedEvent {
@@ -30,12 +35,18 @@ const BLOCK_END = /<\/(p|div|li|h[1-6]|blockquote|pre|tr)>|<br\s*\/?>/gi;
 /** Rendered HTML as plain text: block ends and `<br>` become line breaks, tags go, entities are decoded. */
 export function htmlToText(html: string): string {
   const text = decodeHTML(html.replace(BLOCK_END, '\n').replace(/<[^>]*>/g, ''));
-  return text.split('\n').map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trim()).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return text
+    .split('\n')
+    .map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 type Body = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined;
 
 function venueOf(v: unknown): FeedVenue | undefined {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
@@ -59,18 +70,39 @@ export function feedEventFromBody(b: Body): FeedEvent | undefined {
   const modifiedUtc = storedUtcMs(b.modified_utc) ?? storedUtcMs(b.date_utc);
   const startLocal = str(b.start_date);
   const endLocal = str(b.end_date);
-  if (startUtc === undefined || endUtc === undefined || modifiedUtc === undefined || startLocal === '' || endLocal === '' || typeof b.id !== 'number') return undefined;
+  if (
+    startUtc === undefined ||
+    endUtc === undefined ||
+    modifiedUtc === undefined ||
+    startLocal === '' ||
+    endLocal === '' ||
+    typeof b.id !== 'number'
+  )
+    return undefined;
   const orgs = Array.isArray(b.organizer) ? (b.organizer as Body[]) : [];
   const first = orgs[0];
-  const categories = Array.isArray(b.categories) ? (b.categories as Body[]).map((c) => htmlToText(str(c.name))).filter(Boolean) : [];
+  const categories = Array.isArray(b.categories)
+    ? (b.categories as Body[]).map((c) => htmlToText(str(c.name))).filter(Boolean)
+    : [];
   const venue = venueOf(b.venue);
   const createdUtc = storedUtcMs(b.date_utc);
   return {
-    id: b.id, url: str(b.url), summary: htmlToText(str(b.title)), description: htmlToText(str(b.description)),
-    allDay: b.all_day === true, startLocal, endLocal, startUtc, endUtc, timezone: str(b.timezone) || 'UTC',
-    modifiedUtc, categories,
+    id: b.id,
+    url: str(b.url),
+    summary: htmlToText(str(b.title)),
+    description: htmlToText(str(b.description)),
+    allDay: b.all_day === true,
+    startLocal,
+    endLocal,
+    startUtc,
+    endUtc,
+    timezone: str(b.timezone) || 'UTC',
+    modifiedUtc,
+    categories,
     ...(createdUtc !== undefined ? { createdUtc } : {}),
     ...(venue ? { venue } : {}),
-    ...(first ? { organizer: { name: htmlToText(str(first.organizer)), email: decodeHTML(str(first.email)).trim() } } : {}),
+    ...(first
+      ? { organizer: { name: htmlToText(str(first.organizer)), email: decodeHTML(str(first.email)).trim() } }
+      : {}),
   };
 }

@@ -10,7 +10,9 @@ import type { FeedSeries, RecurrenceRule } from './series.ts';
  * series' time of day (`atTime`, as expansion reads it), or at `endOfDay` for an UNTIL.
  */
 function wallOf(ical: string, zone: string, atTime: string): string {
-  const y = +ical.slice(0, 4), mo = +ical.slice(4, 6), d = +ical.slice(6, 8);
+  const y = +ical.slice(0, 4),
+    mo = +ical.slice(4, 6),
+    d = +ical.slice(6, 8);
   const day = `${ical.slice(0, 4)}-${ical.slice(4, 6)}-${ical.slice(6, 8)}`;
   if (ical.length === 8) return `${day} ${atTime}`;
   const w = makeWall(y, mo, d, +ical.slice(9, 11), +ical.slice(11, 13), +ical.slice(13, 15));
@@ -52,7 +54,12 @@ export function ruleOf(rrule: string, zone: string): RecurrenceRule | undefined 
  * says by status: trashed, draft, private) is an EXDATE, so a client never shows a date the API does not list.
  * @example feedSeriesOf(stored, firstEvent, editedById, (status) => status === 'publish')
  */
-export function feedSeriesOf(stored: StoredSeries, first: FeedEvent, edited: ReadonlyMap<number, FeedEvent>, listable: (status: string) => boolean): FeedSeries {
+export function feedSeriesOf(
+  stored: StoredSeries,
+  first: FeedEvent,
+  edited: ReadonlyMap<number, FeedEvent>,
+  listable: (status: string) => boolean,
+): FeedSeries {
   const zone = first.timezone;
   const time = first.startLocal.slice(11);
   const exdates = new Set(stored.spec.exdates.map((x) => wallOf(x, zone, time)));
@@ -70,7 +77,8 @@ export function feedSeriesOf(stored: StoredSeries, first: FeedEvent, edited: Rea
   const rdates = new Set(stored.spec.rdates.map((r) => wallOf(r, zone, time)));
   // Without its rule the series is exported as what was expanded and stored: every occurrence start an RDATE.
   // DTSTART is an RDATE too: without a rule, ical.js does not count it as an instance.
-  if (rule === undefined) for (const wall of [first.startLocal, ...stored.occurrences.map((o) => o.recurrence_id)]) rdates.add(wall);
+  if (rule === undefined)
+    for (const wall of [first.startLocal, ...stored.occurrences.map((o) => o.recurrence_id)]) rdates.add(wall);
   // A start the rule puts in a spring-forward gap (02:30 on the change day) is listed shifted forward (03:30, as
   // PHP and RFC 5545 §3.3.5 place it), but readers differ (ical.js moves it back an hour): the feed says it
   // explicitly, EXDATE of the rule's time and RDATE of the time listed, so every reader finds the API's instant.

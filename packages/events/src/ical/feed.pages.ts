@@ -31,7 +31,10 @@ const RESERVED = new Set(['_method', '_envelope', '_jsonp', '_fields', 'rest_rou
 /** Read events kept for the next feed (each holds its list body, about 4 KB, alive): about 20 MB at most. */
 const FEED_MEMO_MAX = 5000;
 
-interface Grouped { readonly plain: FeedEvent[]; readonly series: FeedSeries[] }
+interface Grouped {
+  readonly plain: FeedEvent[];
+  readonly series: FeedSeries[];
+}
 /** What an anonymous reader may list (post/listing.ts): feeds are fetched without credentials. */
 const ANONYMOUS: Visibility = { statuses: ['publish'] };
 
@@ -42,18 +45,24 @@ export function feedPages(deps: FeedDeps): (path: string) => Page | undefined {
   const { site, events } = deps;
   const host = new URL(site.home).hostname;
   const calendar = ({ plain, series }: Grouped, filename: string): Reply => ({
-    body: new TextBody(renderCalendar(plain, series, { name: site.siteName, host, refreshMinutes: deps.refreshMinutes }), CALENDAR_CONTENT_TYPE),
+    body: new TextBody(
+      renderCalendar(plain, series, { name: site.siteName, host, refreshMinutes: deps.refreshMinutes }),
+      CALENDAR_CONTENT_TYPE,
+    ),
     headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
   });
   // The event service hands out the same list-body string until the event changes: its FeedEvent is read once.
   const read = new Map<string, FeedEvent | undefined>();
-  const parsed = (texts: readonly string[]) => texts.map((t) => {
-    if (read.has(t)) return read.get(t);
-    if (read.size >= FEED_MEMO_MAX) read.clear();
-    const e = feedEventFromBody(JSON.parse(t) as Record<string, unknown>);
-    read.set(t, e);
-    return e;
-  }).filter((e): e is FeedEvent => e !== undefined);
+  const parsed = (texts: readonly string[]) =>
+    texts
+      .map((t) => {
+        if (read.has(t)) return read.get(t);
+        if (read.size >= FEED_MEMO_MAX) read.clear();
+        const e = feedEventFromBody(JSON.parse(t) as Record<string, unknown>);
+        read.set(t, e);
+        return e;
+      })
+      .filter((e): e is FeedEvent => e !== undefined);
 
   /**
    * Events that belong to a series are exported as their whole series (one VEVENT with the rule, overrides with
@@ -68,9 +77,13 @@ export function feedPages(deps: FeedDeps): (path: string) => Page | undefined {
     const listable = (status: string) => visibility.statuses.includes(status);
     const byId = new Map(shown.map((e) => [e.id, e]));
     const wanted = new Set<number>();
-    for (const [firstId, s] of series) for (const id of [firstId, ...editedIds(s, listable)]) if (!byId.has(id)) wanted.add(id);
+    for (const [firstId, s] of series)
+      for (const id of [firstId, ...editedIds(s, listable)]) if (!byId.has(id)) wanted.add(id);
     if (wanted.size > 0) {
-      for (const e of parsed(await events.listAnonymous({ visibility, include: [...wanted], limit: wanted.size, offset: 0 }))) byId.set(e.id, e);
+      for (const e of parsed(
+        await events.listAnonymous({ visibility, include: [...wanted], limit: wanted.size, offset: 0 }),
+      ))
+        byId.set(e.id, e);
     }
     const exported = new Set<number>();
     const out: FeedSeries[] = [];
@@ -89,22 +102,25 @@ export function feedPages(deps: FeedDeps): (path: string) => Page | undefined {
     const raw = Object.fromEntries(Object.entries(query).filter(([k]) => !RESERVED.has(k)));
     const p = await checkArgs<EventListParams>(deps.listArgs, raw, null);
     // The list's declared default (10) is not the feed's: without `per_page` a feed holds all it may.
-    const perPage = raw.per_page === undefined ? deps.maxEvents : Math.min(p.per_page ?? deps.maxEvents, deps.maxEvents);
+    const perPage =
+      raw.per_page === undefined ? deps.maxEvents : Math.min(p.per_page ?? deps.maxEvents, deps.maxEvents);
     const { filter } = await eventListFilter(deps, null, now, p);
     const items = await events.listAnonymous({ ...filter, limit: perPage, offset: (p.page - 1) * perPage });
     return calendar(await grouped(parsed(items), filter.visibility), 'events.ics');
   };
 
-  const single = (slug: string): Page => async () => {
-    const row = await events.findBySlug(slug);
-    if (row === undefined || row.status === 'trash' || !canRead(null, row)) throw noRoute();
-    const body = (await events.present(row, null)).value() as Record<string, unknown>;
-    const shown = feedEventFromBody(isProtected(row) ? blankEvent(body) : body);
-    // An occurrence's page exports its whole series, under the series' UID: adding it from any date's page gives
-    // the calendar the same one recurring event (README, "iCalendar feeds").
-    const g = shown ? await grouped([shown], ANONYMOUS) : { plain: [], series: [] };
-    return calendar(g, `${row.slug}.ics`);
-  };
+  const single =
+    (slug: string): Page =>
+    async () => {
+      const row = await events.findBySlug(slug);
+      if (row === undefined || row.status === 'trash' || !canRead(null, row)) throw noRoute();
+      const body = (await events.present(row, null)).value() as Record<string, unknown>;
+      const shown = feedEventFromBody(isProtected(row) ? blankEvent(body) : body);
+      // An occurrence's page exports its whole series, under the series' UID: adding it from any date's page gives
+      // the calendar the same one recurring event (README, "iCalendar feeds").
+      const g = shown ? await grouped([shown], ANONYMOUS) : { plain: [], series: [] };
+      return calendar(g, `${row.slug}.ics`);
+    };
 
   return (path) => {
     const lower = path.toLowerCase();
@@ -116,7 +132,9 @@ export function feedPages(deps: FeedDeps): (path: string) => Page | undefined {
 }
 
 /** The site pages answer only their `?ical=1` export here (there are no HTML pages): anything else is a 404. */
-const ical = (page: Page): Page => async (query, now) => {
-  if (query.ical === undefined) throw noRoute();
-  return page(query, now);
-};
+const ical =
+  (page: Page): Page =>
+  async (query, now) => {
+    if (query.ical === undefined) throw noRoute();
+    return page(query, now);
+  };

@@ -27,20 +27,24 @@ export function posixRrule(rule: PosixRule): string | undefined {
   const { date } = rule;
   switch (date.kind) {
     case 'month': {
-      if (shift === 0) return `FREQ=YEARLY;BYMONTH=${date.month};BYDAY=${date.week === 5 ? -1 : date.week}${DAYS[date.weekday]!}`;
+      if (shift === 0)
+        return `FREQ=YEARLY;BYMONTH=${date.month};BYDAY=${date.week === 5 ? -1 : date.week}${DAYS[date.weekday]!}`;
       const weekday = DAYS[(((date.weekday + shift) % 7) + 7) % 7]!;
       // The days of the month the unshifted date can fall on, moved by `shift`; counted from the end for "last".
-      const [from, to] = date.week === 5 ? [-7 + shift, -1 + shift] : [7 * (date.week - 1) + 1 + shift, 7 * date.week + shift];
+      const [from, to] =
+        date.week === 5 ? [-7 + shift, -1 + shift] : [7 * (date.week - 1) + 1 + shift, 7 * date.week + shift];
       const length = MONTH_DAYS[date.month - 1]!;
       // Counted from the start: ical.js expands no negative BYMONTHDAY with BYDAY (so no last-week rule in February).
       const [first, last] = date.week === 5 ? [length + 1 + from, length + 1 + to] : [from, to];
       const inMonth = first >= 1 && last <= length && (date.week !== 5 || date.month !== 2);
-      return inMonth ? `FREQ=YEARLY;BYMONTH=${date.month};BYDAY=${weekday};BYMONTHDAY=${range(first, last)}` : undefined;
+      return inMonth
+        ? `FREQ=YEARLY;BYMONTH=${date.month};BYDAY=${weekday};BYMONTHDAY=${range(first, last)}`
+        : undefined;
     }
     case 'julian1': {
       // 28 February and 1 March are neighbours only in common years: a shift across them has no fixed date.
       const day = date.day + shift;
-      if (day < 1 || day > 365 || (date.day <= 59) !== (day <= 59)) return undefined;
+      if (day < 1 || day > 365 || date.day <= 59 !== day <= 59) return undefined;
       const [month, dayOfMonth] = monthDay(day);
       return `FREQ=YEARLY;BYMONTH=${month};BYMONTHDAY=${dayOfMonth}`;
     }

@@ -8,8 +8,18 @@ import type { FeedSeries } from './series.ts';
 const ZONE = 'Europe/Paris';
 const at = (wall: string) => wallToUtc(parseWall(wall), ZONE);
 const occurrence = (id: number, start: string, end: string, summary = 'Weekly meetup'): FeedEvent => ({
-  id, url: `https://example.org/event/meetup-${id}/`, summary, description: '', allDay: false,
-  startLocal: start, endLocal: end, startUtc: at(start), endUtc: at(end), timezone: ZONE, modifiedUtc: Date.UTC(2032, 0, 5), categories: [],
+  id,
+  url: `https://example.org/event/meetup-${id}/`,
+  summary,
+  description: '',
+  allDay: false,
+  startLocal: start,
+  endLocal: end,
+  startUtc: at(start),
+  endUtc: at(end),
+  timezone: ZONE,
+  modifiedUtc: Date.UTC(2032, 0, 5),
+  categories: [],
 });
 
 /** Occurrence starts (UTC ISO) and summaries as ical.js expands the series, overrides applied. */
@@ -34,7 +44,12 @@ describe('series export (RRULE, RDATE, EXDATE, RECURRENCE-ID)', () => {
     rule: { freq: 'WEEKLY', byDay: ['MO'], until: '2032-04-26 18:00:00' },
     rdates: ['2032-05-05 18:00:00'],
     exdates: ['2032-03-29 18:00:00'],
-    overrides: [{ recurrenceId: '2032-04-12 18:00:00', event: occurrence(14, '2032-04-12 19:00:00', '2032-04-12 21:00:00', 'Weekly meetup (moved)') }],
+    overrides: [
+      {
+        recurrenceId: '2032-04-12 18:00:00',
+        event: occurrence(14, '2032-04-12 19:00:00', '2032-04-12 21:00:00', 'Weekly meetup (moved)'),
+      },
+    ],
   };
   const ics = renderCalendar([], [series], { name: 'Test', host: 'example.org', refreshMinutes: 60 });
 
@@ -61,10 +76,27 @@ describe('series export (RRULE, RDATE, EXDATE, RECURRENCE-ID)', () => {
 
   it('writes an all-day series with DATE values and a DATE UNTIL', () => {
     const day: FeedEvent = { ...occurrence(20, '2032-01-01 00:00:00', '2032-01-01 23:59:59'), allDay: true };
-    const text = renderCalendar([], [{ first: day, rule: { freq: 'YEARLY', until: '2036-01-01 00:00:00' }, rdates: [], exdates: ['2034-01-01 00:00:00'], overrides: [] }], { name: 'T', host: 'example.org', refreshMinutes: 60 });
+    const text = renderCalendar(
+      [],
+      [
+        {
+          first: day,
+          rule: { freq: 'YEARLY', until: '2036-01-01 00:00:00' },
+          rdates: [],
+          exdates: ['2034-01-01 00:00:00'],
+          overrides: [],
+        },
+      ],
+      { name: 'T', host: 'example.org', refreshMinutes: 60 },
+    );
     expect(text).toContain('DTSTART;VALUE=DATE:20320101');
     expect(text).toContain('RRULE:FREQ=YEARLY;UNTIL=20360101');
     expect(text).toContain('EXDATE;VALUE=DATE:20340101');
-    expect(expand(text).map((o) => o.start.slice(0, 10))).toEqual(['2032-01-01', '2033-01-01', '2035-01-01', '2036-01-01']);
+    expect(expand(text).map((o) => o.start.slice(0, 10))).toEqual([
+      '2032-01-01',
+      '2033-01-01',
+      '2035-01-01',
+      '2036-01-01',
+    ]);
   });
 });

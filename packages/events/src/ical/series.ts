@@ -18,7 +18,10 @@ export type RecurrenceRule = Omit<Rule, 'interval' | 'until' | 'byDay'> & {
 };
 
 /** An occurrence edited on its own: `recurrenceId` is the wall start the rule gave it, `event` what it is now. */
-export interface SeriesOverride { readonly recurrenceId: string; readonly event: FeedEvent }
+export interface SeriesOverride {
+  readonly recurrenceId: string;
+  readonly event: FeedEvent;
+}
 
 /**
  * A series: its first occurrence (times and texts of the whole series), the rule, extra and removed occurrence
@@ -60,20 +63,27 @@ export function rruleValue(series: FeedSeries, rule: RecurrenceRule): string {
 export function seriesLines(series: FeedSeries, ctx: VeventContext): string[] {
   const { first } = series;
   const uid = `${first.id}@${ctx.host}`;
-  const at = (name: string, wall: string) => timeProperty(name, first, wall, first.allDay ? 0 : instantOf(series, wall), ctx);
+  const at = (name: string, wall: string) =>
+    timeProperty(name, first, wall, first.allDay ? 0 : instantOf(series, wall), ctx);
   const extra: string[] = [];
   if (series.rule) extra.push(`RRULE:${rruleValue(series, series.rule)}`);
   for (const wall of series.rdates) extra.push(at('RDATE', wall));
   for (const wall of series.exdates) extra.push(at('EXDATE', wall));
   const lines = veventLines(first, ctx, extra, uid);
-  for (const o of series.overrides) lines.push(...veventLines(o.event, ctx, [at('RECURRENCE-ID', o.recurrenceId)], uid));
+  for (const o of series.overrides)
+    lines.push(...veventLines(o.event, ctx, [at('RECURRENCE-ID', o.recurrenceId)], uid));
   return lines;
 }
 
 /** The first and last instants a series' VEVENTs mention, for the VTIMEZONE range; a rule without end: `horizonUtc`. */
 export function seriesSpan(series: FeedSeries, horizonUtc: number): { from: number; to: number } {
-  const times = [series.first.startUtc, series.first.endUtc, ...series.overrides.flatMap((o) => [o.event.startUtc, o.event.endUtc])];
-  for (const wall of [...series.rdates, ...series.exdates, ...series.overrides.map((o) => o.recurrenceId)]) times.push(instantOf(series, wall));
+  const times = [
+    series.first.startUtc,
+    series.first.endUtc,
+    ...series.overrides.flatMap((o) => [o.event.startUtc, o.event.endUtc]),
+  ];
+  for (const wall of [...series.rdates, ...series.exdates, ...series.overrides.map((o) => o.recurrenceId)])
+    times.push(instantOf(series, wall));
   if (series.rule?.until !== undefined) times.push(instantOf(series, series.rule.until));
   else if (series.rule !== undefined) times.push(horizonUtc);
   return { from: Math.min(...times), to: Math.max(...times) };

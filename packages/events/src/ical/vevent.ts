@@ -13,7 +13,8 @@ export interface VeventContext {
 // SEQUENCE must grow with every significant edit; the post keeps no revision count, so it is the modification time
 // in seconds since 2000 (monotonic, and within a signed 32-bit integer until 2068).
 const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
-export const sequenceOf = (modifiedUtc: number): number => Math.max(0, Math.floor((modifiedUtc - SEQUENCE_EPOCH) / 1000));
+export const sequenceOf = (modifiedUtc: number): number =>
+  Math.max(0, Math.floor((modifiedUtc - SEQUENCE_EPOCH) / 1000));
 
 /** The day after a stored wall time's date, as a DATE: the exclusive end of an all-day event. */
 function dayAfter(wall: string): string {
@@ -22,18 +23,36 @@ function dayAfter(wall: string): string {
 }
 
 /** `NAME;VALUE=DATE:…`, `NAME;TZID=…:…` or `NAME:…Z` for a time of `e` (its wall time and its instant). */
-export function timeProperty(name: string, e: Pick<FeedEvent, 'allDay' | 'timezone'>, wall: string, utcMs: number, ctx: VeventContext): string {
+export function timeProperty(
+  name: string,
+  e: Pick<FeedEvent, 'allDay' | 'timezone'>,
+  wall: string,
+  utcMs: number,
+  ctx: VeventContext,
+): string {
   if (e.allDay) return `${name};VALUE=DATE:${dateOnly(wall)}`;
   const tzid = ctx.tzid(e.timezone);
-  return tzid === undefined ? `${name}:${utcDateTime(utcMs)}` : `${name};TZID=${paramValue(tzid)}:${localDateTime(wall)}`;
+  return tzid === undefined
+    ? `${name}:${utcDateTime(utcMs)}`
+    : `${name};TZID=${paramValue(tzid)}:${localDateTime(wall)}`;
 }
 
 /**
  * The VEVENT lines of `e`. `extra` goes after the times (RRULE, RDATE, EXDATE of a series; RECURRENCE-ID of an
  * override), and `uid` replaces the event's own (an override shares its series' UID).
  */
-export function veventLines(e: FeedEvent, ctx: VeventContext, extra: readonly string[] = [], uid = `${e.id}@${ctx.host}`): string[] {
-  const lines = ['BEGIN:VEVENT', `UID:${uid}`, `DTSTAMP:${utcDateTime(e.modifiedUtc)}`, timeProperty('DTSTART', e, e.startLocal, e.startUtc, ctx)];
+export function veventLines(
+  e: FeedEvent,
+  ctx: VeventContext,
+  extra: readonly string[] = [],
+  uid = `${e.id}@${ctx.host}`,
+): string[] {
+  const lines = [
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    `DTSTAMP:${utcDateTime(e.modifiedUtc)}`,
+    timeProperty('DTSTART', e, e.startLocal, e.startUtc, ctx),
+  ];
   if (e.allDay) {
     const end = dayAfter(e.endLocal);
     // A stored end before the start (the API keeps one) still gives a one-day event: DTEND must follow DTSTART.
@@ -53,6 +72,11 @@ export function veventLines(e: FeedEvent, ctx: VeventContext, extra: readonly st
   }
   if (e.categories.length > 0) lines.push(`CATEGORIES:${e.categories.map(escapeText).join(',')}`);
   if (e.createdUtc !== undefined) lines.push(`CREATED:${utcDateTime(e.createdUtc)}`);
-  lines.push(`LAST-MODIFIED:${utcDateTime(e.modifiedUtc)}`, `SEQUENCE:${sequenceOf(e.modifiedUtc)}`, 'STATUS:CONFIRMED', 'END:VEVENT');
+  lines.push(
+    `LAST-MODIFIED:${utcDateTime(e.modifiedUtc)}`,
+    `SEQUENCE:${sequenceOf(e.modifiedUtc)}`,
+    'STATUS:CONFIRMED',
+    'END:VEVENT',
+  );
   return lines;
 }

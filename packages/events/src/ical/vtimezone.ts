@@ -14,7 +14,10 @@ const MINUTE_MS = 60_000;
 export const EXPLICIT_YEARS = 10;
 
 /** Instants a feed writes in one zone, `from <= to` (UTC ms): an event's start, its end, or a series' whole span. */
-export interface Span { readonly from: number; readonly to: number }
+export interface Span {
+  readonly from: number;
+  readonly to: number;
+}
 
 /** `+0530`, `-0330` (minutes east of UTC). */
 function utcOffset(minutes: number): string {
@@ -39,14 +42,21 @@ const standardOffset = (zone: string, atMs: number): number => {
 function observance(zone: string, startUtc: number, from: number, to: number, rrule?: string): string[] {
   const kind = to > standardOffset(zone, startUtc) ? 'DAYLIGHT' : 'STANDARD';
   return [
-    `BEGIN:${kind}`, `DTSTART:${localStamp(startUtc, from)}`, ...(rrule === undefined ? [] : [`RRULE:${rrule}`]),
-    `TZOFFSETFROM:${utcOffset(from)}`, `TZOFFSETTO:${utcOffset(to)}`, `TZNAME:${escapeText(zoneAbbr(zone, startUtc, to))}`, `END:${kind}`,
+    `BEGIN:${kind}`,
+    `DTSTART:${localStamp(startUtc, from)}`,
+    ...(rrule === undefined ? [] : [`RRULE:${rrule}`]),
+    `TZOFFSETFROM:${utcOffset(from)}`,
+    `TZOFFSETTO:${utcOffset(to)}`,
+    `TZNAME:${escapeText(zoneAbbr(zone, startUtc, to))}`,
+    `END:${kind}`,
   ];
 }
 
 /** The UTC years holding the spans' instants, as sorted, merged `[first, last]` ranges. */
 export function yearRanges(spans: readonly Span[]): Array<[number, number]> {
-  const ranges = spans.map((s): [number, number] => [new Date(s.from).getUTCFullYear(), new Date(s.to).getUTCFullYear()]).sort((a, b) => a[0] - b[0]);
+  const ranges = spans
+    .map((s): [number, number] => [new Date(s.from).getUTCFullYear(), new Date(s.to).getUTCFullYear()])
+    .sort((a, b) => a[0] - b[0]);
   const out: Array<[number, number]> = [];
   for (const r of ranges) {
     const last = out.at(-1);
@@ -57,7 +67,11 @@ export function yearRanges(spans: readonly Span[]): Array<[number, number]> {
 }
 
 /** The first year from which the RRULE pair states every change, with its observances; or `undefined`. */
-function rulePair(zone: string, rules: ZoneRules | null, ranges: ReadonlyArray<[number, number]>): { year: number; lines: string[] } | undefined {
+function rulePair(
+  zone: string,
+  rules: ZoneRules | null,
+  ranges: ReadonlyArray<[number, number]>,
+): { year: number; lines: string[] } | undefined {
   const dst = rules?.footer?.dst;
   if (rules === null || dst === undefined) return undefined;
   const era = footerEra(rules);
@@ -68,7 +82,8 @@ function rulePair(zone: string, rules: ZoneRules | null, ranges: ReadonlyArray<[
   const changes = ruleChanges(rules, year);
   const lastYear = ranges.at(-1)![1];
   // Intl (every API date) must agree with the rule in the first and the last year it covers.
-  if (changes.length !== 2 || !agreesWithIntl(zone, rules, [...changes, ...ruleChanges(rules, lastYear)], [])) return undefined;
+  if (changes.length !== 2 || !agreesWithIntl(zone, rules, [...changes, ...ruleChanges(rules, lastYear)], []))
+    return undefined;
   const lines = changes.flatMap((c: ZoneChange) => observance(zone, c.at, c.from, c.to, c.isDst ? onStart : onEnd));
   return { year, lines };
 }
@@ -87,7 +102,11 @@ export function vtimezoneLines(zone: string, tzid: string, spans: readonly Span[
   const initial = offset(start);
   // Clients apply no offset to a time at or before the first onset (ical.js), so it must precede every time written.
   const anchor = first > 1970 ? '19700101T000000' : `${String(first - 1).padStart(4, '0')}0101T000000`;
-  const lines = ['BEGIN:VTIMEZONE', `TZID:${tzid}`, ...observance(zone, start, initial, initial).map((l) => (l.startsWith('DTSTART:') ? `DTSTART:${anchor}` : l))];
+  const lines = [
+    'BEGIN:VTIMEZONE',
+    `TZID:${tzid}`,
+    ...observance(zone, start, initial, initial).map((l) => (l.startsWith('DTSTART:') ? `DTSTART:${anchor}` : l)),
+  ];
   const pair = rulePair(zone, rulesOf(zone), ranges);
   years: for (const [i, [a, b]] of ranges.entries()) {
     for (let y = a; y <= b; y++) {

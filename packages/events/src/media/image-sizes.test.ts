@@ -4,7 +4,10 @@ import { constrain, planSizes } from './image-sizes.ts';
 describe('planSizes', () => {
   it('makes every default size of a large landscape image, cropping only the thumbnail', () => {
     expect(planSizes(2000, 1000).map((s) => [s.name, s.width, s.height])).toEqual([
-      ['thumbnail', 150, 150], ['medium', 300, 150], ['medium_large', 768, 384], ['large', 1024, 512],
+      ['thumbnail', 150, 150],
+      ['medium', 300, 150],
+      ['medium_large', 768, 384],
+      ['large', 1024, 512],
     ]);
   });
   it('skips sizes not smaller than the original, as WordPress never upscales', () => {

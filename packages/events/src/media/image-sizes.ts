@@ -1,5 +1,10 @@
 /** An intermediate size as WordPress registers it: a bounding box (0 = unbounded), cropped or fitted inside. */
-export interface SizeRule { readonly name: string; readonly width: number; readonly height: number; readonly crop: boolean }
+export interface SizeRule {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  readonly crop: boolean;
+}
 
 /** WordPress's default sizes, in the order it makes them (options `thumbnail_size_w` … `large_size_h`). */
 export const SIZE_RULES: readonly SizeRule[] = [
@@ -9,7 +14,12 @@ export const SIZE_RULES: readonly SizeRule[] = [
   { name: 'large', width: 1024, height: 1024, crop: false },
 ];
 
-export interface PlannedSize { readonly name: string; readonly width: number; readonly height: number; readonly crop: boolean }
+export interface PlannedSize {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  readonly crop: boolean;
+}
 
 /** WordPress's wp_constrain_dimensions: the largest size inside the box that keeps the aspect ratio. */
 export function constrain(w: number, h: number, maxW: number, maxH: number): [number, number] {

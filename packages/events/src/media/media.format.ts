@@ -14,11 +14,21 @@ export function formatImage(home: string, a: AttachmentsTable): Record<string, u
   const folder = a.file.slice(0, a.file.lastIndexOf('/'));
   const sizes: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(JSON.parse(a.sizes) as Record<string, SizeFile>)) {
-    sizes[name] = { width: s.width, height: s.height, 'mime-type': s.mime_type, filesize: s.filesize, url: uploadUrl(home, `${folder}/${s.file}`) };
+    sizes[name] = {
+      width: s.width,
+      height: s.height,
+      'mime-type': s.mime_type,
+      filesize: s.filesize,
+      url: uploadUrl(home, `${folder}/${s.file}`),
+    };
   }
   const out: Record<string, unknown> = {
-    url: uploadUrl(home, a.file), id: a.post_id, extension: a.file.slice(a.file.lastIndexOf('.') + 1),
-    width: a.width, height: a.height, filesize: a.filesize,
+    url: uploadUrl(home, a.file),
+    id: a.post_id,
+    extension: a.file.slice(a.file.lastIndexOf('.') + 1),
+    width: a.width,
+    height: a.height,
+    filesize: a.filesize,
   };
   if (Object.keys(sizes).length > 0) out.sizes = sizes;
   return out;

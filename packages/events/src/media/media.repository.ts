@@ -3,7 +3,9 @@ import { reusableByIds, type AttachmentsTable, type Database } from '../db/index
 
 /** SQL for attachments: the detail rows of `attachment` posts. */
 export function mediaRepository(db: Kysely<Database>) {
-  const byIds = reusableByIds<AttachmentsTable>(db, (ids) => db.selectFrom('attachments').selectAll().where('post_id', 'in', ids));
+  const byIds = reusableByIds<AttachmentsTable>(db, (ids) =>
+    db.selectFrom('attachments').selectAll().where('post_id', 'in', ids),
+  );
   return {
     findById: (id: number): Promise<AttachmentsTable | undefined> =>
       db.selectFrom('attachments').selectAll().where('post_id', '=', id).executeTakeFirst(),

@@ -5,7 +5,16 @@ import type { Database } from '../db/index.ts';
 import type { Caller } from '../http/route.ts';
 import { invalidParam } from '../http/errors.ts';
 import { isIdText, toRowId } from '../http/row-id.ts';
-import { modifiedNow, postDates, postRepository, sanitizeTitle, writeTransaction, type ImageLibrary, type PreparedImage, type Site } from '../post/index.ts';
+import {
+  modifiedNow,
+  postDates,
+  postRepository,
+  sanitizeTitle,
+  writeTransaction,
+  type ImageLibrary,
+  type PreparedImage,
+  type Site,
+} from '../post/index.ts';
 import { mediaRepository } from './media.repository.ts';
 import { formatImage, uploadUrl } from './media.format.ts';
 import { defaultSafeFetchOptions, FetchError, safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
@@ -20,8 +29,14 @@ export interface MediaDeps {
 
 /** The media settings of a service config (the server and `events media add` use the same). */
 export const mediaDepsFromConfig = (db: Kysely<Database>, site: Site, config: Config): MediaDeps => ({
-  db, site, uploadsDir: config.uploadsDir,
-  fetch: { ...defaultSafeFetchOptions, maxBytes: config.mediaMaxBytes, allowPrivateHosts: config.mediaAllowPrivateHosts },
+  db,
+  site,
+  uploadsDir: config.uploadsDir,
+  fetch: {
+    ...defaultSafeFetchOptions,
+    maxBytes: config.mediaMaxBytes,
+    allowPrivateHosts: config.mediaAllowPrivateHosts,
+  },
 });
 
 /** `""`, `0`, `"0"`, false and null all mean "no featured image". */
@@ -29,11 +44,21 @@ export const isNoImage = (v: unknown): boolean => v === '' || v === 0 || v === '
 
 /** An attachment id as sent (form fields are strings); undefined when the value is not one. */
 export const imageId = (v: unknown): number | undefined =>
-  typeof v === 'number' ? (Number.isInteger(v) && v > 0 ? toRowId(v) : undefined) : typeof v === 'string' && isIdText(v.trim()) ? toRowId(v) : undefined;
+  typeof v === 'number'
+    ? Number.isInteger(v) && v > 0
+      ? toRowId(v)
+      : undefined
+    : typeof v === 'string' && isIdText(v.trim())
+      ? toRowId(v)
+      : undefined;
 
 export const isHttpUrl = (v: unknown): v is string => {
   if (typeof v !== 'string' || !/^https?:\/\/\S+$/i.test(v)) return false;
-  try { return new URL(v).hostname !== ''; } catch { return false; }
+  try {
+    return new URL(v).hostname !== '';
+  } catch {
+    return false;
+  }
 };
 
 const fixed = (id: number | null): PreparedImage => ({ commit: async () => id, discard: async () => undefined });
@@ -45,7 +70,13 @@ export function mediaService(deps: MediaDeps) {
   const ownPrefix = uploadUrl(site.home, '');
 
   /** Writes the files now; the attachment row is inserted by `commit` inside the caller's transaction. */
-  async function stage(bytes: Buffer, name: string, sourceUrl: string | null, caller: Caller, now: number): Promise<PreparedImage> {
+  async function stage(
+    bytes: Buffer,
+    name: string,
+    sourceUrl: string | null,
+    caller: Caller,
+    now: number,
+  ): Promise<PreparedImage> {
     const stored = await storeImage(deps.uploadsDir, bytes, name, now);
     return {
       commit: (trx) => insertAttachment(trx, stored.image, sourceUrl, caller, now),
@@ -53,15 +84,38 @@ export function mediaService(deps: MediaDeps) {
     };
   }
 
-  async function insertAttachment(trx: Kysely<Database>, image: StoredImage, sourceUrl: string | null, caller: Caller, now: number): Promise<number> {
+  async function insertAttachment(
+    trx: Kysely<Database>,
+    image: StoredImage,
+    sourceUrl: string | null,
+    caller: Caller,
+    now: number,
+  ): Promise<number> {
     const posts = postRepository(trx);
     const title = image.file.slice(image.file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
     const id = await posts.insert({
-      type: 'attachment', slug: await posts.freeSlug('attachment', sanitizeTitle(title) || 'image'), title, content: '', excerpt: '',
-      status: 'inherit', author: caller.id, password: '', menu_order: 0, ...postDates(site.timezone, now), ...modifiedNow(site.timezone, now),
+      type: 'attachment',
+      slug: await posts.freeSlug('attachment', sanitizeTitle(title) || 'image'),
+      title,
+      content: '',
+      excerpt: '',
+      status: 'inherit',
+      author: caller.id,
+      password: '',
+      menu_order: 0,
+      ...postDates(site.timezone, now),
+      ...modifiedNow(site.timezone, now),
     });
-    await mediaRepository(trx).insert({ post_id: id, file: image.file, mime_type: image.mime_type, width: image.width, height: image.height,
-      filesize: image.filesize, source_url: sourceUrl, sizes: JSON.stringify(image.sizes) });
+    await mediaRepository(trx).insert({
+      post_id: id,
+      file: image.file,
+      mime_type: image.mime_type,
+      width: image.width,
+      height: image.height,
+      filesize: image.filesize,
+      source_url: sourceUrl,
+      sizes: JSON.stringify(image.sizes),
+    });
     return id;
   }
 
@@ -107,13 +161,16 @@ export function mediaService(deps: MediaDeps) {
       let prepared: PreparedImage;
       if (isHttpUrl(source)) prepared = await fromUrl(source, caller, now);
       else {
-        if ((await stat(source)).size > deps.fetch.maxBytes) throw new NotAnImageError('the file is larger than EVENTS_MEDIA_MAX_BYTES');
+        if ((await stat(source)).size > deps.fetch.maxBytes)
+          throw new NotAnImageError('the file is larger than EVENTS_MEDIA_MAX_BYTES');
         prepared = await stage(await readFile(source), source, null, caller, now);
       }
-      const id = await writeTransaction(db, async (trx) => (await prepared.commit(trx))!).catch(async (err: unknown) => {
-        await prepared.discard();
-        throw err;
-      });
+      const id = await writeTransaction(db, async (trx) => (await prepared.commit(trx))!).catch(
+        async (err: unknown) => {
+          await prepared.discard();
+          throw err;
+        },
+      );
       return { id, url: uploadUrl(site.home, (await repo.findById(id))!.file) };
     },
   };

@@ -12,15 +12,23 @@ describe('safeFetch', () => {
       if (req.url === '/ok') return res.end(Buffer.alloc(1000, 1));
       if (req.url === '/declared') return res.writeHead(200, { 'content-length': 5000 }).end(Buffer.alloc(5000));
       // No length announced: the body is cut off once it passes the cap.
-      if (req.url === '/chunked') { res.write(Buffer.alloc(800)); res.write(Buffer.alloc(800)); return res.end(); }
-      if (req.url?.startsWith('/hop')) return res.writeHead(302, { location: `/hop${Number(req.url.slice(4)) + 1}` }).end();
+      if (req.url === '/chunked') {
+        res.write(Buffer.alloc(800));
+        res.write(Buffer.alloc(800));
+        return res.end();
+      }
+      if (req.url?.startsWith('/hop'))
+        return res.writeHead(302, { location: `/hop${Number(req.url.slice(4)) + 1}` }).end();
       if (req.url === '/silent') return; // never answers
       res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => { server.closeAllConnections(); server.close(); });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
 
   it('reads a body of exactly the limit', async () => {
     expect((await safeFetch(`${base}/ok`, local)).length).toBe(1000);
@@ -44,9 +52,21 @@ describe('safeFetch', () => {
     await expect(safeFetch('http://localhost:8080/a.png', strict)).rejects.toThrow(/non-public/);
   });
   it('classifies addresses as WordPress and RFC 6890 do', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.0.1', '169.254.169.254', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1']) {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.0.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+    ]) {
       expect([ip, isPublicAddress(ip)]).toEqual([ip, false]);
     }
-    for (const ip of ['93.184.216.34', '172.32.0.1', '2606:4700::1111']) expect([ip, isPublicAddress(ip)]).toEqual([ip, true]);
+    for (const ip of ['93.184.216.34', '172.32.0.1', '2606:4700::1111'])
+      expect([ip, isPublicAddress(ip)]).toEqual([ip, true]);
   });
 });

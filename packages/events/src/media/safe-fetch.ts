@@ -14,14 +14,39 @@ export interface SafeFetchOptions {
   readonly maxRedirects: number;
 }
 
-export const defaultSafeFetchOptions: SafeFetchOptions = { maxBytes: 10 * 2 ** 20, allowPrivateHosts: false, timeoutMs: 10_000, maxRedirects: 5 };
+export const defaultSafeFetchOptions: SafeFetchOptions = {
+  maxBytes: 10 * 2 ** 20,
+  allowPrivateHosts: false,
+  timeoutMs: 10_000,
+  maxRedirects: 5,
+};
 
 // What wp_http_validate_url refuses, plus link-local, CGNAT, multicast and reserved ranges. IPv4-mapped IPv6
 // addresses are checked against the IPv4 rules by BlockList itself.
 const BLOCKED = new BlockList();
-for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) BLOCKED.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) BLOCKED.addSubnet(net, bits, 'ipv6');
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  BLOCKED.addSubnet(net, bits, 'ipv6');
 
 export const isPublicAddress = (ip: string): boolean => !BLOCKED.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4');
 
@@ -29,7 +54,8 @@ const ALLOWED_PORTS = new Set([80, 443, 8080]);
 
 /** Checks scheme, port and (for a literal) the address of one hop before it is requested. */
 function checkUrl(url: URL, opts: SafeFetchOptions): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError('only http and https URLs are fetched');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FetchError('only http and https URLs are fetched');
   if (url.username || url.password) throw new FetchError('URLs with credentials are not fetched');
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   if (opts.allowPrivateHosts) return;
@@ -47,7 +73,10 @@ function guardedLookup(opts: SafeFetchOptions) {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];
       if (!opts.allowPrivateHosts && (list.length === 0 || list.some((a) => !isPublicAddress(a.address)))) {
-        return callback(Object.assign(new FetchError('the host resolves to a non-public address'), { code: 'EADDRNOTPUBLIC' }), '');
+        return callback(
+          Object.assign(new FetchError('the host resolves to a non-public address'), { code: 'EADDRNOTPUBLIC' }),
+          '',
+        );
       }
       if (options.all) return callback(null, list);
       return callback(null, list[0]!.address, list[0]!.family);
@@ -55,44 +84,60 @@ function guardedLookup(opts: SafeFetchOptions) {
   };
 }
 
-interface Hop { status: number; location?: string; body?: Buffer }
+interface Hop {
+  status: number;
+  location?: string;
+  body?: Buffer;
+}
 
 function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Promise<Hop> {
   return new Promise((resolve, reject) => {
     const get = url.protocol === 'https:' ? https.get : http.get;
-    const req = get(url, { lookup: guardedLookup(opts) as never, signal, headers: { 'user-agent': 'events-media/1.0', accept: 'image/*' } }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        return resolve({ status, location: res.headers.location });
-      }
-      if (status !== 200) {
-        res.resume();
-        return reject(new FetchError(`the server answered ${status}`));
-      }
-      const declared = Number(res.headers['content-length'] ?? NaN);
-      if (declared > opts.maxBytes) {
-        res.destroy();
-        return reject(new FetchError('the image is larger than the limit'));
-      }
-      // Read at most maxBytes: a server that lies about (or omits) its length cannot make us buffer more.
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > opts.maxBytes) {
-          res.destroy();
-          reject(new FetchError('the image is larger than the limit'));
-          return;
+    const req = get(
+      url,
+      {
+        lookup: guardedLookup(opts) as never,
+        signal,
+        headers: { 'user-agent': 'events-media/1.0', accept: 'image/*' },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          return resolve({ status, location: res.headers.location });
         }
-        chunks.push(chunk);
-      });
-      res.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-      // A connection cut mid-body may end without 'end' or 'error'; settling twice is harmless.
-      res.on('close', () => { if (!res.complete) reject(new FetchError('the connection closed before the whole image arrived')); });
-    });
-    req.on('error', (err) => reject(err instanceof FetchError ? err : new FetchError(`the URL could not be fetched: ${err.message}`)));
+        if (status !== 200) {
+          res.resume();
+          return reject(new FetchError(`the server answered ${status}`));
+        }
+        const declared = Number(res.headers['content-length'] ?? NaN);
+        if (declared > opts.maxBytes) {
+          res.destroy();
+          return reject(new FetchError('the image is larger than the limit'));
+        }
+        // Read at most maxBytes: a server that lies about (or omits) its length cannot make us buffer more.
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > opts.maxBytes) {
+            res.destroy();
+            reject(new FetchError('the image is larger than the limit'));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+        // A connection cut mid-body may end without 'end' or 'error'; settling twice is harmless.
+        res.on('close', () => {
+          if (!res.complete) reject(new FetchError('the connection closed before the whole image arrived'));
+        });
+      },
+    );
+    req.on('error', (err) =>
+      reject(err instanceof FetchError ? err : new FetchError(`the URL could not be fetched: ${err.message}`)),
+    );
   });
 }
 

@@ -24,7 +24,9 @@ async function openRegularFile(root: string, rel: string): Promise<{ handle: Fil
     folder = join(folder, part);
     if (!(await lstat(folder).catch(() => undefined))?.isDirectory()) return undefined;
   }
-  const handle = await open(join(folder, parts[parts.length - 1]!), constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  const handle = await open(join(folder, parts[parts.length - 1]!), constants.O_RDONLY | constants.O_NOFOLLOW).catch(
+    () => undefined,
+  );
   if (!handle) return undefined;
   const info = await handle.stat();
   if (info.isFile()) return { handle, info };
@@ -45,8 +47,15 @@ export function serveUploads(dir: string) {
     const file = mime ? await openRegularFile(root, rel) : undefined;
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
     const { handle, info } = file;
-    reply.code(200).headers({ 'Content-Type': mime!, 'Content-Length': info.size, 'X-Content-Type-Options': 'nosniff',
-      'Last-Modified': info.mtime.toUTCString(), 'Cache-Control': 'public, max-age=31536000' });
+    reply
+      .code(200)
+      .headers({
+        'Content-Type': mime!,
+        'Content-Length': info.size,
+        'X-Content-Type-Options': 'nosniff',
+        'Last-Modified': info.mtime.toUTCString(),
+        'Cache-Control': 'public, max-age=31536000',
+      });
     if (req.method === 'HEAD') {
       await handle.close();
       return reply.send();

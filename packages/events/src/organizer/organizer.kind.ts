@@ -1,18 +1,33 @@
 import { Type } from '@sinclair/typebox';
 import { declared } from '../http/args.ts';
-import { jsonLdDescription, putFilled, putLinkedHead, renderedName,
-  type LinkedKind, type LinkedRow } from '../post/index.ts';
+import {
+  jsonLdDescription,
+  putFilled,
+  putLinkedHead,
+  renderedName,
+  type LinkedKind,
+  type LinkedRow,
+} from '../post/index.ts';
 
 /** The plugin's Person (Tribe__Events__JSON_LD__Organizer): every text key present, `url` is the website. */
 function organizerJsonLd(row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = { '@type': 'Person', name: renderedName(row), description: jsonLdDescription(row) };
+  const out: Record<string, unknown> = {
+    '@type': 'Person',
+    name: renderedName(row),
+    description: jsonLdDescription(row),
+  };
   if (image) out.image = image.url;
   Object.assign(out, { url: row.website, telephone: row.phone, email: row.email, sameAs: row.website });
   return out;
 }
 
 export const organizerKind: LinkedKind = {
-  kind: 'organizer', route: 'organizers', nameField: 'organizer', label: 'Organizer', type: 'tribe_organizer', table: 'organizers',
+  kind: 'organizer',
+  route: 'organizers',
+  nameField: 'organizer',
+  label: 'Organizer',
+  type: 'tribe_organizer',
+  table: 'organizers',
   searchColumns: ['phone', 'email', 'website'],
   textFields: ['phone', 'email'],
   writeArgs: {

@@ -2,7 +2,10 @@ import { formatWall, isStorableInstant, parseDateTime, parseWall, utcToWall, wal
 import { invalidParam } from '../http/errors.ts';
 import { OUT_OF_RANGE_DATE } from './validators.ts';
 
-export interface PostDates { date_local: string; date_gmt: string }
+export interface PostDates {
+  date_local: string;
+  date_gmt: string;
+}
 
 /** Post date from `date` (site time) or `date_utc` (UTC), else now; `date_utc` wins when both are sent. */
 export function postDates(siteZone: string, now: number, date?: string | number, dateUtc?: string | number): PostDates {
@@ -32,7 +35,13 @@ export type PostTimes = PostDates & { modified_local: string; modified_gmt: stri
  * The dates `wp_insert_post` stores for a new post: a floating status without an explicit `date_utc` gets the zero GMT
  * date, and the modification dates are the post dates (so a post created with `date` shows it as `modified` too).
  */
-export function insertedPostTimes(siteZone: string, now: number, status: string, date?: string | number, dateUtc?: string | number): PostTimes {
+export function insertedPostTimes(
+  siteZone: string,
+  now: number,
+  status: string,
+  date?: string | number,
+  dateUtc?: string | number,
+): PostTimes {
   const d = postDates(siteZone, now, date, dateUtc);
   const gmt = FLOATING_STATUSES.has(status) && dateUtc === undefined ? ZERO_DATE : d.date_gmt;
   return { date_local: d.date_local, date_gmt: gmt, modified_local: d.date_local, modified_gmt: gmt };
@@ -42,8 +51,14 @@ export function insertedPostTimes(siteZone: string, now: number, status: string,
  * The post dates an update sets, if any: publishing a post that never had a GMT date dates it now (WordPress clears
  * the floating date, whatever `date` says); otherwise a sent `date`/`date_utc` as on create.
  */
-export function updatedPostDates(siteZone: string, now: number, old: { status: string; date_gmt: string }, newStatus: string,
-  date?: string | number, dateUtc?: string | number): PostDates | undefined {
+export function updatedPostDates(
+  siteZone: string,
+  now: number,
+  old: { status: string; date_gmt: string },
+  newStatus: string,
+  date?: string | number,
+  dateUtc?: string | number,
+): PostDates | undefined {
   if (old.date_gmt === ZERO_DATE && !FLOATING_STATUSES.has(newStatus)) return postDates(siteZone, now);
   if (date === undefined && dateUtc === undefined) return undefined;
   const d = postDates(siteZone, now, date, dateUtc);
@@ -51,7 +66,8 @@ export function updatedPostDates(siteZone: string, now: number, old: { status: s
 }
 
 /** Whether the plugin links the post by `?post_type=…&p=ID` (not public: not yet, or trashed) rather than by its slug. */
-export const hasUglyPermalink = (status: string): boolean => FLOATING_STATUSES.has(status) || status === 'future' || status === 'trash';
+export const hasUglyPermalink = (status: string): boolean =>
+  FLOATING_STATUSES.has(status) || status === 'future' || status === 'trash';
 /** Whether an event shows an empty slug: WordPress names drafts and pending posts only when they are published. */
 export const isFloating = (status: string): boolean => FLOATING_STATUSES.has(status);
 

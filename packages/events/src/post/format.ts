@@ -6,9 +6,13 @@ import { shownStoredDate } from '../time/index.ts';
 /** The post fields every venue, organizer and event body starts with. */
 export function postHead(site: Site, kind: PostKind, row: PostRow) {
   return {
-    id: row.id, author: String(row.author), status: row.status,
-    date: shownStoredDate(row.date_local), date_utc: shownStoredDate(row.date_gmt),
-    modified: shownStoredDate(row.modified_local), modified_utc: shownStoredDate(row.modified_gmt),
+    id: row.id,
+    author: String(row.author),
+    status: row.status,
+    date: shownStoredDate(row.date_local),
+    date_utc: shownStoredDate(row.date_gmt),
+    modified: shownStoredDate(row.modified_local),
+    modified_utc: shownStoredDate(row.modified_gmt),
     url: site.permalink(kind, row),
   };
 }
@@ -18,7 +22,13 @@ export const renderedDescription = (row: PostRow): string => renderContent(row.c
 export const renderedExcerpt = (row: PostRow): string => renderContent(row.excerpt);
 
 const isEmpty = (v: unknown): boolean =>
-  v === '' || v === false || v === 0 || v === '0' || v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+  v === '' ||
+  v === false ||
+  v === 0 ||
+  v === '0' ||
+  v === null ||
+  v === undefined ||
+  (Array.isArray(v) && v.length === 0);
 
 /** Venues and organizers drop every empty value (`""`, false, 0, `"0"`, `[]`, null), as the plugin does. */
 export function dropEmpty(obj: Record<string, unknown>): Record<string, unknown> {
@@ -36,7 +46,13 @@ export function putFilled(out: Record<string, unknown>, key: string, value: unkn
  * The start of a venue or organizer body, empty values dropped: `postHead`, then the rendered name under the kind's
  * own key, description, excerpt, slug and the featured image (compat §1.4/§1.5 key order).
  */
-export function putLinkedHead(out: Record<string, unknown>, site: Site, kind: 'venue' | 'organizer', row: PostRow, image: unknown): void {
+export function putLinkedHead(
+  out: Record<string, unknown>,
+  site: Site,
+  kind: 'venue' | 'organizer',
+  row: PostRow,
+  image: unknown,
+): void {
   putFilled(out, 'id', row.id);
   putFilled(out, 'author', String(row.author));
   putFilled(out, 'status', row.status);
@@ -53,4 +69,8 @@ export function putLinkedHead(out: Record<string, unknown>, site: Site, kind: 'v
 }
 
 /** Plain text for schema.org descriptions. */
-export const plainText = (html: string): string => html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+export const plainText = (html: string): string =>
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();

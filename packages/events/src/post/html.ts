@@ -11,16 +11,26 @@ const BARE_AMP = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
 export function texturize(text: string): string {
   // Most text has nothing to replace; skip the regex passes then (this runs for every name in every list item).
   if (!/["']|--| - |\.\.\./.test(text)) return text.includes('&') ? text.replace(BARE_AMP, '&#038;') : text;
-  return text.split(/(<[^>]*>)/).map((part, i) => {
-    if (i % 2 === 1) return part;
-    return part
-      // A bare ampersand becomes `&#038;`; entities already written stay.
-      .replace(BARE_AMP, '&#038;')
-      .replace(/\.\.\./g, '&#8230;')
-      .replace(/ -- /g, ' &#8212; ').replace(/---/g, '&#8212;').replace(/--/g, '&#8211;').replace(/ - /g, ' &#8211; ')
-      .replace(/(^|[\s([{])"/g, '$1&#8220;').replace(/"/g, '&#8221;')
-      .replace(/(^|[\s([{])'/g, '$1&#8216;').replace(/'/g, '&#8217;');
-  }).join('');
+  return text
+    .split(/(<[^>]*>)/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      return (
+        part
+          // A bare ampersand becomes `&#038;`; entities already written stay.
+          .replace(BARE_AMP, '&#038;')
+          .replace(/\.\.\./g, '&#8230;')
+          .replace(/ -- /g, ' &#8212; ')
+          .replace(/---/g, '&#8212;')
+          .replace(/--/g, '&#8211;')
+          .replace(/ - /g, ' &#8211; ')
+          .replace(/(^|[\s([{])"/g, '$1&#8220;')
+          .replace(/"/g, '&#8221;')
+          .replace(/(^|[\s([{])'/g, '$1&#8216;')
+          .replace(/'/g, '&#8217;')
+      );
+    })
+    .join('');
 }
 
 /** wpautop: blank lines separate paragraphs, single newlines become `<br />`. */
@@ -28,11 +38,14 @@ export function autop(text: string): string {
   const trimmed = text.replace(/\r\n?/g, '\n').trim();
   if (trimmed === '') return '';
   if (!trimmed.includes('\n') && !trimmed.startsWith('<')) return `<p>${trimmed}</p>`;
-  return trimmed.split(/\n\s*\n/).map((p) => {
-    const body = p.trim();
-    if (/^<(p|div|ul|ol|table|h[1-6]|blockquote|pre)[\s>]/i.test(body)) return body;
-    return `<p>${body.replace(/\n/g, '<br />\n')}</p>`;
-  }).join('\n');
+  return trimmed
+    .split(/\n\s*\n/)
+    .map((p) => {
+      const body = p.trim();
+      if (/^<(p|div|ul|ol|table|h[1-6]|blockquote|pre)[\s>]/i.test(body)) return body;
+      return `<p>${body.replace(/\n/g, '<br />\n')}</p>`;
+    })
+    .join('\n');
 }
 
 export const renderTitle = (title: string): string => texturize(title).trim();

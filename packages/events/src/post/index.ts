@@ -6,14 +6,40 @@ export { writeFilters, ksesPost, ksesData, ksesUrl } from './kses.ts';
 export type { WriteFilters } from './kses.ts';
 export { createSite, NAMESPACE } from './site.ts';
 export type { Site, PostKind, LinkablePost } from './site.ts';
-export { isTime, OUT_OF_RANGE_DATE, nonEmptyString, registeredStatus, urlOrEmpty, isUrlOrEmpty, positiveInt, existingUser } from './validators.ts';
+export {
+  isTime,
+  OUT_OF_RANGE_DATE,
+  nonEmptyString,
+  registeredStatus,
+  urlOrEmpty,
+  isUrlOrEmpty,
+  positiveInt,
+  existingUser,
+} from './validators.ts';
 export { writeTransaction } from './write.ts';
 export { WriteGeneration } from './write.ts';
 export { postRepository, anyBadDate, POST_DATE_COLUMNS } from './post.repository.ts';
 export type { PostRow } from './post.repository.ts';
-export { listVisibility, listStatusValidator, pageLinks, statusEcho, parseStatusList, clampPerPage, MAX_PER_PAGE, DEFAULT_PER_PAGE } from './listing.ts';
+export {
+  listVisibility,
+  listStatusValidator,
+  pageLinks,
+  statusEcho,
+  parseStatusList,
+  clampPerPage,
+  MAX_PER_PAGE,
+  DEFAULT_PER_PAGE,
+} from './listing.ts';
 export type { Visibility } from './listing.ts';
-export { postDates, modifiedNow, insertedPostTimes, updatedPostDates, trashedPostDates, isFloating, ZERO_DATE } from './dates.ts';
+export {
+  postDates,
+  modifiedNow,
+  insertedPostTimes,
+  updatedPostDates,
+  trashedPostDates,
+  isFloating,
+  ZERO_DATE,
+} from './dates.ts';
 export { jsonLdDescription, escJs } from './json-ld.ts';
 export { linkedRepository } from './linked.repository.ts';
 export type { LinkedRow, LinkedTable, LinkedListFilter, LinkedRepository } from './linked.repository.ts';
@@ -21,7 +47,16 @@ export { linkedService } from './linked.service.ts';
 export type { LinkedService, LinkedKind, Params } from './linked.service.ts';
 export { linkedRoutes, linkedWriteArgs, isTruthy, searchTokens } from './linked.routes.ts';
 export type { LinkedRouteDeps } from './linked.routes.ts';
-export { postHead, renderedName, renderedDescription, renderedExcerpt, dropEmpty, plainText, putFilled, putLinkedHead } from './format.ts';
+export {
+  postHead,
+  renderedName,
+  renderedDescription,
+  renderedExcerpt,
+  dropEmpty,
+  plainText,
+  putFilled,
+  putLinkedHead,
+} from './format.ts';
 export { ItemCache } from './item-cache.ts';
 export { isProtected, unlocks, blankEvent, blankLinked, shownLinked } from './protected.ts';
 export { withImages } from './featured-image.ts';

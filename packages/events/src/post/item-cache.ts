@@ -3,7 +3,10 @@ import type { WriteGeneration } from './write.ts';
 /** The share of the bytes kept for items read again while cached (the protected segment). */
 const PROTECTED_SHARE = 0.8;
 
-interface Entry<V> { value: V; bytes: number }
+interface Entry<V> {
+  value: V;
+  bytes: number;
+}
 
 /**
  * Items read and built from the store, kept until the next committed change: the plugin caches each built item

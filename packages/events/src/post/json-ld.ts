@@ -12,9 +12,14 @@ const EXCERPT_WORDS = 55;
 export function escJs(text: string): string {
   return text
     .replace(/&(?!(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);)/gi, '&amp;')
-    .replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-    .replace(/\\/g, '').replace(/&#(x0*27|0*39);?/gi, "'")
-    .replace(/'/g, "\\'").replace(/\r/g, '').replace(/\n/g, '\\n');
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\\/g, '')
+    .replace(/&#(x0*27|0*39);?/gi, "'")
+    .replace(/'/g, "\\'")
+    .replace(/\r/g, '')
+    .replace(/\n/g, '\\n');
 }
 
 /** `wp_trim_words`: tags dropped, whitespace collapsed, at most 55 words and then ` [&hellip;]`. */

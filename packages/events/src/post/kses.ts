@@ -1,5 +1,11 @@
 import sanitizeHtml from 'sanitize-html';
-import { ALLOWED_POST_TAGS, ALLOWED_PROTOCOLS, ALLOWED_TAGS, SAFE_CSS_PROPERTIES, URI_ATTRIBUTES } from './kses.tags.ts';
+import {
+  ALLOWED_POST_TAGS,
+  ALLOWED_PROTOCOLS,
+  ALLOWED_TAGS,
+  SAFE_CSS_PROPERTIES,
+  URI_ATTRIBUTES,
+} from './kses.tags.ts';
 
 // WordPress's kses for users without `unfiltered_html`, done by sanitize-html (a parser, not patterns): the parser
 // decodes entities before the protocol check, so `jav&#x61;script:` and `javascript&colon;` are caught like the plain
@@ -18,7 +24,9 @@ function optionsFor(tags: Readonly<Record<string, readonly string[]>>): sanitize
     allowedSchemesByTag: {},
     allowedSchemesAppliedToAttributes: URI_ATTRIBUTES,
     allowProtocolRelative: true,
-    allowedStyles: withStyle ? { '*': Object.fromEntries(SAFE_CSS_PROPERTIES.map((p) => [p, [SAFE_CSS_VALUE]])) } : undefined,
+    allowedStyles: withStyle
+      ? { '*': Object.fromEntries(SAFE_CSS_PROPERTIES.map((p) => [p, [SAFE_CSS_VALUE]])) }
+      : undefined,
     disallowedTagsMode: 'discard',
     // Raw-text elements lose their content with the tag; <textarea> (allowed in posts) keeps it as escaped text.
     nonTextTags: ['script', 'style', 'noscript', 'noembed', 'noframes', 'xmp', 'iframe', 'template', 'title', 'option'],
@@ -42,7 +50,9 @@ export const ksesPost = (html: string): string => sanitizeHtml(html, POST_OPTION
 export const ksesData = (html: string): string => sanitizeHtml(html, DATA_OPTIONS);
 
 /** Who is writing: only the `unfiltered_html` capability matters here. */
-export interface HtmlAuthor { can(capability: string): boolean }
+export interface HtmlAuthor {
+  can(capability: string): boolean;
+}
 
 /**
  * A website field keeps only an allowed protocol, as `esc_url_raw` would (`javascript://x%0aalert(1)` passes a
@@ -67,4 +77,5 @@ const UNFILTERED: WriteFilters = { post: same, data: same, url: same };
 const FILTERED: WriteFilters = { post: ksesPost, data: ksesData, url: ksesUrl };
 
 /** @example writeFilters(caller).data(params.title) */
-export const writeFilters = (author: HtmlAuthor): WriteFilters => (author.can('unfiltered_html') ? UNFILTERED : FILTERED);
+export const writeFilters = (author: HtmlAuthor): WriteFilters =>
+  author.can('unfiltered_html') ? UNFILTERED : FILTERED;

@@ -18,8 +18,12 @@ export function eventLastModified(body: JsonText): number | undefined {
   const known = memo.get(body);
   if (known !== undefined) return known ?? undefined;
   const e = body.value() as { modified_utc?: unknown; venue?: unknown; organizer?: unknown };
-  const linked = [e.venue, ...(Array.isArray(e.organizer) ? e.organizer : [])] as Array<{ modified_utc?: unknown } | undefined>;
-  const times = [e.modified_utc, ...linked.map((l) => l?.modified_utc)].map(storedUtcMs).filter((t): t is number => t !== undefined);
+  const linked = [e.venue, ...(Array.isArray(e.organizer) ? e.organizer : [])] as Array<
+    { modified_utc?: unknown } | undefined
+  >;
+  const times = [e.modified_utc, ...linked.map((l) => l?.modified_utc)]
+    .map(storedUtcMs)
+    .filter((t): t is number => t !== undefined);
   const latest = times.length > 0 ? Math.max(...times) : undefined;
   memo.set(body, latest ?? null);
   return latest;

@@ -38,9 +38,16 @@ export interface LinkedKind extends LinkedTable {
 }
 
 /** Create (with the plugin's de-duplication), update and trash for venues and organizers. */
-export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site, generation: WriteGeneration, images: ImageLibrary) {
+export function linkedService(
+  db: Kysely<Database>,
+  kind: LinkedKind,
+  site: Site,
+  generation: WriteGeneration,
+  images: ImageLibrary,
+) {
   const repo = linkedRepository(db, kind);
-  const thumbnailIds = (rows: Iterable<LinkedRow>) => [...rows].map((r) => r.thumbnail_id).filter((id): id is number => typeof id === 'number');
+  const thumbnailIds = (rows: Iterable<LinkedRow>) =>
+    [...rows].map((r) => r.thumbnail_id).filter((id): id is number => typeof id === 'number');
 
   /** The sent params with kses applied as WordPress saves them: name and fields as text, description as post content. */
   function filtered(p: Params, kses: WriteFilters): Params {
@@ -52,8 +59,14 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
   }
 
   /** Writes one venue or organizer; `image` is its sent featured image, prepared before the transaction. */
-  async function writeIn(trx: Kysely<Database>, caller: Caller, sentParams: Params, sent: ReadonlySet<string>, now: number,
-    opts: { targetId?: number; image?: PreparedImage; dedupe?: false } = {}): Promise<number> {
+  async function writeIn(
+    trx: Kysely<Database>,
+    caller: Caller,
+    sentParams: Params,
+    sent: ReadonlySet<string>,
+    now: number,
+    opts: { targetId?: number; image?: PreparedImage; dedupe?: false } = {},
+  ): Promise<number> {
     const { targetId } = opts;
     const r = linkedRepository(trx, kind);
     const posts = postRepository(trx);
@@ -81,14 +94,24 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
       if (sent.has(kind.nameField)) patch.title = p[kind.nameField];
       if (description !== undefined) patch.content = description;
       if (typeof p.excerpt === 'string') patch.excerpt = p.excerpt;
-      if (typeof p.slug === 'string') patch.slug = await posts.freeSlug(kind.type, sanitizeTitle(p.slug) || kind.kind, existing.id);
+      if (typeof p.slug === 'string')
+        patch.slug = await posts.freeSlug(kind.type, sanitizeTitle(p.slug) || kind.kind, existing.id);
       if (sent.has('status')) patch.status = scaleStatus(p.status as string, caller);
       if (existing.status === 'trash' && patch.status !== undefined && patch.status !== 'trash') {
         patch.slug = await posts.freeSlug(kind.type, untrashedSlug(existing.slug), existing.id);
       }
       if (sent.has('author')) patch.author = p.author;
-      Object.assign(patch, updatedPostDates(site.timezone, now, existing, (patch.status as string | undefined) ?? existing.status,
-        p.date as string | undefined, p.date_utc as string | undefined));
+      Object.assign(
+        patch,
+        updatedPostDates(
+          site.timezone,
+          now,
+          existing,
+          (patch.status as string | undefined) ?? existing.status,
+          p.date as string | undefined,
+          p.date_utc as string | undefined,
+        ),
+      );
       await posts.update(existing.id, patch);
       const details = kind.detailsFrom(p, sent, existing);
       if (opts.image) details.thumbnail_id = await opts.image.commit(trx);
@@ -97,20 +120,38 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     }
     const name = String(p[kind.nameField]);
     // `slug` is sent only through tec/v1 (tribe/events/v1 names the post after its title).
-    const slug = await posts.freeSlug(kind.type, sanitizeTitle(typeof p.slug === 'string' && p.slug !== '' ? p.slug : name) || kind.kind);
+    const slug = await posts.freeSlug(
+      kind.type,
+      sanitizeTitle(typeof p.slug === 'string' && p.slug !== '' ? p.slug : name) || kind.kind,
+    );
     const status = scaleStatus(p.status as string | undefined, caller);
     const id = await posts.insert({
-      type: kind.type, slug, title: name, content: description ?? '', excerpt: typeof p.excerpt === 'string' ? p.excerpt : '',
-      status, author: (p.author as number | undefined) ?? caller.id, password: '', menu_order: 0,
+      type: kind.type,
+      slug,
+      title: name,
+      content: description ?? '',
+      excerpt: typeof p.excerpt === 'string' ? p.excerpt : '',
+      status,
+      author: (p.author as number | undefined) ?? caller.id,
+      password: '',
+      menu_order: 0,
       ...insertedPostTimes(site.timezone, now, status, p.date as string | undefined, p.date_utc as string | undefined),
     });
-    await r.insertDetails(id, { ...kind.detailsFrom(p, sent, undefined), thumbnail_id: opts.image ? await opts.image.commit(trx) : null });
+    await r.insertDetails(id, {
+      ...kind.detailsFrom(p, sent, undefined),
+      thumbnail_id: opts.image ? await opts.image.commit(trx) : null,
+    });
     return id;
   }
 
   /** Resolves a sent `image` (download and files included) before a write transaction. */
-  const prepareImage = (p: Params, sent: ReadonlySet<string>, caller: Caller, now: number): Promise<PreparedImage | undefined> =>
-    (sent.has('image') ? images.prepare(p.image, caller, now) : Promise.resolve(undefined));
+  const prepareImage = (
+    p: Params,
+    sent: ReadonlySet<string>,
+    caller: Caller,
+    now: number,
+  ): Promise<PreparedImage | undefined> =>
+    sent.has('image') ? images.prepare(p.image, caller, now) : Promise.resolve(undefined);
 
   return {
     kind,
@@ -121,14 +162,19 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     many: (ids: readonly number[]) => repo.findMany(ids),
     /** The body of one venue or organizer, with its featured image. */
     async present(row: LinkedRow, jsonLd: boolean): Promise<Record<string, unknown>> {
-      const image = typeof row.thumbnail_id === 'number' ? (await images.bodies([row.thumbnail_id])).get(row.thumbnail_id) : undefined;
+      const image =
+        typeof row.thumbnail_id === 'number'
+          ? (await images.bodies([row.thumbnail_id])).get(row.thumbnail_id)
+          : undefined;
       return kind.format(site, row, jsonLd, image);
     },
     /** List bodies; the featured images of the whole page load in one query. */
     async presentMany(rows: readonly LinkedRow[]): Promise<Record<string, unknown>[]> {
       const ids = thumbnailIds(rows);
       const bodies = ids.length > 0 ? await images.bodies(ids) : new Map<number, Record<string, unknown>>();
-      return rows.map((r) => kind.format(site, r, false, typeof r.thumbnail_id === 'number' ? bodies.get(r.thumbnail_id) : undefined));
+      return rows.map((r) =>
+        kind.format(site, r, false, typeof r.thumbnail_id === 'number' ? bodies.get(r.thumbnail_id) : undefined),
+      );
     },
     thumbnailIds,
     prepareImage,
@@ -136,15 +182,25 @@ export function linkedService(db: Kysely<Database>, kind: LinkedKind, site: Site
     /** For inline creation inside an event write: same rules, the caller's transaction. */
     writeIn,
     /** `dedupe: false` (`tec/v1`): a new post even when one has the same name. */
-    async create(caller: Caller, p: Params, sent: ReadonlySet<string>, now: number, opts: { dedupe?: false } = {}): Promise<number> {
+    async create(
+      caller: Caller,
+      p: Params,
+      sent: ReadonlySet<string>,
+      now: number,
+      opts: { dedupe?: false } = {},
+    ): Promise<number> {
       const image = await prepareImage(p, sent, caller, now);
-      const id = await withImages(image ? [image] : [], () => writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, { image, ...opts })));
+      const id = await withImages(image ? [image] : [], () =>
+        writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, { image, ...opts })),
+      );
       generation.bump();
       return id;
     },
     async update(caller: Caller, id: number, p: Params, sent: ReadonlySet<string>, now: number): Promise<void> {
       const image = await prepareImage(p, sent, caller, now);
-      await withImages(image ? [image] : [], () => writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, { targetId: id, image })));
+      await withImages(image ? [image] : [], () =>
+        writeTransaction(db, (trx) => writeIn(trx, caller, p, sent, now, { targetId: id, image })),
+      );
       generation.bump();
     },
     async trash(row: LinkedRow, now: number): Promise<void> {

@@ -4,7 +4,10 @@ import { invalidParam } from '../http/errors.ts';
 import { ANY_STATUSES, REGISTERED_STATUSES } from './status.ts';
 
 /** Which posts a list may show: `statuses`, and when `ownerId` is set, non-published ones only of that author. */
-export interface Visibility { readonly statuses: readonly string[]; readonly ownerId?: number }
+export interface Visibility {
+  readonly statuses: readonly string[];
+  readonly ownerId?: number;
+}
 
 /** `status` on lists: a registered status, `any`, or a comma list of them. */
 export const listStatusValidator: Validator = (v) => {
@@ -38,7 +41,11 @@ export function statusEcho(caller: Caller | null, status: unknown): string {
   return caller?.can('edit') ? 'any' : 'publish';
 }
 
-export interface PageLinks { rest_url: string; next_rest_url?: string; previous_rest_url?: string }
+export interface PageLinks {
+  rest_url: string;
+  next_rest_url?: string;
+  previous_rest_url?: string;
+}
 
 type Args = ReadonlyArray<readonly [string, string]>;
 
@@ -57,7 +64,9 @@ export interface LinkArgs {
 
 /** PHP's `urlencode` (what http_build_query applies): spaces as `+`, every reserved character escaped. */
 const phpUrlencode = (v: string): string =>
-  encodeURIComponent(v).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+  encodeURIComponent(v)
+    .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
 
 /**
  * The plugin's three URLs: `rest_url` is add_query_arg over the echoed arguments (values as they are), the paging

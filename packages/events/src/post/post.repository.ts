@@ -14,7 +14,9 @@ export const POST_DATE_COLUMNS = ['date_local', 'date_gmt', 'modified_local', 'm
  */
 export function anyBadDate(columns: readonly string[]): RawBuilder<SqlBool> {
   const { min, max } = STORABLE_RANGE;
-  const bad = columns.map((c) => sql`${sql.ref(c)} < ${min} or ${sql.ref(c)} > ${max} or ${sql.ref(c)} not like ${'____-__-__ __:__:__'}`);
+  const bad = columns.map(
+    (c) => sql`${sql.ref(c)} < ${min} or ${sql.ref(c)} > ${max} or ${sql.ref(c)} not like ${'____-__-__ __:__:__'}`,
+  );
   return sql<SqlBool>`(${sql.join(bad, sql` or `)})`;
 }
 
@@ -36,8 +38,12 @@ export function postRepository(db: Kysely<Database>) {
     // Its index is in byte order, where the slugs starting with `base-` are exactly those in [`base-`, `base.`).
     const suffixed = isPostgres(db)
       ? (eb: ExpressionBuilder<Database, 'posts'>) => eb('slug', 'like', likePrefix(base))
-      : (eb: ExpressionBuilder<Database, 'posts'>) => eb.and([eb('slug', '>=', `${base}-`), eb('slug', '<', `${base}.`)]);
-    let q = db.selectFrom('posts').select('slug').where('type', '=', type)
+      : (eb: ExpressionBuilder<Database, 'posts'>) =>
+          eb.and([eb('slug', '>=', `${base}-`), eb('slug', '<', `${base}.`)]);
+    let q = db
+      .selectFrom('posts')
+      .select('slug')
+      .where('type', '=', type)
       .where((eb) => eb.or([eb('slug', '=', base), suffixed(eb)]));
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return new Set((await q.execute()).map((r) => r.slug));
@@ -48,7 +54,11 @@ export function postRepository(db: Kysely<Database>) {
    * query over the (type, slug) index range of `base-`, nothing read but the two numbers. `undefined` for a base
    * that is not ASCII (character and byte offsets would differ; sanitized slugs are ASCII).
    */
-  async function suffixStats(type: PostType, base: string, exceptId?: number): Promise<{ baseTaken: boolean; count: number; top: number } | undefined> {
+  async function suffixStats(
+    type: PostType,
+    base: string,
+    exceptId?: number,
+  ): Promise<{ baseTaken: boolean; count: number; top: number } | undefined> {
     if (!/^[\x20-\x7e]*$/.test(base)) return undefined;
     const prefix = `${base}-`;
     const from = prefix.length + 1; // 1-based start of the suffix
@@ -64,7 +74,9 @@ export function postRepository(db: Kysely<Database>) {
           select exists(select 1 from posts where type = ${type} and slug = ${base}${other}) as base_taken,
                  count(*) as n, max(cast(${digits} as integer)) as top
           from posts where type = ${type} and slug >= ${prefix} and slug < ${`${base}.`}
-            and ${digits} glob '[1-9]*' and ${digits} not glob '*[^0-9]*' and length(${digits}) <= 15 and ${digits} <> '1'${other}`.execute(db);
+            and ${digits} glob '[1-9]*' and ${digits} not glob '*[^0-9]*' and length(${digits}) <= 15 and ${digits} <> '1'${other}`.execute(
+          db,
+        );
     const r = row.rows[0]!;
     const count = Number(r.n);
     const top = r.top === null ? 0 : Number(r.top);
@@ -78,7 +90,12 @@ export function postRepository(db: Kysely<Database>) {
   }
 
   async function readHint(type: PostType, base: string): Promise<number | undefined> {
-    const r = await db.selectFrom('slug_hints').select('hint').where('type', '=', type).where('base', '=', base).executeTakeFirst();
+    const r = await db
+      .selectFrom('slug_hints')
+      .select('hint')
+      .where('type', '=', type)
+      .where('base', '=', base)
+      .executeTakeFirst();
     return r === undefined ? undefined : Number(r.hint);
   }
 
@@ -112,31 +129,50 @@ export function postRepository(db: Kysely<Database>) {
       let n = known ?? (await rebuiltHint(type, base, exceptId));
       if (exceptId !== undefined) {
         // The hint counts this post's own `base-K` as taken; below the hint it is the first one free without it.
-        const own = suffixOf(base, (await db.selectFrom('posts').select('slug').where('id', '=', exceptId).executeTakeFirst())?.slug);
+        const own = suffixOf(
+          base,
+          (await db.selectFrom('posts').select('slug').where('id', '=', exceptId).executeTakeFirst())?.slug,
+        );
         if (own !== undefined && own < n) return `${base}-${own}`;
       }
       while (await isTaken(type, `${base}-${n}`, exceptId)) n += 1;
       if (n !== known) {
-        await db.insertInto('slug_hints').values({ type, base, hint: n })
-          .onConflict((oc) => oc.columns(['type', 'base']).doUpdateSet({ hint: n })).execute();
+        await db
+          .insertInto('slug_hints')
+          .values({ type, base, hint: n })
+          .onConflict((oc) => oc.columns(['type', 'base']).doUpdateSet({ hint: n }))
+          .execute();
       }
       return `${base}-${n}`;
     },
     /** Inserts a post; its guid is fixed now, from the permalink it has at creation (migration 013). */
     async insert(row: Omit<PostRow, 'id' | 'guid_slug'>): Promise<number> {
       const guid = hasUglyPermalink(row.status) ? '' : row.slug;
-      const r = await db.insertInto('posts').values({ ...row, guid_slug: guid }).returning('id').executeTakeFirstOrThrow();
+      const r = await db
+        .insertInto('posts')
+        .values({ ...row, guid_slug: guid })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return r.id;
     },
     /** Sets (or with '' clears) the viewing password of an event, venue or organizer; false when there is none with `id`. */
     async setPassword(id: number, password: string): Promise<boolean> {
-      const r = await db.updateTable('posts').set({ password }).where('id', '=', id)
-        .where('type', 'in', ['tribe_events', 'tribe_venue', 'tribe_organizer']).executeTakeFirst();
+      const r = await db
+        .updateTable('posts')
+        .set({ password })
+        .where('id', '=', id)
+        .where('type', 'in', ['tribe_events', 'tribe_venue', 'tribe_organizer'])
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
     /** Posts of any type whose post dates look broken (see `anyBadDate`). */
-    badDates: () => db.selectFrom('posts').select(['id', 'type', ...POST_DATE_COLUMNS])
-      .where(anyBadDate(POST_DATE_COLUMNS)).orderBy('id').execute(),
+    badDates: () =>
+      db
+        .selectFrom('posts')
+        .select(['id', 'type', ...POST_DATE_COLUMNS])
+        .where(anyBadDate(POST_DATE_COLUMNS))
+        .orderBy('id')
+        .execute(),
     /** Deletes a post for good; its details, links and terms go with it (foreign keys cascade). */
     async remove(id: number): Promise<void> {
       await db.deleteFrom('posts').where('id', '=', id).execute();

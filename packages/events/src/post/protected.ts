@@ -3,7 +3,9 @@ import type { RequestContext } from '../http/route.ts';
 import { canModify, type OwnedPost } from './status.ts';
 
 /** A post with a viewing password (WordPress `post_password`; set with `events protect`). */
-export interface ProtectablePost extends OwnedPost { password: string }
+export interface ProtectablePost extends OwnedPost {
+  password: string;
+}
 
 export const isProtected = (post: ProtectablePost): boolean => post.password !== '';
 
@@ -23,15 +25,42 @@ export function unlocks(ctx: RequestContext, post: ProtectablePost): boolean {
 
 /** An event as lists show it while protected: title, dates and status stay, the rest is emptied (compat §1.3). */
 export function blankEvent(body: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...body, description: '', excerpt: '', cost: '', website: '', image: false,
-    all_day: null, show_map: null, show_map_link: null, hide_from_listings: null, sticky: null, featured: null,
+  const out: Record<string, unknown> = {
+    ...body,
+    description: '',
+    excerpt: '',
+    cost: '',
+    website: '',
+    image: false,
+    all_day: null,
+    show_map: null,
+    show_map_link: null,
+    hide_from_listings: null,
+    sticky: null,
+    featured: null,
     cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
-    categories: [], tags: [], venue: [], organizer: [], custom_fields: [] };
+    categories: [],
+    tags: [],
+    venue: [],
+    organizer: [],
+    custom_fields: [],
+  };
   delete out.json_ld;
   return out;
 }
 
-const VENUE_BLANKED = ['description', 'excerpt', 'address', 'city', 'country', 'province', 'stateprovince', 'zip', 'phone', 'website'];
+const VENUE_BLANKED = [
+  'description',
+  'excerpt',
+  'address',
+  'city',
+  'country',
+  'province',
+  'stateprovince',
+  'zip',
+  'phone',
+  'website',
+];
 const ORGANIZER_BLANKED = ['description', 'excerpt', 'phone', 'website', 'email'];
 
 /**
@@ -55,5 +84,8 @@ export function blankLinked(kind: 'venue' | 'organizer', body: Record<string, un
 }
 
 /** A venue or organizer body as every reader sees it outside its own unlocked single GET: blanked while protected. */
-export const shownLinked = (kind: 'venue' | 'organizer', post: ProtectablePost, body: Record<string, unknown>): Record<string, unknown> =>
-  (isProtected(post) ? blankLinked(kind, body) : body);
+export const shownLinked = (
+  kind: 'venue' | 'organizer',
+  post: ProtectablePost,
+  body: Record<string, unknown>,
+): Record<string, unknown> => (isProtected(post) ? blankLinked(kind, body) : body);

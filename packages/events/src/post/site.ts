@@ -4,10 +4,18 @@ import { hasUglyPermalink } from './dates.ts';
 export const NAMESPACE = 'tribe/events/v1';
 
 export type PostKind = 'event' | 'venue' | 'organizer';
-const POST_TYPES: Record<PostKind, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
+const POST_TYPES: Record<PostKind, string> = {
+  event: 'tribe_events',
+  venue: 'tribe_venue',
+  organizer: 'tribe_organizer',
+};
 
 /** What a permalink depends on. */
-export interface LinkablePost { readonly id: number; readonly slug: string; readonly status: string }
+export interface LinkablePost {
+  readonly id: number;
+  readonly slug: string;
+  readonly status: string;
+}
 
 /** URLs and identifiers derived from the site's home URL, as WordPress builds them with pretty permalinks. */
 export interface Site {
@@ -44,7 +52,9 @@ export function createSite(config: Config): Site {
     geolocRadiusKm: config.geolocRadiusKm,
     siteName: config.siteName,
     permalink: (kind: PostKind, post: LinkablePost) =>
-      (hasUglyPermalink(post.status) ? `${home}/?post_type=${POST_TYPES[kind]}&p=${post.id}` : `${home}/${kind}/${post.slug}/`),
+      hasUglyPermalink(post.status)
+        ? `${home}/?post_type=${POST_TYPES[kind]}&p=${post.id}`
+        : `${home}/${kind}/${post.slug}/`,
     globalId: (id: number) => `${globalBase}?id=${id}`,
   });
 }

@@ -1,15 +1,35 @@
 // remove_accents for letters that do not decompose into a base letter and a mark.
-const LIGATURES: Record<string, string> = { ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ł: 'l', Ł: 'L', þ: 'th', Þ: 'TH', ð: 'd', Ð: 'D' };
+const LIGATURES: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ł: 'l',
+  Ł: 'L',
+  þ: 'th',
+  Þ: 'TH',
+  ð: 'd',
+  Ð: 'D',
+};
 // What the `save` context turns into dashes or drops, as percent-encoded UTF-8 (dashes, spaces, quotes, symbols).
 const TO_DASH = /%c2%a0|%e2%80%9[134]|%e2%80%8[0-9a]|%e2%80%a[89]|%e2%80%af/g;
-const DROPPED = /%c2%a[d19bef]|%c2%b[f4b0]|%c2%ab|%e2%80%b[9a]|%e2%80%9[89abcdef]|%e2%80%a[26]|%e2%84%a2|%cb%8a|%cc%8[014c]|%cd%81|%e2%80%8[b-f]|%e2%80%a[a-e]|%ef%bb%bf|%ef%bf%bc/g;
+const DROPPED =
+  /%c2%a[d19bef]|%c2%b[f4b0]|%c2%ab|%e2%80%b[9a]|%e2%80%9[89abcdef]|%e2%80%a[26]|%e2%84%a2|%cb%8a|%cc%8[014c]|%cd%81|%e2%80%8[b-f]|%e2%80%a[a-e]|%ef%bb%bf|%ef%bf%bc/g;
 const SLUG_BYTES = 200;
 
 /** `utf8_uri_encode`: non-ASCII characters as lower-case percent-encoded UTF-8, at most 200 bytes, never split. */
 function uriEncode(text: string): string {
   let out = '';
   for (const ch of text) {
-    const piece = ch.charCodeAt(0) < 0x80 ? ch : [...new TextEncoder().encode(ch)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    const piece =
+      ch.charCodeAt(0) < 0x80
+        ? ch
+        : [...new TextEncoder().encode(ch)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
     if (out.length + piece.length > SLUG_BYTES) break;
     out += piece;
   }
@@ -23,7 +43,11 @@ function uriEncode(text: string): string {
  * @example sanitizeTitle('Crème Brûlée Workshop ☕') // 'creme-brulee-workshop-%e2%98%95'
  */
 export function sanitizeTitle(title: string): string {
-  const plain = title.replace(/<[^>]*>/g, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^ -~\s]/g, (c) => LIGATURES[c] ?? c);
+  const plain = title
+    .replace(/<[^>]*>/g, '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^ -~\s]/g, (c) => LIGATURES[c] ?? c);
   return withDashes(plain, true);
 }
 
@@ -35,15 +59,28 @@ export const querySlug = (slug: string): string => withDashes(slug.replace(/<[^>
 
 /** `sanitize_title_with_dashes`; `save` adds the save context's dash, quote and symbol rules. */
 function withDashes(title: string, save: boolean): string {
-  let t = uriEncode(title.replace(/%([a-fA-F0-9]{2})/g, '---$1---').replace(/%/g, '').replace(/---([a-fA-F0-9]{2})---/g, '%$1')
-    .toLowerCase()).toLowerCase();
+  let t = uriEncode(
+    title
+      .replace(/%([a-fA-F0-9]{2})/g, '---$1---')
+      .replace(/%/g, '')
+      .replace(/---([a-fA-F0-9]{2})---/g, '%$1')
+      .toLowerCase(),
+  ).toLowerCase();
   if (save) {
-    t = t.replace(TO_DASH, '-').replace(/&nbsp;|&#8209;|&#160;|&ndash;|&#8211;|&mdash;|&#8212;/g, '-').replace(/\//g, '-')
-      .replace(DROPPED, '').replace(/%c3%97/g, 'x');
+    t = t
+      .replace(TO_DASH, '-')
+      .replace(/&nbsp;|&#8209;|&#160;|&ndash;|&#8211;|&mdash;|&#8212;/g, '-')
+      .replace(/\//g, '-')
+      .replace(DROPPED, '')
+      .replace(/%c3%97/g, 'x');
   }
-  return t.replace(/&.+?;/g, '').replace(/\./g, '-')
+  return t
+    .replace(/&.+?;/g, '')
+    .replace(/\./g, '-')
     .replace(/[^%a-z0-9 _-]/g, '')
-    .replace(/\s+/g, '-').replace(/-+/g, '-').replace(/^-+|-+$/g, '');
+    .replace(/\s+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** The next free WordPress-style slug given the taken ones: `base`, `base-2`, `base-3`… */

@@ -1,8 +1,21 @@
 import type { Caller } from '../http/route.ts';
 
 /** Statuses WordPress registers (plus TEC's `tribe-ignored`); anything else is a 400 on writes. */
-export const REGISTERED_STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft',
-  'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed', 'tribe-ignored']);
+export const REGISTERED_STATUSES = new Set([
+  'publish',
+  'future',
+  'draft',
+  'pending',
+  'private',
+  'trash',
+  'auto-draft',
+  'inherit',
+  'request-pending',
+  'request-confirmed',
+  'request-failed',
+  'request-completed',
+  'tribe-ignored',
+]);
 
 /** What `status=any` means: every status but trash and auto-draft. */
 export const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
@@ -17,7 +30,10 @@ export function scaleStatus(requested: string | undefined, caller: Caller): stri
   return requested === 'publish' || requested === 'future' ? 'pending' : requested;
 }
 
-export interface OwnedPost { author: number; status: string }
+export interface OwnedPost {
+  author: number;
+  status: string;
+}
 
 type Action = 'edit' | 'delete';
 

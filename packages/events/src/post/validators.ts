@@ -14,13 +14,19 @@ export const isTime: Validator = (v) => {
 
 export const nonEmptyString: Validator = (v) => (typeof v === 'string' && v.trim() !== '' ? true : invalid());
 
-export const registeredStatus: Validator = (v) => (typeof v === 'string' && REGISTERED_STATUSES.has(v) ? true : invalid());
+export const registeredStatus: Validator = (v) =>
+  typeof v === 'string' && REGISTERED_STATUSES.has(v) ? true : invalid();
 
 /** Empty, or an absolute URL as PHP's FILTER_VALIDATE_URL wants (scheme and host). */
 export function isUrlOrEmpty(v: unknown): boolean {
   if (v === '' || v === null) return true;
   if (typeof v !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i.test(v)) return false;
-  try { new URL(v); return true; } catch { return false; }
+  try {
+    new URL(v);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const urlOrEmpty: Validator = (v) => (isUrlOrEmpty(v) ? true : invalid());
@@ -28,5 +34,7 @@ export const urlOrEmpty: Validator = (v) => (isUrlOrEmpty(v) ? true : invalid())
 export const positiveInt: Validator = (v) => (typeof v === 'number' && v >= 1 ? true : invalid());
 
 /** An existing user id; `""` and unknown ids are 400s. */
-export const existingUser = (exists: (id: number) => Promise<boolean>): Validator => async (v) =>
-  typeof v === 'number' && v > 0 && (await exists(v)) ? true : invalid();
+export const existingUser =
+  (exists: (id: number) => Promise<boolean>): Validator =>
+  async (v) =>
+    typeof v === 'number' && v > 0 && (await exists(v)) ? true : invalid();

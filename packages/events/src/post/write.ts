@@ -1,7 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import {
-  conflictBackoffMs, isPostgres, isTransactionConflict, isUniqueViolation, MAX_CONFLICT_ATTEMPTS, retryWhileBusy,
+  conflictBackoffMs,
+  isPostgres,
+  isTransactionConflict,
+  isUniqueViolation,
+  MAX_CONFLICT_ATTEMPTS,
+  retryWhileBusy,
 } from '../db/index.ts';
 
 /**
@@ -10,7 +15,10 @@ import {
  * back to break a deadlock or serialization conflict (a bounded number of times, with jitter). On SQLite it also
  * waits (up to 5 s) while another process holds the write lock.
  */
-export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  db: Kysely<Database>,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
   // Inside a caller's transaction (a whole CSV import is one): the write is part of it, all or nothing.
   if (db.isTransaction) return fn(db as Transaction<Database>);
   for (let attempt = 1; ; attempt++) {

@@ -1,5 +1,14 @@
 import vm from 'node:vm';
-import { endOfDay, formatWall, makeWall, parseWall, utcToWall, wallFromEpoch, wallToEpoch, type Wall } from '../time/index.ts';
+import {
+  endOfDay,
+  formatWall,
+  makeWall,
+  parseWall,
+  utcToWall,
+  wallFromEpoch,
+  wallToEpoch,
+  type Wall,
+} from '../time/index.ts';
 import { whyImpossible } from './impossible.ts';
 import { readRule, RecurrenceError, rrule, type RecurrenceSpec } from './rule.ts';
 import { RruleThread, type ExpansionRequest } from './rrule-thread.ts';
@@ -29,16 +38,25 @@ const sharedThread = new RruleThread(EXPANSION_BUDGET_MS);
 const guardScript = new vm.Script('run()');
 const guardContext = vm.createContext({ run: (): unknown => undefined });
 
-const overBudget = () => new RecurrenceError(`The rule could not be expanded within ${EXPANSION_BUDGET_MS} ms (it may never match a date): check BYMONTH, BYMONTHDAY, BYDAY and INTERVAL.`);
+const overBudget = () =>
+  new RecurrenceError(
+    `The rule could not be expanded within ${EXPANSION_BUDGET_MS} ms (it may never match a date): check BYMONTH, BYMONTHDAY, BYDAY and INTERVAL.`,
+  );
 
 /** rrule on this thread under a V8 time limit: for tests and tools; the service expands off-thread. */
 function expandHere(req: ExpansionRequest): number[] {
-  const rule = new rrule.RRule({ ...rrule.RRule.parseString(req.rule), dtstart: new Date(req.dtstart), until: req.until === null ? null : new Date(req.until), tzid: null });
-  const dates: number[] = [];
-  guardContext.run = () => rule.between(new Date(req.dtstart), new Date(req.before), true, (d) => {
-    dates.push(d.getTime());
-    return dates.length <= req.max;
+  const rule = new rrule.RRule({
+    ...rrule.RRule.parseString(req.rule),
+    dtstart: new Date(req.dtstart),
+    until: req.until === null ? null : new Date(req.until),
+    tzid: null,
   });
+  const dates: number[] = [];
+  guardContext.run = () =>
+    rule.between(new Date(req.dtstart), new Date(req.before), true, (d) => {
+      dates.push(d.getTime());
+      return dates.length <= req.max;
+    });
   try {
     guardScript.runInContext(guardContext, { timeout: EXPANSION_BUDGET_MS });
   } catch (err) {
@@ -51,11 +69,15 @@ function expandHere(req: ExpansionRequest): number[] {
 }
 
 const tooMany = (max: number) =>
-  new RecurrenceError(`The recurrence makes more than ${max} occurrences (EVENTS_RECURRENCE_MAX_OCCURRENCES); end it sooner with COUNT or UNTIL.`);
+  new RecurrenceError(
+    `The recurrence makes more than ${max} occurrences (EVENTS_RECURRENCE_MAX_OCCURRENCES); end it sooner with COUNT or UNTIL.`,
+  );
 
 /** An iCalendar date value as a wall time in `zone`; a date without time is `undefined` time (a whole day). */
 function wallOf(ical: string, zone: string): { wall: Wall; dateOnly: boolean } {
-  const y = +ical.slice(0, 4), mo = +ical.slice(4, 6), d = +ical.slice(6, 8);
+  const y = +ical.slice(0, 4),
+    mo = +ical.slice(4, 6),
+    d = +ical.slice(6, 8);
   if (ical.length === 8) return { wall: makeWall(y, mo, d), dateOnly: true };
   const w = makeWall(y, mo, d, +ical.slice(9, 11), +ical.slice(11, 13), +ical.slice(13, 15));
   return { wall: ical.endsWith('Z') ? utcToWall(wallToEpoch(w), zone) : w, dateOnly: false };
@@ -75,11 +97,18 @@ function expansionRequest(p: SeriesPattern, o: ExpandOptions): ExpansionRequest 
   if (rule.until !== undefined) {
     const u = wallOf(rule.until, zone);
     until = u.dateOnly ? endOfDay(u.wall) : u.wall;
-    if (wallToEpoch(until) > wallToEpoch(horizon)) throw new RecurrenceError(`UNTIL must be within ${HORIZON_YEARS} years of the first event.`);
+    if (wallToEpoch(until) > wallToEpoch(horizon))
+      throw new RecurrenceError(`UNTIL must be within ${HORIZON_YEARS} years of the first event.`);
   }
   const impossible = whyImpossible(rule, start, until);
   if (impossible !== undefined) throw new RecurrenceError(impossible);
-  return { rule: spec.rrule, dtstart: wallToEpoch(start), until: until ? wallToEpoch(until) : null, before: wallToEpoch(horizon), max: o.maxOccurrences };
+  return {
+    rule: spec.rrule,
+    dtstart: wallToEpoch(start),
+    until: until ? wallToEpoch(until) : null,
+    before: wallToEpoch(horizon),
+    max: o.maxOccurrences,
+  };
 }
 
 const horizonOf = (start: Wall) => makeWall(start.y + HORIZON_YEARS, start.mo, start.d, start.h, start.mi, start.s);
@@ -92,7 +121,9 @@ function assembleSeries(p: SeriesPattern, o: ExpandOptions, dates: readonly numb
   if (dates.length > max) throw tooMany(max);
   const count = readRule(spec.rrule).count;
   if (count !== undefined && dates.length < count) {
-    throw new RecurrenceError(`The rule does not make its COUNT of occurrences within ${HORIZON_YEARS} years of the first event.`);
+    throw new RecurrenceError(
+      `The rule does not make its COUNT of occurrences within ${HORIZON_YEARS} years of the first event.`,
+    );
   }
   const first = formatWall(start);
   const starts = new Set([first, ...dates.map((d) => formatWall(wallFromEpoch(d)))]);
@@ -100,15 +131,18 @@ function assembleSeries(p: SeriesPattern, o: ExpandOptions, dates: readonly numb
     const { wall, dateOnly } = wallOf(r, zone);
     const w = dateOnly ? { ...wall, h: start.h, mi: start.mi, s: start.s } : wall;
     const text = formatWall(w);
-    if (text < first) throw new RecurrenceError(`RDATE ${r} is before the first event: move the event's start instead.`);
-    if (wallToEpoch(w) > wallToEpoch(horizon)) throw new RecurrenceError(`RDATE ${r} is more than ${HORIZON_YEARS} years after the first event.`);
+    if (text < first)
+      throw new RecurrenceError(`RDATE ${r} is before the first event: move the event's start instead.`);
+    if (wallToEpoch(w) > wallToEpoch(horizon))
+      throw new RecurrenceError(`RDATE ${r} is more than ${HORIZON_YEARS} years after the first event.`);
     starts.add(text);
   }
   for (const x of spec.exdates) {
     const { wall, dateOnly } = wallOf(x, zone);
     const day = formatWall(wall).slice(0, 10);
     const removed = dateOnly ? [...starts].filter((s) => s.startsWith(day)) : [formatWall(wall)];
-    if (removed.includes(first)) throw new RecurrenceError(`EXDATE ${x} would remove the first event: move the event's start instead.`);
+    if (removed.includes(first))
+      throw new RecurrenceError(`EXDATE ${x} would remove the first event: move the event's start instead.`);
     for (const s of removed) starts.delete(s);
   }
   if (starts.size > max) throw tooMany(max);
@@ -129,12 +163,19 @@ export function expandSeries(p: SeriesPattern, o: ExpandOptions): Wall[] {
  * `expandSeries` with rrule in the worker thread: the event loop keeps serving while a rule expands, and a rule
  * over `EXPANSION_BUDGET_MS` is refused.
  */
-export async function expandSeriesOffThread(p: SeriesPattern, o: ExpandOptions, thread: RruleThread = sharedThread): Promise<Wall[]> {
+export async function expandSeriesOffThread(
+  p: SeriesPattern,
+  o: ExpandOptions,
+  thread: RruleThread = sharedThread,
+): Promise<Wall[]> {
   const result = await thread.expand(expansionRequest(p, o));
   switch (result.kind) {
-    case 'expanded': return assembleSeries(p, o, result.dates);
+    case 'expanded':
+      return assembleSeries(p, o, result.dates);
     // rrule checks value ranges when it builds the rule; parseRule refuses them first, so this is a last guard.
-    case 'invalid': throw new RecurrenceError(`The rule is not valid: ${result.message}`);
-    case 'timeout': throw overBudget();
+    case 'invalid':
+      throw new RecurrenceError(`The rule is not valid: ${result.message}`);
+    case 'timeout':
+      throw overBudget();
   }
 }

@@ -20,38 +20,69 @@ const list = <T>(arb: fc.Arbitrary<T>) => fc.uniqueArray(arb, { minLength: 1, ma
 const weekday = fc.constantFrom('MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU');
 
 /** Rules of every frequency mixing the day-narrowing parts, as RFC 5545 allows them together. */
-const ruleText = fc.constantFrom('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY').chain((freq) => fc.record({
-  interval: fc.integer({ min: 1, max: freq === 'MONTHLY' ? 13 : freq === 'DAILY' ? 7 : 4 }),
-  byMonth: fc.option(list(fc.integer({ min: 1, max: 12 })), { nil: undefined }),
-  byMonthDay: freq === 'WEEKLY' ? fc.constant(undefined) : fc.option(list(nonZero(31)), { nil: undefined }),
-  byYearDay: freq === 'YEARLY' ? fc.option(list(nonZero(366)), { nil: undefined }) : fc.constant(undefined),
-  byWeekNo: freq === 'YEARLY' ? fc.option(list(nonZero(53)), { nil: undefined }) : fc.constant(undefined),
-  byDay: fc.option(list(fc.tuple(freq === 'MONTHLY' || freq === 'YEARLY' ? fc.option(nonZero(6), { nil: undefined }) : fc.constant(undefined), weekday)), { nil: undefined }),
-  wkst: fc.option(weekday, { nil: undefined }),
-}).map((r) => {
-  // Weekdays with and without ordinals are not mixed (rule-parts.ts refuses that): all take the first one's kind.
-  const ordinals = r.byWeekNo === undefined && r.byDay?.[0]?.[0] !== undefined;
-  const byDay = r.byDay?.map(([n, d]) => (ordinals ? `${n ?? 1}${d}` : d));
-  return [`FREQ=${freq}`, `INTERVAL=${r.interval}`, 'COUNT=1', r.byMonth && `BYMONTH=${r.byMonth.join(',')}`,
-    r.byMonthDay && `BYMONTHDAY=${r.byMonthDay.join(',')}`, r.byYearDay && `BYYEARDAY=${r.byYearDay.join(',')}`,
-    r.byWeekNo && `BYWEEKNO=${r.byWeekNo.join(',')}`, byDay && `BYDAY=${[...new Set(byDay)].join(',')}`, r.wkst && `WKST=${r.wkst}`,
-  ].filter(Boolean).join(';');
-}));
+const ruleText = fc.constantFrom('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY').chain((freq) =>
+  fc
+    .record({
+      interval: fc.integer({ min: 1, max: freq === 'MONTHLY' ? 13 : freq === 'DAILY' ? 7 : 4 }),
+      byMonth: fc.option(list(fc.integer({ min: 1, max: 12 })), { nil: undefined }),
+      byMonthDay: freq === 'WEEKLY' ? fc.constant(undefined) : fc.option(list(nonZero(31)), { nil: undefined }),
+      byYearDay: freq === 'YEARLY' ? fc.option(list(nonZero(366)), { nil: undefined }) : fc.constant(undefined),
+      byWeekNo: freq === 'YEARLY' ? fc.option(list(nonZero(53)), { nil: undefined }) : fc.constant(undefined),
+      byDay: fc.option(
+        list(
+          fc.tuple(
+            freq === 'MONTHLY' || freq === 'YEARLY'
+              ? fc.option(nonZero(6), { nil: undefined })
+              : fc.constant(undefined),
+            weekday,
+          ),
+        ),
+        { nil: undefined },
+      ),
+      wkst: fc.option(weekday, { nil: undefined }),
+    })
+    .map((r) => {
+      // Weekdays with and without ordinals are not mixed (rule-parts.ts refuses that): all take the first one's kind.
+      const ordinals = r.byWeekNo === undefined && r.byDay?.[0]?.[0] !== undefined;
+      const byDay = r.byDay?.map(([n, d]) => (ordinals ? `${n ?? 1}${d}` : d));
+      return [
+        `FREQ=${freq}`,
+        `INTERVAL=${r.interval}`,
+        'COUNT=1',
+        r.byMonth && `BYMONTH=${r.byMonth.join(',')}`,
+        r.byMonthDay && `BYMONTHDAY=${r.byMonthDay.join(',')}`,
+        r.byYearDay && `BYYEARDAY=${r.byYearDay.join(',')}`,
+        r.byWeekNo && `BYWEEKNO=${r.byWeekNo.join(',')}`,
+        byDay && `BYDAY=${[...new Set(byDay)].join(',')}`,
+        r.wkst && `WKST=${r.wkst}`,
+      ]
+        .filter(Boolean)
+        .join(';');
+    }),
+);
 
-const lateStart = fc.record({ y: fc.integer({ min: 9904, max: 9940 }), mo: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) })
+const lateStart = fc
+  .record({
+    y: fc.integer({ min: 9904, max: 9940 }),
+    mo: fc.integer({ min: 1, max: 12 }),
+    d: fc.integer({ min: 1, max: 28 }),
+  })
   .map(({ y, mo, d }) => makeWall(y, mo, d, 10));
 
 describe('whyImpossible (rules that never make a date)', () => {
   it('never calls a rule impossible that rrule finds a date for, and with INTERVAL=1 calls every dateless rule impossible', () => {
-    fc.assert(fc.property(ruleText, lateStart, (text, start) => {
-      const rule = parseRule(text);
-      const verdict = whyImpossible(rule, start, undefined);
-      const found = firstDate(text, start);
-      if (verdict !== undefined) expect(found).toBeNull();
-      // With a larger INTERVAL only some kinds of year are reached before 9999: the screen may let such a rule
-      // through (expansion's budget then refuses it), but it must never refuse a possible one.
-      else if (rule.interval === 1) expect(found).not.toBeNull();
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(ruleText, lateStart, (text, start) => {
+        const rule = parseRule(text);
+        const verdict = whyImpossible(rule, start, undefined);
+        const found = firstDate(text, start);
+        if (verdict !== undefined) expect(found).toBeNull();
+        // With a larger INTERVAL only some kinds of year are reached before 9999: the screen may let such a rule
+        // through (expansion's budget then refuses it), but it must never refuse a possible one.
+        else if (rule.interval === 1) expect(found).not.toBeNull();
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it.each([
@@ -69,7 +100,11 @@ describe('whyImpossible (rules that never make a date)', () => {
 
   it('refuses an UNTIL before the first event and lets a rare but real date through', () => {
     const start = makeWall(2026, 1, 1, 10);
-    expect(whyImpossible(parseRule('FREQ=DAILY;UNTIL=20251231'), start, makeWall(2025, 12, 31, 23, 59, 59))).toMatch(/UNTIL is before/);
-    expect(whyImpossible(parseRule('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;COUNT=2'), start, undefined)).toBeUndefined();
+    expect(whyImpossible(parseRule('FREQ=DAILY;UNTIL=20251231'), start, makeWall(2025, 12, 31, 23, 59, 59))).toMatch(
+      /UNTIL is before/,
+    );
+    expect(
+      whyImpossible(parseRule('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;COUNT=2'), start, undefined),
+    ).toBeUndefined();
   });
 });

@@ -8,12 +8,20 @@ import { WEEKDAYS, type ByDay, type Rule } from './rule-parts.ts';
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** One kind of year: leap or not, the weekday of 1 January (0 = Monday), and whether the year before was leap. */
-interface YearType { readonly leap: boolean; readonly jan1: number; readonly prevLeap: boolean }
+interface YearType {
+  readonly leap: boolean;
+  readonly jan1: number;
+  readonly prevLeap: boolean;
+}
 
 /** A day of a year type, with what every BYxxx filter looks at. */
 interface Day {
-  readonly month: number; readonly monthDay: number; readonly monthLen: number;
-  readonly yearDay: number; readonly yearLen: number; readonly weekday: number;
+  readonly month: number;
+  readonly monthDay: number;
+  readonly monthLen: number;
+  readonly yearDay: number;
+  readonly yearLen: number;
+  readonly weekday: number;
   readonly weekNos: readonly number[];
 }
 
@@ -25,7 +33,10 @@ function weekYear(len: number, jan1: number, wkst: number): { weeks: number; sta
   const firstWeek = (7 - jan1 + wkst) % 7;
   const lead = (jan1 - wkst + 7) % 7;
   const weekYearLen = firstWeek >= 4 ? len + lead : len - firstWeek;
-  return { weeks: Math.floor(weekYearLen / 7) + Math.floor((weekYearLen % 7) / 4), start: firstWeek >= 4 ? -lead : firstWeek };
+  return {
+    weeks: Math.floor(weekYearLen / 7) + Math.floor((weekYearLen % 7) / 4),
+    start: firstWeek >= 4 ? -lead : firstWeek,
+  };
 }
 
 /**
@@ -36,7 +47,7 @@ function weekNumbers(yt: YearType, yearDay0: number, wkst: number): number[] {
   const { weeks, start } = weekYear(yt.leap ? 366 : 365, yt.jan1, wkst);
   if (yearDay0 < start) {
     const prevLen = yt.prevLeap ? 366 : 365;
-    return [weekYear(prevLen, (yt.jan1 - prevLen % 7 + 7) % 7, wkst).weeks, -1];
+    return [weekYear(prevLen, (yt.jan1 - (prevLen % 7) + 7) % 7, wkst).weeks, -1];
   }
   const w = Math.floor((yearDay0 - start) / 7) + 1;
   return w > weeks ? [1] : [w, w - weeks - 1];
@@ -48,8 +59,15 @@ function daysOf(yt: YearType, wkst: number): Day[] {
   for (let m = 1; m <= 12; m++) {
     const monthLen = m === 2 && yt.leap ? 29 : MONTH_DAYS[m - 1]!;
     for (let d = 1; d <= monthLen; d++, yearDay++) {
-      out.push({ month: m, monthDay: d, monthLen, yearDay: yearDay + 1, yearLen: yt.leap ? 366 : 365,
-        weekday: (yt.jan1 + yearDay) % 7, weekNos: weekNumbers(yt, yearDay, wkst) });
+      out.push({
+        month: m,
+        monthDay: d,
+        monthLen,
+        yearDay: yearDay + 1,
+        yearLen: yt.leap ? 366 : 365,
+        weekday: (yt.jan1 + yearDay) % 7,
+        weekNos: weekNumbers(yt, yearDay, wkst),
+      });
     }
   }
   return out;
@@ -62,8 +80,11 @@ const matchesOrdinal = (n: number, pos: number, len: number) => (n > 0 ? n === p
 function passesByDay(rule: Rule, byDay: readonly ByDay[], day: Day): boolean {
   const inMonth = rule.freq === 'MONTHLY' || (rule.freq === 'YEARLY' && rule.byMonth !== undefined);
   const [pos, len] = inMonth ? [day.monthDay, day.monthLen] : [day.yearDay, day.yearLen];
-  return byDay.some((b) => WEEKDAYS.indexOf(b.weekday) === day.weekday
-    && (b.ordinal === undefined || Math.abs(b.ordinal) === Math.ceil((b.ordinal > 0 ? pos : len - pos + 1) / 7)));
+  return byDay.some(
+    (b) =>
+      WEEKDAYS.indexOf(b.weekday) === day.weekday &&
+      (b.ordinal === undefined || Math.abs(b.ordinal) === Math.ceil((b.ordinal > 0 ? pos : len - pos + 1) / 7)),
+  );
 }
 
 /** Whether a day passes every BYxxx filter of the rule (BYSETPOS aside: it only narrows what passes). */
@@ -91,10 +112,14 @@ function reachableMonths(rule: Rule, start: Wall): Set<number> | undefined {
 function withImpliedParts(rule: Rule, start: Wall): Rule {
   if (rule.byWeekNo || rule.byYearDay || rule.byMonthDay || rule.byDay) return rule;
   switch (rule.freq) {
-    case 'YEARLY': return { ...rule, byMonthDay: [start.d], byMonth: rule.byMonth ?? [start.mo] };
-    case 'MONTHLY': return { ...rule, byMonthDay: [start.d] };
-    case 'WEEKLY': return { ...rule, byDay: [{ weekday: WEEKDAYS[weekdayOf(start.y, start.mo, start.d)]! }] };
-    case 'DAILY': return rule;
+    case 'YEARLY':
+      return { ...rule, byMonthDay: [start.d], byMonth: rule.byMonth ?? [start.mo] };
+    case 'MONTHLY':
+      return { ...rule, byMonthDay: [start.d] };
+    case 'WEEKLY':
+      return { ...rule, byDay: [{ weekday: WEEKDAYS[weekdayOf(start.y, start.mo, start.d)]! }] };
+    case 'DAILY':
+      return rule;
   }
 }
 
@@ -111,13 +136,17 @@ export function whyImpossible(sent: Rule, start: Wall, until: Wall | undefined):
   // leap, which only removes leap years, so the screen never errs on the refusing side).
   const leapKinds = rule.freq === 'YEARLY' && start.y % gcd(rule.interval, 4) !== 0 ? [false] : [false, true];
   // A DAILY rule whose INTERVAL is a multiple of 7 always lands on the first event's weekday.
-  const sameWeekday = rule.freq === 'DAILY' && rule.interval % 7 === 0 ? weekdayOf(start.y, start.mo, start.d) : undefined;
+  const sameWeekday =
+    rule.freq === 'DAILY' && rule.interval % 7 === 0 ? weekdayOf(start.y, start.mo, start.d) : undefined;
   const months = reachableMonths(rule, start);
   for (const leap of leapKinds) {
-    for (const prevLeap of leap ? [false] : [false, true]) for (let jan1 = 0; jan1 < 7; jan1++) {
-      const found = daysOf({ leap, jan1, prevLeap }, wkst).some((day) => (sameWeekday === undefined || day.weekday === sameWeekday) && passes(rule, day, months));
-      if (found) return undefined;
-    }
+    for (const prevLeap of leap ? [false] : [false, true])
+      for (let jan1 = 0; jan1 < 7; jan1++) {
+        const found = daysOf({ leap, jan1, prevLeap }, wkst).some(
+          (day) => (sameWeekday === undefined || day.weekday === sameWeekday) && passes(rule, day, months),
+        );
+        if (found) return undefined;
+      }
   }
   return 'No date satisfies BYMONTH, BYMONTHDAY, BYYEARDAY, BYWEEKNO and BYDAY together (with this INTERVAL): the rule never occurs.';
 }

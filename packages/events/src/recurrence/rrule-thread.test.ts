@@ -8,24 +8,50 @@ describe('RruleThread', () => {
   afterAll(() => thread.close());
 
   it('expands a rule in the worker', async () => {
-    const result = await thread.expand({ rule: 'FREQ=WEEKLY;COUNT=3', dtstart: day(2026, 1, 5), until: null, before: day(2027, 1, 1), max: 10 });
+    const result = await thread.expand({
+      rule: 'FREQ=WEEKLY;COUNT=3',
+      dtstart: day(2026, 1, 5),
+      until: null,
+      before: day(2027, 1, 1),
+      max: 10,
+    });
     expect(result).toEqual({ kind: 'expanded', dates: [day(2026, 1, 5), day(2026, 1, 12), day(2026, 1, 19)] });
   });
 
   it('stops a rule over its budget while the event loop keeps turning, then serves the next one', async () => {
     let ticks = 0;
-    const timer = setInterval(() => { ticks++; }, 10);
+    const timer = setInterval(() => {
+      ticks++;
+    }, 10);
     // Never matches: rrule alone would walk day by day to the year 9999.
-    const stuck = await thread.expand({ rule: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30;COUNT=2', dtstart: day(2026, 1, 5), until: null, before: day(2126, 1, 1), max: 10 });
+    const stuck = await thread.expand({
+      rule: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30;COUNT=2',
+      dtstart: day(2026, 1, 5),
+      until: null,
+      before: day(2126, 1, 1),
+      max: 10,
+    });
     clearInterval(timer);
     expect(stuck).toEqual({ kind: 'timeout' });
     expect(ticks).toBeGreaterThan(5);
-    const next = await thread.expand({ rule: 'FREQ=DAILY;COUNT=2', dtstart: day(2026, 1, 5), until: null, before: day(2027, 1, 1), max: 10 });
+    const next = await thread.expand({
+      rule: 'FREQ=DAILY;COUNT=2',
+      dtstart: day(2026, 1, 5),
+      until: null,
+      before: day(2027, 1, 1),
+      max: 10,
+    });
     expect(next).toEqual({ kind: 'expanded', dates: [day(2026, 1, 5), day(2026, 1, 6)] });
   });
 
   it('answers a rule rrule cannot build as invalid', async () => {
-    const result = await thread.expand({ rule: 'FREQ=MONTHLY;BYSETPOS=0;BYDAY=MO;COUNT=2', dtstart: day(2026, 1, 5), until: null, before: day(2027, 1, 1), max: 10 });
+    const result = await thread.expand({
+      rule: 'FREQ=MONTHLY;BYSETPOS=0;BYDAY=MO;COUNT=2',
+      dtstart: day(2026, 1, 5),
+      until: null,
+      before: day(2027, 1, 1),
+      max: 10,
+    });
     expect(result.kind).toBe('invalid');
   });
 });

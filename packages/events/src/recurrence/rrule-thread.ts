@@ -82,7 +82,9 @@ export class RruleThread {
       const onMessage = (msg: FromWorker) => {
         if (msg.id !== id) return;
         done();
-        resolve(msg.kind === 'expanded' ? { kind: 'expanded', dates: msg.dates } : { kind: 'invalid', message: msg.message });
+        resolve(
+          msg.kind === 'expanded' ? { kind: 'expanded', dates: msg.dates } : { kind: 'invalid', message: msg.message },
+        );
       };
       const onError = (err: Error) => {
         done();

@@ -25,31 +25,66 @@ function refusedPart(value: string): string | undefined {
 
 describe('parseRule (RFC 5545 RRULE parts)', () => {
   it('accepts exactly the integers RFC 5545 allows in each BYxxx list', () => {
-    fc.assert(fc.property(fc.constantFrom(...Object.keys(RANGES) as Array<keyof typeof RANGES>), fc.integer({ min: -400, max: 400 }), (part, n) => {
-      const { min, max, signed } = RANGES[part];
-      const inRange = (signed ? Math.abs(n) : n) >= min && (signed ? Math.abs(n) : n) <= max;
-      // YEARLY allows every BYxxx part; BYSETPOS needs another one beside it.
-      const rule = `FREQ=YEARLY;COUNT=2;${part}=${n}${part === 'BYSETPOS' ? ';BYMONTH=1' : ''}`;
-      expect(refusedPart(rule)).toBe(inRange ? undefined : part);
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...(Object.keys(RANGES) as Array<keyof typeof RANGES>)),
+        fc.integer({ min: -400, max: 400 }),
+        (part, n) => {
+          const { min, max, signed } = RANGES[part];
+          const inRange = (signed ? Math.abs(n) : n) >= min && (signed ? Math.abs(n) : n) <= max;
+          // YEARLY allows every BYxxx part; BYSETPOS needs another one beside it.
+          const rule = `FREQ=YEARLY;COUNT=2;${part}=${n}${part === 'BYSETPOS' ? ';BYMONTH=1' : ''}`;
+          expect(refusedPart(rule)).toBe(inRange ? undefined : part);
+        },
+      ),
+    );
   });
 
   it('allows BYDAY ordinals ±1 to ±53 only in MONTHLY and YEARLY rules without BYWEEKNO', () => {
-    fc.assert(fc.property(fc.constantFrom(...FREQS), fc.integer({ min: -60, max: 60 }), fc.constantFrom(...WEEKDAYS), fc.boolean(), (freq, n, day, weekNo) => {
-      const rule = `FREQ=${freq};COUNT=2;BYDAY=${n}${day}${weekNo ? ';BYWEEKNO=1' : ''}`;
-      const weekNoRefused = weekNo && freq !== 'YEARLY';
-      const ordinalOk = Math.abs(n) >= 1 && Math.abs(n) <= 53 && (freq === 'MONTHLY' || freq === 'YEARLY') && !weekNo;
-      expect(refusedPart(rule)).toBe(weekNoRefused ? 'BYWEEKNO' : ordinalOk ? undefined : 'BYDAY');
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...FREQS),
+        fc.integer({ min: -60, max: 60 }),
+        fc.constantFrom(...WEEKDAYS),
+        fc.boolean(),
+        (freq, n, day, weekNo) => {
+          const rule = `FREQ=${freq};COUNT=2;BYDAY=${n}${day}${weekNo ? ';BYWEEKNO=1' : ''}`;
+          const weekNoRefused = weekNo && freq !== 'YEARLY';
+          const ordinalOk =
+            Math.abs(n) >= 1 && Math.abs(n) <= 53 && (freq === 'MONTHLY' || freq === 'YEARLY') && !weekNo;
+          expect(refusedPart(rule)).toBe(weekNoRefused ? 'BYWEEKNO' : ordinalOk ? undefined : 'BYDAY');
+        },
+      ),
+    );
   });
 
   it('reads every part into the typed rule', () => {
-    expect(parseRule('FREQ=MONTHLY;INTERVAL=2;BYDAY=1MO,-1FR,+2TU;BYMONTHDAY=-1,15;BYMONTH=1,12;BYSETPOS=-1;WKST=SU;UNTIL=20300101T100000Z')).toEqual({
-      freq: 'MONTHLY', interval: 2, until: '20300101T100000Z', byDay: [{ weekday: 'MO', ordinal: 1 }, { weekday: 'FR', ordinal: -1 }, { weekday: 'TU', ordinal: 2 }],
-      byMonthDay: [-1, 15], byMonth: [1, 12], bySetPos: [-1], wkst: 'SU',
+    expect(
+      parseRule(
+        'FREQ=MONTHLY;INTERVAL=2;BYDAY=1MO,-1FR,+2TU;BYMONTHDAY=-1,15;BYMONTH=1,12;BYSETPOS=-1;WKST=SU;UNTIL=20300101T100000Z',
+      ),
+    ).toEqual({
+      freq: 'MONTHLY',
+      interval: 2,
+      until: '20300101T100000Z',
+      byDay: [
+        { weekday: 'MO', ordinal: 1 },
+        { weekday: 'FR', ordinal: -1 },
+        { weekday: 'TU', ordinal: 2 },
+      ],
+      byMonthDay: [-1, 15],
+      byMonth: [1, 12],
+      bySetPos: [-1],
+      wkst: 'SU',
     });
     expect(parseRule('FREQ=YEARLY;COUNT=3;BYWEEKNO=-53,1;BYYEARDAY=-366,1;BYDAY=MO')).toEqual({
-      freq: 'YEARLY', interval: 1, count: 3, byWeekNo: [-53, 1], byYearDay: [-366, 1], byDay: [{ weekday: 'MO' }] });
+      freq: 'YEARLY',
+      interval: 1,
+      count: 3,
+      byWeekNo: [-53, 1],
+      byYearDay: [-366, 1],
+      byDay: [{ weekday: 'MO' }],
+    });
   });
 
   it.each([

@@ -30,7 +30,8 @@ export function icalDate(text: string): string | undefined {
   if (!m) return undefined;
   const [y, mo, d] = [+m[1]!, +m[2]!, +m[3]!];
   const probe = new Date(Date.UTC(y, mo - 1, d));
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d || y < 1000) return undefined;
+  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d || y < 1000)
+    return undefined;
   const day = `${m[1]}${m[2]}${m[3]}`;
   if (m[4] === undefined) return day;
   const [h, mi, s] = [+m[4], +m[5]!, +(m[6] ?? 0)];
@@ -51,7 +52,10 @@ export function readRule(value: string): Rule {
 
 /** Checks an RRULE value part by part and returns it in upper case without the `RRULE:` prefix. */
 function checkRule(text: string): string {
-  const value = text.trim().replace(/^RRULE:/i, '').toUpperCase();
+  const value = text
+    .trim()
+    .replace(/^RRULE:/i, '')
+    .toUpperCase();
   const rule = readRule(value);
   if (rule.count === undefined && rule.until === undefined) {
     throw new RecurrenceError('The rule needs COUNT or UNTIL: a series is expanded into posts, so it must end.');
@@ -63,21 +67,31 @@ const dateList = (v: unknown, name: string): string[] => {
   const items = v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v];
   return items.flatMap((item) => {
     if (typeof item !== 'string') throw new RecurrenceError(`${name} values must be strings.`);
-    return item.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-      const d = icalDate(s);
-      if (d === undefined) throw new RecurrenceError(`${name} value "${s}" is not a date or date-time.`);
-      return d;
-    });
+    return item
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((s) => {
+        const d = icalDate(s);
+        if (d === undefined) throw new RecurrenceError(`${name} value "${s}" is not a date or date-time.`);
+        return d;
+      });
   });
 };
 
 /** `RRULE:…`, `EXDATE[;…]:a,b` and `RDATE[;…]:a,b` lines (parameters such as `VALUE=DATE` are read from the value). */
 function fromLines(text: string): { rrule?: string; exdate: string[]; rdate: string[] } {
   const out: { rrule?: string; exdate: string[]; rdate: string[] } = { exdate: [], rdate: [] };
-  for (const line of text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)) {
+  for (const line of text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const m = /^(RRULE|EXDATE|RDATE)(?:;[^:]*)?:(.*)$/i.exec(line);
     if (!m) {
-      if (out.rrule === undefined && /FREQ=/i.test(line)) { out.rrule = line; continue; }
+      if (out.rrule === undefined && /FREQ=/i.test(line)) {
+        out.rrule = line;
+        continue;
+      }
       throw new RecurrenceError(`"${line}" is not an RRULE, EXDATE or RDATE line.`);
     }
     const name = m[1]!.toUpperCase();
@@ -114,8 +128,13 @@ export function parseRecurrence(value: unknown): RecurrenceSpec | null {
   else if (typeof value === 'object' && !Array.isArray(value)) {
     raw = value as Record<string, unknown>;
     const unknownKey = Object.keys(raw).find((k) => !['rrule', 'exdate', 'rdate'].includes(k));
-    if (unknownKey !== undefined) throw new RecurrenceError(`Unknown recurrence key "${unknownKey}" (use rrule, exdate, rdate).`);
+    if (unknownKey !== undefined)
+      throw new RecurrenceError(`Unknown recurrence key "${unknownKey}" (use rrule, exdate, rdate).`);
   } else throw new RecurrenceError('recurrence must be RFC 5545 text or an object {rrule, exdate, rdate}.');
   if (typeof raw.rrule !== 'string' || raw.rrule.trim() === '') throw new RecurrenceError('recurrence needs an RRULE.');
-  return { rrule: checkRule(raw.rrule), exdates: [...new Set(dateList(raw.exdate, 'EXDATE'))].sort(), rdates: [...new Set(dateList(raw.rdate, 'RDATE'))].sort() };
+  return {
+    rrule: checkRule(raw.rrule),
+    exdates: [...new Set(dateList(raw.exdate, 'EXDATE'))].sort(),
+    rdates: [...new Set(dateList(raw.rdate, 'RDATE'))].sort(),
+  };
 }

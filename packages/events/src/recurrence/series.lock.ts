@@ -19,7 +19,8 @@ export interface LockedMember {
  * @example const member = await lockSeriesOf(trx, id); if (member === undefined) throw eventNotFound(id)
  */
 export async function lockSeriesOf(trx: Kysely<Database>, id: number): Promise<LockedMember | undefined> {
-  const occurrenceOf = () => trx.selectFrom('event_occurrences').select(['series_id', 'excluded']).where('post_id', '=', id).executeTakeFirst();
+  const occurrenceOf = () =>
+    trx.selectFrom('event_occurrences').select(['series_id', 'excluded']).where('post_id', '=', id).executeTakeFirst();
   const before = await occurrenceOf();
   if (isPostgres(trx)) await sql`select id from posts where id = ${before?.series_id ?? id} for update`.execute(trx);
   // Read under the lock: whoever held it may have deleted the event or detached it from its series.

@@ -18,7 +18,12 @@ export interface SeriesPlan {
  * `recurrence` here, before anything is written.
  * @example await planSeries(makeWall(2018, 3, 1, 18), 'America/New_York', parseRecurrence('FREQ=WEEKLY;COUNT=4'), { maxOccurrences: 730 })
  */
-export async function planSeries(start: Wall, zone: string, spec: RecurrenceSpec | null, o: ExpandOptions): Promise<SeriesPlan> {
+export async function planSeries(
+  start: Wall,
+  zone: string,
+  spec: RecurrenceSpec | null,
+  o: ExpandOptions,
+): Promise<SeriesPlan> {
   if (spec === null) return { spec, start, zone, starts: [] };
   try {
     // Off the main thread with a time budget (expand.ts): a costly rule never stalls other requests.
@@ -36,7 +41,8 @@ export interface LockedSeries {
   readonly stored: RecurrenceSpec | undefined;
 }
 
-const sameSpec = (a: RecurrenceSpec | null | undefined, b: RecurrenceSpec | null | undefined) => JSON.stringify(a) === JSON.stringify(b);
+const sameSpec = (a: RecurrenceSpec | null | undefined, b: RecurrenceSpec | null | undefined) =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The plan a write applies under the series lock. It was made before the transaction from what was read then; a write
@@ -44,11 +50,23 @@ const sameSpec = (a: RecurrenceSpec | null | undefined, b: RecurrenceSpec | null
  * changed, so it is made again from the locked state. A write that sent no rule carries the stored one, or none when
  * the series ended meanwhile (`undefined`: nothing to apply).
  */
-export async function settlePlan(planned: SeriesPlan | undefined, sentRule: boolean, now: LockedSeries, o: ExpandOptions): Promise<SeriesPlan | undefined> {
+export async function settlePlan(
+  planned: SeriesPlan | undefined,
+  sentRule: boolean,
+  now: LockedSeries,
+  o: ExpandOptions,
+): Promise<SeriesPlan | undefined> {
   const spec = sentRule ? planned?.spec : now.stored;
   if (spec === undefined) return undefined;
   const start = readStoredWall(now.startLocal);
-  if (start === undefined) throw invalidParam('start_date', 'The stored start_date is invalid: send start_date and end_date.');
-  if (planned !== undefined && sameSpec(planned.spec, spec) && formatWall(planned.start) === formatWall(start) && planned.zone === now.zone) return planned;
+  if (start === undefined)
+    throw invalidParam('start_date', 'The stored start_date is invalid: send start_date and end_date.');
+  if (
+    planned !== undefined &&
+    sameSpec(planned.spec, spec) &&
+    formatWall(planned.start) === formatWall(start) &&
+    planned.zone === now.zone
+  )
+    return planned;
   return planSeries(start, now.zone, spec, o);
 }

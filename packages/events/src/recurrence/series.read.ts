@@ -31,7 +31,11 @@ export interface SeriesView<E> {
  * `findEvent` reads events (the event service's cached reader), so bodies and rows stay the service's own.
  * @example const s = await readSeries(db, 42, events.findById); if (s) emit(s.first, s.rrule, s.exdates, s.overrides)
  */
-export async function readSeries<E>(db: Kysely<Database>, id: number, findEvent: (id: number) => Promise<E | undefined>): Promise<SeriesView<E> | undefined> {
+export async function readSeries<E>(
+  db: Kysely<Database>,
+  id: number,
+  findEvent: (id: number) => Promise<E | undefined>,
+): Promise<SeriesView<E> | undefined> {
   const repo = seriesRepository(db);
   const firstId = (await repo.occurrence(id))?.series_id ?? id;
   const spec = await repo.findSpec(firstId);
@@ -45,11 +49,21 @@ export async function readSeries<E>(db: Kysely<Database>, id: number, findEvent:
     if (event !== undefined) overrides.push({ recurrenceId: o.recurrence_id, event });
   }
   const { exdates } = withExclusions(spec, occurrences);
-  return { first, rrule: spec.rrule, exdates, rdates: spec.rdates, overrides, occurrenceIds: occurrences.map((o) => o.post_id) };
+  return {
+    first,
+    rrule: spec.rrule,
+    exdates,
+    rdates: spec.rdates,
+    overrides,
+    occurrenceIds: occurrences.map((o) => o.post_id),
+  };
 }
 
 /** Whether `id` is the first event of a series, an occurrence of one, or neither. */
-export async function seriesRole(db: Kysely<Database>, id: number): Promise<{ role: 'first' } | { role: 'occurrence'; seriesId: number } | { role: 'none' }> {
+export async function seriesRole(
+  db: Kysely<Database>,
+  id: number,
+): Promise<{ role: 'first' } | { role: 'occurrence'; seriesId: number } | { role: 'none' }> {
   const repo = seriesRepository(db);
   const occ = await repo.occurrence(id);
   if (occ !== undefined) return { role: 'occurrence', seriesId: occ.series_id };
@@ -67,7 +81,10 @@ export interface StoredSeries {
  * `seriesOf` maps each member (first event or occurrence) to its series' first event, `series` holds each series.
  * @example const { seriesOf, series } = await readSeriesOf(db, pageIds)
  */
-export async function readSeriesOf(db: Kysely<Database>, ids: readonly number[]): Promise<{ seriesOf: Map<number, number>; series: Map<number, StoredSeries> }> {
+export async function readSeriesOf(
+  db: Kysely<Database>,
+  ids: readonly number[],
+): Promise<{ seriesOf: Map<number, number>; series: Map<number, StoredSeries> }> {
   const repo = seriesRepository(db);
   const seriesOf = new Map<number, number>();
   for (const o of await repo.occurrencesOf(ids)) seriesOf.set(o.post_id, o.series_id);

@@ -10,20 +10,25 @@ export const POST_STATUSES = ['publish', 'pending', 'draft', 'future', 'private'
 const BODY_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$/;
 const POST_DATE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}(?::\d{2})?)?$/;
 
-const tec = (code: string, argument: string, message: string) => invalidWith(`tec_rest_invalid_${code}_argument`, `Argument \`{${argument}}\` ${message}`);
+const tec = (code: string, argument: string, message: string) =>
+  invalidWith(`tec_rest_invalid_${code}_argument`, `Argument \`{${argument}}\` ${message}`);
 
 /** A positive integer (a number or its digits): what TEC's positive-integer validator accepts. */
 export const asPositiveInt = (v: unknown): number | undefined => {
-  const id = typeof v === 'string' && !/^\d+$/.test(v.trim()) ? undefined : toRowId(typeof v === 'string' ? v.trim() : v);
+  const id =
+    typeof v === 'string' && !/^\d+$/.test(v.trim()) ? undefined : toRowId(typeof v === 'string' ? v.trim() : v);
   return id !== undefined && id >= 1 ? id : undefined;
 };
 
-export const positiveInteger: Validator = (v, name) => (asPositiveInt(v) !== undefined ? true : tec('positive_integer', name, 'must be a positive integer.'));
+export const positiveInteger: Validator = (v, name) =>
+  asPositiveInt(v) !== undefined ? true : tec('positive_integer', name, 'must be a positive integer.');
 
 /** A list of positive integers; an item that is not one names the argument `example`, as the plugin's schema does. */
 export const positiveIntegerList: Validator = (v) => {
   if (!Array.isArray(v)) return invalid();
-  return v.every((x) => asPositiveInt(x) !== undefined) ? true : tec('positive_integer', 'example', 'must be a positive integer.');
+  return v.every((x) => asPositiveInt(x) !== undefined)
+    ? true
+    : tec('positive_integer', 'example', 'must be a positive integer.');
 };
 
 /** Event dates: the strict `Y-m-d H:i:s` pattern, then a real calendar date. */
@@ -35,7 +40,8 @@ export const eventDate: Validator = (v, name) => {
   return real ? true : tec('date_time', name, 'must be a date-time.');
 };
 
-export const postDate: Validator = (v, name) => (typeof v === 'string' && POST_DATE.test(v) ? true : tec('date_time', name, 'must match the pattern.'));
+export const postDate: Validator = (v, name) =>
+  typeof v === 'string' && POST_DATE.test(v) ? true : tec('date_time', name, 'must match the pattern.');
 
 /** PHP's FILTER_VALIDATE_URL in short: a scheme and a host. An empty value clears the field. */
 export const uri: Validator = (v, name) => {
@@ -43,20 +49,29 @@ export const uri: Validator = (v, name) => {
   try {
     const u = new URL(String(v));
     if (u.host !== '' && /^[a-z][a-z0-9+.-]*:\/\//i.test(String(v))) return true;
-  } catch { /* refused below */ }
+  } catch {
+    /* refused below */
+  }
   return tec('uri', name, 'must be a valid URL.');
 };
 
 export const email: Validator = (v, name) =>
-  (v === '' || (typeof v === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) ? true : tec('email', name, 'must be a valid email address.'));
+  v === '' || (typeof v === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v))
+    ? true
+    : tec('email', name, 'must be a valid email address.');
 
-export const oneOf = (values: readonly string[]): Validator => (v) => (typeof v === 'string' && values.includes(v) ? true : invalid());
+export const oneOf =
+  (values: readonly string[]): Validator =>
+  (v) =>
+    typeof v === 'string' && values.includes(v) ? true : invalid();
 
 /** PHP's (bool) of what was sent: TEC casts flags without checking them (`"maybe"` is true). */
-export const phpTruthy = (v: unknown): boolean => !(v === false || v === 0 || v === '0' || v === '' || v === 'false' || v === null);
+export const phpTruthy = (v: unknown): boolean =>
+  !(v === false || v === 0 || v === '0' || v === '' || v === 'false' || v === null);
 
 export const S = (description: string): TSchema => Type.Optional(Type.String({ description }));
-export const U = (description: string, extra: Record<string, unknown> = {}): TSchema => Type.Optional(Type.Unknown({ description, ...extra }));
+export const U = (description: string, extra: Record<string, unknown> = {}): TSchema =>
+  Type.Optional(Type.Unknown({ description, ...extra }));
 
 /**
  * The common post fields of every request body (`TEC_Post_Entity_Request_Body`). `author` must name a user (the
@@ -70,7 +85,7 @@ export function postBodyArgs(userExists: (id: number) => Promise<boolean>): ArgS
   };
   return {
     schema: Type.Object({
-      date: U('The date the post was published, in the site\'s timezone.', { format: 'date-time' }),
+      date: U("The date the post was published, in the site's timezone.", { format: 'date-time' }),
       date_gmt: U('The date the post was published, as GMT.', { format: 'date-time' }),
       slug: S('An alphanumeric identifier for the post unique to its type.'),
       status: U('A named status for the post.', { enum: POST_STATUSES }),
@@ -81,14 +96,21 @@ export function postBodyArgs(userExists: (id: number) => Promise<boolean>): ArgS
       featured_media: U('The ID of the featured media for the post.'),
       comment_status: U('Whether or not comments are open on the post.', { enum: ['open', 'closed'] }),
       ping_status: U('Whether or not the post can be pinged.', { enum: ['open', 'closed'] }),
-      format: U('The format for the post.', { enum: ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'] }),
+      format: U('The format for the post.', {
+        enum: ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'],
+      }),
       sticky: U('Whether or not the post should be treated as sticky.'),
       template: S('The theme file to use to display the post.'),
       tags: U('The terms assigned to the post in the post_tag taxonomy.'),
     }),
     validators: {
-      date: postDate, date_gmt: postDate, status: oneOf(POST_STATUSES), author, featured_media: positiveInteger,
-      comment_status: oneOf(['open', 'closed']), ping_status: oneOf(['open', 'closed']),
+      date: postDate,
+      date_gmt: postDate,
+      status: oneOf(POST_STATUSES),
+      author,
+      featured_media: positiveInteger,
+      comment_status: oneOf(['open', 'closed']),
+      ping_status: oneOf(['open', 'closed']),
       format: oneOf(['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio']),
       tags: positiveIntegerList,
     },

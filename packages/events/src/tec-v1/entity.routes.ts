@@ -43,9 +43,14 @@ export interface EntityDeps {
   readonly findPost: (id: number) => Promise<PostRow | undefined>;
 }
 
-const idArgs: ArgSet = { schema: Type.Object({ id: Type.Optional(Type.Unknown({ description: 'Unique identifier for the entity.' })) }) };
+const idArgs: ArgSet = {
+  schema: Type.Object({ id: Type.Optional(Type.Unknown({ description: 'Unique identifier for the entity.' })) }),
+};
 
-export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: EntityDeps, a: EntityAdapter<Row>): RouteDef[] {
+export function entityRoutes<Row extends OwnedPost & { id: number }>(
+  deps: EntityDeps,
+  a: EntityAdapter<Row>,
+): RouteDef[] {
   const idOf = (ctx: RequestContext) => Number(ctx.pathParams.id);
 
   /**
@@ -59,7 +64,7 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
     const id = idOf(ctx);
     if (id === 0) return true; // no such post: the handler's 404 `{"error"}`, as on the reference
     // Asked twice per GET (the permission, then the Allow header's check of every method): one read serves both.
-    const row = readByPermission.get(ctx) ?? await a.find(id);
+    const row = readByPermission.get(ctx) ?? (await a.find(id));
     if (row === undefined) return false;
     readByPermission.set(ctx, row);
     if (row.status === 'trash') return canModify(ctx.caller, row, 'edit');
@@ -87,58 +92,90 @@ export function entityRoutes<Row extends OwnedPost & { id: number }>(deps: Entit
     {
       pattern: `/${a.route}`,
       endpoints: [
-        experimental(endpoint<Params>({
-          methods: ['GET'], args: mergeArgs(pagingArgs(), a.listArgs),
-          async handler(ctx, p) {
-            const page = asPositiveInt(p.page) ?? 1;
-            const perPage = asPositiveInt(p.per_page) ?? 10;
-            const { texts, total } = await a.list(ctx, p, page, perPage);
-            if (texts.length === 0 && page > 1) throw new EntityFailure('pageNotFound');
-            return { body: new JsonText(`[${texts.join(',')}]`), headers: pagingHeaders(`${deps.site.restRoot}tec/v1/${a.route}`, ctx.query, a.linkArgs, page, perPage, total) };
-          },
-        })),
-        experimental(endpoint<Params>({
-          methods: ['POST'], args: a.createArgs,
-          permission: (ctx) => ctx.caller?.can('edit') ?? false,
-          async handler(ctx, p) {
-            return answer(ctx, await a.create(ctx, p), 201);
-          },
-        })),
+        experimental(
+          endpoint<Params>({
+            methods: ['GET'],
+            args: mergeArgs(pagingArgs(), a.listArgs),
+            async handler(ctx, p) {
+              const page = asPositiveInt(p.page) ?? 1;
+              const perPage = asPositiveInt(p.per_page) ?? 10;
+              const { texts, total } = await a.list(ctx, p, page, perPage);
+              if (texts.length === 0 && page > 1) throw new EntityFailure('pageNotFound');
+              return {
+                body: new JsonText(`[${texts.join(',')}]`),
+                headers: pagingHeaders(
+                  `${deps.site.restRoot}tec/v1/${a.route}`,
+                  ctx.query,
+                  a.linkArgs,
+                  page,
+                  perPage,
+                  total,
+                ),
+              };
+            },
+          }),
+        ),
+        experimental(
+          endpoint<Params>({
+            methods: ['POST'],
+            args: a.createArgs,
+            permission: (ctx) => ctx.caller?.can('edit') ?? false,
+            async handler(ctx, p) {
+              return answer(ctx, await a.create(ctx, p), 201);
+            },
+          }),
+        ),
       ],
     },
     {
       pattern: `/${a.route}/(?P<id>\\d+)`,
       endpoints: [
-        experimental(endpoint<Params>({
-          methods: ['GET'], args: idArgs, permission: mayRead,
-          async handler(ctx) {
-            const row = readByPermission.get(ctx) ?? await own(ctx, 'unreadable');
-            if (row.status === 'trash') throw new EntityFailure('unreadable');
-            return { body: await a.present(ctx, row), ...(a.cachesItems ? { responseCache: false as const } : {}) };
-          },
-        })),
-        experimental(endpoint<Params>({
-          methods: ['PUT', 'PATCH'], args: mergeArgs(idArgs, a.updateArgs), permission: mayModify('edit'),
-          async handler(ctx, p) {
-            const row = await own(ctx, 'notUpdated');
-            if (row.status === 'trash') throw new EntityFailure('update');
-            await a.update(ctx, row, p);
-            return answer(ctx, row.id);
-          },
-        })),
-        experimental(endpoint<Params>({
-          methods: ['DELETE'],
-          args: mergeArgs(idArgs, { schema: Type.Object({ force: Type.Optional(Type.Unknown({ description: 'Whether to bypass the trash and force deletion.', default: false })) }) }),
-          permission: mayModify('delete'),
-          async handler(ctx, p) {
-            const row = await own(ctx, 'notDeleted');
-            // `force` is cast, not checked: `maybe` deletes for good too.
-            if (phpTruthy(p.force)) await a.remove(row);
-            else if (row.status === 'trash') throw new EntityFailure('trashed');
-            else await a.trash(ctx, row);
-            return { body: [] };
-          },
-        })),
+        experimental(
+          endpoint<Params>({
+            methods: ['GET'],
+            args: idArgs,
+            permission: mayRead,
+            async handler(ctx) {
+              const row = readByPermission.get(ctx) ?? (await own(ctx, 'unreadable'));
+              if (row.status === 'trash') throw new EntityFailure('unreadable');
+              return { body: await a.present(ctx, row), ...(a.cachesItems ? { responseCache: false as const } : {}) };
+            },
+          }),
+        ),
+        experimental(
+          endpoint<Params>({
+            methods: ['PUT', 'PATCH'],
+            args: mergeArgs(idArgs, a.updateArgs),
+            permission: mayModify('edit'),
+            async handler(ctx, p) {
+              const row = await own(ctx, 'notUpdated');
+              if (row.status === 'trash') throw new EntityFailure('update');
+              await a.update(ctx, row, p);
+              return answer(ctx, row.id);
+            },
+          }),
+        ),
+        experimental(
+          endpoint<Params>({
+            methods: ['DELETE'],
+            args: mergeArgs(idArgs, {
+              schema: Type.Object({
+                force: Type.Optional(
+                  Type.Unknown({ description: 'Whether to bypass the trash and force deletion.', default: false }),
+                ),
+              }),
+            }),
+            permission: mayModify('delete'),
+            async handler(ctx, p) {
+              const row = await own(ctx, 'notDeleted');
+              // `force` is cast, not checked: `maybe` deletes for good too.
+              if (phpTruthy(p.force)) await a.remove(row);
+              else if (row.status === 'trash') throw new EntityFailure('trashed');
+              else await a.trash(ctx, row);
+              return { body: [] };
+            },
+          }),
+        ),
       ],
     },
   ];

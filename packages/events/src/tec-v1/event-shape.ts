@@ -43,7 +43,11 @@ function walls(e: EventRow): { start: Wall; end: Wall; startUtc: number; endUtc:
 }
 
 /** A nested venue or organizer under `_fields`: its post fields only as far as named, then its own, then `link`. */
-function nested(body: Record<string, unknown>, postKeys: readonly string[], fields: ReadonlySet<string> | undefined): Record<string, unknown> {
+function nested(
+  body: Record<string, unknown>,
+  postKeys: readonly string[],
+  fields: ReadonlySet<string> | undefined,
+): Record<string, unknown> {
   if (fields === undefined) return body;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!postKeys.includes(k) || (fields.has(k) && k !== 'link')) out[k] = v;
@@ -51,40 +55,68 @@ function nested(body: Record<string, unknown>, postKeys: readonly string[], fiel
   return out;
 }
 
-export function tecEvent(site: Site, e: EventRow, links: TecEventLinks, now: number, fields?: ReadonlySet<string>): Record<string, unknown> {
+export function tecEvent(
+  site: Site,
+  e: EventRow,
+  links: TecEventLinks,
+  now: number,
+  fields?: ReadonlySet<string>,
+): Record<string, unknown> {
   const tags = links.terms.filter((t) => t.taxonomy === 'post_tag').sort(byName);
   const cats = links.terms.filter((t) => t.taxonomy === 'tribe_events_cat').sort(byName);
   const w = walls(e);
   const siteDate = (utcMs: number) => formatWall(utcToWall(utcMs, site.timezone));
-  const dates = w === undefined ? {} : {
-    start: dateObject(e.start_local, e.timezone), start_utc: dateObject(e.start_utc, 'UTC'),
-    start_site: dateObject(siteDate(w.startUtc), site.timezone), start_display: dateObject(e.start_local, e.timezone),
-    end: dateObject(e.end_local, e.timezone), end_utc: dateObject(e.end_utc, 'UTC'),
-    end_site: dateObject(siteDate(w.endUtc), site.timezone), end_display: dateObject(e.end_local, e.timezone),
-  };
+  const dates =
+    w === undefined
+      ? {}
+      : {
+          start: dateObject(e.start_local, e.timezone),
+          start_utc: dateObject(e.start_utc, 'UTC'),
+          start_site: dateObject(siteDate(w.startUtc), site.timezone),
+          start_display: dateObject(e.start_local, e.timezone),
+          end: dateObject(e.end_local, e.timezone),
+          end_utc: dateObject(e.end_utc, 'UTC'),
+          end_site: dateObject(siteDate(w.endUtc), site.timezone),
+          end_display: dateObject(e.end_local, e.timezone),
+        };
   const post = postFields(site, 'event', e, e.thumbnail_id);
   const postKeys = Object.keys(post);
   const own: ParsedCost = { symbol: e.currency_symbol, position: e.currency_position as ParsedCost['position'] };
   const currentYear = utcToWall(now, site.timezone).y;
-  const schedule = w === undefined ? { full: '', short: '' } : scheduleDetails(w.start, w.end, e.all_day === 1, currentYear);
+  const schedule =
+    w === undefined ? { full: '', short: '' } : scheduleDetails(w.start, w.end, e.all_day === 1, currentYear);
   const days = w === undefined ? 1 : daysSpanned(w.start, w.end);
   // Rows written before migration 013 have no stored duration: end − start then.
   const seconds = e.duration ?? (w === undefined ? 0 : Math.max(0, Math.round((w.endUtc - w.startUtc) / 1000)));
   return {
     ...post,
-    tags: tags.map((t) => t.id), tribe_events_cat: cats.map((t) => t.id), class_list: classList(e, tags, cats),
-    start_date: e.start_local, start_date_utc: e.start_utc, end_date: e.end_local, end_date_utc: e.end_utc,
-    dates, timezone: e.timezone, duration: String(seconds),
+    tags: tags.map((t) => t.id),
+    tribe_events_cat: cats.map((t) => t.id),
+    class_list: classList(e, tags, cats),
+    start_date: e.start_local,
+    start_date_utc: e.start_utc,
+    end_date: e.end_local,
+    end_date_utc: e.end_utc,
+    dates,
+    timezone: e.timezone,
+    duration: String(seconds),
     multiday: days > 1 ? days : false,
-    is_past: w !== undefined && w.endUtc < now, is_now: w !== undefined && w.startUtc <= now && now <= w.endUtc,
+    is_past: w !== undefined && w.endUtc < now,
+    is_now: w !== undefined && w.startUtc <= now && now <= w.endUtc,
     all_day: e.all_day === 1,
-    starts_this_week: null, ends_this_week: null, this_week_duration: null, happens_this_week: null, displays_on: [],
-    featured: e.featured === 1, sticky: e.menu_order === -1,
+    starts_this_week: null,
+    ends_this_week: null,
+    this_week_duration: null,
+    happens_this_week: null,
+    displays_on: [],
+    featured: e.featured === 1,
+    sticky: e.menu_order === -1,
     cost: costBody(e.cost, own, { symbol: site.currencySymbol, position: site.currencyPosition }).cost,
     organizer_names: links.organizers.map((o) => (tecOrganizer(site, o).title as { rendered: string }).rendered),
     organizers: links.organizers.map((o) => nested(tecOrganizer(site, o), postKeys, fields)),
     venues: links.venues.map((v) => nested(tecVenue(site, v), postKeys, fields)),
-    schedule_details: schedule.full, short_schedule_details: schedule.short,
+    schedule_details: schedule.full,
+    short_schedule_details: schedule.short,
   };
 }
 

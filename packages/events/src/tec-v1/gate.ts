@@ -4,8 +4,9 @@ import type { Endpoint, RequestContext, Reply } from '../http/route.ts';
 // `tec/v1`'s experimental-endpoint gate and the plugin's non-WP_Error answers (NOTES §1, §5).
 
 /** The acknowledgement every experimental endpoint wants in `X-TEC-EEA`, compared trimmed and case-insensitively. */
-export const EEA_SENTENCE = 'I understand that this endpoint is experimental and may change in a future release without maintaining '
-  + 'backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.';
+export const EEA_SENTENCE =
+  'I understand that this endpoint is experimental and may change in a future release without maintaining ' +
+  'backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.';
 const EXPECTED = EEA_SENTENCE.toLowerCase();
 
 /** Whether a request carries the acknowledgement (the response cache keys on the header for this reason). */
@@ -17,8 +18,12 @@ export function checkGate(ctx: RequestContext): void {
   const value = ctx.header('x-tec-eea');
   if (acknowledges(value)) return;
   const missing = value === undefined || value.trim() === '';
-  throw new ApiError('missing_experimental_endpoint_acknowledgement',
-    missing ? 'Experimental endpoint requires acknowledgement header.' : 'Experimental endpoint requires appropriate acknowledgement header.');
+  throw new ApiError(
+    'missing_experimental_endpoint_acknowledgement',
+    missing
+      ? 'Experimental endpoint requires acknowledgement header.'
+      : 'Experimental endpoint requires appropriate acknowledgement header.',
+  );
 }
 
 /**
@@ -38,10 +43,15 @@ const FAILURES = {
 export type FailureKind = keyof typeof FAILURES;
 
 export class EntityFailure extends Error {
-  constructor(readonly kind: FailureKind) { super(kind); }
+  constructor(readonly kind: FailureKind) {
+    super(kind);
+  }
 }
 
-export const failureReply = (kind: FailureKind): Reply => ({ status: FAILURES[kind][0], body: { ...FAILURES[kind][1] } });
+export const failureReply = (kind: FailureKind): Reply => ({
+  status: FAILURES[kind][0],
+  body: { ...FAILURES[kind][1] },
+});
 
 /** An experimental endpoint: the gate before the handler, entity failures turned into their answers. */
 export function experimental(ep: Endpoint): Endpoint {

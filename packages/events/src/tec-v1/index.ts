@@ -24,14 +24,20 @@ export interface TecDeps {
   readonly userExists: (id: number) => Promise<boolean>;
 }
 
-interface Recorded<T> { version: number; about: string; routes?: T; document?: T }
+interface Recorded<T> {
+  version: number;
+  about: string;
+  routes?: T;
+  document?: T;
+}
 const FORMAT_VERSION = 1;
 
 /** A recorded document of the plugin's (its printed declarations, its OpenAPI document), for this site's URL. */
 function recorded<T>(file: string, key: 'routes' | 'document', home: string): T {
   const text = readFileSync(new URL(`./recorded/${file}`, import.meta.url), 'utf8');
   const data = JSON.parse(text.replaceAll('{home}', home.replace(/["\\]/g, ''))) as Recorded<T>;
-  if (data.version !== FORMAT_VERSION) throw new Error(`tec-v1/recorded/${file}: version ${data.version}, expected ${FORMAT_VERSION}`);
+  if (data.version !== FORMAT_VERSION)
+    throw new Error(`tec-v1/recorded/${file}: version ${data.version}, expected ${FORMAT_VERSION}`);
   return data[key]!;
 }
 
@@ -46,16 +52,27 @@ export function tecRoutes(deps: TecDeps, routes: () => readonly CompiledRoute[])
   const defs: RouteDef[] = [
     {
       pattern: '',
-      endpoints: [endpoint<Record<string, unknown>>({
-        methods: ['GET'], args: { schema: Type.Object({}) },
-        handler: (ctx) => ({ body: namespaceIndex(site, TEC_NAMESPACE, routes(), ctx.now), links: namespaceIndexLinks(site) }),
-      })],
+      endpoints: [
+        endpoint<Record<string, unknown>>({
+          methods: ['GET'],
+          args: { schema: Type.Object({}) },
+          handler: (ctx) => ({
+            body: namespaceIndex(site, TEC_NAMESPACE, routes(), ctx.now),
+            links: namespaceIndexLinks(site),
+          }),
+        }),
+      ],
     },
     ...entityRoutes(entity, eventAdapter(deps)),
     ...entityRoutes(entity, linkedAdapter(site, deps.organizers, deps.userExists)),
     ...entityRoutes(entity, linkedAdapter(site, deps.venues, deps.userExists)),
     // Not experimental: readable without the acknowledgement header.
-    { pattern: '/docs', endpoints: [endpoint({ methods: ['GET'], args: { schema: Type.Object({}) }, handler: () => ({ body: openApi }) })] },
+    {
+      pattern: '/docs',
+      endpoints: [
+        endpoint({ methods: ['GET'], args: { schema: Type.Object({}) }, handler: () => ({ body: openApi }) }),
+      ],
+    },
   ];
   return defs.map((d) => (declarations[d.pattern] ? { ...d, declaration: declarations[d.pattern] } : d));
 }

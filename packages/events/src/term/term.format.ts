@@ -2,7 +2,10 @@ import type { Taxonomy } from '../db/index.ts';
 import type { Site } from '../post/index.ts';
 import type { TermWithCount } from './term.repository.ts';
 
-export const TAXONOMY_ROUTE: Readonly<Record<Taxonomy, 'categories' | 'tags'>> = { tribe_events_cat: 'categories', post_tag: 'tags' };
+export const TAXONOMY_ROUTE: Readonly<Record<Taxonomy, 'categories' | 'tags'>> = {
+  tribe_events_cat: 'categories',
+  post_tag: 'tags',
+};
 
 function termUrls(site: Site, t: TermWithCount) {
   const collection = `${site.rest}/${TAXONOMY_ROUTE[t.taxonomy]}`;
@@ -18,11 +21,13 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const WP_BASE: Readonly<Record<Taxonomy, string>> = { tribe_events_cat: 'tribe_events_cat', post_tag: 'tags' };
 // The post types registered for each taxonomy on the recorded site, in WordPress's `wp:post_type` link order.
 const TAXONOMY_POST_TYPES: Readonly<Record<Taxonomy, readonly string[]>> = {
-  tribe_events_cat: ['tribe_events', 'tec_calendar_embed'], post_tag: ['posts', 'tribe_events', 'tec_calendar_embed'],
+  tribe_events_cat: ['tribe_events', 'tec_calendar_embed'],
+  post_tag: ['posts', 'tribe_events', 'tec_calendar_embed'],
 };
 
 /** Term names as WordPress stores them: `sanitize_term_field` HTML-escapes a bare `&`. */
-export const storedTermName = (name: string): string => name.replace(/&(?!(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);)/gi, '&amp;');
+export const storedTermName = (name: string): string =>
+  name.replace(/&(?!(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);)/gi, '&amp;');
 
 /** `get_term_link`: categories under their ancestors' slugs (`/events/category/arts-culture/theatre/`). */
 function termLink(site: Site, t: TermWithCount, tree: TermTree): string {
@@ -61,7 +66,14 @@ export interface TermFormatOptions {
 
 /** A term as the category and tag routes return it (§1.6). */
 export function formatTerm(site: Site, t: TermWithCount, o: TermFormatOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: t.id, count: t.count, description: t.description, name: storedTermName(t.name), slug: t.slug, taxonomy: t.taxonomy };
+  const out: Record<string, unknown> = {
+    id: t.id,
+    count: t.count,
+    description: t.description,
+    name: storedTermName(t.name),
+    slug: t.slug,
+    taxonomy: t.taxonomy,
+  };
   if (t.taxonomy === 'tribe_events_cat') out.parent = t.parent;
   out.meta = [];
   out.url = termLink(site, t, o.tree);
@@ -73,7 +85,16 @@ export function formatTerm(site: Site, t: TermWithCount, o: TermFormatOptions): 
 /** A term as embedded in an event: the raw WordPress term, renamed, without a public url (§1.3). */
 export function formatEventTerm(site: Site, t: TermWithCount): Record<string, unknown> {
   return {
-    name: storedTermName(t.name), slug: t.slug, term_group: 0, term_taxonomy_id: t.id, taxonomy: t.taxonomy, description: t.description,
-    parent: t.parent, count: t.count, filter: 'raw', id: t.id, urls: termUrls(site, t),
+    name: storedTermName(t.name),
+    slug: t.slug,
+    term_group: 0,
+    term_taxonomy_id: t.id,
+    taxonomy: t.taxonomy,
+    description: t.description,
+    parent: t.parent,
+    count: t.count,
+    filter: 'raw',
+    id: t.id,
+    urls: termUrls(site, t),
   };
 }

@@ -5,17 +5,35 @@ import { isIdText, toRowId } from '../http/row-id.ts';
 import { sanitizeTitle, nextFreeSlug, writeTransaction, type WriteGeneration } from '../post/index.ts';
 import { termRepository, type TermWithCount } from './term.repository.ts';
 
-export interface TermWrite { name?: string; description?: string; slug?: string; parent?: number }
+export interface TermWrite {
+  name?: string;
+  description?: string;
+  slug?: string;
+  parent?: number;
+}
 
 export interface TermListQuery {
-  page: number; perPage: number; search?: string; include?: number[]; exclude?: number[]; order: 'asc' | 'desc';
-  orderby: string; hideEmpty: boolean; parent?: number; eventId?: number; slug?: string;
+  page: number;
+  perPage: number;
+  search?: string;
+  include?: number[];
+  exclude?: number[];
+  order: 'asc' | 'desc';
+  orderby: string;
+  hideEmpty: boolean;
+  parent?: number;
+  eventId?: number;
+  slug?: string;
 }
 
 // Primary orders; ties follow the order MySQL gave them on the recorded site (newest first among equal names, oldest
 // first among equal counts and the rest), whichever the direction.
 const SORTERS: Record<string, (a: TermWithCount, b: TermWithCount) => number> = {
-  name: (a, b) => { const x = a.name.toLowerCase(); const y = b.name.toLowerCase(); return x < y ? -1 : x > y ? 1 : 0; },
+  name: (a, b) => {
+    const x = a.name.toLowerCase();
+    const y = b.name.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : 0;
+  },
   slug: (a, b) => a.slug.localeCompare(b.slug),
   id: (a, b) => a.id - b.id,
   description: (a, b) => a.description.localeCompare(b.description),
@@ -78,8 +96,13 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
         await r.lockName(taxonomy, w.name);
         const dup = await r.findByName(taxonomy, parent, w.name);
         if (dup) {
-          throw new ApiError('term_exists', parent ? 'A term with the name provided already exists with this parent.'
-            : 'A term with the name provided already exists in this taxonomy.', { term_id: dup.id });
+          throw new ApiError(
+            'term_exists',
+            parent
+              ? 'A term with the name provided already exists with this parent.'
+              : 'A term with the name provided already exists in this taxonomy.',
+            { term_id: dup.id },
+          );
         }
         const slug = await childSlug(r, taxonomy, sanitizeTitle(w.slug ?? w.name) || 'term', parent);
         return r.insert({ taxonomy, name: w.name, slug, description: w.description ?? '', parent });
@@ -122,8 +145,12 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
      * created when missing (§4.5). Runs inside the event's transaction.
      */
     /** `newName` filters the name of a term created here (kses for writers without `unfiltered_html`). */
-    async resolveForWrite(trx: Kysely<Database>, taxonomy: Taxonomy, refs: readonly (string | number)[],
-      newName: (name: string) => string = (name) => name): Promise<number[]> {
+    async resolveForWrite(
+      trx: Kysely<Database>,
+      taxonomy: Taxonomy,
+      refs: readonly (string | number)[],
+      newName: (name: string) => string = (name) => name,
+    ): Promise<number[]> {
       const r = termRepository(trx);
       const ids: number[] = [];
       for (const ref of refs) {
@@ -136,10 +163,16 @@ export function termService(db: Kysely<Database>, generation: WriteGeneration) {
         }
         await r.lockName(taxonomy, text);
         const found = await r.findBySlugOrName(taxonomy, text);
-        if (found) { ids.push(found.id); continue; }
+        if (found) {
+          ids.push(found.id);
+          continue;
+        }
         const name = newName(text).trim();
         if (name === '') continue;
-        const slug = nextFreeSlug(sanitizeTitle(name) || 'term', await r.slugsLike(taxonomy, sanitizeTitle(name) || 'term'));
+        const slug = nextFreeSlug(
+          sanitizeTitle(name) || 'term',
+          await r.slugsLike(taxonomy, sanitizeTitle(name) || 'term'),
+        );
         ids.push(await r.insert({ taxonomy, name, slug, description: '', parent: 0 }));
       }
       return ids;

@@ -1,6 +1,15 @@
 export { parseDateTime } from './strtotime.ts';
 export { isValidZone, offsetMinutes, utcToWall, wallToUtc, zoneAbbr, isoWithOffset } from './zone.ts';
-export { formatWall, parseWall, makeWall, wallToEpoch, wallFromEpoch, startOfDay, endOfDay, wallDetails } from './wall.ts';
+export {
+  formatWall,
+  parseWall,
+  makeWall,
+  wallToEpoch,
+  wallFromEpoch,
+  startOfDay,
+  endOfDay,
+  wallDetails,
+} from './wall.ts';
 export type { Wall } from './wall.ts';
 
 /** Injected source of "now", so tests can fix the date window. */

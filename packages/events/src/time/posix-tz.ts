@@ -9,7 +9,10 @@ export type PosixDate =
   | { readonly kind: 'julian0'; readonly day: number };
 
 /** A change: its date and the local wall time of day (seconds, may be negative or over 24 h: RFC 8536 §3.3.1). */
-export interface PosixRule { readonly date: PosixDate; readonly time: number }
+export interface PosixRule {
+  readonly date: PosixDate;
+  readonly time: number;
+}
 
 /** Offsets are seconds east of UTC (POSIX writes them west-positive). */
 export interface PosixTz {
@@ -35,10 +38,17 @@ function seconds(text: string): number {
 
 function parseDate(text: string): PosixDate {
   const m = /^M(\d+)\.(\d)\.(\d)$/.exec(text);
-  const date: PosixDate = m ? { kind: 'month', month: Number(m[1]), week: Number(m[2]), weekday: Number(m[3]) }
-    : text.startsWith('J') ? { kind: 'julian1', day: Number(text.slice(1)) } : { kind: 'julian0', day: Number(text) };
-  const ok = date.kind === 'month' ? date.month >= 1 && date.month <= 12 && date.week >= 1 && date.week <= 5 && date.weekday <= 6
-    : date.kind === 'julian1' ? date.day >= 1 && date.day <= 365 : date.day <= 365;
+  const date: PosixDate = m
+    ? { kind: 'month', month: Number(m[1]), week: Number(m[2]), weekday: Number(m[3]) }
+    : text.startsWith('J')
+      ? { kind: 'julian1', day: Number(text.slice(1)) }
+      : { kind: 'julian0', day: Number(text) };
+  const ok =
+    date.kind === 'month'
+      ? date.month >= 1 && date.month <= 12 && date.week >= 1 && date.week <= 5 && date.weekday <= 6
+      : date.kind === 'julian1'
+        ? date.day >= 1 && date.day <= 365
+        : date.day <= 365;
   if (!ok) throw new PosixTzError(`bad POSIX TZ date ${text}`);
   return date;
 }
@@ -54,10 +64,18 @@ export function parsePosixTz(text: string): PosixTz {
   const std = { abbr: name(m[1]!), offset: 0 - seconds(m[2]!) };
   if (m[3] === undefined) return { std };
   if (m[5] === undefined) throw new PosixTzError(`POSIX TZ string without DST rules ${JSON.stringify(text)}`);
-  const rule = (date: string, time: string | undefined): PosixRule => ({ date: parseDate(date), time: time === undefined ? 7200 : seconds(time) });
+  const rule = (date: string, time: string | undefined): PosixRule => ({
+    date: parseDate(date),
+    time: time === undefined ? 7200 : seconds(time),
+  });
   return {
     std,
-    dst: { abbr: name(m[3]), offset: m[4] === undefined ? std.offset + 3600 : 0 - seconds(m[4]), start: rule(m[5], m[6]), end: rule(m[7]!, m[8]) },
+    dst: {
+      abbr: name(m[3]),
+      offset: m[4] === undefined ? std.offset + 3600 : 0 - seconds(m[4]),
+      start: rule(m[5], m[6]),
+      end: rule(m[7]!, m[8]),
+    },
   };
 }
 
@@ -67,8 +85,10 @@ const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 /** Midnight (as a UTC epoch of the wall date) of the rule's date in `year`. */
 function dateIn(date: PosixDate, year: number): number {
   switch (date.kind) {
-    case 'julian1': return Date.UTC(year, 0, date.day + (isLeap(year) && date.day > 59 ? 1 : 0));
-    case 'julian0': return Date.UTC(year, 0, date.day + 1);
+    case 'julian1':
+      return Date.UTC(year, 0, date.day + (isLeap(year) && date.day > 59 ? 1 : 0));
+    case 'julian0':
+      return Date.UTC(year, 0, date.day + 1);
     case 'month': {
       const first = Date.UTC(year, date.month - 1, 1);
       let day = 1 + ((date.weekday - new Date(first).getUTCDay() + 7) % 7) + (date.week - 1) * 7;
@@ -80,14 +100,32 @@ function dateIn(date: PosixDate, year: number): number {
 }
 
 /** One change the footer makes: `at` (UTC ms) is the first instant of offset `to` (seconds east). */
-export interface PosixChange { readonly at: number; readonly from: number; readonly to: number; readonly isDst: boolean; readonly abbr: string }
+export interface PosixChange {
+  readonly at: number;
+  readonly from: number;
+  readonly to: number;
+  readonly isDst: boolean;
+  readonly abbr: string;
+}
 
 /** The footer's two changes whose local date falls in `year`, in time order (none without DST). */
 export function posixChanges(tz: PosixTz, year: number): PosixChange[] {
   const dst = tz.dst;
   if (dst === undefined) return [];
   // The start's wall time is read in standard time, the end's in daylight time (POSIX).
-  const start: PosixChange = { at: dateIn(dst.start.date, year) + (dst.start.time - tz.std.offset) * 1000, from: tz.std.offset, to: dst.offset, isDst: true, abbr: dst.abbr };
-  const end: PosixChange = { at: dateIn(dst.end.date, year) + (dst.end.time - dst.offset) * 1000, from: dst.offset, to: tz.std.offset, isDst: false, abbr: tz.std.abbr };
+  const start: PosixChange = {
+    at: dateIn(dst.start.date, year) + (dst.start.time - tz.std.offset) * 1000,
+    from: tz.std.offset,
+    to: dst.offset,
+    isDst: true,
+    abbr: dst.abbr,
+  };
+  const end: PosixChange = {
+    at: dateIn(dst.end.date, year) + (dst.end.time - dst.offset) * 1000,
+    from: dst.offset,
+    to: tz.std.offset,
+    isDst: false,
+    abbr: tz.std.abbr,
+  };
   return start.at < end.at ? [start, end] : [end, start];
 }

@@ -32,7 +32,11 @@ export function isStorableInstant(ms: number | undefined, zone: string): ms is n
 export function readStoredWall(text: string | null | undefined): Wall | undefined {
   if (typeof text !== 'string' || !inRange(text)) return undefined;
   let wall: Wall;
-  try { wall = parseWall(text); } catch { return undefined; }
+  try {
+    wall = parseWall(text);
+  } catch {
+    return undefined;
+  }
   const ms = wallToEpoch(wall);
   return Number.isFinite(ms) && formatWall(utcToWall(ms, 'UTC')) === text ? wall : undefined;
 }
@@ -41,4 +45,5 @@ export function readStoredWall(text: string | null | undefined): Wall | undefine
  * A stored date-time as bodies show it: itself when `readStoredWall` accepts it, else `""` (never a broken value).
  * WordPress's zero date (a draft's `date_utc`: not dated yet) is a value of its own and shows as it is.
  */
-export const shownStoredDate = (text: string): string => (text === '0000-00-00 00:00:00' || readStoredWall(text) ? text : '');
+export const shownStoredDate = (text: string): string =>
+  text === '0000-00-00 00:00:00' || readStoredWall(text) ? text : '';

@@ -35,25 +35,33 @@ describe('parseDateTime', () => {
   });
 
   it.each(['', 'before my birthday', 'not a strtotime parsable string', 'foo', '2018-02-32', '25:00', '2018-13-01'])(
-    'rejects %j', (input) => {
+    'rejects %j',
+    (input) => {
       expect(at(input)).toBeUndefined();
-    });
+    },
+  );
 
   it('reads zone-less input as wall time in the given zone', () => {
-    expect(formatWall(utcToWall(parseDateTime('2018-01-01 09:00:00', 'America/New_York', NOW)!, 'UTC'))).toBe('2018-01-01 14:00:00');
+    expect(formatWall(utcToWall(parseDateTime('2018-01-01 09:00:00', 'America/New_York', NOW)!, 'UTC'))).toBe(
+      '2018-01-01 14:00:00',
+    );
   });
 
   it('round-trips any MySQL date-time it formats, in any zone', () => {
     const zones = ['UTC', 'America/New_York', 'Europe/Paris', 'Asia/Kolkata', 'UTC+5', 'UTC-3:30'];
-    fc.assert(fc.property(
-      fc.integer({ min: Date.UTC(1971, 0, 1), max: Date.UTC(2090, 0, 1) }), fc.constantFrom(...zones),
-      (ms, zone) => {
-        const sec = Math.floor(ms / 1000) * 1000;
-        const wall = utcToWall(sec, zone);
-        const parsed = parseDateTime(formatWall(wall), zone, NOW)!;
-        // A wall time in a DST fold maps to one of its two instants; both show the same wall time.
-        expect(formatWall(utcToWall(parsed, zone))).toBe(formatWall(wall));
-      }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(1971, 0, 1), max: Date.UTC(2090, 0, 1) }),
+        fc.constantFrom(...zones),
+        (ms, zone) => {
+          const sec = Math.floor(ms / 1000) * 1000;
+          const wall = utcToWall(sec, zone);
+          const parsed = parseDateTime(formatWall(wall), zone, NOW)!;
+          // A wall time in a DST fold maps to one of its two instants; both show the same wall time.
+          expect(formatWall(utcToWall(parsed, zone))).toBe(formatWall(wall));
+        },
+      ),
+    );
   });
 
   it('normalises overflowing wall fields like PHP', () => {

@@ -11,8 +11,12 @@ import { newParsed, parseTokens, type Parsed } from './strtotime.grammar.ts';
 function fill(p: Parsed, now: Wall): { y: number; m: number; d: number; h: number; i: number; s: number } {
   const midnight = p.haveDate && !p.haveTime;
   return {
-    y: p.y ?? now.y, m: p.m ?? now.mo, d: p.d ?? now.d,
-    h: midnight ? 0 : p.h ?? now.h, i: midnight ? 0 : p.i ?? now.mi, s: midnight ? 0 : p.s ?? now.s,
+    y: p.y ?? now.y,
+    m: p.m ?? now.mo,
+    d: p.d ?? now.d,
+    h: midnight ? 0 : (p.h ?? now.h),
+    i: midnight ? 0 : (p.i ?? now.mi),
+    s: midnight ? 0 : (p.s ?? now.s),
   };
 }
 
@@ -39,7 +43,10 @@ function resolve(p: Parsed, now: Wall): Wall {
   const rel = { ...p.rel };
   // `last day of feb` must not overflow from today's day of the month first (timelib does this twice too).
   if (p.firstLastDayOf === 'first') t.d = 1;
-  if (p.firstLastDayOf === 'last') { t.d = 0; t.m += 1; }
+  if (p.firstLastDayOf === 'last') {
+    t.d = 0;
+    t.m += 1;
+  }
   if (p.special && p.special.type !== 'weekdays') {
     // `first thursday of next month` counts from the 1st of that month, `last … of` back from the next month's 1st.
     t.d = 1;
@@ -53,7 +60,10 @@ function resolve(p: Parsed, now: Wall): Wall {
   let m = day.mo + rel.m;
   let d = day.d + rel.d;
   if (p.firstLastDayOf === 'first') d = 1;
-  if (p.firstLastDayOf === 'last') { d = 0; m += 1; }
+  if (p.firstLastDayOf === 'last') {
+    d = 0;
+    m += 1;
+  }
   // Months first (so day 0 is the last of the month before), then days and the clock, as timelib_do_normalize.
   const month = makeWall(y, m, 1);
   y = month.y;

@@ -1,7 +1,11 @@
 /** A wall-clock date-time with no zone attached: what a calendar shows in some time zone. */
 export interface Wall {
-  readonly y: number; readonly mo: number; readonly d: number;
-  readonly h: number; readonly mi: number; readonly s: number;
+  readonly y: number;
+  readonly mo: number;
+  readonly d: number;
+  readonly h: number;
+  readonly mi: number;
+  readonly s: number;
 }
 
 /** Normalises overflowing fields (month 13, day 0, hour 24…) the way PHP and `Date.UTC` both do. */
@@ -12,7 +16,14 @@ export function makeWall(y: number, mo: number, d: number, h = 0, mi = 0, s = 0)
 /** Reads a millisecond epoch as if it were wall time (the UTC fields of the Date). */
 export function wallFromEpoch(ms: number): Wall {
   const t = new Date(ms);
-  return { y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds() };
+  return {
+    y: t.getUTCFullYear(),
+    mo: t.getUTCMonth() + 1,
+    d: t.getUTCDate(),
+    h: t.getUTCHours(),
+    mi: t.getUTCMinutes(),
+    s: t.getUTCSeconds(),
+  };
 }
 
 export function wallToEpoch(w: Wall): number {
@@ -35,8 +46,12 @@ export function parseWall(text: string): Wall {
   return { y: +m[1]!, mo: +m[2]!, d: +m[3]!, h: +m[4]!, mi: +m[5]!, s: +m[6]! };
 }
 
-export function startOfDay(w: Wall): Wall { return { ...w, h: 0, mi: 0, s: 0 }; }
-export function endOfDay(w: Wall): Wall { return { ...w, h: 23, mi: 59, s: 59 }; }
+export function startOfDay(w: Wall): Wall {
+  return { ...w, h: 0, mi: 0, s: 0 };
+}
+export function endOfDay(w: Wall): Wall {
+  return { ...w, h: 23, mi: 59, s: 59 };
+}
 
 /** The plugin's `*_details` object: every value a zero-padded string. */
 export function wallDetails(w: Wall): Record<'year' | 'month' | 'day' | 'hour' | 'minutes' | 'seconds', string> {

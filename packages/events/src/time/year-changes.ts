@@ -2,7 +2,15 @@
 // uses. The zone's TZif rules give them at once; they are checked against Intl (which may carry another tzdata
 // release), and a year where they disagree, or a zone without a file, is found by scanning Intl instead.
 import { canonicalZone, offsetMinutes } from './zone.ts';
-import { changesBetween, footerEra, ruleChanges, ruleOffsetAt, zoneRules, type ZoneChange, type ZoneRules } from './zone-rules.ts';
+import {
+  changesBetween,
+  footerEra,
+  ruleChanges,
+  ruleOffsetAt,
+  zoneRules,
+  type ZoneChange,
+  type ZoneRules,
+} from './zone-rules.ts';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -10,14 +18,25 @@ const MINUTE_MS = 60_000;
 /** The rules of `zone` from its TZif file, or `null` (a manual offset such as `UTC+5`, no file, an unknown name). */
 export function rulesOf(zone: string): ZoneRules | null {
   let name: string;
-  try { name = canonicalZone(zone); } catch { return null; }
+  try {
+    name = canonicalZone(zone);
+  } catch {
+    return null;
+  }
   return zoneRules(name);
 }
 
 /** True when Intl gives the offsets `changes` claim: at each change, on both sides, and at the given instants. */
-export function agreesWithIntl(zone: string, rules: ZoneRules, changes: readonly ZoneChange[], samples: readonly number[]): boolean {
-  return changes.every((c) => offsetMinutes(zone, c.at - 1000) === c.from && offsetMinutes(zone, c.at) === c.to)
-    && samples.every((t) => offsetMinutes(zone, t) === ruleOffsetAt(rules, t));
+export function agreesWithIntl(
+  zone: string,
+  rules: ZoneRules,
+  changes: readonly ZoneChange[],
+  samples: readonly number[],
+): boolean {
+  return (
+    changes.every((c) => offsetMinutes(zone, c.at - 1000) === c.from && offsetMinutes(zone, c.at) === c.to) &&
+    samples.every((t) => offsetMinutes(zone, t) === ruleOffsetAt(rules, t))
+  );
 }
 
 /** The changes of one UTC year by a day-by-day Intl scan and a bisection to the minute (~365 Intl calls). */
@@ -34,7 +53,8 @@ function scanIntl(zone: string, year: number): ZoneChange[] {
       let hi = next;
       while (hi - lo > MINUTE_MS) {
         const mid = lo + Math.floor((hi - lo) / 2 / MINUTE_MS) * MINUTE_MS;
-        if (offsetMinutes(zone, mid) === off) lo = mid; else hi = mid;
+        if (offsetMinutes(zone, mid) === off) lo = mid;
+        else hi = mid;
       }
       out.push({ at: hi, from: off, to: nextOff, isDst: false, abbr: '' });
       off = nextOff;
@@ -85,7 +105,9 @@ export function yearChanges(zone: string, year: number): readonly ZoneChange[] {
     const changes = rules === null ? undefined : changesBetween(rules, from, to);
     // Rules Intl disagrees with somewhere are checked year by year: 1 January and 1 July catch a change Intl has
     // and the file lacks.
-    const trusted = changes !== undefined && (rulesAgree(zone, rules!) || agreesWithIntl(zone, rules!, changes, [from, Date.UTC(year, 6, 1)]));
+    const trusted =
+      changes !== undefined &&
+      (rulesAgree(zone, rules!) || agreesWithIntl(zone, rules!, changes, [from, Date.UTC(year, 6, 1)]));
     known = trusted ? changes : scanIntl(zone, year);
     cache.set(key, known);
   }

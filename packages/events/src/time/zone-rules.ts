@@ -5,7 +5,13 @@ import { parsePosixTz, posixChanges, type PosixTz } from './posix-tz.ts';
 import { readTzif, readZoneFile, type TzifData } from './tzif.ts';
 
 /** An offset change: `at` (UTC ms) is the first instant of offset `to`; offsets in minutes east of UTC. */
-export interface ZoneChange { readonly at: number; readonly from: number; readonly to: number; readonly isDst: boolean; readonly abbr: string }
+export interface ZoneChange {
+  readonly at: number;
+  readonly from: number;
+  readonly to: number;
+  readonly isDst: boolean;
+  readonly abbr: string;
+}
 
 export interface ZoneRules {
   /** Offset (minutes) before the first change: local mean time for most zones. */
@@ -30,7 +36,11 @@ export function rulesFromTzif(data: TzifData): ZoneRules {
     from = to;
   });
   let footer: PosixTz | undefined;
-  try { footer = data.footer === '' ? undefined : parsePosixTz(data.footer); } catch { footer = undefined; }
+  try {
+    footer = data.footer === '' ? undefined : parsePosixTz(data.footer);
+  } catch {
+    footer = undefined;
+  }
   return { initial, explicit, footer };
 }
 
@@ -41,7 +51,11 @@ export function zoneRules(canonicalZone: string): ZoneRules | null {
   let rules = cache.get(canonicalZone);
   if (rules === undefined) {
     const file = readZoneFile(canonicalZone);
-    try { rules = file === null ? null : rulesFromTzif(readTzif(file)); } catch { rules = null; }
+    try {
+      rules = file === null ? null : rulesFromTzif(readTzif(file));
+    } catch {
+      rules = null;
+    }
     cache.set(canonicalZone, rules);
   }
   return rules;
@@ -74,14 +88,19 @@ export function footerEra(rules: ZoneRules): number {
   // A year that also holds a change of the old rules (2007 in New York) is not yet the rule's.
   const year = yearOf(explicit[i]!.at);
   const first = ruleChanges(rules, year)[0];
-  return i > 0 && (yearOf(explicit[i - 1]!.at) === year || first === undefined || !sameChange(first, explicit[i]!)) ? year + 1 : year;
+  return i > 0 && (yearOf(explicit[i - 1]!.at) === year || first === undefined || !sameChange(first, explicit[i]!))
+    ? year + 1
+    : year;
 }
 
 /** Every change with `from <= at < to` (UTC ms), in time order. */
 export function changesBetween(rules: ZoneRules, from: number, to: number): ZoneChange[] {
   const out = rules.explicit.filter((c) => c.at >= from && c.at < to);
   if (rules.footer?.dst === undefined) return out;
-  const first = Math.max(new Date(from).getUTCFullYear() - 1, new Date(rules.explicit.at(-1)?.at ?? from).getUTCFullYear() - 1);
+  const first = Math.max(
+    new Date(from).getUTCFullYear() - 1,
+    new Date(rules.explicit.at(-1)?.at ?? from).getUTCFullYear() - 1,
+  );
   for (let y = first; y <= new Date(to).getUTCFullYear() + 1; y++) {
     for (const c of footerChanges(rules, y)) if (c.at >= from && c.at < to) out.push(c);
   }
@@ -95,6 +114,7 @@ export function ruleOffsetAt(rules: ZoneRules, at: number): number {
   if (before.length > 0) return before.at(-1)!.to;
   // No change in the year before: the last explicit change before `at`, or the footer's standard offset after them.
   const prior = rules.explicit.filter((c) => c.at <= at).at(-1);
-  if (rules.footer !== undefined && at > (rules.explicit.at(-1)?.at ?? -Infinity)) return minutes(rules.footer.std.offset);
+  if (rules.footer !== undefined && at > (rules.explicit.at(-1)?.at ?? -Infinity))
+    return minutes(rules.footer.std.offset);
   return prior?.to ?? rules.initial;
 }

@@ -22,8 +22,14 @@ function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
-      hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     formatters.set(zone, f);
   }
@@ -34,7 +40,12 @@ function formatter(zone: string): Intl.DateTimeFormat {
 export function isValidZone(zone: string): boolean {
   if (fixedOffsetMinutes(zone) !== undefined) return true;
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
-  try { formatter(zone); return true; } catch { return false; }
+  try {
+    formatter(zone);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Offset of `zone` from UTC in minutes at the instant `utcMs`. */

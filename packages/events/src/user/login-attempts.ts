@@ -50,13 +50,16 @@ export function storeAttemptCounter(db: Kysely<Database>, changes?: Pick<ChangeS
       counted++;
       const w = windowOf(now);
       await prune(w.minute);
-      const rows = await db.insertInto('login_attempts')
+      const rows = await db
+        .insertInto('login_attempts')
         .values(buckets.map((bucket) => ({ bucket, minute: w.minute, attempts: 1 })))
-        .onConflict((oc) => oc.column('bucket').doUpdateSet({
-          // A row left from an earlier minute starts again at 1.
-          attempts: sql<number>`case when login_attempts.minute = excluded.minute then login_attempts.attempts + 1 else 1 end`,
-          minute: sql<number>`excluded.minute`,
-        }))
+        .onConflict((oc) =>
+          oc.column('bucket').doUpdateSet({
+            // A row left from an earlier minute starts again at 1.
+            attempts: sql<number>`case when login_attempts.minute = excluded.minute then login_attempts.attempts + 1 else 1 end`,
+            minute: sql<number>`excluded.minute`,
+          }),
+        )
         .returning(['bucket', 'attempts'])
         .execute();
       return { counts: countsOf(rows, buckets), window: w };
@@ -72,14 +75,23 @@ export function storeAttemptCounter(db: Kysely<Database>, changes?: Pick<ChangeS
       return undefined;
     },
     async uncount(buckets, w) {
-      await db.updateTable('login_attempts').set({ attempts: sql<number>`attempts - 1` })
-        .where('bucket', 'in', [...buckets]).where('minute', '=', w.minute).where('attempts', '>', 0).execute();
+      await db
+        .updateTable('login_attempts')
+        .set({ attempts: sql<number>`attempts - 1` })
+        .where('bucket', 'in', [...buckets])
+        .where('minute', '=', w.minute)
+        .where('attempts', '>', 0)
+        .execute();
     },
   };
 
   async function readBlocked(buckets: readonly string[], w: AttemptWindow): Promise<boolean> {
-    const rows = await db.selectFrom('login_attempts').select(['bucket', 'attempts'])
-      .where('bucket', 'in', [...buckets]).where('minute', '=', w.minute).execute();
+    const rows = await db
+      .selectFrom('login_attempts')
+      .select(['bucket', 'attempts'])
+      .where('bucket', 'in', [...buckets])
+      .where('minute', '=', w.minute)
+      .execute();
     return Math.max(...countsOf(rows, buckets)) >= LOGIN_ATTEMPT_LIMIT;
   }
 }

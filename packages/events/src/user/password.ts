@@ -23,7 +23,11 @@ export const normalizeAppPassword = (pw: string): string => pw.replace(/\s+/g, '
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(normalizeAppPassword(password), salt, PARAMS.keylen, { N: PARAMS.N, r: PARAMS.r, p: PARAMS.p });
+  const key = await scryptAsync(normalizeAppPassword(password), salt, PARAMS.keylen, {
+    N: PARAMS.N,
+    r: PARAMS.r,
+    p: PARAMS.p,
+  });
   return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
@@ -32,7 +36,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, salt, hash] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hash, 'base64');
-  const key = await scryptAsync(normalizeAppPassword(password), Buffer.from(salt, 'base64'), expected.length,
-    { N: Number(n), r: Number(r), p: Number(p) });
+  const key = await scryptAsync(normalizeAppPassword(password), Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return timingSafeEqual(key, expected);
 }

@@ -4,8 +4,23 @@
 export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Role = (typeof ROLES)[number];
 
-const EVERYTHING = ['read', 'read_private', 'edit', 'edit_others', 'edit_private', 'edit_published', 'delete',
-  'delete_others', 'delete_private', 'delete_published', 'publish', 'upload_files', 'manage_categories', 'unfiltered_html', 'list_users'];
+const EVERYTHING = [
+  'read',
+  'read_private',
+  'edit',
+  'edit_others',
+  'edit_private',
+  'edit_published',
+  'delete',
+  'delete_others',
+  'delete_private',
+  'delete_published',
+  'publish',
+  'upload_files',
+  'manage_categories',
+  'unfiltered_html',
+  'list_users',
+];
 
 export const ROLE_CAPS: Readonly<Record<Role, ReadonlySet<string>>> = {
   administrator: new Set(EVERYTHING),

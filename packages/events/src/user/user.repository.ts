@@ -1,23 +1,45 @@
 import type { Kysely } from 'kysely';
 import { reusableByIds, type Database } from '../db/index.ts';
 
-export interface UserRow { id: number; login: string; email: string; display_name: string; role: string; created_gmt: string; url: string }
+export interface UserRow {
+  id: number;
+  login: string;
+  email: string;
+  display_name: string;
+  role: string;
+  created_gmt: string;
+  url: string;
+}
 
 export function userRepository(db: Kysely<Database>) {
-  const withPassword = reusableByIds<UserRow>(db, ([passwordId, userId]) => db.selectFrom('users')
-    .innerJoin('app_passwords', 'app_passwords.user_id', 'users.id')
-    .select(['users.id', 'users.login', 'users.email', 'users.display_name', 'users.role', 'users.created_gmt', 'users.url'])
-    .where('app_passwords.id', '=', passwordId!).where('users.id', '=', userId!));
+  const withPassword = reusableByIds<UserRow>(db, ([passwordId, userId]) =>
+    db
+      .selectFrom('users')
+      .innerJoin('app_passwords', 'app_passwords.user_id', 'users.id')
+      .select([
+        'users.id',
+        'users.login',
+        'users.email',
+        'users.display_name',
+        'users.role',
+        'users.created_gmt',
+        'users.url',
+      ])
+      .where('app_passwords.id', '=', passwordId!)
+      .where('users.id', '=', userId!),
+  );
   return {
     /** The user, when it still exists and still has this application password: one query per authenticated request. */
-    findWithPassword: async (userId: number, passwordId: number): Promise<UserRow | undefined> => (await withPassword([passwordId, userId]))[0],
+    findWithPassword: async (userId: number, passwordId: number): Promise<UserRow | undefined> =>
+      (await withPassword([passwordId, userId]))[0],
     async insert(u: Omit<UserRow, 'id' | 'url'> & { url?: string }): Promise<number> {
       const row = await db.insertInto('users').values(u).returning('id').executeTakeFirstOrThrow();
       return row.id;
     },
     findByLogin: (login: string) => db.selectFrom('users').selectAll().where('login', '=', login).executeTakeFirst(),
     findById: (id: number) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
-    firstWithRole: (role: string) => db.selectFrom('users').selectAll().where('role', '=', role).orderBy('id').limit(1).executeTakeFirst(),
+    firstWithRole: (role: string) =>
+      db.selectFrom('users').selectAll().where('role', '=', role).orderBy('id').limit(1).executeTakeFirst(),
     async existsId(id: number): Promise<boolean> {
       return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
     },
@@ -31,8 +53,11 @@ export function userRepository(db: Kysely<Database>) {
       return Number(r.numUpdatedRows) > 0;
     },
     async addPassword(userId: number, name: string, hash: string, created: string): Promise<number> {
-      const row = await db.insertInto('app_passwords').values({ user_id: userId, name, hash, created_gmt: created })
-        .returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('app_passwords')
+        .values({ user_id: userId, name, hash, created_gmt: created })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return row.id;
     },
     passwordsOf: (userId: number) =>

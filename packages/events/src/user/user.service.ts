@@ -13,7 +13,8 @@ export class UserError extends Error {}
 /** WordPress's `is_email` shape, loosely: one `@`, a dotted domain, no spaces; `''` means no e-mail. */
 function checkEmail(email: string): string {
   const e = email.trim();
-  if (e !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e)) throw new UserError(`--email must be an e-mail address, got ${email}`);
+  if (e !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e))
+    throw new UserError(`--email must be an e-mail address, got ${email}`);
   return e;
 }
 
@@ -22,8 +23,13 @@ function checkUrl(url: string): string {
   const u = url.trim();
   if (u === '') return u;
   let parsed: URL;
-  try { parsed = new URL(u); } catch { throw new UserError(`--url must be an absolute http(s) URL, got ${url}`); }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UserError(`--url must be an absolute http(s) URL, got ${url}`);
+  try {
+    parsed = new URL(u);
+  } catch {
+    throw new UserError(`--url must be an absolute http(s) URL, got ${url}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UserError(`--url must be an absolute http(s) URL, got ${url}`);
   return u;
 }
 
@@ -32,9 +38,15 @@ export function toCaller(u: UserRow): Caller {
   return { id: u.id, login: u.login, role: u.role, can: (cap) => caps.has(cap) };
 }
 
-const credentialKey = (login: string, password: string) => createHash('sha256').update(`${login}\0${password}`).digest('base64');
+const credentialKey = (login: string, password: string) =>
+  createHash('sha256').update(`${login}\0${password}`).digest('base64');
 
-interface Verified { readonly passwordId: number; readonly userId: number; caller?: Caller; checkedAt?: number }
+interface Verified {
+  readonly passwordId: number;
+  readonly userId: number;
+  caller?: Caller;
+  checkedAt?: number;
+}
 
 /** Verified credentials remembered at most; past this the memory starts again (each then costs one scrypt run). */
 const MAX_VERIFIED = 10_000;
@@ -64,23 +76,30 @@ export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, '
   }
 
   return {
-    async add(login: string, role: string, opts: { appPassword?: string; email?: string; url?: string } = {}): Promise<{ id: number; password: string; generated: boolean }> {
-      if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(login)) throw new UserError('login must be 1-60 characters of letters, digits, _ . @ -');
+    async add(
+      login: string,
+      role: string,
+      opts: { appPassword?: string; email?: string; url?: string } = {},
+    ): Promise<{ id: number; password: string; generated: boolean }> {
+      if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(login))
+        throw new UserError('login must be 1-60 characters of letters, digits, _ . @ -');
       if (!isRole(role)) throw new UserError(`role must be one of ${Object.keys(ROLE_CAPS).join(', ')}`);
       if (await repo.findByLogin(login)) throw new UserError(`user ${login} already exists`);
       const password = opts.appPassword ?? generateAppPassword();
-      if (password.replace(/\s+/g, '').length < 8) throw new UserError('application password must have at least 8 characters');
+      if (password.replace(/\s+/g, '').length < 8)
+        throw new UserError('application password must have at least 8 characters');
       const email = checkEmail(opts.email ?? '');
       const url = checkUrl(opts.url ?? '');
       const created = formatWall(wallFromEpoch(Date.now()));
       // Hashed before the transaction: scrypt takes milliseconds that the write lock need not wait for.
       const hash = await hashPassword(password);
-      const insert = () => db.transaction().execute(async (trx) => {
-        const r = userRepository(trx);
-        const userId = await r.insert({ login, email, url, display_name: login, role, created_gmt: created });
-        await r.addPassword(userId, 'cli', hash, created);
-        return userId;
-      });
+      const insert = () =>
+        db.transaction().execute(async (trx) => {
+          const r = userRepository(trx);
+          const userId = await r.insert({ login, email, url, display_name: login, role, created_gmt: created });
+          await r.addPassword(userId, 'cli', hash, created);
+          return userId;
+        });
       const id = await (isPostgres(db) ? insert() : retryWhileBusy(insert));
       return { id, password, generated: opts.appPassword === undefined };
     },

@@ -1,15 +1,42 @@
 import { Type } from '@sinclair/typebox';
 import { declared, invalid } from '../http/args.ts';
-import { dropEmpty, isTruthy, jsonLdDescription, putFilled, putLinkedHead, renderedName,
-  type LinkedKind, type LinkedRow, type Params } from '../post/index.ts';
+import {
+  dropEmpty,
+  isTruthy,
+  jsonLdDescription,
+  putFilled,
+  putLinkedHead,
+  renderedName,
+  type LinkedKind,
+  type LinkedRow,
+  type Params,
+} from '../post/index.ts';
 
 const TEXT_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
 const TEXT_FIELD_DESCRIPTIONS: Record<(typeof TEXT_FIELDS)[number], string> = {
-  address: 'The venue address', city: 'The venue city', country: 'The venue country', province: 'The venue province',
-  state: 'The venue state', zip: 'The venue ZIP code', phone: 'The venue phone number', stateprovince: 'The venue state and province',
+  address: 'The venue address',
+  city: 'The venue city',
+  country: 'The venue country',
+  province: 'The venue province',
+  state: 'The venue state',
+  zip: 'The venue ZIP code',
+  phone: 'The venue phone number',
+  stateprovince: 'The venue state and province',
 };
 /** Detail columns in body order. */
-const DETAIL_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'geo_lat', 'geo_lng'] as const;
+const DETAIL_FIELDS = [
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'zip',
+  'phone',
+  'website',
+  'stateprovince',
+  'geo_lat',
+  'geo_lng',
+] as const;
 
 /** The plugin derives stateprovince: the state for the US (or no country), otherwise the province. */
 function deriveStateProvince(v: { state: string; province: string; country: string }): string {
@@ -24,26 +51,57 @@ const region = (row: LinkedRow) => row.stateprovince || (row.country === 'United
 
 /** The plugin's Place (Tribe__Events__JSON_LD__Venue): text keys always present, address parts only when set. */
 function venueJsonLd(row: LinkedRow, image: Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = { '@type': 'Place', name: renderedName(row), description: jsonLdDescription(row) };
+  const out: Record<string, unknown> = {
+    '@type': 'Place',
+    name: renderedName(row),
+    description: jsonLdDescription(row),
+  };
   if (image) out.image = image.url;
   // The plugin's venue `url` is the single-venue page it does not link from JSON-LD: always empty.
   out.url = '';
-  out.address = dropEmpty({ '@type': 'PostalAddress', streetAddress: row.address, addressLocality: row.city,
-    addressRegion: region(row), postalCode: row.zip, addressCountry: row.country });
-  if (row.geo_lat !== null && row.geo_lng !== null) out.geo = { '@type': 'GeoCoordinates', latitude: row.geo_lat, longitude: row.geo_lng };
+  out.address = dropEmpty({
+    '@type': 'PostalAddress',
+    streetAddress: row.address,
+    addressLocality: row.city,
+    addressRegion: region(row),
+    postalCode: row.zip,
+    addressCountry: row.country,
+  });
+  if (row.geo_lat !== null && row.geo_lng !== null)
+    out.geo = { '@type': 'GeoCoordinates', latitude: row.geo_lat, longitude: row.geo_lng };
   out.telephone = row.phone;
   out.sameAs = row.website;
   return out;
 }
 
 export const venueKind: LinkedKind = {
-  kind: 'venue', route: 'venues', nameField: 'venue', label: 'Venue', type: 'tribe_venue', table: 'venues',
+  kind: 'venue',
+  route: 'venues',
+  nameField: 'venue',
+  label: 'Venue',
+  type: 'tribe_venue',
+  table: 'venues',
   searchColumns: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
   textFields: TEXT_FIELDS,
   writeArgs: {
-    show_map: Type.Optional(Type.String({ description: 'Whether events linked to the venue should show a map or not', ...declared({ default: null }) })),
-    show_map_link: Type.Optional(Type.String({ description: 'Whether events linked to the venue should show a map link or not', ...declared({ default: null }) })),
-    ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, Type.Optional(Type.String({ description: TEXT_FIELD_DESCRIPTIONS[f], ...declared({ default: null }) }))])),
+    show_map: Type.Optional(
+      Type.String({
+        description: 'Whether events linked to the venue should show a map or not',
+        ...declared({ default: null }),
+      }),
+    ),
+    show_map_link: Type.Optional(
+      Type.String({
+        description: 'Whether events linked to the venue should show a map link or not',
+        ...declared({ default: null }),
+      }),
+    ),
+    ...Object.fromEntries(
+      TEXT_FIELDS.map((f) => [
+        f,
+        Type.Optional(Type.String({ description: TEXT_FIELD_DESCRIPTIONS[f], ...declared({ default: null }) })),
+      ]),
+    ),
     // Our extension (the plugin needs Pro to geocode): accepted, not in the plugin's declarations (README, differences).
     geo_lat: Type.Optional(Type.Number({ description: 'The venue latitude', ...declared({ hidden: true }) })),
     geo_lng: Type.Optional(Type.Number({ description: 'The venue longitude', ...declared({ hidden: true }) })),
@@ -67,7 +125,11 @@ export const venueKind: LinkedKind = {
     // The plugin's saveVenueMeta derives stateprovince on every write from what that write sends (nothing sent: empty).
     if (!sent.has('stateprovince')) {
       const pick = (f: 'state' | 'province' | 'country') => (sent.has(f) ? str(p[f]) : '');
-      out.stateprovince = deriveStateProvince({ state: pick('state'), province: pick('province'), country: pick('country') });
+      out.stateprovince = deriveStateProvince({
+        state: pick('state'),
+        province: pick('province'),
+        country: pick('country'),
+      });
     }
     return out;
   },

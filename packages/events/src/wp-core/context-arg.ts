@@ -13,10 +13,13 @@ const listWords = (words: readonly string[]) =>
  * @example const { schema, validator } = contextArg(['view', 'embed', 'edit'])
  */
 export function contextArg(contexts: readonly Context[]) {
-  const schema = Type.Optional(Type.String({
-    description: 'Scope under which the request is made; determines fields present in response.',
-    enum: [...contexts], default: 'view',
-  }));
+  const schema = Type.Optional(
+    Type.String({
+      description: 'Scope under which the request is made; determines fields present in response.',
+      enum: [...contexts],
+      default: 'view',
+    }),
+  );
   const validator: Validator = (value, name) => {
     if ((contexts as readonly unknown[]).includes(value)) return true;
     const message = `${name} is not one of ${listWords(contexts)}.`;

@@ -11,5 +11,7 @@ const AVATAR_SIZES = [24, 48, 96] as const;
 export function avatarUrls(email: string): Record<string, string> {
   const trimmed = email.trim().toLowerCase();
   const hash = trimmed === '' ? '' : createHash('sha256').update(trimmed).digest('hex');
-  return Object.fromEntries(AVATAR_SIZES.map((s) => [String(s), `https://secure.gravatar.com/avatar/${hash}?s=${s}&d=mm&r=g`]));
+  return Object.fromEntries(
+    AVATAR_SIZES.map((s) => [String(s), `https://secure.gravatar.com/avatar/${hash}?s=${s}&d=mm&r=g`]),
+  );
 }

@@ -24,5 +24,9 @@ export const apiRootRoutes = (deps: WpCoreDeps): RouteDef[] => rootRoutes(deps, 
 
 /** The routes of `wp/v2` this service serves: its namespace index, `users/me` and `settings`. */
 export function wpV2Routes(deps: WpCoreDeps): RouteDef[] {
-  return [namespaceIndexRoute(deps.site, WP_NAMESPACE, deps.routes), ...usersMeRoutes({ site: deps.site, findUser: deps.findUser }), ...settingsRoutes(deps)];
+  return [
+    namespaceIndexRoute(deps.site, WP_NAMESPACE, deps.routes),
+    ...usersMeRoutes({ site: deps.site, findUser: deps.findUser }),
+    ...settingsRoutes(deps),
+  ];
 }

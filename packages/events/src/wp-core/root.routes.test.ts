@@ -13,25 +13,58 @@ const site = createSite(parseConfig({ siteUrl: 'http://calendar.test' }));
 // appears in `namespaces` and `routes` with nothing else changed.
 describe('the API root over a route registry', () => {
   let compiled: CompiledRoute[] = [];
-  const deps: WpCoreDeps = { site, tagline: '', adminEmail: async () => '', findUser: async () => undefined, routes: () => compiled };
+  const deps: WpCoreDeps = {
+    site,
+    tagline: '',
+    adminEmail: async () => '',
+    findUser: async () => undefined,
+    routes: () => compiled,
+  };
   const listed = endpoint({ methods: ['GET'], args: { schema: Type.Object({}) }, handler: () => ({ body: [] }) });
   compiled = [
     ...compileRoutes('', apiRootRoutes(deps)),
-    ...compileRoutes('tribe/events/v1', [namespaceIndexRoute(site, 'tribe/events/v1', () => compiled), { pattern: '/events', endpoints: [listed] }]),
-    ...compileRoutes('tec/v1', [namespaceIndexRoute(site, 'tec/v1', () => compiled), { pattern: '/events/(?P<id>\\d+)', endpoints: [listed] }]),
+    ...compileRoutes('tribe/events/v1', [
+      namespaceIndexRoute(site, 'tribe/events/v1', () => compiled),
+      { pattern: '/events', endpoints: [listed] },
+    ]),
+    ...compileRoutes('tec/v1', [
+      namespaceIndexRoute(site, 'tec/v1', () => compiled),
+      { pattern: '/events/(?P<id>\\d+)', endpoints: [listed] },
+    ]),
     ...compileRoutes('wp/v2', wpV2Routes(deps)),
   ];
   const dispatch = createDispatcher(compiled, (route, now) => describeRoute(site, route, now));
   const get = (route: string, query: Record<string, unknown> = {}) =>
-    dispatch({ method: 'GET', route, query, contentType: '', rawBody: '', overrideHeader: undefined, caller: null, now: Date.UTC(2026, 0, 1) });
+    dispatch({
+      method: 'GET',
+      route,
+      query,
+      contentType: '',
+      rawBody: '',
+      overrideHeader: undefined,
+      caller: null,
+      now: Date.UTC(2026, 0, 1),
+    });
 
   it('lists every namespace and route in registration order', async () => {
     const { reply } = await get('/');
     const body = reply.body as { namespaces: string[]; routes: Record<string, { namespace: string }> };
     expect(body.namespaces).toEqual(['tribe/events/v1', 'tec/v1', 'wp/v2']);
-    expect(Object.keys(body.routes)).toEqual(['/', '/tribe/events/v1', '/tribe/events/v1/events', '/tec/v1', '/tec/v1/events/(?P<id>\\d+)',
-      '/wp/v2', '/wp/v2/users/me', '/wp/v2/settings']);
-    expect(body.routes['/tec/v1/events/(?P<id>\\d+)']).toEqual({ namespace: 'tec/v1', methods: ['GET'], endpoints: [{ methods: ['GET'], args: [] }] });
+    expect(Object.keys(body.routes)).toEqual([
+      '/',
+      '/tribe/events/v1',
+      '/tribe/events/v1/events',
+      '/tec/v1',
+      '/tec/v1/events/(?P<id>\\d+)',
+      '/wp/v2',
+      '/wp/v2/users/me',
+      '/wp/v2/settings',
+    ]);
+    expect(body.routes['/tec/v1/events/(?P<id>\\d+)']).toEqual({
+      namespace: 'tec/v1',
+      methods: ['GET'],
+      endpoints: [{ methods: ['GET'], args: [] }],
+    });
     expect(reply.links).toEqual({ help: [{ href: 'https://developer.wordpress.org/rest-api/' }] });
   });
 

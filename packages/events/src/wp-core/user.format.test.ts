@@ -15,9 +15,14 @@ describe('userSlug', () => {
 
 describe('avatarUrls', () => {
   it('hashes the trimmed, lower-cased e-mail; no e-mail gives the hash-less URL', () => {
-    expect(avatarUrls('  CASEY@example.com ')['96']).toBe('https://secure.gravatar.com/avatar/b29f68227690dccb16d3e950f33fcd930aa704be4d7a4352121d84fd20d48020?s=96&d=mm&r=g');
-    expect(avatarUrls('')).toEqual({ 24: 'https://secure.gravatar.com/avatar/?s=24&d=mm&r=g',
-      48: 'https://secure.gravatar.com/avatar/?s=48&d=mm&r=g', 96: 'https://secure.gravatar.com/avatar/?s=96&d=mm&r=g' });
+    expect(avatarUrls('  CASEY@example.com ')['96']).toBe(
+      'https://secure.gravatar.com/avatar/b29f68227690dccb16d3e950f33fcd930aa704be4d7a4352121d84fd20d48020?s=96&d=mm&r=g',
+    );
+    expect(avatarUrls('')).toEqual({
+      24: 'https://secure.gravatar.com/avatar/?s=24&d=mm&r=g',
+      48: 'https://secure.gravatar.com/avatar/?s=48&d=mm&r=g',
+      96: 'https://secure.gravatar.com/avatar/?s=96&d=mm&r=g',
+    });
   });
 });
 

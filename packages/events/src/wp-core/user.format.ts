@@ -11,7 +11,13 @@ import { FRESH_INSTALL_OPTIONS } from './site-options.ts';
  * @example userSlug('Jane.Doe@Example') // 'jane-doeexample'
  */
 export function userSlug(login: string): string {
-  return login.slice(0, 50).toLowerCase().replace(/\./g, '-').replace(/[^a-z0-9_-]/g, '').replace(/-+/g, '-').replace(/^-|-$/g, '');
+  return login
+    .slice(0, 50)
+    .toLowerCase()
+    .replace(/\./g, '-')
+    .replace(/[^a-z0-9_-]/g, '')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC) as `gmdate( 'c' )` prints it. */
@@ -25,13 +31,29 @@ export function userBody(user: UserRow, context: Context, site: Site): Record<st
   const slug = userSlug(user.login);
   const common = { name: user.display_name, url: user.url, description: '', link: `${site.home}/author/${slug}/` };
   if (context !== 'edit') {
-    return { id: user.id, ...common, slug, avatar_urls: avatarUrls(user.email), ...(context === 'view' ? { meta: [] } : {}) };
+    return {
+      id: user.id,
+      ...common,
+      slug,
+      avatar_urls: avatarUrls(user.email),
+      ...(context === 'view' ? { meta: [] } : {}),
+    };
   }
   const role = isRole(user.role) ? user.role : undefined;
   const caps = role ? wordpressCapabilities(role) : [];
   return {
-    id: user.id, username: user.login, name: common.name, first_name: '', last_name: '', email: user.email, url: common.url,
-    description: '', link: common.link, locale: FRESH_INSTALL_OPTIONS.language, nickname: user.login, slug,
+    id: user.id,
+    username: user.login,
+    name: common.name,
+    first_name: '',
+    last_name: '',
+    email: user.email,
+    url: common.url,
+    description: '',
+    link: common.link,
+    locale: FRESH_INSTALL_OPTIONS.language,
+    nickname: user.login,
+    slug,
     roles: role ? [role] : [],
     registered_date: rfc3339(user.created_gmt),
     // WordPress's allcaps: every capability of the role, then the role's own name.

@@ -12,14 +12,37 @@ const listFile = (name: string) => fileURLToPath(new URL(`./${name}`, import.met
 const FORMAT_VERSION = 1;
 
 /** The list files of one kit, and the issue its open gaps belong to. */
-export interface KitLists { readonly deliberate: string; readonly gaps: string; readonly issue: number; readonly kit: string }
-export const TRIBE_LISTS: KitLists = { deliberate: listFile('deliberate-differences.json'), gaps: listFile('known-open-gaps.json'), issue: 11, kit: 'TEC 6.17.2 (tribe/events/v1)' };
+export interface KitLists {
+  readonly deliberate: string;
+  readonly gaps: string;
+  readonly issue: number;
+  readonly kit: string;
+}
+export const TRIBE_LISTS: KitLists = {
+  deliberate: listFile('deliberate-differences.json'),
+  gaps: listFile('known-open-gaps.json'),
+  issue: 11,
+  kit: 'TEC 6.17.2 (tribe/events/v1)',
+};
 /** `tec/v1` (issue 25); its gaps are also the steps waiting for WordPress core routes (`users/me`, settings, the root). */
-export const TEC_V1_LISTS: KitLists = { deliberate: listFile('tec-v1-deliberate-differences.json'), gaps: listFile('tec-v1-open-gaps.json'), issue: 25, kit: 'TEC 6.17.2 (tec/v1)' };
+export const TEC_V1_LISTS: KitLists = {
+  deliberate: listFile('tec-v1-deliberate-differences.json'),
+  gaps: listFile('tec-v1-open-gaps.json'),
+  issue: 25,
+  kit: 'TEC 6.17.2 (tec/v1)',
+};
 
 export type StoreName = 'sqlite' | 'postgres';
-export interface Difference { readonly id: string; readonly summary: string; readonly steps: readonly string[] }
-export interface Gap { readonly step: string; readonly stores: readonly StoreName[]; readonly cause: string }
+export interface Difference {
+  readonly id: string;
+  readonly summary: string;
+  readonly steps: readonly string[];
+}
+export interface Gap {
+  readonly step: string;
+  readonly stores: readonly StoreName[];
+  readonly cause: string;
+}
 
 function load<T extends { version: number }>(file: string): T {
   const data = JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -27,11 +50,17 @@ function load<T extends { version: number }>(file: string): T {
   return data;
 }
 
-export const deliberateDifferences = (lists = TRIBE_LISTS): readonly Difference[] => load<{ version: number; differences: Difference[] }>(lists.deliberate).differences;
-export const knownGaps = (lists = TRIBE_LISTS): readonly Gap[] => load<{ version: number; gaps: Gap[] }>(lists.gaps).gaps;
+export const deliberateDifferences = (lists = TRIBE_LISTS): readonly Difference[] =>
+  load<{ version: number; differences: Difference[] }>(lists.deliberate).differences;
+export const knownGaps = (lists = TRIBE_LISTS): readonly Gap[] =>
+  load<{ version: number; gaps: Gap[] }>(lists.gaps).gaps;
 
 /** Rewrites the open-gaps list from the failures of a run on each store (after fixes land: `EVENTS_KIT_WRITE_GAPS=1`). */
-export function writeKnownGaps(failures: ReadonlyMap<StoreName, readonly StepResult[]>, deliberate: ReadonlySet<string>, lists = TRIBE_LISTS): void {
+export function writeKnownGaps(
+  failures: ReadonlyMap<StoreName, readonly StepResult[]>,
+  deliberate: ReadonlySet<string>,
+  lists = TRIBE_LISTS,
+): void {
   const byStep = new Map<string, { stores: StoreName[]; cause: string }>();
   for (const [store, steps] of failures) {
     for (const s of steps) {
@@ -41,7 +70,9 @@ export function writeKnownGaps(failures: ReadonlyMap<StoreName, readonly StepRes
       byStep.set(s.id, entry);
     }
   }
-  const gaps = [...byStep].sort(([a], [b]) => a.localeCompare(b)).map(([step, g]) => ({ step, stores: g.stores, cause: g.cause }));
+  const gaps = [...byStep]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([step, g]) => ({ step, stores: g.stores, cause: g.cause }));
   const about = `Kit steps that still differ from ${lists.kit} (issue ${lists.issue}), with the first difference; regenerate with EVENTS_KIT_WRITE_GAPS=1.`;
   // One gap per line, so a fix shows in review as the lines it removes.
   const lines = gaps.map((g) => `  ${JSON.stringify(g)}`).join(',\n');

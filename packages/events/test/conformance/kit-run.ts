@@ -16,15 +16,30 @@ const kitDir = (name: string) => fileURLToPath(new URL(`../../../../../shared/co
 
 /** A recorded kit: where it is, which REST base its compare.py is given, and the prefix of its summary line. */
 export interface Kit {
-  readonly dir: string; readonly base: string; readonly summaryPrefix: string; readonly emails: boolean;
+  readonly dir: string;
+  readonly base: string;
+  readonly summaryPrefix: string;
+  readonly emails: boolean;
   /** Settings of the recorded site (environment variables of the service), e.g. its title. */
   readonly env: Readonly<Record<string, string>>;
 }
 
 /** `tribe/events/v1` (issue 11): `--base` is the namespace root. */
-export const TRIBE_KIT: Kit = { dir: kitDir('tec'), base: '/wp-json/tribe/events/v1', summaryPrefix: 'tec-dev-conformance:', emails: false, env: {} };
+export const TRIBE_KIT: Kit = {
+  dir: kitDir('tec'),
+  base: '/wp-json/tribe/events/v1',
+  summaryPrefix: 'tec-dev-conformance:',
+  emails: false,
+  env: {},
+};
 /** `tec/v1` (issue 25): `--base` is the REST root; its steps also reach `tribe/events/v1` and WordPress core routes. */
-export const TEC_V1_KIT: Kit = { dir: kitDir('tec-v1'), base: '/wp-json', summaryPrefix: 'tec-v1-conformance:', emails: true, env: { EVENTS_SITE_NAME: 'TEC Reference' } };
+export const TEC_V1_KIT: Kit = {
+  dir: kitDir('tec-v1'),
+  base: '/wp-json',
+  summaryPrefix: 'tec-v1-conformance:',
+  emails: true,
+  env: { EVENTS_SITE_NAME: 'TEC Reference' },
+};
 export const KIT_DIR = TRIBE_KIT.dir;
 
 /** The two users both kits' READMEs ask for, created in this order on a fresh store (the e-mails: `tec/v1`'s `users/me`). */
@@ -33,17 +48,29 @@ const KIT_USERS = [
   { login: 'casey', role: 'author', appPassword: 'TecDevAuthorPass00000000', email: 'casey@example.com' },
 ] as const;
 
-export interface StepResult { id: string; area: string; pass: boolean; line: string; firstDifference?: string }
-export interface KitRun { steps: Map<string, StepResult>; summary: string; exitCode: number; output: string }
+export interface StepResult {
+  id: string;
+  area: string;
+  pass: boolean;
+  line: string;
+  firstDifference?: string;
+}
+export interface KitRun {
+  steps: Map<string, StepResult>;
+  summary: string;
+  exitCode: number;
+  output: string;
+}
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const probe = createServer();
-  probe.once('error', reject);
-  probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 
 /** compare.py prints `PASS 001 area  …` or `FAIL 001 area  …` followed by an indented `at …` line per failure. */
 export function parseKitOutput(output: string): Map<string, StepResult> {
@@ -84,8 +111,15 @@ export async function runKit(factory: StoreFactory, kit: Kit = TRIBE_KIT): Promi
     await app.listen({ port, host: '127.0.0.1' });
     try {
       const [admin, author] = KIT_USERS;
-      const args = [join(kit.dir, 'compare.py'), '--base', `${siteUrl}${kit.base}`,
-        '--auth', `${admin.login}:${admin.appPassword}`, '--author-auth', `${author.login}:${author.appPassword}`];
+      const args = [
+        join(kit.dir, 'compare.py'),
+        '--base',
+        `${siteUrl}${kit.base}`,
+        '--auth',
+        `${admin.login}:${admin.appPassword}`,
+        '--author-auth',
+        `${author.login}:${author.appPassword}`,
+      ];
       // Asynchronous on purpose: the server answering the kit runs on this event loop.
       const { output, exitCode } = await new Promise<{ output: string; exitCode: number }>((resolve) => {
         execFile('python3', args, { maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) => {

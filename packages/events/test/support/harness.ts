@@ -12,14 +12,20 @@ import { userService } from '../../src/user/index.ts';
 export const PG_ADMIN_URL = process.env.EVENTS_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A fresh database per test file: a temp SQLite file, or a new PostgreSQL database dropped afterwards. */
-export interface StoreFactory { name: 'sqlite' | 'postgres'; create(): Promise<{ url: string; dispose(): Promise<void> }> }
+export interface StoreFactory {
+  name: 'sqlite' | 'postgres';
+  create(): Promise<{ url: string; dispose(): Promise<void> }>;
+}
 
 export const STORES: StoreFactory[] = [
   {
     name: 'sqlite',
     async create() {
       const dir = mkdtempSync(join(tmpdir(), 'events-test-'));
-      return { url: `sqlite:${join(dir, 'events.sqlite')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+      return {
+        url: `sqlite:${join(dir, 'events.sqlite')}`,
+        dispose: async () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
   },
   {
@@ -57,8 +63,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
-export interface TestResponse { status: number; headers: Headers; body: any; text: string }
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+  body: any;
+  text: string;
+}
 
 /** Builds a form body the way PHP expects: arrays as `a[]=`, objects as `a[b]=`. */
 export function formEncode(data: Record<string, unknown>, prefix = ''): string {
@@ -67,7 +78,8 @@ export function formEncode(data: Record<string, unknown>, prefix = ''): string {
     const key = prefix ? `${prefix}[${k}]` : k;
     if (Array.isArray(v)) {
       v.forEach((item, i) => {
-        if (item !== null && typeof item === 'object') parts.push(formEncode(item as Record<string, unknown>, `${key}[${i}]`));
+        if (item !== null && typeof item === 'object')
+          parts.push(formEncode(item as Record<string, unknown>, `${key}[${i}]`));
         else parts.push(`${encodeURIComponent(`${key}[]`)}=${encodeURIComponent(String(item))}`);
       });
     } else if (v !== null && typeof v === 'object') parts.push(formEncode(v as Record<string, unknown>, key));
@@ -94,15 +106,30 @@ export interface Service {
 
 export const DEFAULT_NOW = Date.UTC(2018, 0, 10, 12, 0, 0);
 
-interface ServiceOptions { timezone?: string; now?: number; env?: NodeJS.ProcessEnv }
+interface ServiceOptions {
+  timezone?: string;
+  now?: number;
+  env?: NodeJS.ProcessEnv;
+}
 
 /** Serves `url` with the real app on 127.0.0.1 (an ephemeral port). */
 async function serve(url: string, clock: { now: number }, opts: ServiceOptions) {
   const store = await openStore(url);
-  const config = parseConfig({ port: 0, db: url, siteUrl: 'http://wordpress.test', timezone: opts.timezone ?? 'UTC' }, opts.env ?? {});
+  const config = parseConfig(
+    { port: 0, db: url, siteUrl: 'http://wordpress.test', timezone: opts.timezone ?? 'UTC' },
+    opts.env ?? {},
+  );
   const app = createEventsApp({ config, store, clock: () => clock.now, logger: pino({ level: 'silent' }) });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { store, address, request: requester(address), close: async () => { await app.close(); await store.close(); } };
+  return {
+    store,
+    address,
+    request: requester(address),
+    close: async () => {
+      await app.close();
+      await store.close();
+    },
+  };
 }
 
 /** Starts the real service on 127.0.0.1 over a fresh store, with one user per role. */
@@ -117,7 +144,14 @@ export async function startService(factory: StoreFactory, opts: ServiceOptions =
   for (const role of ROLE_LOGINS) userIds[role] = (await users.add(role, role, { appPassword: PASSWORD })).id;
   const { store, address, request } = instance;
   return {
-    base: address, rest: `http://wordpress.test${REST}`, store, userIds, clock, request, dbUrl: db.url, uploadsDir,
+    base: address,
+    rest: `http://wordpress.test${REST}`,
+    store,
+    userIds,
+    clock,
+    request,
+    dbUrl: db.url,
+    uploadsDir,
     get: (path, o) => request('GET', path, o),
     post: (path, form, as = 'administrator') => request('POST', path, { form, as }),
     async close() {
@@ -132,8 +166,14 @@ export async function startService(factory: StoreFactory, opts: ServiceOptions =
  * A second instance of the service over the same database as `svc`, as a deployment with several servers runs;
  * `dbUrl` reaches that database another way (through a proxy).
  */
-export async function startSibling(svc: Service, opts: ServiceOptions & { dbUrl?: string } = {}): Promise<Pick<Service, 'request' | 'get' | 'close'>> {
-  const instance = await serve(opts.dbUrl ?? svc.dbUrl, svc.clock, { ...opts, env: { EVENTS_UPLOADS_DIR: svc.uploadsDir, ...opts.env } });
+export async function startSibling(
+  svc: Service,
+  opts: ServiceOptions & { dbUrl?: string } = {},
+): Promise<Pick<Service, 'request' | 'get' | 'close'>> {
+  const instance = await serve(opts.dbUrl ?? svc.dbUrl, svc.clock, {
+    ...opts,
+    env: { EVENTS_UPLOADS_DIR: svc.uploadsDir, ...opts.env },
+  });
   return { request: instance.request, get: (path, o) => instance.request('GET', path, o), close: instance.close };
 }
 
@@ -156,29 +196,54 @@ function requester(address: string): Service['request'] {
       body = JSON.stringify(o.json);
       headers['content-type'] ??= 'application/json';
     }
-    let url = path.startsWith('http') ? path : `${address}${path.startsWith('/wp-json') || path.startsWith('/?') ? '' : rest}${path}`;
+    let url = path.startsWith('http')
+      ? path
+      : `${address}${path.startsWith('/wp-json') || path.startsWith('/?') ? '' : rest}${path}`;
     if (o.query) {
-      const qs = Object.entries(o.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${encodeURIComponent(`${k}[]`)}=${encodeURIComponent(String(x))}`) : [`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`])).join('&');
+      const qs = Object.entries(o.query)
+        .flatMap(([k, v]) =>
+          Array.isArray(v)
+            ? v.map((x) => `${encodeURIComponent(`${k}[]`)}=${encodeURIComponent(String(x))}`)
+            : [`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`],
+        )
+        .join('&');
       url += (url.includes('?') ? '&' : '?') + qs;
     }
     const res = await fetch(url, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = undefined;
-    try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 }
 
 /** Creates an event as the administrator and returns its body; fails the test on any other status. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see TestResponse
-export async function createEvent(svc: Service, fields: Record<string, unknown>, as: RequestOptions['as'] = 'administrator'): Promise<any> {
-  const res = await svc.request('POST', '/events', { form: { start_date: '2018-01-12 10:00:00', end_date: '2018-01-12 12:00:00', ...fields }, as });
+export async function createEvent(
+  svc: Service,
+  fields: Record<string, unknown>,
+  as: RequestOptions['as'] = 'administrator',
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see TestResponse
+): Promise<any> {
+  const res = await svc.request('POST', '/events', {
+    form: { start_date: '2018-01-12 10:00:00', end_date: '2018-01-12 12:00:00', ...fields },
+    as,
+  });
   if (res.status !== 201) throw new Error(`create event failed: ${res.status} ${res.text}`);
   return res.body;
 }
 
-export async function count(svc: Service, table: 'posts' | 'terms' | 'events' | 'event_terms' | 'event_organizers'): Promise<number> {
-  const r = await svc.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('c')).executeTakeFirstOrThrow();
+export async function count(
+  svc: Service,
+  table: 'posts' | 'terms' | 'events' | 'event_terms' | 'event_organizers',
+): Promise<number> {
+  const r = await svc.store.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('c'))
+    .executeTakeFirstOrThrow();
   return Number(r.c);
 }
 

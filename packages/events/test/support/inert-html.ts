@@ -1,17 +1,100 @@
 // An independent check that stored or returned HTML can run nothing in a browser: it does not reuse the sanitizer's
 // allow-lists, it looks for what executes (script-capable elements, event handlers, script URLs, CSS that loads).
 
-const ACTIVE_ELEMENTS = new Set(['script', 'svg', 'math', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
-  'meta', 'base', 'link', 'style', 'form', 'input', 'select', 'keygen', 'isindex', 'body', 'html', 'head', 'xml',
-  'layer', 'bgsound', 'marquee', 'template', 'noscript', 'source', 'animate', 'set', 'foreignobject', 'xss', 'portal']);
+const ACTIVE_ELEMENTS = new Set([
+  'script',
+  'svg',
+  'math',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'meta',
+  'base',
+  'link',
+  'style',
+  'form',
+  'input',
+  'select',
+  'keygen',
+  'isindex',
+  'body',
+  'html',
+  'head',
+  'xml',
+  'layer',
+  'bgsound',
+  'marquee',
+  'template',
+  'noscript',
+  'source',
+  'animate',
+  'set',
+  'foreignobject',
+  'xss',
+  'portal',
+]);
 
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'poster', 'background', 'cite', 'data', 'srcset',
-  'xlink:href', 'longdesc', 'usemap', 'dynsrc', 'lowsrc', 'to', 'code', 'codebase', 'classid', 'archive', 'ping']);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'poster',
+  'background',
+  'cite',
+  'data',
+  'srcset',
+  'xlink:href',
+  'longdesc',
+  'usemap',
+  'dynsrc',
+  'lowsrc',
+  'to',
+  'code',
+  'codebase',
+  'classid',
+  'archive',
+  'ping',
+]);
 
-const SAFE_SCHEMES = new Set(['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp',
-  'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn']);
+const SAFE_SCHEMES = new Set([
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'mailto',
+  'news',
+  'irc',
+  'irc6',
+  'ircs',
+  'gopher',
+  'nntp',
+  'feed',
+  'telnet',
+  'mms',
+  'rtsp',
+  'sms',
+  'svn',
+  'tel',
+  'fax',
+  'xmpp',
+  'webcal',
+  'urn',
+]);
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', tab: '\t', newline: '\n' };
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  colon: ':',
+  tab: '\t',
+  newline: '\n',
+};
 
 /** Decodes the entities a browser decodes in attribute values (numeric ones without `;` too). */
 export function decodeEntities(s: string): string {
@@ -38,8 +121,13 @@ export function activeContent(html: string): string[] {
       const key = attr[1]!.toLowerCase();
       const value = (attr[2] ?? '').replace(/^["']|["']$/g, '');
       if (key.startsWith('on')) found.push(`${key} handler on <${name}>`);
-      if (key === 'style' && /url\s*\(|expression|behavior|binding|\\/i.test(decodeEntities(value))) found.push(`style loads on <${name}>`);
-      if (key === 'srcset' ? value.split(',').some((c) => unsafeUrl(c.trim())) : URL_ATTRIBUTES.has(key) && unsafeUrl(value)) {
+      if (key === 'style' && /url\s*\(|expression|behavior|binding|\\/i.test(decodeEntities(value)))
+        found.push(`style loads on <${name}>`);
+      if (
+        key === 'srcset'
+          ? value.split(',').some((c) => unsafeUrl(c.trim()))
+          : URL_ATTRIBUTES.has(key) && unsafeUrl(value)
+      ) {
         found.push(`${key}="${value}" on <${name}>`);
       }
     }
@@ -54,6 +142,7 @@ export function activeContentIn(value: unknown, path = '$'): string[] {
     return [...urlField, ...activeContent(value).map((f) => `${path}: ${f}`)];
   }
   if (Array.isArray(value)) return value.flatMap((v, i) => activeContentIn(v, `${path}[${i}]`));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => activeContentIn(v, `${path}.${k}`));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => activeContentIn(v, `${path}.${k}`));
   return [];
 }

@@ -22,22 +22,38 @@ export async function startNotifyProxy(target: { host: string; port: number }): 
     const state = { client, queue: [] as Buffer[] };
     let listening = false;
     client.on('data', (chunk) => {
-      if (!listening && /listen /i.test(chunk.toString('latin1'))) { listening = true; listeners.add(state); }
+      if (!listening && /listen /i.test(chunk.toString('latin1'))) {
+        listening = true;
+        listeners.add(state);
+      }
       upstream.write(chunk);
     });
-    upstream.on('data', (chunk) => { if (listening && held) state.queue.push(chunk); else client.write(chunk); });
-    const end = () => { client.destroy(); upstream.destroy(); listeners.delete(state); };
+    upstream.on('data', (chunk) => {
+      if (listening && held) state.queue.push(chunk);
+      else client.write(chunk);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      listeners.delete(state);
+    };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: (server.address() as { port: number }).port,
-    hold: () => { held = true; },
+    hold: () => {
+      held = true;
+    },
     release() {
       held = false;
       for (const l of listeners) for (const chunk of l.queue.splice(0)) l.client.write(chunk);
     },
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

@@ -20,7 +20,13 @@ export interface AnalysisFlags extends ReleaseQueryFlags {
   limit?: string;
 }
 
-const list = (v: string | undefined): string[] | null => (v === undefined ? null : v.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+const list = (v: string | undefined): string[] | null =>
+  v === undefined
+    ? null
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 const int = (v: string | undefined, flag: string): number | undefined => {
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`${flag} ${JSON.stringify(v)} is not a whole number`);
@@ -43,17 +49,28 @@ export function withAnalysisOptions(command: Command): Command {
  * or `{"query","error":{code,detail}}` for a refused query (exit status 1; the other queries still run).
  */
 export async function runAnalysis<S extends TObject, A>(
-  ctx: CliContext, args: string[], flags: AnalysisFlags, request: S, run: (release: OpenRelease, body: WireOf<S>) => Promise<A>,
-  extra: Record<string, unknown>, shape: (answer: A) => unknown,
+  ctx: CliContext,
+  args: string[],
+  flags: AnalysisFlags,
+  request: S,
+  run: (release: OpenRelease, body: WireOf<S>) => Promise<A>,
+  extra: Record<string, unknown>,
+  shape: (answer: A) => unknown,
 ): Promise<void> {
   const { yearMin, yearMax, queries } = await queriesAndYears(args, flags);
   const release = await openRelease(flags.release, { mode: flags.disk ? 'disk' : 'memory' });
   try {
     for (const query of queries) {
       const raw = {
-        index: flags.index, query, year_min: yearMin ?? null, year_max: yearMax ?? null,
-        case: flags.ignoreCase ? 'insensitive' : 'sensitive', whole_word: flags.wholeWord,
-        languages: list(flags.languages), sources: list(flags.sources), topics: list(flags.topics),
+        index: flags.index,
+        query,
+        year_min: yearMin ?? null,
+        year_max: yearMax ?? null,
+        case: flags.ignoreCase ? 'insensitive' : 'sensitive',
+        whole_word: flags.wholeWord,
+        languages: list(flags.languages),
+        sources: list(flags.sources),
+        topics: list(flags.topics),
         ...(flags.limit === undefined ? {} : { limit: int(flags.limit, '--limit') }),
         ...(flags.seed === undefined ? {} : { seed: int(flags.seed, '--seed') }),
         ...extra,
@@ -77,38 +94,90 @@ export async function runAnalysis<S extends TObject, A>(
 
 /** `news ngrams`: one JSON line per query, `{"query","direction","mode","total_occurrences","continuations":[{words,count,share}]}`. */
 export const ngramsCommand: CliCommand = (program: Command, ctx) => {
-  withAnalysisOptions(program
-    .command('ngrams')
-    .description('the 1–3 words that follow (or precede) each phrase, with counts and shares')
-    .argument('[query...]', 'phrases (quote each for the shell)'))
+  withAnalysisOptions(
+    program
+      .command('ngrams')
+      .description('the 1–3 words that follow (or precede) each phrase, with counts and shares')
+      .argument('[query...]', 'phrases (quote each for the shell)'),
+  )
     .option('--direction <side>', 'right (the words that follow) or left (the words that precede)', 'right')
     .option('--words <n>', 'words in each continuation, 1–3', '1')
-    .option('--complete', 'complete the phrase\'s partial last word (econom → economy, economic…)', false)
-    .action(action(ctx, 'ngrams', async (args: string[], flags: AnalysisFlags & { direction: string; words: string; complete: boolean }) => {
-      await runAnalysis(ctx, args, flags, NgramsRequest, (release, body) => ngrams(release, body),
-        { direction: flags.direction, words: int(flags.words, '--words'), complete: flags.complete },
-        (a) => ({ query: a.query, direction: a.direction, mode: a.mode, total_occurrences: a.total_occurrences, continuations: a.continuations }));
-    }));
+    .option('--complete', "complete the phrase's partial last word (econom → economy, economic…)", false)
+    .action(
+      action(
+        ctx,
+        'ngrams',
+        async (args: string[], flags: AnalysisFlags & { direction: string; words: string; complete: boolean }) => {
+          await runAnalysis(
+            ctx,
+            args,
+            flags,
+            NgramsRequest,
+            (release, body) => ngrams(release, body),
+            { direction: flags.direction, words: int(flags.words, '--words'), complete: flags.complete },
+            (a) => ({
+              query: a.query,
+              direction: a.direction,
+              mode: a.mode,
+              total_occurrences: a.total_occurrences,
+              continuations: a.continuations,
+            }),
+          );
+        },
+      ),
+    );
 };
 
 /** `news collocations`: one JSON line per query, `{"query","mode","node_frequency","corpus_words","collocates":[…]}` as the v2 call answers. */
 export const collocationsCommand: CliCommand = (program: Command, ctx) => {
-  withAnalysisOptions(program
-    .command('collocations')
-    .description('the words within a window of each phrase\'s occurrences, with logDice, MI and log-likelihood')
-    .argument('[query...]', 'phrases (quote each for the shell)'))
+  withAnalysisOptions(
+    program
+      .command('collocations')
+      .description("the words within a window of each phrase's occurrences, with logDice, MI and log-likelihood")
+      .argument('[query...]', 'phrases (quote each for the shell)'),
+  )
     .option('--left <n>', 'words before each occurrence, 0–10', '5')
     .option('--right <n>', 'words after each occurrence, 0–10', '5')
     .option('--by-position', 'also count each collocate at every window position', false)
     .option('--sort-by <measure>', 'log_dice, mi, log_likelihood or frequency', 'log_dice')
     .option('--min-frequency <n>', 'least window frequency of a listed collocate', '2')
-    .action(action(ctx, 'collocations', async (args: string[], flags: AnalysisFlags & { left: string; right: string; byPosition: boolean; sortBy: string; minFrequency: string }) => {
-      await runAnalysis(ctx, args, flags, CollocationsRequest, (release, body) => collocations(release, body), {
-        left: int(flags.left, '--left'), right: int(flags.right, '--right'), by_position: flags.byPosition,
-        sort_by: flags.sortBy, min_frequency: int(flags.minFrequency, '--min-frequency'),
-      }, (a) => ({
-        query: a.query, mode: a.mode, total_occurrences: a.total_occurrences, node_frequency: a.node_frequency,
-        corpus_words: a.corpus_words, collocates: a.collocates,
-      }));
-    }));
+    .action(
+      action(
+        ctx,
+        'collocations',
+        async (
+          args: string[],
+          flags: AnalysisFlags & {
+            left: string;
+            right: string;
+            byPosition: boolean;
+            sortBy: string;
+            minFrequency: string;
+          },
+        ) => {
+          await runAnalysis(
+            ctx,
+            args,
+            flags,
+            CollocationsRequest,
+            (release, body) => collocations(release, body),
+            {
+              left: int(flags.left, '--left'),
+              right: int(flags.right, '--right'),
+              by_position: flags.byPosition,
+              sort_by: flags.sortBy,
+              min_frequency: int(flags.minFrequency, '--min-frequency'),
+            },
+            (a) => ({
+              query: a.query,
+              mode: a.mode,
+              total_occurrences: a.total_occurrences,
+              node_frequency: a.node_frequency,
+              corpus_words: a.corpus_words,
+              collocates: a.collocates,
+            }),
+          );
+        },
+      ),
+    );
 };

@@ -13,6 +13,9 @@ export type CliCommand = (program: Command, ctx: CliContext) => void;
 
 /** Structured logs go to stderr, so stdout stays for results (JSON lines) that scripts read. */
 export function createCliContext(): CliContext {
-  const logger = pino({ name: 'news', level: process.env['LOG_LEVEL'] ?? 'info' }, pino.destination({ fd: 2, sync: true }));
+  const logger = pino(
+    { name: 'news', level: process.env['LOG_LEVEL'] ?? 'info' },
+    pino.destination({ fd: 2, sync: true }),
+  );
   return { logger, stdout: process.stdout, stderr: process.stderr };
 }

@@ -7,11 +7,12 @@ import { queriesAndYears, withReleaseQueryOptions, type ReleaseQueryFlags } from
 
 /** `news count`: one JSON line per query, `{"query","count","by_shard":{shard_id:count}}`, for scripts and checks. */
 export const countCommand: CliCommand = (program: Command, ctx) => {
-  withReleaseQueryOptions(program
-    .command('count')
-    .description('count occurrences of exact byte strings in a release, per shard and in total')
-    .argument('[query...]', 'queries (UTF-8, matched byte-exact and case-sensitive unless --ignore-case)'))
-    .action(action(ctx, 'count', async (args: string[], flags: ReleaseQueryFlags) => runCount(ctx, args, flags)));
+  withReleaseQueryOptions(
+    program
+      .command('count')
+      .description('count occurrences of exact byte strings in a release, per shard and in total')
+      .argument('[query...]', 'queries (UTF-8, matched byte-exact and case-sensitive unless --ignore-case)'),
+  ).action(action(ctx, 'count', async (args: string[], flags: ReleaseQueryFlags) => runCount(ctx, args, flags)));
 };
 
 async function runCount(ctx: CliContext, args: string[], flags: ReleaseQueryFlags): Promise<void> {
@@ -24,7 +25,9 @@ async function runCount(ctx: CliContext, args: string[], flags: ReleaseQueryFlag
   try {
     const index = release.indexes.get(flags.index);
     if (!index) {
-      throw new UsageError(`release ${flags.release} has no index ${JSON.stringify(flags.index)}; it has ${[...release.indexes.keys()].join(', ')}`);
+      throw new UsageError(
+        `release ${flags.release} has no index ${JSON.stringify(flags.index)}; it has ${[...release.indexes.keys()].join(', ')}`,
+      );
     }
     const shards = index.shards.filter((s) => Number(s.year) >= yearMin && Number(s.year) <= yearMax);
     const options = { caseInsensitive: flags.ignoreCase, wholeWord: flags.wholeWord };
@@ -35,7 +38,8 @@ async function runCount(ctx: CliContext, args: string[], flags: ReleaseQueryFlag
       try {
         const prepared = prepareMatch(query, options);
         for (const s of shards) {
-          const n = query === '' ? s.reader.count(new Uint8Array(0)) : await matchPrepared(s.reader, prepared, budget).count();
+          const n =
+            query === '' ? s.reader.count(new Uint8Array(0)) : await matchPrepared(s.reader, prepared, budget).count();
           byShard[s.shardId] = n;
           count += n;
         }

@@ -23,7 +23,7 @@ async function corpusFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await corpusFiles(p));
+    if (entry.isDirectory()) out.push(...(await corpusFiles(p)));
     else if (entry.name.endsWith('.jsonl.gz')) out.push(p);
   }
   return out.sort();
@@ -67,7 +67,11 @@ async function ensureDemoRelease(ctx: CliContext, forceSynthetic: boolean): Prom
   const progress = createProgressReporter(ctx.stderr, ctx.logger);
   try {
     await buildRelease({
-      inputs, out, indexVersion: `demo-${label}-${key}`, skipBad: true, force: true,
+      inputs,
+      out,
+      indexVersion: `demo-${label}-${key}`,
+      skipBad: true,
+      force: true,
       onProgress: (p) => progress.report(p),
     });
   } finally {
@@ -80,11 +84,15 @@ async function ensureDemoRelease(ctx: CliContext, forceSynthetic: boolean): Prom
 export const demoCommand: CliCommand = (program: Command, ctx) => {
   program
     .command('demo')
-    .description('build a demo release once (real corpora beside the repo if present, else a synthetic corpus) and serve it')
+    .description(
+      'build a demo release once (real corpora beside the repo if present, else a synthetic corpus) and serve it',
+    )
     .option('--port <n>', 'gateway port (0 picks a free one)', parsePort, 8080)
     .option('--synthetic', 'use the generated synthetic corpus even when the real corpora are present', false)
-    .action(action(ctx, 'demo', async (flags: { port: number; synthetic: boolean }) => {
-      const release = await ensureDemoRelease(ctx, flags.synthetic);
-      await serveRelease(ctx, release, flags.port);
-    }));
+    .action(
+      action(ctx, 'demo', async (flags: { port: number; synthetic: boolean }) => {
+        const release = await ensureDemoRelease(ctx, flags.synthetic);
+        await serveRelease(ctx, release, flags.port);
+      }),
+    );
 };

@@ -10,13 +10,27 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const KNOWN = [UsageError, CorpusError, CountryTableError, MetadataStoreError, BuildError, ReleaseVerificationError, ShardFormatError, ShardTooLargeError, ShardSpecError];
+const KNOWN = [
+  UsageError,
+  CorpusError,
+  CountryTableError,
+  MetadataStoreError,
+  BuildError,
+  ReleaseVerificationError,
+  ShardFormatError,
+  ShardTooLargeError,
+  ShardSpecError,
+];
 
 /**
  * Wraps a command action: a known error prints its one-line message and exits 1 (2 for usage errors);
  * an unknown one is logged with its stack and exits 70 (EX_SOFTWARE), since it is a bug to report.
  */
-export function action<A extends unknown[]>(ctx: CliContext, name: string, run: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+export function action<A extends unknown[]>(
+  ctx: CliContext,
+  name: string,
+  run: (...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await run(...args);
@@ -30,7 +44,9 @@ export function action<A extends unknown[]>(ctx: CliContext, name: string, run: 
         return;
       }
       ctx.logger.error({ err: e }, `news ${name} failed unexpectedly`);
-      ctx.stderr.write(`news ${name}: unexpected error (${(e as Error).message ?? String(e)}); please report it with the log above\n`);
+      ctx.stderr.write(
+        `news ${name}: unexpected error (${(e as Error).message ?? String(e)}); please report it with the log above\n`,
+      );
       process.exitCode = 70;
     }
   };

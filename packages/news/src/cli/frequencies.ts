@@ -31,7 +31,9 @@ type Request = WireOf<typeof FrequenciesRequest>;
 export const frequenciesCommand: CliCommand = (program: Command, ctx) => {
   program
     .command('frequencies')
-    .description('top words of crawl years or periods with counts and rates per million words, from the word-count tables')
+    .description(
+      'top words of crawl years or periods with counts and rates per million words, from the word-count tables',
+    )
     .requiredOption('--release <dir>', 'release directory built by news build')
     .option('--index <name>', 'index name', 'news')
     .option('--year-min <year>', 'first crawl year')
@@ -39,7 +41,10 @@ export const frequenciesCommand: CliCommand = (program: Command, ctx) => {
     .option('--periods <list>', 'crawl periods, comma-separated (YYYY-MM, or YYYY for a whole year)')
     .option('--ignore-case', 'count words equal under full Unicode case folding as one', false)
     .option('--limit <n>', 'words listed (1–1000, default 100)')
-    .option('--requests <file>', 'one request body (JSON, as for POST /api/v2/frequencies) per line, instead of the flags')
+    .option(
+      '--requests <file>',
+      'one request body (JSON, as for POST /api/v2/frequencies) per line, instead of the flags',
+    )
     .option('--disk', 'read shards from disk instead of loading them into memory', false)
     .action(action(ctx, 'frequencies', async (flags: FrequenciesFlags) => runFrequencies(ctx, flags)));
 };
@@ -47,8 +52,12 @@ export const frequenciesCommand: CliCommand = (program: Command, ctx) => {
 function requestOfFlags(f: FrequenciesFlags): unknown {
   const int = (v: string | undefined): number | null => (v === undefined ? null : /^\d+$/.test(v) ? Number(v) : NaN);
   return {
-    index: f.index, year_min: int(f.yearMin), year_max: int(f.yearMax), periods: f.periods === undefined ? null : f.periods.split(',').map((p) => p.trim()),
-    case: f.ignoreCase ? 'insensitive' : 'sensitive', limit: int(f.limit),
+    index: f.index,
+    year_min: int(f.yearMin),
+    year_max: int(f.yearMax),
+    periods: f.periods === undefined ? null : f.periods.split(',').map((p) => p.trim()),
+    case: f.ignoreCase ? 'insensitive' : 'sensitive',
+    limit: int(f.limit),
   };
 }
 
@@ -58,15 +67,20 @@ async function requestsOf(f: FrequenciesFlags): Promise<unknown[]> {
   try {
     text = await readFile(f.requests, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read --requests ${f.requests} (${(e as Error).message}); pass a file with one JSON request per line`);
+    throw new UsageError(
+      `cannot read --requests ${f.requests} (${(e as Error).message}); pass a file with one JSON request per line`,
+    );
   }
-  return text.split('\n').filter((l) => l.trim() !== '').map((line, i) => {
-    try {
-      return { index: f.index, ...(JSON.parse(line) as object) };
-    } catch {
-      throw new UsageError(`--requests ${f.requests} line ${i + 1} is not JSON`);
-    }
-  });
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line, i) => {
+      try {
+        return { index: f.index, ...(JSON.parse(line) as object) };
+      } catch {
+        throw new UsageError(`--requests ${f.requests} line ${i + 1} is not JSON`);
+      }
+    });
 }
 
 async function runFrequencies(ctx: CliContext, flags: FrequenciesFlags): Promise<void> {
@@ -76,7 +90,12 @@ async function runFrequencies(ctx: CliContext, flags: FrequenciesFlags): Promise
     for (const request of requests) {
       if (!Value.Check(FrequenciesRequest, request)) {
         const first = Value.Errors(FrequenciesRequest, request).First();
-        ctx.stdout.write(JSON.stringify({ request, error: { code: 'invalid_request', detail: `${first?.path || '/'}: ${first?.message ?? 'invalid'}` } }) + '\n');
+        ctx.stdout.write(
+          JSON.stringify({
+            request,
+            error: { code: 'invalid_request', detail: `${first?.path || '/'}: ${first?.message ?? 'invalid'}` },
+          }) + '\n',
+        );
         process.exitCode = 1;
         continue;
       }

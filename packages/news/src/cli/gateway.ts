@@ -12,7 +12,13 @@ function requestLogger(): Logger {
   const destination = pino.destination({ fd: 2, sync: false, minLength: 4096 });
   const log = pino({ name: 'news-gateway', level: process.env['LOG_LEVEL'] ?? 'info' }, destination);
   setInterval(() => log.flush(), 1000).unref();
-  process.once('exit', () => { try { destination.flushSync(); } catch { /* not open yet: nothing buffered */ } });
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      /* not open yet: nothing buffered */
+    }
+  });
   return log;
 }
 
@@ -23,7 +29,9 @@ function requestLogger(): Logger {
 export const gatewayCommand: CliCommand = (program: Command, ctx) => {
   program
     .command('gateway')
-    .description('serve the public HTTP API (v1, v2 health), /api-docs and the legal pages; configured by GATEWAY_* variables')
+    .description(
+      'serve the public HTTP API (v1, v2 health), /api-docs and the legal pages; configured by GATEWAY_* variables',
+    )
     .option('--port <n>', 'port, overriding GATEWAY_PORT (0 picks a free one)', parsePort)
     .option('--host <host>', 'address to listen on, overriding GATEWAY_HOST')
     .action(async (flags: { port?: number; host?: string }) => {
@@ -39,7 +47,9 @@ export const gatewayCommand: CliCommand = (program: Command, ctx) => {
       const log = requestLogger();
       const running = await startGateway(config, log);
       log.info({ url: running.url, index_version: config.indexVersion, worker: config.workerUrl }, 'gateway listening');
-      ctx.stdout.write(JSON.stringify({ event: 'listening', url: running.url, index_version: config.indexVersion }) + '\n');
+      ctx.stdout.write(
+        JSON.stringify({ event: 'listening', url: running.url, index_version: config.indexVersion }) + '\n',
+      );
       closeOnSignals(running.close);
     });
 };

@@ -4,7 +4,11 @@ import type { CliContext } from './context.ts';
  * Runs `work` with an AbortSignal tied to SIGINT/SIGTERM. First signal: `what` stops cleanly (its partial folder is
  * removed). A second one ends the process at once.
  */
-export async function withInterrupt<T>(ctx: CliContext, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withInterrupt<T>(
+  ctx: CliContext,
+  what: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (): void => {

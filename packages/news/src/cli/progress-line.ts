@@ -23,7 +23,11 @@ const REDRAW_MS = 100;
  * Progress on stderr: one updating line on a terminal, one JSON log line per update otherwise (CI logs and pipes get
  * parseable records instead of carriage returns): every phase change, else at most one line every 2 s.
  */
-export function createPhaseReporter<P>(stderr: NodeJS.WriteStream, logger: Logger, view: ProgressView<P>): ProgressReporter<P> {
+export function createPhaseReporter<P>(
+  stderr: NodeJS.WriteStream,
+  logger: Logger,
+  view: ProgressView<P>,
+): ProgressReporter<P> {
   const tty = stderr.isTTY === true;
   let lastPhase = '';
   let lastAt = -Infinity;
@@ -53,8 +57,12 @@ export function createPhaseReporter<P>(stderr: NodeJS.WriteStream, logger: Logge
 }
 
 function timeLeft(p: BuildProgress): string {
-  const fraction = p.phase === 'read' ? p.inputBytes / Math.max(p.inputTotalBytes, 1)
-    : p.phase === 'index' ? p.indexedBytes / Math.max(p.indexTotalBytes, 1) : undefined;
+  const fraction =
+    p.phase === 'read'
+      ? p.inputBytes / Math.max(p.inputTotalBytes, 1)
+      : p.phase === 'index'
+        ? p.indexedBytes / Math.max(p.indexTotalBytes, 1)
+        : undefined;
   if (fraction === undefined || fraction <= 0.01) return '';
   // Per phase: the read and index phases run at different speeds, so one overall rate would mislead.
   const phaseMs = p.elapsedMs * (1 / fraction - 1);
@@ -66,11 +74,16 @@ export function createProgressReporter(stderr: NodeJS.WriteStream, logger: Logge
   return createPhaseReporter<BuildProgress>(stderr, logger, {
     phase: (p) => p.phase,
     elapsedMs: (p) => p.elapsedMs,
-    log: (p) => ({ msg: `build ${p.phase}`, record: { progress: { ...p, timeLeft: timeLeft(p).replace(' · ', '') || undefined } } }),
-    line: (p) => `news build: ${p.phase} · ${p.records} records${p.skipped ? ` (${p.skipped} skipped)` : ''} · ` +
+    log: (p) => ({
+      msg: `build ${p.phase}`,
+      record: { progress: { ...p, timeLeft: timeLeft(p).replace(' · ', '') || undefined } },
+    }),
+    line: (p) =>
+      `news build: ${p.phase} · ${p.records} records${p.skipped ? ` (${p.skipped} skipped)` : ''} · ` +
       `${mb(p.inputBytes)}/${mb(p.inputTotalBytes)} MB input · ${mb(p.textBytes)} MB text · ` +
       // While reading, parts are indexed as they fill up; their total is known only once the read ends.
-      (p.phase === 'read' ? `indexed ${mb(p.indexedBytes)} MB (${p.shardsDone} parts) so far`
+      (p.phase === 'read'
+        ? `indexed ${mb(p.indexedBytes)} MB (${p.shardsDone} parts) so far`
         : `indexed ${mb(p.indexedBytes)}/${mb(p.indexTotalBytes)} MB (${p.shardsDone}/${p.shardsTotal} shards)`) +
       `${timeLeft(p)} · ${(p.elapsedMs / 1000).toFixed(0)} s`,
   });

@@ -16,24 +16,45 @@ export const releaseCommand: CliCommand = (program: Command, ctx) => {
   const release = program.command('release').description('work on built releases');
   release
     .command('assemble')
-    .description('check that parts built with news build --only-periods agree, verify every file\'s sha256 (reads each part once), and link them into one release (no shard data copied on one file system); ' +
-      'a part whose manifests name paths outside it, holds symbolic links, or has a file that does not match its checksum is refused (exit 1)')
+    .description(
+      "check that parts built with news build --only-periods agree, verify every file's sha256 (reads each part once), and link them into one release (no shard data copied on one file system); " +
+        'a part whose manifests name paths outside it, holds symbolic links, or has a file that does not match its checksum is refused (exit 1)',
+    )
     .argument('<part_dir...>', 'folders written by news build --only-periods … --out PART_DIR')
     .requiredOption('--out <dir>', 'release directory to create')
     .requiredOption('--index-version <id>', 'the release identity the parts were built with')
     .option('--force', 'replace an existing non-empty --out', false)
-    .action(action(ctx, 'release assemble', async (parts: string[], flags: AssembleFlags) => {
-      const progress = createAssembleReporter(ctx);
-      const summary = await withInterrupt(ctx, 'assembly', (signal) => assembleRelease({
-        parts, out: flags.out, indexVersion: flags.indexVersion, force: flags.force, signal,
-        onProgress: (p) => progress.report(p), onNotice: (message) => ctx.logger.warn(message),
-      })).finally(() => progress.end());
-      ctx.logger.info({ summary }, 'assemble complete');
-      ctx.stdout.write(JSON.stringify({
-        out: summary.out, index_version: summary.indexVersion, parts: summary.parts, shards: summary.shards, years: summary.years,
-        documents: summary.documents, files: summary.files, bytes: summary.bytes, copied_bytes: summary.copiedBytes, seconds: Number(summary.seconds.toFixed(3)),
-      }) + '\n');
-    }));
+    .action(
+      action(ctx, 'release assemble', async (parts: string[], flags: AssembleFlags) => {
+        const progress = createAssembleReporter(ctx);
+        const summary = await withInterrupt(ctx, 'assembly', (signal) =>
+          assembleRelease({
+            parts,
+            out: flags.out,
+            indexVersion: flags.indexVersion,
+            force: flags.force,
+            signal,
+            onProgress: (p) => progress.report(p),
+            onNotice: (message) => ctx.logger.warn(message),
+          }),
+        ).finally(() => progress.end());
+        ctx.logger.info({ summary }, 'assemble complete');
+        ctx.stdout.write(
+          JSON.stringify({
+            out: summary.out,
+            index_version: summary.indexVersion,
+            parts: summary.parts,
+            shards: summary.shards,
+            years: summary.years,
+            documents: summary.documents,
+            files: summary.files,
+            bytes: summary.bytes,
+            copied_bytes: summary.copiedBytes,
+            seconds: Number(summary.seconds.toFixed(3)),
+          }) + '\n',
+        );
+      }),
+    );
 };
 
 /**
@@ -43,9 +64,14 @@ export const releaseCommand: CliCommand = (program: Command, ctx) => {
 function createAssembleReporter(ctx: CliContext): ProgressReporter<AssembleProgress> {
   const started = Date.now();
   let placeStarted = 0;
-  const rate = (p: AssembleProgress): number => p.bytesVerified / Math.max((Date.now() - (placeStarted || Date.now())) / 1000, 1e-3);
-  const left = (p: AssembleProgress): string => (p.phase === 'place' && p.bytesVerified > 0 ? `, ~${Math.ceil((p.bytesTotal - p.bytesVerified) / rate(p))} s left` : '');
-  const text = (p: AssembleProgress): string => `${p.filesDone}/${p.filesTotal} files, ${mb(p.bytesDone)}/${mb(p.bytesTotal)} MB placed, ` +
+  const rate = (p: AssembleProgress): number =>
+    p.bytesVerified / Math.max((Date.now() - (placeStarted || Date.now())) / 1000, 1e-3);
+  const left = (p: AssembleProgress): string =>
+    p.phase === 'place' && p.bytesVerified > 0
+      ? `, ~${Math.ceil((p.bytesTotal - p.bytesVerified) / rate(p))} s left`
+      : '';
+  const text = (p: AssembleProgress): string =>
+    `${p.filesDone}/${p.filesTotal} files, ${mb(p.bytesDone)}/${mb(p.bytesTotal)} MB placed, ` +
     `${mb(p.bytesVerified)} MB verified (${mb(rate(p))} MB/s${left(p)}), ${mb(p.copiedBytes)} MB copied`;
   return createPhaseReporter<AssembleProgress>(ctx.stderr, ctx.logger, {
     phase: (p) => {

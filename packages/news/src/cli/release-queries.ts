@@ -28,13 +28,18 @@ export function withReleaseQueryOptions(command: Command): Command {
 }
 
 /** The year range and the queries (arguments, then the file's lines), checked; usage errors say what to pass. */
-export async function queriesAndYears(args: readonly string[], flags: ReleaseQueryFlags): Promise<{ yearMin: number | undefined; yearMax: number | undefined; queries: string[] }> {
+export async function queriesAndYears(
+  args: readonly string[],
+  flags: ReleaseQueryFlags,
+): Promise<{ yearMin: number | undefined; yearMax: number | undefined; queries: string[] }> {
   const yearMin = parseYear(flags.yearMin, '--year-min');
   const yearMax = parseYear(flags.yearMax, '--year-max');
-  if (yearMin !== undefined && yearMax !== undefined && yearMin > yearMax) throw new UsageError(`--year-min ${yearMin} is after --year-max ${yearMax}; swap them`);
+  if (yearMin !== undefined && yearMax !== undefined && yearMin > yearMax)
+    throw new UsageError(`--year-min ${yearMin} is after --year-max ${yearMax}; swap them`);
   const queries = [...args];
   if (flags.queries) queries.push(...(await readQueries(flags.queries)));
-  if (queries.length === 0) throw new UsageError('no query given; pass QUERY... or --queries FILE (one query per line)');
+  if (queries.length === 0)
+    throw new UsageError('no query given; pass QUERY... or --queries FILE (one query per line)');
   return { yearMin, yearMax, queries };
 }
 
@@ -49,7 +54,9 @@ async function readQueries(file: string): Promise<string[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read --queries ${file} (${(e as Error).message}); pass a UTF-8 file with one query per line`);
+    throw new UsageError(
+      `cannot read --queries ${file} (${(e as Error).message}); pass a UTF-8 file with one query per line`,
+    );
   }
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   // The newline that ends the last line does not start another (empty) query.

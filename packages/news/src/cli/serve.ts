@@ -11,7 +11,10 @@ import { parsePort } from './worker.ts';
 
 const NEWS_BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
 
-interface Listening { readonly child: ChildProcess; readonly url: string }
+interface Listening {
+  readonly child: ChildProcess;
+  readonly url: string;
+}
 
 /** Starts `news <args>` as a child and resolves with the URL from its `{"event":"listening"}` line. */
 function spawnListening(args: readonly string[], env: NodeJS.ProcessEnv, what: string): Promise<Listening> {
@@ -22,9 +25,13 @@ function spawnListening(args: readonly string[], env: NodeJS.ProcessEnv, what: s
       try {
         const msg = JSON.parse(line) as { event?: unknown; url?: unknown };
         if (msg.event === 'listening' && typeof msg.url === 'string') resolve({ child, url: msg.url });
-      } catch { /* not a JSON line: ignore */ }
+      } catch {
+        /* not a JSON line: ignore */
+      }
     });
-    child.once('exit', (code) => reject(new UsageError(`${what} exited with code ${code ?? 'null'} before listening (see its message above)`)));
+    child.once('exit', (code) =>
+      reject(new UsageError(`${what} exited with code ${code ?? 'null'} before listening (see its message above)`)),
+    );
     child.once('error', reject);
   });
 }
@@ -35,10 +42,13 @@ export async function readIndexVersion(releaseDir: string): Promise<string> {
   try {
     text = await readFile(`${releaseDir}/${INDEX_MANIFEST_FILE}`, 'utf8');
   } catch {
-    throw new UsageError(`${releaseDir} has no ${INDEX_MANIFEST_FILE}; build one with: npx news build --input FILES --out ${releaseDir} --index-version ID`);
+    throw new UsageError(
+      `${releaseDir} has no ${INDEX_MANIFEST_FILE}; build one with: npx news build --input FILES --out ${releaseDir} --index-version ID`,
+    );
   }
   const v = (JSON.parse(text) as { index_version?: unknown }).index_version;
-  if (typeof v !== 'string') throw new UsageError(`${releaseDir}/${INDEX_MANIFEST_FILE} names no index_version; rebuild the release`);
+  if (typeof v !== 'string')
+    throw new UsageError(`${releaseDir}/${INDEX_MANIFEST_FILE} names no index_version; rebuild the release`);
   return v;
 }
 
@@ -54,13 +64,31 @@ export async function serveRelease(ctx: CliContext, releaseDir: string, port: nu
   // printed once both listen, so no request reaches the gateway before the worker answers.
   const workerPort = await freeLoopbackPort();
   const starting = [
-    spawnListening(['worker', '--release', releaseDir, '--index-version', indexVersion, '--port', String(workerPort), '--host', '127.0.0.1'], process.env, 'the worker'),
-    spawnListening(['gateway', '--port', String(port)], {
-      ...process.env,
-      GATEWAY_INDEX_VERSION: indexVersion,
-      GATEWAY_WORKER_URL: `http://127.0.0.1:${workerPort}`,
-      GATEWAY_ENVIRONMENT: process.env['GATEWAY_ENVIRONMENT'] ?? 'development',
-    }, 'the gateway'),
+    spawnListening(
+      [
+        'worker',
+        '--release',
+        releaseDir,
+        '--index-version',
+        indexVersion,
+        '--port',
+        String(workerPort),
+        '--host',
+        '127.0.0.1',
+      ],
+      process.env,
+      'the worker',
+    ),
+    spawnListening(
+      ['gateway', '--port', String(port)],
+      {
+        ...process.env,
+        GATEWAY_INDEX_VERSION: indexVersion,
+        GATEWAY_WORKER_URL: `http://127.0.0.1:${workerPort}`,
+        GATEWAY_ENVIRONMENT: process.env['GATEWAY_ENVIRONMENT'] ?? 'development',
+      },
+      'the gateway',
+    ),
   ];
   const started = await Promise.allSettled(starting);
   const failed = started.find((r) => r.status === 'rejected');
@@ -68,8 +96,13 @@ export async function serveRelease(ctx: CliContext, releaseDir: string, port: nu
     for (const r of started) if (r.status === 'fulfilled') r.value.child.kill('SIGTERM');
     throw failed.reason;
   }
-  const [worker, gateway] = started.map((r) => (r as PromiseFulfilledResult<Listening>).value) as [Listening, Listening];
-  ctx.stdout.write(`News search serving release ${indexVersion} at ${gateway.url}  (API reference: ${gateway.url}/api-docs)\n`);
+  const [worker, gateway] = started.map((r) => (r as PromiseFulfilledResult<Listening>).value) as [
+    Listening,
+    Listening,
+  ];
+  ctx.stdout.write(
+    `News search serving release ${indexVersion} at ${gateway.url}  (API reference: ${gateway.url}/api-docs)\n`,
+  );
   const children = [worker.child, gateway.child];
   await new Promise<void>((resolve) => {
     let stopping = false;
@@ -80,7 +113,10 @@ export async function serveRelease(ctx: CliContext, releaseDir: string, port: nu
     };
     for (const c of children) {
       c.once('exit', (code) => {
-        if (!stopping) { process.exitCode = code === 0 ? 0 : 1; ctx.stderr.write(`news serve: a child exited (${code ?? 'signal'}); stopping\n`); }
+        if (!stopping) {
+          process.exitCode = code === 0 ? 0 : 1;
+          ctx.stderr.write(`news serve: a child exited (${code ?? 'signal'}); stopping\n`);
+        }
         stop();
         if (children.every((x) => x.exitCode !== null || x.signalCode !== null)) resolve();
       });
@@ -109,7 +145,9 @@ export const serveCommand: CliCommand = (program: Command, ctx) => {
     .description('start a worker and a gateway for a release (development), and print the URL')
     .requiredOption('--release <dir>', 'release directory built by news build')
     .option('--port <n>', 'gateway port (0 picks a free one)', parsePort, 8080)
-    .action(action(ctx, 'serve', async (flags: { release: string; port: number }) => {
-      await serveRelease(ctx, flags.release, flags.port);
-    }));
+    .action(
+      action(ctx, 'serve', async (flags: { release: string; port: number }) => {
+        await serveRelease(ctx, flags.release, flags.port);
+      }),
+    );
 };

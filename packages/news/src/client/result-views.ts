@@ -28,7 +28,9 @@ export class ResultViews {
   private input: ResultViewsInput | null = null;
   private readonly chart = byId('chart');
   private readonly kwic = byId('panel-concordance');
-  private readonly tabs = setupTabs(byId('result-tabs'), (id) => { if (id === 'tab-concordance') this.concordance?.open(); });
+  private readonly tabs = setupTabs(byId('result-tabs'), (id) => {
+    if (id === 'tab-concordance') this.concordance?.open();
+  });
 
   /** The concordance link that opened the reader; focus returns to it on close. */
   private opener: HTMLElement | null = null;
@@ -39,7 +41,16 @@ export class ResultViews {
     // search. The link stays a real URL for a new tab, a copied link or a bookmark.
     this.kwic.addEventListener('click', (ev) => {
       const link = (ev.target as Element | null)?.closest<HTMLAnchorElement>('a[href^="#occurrence="]');
-      if (link === null || link === undefined || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+      if (
+        link === null ||
+        link === undefined ||
+        ev.button !== 0 ||
+        ev.ctrlKey ||
+        ev.metaKey ||
+        ev.shiftKey ||
+        ev.altKey
+      )
+        return;
       ev.preventDefault();
       this.opener = link;
       history.replaceState(history.state, '', link.hash);
@@ -58,14 +69,28 @@ export class ResultViews {
   show(input: ResultViewsInput): void {
     this.input = input;
     const s = input.session;
-    const timeline = new TimelinePanel({ api: this.api, search: s.state, release: s.release, filteredEstimate: input.filteredEstimate });
+    const timeline = new TimelinePanel({
+      api: this.api,
+      search: s.state,
+      release: s.release,
+      filteredEstimate: input.filteredEstimate,
+    });
     replaceChildren(this.chart, timeline.element);
     void input.firstCards.then(() => {
-      if (input.current()) void timeline.load((e) => { if (input.current()) input.onError(e); });
+      if (input.current())
+        void timeline.load((e) => {
+          if (input.current()) input.onError(e);
+        });
     });
     this.concordance = new ConcordancePanel({
-      api: this.api, found: s.found, search: s.state, release: s.release,
-      exportContext: () => input.exportContext(), onError: (e, retry) => { if (input.current()) input.onError(e, retry); },
+      api: this.api,
+      found: s.found,
+      search: s.state,
+      release: s.release,
+      exportContext: () => input.exportContext(),
+      onError: (e, retry) => {
+        if (input.current()) input.onError(e, retry);
+      },
     });
     replaceChildren(this.kwic, this.concordance.element);
     this.openFromHash();
@@ -79,10 +104,15 @@ export class ResultViews {
     const s = input.session;
     const back = this.opener;
     this.opener = null;
-    void openArticle({ api: this.api, index: s.state.index, query: s.state.query, release: s.release, matching: s.state.matching }, target.shardId, target.rank, () => {
-      // Closing the reader drops the hash (no new history entry) and returns focus to the line that opened it.
-      history.replaceState(history.state, '', location.pathname + location.search);
-      back?.focus();
-    });
+    void openArticle(
+      { api: this.api, index: s.state.index, query: s.state.query, release: s.release, matching: s.state.matching },
+      target.shardId,
+      target.rank,
+      () => {
+        // Closing the reader drops the hash (no new history entry) and returns focus to the line that opened it.
+        history.replaceState(history.state, '', location.pathname + location.search);
+        back?.focus();
+      },
+    );
   }
 }

@@ -3,8 +3,23 @@ import type { TextHasher } from './text-hash.ts';
 
 /** The string metadata fields of spec §2 (v1 and v2) an input record may carry; each optional and nullable. */
 export const METADATA_STRING_FIELDS = [
-  'url', 'title', 'author', 'sitename', 'hostname', 'warc_source', 'warc_record_id', 'warc_date', 'publish_date',
-  'date_source', 'language', 'lang', 'country_tld', 'country', 'country_source', 'country_confidence', 'iptc_topic',
+  'url',
+  'title',
+  'author',
+  'sitename',
+  'hostname',
+  'warc_source',
+  'warc_record_id',
+  'warc_date',
+  'publish_date',
+  'date_source',
+  'language',
+  'lang',
+  'country_tld',
+  'country',
+  'country_source',
+  'country_confidence',
+  'iptc_topic',
 ] as const;
 export type MetadataStringField = (typeof METADATA_STRING_FIELDS)[number];
 
@@ -21,7 +36,8 @@ export interface ArticleRecord {
   readonly crawl: CrawlPeriod;
 }
 
-export type RecordResult = { readonly ok: true; readonly record: ArticleRecord } | { readonly ok: false; readonly reason: string };
+export type RecordResult =
+  { readonly ok: true; readonly record: ArticleRecord } | { readonly ok: false; readonly reason: string };
 
 const fail = (reason: string): RecordResult => ({ ok: false, reason });
 
@@ -40,7 +56,8 @@ export function validateArticleRecord(raw: unknown, hash: TextHasher): RecordRes
   const fields = {} as Record<MetadataStringField, string | null>;
   for (const name of METADATA_STRING_FIELDS) {
     const value = stringField(obj[name]);
-    if (typeof value === 'object' && value !== null) return fail(`"${name}" must be a string or null, got ${value.got}`);
+    if (typeof value === 'object' && value !== null)
+      return fail(`"${name}" must be a string or null, got ${value.got}`);
     fields[name] = value;
   }
   if (fields.warc_date === null) return fail('missing "warc_date" (the crawl date decides the shard)');
@@ -71,7 +88,8 @@ function stringField(v: unknown): string | null | { got: string } {
 function hashField(v: unknown): string | null | { error: string } {
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') {
-    if (!/^\d{1,20}$/.test(v) || BigInt(v) >= 2n ** 64n) return { error: `text_xxhash64 ${JSON.stringify(v.slice(0, 30))} is not an unsigned 64-bit decimal` };
+    if (!/^\d{1,20}$/.test(v) || BigInt(v) >= 2n ** 64n)
+      return { error: `text_xxhash64 ${JSON.stringify(v.slice(0, 30))} is not an unsigned 64-bit decimal` };
     return BigInt(v).toString();
   }
   // Parquet INT64/UINT64 columns arrive as BigInt; a signed INT64 holds the same 64 bits.
@@ -88,9 +106,11 @@ function readScores(obj: Record<string, unknown>): Record<string, number> | null
   let any = false;
   const nested = obj['scores'];
   if (nested !== undefined && nested !== null) {
-    if (typeof nested !== 'object' || Array.isArray(nested)) return `"scores" must be an object of numbers, got ${describe(nested)}`;
+    if (typeof nested !== 'object' || Array.isArray(nested))
+      return `"scores" must be an object of numbers, got ${describe(nested)}`;
     for (const [k, v] of Object.entries(nested)) {
-      if (typeof v !== 'number' || !Number.isFinite(v)) return `"scores.${k}" must be a finite number, got ${describe(v)}`;
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        return `"scores.${k}" must be a finite number, got ${describe(v)}`;
       out[k] = v;
       any = true;
     }

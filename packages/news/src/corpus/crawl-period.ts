@@ -27,6 +27,7 @@ export function parseCrawlPeriod(warcDate: string): CrawlPeriod | string {
   if (year < MIN_CRAWL_YEAR || year > MAX_CRAWL_YEAR) {
     return `warc_date year ${year} is outside ${MIN_CRAWL_YEAR}–${MAX_CRAWL_YEAR}`;
   }
-  if (month < 1 || month > 12 || day < 1 || day > 31) return `warc_date ${JSON.stringify(warcDate)} has no valid month/day`;
+  if (month < 1 || month > 12 || day < 1 || day > 31)
+    return `warc_date ${JSON.stringify(warcDate)} has no valid month/day`;
   return { year: String(year).padStart(4, '0'), month };
 }

@@ -28,21 +28,32 @@ export async function discoverInputFiles(paths: readonly string[]): Promise<Inpu
   for (const p of paths) {
     const abs = resolve(p);
     const st = await stat(abs).catch(() => undefined);
-    if (!st) throw new CorpusError('input_not_found', `input ${p} does not exist; pass existing .jsonl, .jsonl.gz or .parquet files or folders`);
+    if (!st)
+      throw new CorpusError(
+        'input_not_found',
+        `input ${p} does not exist; pass existing .jsonl, .jsonl.gz or .parquet files or folders`,
+      );
     if (st.isDirectory()) {
       await walk(abs, out, seen);
     } else {
       const format = inputFormatOf(abs);
-      if (!format) throw new CorpusError('input_unsupported', `input ${p} is not .jsonl, .jsonl.gz or .parquet; convert it or pass its folder`);
+      if (!format)
+        throw new CorpusError(
+          'input_unsupported',
+          `input ${p} is not .jsonl, .jsonl.gz or .parquet; convert it or pass its folder`,
+        );
       add(out, seen, { path: abs, format, bytes: st.size });
     }
   }
-  if (out.length === 0) throw new CorpusError('input_empty', `no .jsonl, .jsonl.gz or .parquet files under ${paths.join(', ')}`);
+  if (out.length === 0)
+    throw new CorpusError('input_empty', `no .jsonl, .jsonl.gz or .parquet files under ${paths.join(', ')}`);
   return out;
 }
 
 async function walk(dir: string, out: InputFile[], seen: Set<string>): Promise<void> {
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   for (const e of entries) {
     const full = join(dir, e.name);
     if (e.isDirectory()) await walk(full, out, seen);

@@ -27,7 +27,11 @@ export function recordPosition(file: InputFile, line: number): string {
  * Streams validated articles from the input files in input order. A bad record stops the stream with a
  * `CorpusError('bad_record')` saying `file:line: reason`, unless `skipBad` is set.
  */
-export async function* readArticles(files: readonly InputFile[], options: ReadArticlesOptions, stats: ReadStats): AsyncGenerator<ArticleRecord> {
+export async function* readArticles(
+  files: readonly InputFile[],
+  options: ReadArticlesOptions,
+  stats: ReadStats,
+): AsyncGenerator<ArticleRecord> {
   const hash = await createTextHasher();
   let doneBytes = 0;
   for (const file of files) {
@@ -41,7 +45,10 @@ export async function* readArticles(files: readonly InputFile[], options: ReadAr
       }
       const where = `${recordPosition(file, raw.line)}: ${result.reason}`;
       if (!options.skipBad) {
-        throw new CorpusError('bad_record', `${where} (fix the record, or pass --skip-bad to skip and count bad records)`);
+        throw new CorpusError(
+          'bad_record',
+          `${where} (fix the record, or pass --skip-bad to skip and count bad records)`,
+        );
       }
       stats.skipped++;
       options.onSkip?.(where);

@@ -25,7 +25,10 @@ export async function* readRecords(file: InputFile, onBytes?: ReadProgress): Asy
     if (e instanceof CorpusError) throw e;
     // A truncated .gz or a broken Parquet footer surfaces as a stream or decoder error: name the file and place.
     const what = file.format === 'parquet' ? 'is not a readable Parquet file' : `cannot be read after line ${last}`;
-    throw new CorpusError('input_unreadable', `${file.path} ${what} (${(e as Error).message}); re-export or re-download the file`);
+    throw new CorpusError(
+      'input_unreadable',
+      `${file.path} ${what} (${(e as Error).message}); re-export or re-download the file`,
+    );
   }
 }
 

@@ -1,7 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { wordsOf } from '../words/index.ts';
-import { createRandom, syntheticArticles, writeArticlesJsonlGz, type SyntheticArticle, type SyntheticCorpusOptions } from './synthetic.ts';
+import {
+  createRandom,
+  syntheticArticles,
+  writeArticlesJsonlGz,
+  type SyntheticArticle,
+  type SyntheticCorpusOptions,
+} from './synthetic.ts';
 
 /**
  * Planted syndication (issue 28 item 1): a share of the synthetic articles reappear as copies on other sites and
@@ -32,7 +38,12 @@ const WORD_POOL = 5_000;
  * so the originals are exactly those of the corpus without copies.
  * @example for (const p of plantCopies(syntheticArticles(o), defaultSyndicationOptions, o.seed)) if (p.copyOf) …
  */
-export function* plantCopies(articles: Iterable<SyntheticArticle>, options: SyndicationOptions, seed: number, keepMonth = false): Generator<PlantedArticle> {
+export function* plantCopies(
+  articles: Iterable<SyntheticArticle>,
+  options: SyndicationOptions,
+  seed: number,
+  keepMonth = false,
+): Generator<PlantedArticle> {
   const random = createRandom((seed ^ 0x5eed_c0de) >>> 0);
   // Replacement words come from earlier articles of the same language, so an edit looks like ordinary text.
   const pools = new Map<string, string[]>();
@@ -51,13 +62,23 @@ export function* plantCopies(articles: Iterable<SyntheticArticle>, options: Synd
     const copies = 1 + Math.floor(random() * options.maxCopies);
     for (let c = 0; c < copies; c++) {
       const { text, edited } = editWords(article.text, words, options.editShare, pool, random);
-      yield { article: copyArticle(article, text, n++, keepMonth, random), copyOf: article.warc_record_id, editedWords: edited };
+      yield {
+        article: copyArticle(article, text, n++, keepMonth, random),
+        copyOf: article.warc_record_id,
+        editedWords: edited,
+      };
     }
   }
 }
 
 /** Replaces round(share × words) distinct words, each by a different word from the pool. */
-function editWords(text: string, words: readonly { word: string; start: number; end: number }[], share: number, pool: readonly string[], random: () => number): { text: string; edited: number } {
+function editWords(
+  text: string,
+  words: readonly { word: string; start: number; end: number }[],
+  share: number,
+  pool: readonly string[],
+  random: () => number,
+): { text: string; edited: number } {
   const wanted = Math.round(share * words.length);
   const chosen = new Set<number>();
   while (chosen.size < wanted) chosen.add(Math.floor(random() * words.length));
@@ -66,7 +87,8 @@ function editWords(text: string, words: readonly { word: string; start: number; 
   for (const i of [...chosen].sort((a, b) => a - b)) {
     const w = words[i] as { word: string; start: number; end: number };
     let replacement = pool[Math.floor(random() * pool.length)] as string;
-    for (let tries = 0; replacement === w.word && tries < 10; tries++) replacement = pool[Math.floor(random() * pool.length)] as string;
+    for (let tries = 0; replacement === w.word && tries < 10; tries++)
+      replacement = pool[Math.floor(random() * pool.length)] as string;
     if (replacement === w.word) replacement = `${w.word}x`;
     out += text.slice(at, w.start) + replacement;
     at = w.end;
@@ -78,13 +100,25 @@ function editWords(text: string, words: readonly { word: string; start: number; 
  * The copy on another synthetic site, 1–40 days later (so copies cross months and years), or on another day of the
  * same month for a one-month corpus; with a new record id.
  */
-function copyArticle(a: SyntheticArticle, text: string, n: number, keepMonth: boolean, random: () => number): SyntheticArticle {
+function copyArticle(
+  a: SyntheticArticle,
+  text: string,
+  n: number,
+  keepMonth: boolean,
+  random: () => number,
+): SyntheticArticle {
   const site = Math.floor(random() * 200);
   const hostname = `${a.language}-copy-${site}.synthetic.example`;
-  const later = new Date(Date.parse(`${a.warc_date}Z`) + (1 + Math.floor(random() * 40)) * 86_400_000).toISOString().slice(0, 19);
+  const later = new Date(Date.parse(`${a.warc_date}Z`) + (1 + Math.floor(random() * 40)) * 86_400_000)
+    .toISOString()
+    .slice(0, 19);
   const day = String(1 + Math.floor(random() * 28)).padStart(2, '0');
   const warcDate = keepMonth ? `${a.warc_date.slice(0, 8)}${day}${a.warc_date.slice(10)}` : later;
-  const hex = Array.from({ length: 4 }, () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0')).join('');
+  const hex = Array.from({ length: 4 }, () =>
+    Math.floor(random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0'),
+  ).join('');
   return {
     ...a,
     text,
@@ -101,14 +135,21 @@ function copyArticle(a: SyntheticArticle, text: string, n: number, keepMonth: bo
  * Writes a synthetic corpus with planted copies as gzipped JSONL, and the truth as JSONL beside it: one line
  * `{copy, of, edited_words}` per copy (record ids). Returns the counts.
  */
-export async function writeSyndicatedCorpus(path: string, truthPath: string, options: SyntheticCorpusOptions, syndication: SyndicationOptions): Promise<{ articles: number; textBytes: number; copies: number }> {
+export async function writeSyndicatedCorpus(
+  path: string,
+  truthPath: string,
+  options: SyntheticCorpusOptions,
+  syndication: SyndicationOptions,
+): Promise<{ articles: number; textBytes: number; copies: number }> {
   const truth = createWriteStream(truthPath);
   let copies = 0;
   function* articles(): Generator<SyntheticArticle> {
     for (const p of plantCopies(syntheticArticles(options), syndication, options.seed, options.month !== undefined)) {
       if (p.copyOf !== null) {
         copies++;
-        truth.write(JSON.stringify({ copy: p.article.warc_record_id, of: p.copyOf, edited_words: p.editedWords }) + '\n');
+        truth.write(
+          JSON.stringify({ copy: p.article.warc_record_id, of: p.copyOf, edited_words: p.editedWords }) + '\n',
+        );
       }
       yield p.article;
     }

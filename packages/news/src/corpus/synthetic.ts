@@ -18,7 +18,12 @@ export interface SyntheticCorpusOptions {
   readonly month?: number | undefined;
 }
 
-export const defaultSyntheticCorpusOptions: SyntheticCorpusOptions = { seed: 1, textBytes: 10_000_000, firstYear: 2019, years: 6 };
+export const defaultSyntheticCorpusOptions: SyntheticCorpusOptions = {
+  seed: 1,
+  textBytes: 10_000_000,
+  firstYear: 2019,
+  years: 6,
+};
 
 export interface SyntheticArticle {
   readonly text: string;
@@ -70,8 +75,14 @@ function createZipf(n: number, s: number, random: () => number): () => number {
 const pick = <T>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)] as T;
 
 function makeVocabulary(lang: Lang, random: () => number): string[] {
-  const en = { c: ['b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'st', 'tr', 'ch', 'th'], v: ['a', 'e', 'i', 'o', 'u', 'ea', 'ou'] };
-  const de = { c: ['b', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'r', 's', 't', 'w', 'z', 'sch', 'ch', 'st', 'pf', 'ß'], v: ['a', 'e', 'i', 'o', 'u', 'ä', 'ö', 'ü', 'ei', 'au', 'ie'] };
+  const en = {
+    c: ['b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'st', 'tr', 'ch', 'th'],
+    v: ['a', 'e', 'i', 'o', 'u', 'ea', 'ou'],
+  };
+  const de = {
+    c: ['b', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'r', 's', 't', 'w', 'z', 'sch', 'ch', 'st', 'pf', 'ß'],
+    v: ['a', 'e', 'i', 'o', 'u', 'ä', 'ö', 'ü', 'ei', 'au', 'ie'],
+  };
   const words = new Set<string>();
   while (words.size < VOCAB_SIZE) {
     let w = '';
@@ -79,7 +90,12 @@ function makeVocabulary(lang: Lang, random: () => number): string[] {
       const len = 1 + Math.floor(random() * 4);
       for (let i = 0; i < len; i++) {
         const script = random();
-        const cp = script < 0.45 ? 0x3041 + Math.floor(random() * 83) : script < 0.7 ? 0x30a1 + Math.floor(random() * 89) : 0x4e00 + Math.floor(random() * 2500);
+        const cp =
+          script < 0.45
+            ? 0x3041 + Math.floor(random() * 83)
+            : script < 0.7
+              ? 0x30a1 + Math.floor(random() * 89)
+              : 0x4e00 + Math.floor(random() * 2500);
         w += String.fromCodePoint(cp);
       }
     } else {
@@ -138,7 +154,11 @@ export function* syntheticArticles(options: SyntheticCorpusOptions): Generator<S
     const warcDate = `${year}-${two(month)}-${two(day)}T${time}`;
     const site = hostRank();
     const hostname = `${lang}-news-${site}.synthetic.example`;
-    const id = Array.from({ length: 4 }, () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0')).join('');
+    const id = Array.from({ length: 4 }, () =>
+      Math.floor(random() * 2 ** 32)
+        .toString(16)
+        .padStart(8, '0'),
+    ).join('');
     yield {
       text,
       url: `https://${hostname}/${year}/${two(month)}/article-${n}`,
@@ -147,7 +167,8 @@ export function* syntheticArticles(options: SyntheticCorpusOptions): Generator<S
       sitename: `Synthetic ${lang.toUpperCase()} News ${site} (SYNTHETIC)`,
       hostname,
       language: lang,
-      publish_date: random() < 0.8 ? `${year}-${two(month)}-${two(day)}T${two(Math.floor(random() * 24))}:00:00Z` : null,
+      publish_date:
+        random() < 0.8 ? `${year}-${two(month)}-${two(day)}T${two(Math.floor(random() * 24))}:00:00Z` : null,
       warc_date: warcDate,
       country_tld: null,
       iptc_topic: pick(TOPICS, random),
@@ -157,12 +178,18 @@ export function* syntheticArticles(options: SyntheticCorpusOptions): Generator<S
 }
 
 /** Writes a synthetic corpus as gzipped JSONL. Returns the article count and text bytes. */
-export function writeSyntheticCorpus(path: string, options: SyntheticCorpusOptions): Promise<{ articles: number; textBytes: number }> {
+export function writeSyntheticCorpus(
+  path: string,
+  options: SyntheticCorpusOptions,
+): Promise<{ articles: number; textBytes: number }> {
   return writeArticlesJsonlGz(path, syntheticArticles(options));
 }
 
 /** Writes articles as gzipped JSONL, one object per line. Returns the article count and text bytes. */
-export async function writeArticlesJsonlGz(path: string, source: Iterable<SyntheticArticle>): Promise<{ articles: number; textBytes: number }> {
+export async function writeArticlesJsonlGz(
+  path: string,
+  source: Iterable<SyntheticArticle>,
+): Promise<{ articles: number; textBytes: number }> {
   const file = createWriteStream(path);
   // Level 1: the corpus is test data; fast compression keeps a 1 GB corpus quick to generate and read.
   const gzip = createGzip({ level: 1, chunkSize: 1 << 20, strategy: zlibConstants.Z_DEFAULT_STRATEGY });

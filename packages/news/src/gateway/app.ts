@@ -21,8 +21,10 @@ function pathOf(url: string): string {
 
 function clientError(err: unknown): GatewayError | null {
   const status = (err as { statusCode?: unknown } | null)?.statusCode;
-  if (status === 413) return new GatewayError('payload_too_large', `Request body larger than ${BODY_LIMIT_BYTES} bytes.`);
-  if (typeof status === 'number' && status >= 400 && status < 500) return new GatewayError('body_unreadable', 'There was an error parsing the body');
+  if (status === 413)
+    return new GatewayError('payload_too_large', `Request body larger than ${BODY_LIMIT_BYTES} bytes.`);
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new GatewayError('body_unreadable', 'There was an error parsing the body');
   return null;
 }
 
@@ -32,11 +34,19 @@ function clientError(err: unknown): GatewayError | null {
  */
 export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
   const trustProxy = ctx.config.trustProxy.length > 0 ? [...ctx.config.trustProxy] : false;
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true, keepAliveTimeout: 65_000, trustProxy });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    keepAliveTimeout: 65_000,
+    trustProxy,
+  });
   // Every answer, whoever writes it: routes, the error and not-found handlers, and the 400s Fastify sends for a
   // malformed URL before any hook runs (hence the raw server's request event, not an onRequest hook).
   // Node merges it into the headers each answer writes; a browser then never reads a JSON error as HTML or script.
-  app.server.prependListener('request', (_req, res) => { res.setHeader('x-content-type-options', 'nosniff'); });
+  app.server.prependListener('request', (_req, res) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+  });
   drainConnectionsOnClose(app);
 
   // FastAPI parses JSON itself and answers malformed bodies with a 422; take the raw bytes and do the same.
@@ -44,10 +54,16 @@ export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   // Callback-style hooks: an async hook costs a promise per request and per hook on the hot path.
-  app.addHook('onRequest', (req, _reply, done) => { markStart(req); done(); });
+  app.addHook('onRequest', (req, _reply, done) => {
+    markStart(req);
+    done();
+  });
   // One line per request, no bodies, no client addresses (the privacy page says so).
   app.addHook('onResponse', (req, reply, done) => {
-    ctx.log.info({ method: req.method, path: pathOf(req.url), status: reply.statusCode, latency_ms: elapsedMs(req) }, 'request');
+    ctx.log.info(
+      { method: req.method, path: pathOf(req.url), status: reply.statusCode, latency_ms: elapsedMs(req) },
+      'request',
+    );
     done();
   });
 
@@ -70,11 +86,15 @@ export function buildGatewayApp(ctx: GatewayContext): FastifyInstance {
   app.setNotFoundHandler((req, reply) => {
     const allowed = methodsByPath.get(req.url.split('?')[0] ?? '');
     if (allowed !== undefined && allowed.size > 0) {
-      return reply.code(ERROR_STATUS.method_not_allowed).header('allow', [...allowed].join(', ')).send({ detail: 'Method Not Allowed' });
+      return reply
+        .code(ERROR_STATUS.method_not_allowed)
+        .header('allow', [...allowed].join(', '))
+        .send({ detail: 'Method Not Allowed' });
     }
     // API paths keep FastAPI's JSON; a page address a browser follows gets a page.
     const path = req.url.split('?')[0] ?? '';
-    if ((req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/')) return sendHtml(reply, NOT_FOUND_HTML, ERROR_STATUS.not_found);
+    if ((req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/'))
+      return sendHtml(reply, NOT_FOUND_HTML, ERROR_STATUS.not_found);
     return reply.code(ERROR_STATUS.not_found).send({ detail: 'Not Found' });
   });
 

@@ -7,6 +7,8 @@ import type { ServerResponse } from 'node:http';
  */
 export function clientGone(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  res.once('close', () => { if (!res.writableFinished) controller.abort(); });
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
   return controller.signal;
 }

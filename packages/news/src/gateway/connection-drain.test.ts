@@ -12,13 +12,20 @@ async function heldServer() {
   const arrived = new Promise<void>((resolveArrived) => {
     app.get('/held', async () => {
       resolveArrived();
-      await new Promise<void>((r) => { release = r; });
+      await new Promise<void>((r) => {
+        release = r;
+      });
       return { ok: true };
     });
   });
   app.get('/quick', async () => ({ ok: true }));
   // Registered after the drain's own hook, so it runs once the drain knows the server is closing.
-  const closing = new Promise<void>((r) => app.addHook('preClose', (done) => { r(); done(); }));
+  const closing = new Promise<void>((r) =>
+    app.addHook('preClose', (done) => {
+      r();
+      done();
+    }),
+  );
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as { port: number }).port;
   return { app, port, arrived, closing, release: () => release() };
@@ -46,9 +53,13 @@ describe('closing the gateway with connections open', () => {
     const answer = new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
       request({ host: '127.0.0.1', port, path: '/held', agent }, (res) => {
         let body = '';
-        res.on('data', (c: Buffer) => { body += c.toString(); });
+        res.on('data', (c: Buffer) => {
+          body += c.toString();
+        });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     await arrived;
     const closed = timed(app.close());
@@ -63,7 +74,12 @@ describe('closing the gateway with connections open', () => {
     const { app, port } = await heldServer();
     const agent = new Agent({ keepAlive: true });
     const status = await new Promise<number>((resolve, reject) => {
-      request({ host: '127.0.0.1', port, path: '/quick', agent }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); }).on('error', reject).end();
+      request({ host: '127.0.0.1', port, path: '/quick', agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+        .on('error', reject)
+        .end();
     });
     expect(status).toBe(200);
     expect(await timed(app.close())).toBeLessThan(2_000);

@@ -17,7 +17,10 @@ export function drainConnectionsOnClose(app: FastifyInstance): void {
 
   app.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    socket.once('close', () => { sockets.delete(socket); answering.delete(socket); });
+    socket.once('close', () => {
+      sockets.delete(socket);
+      answering.delete(socket);
+    });
   });
   app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;

@@ -1,7 +1,12 @@
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config/index.ts';
 import { buildGatewayApp } from './app.ts';
-import { createReleaseBinding, createWorkerClient, defaultWorkerClientOptions, type WorkerClient } from './worker-client/index.ts';
+import {
+  createReleaseBinding,
+  createWorkerClient,
+  defaultWorkerClientOptions,
+  type WorkerClient,
+} from './worker-client/index.ts';
 import { createClusterClient, defaultClusterOptions } from './cluster/index.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -24,8 +29,16 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   // One worker serving the whole release keeps the direct client; several, or a topology file, route by shard.
   const routed = config.workers.length > 1 || config.workers.some((w) => w.shards !== null);
   const worker: WorkerClient = routed
-    ? createClusterClient(config.workers, config.indexVersion, { ...defaultClusterOptions, timeoutMs: config.workerTimeoutMs, connections: config.workerConnections })
-    : createWorkerClient(config.workerUrl, { ...defaultWorkerClientOptions, timeoutMs: config.workerTimeoutMs, connections: config.workerConnections });
+    ? createClusterClient(config.workers, config.indexVersion, {
+        ...defaultClusterOptions,
+        timeoutMs: config.workerTimeoutMs,
+        connections: config.workerConnections,
+      })
+    : createWorkerClient(config.workerUrl, {
+        ...defaultWorkerClientOptions,
+        timeoutMs: config.workerTimeoutMs,
+        connections: config.workerConnections,
+      });
   const binding = createReleaseBinding(worker, config.indexVersion);
   const app = buildGatewayApp({ config, worker, binding, log });
   await app.listen({ host: config.host, port: config.port });
@@ -35,6 +48,9 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   return {
     url: `http://${host}:${addr.port}`,
     app,
-    close: async () => { await app.close(); await worker.close(); },
+    close: async () => {
+      await app.close();
+      await worker.close();
+    },
   };
 }

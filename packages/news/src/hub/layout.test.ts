@@ -2,12 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { checkHubManifest, HubFormatError, partitionPath } from './layout.ts';
 
 const manifest = {
-  format: 'news-hub', format_version: 1, index_version: 'v1', index: 'news', total_rows: 5,
-  shards: [{ shard_id: '2024-01', year: '2024', first_doc_ix: 0, rows: 3 }, { shard_id: '2024-02', year: '2024', first_doc_ix: 3, rows: 2 }],
-  years: [{ year: '2024', rows: 5, partitions: [
-    { path: partitionPath('news', '2024', 0), first_doc_ix: 0, rows: 4, bytes: 1, sha256: 'x' },
-    { path: partitionPath('news', '2024', 1), first_doc_ix: 4, rows: 1, bytes: 1, sha256: 'y' },
-  ] }],
+  format: 'news-hub',
+  format_version: 1,
+  index_version: 'v1',
+  index: 'news',
+  total_rows: 5,
+  shards: [
+    { shard_id: '2024-01', year: '2024', first_doc_ix: 0, rows: 3 },
+    { shard_id: '2024-02', year: '2024', first_doc_ix: 3, rows: 2 },
+  ],
+  years: [
+    {
+      year: '2024',
+      rows: 5,
+      partitions: [
+        { path: partitionPath('news', '2024', 0), first_doc_ix: 0, rows: 4, bytes: 1, sha256: 'x' },
+        { path: partitionPath('news', '2024', 1), first_doc_ix: 4, rows: 1, bytes: 1, sha256: 'y' },
+      ],
+    },
+  ],
 };
 
 describe('hub manifest', () => {
@@ -25,7 +38,12 @@ describe('hub manifest', () => {
   });
 
   it('refuses partitions with a gap in doc_ix', () => {
-    const years = [{ ...manifest.years[0], partitions: [{ ...manifest.years[0]!.partitions[0]!, rows: 3 }, manifest.years[0]!.partitions[1]] }];
+    const years = [
+      {
+        ...manifest.years[0],
+        partitions: [{ ...manifest.years[0]!.partitions[0]!, rows: 3 }, manifest.years[0]!.partitions[1]],
+      },
+    ];
     expect(() => checkHubManifest({ ...manifest, years })).toThrow(/starts at doc_ix 4, expected 3/);
   });
 });

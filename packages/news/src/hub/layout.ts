@@ -13,10 +13,30 @@ export const DEFAULT_PARTITION_ROWS = 5000;
 
 /** Columns of every partition, in order: position, all metadata (strings, nullable), then the text. */
 export const HUB_COLUMNS = [
-  'year', 'doc_ix', 'shard_id',
-  'warc_record_id', 'text_xxhash64', 'url', 'title', 'author', 'sitename', 'hostname', 'warc_source', 'warc_date',
-  'publish_date', 'date', 'date_source', 'language', 'lang', 'country_tld', 'country', 'country_source',
-  'country_confidence', 'iptc_topic', 'scores', 'text',
+  'year',
+  'doc_ix',
+  'shard_id',
+  'warc_record_id',
+  'text_xxhash64',
+  'url',
+  'title',
+  'author',
+  'sitename',
+  'hostname',
+  'warc_source',
+  'warc_date',
+  'publish_date',
+  'date',
+  'date_source',
+  'language',
+  'lang',
+  'country_tld',
+  'country',
+  'country_source',
+  'country_confidence',
+  'iptc_topic',
+  'scores',
+  'text',
 ] as const;
 
 export type HubColumn = (typeof HUB_COLUMNS)[number];
@@ -52,8 +72,17 @@ export interface HubManifest {
   readonly index: string;
   readonly total_rows: number;
   /** In chronological order, as the release's shards. */
-  readonly shards: readonly { readonly shard_id: string; readonly year: string; readonly first_doc_ix: number; readonly rows: number }[];
-  readonly years: readonly { readonly year: string; readonly rows: number; readonly partitions: readonly HubPartition[] }[];
+  readonly shards: readonly {
+    readonly shard_id: string;
+    readonly year: string;
+    readonly first_doc_ix: number;
+    readonly rows: number;
+  }[];
+  readonly years: readonly {
+    readonly year: string;
+    readonly rows: number;
+    readonly partitions: readonly HubPartition[];
+  }[];
 }
 
 export class HubFormatError extends Error {
@@ -67,7 +96,9 @@ export class HubFormatError extends Error {
 export function checkHubManifest(value: unknown): HubManifest {
   const m = value as HubManifest;
   if (m?.format !== HUB_FORMAT || m.format_version !== HUB_FORMAT_VERSION) {
-    throw new HubFormatError(`not a ${HUB_FORMAT} v${HUB_FORMAT_VERSION} manifest (format ${JSON.stringify(m?.format)}, version ${JSON.stringify(m?.format_version)})`);
+    throw new HubFormatError(
+      `not a ${HUB_FORMAT} v${HUB_FORMAT_VERSION} manifest (format ${JSON.stringify(m?.format)}, version ${JSON.stringify(m?.format_version)})`,
+    );
   }
   const shardRows = m.shards.reduce((n, s) => n + s.rows, 0);
   const yearRows = m.years.reduce((n, y) => n + y.rows, 0);
@@ -77,7 +108,10 @@ export function checkHubManifest(value: unknown): HubManifest {
   for (const y of m.years) {
     let next = 0;
     for (const p of y.partitions) {
-      if (p.first_doc_ix !== next) throw new HubFormatError(`year ${y.year}: partition ${p.path} starts at doc_ix ${p.first_doc_ix}, expected ${next}`);
+      if (p.first_doc_ix !== next)
+        throw new HubFormatError(
+          `year ${y.year}: partition ${p.path} starts at doc_ix ${p.first_doc_ix}, expected ${next}`,
+        );
       next += p.rows;
     }
     if (next !== y.rows) throw new HubFormatError(`year ${y.year}: partitions hold ${next} rows, the year ${y.rows}`);

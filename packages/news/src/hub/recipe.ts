@@ -212,7 +212,7 @@ export function pythonRecipe(settings: RecipeSettings): string {
     '"""Retrieve verified news articles from the corpus copy on the dataset hub.',
     '',
     '1. Resolves the latest commit of the repository once (or uses the pinned REVISION) and pins every download to it.',
-    '2. Checks the publication\'s release identity and the shard manifest\'s row counts against the API first.',
+    "2. Checks the publication's release identity and the shard manifest's row counts against the API first.",
     '3. Maps (year, doc_ix) to partition rows and downloads each needed Parquet partition once at that commit.',
     '4. Verifies warc_record_id and the string-normalized text_xxhash64 of every row against the API metadata.',
     '5. Stops when either value is absent or differs, when the API release changes, or when an answer contradicts',

@@ -47,7 +47,8 @@ function planFor(query: string): CasePlan {
   const options = folded.map((_, i) => {
     const out: { k: number; bytes: Uint8Array }[] = [];
     for (let k = 1; k <= MAX_FOLD_LENGTH && i + k <= folded.length; k++) {
-      for (const ch of charactersFoldingTo(String.fromCodePoint(...folded.slice(i, i + k)))) out.push({ k, bytes: utf8.encode(ch) });
+      for (const ch of charactersFoldingTo(String.fromCodePoint(...folded.slice(i, i + k))))
+        out.push({ k, bytes: utf8.encode(ch) });
     }
     return out;
   });
@@ -117,9 +118,12 @@ export function findCaseVariants(reader: ShardReader, query: string, budget: Ste
     budget.work.check();
     budget.remaining -= n;
     if (budget.remaining < 0) {
-      throw new MatchingError('query_too_complex',
+      throw new MatchingError(
+        'query_too_complex',
         `the case-insensitive search for this query needs more than ${budget.limit} steps (it has too many spellings that occur); ` +
-        'search case-sensitively or with a longer phrase', budget.limit);
+          'search case-sensitively or with a longer phrase',
+        budget.limit,
+      );
     }
   };
 
@@ -132,12 +136,21 @@ export function findCaseVariants(reader: ShardReader, query: string, budget: Ste
       const pos = reader.locate(r).pos + depth;
       const text = read(pos, pos + need);
       const len = spelledLength(text, plan, i);
-      if (len < 0) { if (run) { out.push(run); run = undefined; } continue; }
+      if (len < 0) {
+        if (run) {
+          out.push(run);
+          run = undefined;
+        }
+        continue;
+      }
       const bytes = new Uint8Array(depth + len);
       bytes.set(path.subarray(0, depth));
       bytes.set(text.subarray(0, len), depth);
       if (run !== undefined && Buffer.compare(run.bytes, bytes) === 0) run.hi = r + 1;
-      else { if (run) out.push(run); run = { lo: r, hi: r + 1, bytes }; }
+      else {
+        if (run) out.push(run);
+        run = { lo: r, hi: r + 1, bytes };
+      }
     }
     if (run) out.push(run);
   };

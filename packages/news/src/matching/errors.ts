@@ -3,7 +3,11 @@ export type MatchingErrorCode = 'query_too_complex' | 'whole_word_unsupported' |
 
 export class MatchingError extends Error {
   override readonly name = 'MatchingError';
-  constructor(readonly code: MatchingErrorCode, message: string, readonly limit?: number) {
+  constructor(
+    readonly code: MatchingErrorCode,
+    message: string,
+    readonly limit?: number,
+  ) {
     super(message);
   }
 }

@@ -10,7 +10,13 @@ import { assertWholeWordSupported, isWholeWordAt, isWholeWordIn } from './word-b
 import { WorkBudget } from '../work-budget/index.ts';
 
 export { MatchingError, type MatchingErrorCode } from './errors.ts';
-export { findCaseVariants, stepBudget, DEFAULT_CASE_STEPS, type StepBudget, type VariantInterval } from './case-variants.ts';
+export {
+  findCaseVariants,
+  stepBudget,
+  DEFAULT_CASE_STEPS,
+  type StepBudget,
+  type VariantInterval,
+} from './case-variants.ts';
 export { charactersFoldingTo, foldedCodePoints } from './case-folding.ts';
 export { isWholeWordIn } from './word-boundary.ts';
 
@@ -32,7 +38,11 @@ export interface MatchBudget {
   readonly work: WorkBudget;
 }
 
-export function matchBudget(steps?: number, ranks = DEFAULT_WHOLE_WORD_RANKS, work: WorkBudget = WorkBudget.unlimited()): MatchBudget {
+export function matchBudget(
+  steps?: number,
+  ranks = DEFAULT_WHOLE_WORD_RANKS,
+  work: WorkBudget = WorkBudget.unlimited(),
+): MatchBudget {
   return { steps: stepBudget(steps, work), ranksLeft: ranks, rankLimit: ranks, work };
 }
 
@@ -86,16 +96,20 @@ export function matchPrepared(reader: ShardReader, prepared: PreparedMatch, budg
     const { lo, hi } = reader.find(bytes);
     intervals = [{ lo, hi, bytes }];
   }
-  const intervalOf = (rank: number): VariantInterval | undefined => intervals.find((iv) => rank >= iv.lo && rank < iv.hi);
+  const intervalOf = (rank: number): VariantInterval | undefined =>
+    intervals.find((iv) => rank >= iv.lo && rank < iv.hi);
   const wholeWord = options.wholeWord && query.length > 0;
   const counts = (rank: number): boolean => {
     if (!wholeWord) return true;
     const iv = intervalOf(rank);
     if (iv === undefined) return false;
     if (--budget.ranksLeft < 0) {
-      throw new MatchingError('too_many_occurrences',
+      throw new MatchingError(
+        'too_many_occurrences',
         `whole_word tests every occurrence, and this request would test more than ${budget.rankLimit}; ` +
-        'use estimate (it samples), narrow the years, or search without whole_word', budget.rankLimit);
+          'use estimate (it samples), narrow the years, or search without whole_word',
+        budget.rankLimit,
+      );
     }
     return isWholeWordAt(reader, rank, iv.bytes);
   };
@@ -103,7 +117,10 @@ export function matchPrepared(reader: ShardReader, prepared: PreparedMatch, budg
   const countAll = async (): Promise<number> => {
     let n = 0;
     for (const iv of intervals) {
-      if (!wholeWord) { n += iv.hi - iv.lo; continue; }
+      if (!wholeWord) {
+        n += iv.hi - iv.lo;
+        continue;
+      }
       for (let r = iv.lo; r < iv.hi; r++) {
         if (work.due()) await work.pause();
         if (counts(r)) n++;

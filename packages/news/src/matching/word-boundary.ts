@@ -8,13 +8,16 @@ const WORD_CHAR = /^[\p{L}\p{N}]$/u;
  * Scripts written without spaces between words: a whole-word rule based on neighbouring letters would reject
  * nearly every match there, so such queries are refused with whole_word rather than silently answered with ~0.
  */
-const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const SPACELESS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 export function assertWholeWordSupported(query: string): void {
   if (SPACELESS.test(query)) {
-    throw new MatchingError('whole_word_unsupported',
+    throw new MatchingError(
+      'whole_word_unsupported',
       'whole_word needs words separated by spaces or punctuation; Chinese, Japanese, Thai, Lao, Khmer and Burmese text has none, ' +
-      'so search this query with whole_word false');
+        'so search this query with whole_word false',
+    );
   }
 }
 

@@ -14,7 +14,10 @@ const isZstd = (addon: object): addon is Zstd => 'zstdTrain' in addon && 'zstdDe
 function zstd(): Zstd {
   const z = addonWith(isZstd);
   // The build needs the addon anyway (it sorts the suffix arrays), so only a stale build lands here.
-  if (!z) throw new Error('metadata stores of format 3 are zstd-compressed, which needs the native addon: run `npm run postinstall`');
+  if (!z)
+    throw new Error(
+      'metadata stores of format 3 are zstd-compressed, which needs the native addon: run `npm run postinstall`',
+    );
   return z;
 }
 
@@ -38,7 +41,11 @@ export function trainBlockDictionary(blocks: readonly Buffer[]): Buffer {
   const capacity = Math.min(DICTIONARY_BYTES, Math.floor(total / 16));
   if (blocks.length < 8 || capacity < 1024) return Buffer.alloc(0);
   try {
-    return zstd().zstdTrain(Buffer.concat(blocks), Uint32Array.from(blocks, (b) => b.length), capacity);
+    return zstd().zstdTrain(
+      Buffer.concat(blocks),
+      Uint32Array.from(blocks, (b) => b.length),
+      capacity,
+    );
   } catch {
     return Buffer.alloc(0); // too uniform for the trainer: nothing for a dictionary to add
   }

@@ -21,20 +21,29 @@ const VALUE_COLUMNS = DOC_COLUMNS.length - 1;
 const CACHE_PROFILE_BLOCKS = 1 << 16;
 
 /** Reads the rows of a format-3 store; `fail` builds the error that names the file. */
-export function blockRows(db: Database.Database, docCount: number, blockRowsMeta: string | undefined,
-  profileOf: (id: number) => ProfileValues, fail: (problem: string) => Error) {
+export function blockRows(
+  db: Database.Database,
+  docCount: number,
+  blockRowsMeta: string | undefined,
+  profileOf: (id: number) => ProfileValues,
+  fail: (problem: string) => Error,
+) {
   const rowsPerBlock = Number(blockRowsMeta);
-  if (!Number.isSafeInteger(rowsPerBlock) || rowsPerBlock < 1) throw fail(`has block_rows ${String(blockRowsMeta)}, expected a positive integer`);
+  if (!Number.isSafeInteger(rowsPerBlock) || rowsPerBlock < 1)
+    throw fail(`has block_rows ${String(blockRowsMeta)}, expected a positive integer`);
   const dictionary = db.prepare('SELECT bytes FROM dictionary WHERE id = 0').pluck().get() as Buffer | undefined;
   if (dictionary === undefined) throw fail('has no zstd dictionary row');
   const decompress = blockDecompressor(dictionary);
   const select = db.prepare('SELECT block, profiles, bytes, rows FROM blocks WHERE block = ?').raw(true);
   // A page's blocks in one statement: ~4x fewer statement runs' overhead than one get per block (as in format 2).
-  const selectMany = db.prepare('SELECT block, profiles, bytes, rows FROM blocks WHERE block IN (SELECT value FROM json_each(?))').raw(true);
+  const selectMany = db
+    .prepare('SELECT block, profiles, bytes, rows FROM blocks WHERE block IN (SELECT value FROM json_each(?))')
+    .raw(true);
   const cache = new Map<number, Block>();
   const decode = ([k, profiles, bytes, packed]: [number, Buffer, number, Buffer]): Block => {
     const rows = Math.min(rowsPerBlock, docCount - k * rowsPerBlock);
-    if (profiles.length % rows !== 0) throw fail(`has a block ${k} with ${profiles.length} bytes of profile ids for ${rows} rows`);
+    if (profiles.length % rows !== 0)
+      throw fail(`has a block ${k} with ${profiles.length} bytes of profile ids for ${rows} rows`);
     let raw: Buffer;
     let starts: ValueStarts;
     try {
@@ -70,7 +79,8 @@ export function blockRows(db: Database.Database, docCount: number, blockRowsMeta
       profileCache.set(k, ids);
     }
     const rows = Math.min(rowsPerBlock, docCount - k * rowsPerBlock);
-    if (ids.length % rows !== 0) throw fail(`has a block ${k} with ${ids.length} bytes of profile ids for ${rows} rows`);
+    if (ids.length % rows !== 0)
+      throw fail(`has a block ${k} with ${ids.length} bytes of profile ids for ${rows} rows`);
     const width = ids.length / rows;
     return ids.readUIntLE((docIx % rowsPerBlock) * width, width);
   };
@@ -85,7 +95,9 @@ export function blockRows(db: Database.Database, docCount: number, blockRowsMeta
   const getSorted = (docIxs: readonly number[]): ArticleMetadata[] => {
     const missing = [...new Set(docIxs.map((d) => Math.floor(d / rowsPerBlock)))].filter((k) => !cache.has(k));
     const fetched = new Map<number, [number, Buffer, number, Buffer]>();
-    if (missing.length > 1) for (const row of selectMany.all(JSON.stringify(missing)) as [number, Buffer, number, Buffer][]) fetched.set(row[0], row);
+    if (missing.length > 1)
+      for (const row of selectMany.all(JSON.stringify(missing)) as [number, Buffer, number, Buffer][])
+        fetched.set(row[0], row);
     let block: Block | undefined;
     let at = -1;
     return docIxs.map((d) => {

@@ -30,7 +30,9 @@ export async function loadCountryTable(path: string): Promise<CountryTable> {
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new CountryTableError(`country table ${path} cannot be read (${(e as Error).message}); pass an existing CSV to --countries`);
+    throw new CountryTableError(
+      `country table ${path} cannot be read (${(e as Error).message}); pass an existing CSV to --countries`,
+    );
   }
   const map = new Map<string, CountryAttribution>();
   const records = parseCsv(text, path);
@@ -45,7 +47,9 @@ export async function loadCountryTable(path: string): Promise<CountryTable> {
     const value = { country, country_source: source || null, country_confidence: confidence || null };
     const prev = map.get(key);
     if (prev && JSON.stringify(prev) !== JSON.stringify(value)) {
-      throw new CountryTableError(`${path}:${line}: hostname ${key} is listed twice with different values; keep one row`);
+      throw new CountryTableError(
+        `${path}:${line}: hostname ${key} is listed twice with different values; keep one row`,
+      );
     }
     map.set(key, value);
   });
@@ -58,7 +62,8 @@ export async function loadCountryTable(path: string): Promise<CountryTable> {
     },
     toCsv() {
       const q = (v: string | null): string => `"${(v ?? '').replaceAll('"', '""')}"`;
-      const lines = [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1))
+      const lines = [...map.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([h, v]) => [h, v.country, v.country_source, v.country_confidence].map(q).join(','));
       return [HEADER.join(','), ...lines].join('\n') + '\n';
     },
@@ -79,19 +84,32 @@ function parseCsv(text: string, path: string): { line: number; cells: string[] }
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
-      else if (ch === '"') quoted = false;
-      else { if (ch === '\n') line++; cell += ch; }
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else {
+        if (ch === '\n') line++;
+        cell += ch;
+      }
     } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === ',') { cells.push(cell); cell = ''; }
-    else if (ch === '\n' || ch === '\r') {
+    else if (ch === ',') {
+      cells.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       cells.push(cell);
       out.push({ line: start, cells });
-      cells = []; cell = ''; line++; start = line;
+      cells = [];
+      cell = '';
+      line++;
+      start = line;
     } else cell += ch;
   }
   if (quoted) throw new CountryTableError(`${path}:${start}: unterminated quoted field`);
-  if (cell !== '' || cells.length > 0) { cells.push(cell); out.push({ line: start, cells }); }
+  if (cell !== '' || cells.length > 0) {
+    cells.push(cell);
+    out.push({ line: start, cells });
+  }
   return out;
 }

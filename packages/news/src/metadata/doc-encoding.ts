@@ -26,15 +26,24 @@ export function encodeArticle(m: ArticleMetadata): { profile: ProfileValues; doc
   const publish = m.publish_date === null || samePublish ? undefined : encodeDate(m.publish_date);
   const doc = DOC_COLUMNS.filter((c) => c !== 'profile').map((c): DocValues[number] => {
     switch (c) {
-      case 'url': return urlPrefix === null ? m.url : m.url!.slice(urlPrefix.length);
-      case 'warc_record_id': return encodeRecordId(m.warc_record_id);
-      case 'warc_date': return warc?.seconds ?? m.warc_date;
-      case 'warc_form': return warc?.form ?? null;
-      case 'publish_date': return samePublish ? 0 : publish?.seconds ?? m.publish_date;
-      case 'publish_form': return publish?.form ?? null;
-      case 'text_xxhash64': return BigInt.asIntN(64, BigInt(m.text_xxhash64));
-      case 'scores': return m.scores ? JSON.stringify(m.scores) : null;
-      default: return m[c];
+      case 'url':
+        return urlPrefix === null ? m.url : m.url!.slice(urlPrefix.length);
+      case 'warc_record_id':
+        return encodeRecordId(m.warc_record_id);
+      case 'warc_date':
+        return warc?.seconds ?? m.warc_date;
+      case 'warc_form':
+        return warc?.form ?? null;
+      case 'publish_date':
+        return samePublish ? 0 : (publish?.seconds ?? m.publish_date);
+      case 'publish_form':
+        return publish?.form ?? null;
+      case 'text_xxhash64':
+        return BigInt.asIntN(64, BigInt(m.text_xxhash64));
+      case 'scores':
+        return m.scores ? JSON.stringify(m.scores) : null;
+      default:
+        return m[c];
     }
   });
   return { profile, doc };
@@ -48,7 +57,10 @@ function encodeRecordId(id: string | null): Buffer | string | null {
 
 /** A v2 `docs` row selected as V2_READ_COLUMNS. */
 export type V2Row = (string | number | Buffer | null)[];
-const PC = Object.fromEntries(PROFILE_COLUMNS.map((c, i) => [c, i])) as Record<(typeof PROFILE_COLUMNS)[number], number>;
+const PC = Object.fromEntries(PROFILE_COLUMNS.map((c, i) => [c, i])) as Record<
+  (typeof PROFILE_COLUMNS)[number],
+  number
+>;
 
 /**
  * The metadata of a v2 `docs` row and its profile's values, the inverse of encodeArticle.
@@ -59,15 +71,33 @@ export function decodeArticle(profile: ProfileValues, r: V2Row): ArticleMetadata
   const [, title, url, recordId, warcT, warcF, publishT, publishF, hash, author, scores] = r;
   const urlPrefix = s('url_prefix');
   const warcDate = warcF === null ? (warcT as string | null) : decodeDate(warcT as number, warcF as number);
-  const publishDate = publishF === null ? (publishT === 0 ? warcDate : (publishT as string | null)) : decodeDate(publishT as number, publishF as number);
+  const publishDate =
+    publishF === null
+      ? publishT === 0
+        ? warcDate
+        : (publishT as string | null)
+      : decodeDate(publishT as number, publishF as number);
   return {
-    url: urlPrefix === null ? (url as string | null) : urlPrefix + (url as string), title: title as string | null,
-    author: author as string | null, sitename: s('sitename'), hostname: s('hostname'), warc_source: s('warc_source'),
+    url: urlPrefix === null ? (url as string | null) : urlPrefix + (url as string),
+    title: title as string | null,
+    author: author as string | null,
+    sitename: s('sitename'),
+    hostname: s('hostname'),
+    warc_source: s('warc_source'),
     warc_record_id: Buffer.isBuffer(recordId) ? decodeRecordId(recordId) : (recordId as string | null),
-    warc_date: warcDate, publish_date: publishDate, date: publishDate ?? warcDate, date_source: s('date_source'),
-    language: s('language'), lang: s('lang'), country_tld: s('country_tld'), country: s('country'),
-    country_source: s('country_source'), country_confidence: s('country_confidence'), iptc_topic: s('iptc_topic'),
-    scores: scores === null ? null : (JSON.parse(scores as string) as Record<string, number>), text_xxhash64: hash as string,
+    warc_date: warcDate,
+    publish_date: publishDate,
+    date: publishDate ?? warcDate,
+    date_source: s('date_source'),
+    language: s('language'),
+    lang: s('lang'),
+    country_tld: s('country_tld'),
+    country: s('country'),
+    country_source: s('country_source'),
+    country_confidence: s('country_confidence'),
+    iptc_topic: s('iptc_topic'),
+    scores: scores === null ? null : (JSON.parse(scores as string) as Record<string, number>),
+    text_xxhash64: hash as string,
   };
 }
 

@@ -3,7 +3,15 @@ import Database from 'better-sqlite3';
 import type { ArticleMetadata } from './types.ts';
 import { encodeArticle } from './doc-encoding.ts';
 import { rowToMetadata, type Row } from './row-to-metadata.ts';
-import { BLOCK_ROWS, CREATE_STORE_SQL, storePageBytes, METADATA_STORE_FORMAT, METADATA_STORE_FORMAT_VERSION, PROFILE_COLUMNS, READ_COLUMNS } from './schema.ts';
+import {
+  BLOCK_ROWS,
+  CREATE_STORE_SQL,
+  storePageBytes,
+  METADATA_STORE_FORMAT,
+  METADATA_STORE_FORMAT_VERSION,
+  PROFILE_COLUMNS,
+  READ_COLUMNS,
+} from './schema.ts';
 import { writeBlocks, type EncodedRow } from './block-writer.ts';
 import { ARTICLE_COLUMNS, CREATE_STAGING_SQL } from './schema-v1.ts';
 
@@ -78,9 +86,15 @@ export function createYearStoreWriter(path: string, stagingPath: string, year: s
         db.pragma('synchronous = OFF');
         db.exec(CREATE_STORE_SQL);
         db.prepare('ATTACH DATABASE ? AS s').run(stagingPath);
-        const read = db.prepare(`SELECT ${READ_COLUMNS.join(', ')} FROM s.staging
-          WHERE month = ? AND local_doc >= ? AND local_doc < ? ORDER BY local_doc`).raw(true);
-        const insertProfile = db.prepare(`INSERT INTO profiles (id, ${PROFILE_COLUMNS.join(', ')}) VALUES (${['?', ...PROFILE_COLUMNS.map(() => '?')].join(', ')})`);
+        const read = db
+          .prepare(
+            `SELECT ${READ_COLUMNS.join(', ')} FROM s.staging
+          WHERE month = ? AND local_doc >= ? AND local_doc < ? ORDER BY local_doc`,
+          )
+          .raw(true);
+        const insertProfile = db.prepare(
+          `INSERT INTO profiles (id, ${PROFILE_COLUMNS.join(', ')}) VALUES (${['?', ...PROFILE_COLUMNS.map(() => '?')].join(', ')})`,
+        );
         // Profile ids in order of first use, so every part of a distributed build writes the same bytes.
         const profiles = new Map<string, number>();
         const profileId = (values: (string | null)[]): number => {
@@ -99,7 +113,9 @@ export function createYearStoreWriter(path: string, stagingPath: string, year: s
             for (let from = run.localFrom, end = run.localFrom + run.docCount; from < end; from += COPY_ROWS) {
               const staged = read.all(run.month, from, Math.min(end, from + COPY_ROWS)) as Row[];
               if (staged.length !== Math.min(end - from, COPY_ROWS)) {
-                throw new Error(`metadata store ${year}: month ${run.month} from article ${from} has ${staged.length} staged rows, expected ${Math.min(end - from, COPY_ROWS)}`);
+                throw new Error(
+                  `metadata store ${year}: month ${run.month} from article ${from} has ${staged.length} staged rows, expected ${Math.min(end - from, COPY_ROWS)}`,
+                );
               }
               for (const row of staged) {
                 const { profile, doc } = encodeArticle(rowToMetadata(row));
@@ -115,7 +131,10 @@ export function createYearStoreWriter(path: string, stagingPath: string, year: s
         const insertShard = db.prepare('INSERT INTO shards (doc_base, doc_count, shard_id) VALUES (?, ?, ?)');
         let shard: { base: number; count: number; id: string } | undefined;
         for (const run of runs) {
-          if (run.docBase !== total) throw new Error(`metadata store ${year}: month ${run.month} starts at doc_ix ${run.docBase}, expected ${total}`);
+          if (run.docBase !== total)
+            throw new Error(
+              `metadata store ${year}: month ${run.month} starts at doc_ix ${run.docBase}, expected ${total}`,
+            );
           total += run.docCount;
           // Runs of one shard are consecutive (a yearly shard holds several months): one row per shard.
           if (shard?.id === run.shardId) shard.count += run.docCount;
@@ -150,10 +169,14 @@ function rowValues(a: StagedArticle): unknown[] {
   const m = a.metadata;
   return ARTICLE_COLUMNS.map((c) => {
     switch (c) {
-      case 'scores': return m.scores ? JSON.stringify(m.scores) : null;
-      case 'text_bytes': return a.textBytes;
-      case 'shard_id': return ''; // the store takes shard ids from the plan when it is finished
-      default: return m[c];
+      case 'scores':
+        return m.scores ? JSON.stringify(m.scores) : null;
+      case 'text_bytes':
+        return a.textBytes;
+      case 'shard_id':
+        return ''; // the store takes shard ids from the plan when it is finished
+      default:
+        return m[c];
     }
   });
 }

@@ -20,7 +20,8 @@ export class RowBlockWriter {
   }
 
   append(doc: DocValues): void {
-    if (doc.length !== this.columns) throw new RangeError(`a row of ${doc.length} values in a block of ${this.columns} columns`);
+    if (doc.length !== this.columns)
+      throw new RangeError(`a row of ${doc.length} values in a block of ${this.columns} columns`);
     doc.forEach((v, c) => this.#columns[c]!.append(v));
     this.rows++;
   }
@@ -136,7 +137,8 @@ export function valueStarts(block: Buffer, columns: number, rows: number): Value
     at[k] = c.at;
     c.skip();
   }
-  if (c.at !== block.length) throw new RowBlockError(`a block of ${rows} rows holds ${block.length} bytes, its values ${c.at}`);
+  if (c.at !== block.length)
+    throw new RowBlockError(`a block of ${rows} rows holds ${block.length} bytes, its values ${c.at}`);
   return { rows, at };
 }
 
@@ -154,13 +156,33 @@ export function readRow(block: Buffer, starts: ValueStarts, row: number, profile
     c.at = starts.at[(k - 1) * starts.rows + row]!;
     const tag = block[c.at++];
     switch (tag) {
-      case Tag.Null: out[k] = null; break;
-      case Tag.Text: { const n = c.varint(); out[k] = block.toString('utf8', c.at, c.at + n); c.at += n; break; }
-      case Tag.Uint: out[k] = c.varint(); break;
-      case Tag.Negative: out[k] = -c.varint(); break;
-      case Tag.Bytes: { const n = c.varint(); out[k] = Buffer.from(block.subarray(c.at, c.at + n)); c.at += n; break; }
-      case Tag.Int64: out[k] = block.readBigUInt64LE(c.at).toString(); c.at += 8; break;
-      default: throw new RowBlockError(`a block holds the unknown tag ${String(tag)}`);
+      case Tag.Null:
+        out[k] = null;
+        break;
+      case Tag.Text: {
+        const n = c.varint();
+        out[k] = block.toString('utf8', c.at, c.at + n);
+        c.at += n;
+        break;
+      }
+      case Tag.Uint:
+        out[k] = c.varint();
+        break;
+      case Tag.Negative:
+        out[k] = -c.varint();
+        break;
+      case Tag.Bytes: {
+        const n = c.varint();
+        out[k] = Buffer.from(block.subarray(c.at, c.at + n));
+        c.at += n;
+        break;
+      }
+      case Tag.Int64:
+        out[k] = block.readBigUInt64LE(c.at).toString();
+        c.at += 8;
+        break;
+      default:
+        throw new RowBlockError(`a block holds the unknown tag ${String(tag)}`);
     }
   }
   if (c.at > block.length) throw new RowBlockError('a block ends inside a value');

@@ -7,9 +7,28 @@ export const METADATA_STORE_FORMAT_V1 = 1;
 
 /** Columns of v1 `articles` after doc_ix, in order: every v1 and v2 field of ArticleMetadata. */
 export const ARTICLE_COLUMNS = [
-  'url', 'title', 'author', 'sitename', 'hostname', 'warc_source', 'warc_record_id', 'warc_date', 'publish_date', 'date',
-  'date_source', 'language', 'lang', 'country_tld', 'country', 'country_source', 'country_confidence', 'iptc_topic',
-  'scores', 'text_xxhash64', 'text_bytes', 'shard_id',
+  'url',
+  'title',
+  'author',
+  'sitename',
+  'hostname',
+  'warc_source',
+  'warc_record_id',
+  'warc_date',
+  'publish_date',
+  'date',
+  'date_source',
+  'language',
+  'lang',
+  'country_tld',
+  'country',
+  'country_source',
+  'country_confidence',
+  'iptc_topic',
+  'scores',
+  'text_xxhash64',
+  'text_bytes',
+  'shard_id',
 ] as const;
 
 const columnDefs = ARTICLE_COLUMNS.map((c) => {

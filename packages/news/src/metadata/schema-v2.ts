@@ -18,17 +18,39 @@ export const METADATA_STORE_FORMAT_V2 = 2;
 
 /** The fields that repeat per source, feed and topic: one `profiles` row per distinct combination (formats 2 and 3). */
 export const PROFILE_COLUMNS = [
-  'sitename', 'hostname', 'url_prefix', 'language', 'lang', 'country_tld', 'country', 'country_source',
-  'country_confidence', 'date_source', 'warc_source', 'iptc_topic',
+  'sitename',
+  'hostname',
+  'url_prefix',
+  'language',
+  'lang',
+  'country_tld',
+  'country',
+  'country_source',
+  'country_confidence',
+  'date_source',
+  'warc_source',
+  'iptc_topic',
 ] as const;
 
 /** Columns of `docs` after doc_ix (format 3: the values of a row in a block); the mostly-null ones last. */
 export const DOC_COLUMNS = [
-  'profile', 'title', 'url', 'warc_record_id', 'warc_date', 'warc_form', 'publish_date', 'publish_form', 'text_xxhash64', 'author', 'scores',
+  'profile',
+  'title',
+  'url',
+  'warc_record_id',
+  'warc_date',
+  'warc_form',
+  'publish_date',
+  'publish_form',
+  'text_xxhash64',
+  'author',
+  'scores',
 ] as const;
 
 /** What the v2 reader selects from `docs` (the profile id, then the rest); doc-encoding.ts decodes it in this order. */
-export const V2_READ_COLUMNS = DOC_COLUMNS.map((c) => (c === 'text_xxhash64' ? "printf('%llu', d.text_xxhash64)" : `d.${c}`));
+export const V2_READ_COLUMNS = DOC_COLUMNS.map((c) =>
+  c === 'text_xxhash64' ? "printf('%llu', d.text_xxhash64)" : `d.${c}`,
+);
 
 /** The v1 columns the reader selects from the `articles` table (v1) or view (v2). */
 export const READ_COLUMNS = ARTICLE_COLUMNS.filter((c) => c !== 'text_bytes' && c !== 'shard_id');

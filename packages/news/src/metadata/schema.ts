@@ -21,7 +21,12 @@ export const READABLE_METADATA_STORE_FORMAT_VERSIONS: readonly number[] = [1, 2,
 export const BLOCK_ROWS = 16;
 
 /** Page sizes with the share of a page that ~2 KB blocks leave unused, measured on the real corpora (DESIGN.md). */
-const PAGE_WASTE: readonly (readonly [number, number])[] = [[4096, 0.41], [8192, 0.22], [16384, 0.11], [32768, 0.087]];
+const PAGE_WASTE: readonly (readonly [number, number])[] = [
+  [4096, 0.41],
+  [8192, 0.22],
+  [16384, 0.11],
+  [32768, 0.087],
+];
 /** Compressed bytes per article on the real corpora, profile ids included. */
 const BYTES_PER_ARTICLE = 70;
 /** Pages every store takes whatever its size: the schema and the first page of each table. */
@@ -33,7 +38,8 @@ const FIXED_PAGES = 6;
  * @example storePageBytes(30_230) // 16384
  */
 export function storePageBytes(docCount: number): number {
-  const cost = ([page, waste]: readonly [number, number]) => docCount * BYTES_PER_ARTICLE * (1 + waste) + FIXED_PAGES * page;
+  const cost = ([page, waste]: readonly [number, number]) =>
+    docCount * BYTES_PER_ARTICLE * (1 + waste) + FIXED_PAGES * page;
   return PAGE_WASTE.reduce((best, p) => (cost(p) < cost(best) ? p : best))[0];
 }
 

@@ -20,7 +20,8 @@ function str(o: Json, key: string): string {
 function nat(o: Json, key: string): number {
   const v = o[key];
   // Not limited to safe integers: a client may send any JSON integer, and the worker answers out-of-range ones.
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ProtocolError(`${key} must be a non-negative integer`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+    throw new ProtocolError(`${key} must be a non-negative integer`);
   return v;
 }
 function yearOrNull(o: Json, key: string): number | null {
@@ -40,7 +41,9 @@ function selection(o: Json): ShardSelection {
 export function decodeEnvelope(value: unknown): WorkerRequest {
   if (!isObject(value)) throw new ProtocolError('envelope must be an object');
   if (value.protocol !== PROTOCOL_VERSION) {
-    throw new ProtocolError(`protocol version ${String(value.protocol)} is not ${PROTOCOL_VERSION}; run gateway and worker from the same build`);
+    throw new ProtocolError(
+      `protocol version ${String(value.protocol)} is not ${PROTOCOL_VERSION}; run gateway and worker from the same build`,
+    );
   }
   const r = value.request;
   if (!isObject(r)) throw new ProtocolError('request must be an object');
@@ -52,7 +55,14 @@ export function decodeEnvelope(value: unknown): WorkerRequest {
     case 'find':
       return { kind: 'find', ...selection(r), query: str(r, 'query') };
     case 'get_doc':
-      return { kind: 'get_doc', ...selection(r), query: str(r, 'query'), s: nat(r, 's'), rank: nat(r, 'rank'), maxCtxLen: nat(r, 'maxCtxLen') };
+      return {
+        kind: 'get_doc',
+        ...selection(r),
+        query: str(r, 'query'),
+        s: nat(r, 's'),
+        rank: nat(r, 'rank'),
+        maxCtxLen: nat(r, 'maxCtxLen'),
+      };
     default:
       if (isV2Kind(r.kind)) {
         try {
@@ -70,7 +80,8 @@ export function decodeEnvelope(value: unknown): WorkerRequest {
 export function decodeShardRestriction(value: unknown): readonly string[] | null {
   if (!isObject(value) || value.shards === undefined) return null;
   const s = value.shards;
-  if (!Array.isArray(s) || !s.every((x): x is string => typeof x === 'string')) throw new ProtocolError('shards must be a list of shard ids');
+  if (!Array.isArray(s) || !s.every((x): x is string => typeof x === 'string'))
+    throw new ProtocolError('shards must be a list of shard ids');
   return s;
 }
 

@@ -21,9 +21,17 @@ export interface ShardSelection {
   readonly yearMax: number | null;
 }
 
-export interface IdentityRequest { readonly kind: 'identity' }
-export interface CountRequest extends ShardSelection { readonly kind: 'count'; readonly query: string }
-export interface FindRequest extends ShardSelection { readonly kind: 'find'; readonly query: string }
+export interface IdentityRequest {
+  readonly kind: 'identity';
+}
+export interface CountRequest extends ShardSelection {
+  readonly kind: 'count';
+  readonly query: string;
+}
+export interface FindRequest extends ShardSelection {
+  readonly kind: 'find';
+  readonly query: string;
+}
 export interface GetDocRequest extends ShardSelection {
   readonly kind: 'get_doc';
   readonly query: string;
@@ -117,7 +125,13 @@ export interface DocResult {
 export type WorkerError =
   | { readonly code: 'unknown_index'; readonly index: string; readonly available: readonly string[] }
   | { readonly code: 'shard_out_of_range'; readonly s: number; readonly shardCount: number }
-  | { readonly code: 'rank_out_of_range'; readonly s: number; readonly rank: number; readonly lo: number; readonly hi: number }
+  | {
+      readonly code: 'rank_out_of_range';
+      readonly s: number;
+      readonly rank: number;
+      readonly lo: number;
+      readonly hi: number;
+    }
   | { readonly code: 'bad_request'; readonly message: string }
   /** The gateway asked about shards this worker does not serve (it was restarted with other --shards). */
   | { readonly code: 'shards_not_served'; readonly shards: readonly string[]; readonly shardSpec: string | null }

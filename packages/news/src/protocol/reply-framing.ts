@@ -13,7 +13,10 @@ const JSON_TYPE = 'application/json';
 export function encodeReply(reply: WorkerReply): { readonly contentType: string; readonly body: string } {
   if ('outcome' in reply && reply.outcome.ok) {
     const { outcome, ...envelope } = reply;
-    return { contentType: SPLIT_REPLY_TYPE, body: `${JSON.stringify({ ...envelope, outcome: { ok: true } })}\n${outcome.json}` };
+    return {
+      contentType: SPLIT_REPLY_TYPE,
+      body: `${JSON.stringify({ ...envelope, outcome: { ok: true } })}\n${outcome.json}`,
+    };
   }
   return { contentType: JSON_TYPE, body: JSON.stringify(reply) };
 }

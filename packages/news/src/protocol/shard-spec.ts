@@ -11,8 +11,7 @@ export class ShardSpecError extends Error {
 }
 
 export type ShardSpecItem =
-  | { readonly kind: 'id'; readonly id: string }
-  | { readonly kind: 'range'; readonly from: string; readonly to: string };
+  { readonly kind: 'id'; readonly id: string } | { readonly kind: 'range'; readonly from: string; readonly to: string };
 
 export interface ShardSpec {
   /** The spec as written, for messages and identity answers. */
@@ -36,17 +35,22 @@ function periodOf(shardId: string): string {
 export function parseShardSpec(text: string): ShardSpec {
   const parts = text.split(',').map((p) => p.trim());
   if (parts.length === 0 || parts.some((p) => p === '')) {
-    throw new ShardSpecError(`shard spec ${JSON.stringify(text)} has an empty item; write ids or ranges separated by commas, e.g. 2019-01..2019-06,2020-02`);
+    throw new ShardSpecError(
+      `shard spec ${JSON.stringify(text)} has an empty item; write ids or ranges separated by commas, e.g. 2019-01..2019-06,2020-02`,
+    );
   }
   const items = parts.map((p): ShardSpecItem => {
     const range = p.split('..');
     if (range.length === 1) {
-      if (!SHARD_ID.test(p)) throw new ShardSpecError(`shard id ${JSON.stringify(p)} is not YYYY, YYYY-MM or YYYY-MM.pNNN`);
+      if (!SHARD_ID.test(p))
+        throw new ShardSpecError(`shard id ${JSON.stringify(p)} is not YYYY, YYYY-MM or YYYY-MM.pNNN`);
       return { kind: 'id', id: p };
     }
     const [from, to] = range as [string, string];
     if (range.length !== 2 || !PERIOD.test(from) || !PERIOD.test(to)) {
-      throw new ShardSpecError(`shard range ${JSON.stringify(p)} is not FROM..TO with crawl periods (YYYY or YYYY-MM), e.g. 2019-01..2019-12`);
+      throw new ShardSpecError(
+        `shard range ${JSON.stringify(p)} is not FROM..TO with crawl periods (YYYY or YYYY-MM), e.g. 2019-01..2019-12`,
+      );
     }
     if (from > to) throw new ShardSpecError(`shard range ${JSON.stringify(p)} ends before it starts`);
     return { kind: 'range', from, to };
@@ -71,7 +75,9 @@ export function specHolds(spec: ShardSpec, shardId: string): boolean {
  */
 export function selectShardIds(spec: ShardSpec, available: readonly string[]): string[] {
   const have = new Set(available);
-  const unmatched = spec.items.filter((it) => (it.kind === 'id' ? !have.has(it.id) : !available.some((s) => inRange(s, it.from, it.to))));
+  const unmatched = spec.items.filter((it) =>
+    it.kind === 'id' ? !have.has(it.id) : !available.some((s) => inRange(s, it.from, it.to)),
+  );
   if (unmatched.length > 0) {
     const shown = unmatched.map((it) => (it.kind === 'id' ? it.id : `${it.from}..${it.to}`)).join(', ');
     const first = available[0];

@@ -87,7 +87,8 @@ export class FrameReader {
 
   /** Frame bytes (header included) for a length field, after checking it. */
   #total(length: number): number {
-    if (length < 1 || length - 1 > this.maxFrameBytes) throw new FrameTooLarge(`frame of ${length} bytes (limit ${this.maxFrameBytes})`);
+    if (length < 1 || length - 1 > this.maxFrameBytes)
+      throw new FrameTooLarge(`frame of ${length} bytes (limit ${this.maxFrameBytes})`);
     return 8 + length;
   }
 

@@ -35,7 +35,9 @@ const admitsNull = (s: Schema): boolean => s.type === 'null' || (s.anyOf?.some(a
 function decodeValue(s: Schema, v: unknown, what: string): unknown {
   if (s.errorMessage !== undefined) {
     // One message for anything wrong inside (e.g. `draws`), as the field's declaration words it.
-    try { return decodeValue({ ...s, errorMessage: undefined }, v, what); } catch (e) {
+    try {
+      return decodeValue({ ...s, errorMessage: undefined }, v, what);
+    } catch (e) {
       throw e instanceof V2DecodeError ? new V2DecodeError(s.errorMessage) : e;
     }
   }
@@ -45,7 +47,11 @@ function decodeValue(s: Schema, v: unknown, what: string): unknown {
     if (first === undefined) return fail(what, 'null');
     // A nullable field reports its non-null type's error; a real union (none yet) the first member's.
     for (const option of others) {
-      try { return decodeValue(option, v, what); } catch (e) { if (!(e instanceof V2DecodeError)) throw e; }
+      try {
+        return decodeValue(option, v, what);
+      } catch (e) {
+        if (!(e instanceof V2DecodeError)) throw e;
+      }
     }
     return decodeValue(first, v, what);
   }
@@ -54,10 +60,14 @@ function decodeValue(s: Schema, v: unknown, what: string): unknown {
       if (typeof v !== 'string') return fail(what, 'a string');
       if (s.enum !== undefined && !s.enum.includes(v)) return fail(what, s.enum.join(' or '));
       return v;
-    case 'integer': return typeof v === 'number' && Number.isSafeInteger(v) ? v : fail(what, 'an integer');
-    case 'number': return typeof v === 'number' ? v : fail(what, 'a number');
-    case 'boolean': return typeof v === 'boolean' ? v : fail(what, 'a boolean');
-    case 'null': return v === null ? v : fail(what, 'null');
+    case 'integer':
+      return typeof v === 'number' && Number.isSafeInteger(v) ? v : fail(what, 'an integer');
+    case 'number':
+      return typeof v === 'number' ? v : fail(what, 'a number');
+    case 'boolean':
+      return typeof v === 'boolean' ? v : fail(what, 'a boolean');
+    case 'null':
+      return v === null ? v : fail(what, 'null');
     case 'array': {
       if (!Array.isArray(v)) return fail(what, s.items?.type === 'string' ? 'a list of strings' : 'a list');
       if (s.prefixItems !== undefined) {
@@ -69,7 +79,8 @@ function decodeValue(s: Schema, v: unknown, what: string): unknown {
       if (items.type === 'string') return v.every((x) => typeof x === 'string') ? v : fail(what, 'a list of strings');
       return v.map((x: unknown, i) => decodeValue(items, x, `${what}[${i}]`));
     }
-    case 'object': return decodeObject(s, v, what);
+    case 'object':
+      return decodeObject(s, v, what);
     default:
       if (s.const !== undefined) return v === s.const ? v : fail(what, JSON.stringify(s.const));
       // A field declared without a type (search's `query_tree`): the domain validates it with its own named errors.
@@ -80,14 +91,26 @@ function decodeValue(s: Schema, v: unknown, what: string): unknown {
 
 /** An object schema's fields, worked out once per schema (the worker decodes every v2 request with it). */
 interface ObjectPlan {
-  readonly fields: readonly { readonly key: string; readonly schema: Schema; readonly required: boolean; readonly nullable: boolean }[];
+  readonly fields: readonly {
+    readonly key: string;
+    readonly schema: Schema;
+    readonly required: boolean;
+    readonly nullable: boolean;
+  }[];
 }
 const plans = new WeakMap<Schema, ObjectPlan>();
 function planOf(s: Schema): ObjectPlan {
   let plan = plans.get(s);
   if (plan === undefined) {
     const required = new Set(s.required ?? []);
-    plan = { fields: Object.entries(s.properties ?? {}).map(([key, schema]) => ({ key, schema, required: required.has(key), nullable: admitsNull(schema) })) };
+    plan = {
+      fields: Object.entries(s.properties ?? {}).map(([key, schema]) => ({
+        key,
+        schema,
+        required: required.has(key),
+        nullable: admitsNull(schema),
+      })),
+    };
     plans.set(s, plan);
   }
   return plan;

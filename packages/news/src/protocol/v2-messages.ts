@@ -6,9 +6,23 @@
  * `V2_ERROR_STATUS`, the one table of v2 codes.
  */
 import type {
-  ContextsRequest, ContextsResult, CountResult, DocumentsRequest, DocumentsResult, EstimateRequest, EstimateResult,
-  FindRequest as V2FindBody, FindResult, GetDocRequest as V2GetDocBody, GetDocResult, MetadataRequest, MetadataResult,
-  RankRangeRequest, OccurrencesResult, ReleaseInfo, TimelineResult,
+  ContextsRequest,
+  ContextsResult,
+  CountResult,
+  DocumentsRequest,
+  DocumentsResult,
+  EstimateRequest,
+  EstimateResult,
+  FindRequest as V2FindBody,
+  FindResult,
+  GetDocRequest as V2GetDocBody,
+  GetDocResult,
+  MetadataRequest,
+  MetadataResult,
+  RankRangeRequest,
+  OccurrencesResult,
+  ReleaseInfo,
+  TimelineResult,
 } from '../search-v2/types.ts';
 import type { V2ErrorBody } from '../search-v2/errors.ts';
 import type { EstimateIntervals, ResolvedDoc } from '../search-v2/estimate-parts.ts';
@@ -23,12 +37,25 @@ export { combineEstimate, estimateDraws } from '../search-v2/estimate.ts';
 export { byShardOrder } from '../search-v2/shard-order.ts';
 export type { V2ErrorBody, V2ErrorCode } from '../search-v2/errors.ts';
 export type {
-  CountResult as V2CountResult, DocumentsRequest as V2DocumentsBody, DocumentsResult as V2DocumentsResult,
-  FindResult as V2FindResult, GetDocResult as V2GetDocResult, MetadataRequest as V2MetadataBody,
-  MetadataResult as V2MetadataResult, RankRangeRequest as V2OccurrencesBody, OccurrencesResult as V2OccurrencesResult,
-  ReleaseInfo as V2ReleaseInfo, V2FindBody, V2GetDocBody, TimelineResult as V2TimelineResult,
-  ContextsRequest as V2ContextsBody, ContextsResult as V2ContextsResult, EstimateRequest as V2EstimateBody,
-  EstimateResult as V2EstimateResult, EstimateIntervals as V2EstimateIntervals, ResolvedDoc as V2ResolvedDoc,
+  CountResult as V2CountResult,
+  DocumentsRequest as V2DocumentsBody,
+  DocumentsResult as V2DocumentsResult,
+  FindResult as V2FindResult,
+  GetDocResult as V2GetDocResult,
+  MetadataRequest as V2MetadataBody,
+  MetadataResult as V2MetadataResult,
+  RankRangeRequest as V2OccurrencesBody,
+  OccurrencesResult as V2OccurrencesResult,
+  ReleaseInfo as V2ReleaseInfo,
+  V2FindBody,
+  V2GetDocBody,
+  TimelineResult as V2TimelineResult,
+  ContextsRequest as V2ContextsBody,
+  ContextsResult as V2ContextsResult,
+  EstimateRequest as V2EstimateBody,
+  EstimateResult as V2EstimateResult,
+  EstimateIntervals as V2EstimateIntervals,
+  ResolvedDoc as V2ResolvedDoc,
 };
 
 /** Step 2 of an estimate spread over workers: the draws to resolve (null: every rank, exact mode). */
@@ -38,7 +65,16 @@ export type V2EstimateResolveBody = V2RequestOf<'v2_estimate_resolve'>;
 export type V2Exchanges = { readonly [K in V2Kind]: { readonly body: V2RequestOf<K>; readonly result: V2AnswerOf<K> } };
 
 export { V2_KINDS, V2_CALLS, v2CallOf, type V2Kind } from '../search-v2/calls/index.ts';
-export type { CallCost as V2CallCost, CallRoute as V2CallRoute, Combine as V2Combine, CombineContext as V2CombineContext, RefusalDoc as V2RefusalDoc, V2Call, V2RequestOf, V2AnswerOf } from '../search-v2/calls/index.ts';
+export type {
+  CallCost as V2CallCost,
+  CallRoute as V2CallRoute,
+  Combine as V2Combine,
+  CombineContext as V2CombineContext,
+  RefusalDoc as V2RefusalDoc,
+  V2Call,
+  V2RequestOf,
+  V2AnswerOf,
+} from '../search-v2/calls/index.ts';
 
 export type V2WorkerRequest = { [K in V2Kind]: { readonly kind: K; readonly body: V2Exchanges[K]['body'] } }[V2Kind];
 
@@ -46,7 +82,8 @@ export type V2WorkerRequest = { [K in V2Kind]: { readonly kind: K; readonly body
  * The public response body as JSON text (encoded once, by the worker: the gateway sends it as it is instead of
  * parsing and re-encoding megabytes of occurrences), or the documented error body of a refusal.
  */
-export type V2Outcome = { readonly ok: true; readonly json: string } | { readonly ok: false; readonly error: V2ErrorBody };
+export type V2Outcome =
+  { readonly ok: true; readonly json: string } | { readonly ok: false; readonly error: V2ErrorBody };
 
 export type V2WorkerReply = {
   [K in V2Kind]: { readonly kind: K; readonly indexVersion: string; readonly outcome: V2Outcome };

@@ -1,7 +1,12 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ArticleRecord } from '../corpus/index.ts';
-import { createYearStoreWriter, type CountryTable, type YearShardPlan, type YearStoreWriter } from '../metadata/index.ts';
+import {
+  createYearStoreWriter,
+  type CountryTable,
+  type YearShardPlan,
+  type YearStoreWriter,
+} from '../metadata/index.ts';
 import type { ShardPeriod } from './build-options.ts';
 import { BuildError } from './errors.ts';
 import { resolveRel, shardRelDir, yearStoreRelPath } from './layout.ts';
@@ -85,11 +90,15 @@ export class ArticleSink {
     const { year, month } = record.crawl;
     const bytes = record.textBytes.length + 1; // +1 for the 0xFF separator in front of every article
     if (bytes > MAX_PART_BYTES) {
-      throw new BuildError('shard_too_large', `an article of ${monthId(year, month)} has ${bytes} text bytes, more than the largest shard the index can sort (${MAX_PART_BYTES}); leave it out of the input`);
+      throw new BuildError(
+        'shard_too_large',
+        `an article of ${monthId(year, month)} has ${bytes} text bytes, more than the largest shard the index can sort (${MAX_PART_BYTES}); leave it out of the input`,
+      );
     }
     const state = this.monthState(year, month);
     if (state.writer) {
-      if (state.writer.docCount > 0 && state.writer.textBytes + bytes > this.partBytes) await this.nextMonthPart(year, month, state);
+      if (state.writer.docCount > 0 && state.writer.textBytes + bytes > this.partBytes)
+        await this.nextMonthPart(year, month, state);
       state.writer?.append(record.textBytes, headlineBytes(record.fields.title));
     } else if (state.spool) {
       state.spool.append(record.textBytes);
@@ -97,7 +106,8 @@ export class ArticleSink {
     } else {
       // A month of another part: cut its parts exactly as its own part does, so the store names the same shard ids.
       const part = state.parts.at(-1) as { textBytes: number };
-      if (part.textBytes > 0 && part.textBytes + bytes > this.partBytes) state.parts.push({ from: state.count, textBytes: 0 });
+      if (part.textBytes > 0 && part.textBytes + bytes > this.partBytes)
+        state.parts.push({ from: state.count, textBytes: 0 });
       (state.parts.at(-1) as { textBytes: number }).textBytes += bytes;
     }
     if (state.written) this.writtenDocs++;
@@ -109,7 +119,9 @@ export class ArticleSink {
 
   /** Articles per crawl year, as the years' metadata stores hold them (every month, written or not). */
   yearDocCounts(): Map<string, number> {
-    return new Map([...this.months].map(([year, months]) => [year, [...months.values()].reduce((n, m) => n + m.count, 0)]));
+    return new Map(
+      [...this.months].map(([year, months]) => [year, [...months.values()].reduce((n, m) => n + m.count, 0)]),
+    );
   }
 
   /** Writes every year's final metadata store in doc_ix order (after finishShards); returns the number of years. */
@@ -141,7 +153,7 @@ export class ArticleSink {
             let part = parts.at(-1);
             if (!part || (part.writer.docCount > 0 && part.writer.textBytes + text.length + 1 > this.partBytes)) {
               await part?.writer.finish();
-              parts.push(part = { writer: this.openPart(year, parts.length), docBase: base + local });
+              parts.push((part = { writer: this.openPart(year, parts.length), docBase: base + local }));
             }
             const last = runs.at(-1);
             if (last?.month === month && last.part === parts.length - 1) last.docCount++;
@@ -155,7 +167,15 @@ export class ArticleSink {
           base += m.count;
         }
         await parts.at(-1)?.writer.finish();
-        closed.push(...this.closePeriod(year, year, parts.map((p) => ({ docBase: p.docBase, textBytes: p.writer.textBytes })), runs, plans));
+        closed.push(
+          ...this.closePeriod(
+            year,
+            year,
+            parts.map((p) => ({ docBase: p.docBase, textBytes: p.writer.textBytes })),
+            runs,
+            plans,
+          ),
+        );
       } else {
         for (const month of [...months.keys()].sort((a, b) => a - b)) {
           const m = months.get(month) as MonthState;
@@ -175,23 +195,53 @@ export class ArticleSink {
   }
 
   /** Names a period's parts (renaming a lone part to the period id) and records their runs for the metadata store. */
-  private closePeriod(year: string, periodId: string, parts: readonly { docBase: number; textBytes: number }[], runs: readonly PartRun[], plans: YearShardPlan[], written = true): ClosedShard[] {
+  private closePeriod(
+    year: string,
+    periodId: string,
+    parts: readonly { docBase: number; textBytes: number }[],
+    runs: readonly PartRun[],
+    plans: YearShardPlan[],
+    written = true,
+  ): ClosedShard[] {
     const idOf = (i: number): string => (parts.length === 1 ? periodId : partShardId(periodId, i));
-    for (const r of runs) plans.push({ month: r.month, localFrom: r.localFrom, docBase: r.docBase, docCount: r.docCount, shardId: idOf(r.part) });
+    for (const r of runs)
+      plans.push({
+        month: r.month,
+        localFrom: r.localFrom,
+        docBase: r.docBase,
+        docCount: r.docCount,
+        shardId: idOf(r.part),
+      });
     if (!written) return [];
     if (parts.length === 1) {
-      renameSync(resolveRel(this.root, shardRelDir(this.indexName, partShardId(periodId, 0))), resolveRel(this.root, shardRelDir(this.indexName, periodId)));
+      renameSync(
+        resolveRel(this.root, shardRelDir(this.indexName, partShardId(periodId, 0))),
+        resolveRel(this.root, shardRelDir(this.indexName, periodId)),
+      );
     }
     return parts.map((p, i) => {
       const relDir = shardRelDir(this.indexName, idOf(i));
       const count = runs.filter((r) => r.part === i).reduce((n, r) => n + r.docCount, 0);
-      return { shardId: idOf(i), year, relDir, docBase: p.docBase, textBytes: p.textBytes, docCount: count, crawlPeriod: periodId, part: i + 1, parts: parts.length };
+      return {
+        shardId: idOf(i),
+        year,
+        relDir,
+        docBase: p.docBase,
+        textBytes: p.textBytes,
+        docCount: count,
+        crawlPeriod: periodId,
+        part: i + 1,
+        parts: parts.length,
+      };
     });
   }
 
   private openPart(periodId: string, index: number): PartWriter {
     if (index >= MAX_PARTS_PER_PERIOD) {
-      throw new BuildError('invalid_option', `period ${periodId} needs more than ${MAX_PARTS_PER_PERIOD} parts of --part-bytes ${this.partBytes}; raise --part-bytes`);
+      throw new BuildError(
+        'invalid_option',
+        `period ${periodId} needs more than ${MAX_PARTS_PER_PERIOD} parts of --part-bytes ${this.partBytes}; raise --part-bytes`,
+      );
     }
     return createPartWriter(resolveRel(this.root, shardRelDir(this.indexName, partShardId(periodId, index))));
   }
@@ -208,7 +258,11 @@ export class ArticleSink {
     // A second part is opening, so this one keeps its `.pNNN` id (only a lone part is renamed to the period id).
     const closed = state.parts.length - 1;
     const shardId = partShardId(monthId(year, month), closed);
-    this.onPartClosed({ shardId, relDir: shardRelDir(this.indexName, shardId), textBytes: (state.parts[closed] as { textBytes: number }).textBytes });
+    this.onPartClosed({
+      shardId,
+      relDir: shardRelDir(this.indexName, shardId),
+      textBytes: (state.parts[closed] as { textBytes: number }).textBytes,
+    });
     state.writer = this.openPart(monthId(year, month), state.parts.length);
     state.parts.push({ from: state.count, textBytes: 0 });
   }
@@ -260,12 +314,26 @@ export class ArticleSink {
     // Country attribution comes only from the release's table, so every article of a release is attributed alike.
     const c = this.countries?.lookup(f.hostname);
     return {
-      url: f.url, title: f.title, author: f.author, sitename: f.sitename, hostname: f.hostname,
-      warc_source: f.warc_source, warc_record_id: f.warc_record_id, warc_date: f.warc_date,
-      publish_date: f.publish_date, date: f.publish_date ?? f.warc_date, date_source: f.date_source,
-      language: f.language, lang: f.lang, country_tld: f.country_tld,
-      country: c?.country ?? null, country_source: c?.country_source ?? null, country_confidence: c?.country_confidence ?? null,
-      iptc_topic: f.iptc_topic, scores: r.scores, text_xxhash64: r.textXxhash64,
+      url: f.url,
+      title: f.title,
+      author: f.author,
+      sitename: f.sitename,
+      hostname: f.hostname,
+      warc_source: f.warc_source,
+      warc_record_id: f.warc_record_id,
+      warc_date: f.warc_date,
+      publish_date: f.publish_date,
+      date: f.publish_date ?? f.warc_date,
+      date_source: f.date_source,
+      language: f.language,
+      lang: f.lang,
+      country_tld: f.country_tld,
+      country: c?.country ?? null,
+      country_source: c?.country_source ?? null,
+      country_confidence: c?.country_confidence ?? null,
+      iptc_topic: f.iptc_topic,
+      scores: r.scores,
+      text_xxhash64: r.textXxhash64,
     };
   }
 }

@@ -74,7 +74,8 @@ export const defaultBuildOptions = {
   stories: true,
 } as const satisfies Partial<BuildReleaseOptions>;
 
-export type BuildReleaseInput = Omit<BuildReleaseOptions, keyof typeof defaultBuildOptions> & Partial<BuildReleaseOptions>;
+export type BuildReleaseInput = Omit<BuildReleaseOptions, keyof typeof defaultBuildOptions> &
+  Partial<BuildReleaseOptions>;
 
 export interface BuildSummary {
   readonly out: string;
@@ -107,14 +108,28 @@ export type ResolvedBuildOptions = BuildReleaseOptions & {
 
 export function resolveBuildOptions(input: BuildReleaseInput): ResolvedBuildOptions {
   const o: BuildReleaseOptions = { ...defaultBuildOptions, ...input };
-  if (o.inputs.length === 0) throw new BuildError('invalid_option', 'no input given; pass --input with .jsonl, .jsonl.gz or .parquet files or folders');
+  if (o.inputs.length === 0)
+    throw new BuildError(
+      'invalid_option',
+      'no input given; pass --input with .jsonl, .jsonl.gz or .parquet files or folders',
+    );
   if (!INDEX_VERSION_PATTERN.test(o.indexVersion)) {
-    throw new BuildError('invalid_option', `index version ${JSON.stringify(o.indexVersion)} is not allowed; use letters, digits and . _ : + - (e.g. 2024-06-01.1)`);
+    throw new BuildError(
+      'invalid_option',
+      `index version ${JSON.stringify(o.indexVersion)} is not allowed; use letters, digits and . _ : + - (e.g. 2024-06-01.1)`,
+    );
   }
-  if (!INDEX_NAME_PATTERN.test(o.indexName)) throw new BuildError('invalid_option', `index name ${JSON.stringify(o.indexName)} must match ^[a-z0-9_]+$ (at most 100 characters)`);
-  if (o.period !== 'month' && o.period !== 'year') throw new BuildError('invalid_option', `period ${JSON.stringify(o.period)} must be month or year`);
-  if (!isShardKind(o.kind)) throw new BuildError('invalid_option', `kind ${JSON.stringify(o.kind)} must be one of ${SHARD_KINDS.join(', ')}`);
-  if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new BuildError('invalid_option', 'concurrency must be a positive integer');
+  if (!INDEX_NAME_PATTERN.test(o.indexName))
+    throw new BuildError(
+      'invalid_option',
+      `index name ${JSON.stringify(o.indexName)} must match ^[a-z0-9_]+$ (at most 100 characters)`,
+    );
+  if (o.period !== 'month' && o.period !== 'year')
+    throw new BuildError('invalid_option', `period ${JSON.stringify(o.period)} must be month or year`);
+  if (!isShardKind(o.kind))
+    throw new BuildError('invalid_option', `kind ${JSON.stringify(o.kind)} must be one of ${SHARD_KINDS.join(', ')}`);
+  if (!Number.isInteger(o.concurrency) || o.concurrency < 1)
+    throw new BuildError('invalid_option', 'concurrency must be a positive integer');
   const memoryBytes = o.memoryBytes ?? defaultMemoryBytes();
   const selection = o.onlyPeriods === undefined ? undefined : parsePeriodSelection(o.onlyPeriods, o.period === 'year');
   return { ...o, memoryBytes, partBytes: resolvePartBytes(memoryBytes, o.partBytes, o.kind), selection };

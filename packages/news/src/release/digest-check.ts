@@ -50,10 +50,19 @@ interface Unit {
  * identity must still be the one served).
  * @example await checkReleaseDigests('release/', release, { onDamage: (d) => log.error(d, 'shard damaged') })
  */
-export async function checkReleaseDigests(dir: string, release: OpenRelease, options: DigestCheckOptions): Promise<DigestCheckSummary> {
+export async function checkReleaseDigests(
+  dir: string,
+  release: OpenRelease,
+  options: DigestCheckOptions,
+): Promise<DigestCheckSummary> {
   const started = Date.now();
   const units = await unitsToCheck(dir, release);
-  const progress = { bytesDone: 0, bytesTotal: units.reduce((n, u) => n + u.bytes, 0), filesDone: 0, filesTotal: units.length };
+  const progress = {
+    bytesDone: 0,
+    bytesTotal: units.reduce((n, u) => n + u.bytes, 0),
+    filesDone: 0,
+    filesTotal: units.length,
+  };
   const damaged = new Set<string>();
   const thread = startDigestThread();
   // Stopping the thread rejects the digest under way: the check ends within one read.
@@ -87,7 +96,12 @@ export async function checkReleaseDigests(dir: string, release: OpenRelease, opt
 }
 
 /** Why the file is not what the manifest says, or null when its size and sha256 match. */
-async function differs(thread: DigestThread, path: string, u: Unit, onBytes: (n: number) => void): Promise<string | null> {
+async function differs(
+  thread: DigestThread,
+  path: string,
+  u: Unit,
+  onBytes: (n: number) => void,
+): Promise<string | null> {
   let got: { bytes: number; sha256: string };
   try {
     got = await thread.digest(path, onBytes);
@@ -106,7 +120,10 @@ async function unitsToCheck(dir: string, release: OpenRelease): Promise<Unit[]> 
   const index = await readManifest(dir, INDEX_MANIFEST_FILE, IndexManifestSchema);
   const meta = await readManifest(dir, METADATA_MANIFEST_FILE, MetadataManifestSchema);
   if (index.index_version !== release.indexVersion) {
-    throw new ReleaseVerificationError('index_version_mismatch', `release ${dir} now names ${JSON.stringify(index.index_version)}, the worker serves ${JSON.stringify(release.indexVersion)}; a release is immutable: restore it or restart the worker`);
+    throw new ReleaseVerificationError(
+      'index_version_mismatch',
+      `release ${dir} now names ${JSON.stringify(index.index_version)}, the worker serves ${JSON.stringify(release.indexVersion)}; a release is immutable: restore it or restart the worker`,
+    );
   }
   const units: Unit[] = [];
   for (const [name, served] of release.indexes) {
@@ -114,8 +131,22 @@ async function unitsToCheck(dir: string, release: OpenRelease): Promise<Unit[]> 
     const ids = new Set<string>(served.shards.map((s) => s.shardId));
     for (const s of ix?.shards ?? []) {
       if (!ids.has(s.shard_id)) continue;
-      for (const f of s.files) units.push({ index: name, shards: [s.shard_id as ShardId], rel: `${s.dir}/${f.name}`, bytes: f.bytes, sha256: f.sha256 });
-      for (const f of s.titles?.files ?? []) units.push({ index: name, shards: [s.shard_id as ShardId], rel: `${s.titles?.dir}/${f.name}`, bytes: f.bytes, sha256: f.sha256 });
+      for (const f of s.files)
+        units.push({
+          index: name,
+          shards: [s.shard_id as ShardId],
+          rel: `${s.dir}/${f.name}`,
+          bytes: f.bytes,
+          sha256: f.sha256,
+        });
+      for (const f of s.titles?.files ?? [])
+        units.push({
+          index: name,
+          shards: [s.shard_id as ShardId],
+          rel: `${s.titles?.dir}/${f.name}`,
+          bytes: f.bytes,
+          sha256: f.sha256,
+        });
     }
     for (const y of meta.indexes.find((i) => i.name === name)?.years ?? []) {
       const ofYear = served.shards.filter((s) => s.year === y.year).map((s) => s.shardId);

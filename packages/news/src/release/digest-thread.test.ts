@@ -17,7 +17,9 @@ describe('startDigestThread', () => {
         const file = join(dir, `f-${size}`);
         writeFileSync(file, data);
         let reported = 0;
-        const got = await thread.digest(file, (n) => { reported += n; });
+        const got = await thread.digest(file, (n) => {
+          reported += n;
+        });
         expect(got).toEqual({ bytes: size, sha256: createHash('sha256').update(data).digest('hex') });
         expect(reported).toBe(size);
       }

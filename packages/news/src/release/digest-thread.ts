@@ -86,6 +86,8 @@ export function startDigestThread(): DigestThread {
         worker.postMessage({ id, path });
       });
     },
-    close: async () => { await worker.terminate(); },
+    close: async () => {
+      await worker.terminate();
+    },
   };
 }

@@ -50,16 +50,26 @@ export class ShardIndexer {
   private indexedBytes = 0;
   private shardsDone = 0;
 
-  constructor(private readonly root: string, private readonly options: ResolvedBuildOptions, private readonly progress: Progress) {
+  constructor(
+    private readonly root: string,
+    private readonly options: ResolvedBuildOptions,
+    private readonly progress: Progress,
+  ) {
     this.budget = new SortBudget<PartToIndex>([], options.memoryBytes, options.kind, true);
-    this.words = options.wordCounts === false ? undefined : new ShardWordTables(root, options.indexName, Math.max(1, options.concurrency));
+    this.words =
+      options.wordCounts === false
+        ? undefined
+        : new ShardWordTables(root, options.indexName, Math.max(1, options.concurrency));
     // allSettled: never rejects, and a failed shard must not leave another sort writing into a folder being removed.
-    this.workers = Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, () =>
-      this.work().catch((e: unknown) => {
-        this.failure ??= e;
-        this.budget.close(true);
-        throw e;
-      })));
+    this.workers = Promise.allSettled(
+      Array.from({ length: Math.max(1, options.concurrency) }, () =>
+        this.work().catch((e: unknown) => {
+          this.failure ??= e;
+          this.budget.close(true);
+          throw e;
+        }),
+      ),
+    );
   }
 
   /** Throws the first indexing failure, so that the reader stops instead of reading on for nothing. */
@@ -72,7 +82,12 @@ export class ShardIndexer {
    * memory budget cannot index is a single article over the part size): the rest of the plan waits for the read.
    */
   addEarly(part: PartToIndex): void {
-    planIndexing([{ id: part.shardId, textBytes: part.textBytes }], this.options.memoryBytes, this.options.concurrency, this.options.kind);
+    planIndexing(
+      [{ id: part.shardId, textBytes: part.textBytes }],
+      this.options.memoryBytes,
+      this.options.concurrency,
+      this.options.kind,
+    );
     this.early.add(part.shardId);
     this.add(part);
   }
@@ -85,19 +100,40 @@ export class ShardIndexer {
     this.throwIfFailed();
     const waiting = shards.filter((s) => !this.added.has(s.shardId));
     if (waiting.length > 0) {
-      const plan = planIndexing(waiting.map((s) => ({ id: s.shardId, textBytes: s.textBytes })), this.options.memoryBytes, this.options.concurrency, this.options.kind);
+      const plan = planIndexing(
+        waiting.map((s) => ({ id: s.shardId, textBytes: s.textBytes })),
+        this.options.memoryBytes,
+        this.options.concurrency,
+        this.options.kind,
+      );
       await refuseShortDisk(this.root, diskBytesNeeded(plan, this.options.kind), this.options.kind);
     }
     const indexTotalBytes = shards.reduce((n, s) => n + s.textBytes, 0);
-    this.progress.update({ phase: 'index', indexTotalBytes, shardsTotal: shards.length, indexedBytes: this.indexedBytes, shardsDone: this.shardsDone }, true);
+    this.progress.update(
+      {
+        phase: 'index',
+        indexTotalBytes,
+        shardsTotal: shards.length,
+        indexedBytes: this.indexedBytes,
+        shardsDone: this.shardsDone,
+      },
+      true,
+    );
     for (const s of waiting) this.add(s);
     this.budget.close();
     await this.workers;
     this.throwIfFailed();
     const words = await this.words?.finish();
     return shards.map((s) => ({
-      shardId: s.shardId, year: s.year, relDir: s.relDir, docBase: s.docBase, crawlPeriod: s.crawlPeriod, part: s.part, parts: s.parts,
-      ...(this.results.get(s.shardId) as { files: ShardFileSet; titles: ShardFileSet }), wordCounts: words?.get(s.shardId),
+      shardId: s.shardId,
+      year: s.year,
+      relDir: s.relDir,
+      docBase: s.docBase,
+      crawlPeriod: s.crawlPeriod,
+      part: s.part,
+      parts: s.parts,
+      ...(this.results.get(s.shardId) as { files: ShardFileSet; titles: ShardFileSet }),
+      wordCounts: words?.get(s.shardId),
     }));
   }
 
@@ -129,11 +165,13 @@ export class ShardIndexer {
         }
         // The headline index after the articles' own, in the same slot: titles are ~1% of the text, so the part's
         // memory and disk plan (sized for its text) holds it too.
-        const index = (rel: string) => indexKind(options.kind).index(resolveRel(this.root, rel), { signal: options.signal })
-          .catch((e: unknown) => {
-            // The signal's own reason says nothing to a user: the build's message does.
-            throw options.signal?.aborted ? interrupted() : e;
-          });
+        const index = (rel: string) =>
+          indexKind(options.kind)
+            .index(resolveRel(this.root, rel), { signal: options.signal })
+            .catch((e: unknown) => {
+              // The signal's own reason says nothing to a user: the build's message does.
+              throw options.signal?.aborted ? interrupted() : e;
+            });
         const files = await index(s.relDir);
         const titles = await index(titlesRelDir(s.relDir));
         this.results.set(s.shardId, { files, titles });
@@ -152,6 +190,9 @@ async function refuseShortDisk(dir: string, needed: number, kind: ShardKind): Pr
   const fs = await statfs(dir);
   const free = fs.bavail * fs.bsize;
   if (free < needed) {
-    throw new BuildError('no_space', `${indexKind(kind).filesNoun} need about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`);
+    throw new BuildError(
+      'no_space',
+      `${indexKind(kind).filesNoun} need about ${(needed / 1e9).toFixed(2)} GB more disk beside ${dir}, but only ${(free / 1e9).toFixed(2)} GB is free; free some space or build to another disk (--out)`,
+    );
   }
 }

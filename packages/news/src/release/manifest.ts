@@ -13,8 +13,16 @@ export const READABLE_MANIFEST_FORMAT_VERSIONS: readonly number[] = [2, 3];
 export const INDEX_MANIFEST_FORMAT = 'news-index-manifest';
 export const METADATA_MANIFEST_FORMAT = 'news-metadata-manifest';
 
-const FileEntry = Type.Object({ name: Type.String(), bytes: Type.Integer({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
-const StoredFile = Type.Object({ file: Type.String(), bytes: Type.Integer({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+const FileEntry = Type.Object({
+  name: Type.String(),
+  bytes: Type.Integer({ minimum: 0 }),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+});
+const StoredFile = Type.Object({
+  file: Type.String(),
+  bytes: Type.Integer({ minimum: 0 }),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+});
 
 /** A shard as both manifests name it: the shard set must be identical in the two. */
 const ShardRef = {
@@ -50,7 +58,13 @@ const IndexShard = Type.Object({
   /** Absent in releases built before headline search (manifest format 2): `title:` is then refused. */
   titles: Type.Optional(HeadlineIndex),
   /** The shard's word-count table (word-counts/format.ts); absent in releases built before it, which still open. */
-  word_counts: Type.Optional(Type.Object({ ...StoredFile.properties, tokens: Type.Integer({ minimum: 0 }), types: Type.Integer({ minimum: 0 }) })),
+  word_counts: Type.Optional(
+    Type.Object({
+      ...StoredFile.properties,
+      tokens: Type.Integer({ minimum: 0 }),
+      types: Type.Integer({ minimum: 0 }),
+    }),
+  ),
 });
 
 export const IndexManifestSchema = Type.Object({
@@ -58,13 +72,15 @@ export const IndexManifestSchema = Type.Object({
   format_version: Type.Integer(),
   index_version: Type.String(),
   created_at: Type.String(),
-  indexes: Type.Array(Type.Object({
-    name: Type.String(),
-    period: Type.Union([Type.Literal('month'), Type.Literal('year')]),
-    shard_format_version: Type.Integer(),
-    shards: Type.Array(IndexShard),
-    totals: Type.Object({ documents: Type.Integer(), text_bytes: Type.Integer(), index_bytes: Type.Integer() }),
-  })),
+  indexes: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      period: Type.Union([Type.Literal('month'), Type.Literal('year')]),
+      shard_format_version: Type.Integer(),
+      shards: Type.Array(IndexShard),
+      totals: Type.Object({ documents: Type.Integer(), text_bytes: Type.Integer(), index_bytes: Type.Integer() }),
+    }),
+  ),
 });
 export type IndexManifest = Static<typeof IndexManifestSchema>;
 export type IndexManifestShard = Static<typeof IndexShard>;
@@ -80,7 +96,13 @@ const StoriesEntrySchema = Type.Object({
   threshold: Type.Number({ minimum: 0, maximum: 1 }),
   /** Articles of the whole release the story ids number (a part build clusters the whole input). */
   documents: Type.Integer({ minimum: 0 }),
-  years: Type.Array(Type.Object({ year: Type.String({ pattern: '^\\d{4}$' }), doc_count: Type.Integer({ minimum: 0 }), ...StoredFile.properties })),
+  years: Type.Array(
+    Type.Object({
+      year: Type.String({ pattern: '^\\d{4}$' }),
+      doc_count: Type.Integer({ minimum: 0 }),
+      ...StoredFile.properties,
+    }),
+  ),
 });
 export type StoriesEntry = Static<typeof StoriesEntrySchema>;
 
@@ -89,29 +111,50 @@ export const MetadataManifestSchema = Type.Object({
   format_version: Type.Integer(),
   index_version: Type.String(),
   created_at: Type.String(),
-  indexes: Type.Array(Type.Object({
-    name: Type.String(),
-    store_format_version: Type.Integer(),
-    shard_format_version: Type.Integer(),
-    shards: Type.Array(Type.Object(ShardRef)),
-    years: Type.Array(Type.Object({ year: Type.String(), doc_count: Type.Integer({ minimum: 0 }), ...StoredFile.properties })),
-    countries: Type.Union([Type.Null(), Type.Object({ rows: Type.Integer({ minimum: 0 }), ...StoredFile.properties })]),
-    /** Each article's story (issue 28): absent in releases built before stories or with --no-stories. */
-    stories: Type.Optional(StoriesEntrySchema),
-    totals: Type.Object({ documents: Type.Integer(), bytes: Type.Integer() }),
-  })),
+  indexes: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      store_format_version: Type.Integer(),
+      shard_format_version: Type.Integer(),
+      shards: Type.Array(Type.Object(ShardRef)),
+      years: Type.Array(
+        Type.Object({ year: Type.String(), doc_count: Type.Integer({ minimum: 0 }), ...StoredFile.properties }),
+      ),
+      countries: Type.Union([
+        Type.Null(),
+        Type.Object({ rows: Type.Integer({ minimum: 0 }), ...StoredFile.properties }),
+      ]),
+      /** Each article's story (issue 28): absent in releases built before stories or with --no-stories. */
+      stories: Type.Optional(StoriesEntrySchema),
+      totals: Type.Object({ documents: Type.Integer(), bytes: Type.Integer() }),
+    }),
+  ),
 });
 export type MetadataManifest = Static<typeof MetadataManifestSchema>;
 
 /** Reads and validates one manifest; a missing, unparsable or foreign file is a ReleaseVerificationError. */
 export const readManifest = <S extends TSchema>(dir: string, file: string, schema: S): Promise<Static<S>> =>
-  readVersionedJson(dir, file, schema, READABLE_MANIFEST_FORMAT_VERSIONS, 'point --release at a complete release built by news build', 'rebuild the release');
+  readVersionedJson(
+    dir,
+    file,
+    schema,
+    READABLE_MANIFEST_FORMAT_VERSIONS,
+    'point --release at a complete release built by news build',
+    'rebuild the release',
+  );
 
 /**
  * Reads a versioned JSON file of a release (or of a release part) and checks it against its schema. `whereFix` says
  * where to find a right folder when the file is missing, `rebuildFix` how to get a readable one.
  */
-export async function readVersionedJson<S extends TSchema>(dir: string, file: string, schema: S, formatVersion: number | readonly number[], whereFix: string, rebuildFix = 'rebuild it'): Promise<Static<S>> {
+export async function readVersionedJson<S extends TSchema>(
+  dir: string,
+  file: string,
+  schema: S,
+  formatVersion: number | readonly number[],
+  whereFix: string,
+  rebuildFix = 'rebuild it',
+): Promise<Static<S>> {
   const path = join(dir, file);
   let text: string;
   try {
@@ -123,16 +166,25 @@ export async function readVersionedJson<S extends TSchema>(dir: string, file: st
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new ReleaseVerificationError('manifest_invalid', `${path} is not valid JSON (${(e as Error).message}); ${rebuildFix} with news build`);
+    throw new ReleaseVerificationError(
+      'manifest_invalid',
+      `${path} is not valid JSON (${(e as Error).message}); ${rebuildFix} with news build`,
+    );
   }
   const version = (value as { format_version?: unknown } | null)?.format_version;
   const readable = typeof formatVersion === 'number' ? [formatVersion] : formatVersion;
   if (typeof version === 'number' && !readable.includes(version)) {
-    throw new ReleaseVerificationError('format_unsupported', `${path} has manifest format version ${version}, this build reads ${readable.join(' and ')}; ${rebuildFix} or use a matching news version`);
+    throw new ReleaseVerificationError(
+      'format_unsupported',
+      `${path} has manifest format version ${version}, this build reads ${readable.join(' and ')}; ${rebuildFix} or use a matching news version`,
+    );
   }
   if (!Value.Check(schema, value)) {
     const first = Value.Errors(schema, value).First();
-    throw new ReleaseVerificationError('manifest_invalid', `${path} is not a valid manifest (${first ? `${first.path || '/'}: ${first.message}` : 'unknown shape'}); ${rebuildFix} with news build`);
+    throw new ReleaseVerificationError(
+      'manifest_invalid',
+      `${path} is not a valid manifest (${first ? `${first.path || '/'}: ${first.message}` : 'unknown shape'}); ${rebuildFix} with news build`,
+    );
   }
   return value;
 }

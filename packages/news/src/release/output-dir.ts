@@ -22,7 +22,10 @@ export async function refuseExistingOutput(out: string, force: boolean): Promise
     throw e;
   });
   if (entries.length > 0 && !force) {
-    throw new BuildError('output_exists', `--out ${out} exists and is not empty; choose a new folder or pass --force to replace it`);
+    throw new BuildError(
+      'output_exists',
+      `--out ${out} exists and is not empty; choose a new folder or pass --force to replace it`,
+    );
   }
 }
 
@@ -31,10 +34,13 @@ export async function putInPlace(partial: string, out: string, force: boolean): 
   const old = `${out}.old-${randomBytes(6).toString('hex')}`;
   let movedAside = false;
   if (force) {
-    movedAside = await rename(out, old).then(() => true, (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return false;
-      throw e;
-    });
+    movedAside = await rename(out, old).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => {
+        if (e.code === 'ENOENT') return false;
+        throw e;
+      },
+    );
   } else {
     // An empty folder may stand there (checked before the build); rename cannot replace it.
     await rmdir(out).catch((e: NodeJS.ErrnoException) => {

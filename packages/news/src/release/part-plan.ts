@@ -18,16 +18,19 @@ export const SORT_OVERHEAD_BYTES = 256 << 20;
 /** The largest part: the format's shard limit, or less where the sort's suffix array cannot be one Buffer. */
 export const MAX_PART_BYTES = Math.min(MAX_SHARD_TEXT_BYTES, MAX_SORT_TEXT_BYTES);
 
-export const partShardId = (periodId: string, partIndex: number): string => `${periodId}.p${String(partIndex + 1).padStart(3, '0')}`;
+export const partShardId = (periodId: string, partIndex: number): string =>
+  `${periodId}.p${String(partIndex + 1).padStart(3, '0')}`;
 
 /** Peak RAM per text byte of indexing one part of `kind` with the addon's default sorter (overhead aside). */
-export const indexBytesPerTextByte = (kind: ShardKind): number => indexKind(kind).cost.peakBytesPerTextByte(defaultSorter());
+export const indexBytesPerTextByte = (kind: ShardKind): number =>
+  indexKind(kind).cost.peakBytesPerTextByte(defaultSorter());
 
 /**
  * Peak RAM of indexing one part of `textBytes` with the addon's default sorter: the kind's cost model (its suffix
  * sort and what it builds beside it; src/shard/DESIGN.md, "The kind registry") plus the overhead.
  */
-export const sortMemoryBytes = (textBytes: number, kind: ShardKind = 'sa'): number => indexBytesPerTextByte(kind) * textBytes + SORT_OVERHEAD_BYTES;
+export const sortMemoryBytes = (textBytes: number, kind: ShardKind = 'sa'): number =>
+  indexBytesPerTextByte(kind) * textBytes + SORT_OVERHEAD_BYTES;
 
 /** The build's RAM budget when none is given: half the machine. */
 export const defaultMemoryBytes = (): number => Math.floor(totalmem() / 2);
@@ -40,16 +43,28 @@ export const defaultMemoryBytes = (): number => Math.floor(totalmem() / 2);
 export function resolvePartBytes(memoryBytes: number, partBytes?: number, kind: ShardKind = 'sa'): number {
   const gb = (n: number): string => `${(n / 1e9).toFixed(2)} GB`;
   if (!Number.isFinite(memoryBytes) || memoryBytes < sortMemoryBytes(1, kind)) {
-    throw new BuildError('invalid_option', `--memory ${gb(memoryBytes)} is too small; a build needs at least ${gb(sortMemoryBytes(1 << 20, kind))}`);
+    throw new BuildError(
+      'invalid_option',
+      `--memory ${gb(memoryBytes)} is too small; a build needs at least ${gb(sortMemoryBytes(1 << 20, kind))}`,
+    );
   }
-  const fitting = Math.min(MAX_PART_BYTES, Math.floor((memoryBytes - SORT_OVERHEAD_BYTES) / indexBytesPerTextByte(kind)));
+  const fitting = Math.min(
+    MAX_PART_BYTES,
+    Math.floor((memoryBytes - SORT_OVERHEAD_BYTES) / indexBytesPerTextByte(kind)),
+  );
   if (partBytes === undefined) return fitting;
   if (!Number.isInteger(partBytes) || partBytes < 1 || partBytes > MAX_PART_BYTES) {
-    throw new BuildError('invalid_option', `--part-bytes must be an integer from 1 to ${MAX_PART_BYTES} (the largest part the suffix sort can hold), got ${partBytes}`);
+    throw new BuildError(
+      'invalid_option',
+      `--part-bytes must be an integer from 1 to ${MAX_PART_BYTES} (the largest part the suffix sort can hold), got ${partBytes}`,
+    );
   }
   if (partBytes > fitting) {
-    throw new BuildError('invalid_option', `--part-bytes ${partBytes} needs about ${gb(sortMemoryBytes(partBytes, kind))} of RAM to sort, over the --memory budget of ${gb(memoryBytes)}; ` +
-      `lower --part-bytes to at most ${fitting} or raise --memory to ${Math.ceil(sortMemoryBytes(partBytes, kind) / 1e8) / 10}`);
+    throw new BuildError(
+      'invalid_option',
+      `--part-bytes ${partBytes} needs about ${gb(sortMemoryBytes(partBytes, kind))} of RAM to sort, over the --memory budget of ${gb(memoryBytes)}; ` +
+        `lower --part-bytes to at most ${fitting} or raise --memory to ${Math.ceil(sortMemoryBytes(partBytes, kind) / 1e8) / 10}`,
+    );
   }
   return partBytes;
 }
@@ -74,12 +89,20 @@ export interface IndexPlan {
  * Plans the sorting phase from the parts' sizes, known once every article is read. Refuses, before any sort, a part
  * whose sort cannot fit the budget (only possible for a single article larger than the part size).
  */
-export function planIndexing(partSizes: readonly { id: string; textBytes: number }[], memoryBytes: number, concurrency: number, kind: ShardKind = 'sa'): IndexPlan {
+export function planIndexing(
+  partSizes: readonly { id: string; textBytes: number }[],
+  memoryBytes: number,
+  concurrency: number,
+  kind: ShardKind = 'sa',
+): IndexPlan {
   const sizes = [...partSizes].sort((a, b) => b.textBytes - a.textBytes);
   const largest = sizes[0];
   if (largest && sortMemoryBytes(largest.textBytes, kind) > memoryBytes) {
-    throw new BuildError('shard_too_large', `shard ${largest.id} holds one article of ${largest.textBytes} text bytes, which needs about ` +
-      `${(sortMemoryBytes(largest.textBytes, kind) / 1e9).toFixed(2)} GB to index, over the --memory budget of ${(memoryBytes / 1e9).toFixed(2)} GB; raise --memory or leave that article out`);
+    throw new BuildError(
+      'shard_too_large',
+      `shard ${largest.id} holds one article of ${largest.textBytes} text bytes, which needs about ` +
+        `${(sortMemoryBytes(largest.textBytes, kind) / 1e9).toFixed(2)} GB to index, over the --memory budget of ${(memoryBytes / 1e9).toFixed(2)} GB; raise --memory or leave that article out`,
+    );
   }
   let parallel = 0;
   let peak = 0;
@@ -94,9 +117,14 @@ export function planIndexing(partSizes: readonly { id: string; textBytes: number
     periods.set(period, (periods.get(period) ?? 0) + 1);
   }
   return {
-    parts: partSizes.length, splitPeriods: [...periods.values()].filter((n) => n > 1).length,
-    largestPartBytes: largest?.textBytes ?? 0, textBytes: partSizes.reduce((n, s) => n + s.textBytes, 0),
-    memoryBytes, maxParallelSorts: Math.max(1, parallel), peakSortBytes: peak, sorter: defaultSorter(),
+    parts: partSizes.length,
+    splitPeriods: [...periods.values()].filter((n) => n > 1).length,
+    largestPartBytes: largest?.textBytes ?? 0,
+    textBytes: partSizes.reduce((n, s) => n + s.textBytes, 0),
+    memoryBytes,
+    maxParallelSorts: Math.max(1, parallel),
+    peakSortBytes: peak,
+    sorter: defaultSorter(),
   };
 }
 
@@ -124,7 +152,12 @@ export class SortBudget<T extends { readonly textBytes: number }> {
   private waiters: (() => void)[] = [];
   private closed: boolean;
 
-  constructor(private readonly queue: T[], private readonly memoryBytes: number, private readonly kind: ShardKind = 'sa', open = false) {
+  constructor(
+    private readonly queue: T[],
+    private readonly memoryBytes: number,
+    private readonly kind: ShardKind = 'sa',
+    open = false,
+  ) {
     queue.sort((a, b) => b.textBytes - a.textBytes);
     this.closed = !open;
   }
@@ -134,7 +167,12 @@ export class SortBudget<T extends { readonly textBytes: number }> {
     for (;;) {
       if (this.queue.length === 0 && this.closed) return undefined;
       const free = this.memoryBytes - this.reserved;
-      const at = this.queue.length === 0 ? -1 : this.running === 0 ? 0 : this.queue.findIndex((p) => sortMemoryBytes(p.textBytes, this.kind) <= free);
+      const at =
+        this.queue.length === 0
+          ? -1
+          : this.running === 0
+            ? 0
+            : this.queue.findIndex((p) => sortMemoryBytes(p.textBytes, this.kind) <= free);
       if (at !== -1) {
         const [part] = this.queue.splice(at, 1) as [T];
         this.reserved += sortMemoryBytes(part.textBytes, this.kind);

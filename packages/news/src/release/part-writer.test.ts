@@ -16,15 +16,17 @@ let next = 0;
  * The headline index as the release builder makes it: the docs are the headlines of a part written with
  * `createPartWriter` (beside article texts of their own), indexed by the kind, then opened as any shard.
  */
-const headlines = (kind: IndexKind, mode: ShardOpenMode): ShardFactory => async (docs) => {
-  const dir = path.join(root, String(next++));
-  const part = createPartWriter(dir);
-  docs.forEach((title, i) => part.append(Buffer.from(`article ${i} text`), title));
-  await part.finish();
-  await kind.index(dir);
-  await kind.index(path.join(dir, TITLES_DIR));
-  return openShard(path.join(dir, TITLES_DIR), mode);
-};
+const headlines =
+  (kind: IndexKind, mode: ShardOpenMode): ShardFactory =>
+  async (docs) => {
+    const dir = path.join(root, String(next++));
+    const part = createPartWriter(dir);
+    docs.forEach((title, i) => part.append(Buffer.from(`article ${i} text`), title));
+    await part.finish();
+    await kind.index(dir);
+    await kind.index(path.join(dir, TITLES_DIR));
+    return openShard(path.join(dir, TITLES_DIR), mode);
+  };
 
 // Every registered kind: the headline index is a shard of the release's kind, held to the same contract.
 for (const kind of indexKinds()) {

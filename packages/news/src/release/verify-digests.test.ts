@@ -11,7 +11,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, bytes: number, recorded?: string): RecordedFile => {
   const data = Buffer.alloc(bytes, name);
   writeFileSync(join(dir, name), data);
-  return { path: join(dir, name), rel: `shards/${name}`, bytes, sha256: recorded ?? createHash('sha256').update(data).digest('hex') };
+  return {
+    path: join(dir, name),
+    rel: `shards/${name}`,
+    bytes,
+    sha256: recorded ?? createHash('sha256').update(data).digest('hex'),
+  };
 };
 
 describe('firstDigestMismatch', () => {
@@ -27,7 +32,10 @@ describe('firstDigestMismatch', () => {
   }
   it('reports a file it cannot read instead of rejecting', async () => {
     const gone: RecordedFile = { path: join(dir, 'missing'), rel: 'shards/missing', bytes: 1, sha256: '0'.repeat(64) };
-    expect(await firstDigestMismatch([good[0]!, gone], 2)).toMatchObject({ rel: 'shards/missing', reason: 'unreadable' });
+    expect(await firstDigestMismatch([good[0]!, gone], 2)).toMatchObject({
+      rel: 'shards/missing',
+      reason: 'unreadable',
+    });
   });
   it('answers at once for no files', async () => {
     expect(await firstDigestMismatch([], 2)).toBeNull();

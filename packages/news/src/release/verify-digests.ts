@@ -10,7 +10,9 @@ export interface RecordedFile {
 }
 
 /** The first file whose bytes are not what the manifest records, or a file that could not be read. */
-export type DigestMismatch = { readonly rel: string; readonly reason: 'sha256' } | { readonly rel: string; readonly reason: 'unreadable'; readonly message: string };
+export type DigestMismatch =
+  | { readonly rel: string; readonly reason: 'sha256' }
+  | { readonly rel: string; readonly reason: 'unreadable'; readonly message: string };
 
 /**
  * sha256 of every file, each read once, on `threads` digest threads at a time (largest first, so the biggest file
@@ -21,14 +23,19 @@ export type DigestMismatch = { readonly rel: string; readonly reason: 'sha256' }
  * @example await firstDigestMismatch([{ path: '/r/x/sa.u32', rel: 'x/sa.u32', bytes: 4, sha256: '…' }])
  */
 export async function firstDigestMismatch(
-  files: readonly RecordedFile[], threads = Math.min(2, availableParallelism()), signal?: AbortSignal,
+  files: readonly RecordedFile[],
+  threads = Math.min(2, availableParallelism()),
+  signal?: AbortSignal,
 ): Promise<DigestMismatch | null> {
   const queue = [...files].sort((a, b) => b.bytes - a.bytes);
   let mismatch: DigestMismatch | null = null;
   const run = async (): Promise<void> => {
     const thread = startDigestThread();
     // Aborted (the open failed for another reason): the thread stops at once, its digest rejects, the loop ends.
-    const stop = (): void => { queue.length = 0; void thread.close(); };
+    const stop = (): void => {
+      queue.length = 0;
+      void thread.close();
+    };
     signal?.addEventListener('abort', stop, { once: true });
     try {
       for (let f = queue.shift(); f !== undefined && mismatch === null; f = queue.shift()) {

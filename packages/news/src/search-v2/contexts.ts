@@ -20,7 +20,11 @@ function charStart(buf: Buffer, i: number): number {
  *
  * @example contexts(release, { index: 'news', shard_id: '2016-05', rank_from: lo, rank_to: lo + 100, query: 'Berlin', expected_index_version: v })
  */
-export async function contexts(release: OpenRelease, request: ContextsRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<ContextsResult> {
+export async function contexts(
+  release: OpenRelease,
+  request: ContextsRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<ContextsResult> {
   assertIndexVersion(release, request.expected_index_version);
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
@@ -62,7 +66,8 @@ export async function contexts(release: OpenRelease, request: ContextsRequest, w
     context_bytes: contextBytes,
     contexts: lines.map((l) => {
       const meta = byDoc.get(l.doc_ix);
-      if (meta === undefined) throw new Error(`metadata store ${shard.year} has no row for doc_ix ${l.doc_ix} of shard ${shard.shardId}`);
+      if (meta === undefined)
+        throw new Error(`metadata store ${shard.year} has no row for doc_ix ${l.doc_ix} of shard ${shard.shardId}`);
       return { ...l, title: meta.title, hostname: meta.hostname };
     }),
   };

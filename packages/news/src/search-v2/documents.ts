@@ -11,7 +11,11 @@ import type { DocumentRecord, DocumentsRequest, DocumentsResult } from './types.
  * whose metadata passes the filters, and reports the four page-local counts. Documents come in order of first rank.
  * A document can also occur on neighbouring pages: query-wide totals merge pages by (year, doc_ix).
  */
-export async function documents(release: OpenRelease, request: DocumentsRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<DocumentsResult> {
+export async function documents(
+  release: OpenRelease,
+  request: DocumentsRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<DocumentsResult> {
   assertIndexVersion(release, request.expected_index_version);
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
@@ -34,7 +38,8 @@ export async function documents(release: OpenRelease, request: DocumentsRequest,
   }
 
   const pageDocs = [...byDoc];
-  const metadata = pageDocs.length === 0 ? [] : lookupYearStore(index, shard.year).getMany(pageDocs.map(([docIx]) => docIx));
+  const metadata =
+    pageDocs.length === 0 ? [] : lookupYearStore(index, shard.year).getMany(pageDocs.map(([docIx]) => docIx));
   const matching: DocumentRecord[] = [];
   let matchingOccurrences = 0;
   pageDocs.forEach(([docIx, { firstRank, occurrences }], i) => {

@@ -16,7 +16,10 @@ import { lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
 import { RequestMatcher } from './matching.ts';
 import type { EstimateRequest } from './types.ts';
 import type { WireOf } from './schema/fields.ts';
-import type { EstimateIntervals as EstimateIntervalsSchema, ResolvedDoc as ResolvedDocSchema } from './calls/estimate.ts';
+import type {
+  EstimateIntervals as EstimateIntervalsSchema,
+  ResolvedDoc as ResolvedDocSchema,
+} from './calls/estimate.ts';
 
 /** Step 1: the non-empty candidate intervals `[shard_id, lo, hi]`, one per spelling found, in shard order; every selected shard. */
 export type EstimateIntervals = WireOf<typeof EstimateIntervalsSchema>;
@@ -28,7 +31,11 @@ export type EstimateIntervals = WireOf<typeof EstimateIntervalsSchema>;
 export type ResolvedDoc = WireOf<typeof ResolvedDocSchema>;
 
 /** Checks the request as `estimate` does (query, index, filters, years) and lists the candidate intervals. */
-export function estimateIntervals(release: OpenRelease, request: EstimateRequest, work: WorkBudget = WorkBudget.unlimited()): EstimateIntervals {
+export function estimateIntervals(
+  release: OpenRelease,
+  request: EstimateRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): EstimateIntervals {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'estimate needs a non-empty query');
   const index = lookupIndex(release, request.index);
   compileFilters(request, index);
@@ -68,7 +75,10 @@ function addTo(byYear: Map<string, Set<number>>, year: string, ix: number): void
  * first-seen order. Otherwise one entry per draw `[shard_id, rank]`, in the order given.
  */
 export async function resolveEstimate(
-  release: OpenRelease, request: EstimateRequest, draws: readonly (readonly [string, number])[] | null, work: WorkBudget = WorkBudget.unlimited(),
+  release: OpenRelease,
+  request: EstimateRequest,
+  draws: readonly (readonly [string, number])[] | null,
+  work: WorkBudget = WorkBudget.unlimited(),
 ): Promise<ResolvedDoc[]> {
   const index = lookupIndex(release, request.index);
   const passes = compileFilters(request, index);
@@ -95,7 +105,9 @@ export async function resolveEstimate(
     const meta = readMetadata(index, byYear);
     return [...perDoc].map(([key, { shard, n }]) => {
       const m = meta.get(key) as ArticleMetadata;
-      return passes(m) ? { shard_id: shard.shardId, key, n, labels: facetMetadataOf(m) } : { shard_id: shard.shardId, key, n: 0, labels: null };
+      return passes(m)
+        ? { shard_id: shard.shardId, key, n, labels: facetMetadataOf(m) }
+        : { shard_id: shard.shardId, key, n: 0, labels: null };
     });
   }
   const located: { handle: ShardHandle; doc: number; rank: number; key: string }[] = [];
@@ -115,11 +127,21 @@ export async function resolveEstimate(
     if (work.due()) await work.pause();
     const m = meta.get(d.key) as ArticleMetadata;
     // A draw that fails the whole-word rule is a candidate that does not count, like one failing a filter.
-    if (!passes(m) || !matcher.counts(d.handle, d.rank)) { resolved.push({ shard_id: d.handle.shardId, key: d.key, n: 0, labels: null }); continue; }
+    if (!passes(m) || !matcher.counts(d.handle, d.rank)) {
+      resolved.push({ shard_id: d.handle.shardId, key: d.key, n: 0, labels: null });
+      continue;
+    }
     let k = kOf.get(d.key);
     if (k === undefined) {
       let sp = spellings.get(d.handle.shardId);
-      if (sp === undefined) spellings.set(d.handle.shardId, (sp = matcher.match(d.handle).intervals.filter((iv) => iv.hi > iv.lo).map((iv) => iv.bytes)));
+      if (sp === undefined)
+        spellings.set(
+          d.handle.shardId,
+          (sp = matcher
+            .match(d.handle)
+            .intervals.filter((iv) => iv.hi > iv.lo)
+            .map((iv) => iv.bytes)),
+        );
       k = Math.max(1, countInArticle(d.handle.reader.documentBytes(d.doc), sp, matcher.options.wholeWord));
       kOf.set(d.key, k);
     }

@@ -13,7 +13,12 @@ const DEFAULT_SEED = 1;
  * Matching occurrences per crawl period of the selected shards, zeros included so a chart's time axis stays whole
  * (parts of a month add up). Exact: each article's occurrences; sampled: each passing draw, scaled by `scale`.
  */
-function periodTally(plan: EstimateIntervals, resolved: readonly ResolvedDoc[], isExact: boolean, scale: number): EstimatePeriod[] {
+function periodTally(
+  plan: EstimateIntervals,
+  resolved: readonly ResolvedDoc[],
+  isExact: boolean,
+  scale: number,
+): EstimatePeriod[] {
   const counts = new Map<string, number>();
   for (const id of plan.shard_ids) counts.set(crawlPeriodOf(id), 0);
   for (const d of resolved) {
@@ -29,8 +34,11 @@ export function estimateDraws(request: EstimateRequest, plan: EstimateIntervals)
   const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
   if (total <= V2_LIMITS.estimateExactRanks) return null;
   const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
-  return sampleRanks(plan.intervals.map(([, lo, hi]) => [lo, hi] as const), size, request.seed ?? DEFAULT_SEED)
-    .map(({ shard, rank }) => [(plan.intervals[shard] as readonly [string, number, number])[0], rank] as const);
+  return sampleRanks(
+    plan.intervals.map(([, lo, hi]) => [lo, hi] as const),
+    size,
+    request.seed ?? DEFAULT_SEED,
+  ).map(({ shard, rank }) => [(plan.intervals[shard] as readonly [string, number, number])[0], rank] as const);
 }
 
 /**
@@ -38,7 +46,12 @@ export function estimateDraws(request: EstimateRequest, plan: EstimateIntervals)
  * in draw order). Exact: sums. Sampled: Wilson interval for occurrences, Horvitz–Thompson with a normal interval for
  * articles (an article with k occurrences is drawn k times as often, so each draw of it counts 1/k).
  */
-export function combineEstimate(indexVersion: string, request: EstimateRequest, plan: EstimateIntervals, resolved: readonly ResolvedDoc[]): EstimateResult {
+export function combineEstimate(
+  indexVersion: string,
+  request: EstimateRequest,
+  plan: EstimateIntervals,
+  resolved: readonly ResolvedDoc[],
+): EstimateResult {
   const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
   const isExact = total <= V2_LIMITS.estimateExactRanks;
   const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
@@ -70,8 +83,16 @@ export function combineEstimate(indexVersion: string, request: EstimateRequest, 
     const occ = wilsonInterval(hits, n, total);
     const art = meanInterval(shares, total);
     // Every distinct matching article seen in the sample certainly exists.
-    occurrences = { value: Math.round((hits / n) * total), low: Math.max(hits, Math.floor(occ.low)), high: Math.ceil(occ.high) };
-    articles = { value: Math.max(seen.size, Math.round(art.value)), low: Math.max(seen.size, Math.floor(art.low)), high: Math.max(seen.size, Math.ceil(art.high)) };
+    occurrences = {
+      value: Math.round((hits / n) * total),
+      low: Math.max(hits, Math.floor(occ.low)),
+      high: Math.ceil(occ.high),
+    };
+    articles = {
+      value: Math.max(seen.size, Math.round(art.value)),
+      low: Math.max(seen.size, Math.floor(art.low)),
+      high: Math.max(seen.size, Math.ceil(art.high)),
+    };
   }
   return {
     index_version: indexVersion,
@@ -96,7 +117,16 @@ export function combineEstimate(indexVersion: string, request: EstimateRequest, 
  *
  * @example (await estimate(release, { index: 'news', query: 'the', languages: ['ja'] })).matching_articles // { value, low, high }
  */
-export async function estimate(release: OpenRelease, request: EstimateRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<EstimateResult> {
+export async function estimate(
+  release: OpenRelease,
+  request: EstimateRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<EstimateResult> {
   const plan = estimateIntervals(release, request, work);
-  return combineEstimate(release.indexVersion, request, plan, await resolveEstimate(release, request, estimateDraws(request, plan), work));
+  return combineEstimate(
+    release.indexVersion,
+    request,
+    plan,
+    await resolveEstimate(release, request, estimateDraws(request, plan), work),
+  );
 }

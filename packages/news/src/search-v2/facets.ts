@@ -3,10 +3,20 @@ import { createFilterKeyCache } from './filter-key.ts';
 import type { FacetField, FacetValue } from './types.ts';
 
 /** The metadata fields facets read (what a worker sends the gateway for an estimate spread over several workers). */
-export type FacetMetadata = Pick<ArticleMetadata, 'language' | 'lang' | 'iptc_topic' | 'hostname' | 'sitename' | 'country'>;
+export type FacetMetadata = Pick<
+  ArticleMetadata,
+  'language' | 'lang' | 'iptc_topic' | 'hostname' | 'sitename' | 'country'
+>;
 
 export function facetMetadataOf(m: ArticleMetadata): FacetMetadata {
-  return { language: m.language, lang: m.lang, iptc_topic: m.iptc_topic, hostname: m.hostname, sitename: m.sitename, country: m.country };
+  return {
+    language: m.language,
+    lang: m.lang,
+    iptc_topic: m.iptc_topic,
+    hostname: m.hostname,
+    sitename: m.sitename,
+    country: m.country,
+  };
 }
 
 /** The facet groups of an index: `country` only where the release has an attribution table. */
@@ -35,7 +45,13 @@ const SHOWN_LABEL: Readonly<Partial<Record<FacetField, (m: FacetMetadata) => str
 const labelKey = createFilterKeyCache();
 
 /** `label` is the spelling shown: the first one seen as a shown label, else the first seen. */
-interface Tally { label: string; occurrences: number; articles: number; draws: number; shown: boolean }
+interface Tally {
+  label: string;
+  occurrences: number;
+  articles: number;
+  draws: number;
+  shown: boolean;
+}
 
 /**
  * Counts facet values of matching articles. Values equal under the filters' comparison (NFKC + case folding) are
@@ -65,7 +81,8 @@ export class FacetCounter {
       // A label listed twice in one record (`grain;grain`) counts once for the article.
       const seen = new Set<string>();
       const shownLabel = SHOWN_LABEL[field]?.(metadata);
-      const shownKey = shownLabel === undefined || shownLabel === null || shownLabel === '' ? null : labelKey(shownLabel);
+      const shownKey =
+        shownLabel === undefined || shownLabel === null || shownLabel === '' ? null : labelKey(shownLabel);
       const labels = this.#shownOnly && shownLabel !== undefined ? [shownLabel] : FACET_LABELS[field](metadata);
       for (const label of labels) {
         if (label === null || label === '') continue;
@@ -76,8 +93,13 @@ export class FacetCounter {
         const t = tallies.get(key);
         if (t === undefined) tallies.set(key, { label, occurrences, articles, draws: 1, shown });
         else {
-          t.occurrences += occurrences; t.articles += articles; t.draws++;
-          if (shown && !t.shown) { t.shown = true; t.label = label; }
+          t.occurrences += occurrences;
+          t.articles += articles;
+          t.draws++;
+          if (shown && !t.shown) {
+            t.shown = true;
+            t.label = label;
+          }
         }
       }
     }
@@ -93,8 +115,23 @@ export class FacetCounter {
     const key = labelKey(value.value);
     const t = tallies.get(key);
     // A worker lists only shown values, so a merged value is shown.
-    if (t === undefined) tallies.set(key, { label: value.value, occurrences: value.occurrences, articles: value.articles, draws: value.observed, shown: true });
-    else { t.occurrences += value.occurrences; t.articles += value.articles; t.draws += value.observed; if (!t.shown) { t.shown = true; t.label = value.value; } }
+    if (t === undefined)
+      tallies.set(key, {
+        label: value.value,
+        occurrences: value.occurrences,
+        articles: value.articles,
+        draws: value.observed,
+        shown: true,
+      });
+    else {
+      t.occurrences += value.occurrences;
+      t.articles += value.articles;
+      t.draws += value.observed;
+      if (!t.shown) {
+        t.shown = true;
+        t.label = value.value;
+      }
+    }
   }
 
   /** Top `limit` values per field by occurrences, then articles, scaled by `scale` and rounded. */

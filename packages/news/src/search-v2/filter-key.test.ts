@@ -28,7 +28,10 @@ describe('filterKey (NFKC + full case folding)', () => {
   });
 
   it('is idempotent on any string', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => filterKey(filterKey(s)) === filterKey(s)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => filterKey(filterKey(s)) === filterKey(s)),
+      { numRuns: 3000 },
+    );
   });
 
   it('ignores case: lower-casing never changes the key, upper-casing only for the Turkic dotless ı', () => {
@@ -73,6 +76,11 @@ describe('filterKey (NFKC + full case folding)', () => {
 
   it('maps ASCII typed in full width to the same key as ASCII', () => {
     const fullWidth = (s: string) => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'abcXYZ019.-_'), maxLength: 20 }), (s) => filterKey(fullWidth(s)) === filterKey(s)));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'abcXYZ019.-_'), maxLength: 20 }),
+        (s) => filterKey(fullWidth(s)) === filterKey(s),
+      ),
+    );
   });
 });

@@ -27,6 +27,9 @@ describe('filter support in info', () => {
   it('serves sources from site names alone and refuses countries when no article has one', async () => {
     const release = await buildMemoryRelease([{ shard: '2024', text: 'gamma', meta: { sitename: 'Gamma Post' } }]);
     const { sources, countries } = describeRelease(release).filters;
-    expect([sources, countries]).toEqual([{ available: true, reason: null }, { available: false, reason: 'no_values' }]);
+    expect([sources, countries]).toEqual([
+      { available: true, reason: null },
+      { available: false, reason: 'no_values' },
+    ]);
   });
 });

@@ -18,14 +18,21 @@ const SERVED: FilterSupport = { available: true, reason: null };
  * can disable it instead of letting a reader filter everything away (issue 13 bug 5). `years`: the crawl years
  * asked about (default: all of the index's).
  */
-export function describeFilterSupport(index: ReleaseIndex, years: readonly string[] = [...new Set(index.shards.map((s) => s.year))]): FilterSupportMap {
-  const filled = (fields: readonly FilterableField[]) => years.some((y) => fields.some((f) => index.metadata(y)?.hasValues(f) === true));
-  const support = (fields: readonly FilterableField[]): FilterSupport => (filled(fields) ? SERVED : { available: false, reason: 'no_values' });
+export function describeFilterSupport(
+  index: ReleaseIndex,
+  years: readonly string[] = [...new Set(index.shards.map((s) => s.year))],
+): FilterSupportMap {
+  const filled = (fields: readonly FilterableField[]) =>
+    years.some((y) => fields.some((f) => index.metadata(y)?.hasValues(f) === true));
+  const support = (fields: readonly FilterableField[]): FilterSupport =>
+    filled(fields) ? SERVED : { available: false, reason: 'no_values' };
   return {
     languages: support(FILTER_FIELDS.languages),
     commonlingua_languages: support(FILTER_FIELDS.commonlingua_languages),
     topics: support(FILTER_FIELDS.topics),
     sources: support(FILTER_FIELDS.sources),
-    countries: index.hasCountryAttribution ? support(FILTER_FIELDS.countries) : { available: false, reason: 'no_attribution_table' },
+    countries: index.hasCountryAttribution
+      ? support(FILTER_FIELDS.countries)
+      : { available: false, reason: 'no_attribution_table' },
   };
 }

@@ -28,7 +28,10 @@ const metadataKey = createFilterKeyCache();
  * an absent or empty list is no filter; both sides are compared by `filterKey` (NFKC + full case folding).
  * Throws `country_attribution_unavailable` when `countries` is used on an index without an attribution table.
  */
-export function compileFilters(filters: DocumentFilters, index: { readonly hasCountryAttribution: boolean }): DocumentPredicate {
+export function compileFilters(
+  filters: DocumentFilters,
+  index: { readonly hasCountryAttribution: boolean },
+): DocumentPredicate {
   if ((filters.countries?.length ?? 0) > 0 && !index.hasCountryAttribution) {
     throw new V2Error(
       'country_attribution_unavailable',
@@ -42,7 +45,9 @@ export function compileFilters(filters: DocumentFilters, index: { readonly hasCo
   });
   if (active.length === 0) return () => true;
   return (metadata) =>
-    active.every(({ labels, wanted }) => labels(metadata).some((label) => label !== null && wanted.has(metadataKey(label))));
+    active.every(({ labels, wanted }) =>
+      labels(metadata).some((label) => label !== null && wanted.has(metadataKey(label))),
+    );
 }
 
 /** True when no list of `filters` is in effect. */

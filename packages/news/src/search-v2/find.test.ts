@@ -11,11 +11,14 @@ beforeAll(async () => {
 });
 
 const bruteCount = (query: string, years: (y: number) => boolean = () => true) =>
-  ARTICLES.filter((a) => years(Number(a.shard.slice(0, 4)))).reduce((n, a) => n + bruteForceOffsets(a.text, query).length, 0);
+  ARTICLES.filter((a) => years(Number(a.shard.slice(0, 4)))).reduce(
+    (n, a) => n + bruteForceOffsets(a.text, query).length,
+    0,
+  );
 
 describe('find and count', () => {
   it('returns one interval per shard in chronological order with ids, years, version and the total', async () => {
-    const found = (await find(release, { index: 'news', query: 'Berlin' }));
+    const found = await find(release, { index: 'news', query: 'Berlin' });
     expect(found.shard_ids).toEqual(['2016-05', '2016-06', '2017-01']);
     expect(found.shard_years).toEqual(['2016', '2016', '2017']);
     expect(found.segment_by_shard.map(([lo, hi]) => hi - lo)).toEqual([3, 2, 2]);
@@ -23,9 +26,12 @@ describe('find and count', () => {
   });
 
   it('limits both to the inclusive crawl-year range', async () => {
-    const found = (await find(release, { index: 'news', query: 'Berlin', year_min: 2017, year_max: 2017 }));
+    const found = await find(release, { index: 'news', query: 'Berlin', year_min: 2017, year_max: 2017 });
     expect(found.shard_ids).toEqual(['2017-01']);
-    expect((await count(release, { index: 'news', query: 'Berlin', year_max: 2016 }))).toEqual({ index_version: VERSION, count: bruteCount('Berlin', (y) => y <= 2016) });
+    expect(await count(release, { index: 'news', query: 'Berlin', year_max: 2016 })).toEqual({
+      index_version: VERSION,
+      count: bruteCount('Berlin', (y) => y <= 2016),
+    });
     expect((await find(release, { index: 'news', query: 'Berlin', year_min: 2018 })).segment_by_shard).toEqual([]);
   });
 
@@ -33,13 +39,20 @@ describe('find and count', () => {
     for (const q of ['Berlin', 'berlin', 'r', 'ß', 'ベルリン', 'Berlin!', 'BerlinBerlin']) {
       expect((await count(release, { index: 'news', query: q })).count).toBe(bruteCount(q));
     }
-    expect((await count(release, { index: 'news', query: '' })).count).toBe(ARTICLES.reduce((n, a) => n + Buffer.byteLength(a.text), 0));
+    expect((await count(release, { index: 'news', query: '' })).count).toBe(
+      ARTICLES.reduce((n, a) => n + Buffer.byteLength(a.text), 0),
+    );
   });
 
   it('refuses year_min above year_max, an empty find query and an unknown index', async () => {
-    expect((await rejectionOf(() => (find(release, { index: 'news', query: 'a', year_min: 2017, year_max: 2016 })))).code).toBe('invalid_year_range');
-    expect((await rejectionOf(() => (find(release, { index: 'news', query: '' })))).code).toBe('invalid_query');
-    expect((await rejectionOf(() => (count(release, { index: 'nope', query: 'a' })))).toBody()).toMatchObject({ code: 'unknown_index', index: 'nope' });
+    expect(
+      (await rejectionOf(() => find(release, { index: 'news', query: 'a', year_min: 2017, year_max: 2016 }))).code,
+    ).toBe('invalid_year_range');
+    expect((await rejectionOf(() => find(release, { index: 'news', query: '' }))).code).toBe('invalid_query');
+    expect((await rejectionOf(() => count(release, { index: 'nope', query: 'a' }))).toBody()).toMatchObject({
+      code: 'unknown_index',
+      index: 'nope',
+    });
   });
 });
 

@@ -30,7 +30,11 @@ export function shardsInYears(release: OpenRelease, request: FindRequest): reado
  *
  * @example (await find(release, { index: 'news', query: 'Berlin', year_min: 2016 })).segment_by_shard // [[lo, hi], …]
  */
-export async function find(release: OpenRelease, request: FindRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<FindResult> {
+export async function find(
+  release: OpenRelease,
+  request: FindRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<FindResult> {
   if (request.query.length === 0) {
     throw new V2Error('invalid_query', 'find needs a non-empty query');
   }
@@ -43,9 +47,11 @@ export async function find(release: OpenRelease, request: FindRequest, work: Wor
     // keeps one empty entry, so every selected shard is listed.
     const intervals = m.intervals.length === 0 ? [{ lo: 0, hi: 0 }] : m.intervals;
     parts.push({
-      index_version: release.indexVersion, total_occurrences: await matcher.count(shard),
+      index_version: release.indexVersion,
+      total_occurrences: await matcher.count(shard),
       segment_by_shard: intervals.map(({ lo, hi }) => [lo, hi] as const),
-      shard_ids: intervals.map(() => shard.shardId), shard_years: intervals.map(() => shard.year),
+      shard_ids: intervals.map(() => shard.shardId),
+      shard_years: intervals.map(() => shard.year),
     });
   }
   return combineFind(parts, { order: shards.map((s) => s.shardId), indexVersion: release.indexVersion });
@@ -69,16 +75,27 @@ export function combineFind(parts: readonly FindResult[], ctx: CombineContext): 
     shardIds.push(part.shard_ids[i] as string);
     years.push(part.shard_years[i] as string);
   }
-  return { index_version: ctx.indexVersion, total_occurrences: total, segment_by_shard: segments, shard_ids: shardIds, shard_years: years };
+  return {
+    index_version: ctx.indexVersion,
+    total_occurrences: total,
+    segment_by_shard: segments,
+    shard_ids: shardIds,
+    shard_years: years,
+  };
 }
 
 /** v2 count: occurrences of the query in the selected years (the empty query counts text bytes). */
-export async function count(release: OpenRelease, request: FindRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<CountResult> {
+export async function count(
+  release: OpenRelease,
+  request: FindRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<CountResult> {
   const parts: CountResult[] = [];
   const shards = shardsInYears(release, request);
   if (request.query.length === 0) {
     // The empty query counts text bytes (spec), whatever the matching options.
-    for (const s of shards) parts.push({ index_version: release.indexVersion, count: s.reader.count(new Uint8Array(0)) });
+    for (const s of shards)
+      parts.push({ index_version: release.indexVersion, count: s.reader.count(new Uint8Array(0)) });
   } else {
     const matcher = new RequestMatcher(request.query, request, work);
     for (const s of shards) parts.push({ index_version: release.indexVersion, count: await matcher.count(s) });

@@ -11,7 +11,11 @@ import type { GetDocRequest, GetDocResult } from './types.ts';
  * window (`max_ctx_len` bytes each side, default 1000) or, with `full_text`, the whole article (≤ 1 MiB, else
  * `article_too_large`), with highlighted spans and full metadata. Everything is read locally.
  */
-export function getDoc(release: OpenRelease, request: GetDocRequest, work: WorkBudget = WorkBudget.unlimited()): GetDocResult {
+export function getDoc(
+  release: OpenRelease,
+  request: GetDocRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): GetDocResult {
   assertIndexVersion(release, request.expected_index_version);
   const index = lookupIndex(release, request.index);
   const shard = lookupShard(index, request.shard_id);
@@ -20,19 +24,27 @@ export function getDoc(release: OpenRelease, request: GetDocRequest, work: WorkB
   const interval = Number.isSafeInteger(rank) ? match?.intervalOf(rank) : undefined;
   if (interval === undefined) {
     const only = match?.intervals.length === 1 ? match.intervals[0] : undefined;
-    const where = only === undefined ? 'one of the query\'s intervals' : `the query's interval [${only.lo}, ${only.hi})`;
-    throw new V2Error('rank_out_of_range', `rank must lie in ${where} for shard ${shard.shardId}; use a rank from find`, {
-      shard_id: shard.shardId,
-      rank,
-      ...(only === undefined ? {} : { interval_lo: only.lo, interval_hi: only.hi }),
-    });
+    const where = only === undefined ? "one of the query's intervals" : `the query's interval [${only.lo}, ${only.hi})`;
+    throw new V2Error(
+      'rank_out_of_range',
+      `rank must lie in ${where} for shard ${shard.shardId}; use a rank from find`,
+      {
+        shard_id: shard.shardId,
+        rank,
+        ...(only === undefined ? {} : { interval_lo: only.lo, interval_hi: only.hi }),
+      },
+    );
   }
   const keep = wholeWordFilter(match);
   if (keep !== undefined && !keep(rank)) {
-    throw new V2Error('rank_out_of_range', `the occurrence at rank ${rank} is not a whole word; page with documents or occurrences to get the ranks that count`, {
-      shard_id: shard.shardId,
-      rank,
-    });
+    throw new V2Error(
+      'rank_out_of_range',
+      `the occurrence at rank ${rank} is not a whole word; page with documents or occurrences to get the ranks that count`,
+      {
+        shard_id: shard.shardId,
+        rank,
+      },
+    );
   }
   const query = interval.bytes;
 
@@ -42,18 +54,27 @@ export function getDoc(release: OpenRelease, request: GetDocRequest, work: WorkB
   if (fullText) {
     const docLen = shard.reader.documentLength(doc);
     if (docLen > V2_LIMITS.fullTextBytes) {
-      throw new V2Error('article_too_large', `the article has ${docLen} bytes, over the ${V2_LIMITS.fullTextBytes}-byte full-text limit; request a window with full_text false`, {
-        year: shard.year,
-        doc_ix: docIx,
-        doc_len: docLen,
-        limit: V2_LIMITS.fullTextBytes,
-      });
+      throw new V2Error(
+        'article_too_large',
+        `the article has ${docLen} bytes, over the ${V2_LIMITS.fullTextBytes}-byte full-text limit; request a window with full_text false`,
+        {
+          year: shard.year,
+          doc_ix: docIx,
+          doc_len: docLen,
+          limit: V2_LIMITS.fullTextBytes,
+        },
+      );
     }
   }
   const metadata = lookupYearStore(index, shard.year).get(docIx);
-  if (metadata === undefined) throw new Error(`metadata store ${shard.year} has no row for doc_ix ${docIx} of shard ${shard.shardId}`);
+  if (metadata === undefined)
+    throw new Error(`metadata store ${shard.year} has no row for doc_ix ${docIx} of shard ${shard.shardId}`);
 
-  const window = shard.reader.window(rank, query, fullText ? Infinity : (request.max_ctx_len ?? V2_LIMITS.maxCtxLenDefault));
+  const window = shard.reader.window(
+    rank,
+    query,
+    fullText ? Infinity : (request.max_ctx_len ?? V2_LIMITS.maxCtxLenDefault),
+  );
   return {
     index_version: release.indexVersion,
     year: shard.year,

@@ -25,4 +25,10 @@ export type { PageRange } from './query-totals.ts';
 export type * from './types.ts';
 export { search } from './query/index.ts';
 export { ngrams, combineNgrams, ANALYSIS_LIMITS, type NgramsRequestWire, type NgramsResult } from './ngrams/index.ts';
-export { collocations, combineCollocations, scoresOf, type CollocationsRequestWire, type CollocationsResult } from './collocations/index.ts';
+export {
+  collocations,
+  combineCollocations,
+  scoresOf,
+  type CollocationsRequestWire,
+  type CollocationsResult,
+} from './collocations/index.ts';

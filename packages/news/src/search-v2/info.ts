@@ -30,7 +30,12 @@ export function describeRelease(release: OpenRelease, indexName?: string): Relea
     index_version: release.indexVersion,
     document_count: of.reduce((sum, s) => sum + s.reader.stats.docCount, 0),
     date_range: { first: null, last: null },
-    shards: of.map((s) => ({ shard_id: s.shardId, year: s.year, documents: s.reader.stats.docCount, bytes: s.reader.stats.textBytes })),
+    shards: of.map((s) => ({
+      shard_id: s.shardId,
+      year: s.year,
+      documents: s.reader.stats.docCount,
+      bytes: s.reader.stats.textBytes,
+    })),
     available_indexes: available,
     filters: index === undefined ? NO_FILTERS : describeFilterSupport(index, years),
   });
@@ -52,7 +57,8 @@ export function combineInfo(parts: readonly ReleaseInfo[], ctx: CombineContext):
   const pos = positionIn(ctx.order);
   const shards = parts.flatMap((p) => p.shards).sort((a, b) => pos(a.shard_id) - pos(b.shard_id));
   const first = parts[0];
-  const period = (shard: { shard_id: string } | undefined) => (shard === undefined ? null : crawlPeriodOf(shard.shard_id));
+  const period = (shard: { shard_id: string } | undefined) =>
+    shard === undefined ? null : crawlPeriodOf(shard.shard_id);
   return {
     name: first?.name ?? '',
     index_version: ctx.indexVersion,

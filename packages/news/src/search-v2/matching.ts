@@ -1,6 +1,14 @@
 import type { ShardHandle } from '../release/types.ts';
 import {
-  EXACT_MATCHING, matchBudget, matchPrepared, MatchingError, prepareMatch, type MatchBudget, type MatchOptions, type PreparedMatch, type ShardMatch,
+  EXACT_MATCHING,
+  matchBudget,
+  matchPrepared,
+  MatchingError,
+  prepareMatch,
+  type MatchBudget,
+  type MatchOptions,
+  type PreparedMatch,
+  type ShardMatch,
 } from '../matching/index.ts';
 import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
@@ -15,7 +23,9 @@ export function matchOptionsOf(request: MatchingRequest): MatchOptions {
 
 /** An engine matching refusal as the documented v2 error (422, with its bound); anything else as it is. */
 function asV2Error(e: unknown): unknown {
-  return e instanceof MatchingError ? new V2Error(e.code, e.message, e.limit === undefined ? {} : { limit: e.limit }) : e;
+  return e instanceof MatchingError
+    ? new V2Error(e.code, e.message, e.limit === undefined ? {} : { limit: e.limit })
+    : e;
 }
 
 /** Runs `fn`, turning an engine matching refusal into the documented v2 error. */
@@ -37,7 +47,11 @@ export class RequestMatcher {
   readonly #budget: MatchBudget;
   readonly #byShard = new Map<string, ShardMatch>();
 
-  constructor(readonly query: string, request: MatchingRequest, work: WorkBudget = WorkBudget.unlimited()) {
+  constructor(
+    readonly query: string,
+    request: MatchingRequest,
+    work: WorkBudget = WorkBudget.unlimited(),
+  ) {
     this.options = matchOptionsOf(request);
     this.#prepared = withMatchingErrors(() => prepareMatch(query, this.options));
     this.#budget = matchBudget(undefined, undefined, work);
@@ -74,11 +88,14 @@ export class RequestMatcher {
  * in one of the query's intervals); whole_word needs the query, since the rule tests the match's own bytes.
  */
 export function continuationMatch(
-  shard: ShardHandle, request: MatchingRequest & { readonly query?: string | null }, work: WorkBudget,
+  shard: ShardHandle,
+  request: MatchingRequest & { readonly query?: string | null },
+  work: WorkBudget,
 ): ShardMatch | undefined {
   const query = request.query;
   if (query === undefined || query === null) {
-    if (request.whole_word === true) throw new V2Error('invalid_query', 'whole_word needs the query: send the query the ranks came from');
+    if (request.whole_word === true)
+      throw new V2Error('invalid_query', 'whole_word needs the query: send the query the ranks came from');
     return undefined;
   }
   return new RequestMatcher(query, request, work).match(shard);

@@ -7,7 +7,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addWords, encodeWordCounts, tableOfCounts, WORD_COUNT_FLOOR } from '../release/index.ts';
 import { buildShardInMemory } from '../shard/index.ts';
-import type { ArticleMetadata, FilterableField, IndexVersion, MetadataStore, OpenRelease, ReleaseIndex, ShardHandle, ShardId, ShardWordCountsRef } from '../release/types.ts';
+import type {
+  ArticleMetadata,
+  FilterableField,
+  IndexVersion,
+  MetadataStore,
+  OpenRelease,
+  ReleaseIndex,
+  ShardHandle,
+  ShardId,
+  ShardWordCountsRef,
+} from '../release/types.ts';
 
 export interface FixtureArticle {
   /** `YYYY-MM` or `YYYY`. */
@@ -27,15 +37,44 @@ export interface FixtureOptions {
 }
 
 const EMPTY_METADATA: ArticleMetadata = {
-  url: null, title: null, author: null, sitename: null, hostname: null, warc_source: null, warc_record_id: null,
-  warc_date: null, publish_date: null, date: null, date_source: null, language: null, lang: null, country_tld: null,
-  country: null, country_source: null, country_confidence: null, iptc_topic: null, scores: null, text_xxhash64: '0',
+  url: null,
+  title: null,
+  author: null,
+  sitename: null,
+  hostname: null,
+  warc_source: null,
+  warc_record_id: null,
+  warc_date: null,
+  publish_date: null,
+  date: null,
+  date_source: null,
+  language: null,
+  lang: null,
+  country_tld: null,
+  country: null,
+  country_source: null,
+  country_confidence: null,
+  iptc_topic: null,
+  scores: null,
+  text_xxhash64: '0',
 };
 
 function arrayStore(year: string, rows: readonly ArticleMetadata[]): MetadataStore {
   const get = (docIx: number) => (Number.isInteger(docIx) && docIx >= 0 ? rows[docIx] : undefined);
-  const hasValues = (field: FilterableField) => rows.some((r) => { const v = r[field]; return v !== null && v !== ''; });
-  return { year, docCount: rows.length, get, filterFields: get, getMany: (ixs) => ixs.map(get), hasValues, close: () => {} };
+  const hasValues = (field: FilterableField) =>
+    rows.some((r) => {
+      const v = r[field];
+      return v !== null && v !== '';
+    });
+  return {
+    year,
+    docCount: rows.length,
+    get,
+    filterFields: get,
+    getMany: (ixs) => ixs.map(get),
+    hasValues,
+    close: () => {},
+  };
 }
 
 function writeWordCounts(dir: string, shardId: string, docs: readonly FixtureArticle[]): ShardWordCountsRef {
@@ -47,7 +86,10 @@ function writeWordCounts(dir: string, shardId: string, docs: readonly FixtureArt
   return { path, tokens: table.tokens, types: table.types };
 }
 
-export async function buildMemoryRelease(articles: readonly FixtureArticle[], options: FixtureOptions = {}): Promise<OpenRelease> {
+export async function buildMemoryRelease(
+  articles: readonly FixtureArticle[],
+  options: FixtureOptions = {},
+): Promise<OpenRelease> {
   const shardIds = [...new Set(articles.map((a) => a.shard))].sort();
   const rowsByYear = new Map<string, ArticleMetadata[]>();
   const shards: ShardHandle[] = [];
@@ -59,7 +101,14 @@ export async function buildMemoryRelease(articles: readonly FixtureArticle[], op
     const docBase = rows.length;
     for (const a of docs) rows.push({ ...EMPTY_METADATA, title: `${shardId} #${rows.length}`, ...a.meta });
     const reader = await buildShardInMemory(docs.map((a) => Buffer.from(a.text)));
-    shards.push({ shardId: shardId as ShardId, year, docBase, reader, wordCounts: options.wordCountsDir === undefined ? undefined : writeWordCounts(options.wordCountsDir, shardId, docs) });
+    shards.push({
+      shardId: shardId as ShardId,
+      year,
+      docBase,
+      reader,
+      wordCounts:
+        options.wordCountsDir === undefined ? undefined : writeWordCounts(options.wordCountsDir, shardId, docs),
+    });
   }
   const missing = new Set(options.missingYears ?? []);
   const stores = new Map([...rowsByYear].filter(([y]) => !missing.has(y)).map(([y, rows]) => [y, arrayStore(y, rows)]));

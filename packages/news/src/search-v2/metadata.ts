@@ -10,10 +10,14 @@ function resolveMetadata(release: OpenRelease, request: MetadataRequest): Metada
   const index = lookupIndex(release, request.index);
   const refs = request.documents;
   if (refs.length > V2_LIMITS.metadataReferences) {
-    throw new V2Error('too_many_references', `at most ${V2_LIMITS.metadataReferences} document references per call; split the list`, {
-      limit: V2_LIMITS.metadataReferences,
-      references: refs.length,
-    });
+    throw new V2Error(
+      'too_many_references',
+      `at most ${V2_LIMITS.metadataReferences} document references per call; split the list`,
+      {
+        limit: V2_LIMITS.metadataReferences,
+        references: refs.length,
+      },
+    );
   }
 
   // Group by year so each store answers one batched read.
@@ -25,12 +29,16 @@ function resolveMetadata(release: OpenRelease, request: MetadataRequest): Metada
       byYear.set(ref.year, group);
     }
     if (!Number.isSafeInteger(ref.doc_ix) || ref.doc_ix < 0 || ref.doc_ix >= group.store.docCount) {
-      throw new V2Error('invalid_doc_ix', `documents[${position}].doc_ix must be an integer in [0, ${group.store.docCount}) for year ${ref.year}`, {
-        position,
-        year: ref.year,
-        doc_ix: ref.doc_ix,
-        doc_count: group.store.docCount,
-      });
+      throw new V2Error(
+        'invalid_doc_ix',
+        `documents[${position}].doc_ix must be an integer in [0, ${group.store.docCount}) for year ${ref.year}`,
+        {
+          position,
+          year: ref.year,
+          doc_ix: ref.doc_ix,
+          doc_count: group.store.docCount,
+        },
+      );
     }
     group.positions.push(position);
     group.docIxs.push(ref.doc_ix);
@@ -42,7 +50,8 @@ function resolveMetadata(release: OpenRelease, request: MetadataRequest): Metada
     positions.forEach((position, i) => {
       const row = rows[i];
       const docIx = docIxs[i] ?? -1;
-      if (row === undefined) throw new Error(`metadata store ${year} has no row for doc_ix ${docIx} below its docCount`);
+      if (row === undefined)
+        throw new Error(`metadata store ${year} has no row for doc_ix ${docIx} below its docCount`);
       entries[position] = { year, doc_ix: docIx, metadata: row };
     });
   }
@@ -57,10 +66,14 @@ function encodeCapped(result: MetadataResult): string {
   if (json.length * 3 <= V2_LIMITS.metadataResponseBytes) return json;
   const bytes = Buffer.byteLength(json);
   if (bytes > V2_LIMITS.metadataResponseBytes) {
-    throw new V2Error('response_too_large', `the response would be ${bytes} bytes, over the ${V2_LIMITS.metadataResponseBytes}-byte limit; retry with fewer references`, {
-      limit: V2_LIMITS.metadataResponseBytes,
-      bytes,
-    });
+    throw new V2Error(
+      'response_too_large',
+      `the response would be ${bytes} bytes, over the ${V2_LIMITS.metadataResponseBytes}-byte limit; retry with fewer references`,
+      {
+        limit: V2_LIMITS.metadataResponseBytes,
+        bytes,
+      },
+    );
   }
   return json;
 }

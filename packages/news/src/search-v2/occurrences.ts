@@ -6,7 +6,11 @@ import { continuationMatch, wholeWordFilter } from './matching.ts';
 import type { Occurrence, OccurrencesResult, RankRangeRequest } from './types.ts';
 
 /** The continuation checks, in order: release, index and shard, rank range (and the query's interval). */
-function checkedShard(release: OpenRelease, request: RankRangeRequest, work: WorkBudget): { shard: ShardHandle; keep: ((rank: number) => boolean) | undefined } {
+function checkedShard(
+  release: OpenRelease,
+  request: RankRangeRequest,
+  work: WorkBudget,
+): { shard: ShardHandle; keep: ((rank: number) => boolean) | undefined } {
   assertIndexVersion(release, request.expected_index_version);
   const shard = lookupShard(lookupIndex(release, request.index), request.shard_id);
   const match = continuationMatch(shard, request, work);
@@ -20,7 +24,11 @@ function checkedShard(release: OpenRelease, request: RankRangeRequest, work: Wor
  *
  * @example await occurrences(release, { index: 'news', shard_id: '2016-05', rank_from: 0, rank_to: 10, expected_index_version: v })
  */
-export async function occurrences(release: OpenRelease, request: RankRangeRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<OccurrencesResult> {
+export async function occurrences(
+  release: OpenRelease,
+  request: RankRangeRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<OccurrencesResult> {
   const { shard, keep } = checkedShard(release, request, work);
   const { reader, year, docBase } = shard;
   const list: Occurrence[] = [];
@@ -40,12 +48,14 @@ export async function occurrences(release: OpenRelease, request: RankRangeReques
   };
 }
 
-
 const ASCII_ONLY = /^[\x20-\x7e]*$/;
 
 /** Writes a non-negative integer's decimal digits at `at`; returns the position after them. */
 function writeDigits(buf: Buffer, at: number, n: number): number {
-  if (n < 10) { buf[at] = 48 + n; return at + 1; }
+  if (n < 10) {
+    buf[at] = 48 + n;
+    return at + 1;
+  }
   let end = at;
   for (let m = n; m >= 1; m = Math.floor(m / 10)) end++;
   for (let i = end - 1, m = n; i >= at; i--, m = Math.floor(m / 10)) buf[i] = 48 + (m % 10);
@@ -62,7 +72,11 @@ function writeAscii(buf: Buffer, at: number, s: string): number {
  * JSON.stringify-ing 50,000 small objects was about 3/4 of the endpoint's time; here the per-rank values are
  * non-negative integers written as ASCII digits into one buffer, and the shard's year is encoded once.
  */
-export async function occurrencesJson(release: OpenRelease, request: RankRangeRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<string> {
+export async function occurrencesJson(
+  release: OpenRelease,
+  request: RankRangeRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<string> {
   const { shard, keep } = checkedShard(release, request, work);
   // With whole_word the page lists only the ranks that count; the general path does that.
   if (keep !== undefined) return JSON.stringify(await occurrences(release, request, work));
@@ -70,8 +84,9 @@ export async function occurrencesJson(release: OpenRelease, request: RankRangeRe
   const from = request.rank_from;
   const to = request.rank_to;
   const year = JSON.stringify(shard.year);
-  const head = `{"index_version":${JSON.stringify(release.indexVersion)},"shard_id":${JSON.stringify(shard.shardId)}`
-    + `,"rank_from":${from},"rank_to":${to},"page_occurrences":${to - from},"occurrences":[`;
+  const head =
+    `{"index_version":${JSON.stringify(release.indexVersion)},"shard_id":${JSON.stringify(shard.shardId)}` +
+    `,"rank_from":${from},"rank_to":${to},"page_occurrences":${to - from},"occurrences":[`;
   // The fast loop writes bytes as latin1 characters, so it needs a printable-ASCII year (crawl years are digits).
   if (!ASCII_ONLY.test(year)) return JSON.stringify(await occurrences(release, request, work));
   const rankKey = '{"rank":';

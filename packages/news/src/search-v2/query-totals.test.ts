@@ -56,18 +56,20 @@ describe('query-wide totals (examine every page, merge by (year, doc_ix))', () =
         filtersArb,
         async (articles, query, pageSize, filters) => {
           const release = await buildMemoryRelease(articles, { indexVersion: VERSION });
-          const found = (await find(release, { index: 'news', query }));
+          const found = await find(release, { index: 'news', query });
           const all = new QueryTotals();
           const filtered = new QueryTotals();
           let pageMatchingOccurrences = 0;
           for (const page of planPages(found, pageSize)) {
             const request = { index: 'news', expected_index_version: VERSION, query, ...page };
-            all.add((await documents(release, request)));
-            const result = (await documents(release, { ...request, ...filters }));
+            all.add(await documents(release, request));
+            const result = await documents(release, { ...request, ...filters });
             filtered.add(result);
             pageMatchingOccurrences += result.page_matching_occurrences;
           }
-          const hits = articles.map((a) => ({ a, n: bruteForceOffsets(a.text, query).length })).filter(({ n }) => n > 0);
+          const hits = articles
+            .map((a) => ({ a, n: bruteForceOffsets(a.text, query).length }))
+            .filter(({ n }) => n > 0);
           const sum = (xs: { n: number }[]) => xs.reduce((s, { n }) => s + n, 0);
           const matching = hits.filter(({ a }) => passes(a.meta ?? {}, filters));
 
@@ -88,16 +90,23 @@ describe('query-wide totals (examine every page, merge by (year, doc_ix))', () =
 describe('planPages', () => {
   it('covers every interval exactly once with pages of at most pageSize ranks', async () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(1000), fc.nat(300)), { maxLength: 6 }), fc.integer({ min: 1, max: 50 }), (segs, size) => {
-        const found = { segment_by_shard: segs.map(([lo, n]) => [lo, lo + n] as const), shard_ids: segs.map((_, i) => `s${i}`) };
-        const pages = planPages(found, size);
-        expect(pages.every((p) => p.rank_to - p.rank_from >= 1 && p.rank_to - p.rank_from <= size)).toBe(true);
-        segs.forEach(([lo, n], i) => {
-          const mine = pages.filter((p) => p.shard_id === `s${i}`);
-          expect(mine.reduce((s, p) => s + p.rank_to - p.rank_from, 0)).toBe(n);
-          mine.forEach((p, j) => expect(p.rank_from).toBe(j === 0 ? lo : mine[j - 1]?.rank_to));
-        });
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat(1000), fc.nat(300)), { maxLength: 6 }),
+        fc.integer({ min: 1, max: 50 }),
+        (segs, size) => {
+          const found = {
+            segment_by_shard: segs.map(([lo, n]) => [lo, lo + n] as const),
+            shard_ids: segs.map((_, i) => `s${i}`),
+          };
+          const pages = planPages(found, size);
+          expect(pages.every((p) => p.rank_to - p.rank_from >= 1 && p.rank_to - p.rank_from <= size)).toBe(true);
+          segs.forEach(([lo, n], i) => {
+            const mine = pages.filter((p) => p.shard_id === `s${i}`);
+            expect(mine.reduce((s, p) => s + p.rank_to - p.rank_from, 0)).toBe(n);
+            mine.forEach((p, j) => expect(p.rank_from).toBe(j === 0 ? lo : mine[j - 1]?.rank_to));
+          });
+        },
+      ),
     );
   });
 });

@@ -13,12 +13,14 @@ export interface PageRange {
  * @example planPages(found, 1000) // [{shard_id: '1987-02', rank_from: 120, rank_to: 1120}, …]
  */
 export function planPages(found: Pick<FindResult, 'segment_by_shard' | 'shard_ids'>, pageSize: number): PageRange[] {
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+    throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
   const pages: PageRange[] = [];
   found.segment_by_shard.forEach(([lo, hi], i) => {
     const shardId = found.shard_ids[i];
     if (shardId === undefined) throw new RangeError('segment_by_shard and shard_ids differ in length');
-    for (let from = lo; from < hi; from += pageSize) pages.push({ shard_id: shardId, rank_from: from, rank_to: Math.min(hi, from + pageSize) });
+    for (let from = lo; from < hi; from += pageSize)
+      pages.push({ shard_id: shardId, rank_from: from, rank_to: Math.min(hi, from + pageSize) });
   });
   return pages;
 }

@@ -27,9 +27,13 @@ export function assertIndexVersion(release: OpenRelease, expected: string): void
 export function lookupIndex(release: OpenRelease, name: string): ReleaseIndex {
   const index = release.indexes.get(name);
   if (index === undefined) {
-    throw new V2Error('unknown_index', `index ${JSON.stringify(name)} is not in this release; see available_indexes in /api/v2/info`, {
-      index: name,
-    });
+    throw new V2Error(
+      'unknown_index',
+      `index ${JSON.stringify(name)} is not in this release; see available_indexes in /api/v2/info`,
+      {
+        index: name,
+      },
+    );
   }
   return index;
 }
@@ -37,9 +41,13 @@ export function lookupIndex(release: OpenRelease, name: string): ReleaseIndex {
 export function lookupShard(index: ReleaseIndex, shardId: string): ShardHandle {
   const shard = index.shards.find((s) => s.shardId === shardId);
   if (shard === undefined) {
-    throw new V2Error('unknown_shard', `shard_id ${JSON.stringify(shardId)} is not in index ${JSON.stringify(index.name)}; use a shard_id returned by find`, {
-      shard_id: shardId,
-    });
+    throw new V2Error(
+      'unknown_shard',
+      `shard_id ${JSON.stringify(shardId)} is not in index ${JSON.stringify(index.name)}; use a shard_id returned by find`,
+      {
+        shard_id: shardId,
+      },
+    );
   }
   return shard;
 }
@@ -54,13 +62,25 @@ export function lookupYearStore(index: ReleaseIndex, year: string): MetadataStor
   const releaseYears = new Set((index.releaseShards ?? index.shards).map((s) => s.year));
   const years = [...releaseYears].join(', ') || 'no years';
   if (!CRAWL_YEAR.test(year)) {
-    throw new V2Error('invalid_year', `${JSON.stringify(year)} is not a crawl year (four digits, e.g. "2019"); index ${index.name} has ${years}`, { year });
+    throw new V2Error(
+      'invalid_year',
+      `${JSON.stringify(year)} is not a crawl year (four digits, e.g. "2019"); index ${index.name} has ${years}`,
+      { year },
+    );
   }
   if (!releaseYears.has(year)) {
-    throw new V2Error('unknown_year', `crawl year ${JSON.stringify(year)} is not in index ${index.name} (it has ${years}); use a year returned by find`, { year });
+    throw new V2Error(
+      'unknown_year',
+      `crawl year ${JSON.stringify(year)} is not in index ${index.name} (it has ${years}); use a year returned by find`,
+      { year },
+    );
   }
   // Spec §7: a year of the release whose store is not loaded is a 503; it may come back.
-  throw new V2Error('year_store_missing', `no metadata store for crawl year ${JSON.stringify(year)} is loaded (index ${index.name} has ${years}); retry later`, { year });
+  throw new V2Error(
+    'year_store_missing',
+    `no metadata store for crawl year ${JSON.stringify(year)} is loaded (index ${index.name} has ${years}); retry later`,
+    { year },
+  );
 }
 
 export interface RankRange {
@@ -73,7 +93,12 @@ export interface RankRange {
  * and, when a query is given, the query's intervals in that shard (one per spelling found; the range must lie
  * inside one of them).
  */
-export function checkRankRange(shard: ShardHandle, range: RankRange, limit: number, match: ShardMatch | undefined): void {
+export function checkRankRange(
+  shard: ShardHandle,
+  range: RankRange,
+  limit: number,
+  match: ShardMatch | undefined,
+): void {
   const { rankFrom, rankTo } = range;
   const size = shard.reader.stats.textBytes;
   const ctx = { shard_id: shard.shardId, rank_from: rankFrom, rank_to: rankTo };
@@ -81,24 +106,42 @@ export function checkRankRange(shard: ShardHandle, range: RankRange, limit: numb
     throw new V2Error('rank_out_of_range', 'rank_from and rank_to must be integers with 0 ≤ rank_from ≤ rank_to', ctx);
   }
   if (rankTo - rankFrom > limit) {
-    throw new V2Error('too_many_ranks', `at most ${limit} ranks per call; split [rank_from, rank_to) into smaller pages`, {
-      ...ctx,
-      limit,
-    });
+    throw new V2Error(
+      'too_many_ranks',
+      `at most ${limit} ranks per call; split [rank_from, rank_to) into smaller pages`,
+      {
+        ...ctx,
+        limit,
+      },
+    );
   }
   if (rankTo > size) {
-    throw new V2Error('rank_out_of_range', `rank_to must not exceed the shard size ${size}`, { ...ctx, shard_size: size });
+    throw new V2Error('rank_out_of_range', `rank_to must not exceed the shard size ${size}`, {
+      ...ctx,
+      shard_size: size,
+    });
   }
   if (match !== undefined && !match.intervals.some((iv) => rankFrom >= iv.lo && rankTo <= iv.hi)) {
     if (match.intervals.length !== 1) {
-      const shown = match.intervals.slice(0, 5).map((iv) => `[${iv.lo}, ${iv.hi})`).join(', ');
-      throw new V2Error('rank_out_of_range', `[rank_from, rank_to) must lie inside one of the query's intervals for this shard (${shown || 'none'}${match.intervals.length > 5 ? ', …' : ''}); use the segments of find`, ctx);
+      const shown = match.intervals
+        .slice(0, 5)
+        .map((iv) => `[${iv.lo}, ${iv.hi})`)
+        .join(', ');
+      throw new V2Error(
+        'rank_out_of_range',
+        `[rank_from, rank_to) must lie inside one of the query's intervals for this shard (${shown || 'none'}${match.intervals.length > 5 ? ', …' : ''}); use the segments of find`,
+        ctx,
+      );
     }
     const { lo, hi } = match.intervals[0] as { lo: number; hi: number };
-    throw new V2Error('rank_out_of_range', `[rank_from, rank_to) must lie inside the query's interval [${lo}, ${hi}) for this shard`, {
-      ...ctx,
-      interval_lo: lo,
-      interval_hi: hi,
-    });
+    throw new V2Error(
+      'rank_out_of_range',
+      `[rank_from, rank_to) must lie inside the query's interval [${lo}, ${hi}) for this shard`,
+      {
+        ...ctx,
+        interval_lo: lo,
+        interval_hi: hi,
+      },
+    );
   }
 }

@@ -28,7 +28,11 @@ export interface SampledRank {
  * Draws `size` occurrences uniformly, with replacement, from the union of half-open intervals (each occurrence
  * equally likely whatever shard it is in). Returned sorted by shard then rank, which keeps reads local.
  */
-export function sampleRanks(intervals: readonly (readonly [number, number])[], size: number, seed: number): SampledRank[] {
+export function sampleRanks(
+  intervals: readonly (readonly [number, number])[],
+  size: number,
+  seed: number,
+): SampledRank[] {
   const ends: number[] = [];
   let total = 0;
   for (const [lo, hi] of intervals) ends.push((total += hi - lo));
@@ -71,7 +75,10 @@ export function wilsonInterval(hits: number, n: number, population: number): { l
 }
 
 /** Normal 95% interval of the population total from per-draw values x_i (each an unbiased estimate of total / N). */
-export function meanInterval(values: readonly number[], population: number): { value: number; low: number; high: number } {
+export function meanInterval(
+  values: readonly number[],
+  population: number,
+): { value: number; low: number; high: number } {
   const n = values.length;
   if (n === 0) return { value: 0, low: 0, high: 0 };
   let sum = 0;

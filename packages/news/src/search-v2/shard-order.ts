@@ -12,7 +12,10 @@ export function positionIn(order: readonly string[]): (id: string) => number {
  *
  * @example byShardOrder(['a', 'b'], [{ ids: ['b'], items: [2] }, { ids: ['a', 'a'], items: [0, 1] }]) // [0, 1, 2]
  */
-export function byShardOrder<T>(order: readonly string[], lists: readonly { ids: readonly string[]; items: readonly T[] }[]): T[] {
+export function byShardOrder<T>(
+  order: readonly string[],
+  lists: readonly { ids: readonly string[]; items: readonly T[] }[],
+): T[] {
   const groups = new Map<string, T[]>();
   for (const { ids, items } of lists) {
     ids.forEach((id, i) => {

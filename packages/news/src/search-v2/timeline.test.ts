@@ -11,7 +11,7 @@ beforeAll(async () => {
 
 describe('timeline', () => {
   it('gives per crawl period the occurrences (brute force), the articles and their text bytes', async () => {
-    const t = (await timeline(release, { index: 'news', query: 'Berlin' }));
+    const t = await timeline(release, { index: 'news', query: 'Berlin' });
     const periods = [...new Set(ARTICLES.map((a) => a.shard))].sort();
     expect(t.periods.map((p) => p.period)).toEqual(periods);
     for (const p of t.periods) {
@@ -25,8 +25,11 @@ describe('timeline', () => {
   });
 
   it('lists periods without a match with a zero, and honours the year bounds', async () => {
-    const t = (await timeline(release, { index: 'news', query: '東京', year_min: 2016, year_max: 2016 }));
-    expect(t.periods.map((p) => [p.period, p.occurrences])).toEqual([['2016-05', 0], ['2016-06', 0]]);
+    const t = await timeline(release, { index: 'news', query: '東京', year_min: 2016, year_max: 2016 });
+    expect(t.periods.map((p) => [p.period, p.occurrences])).toEqual([
+      ['2016-05', 0],
+      ['2016-06', 0],
+    ]);
   });
 
   it('refuses an empty query', async () => {

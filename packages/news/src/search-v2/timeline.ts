@@ -25,7 +25,11 @@ export function crawlPeriodOf(shardId: string): string {
  *
  * @example (await timeline(release, { index: 'news', query: 'oil prices' })).periods[0] // { period: '1987-03', occurrences: 12, … }
  */
-export async function timeline(release: OpenRelease, request: FindRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<TimelineResult> {
+export async function timeline(
+  release: OpenRelease,
+  request: FindRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<TimelineResult> {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'timeline needs a non-empty query');
   const matcher = new RequestMatcher(request.query, request, work);
   const shards = shardsInYears(release, request);
@@ -34,48 +38,97 @@ export async function timeline(release: OpenRelease, request: FindRequest, work:
     const { docCount, textBytes } = shard.reader.stats;
     const n = await matcher.count(shard);
     parts.push({
-      index_version: release.indexVersion, query: request.query, total_occurrences: n,
-      periods: [{
-        period: crawlPeriodOf(shard.shardId), year: shard.year, occurrences: n, articles: docCount, text_bytes: textBytes - docCount, shard_ids: [shard.shardId],
-        ...perWords(n, shard.wordCounts?.tokens ?? null), ...share(articlesWithMatch(shard, matcher), docCount),
-      }],
+      index_version: release.indexVersion,
+      query: request.query,
+      total_occurrences: n,
+      periods: [
+        {
+          period: crawlPeriodOf(shard.shardId),
+          year: shard.year,
+          occurrences: n,
+          articles: docCount,
+          text_bytes: textBytes - docCount,
+          shard_ids: [shard.shardId],
+          ...perWords(n, shard.wordCounts?.tokens ?? null),
+          ...share(articlesWithMatch(shard, matcher), docCount),
+        },
+      ],
     });
   }
   // With no shard selected there is no part to take the query from.
-  return { ...combineTimeline(parts, { order: shards.map((s) => s.shardId), indexVersion: release.indexVersion }), query: request.query };
+  return {
+    ...combineTimeline(parts, { order: shards.map((s) => s.shardId), indexVersion: release.indexVersion }),
+    query: request.query,
+  };
 }
 
 /** A period's words and its rate per million words; both null when a shard of it has no word-count table. */
-function perWords(occurrences: number, words: number | null): { words: number | null; per_million_words: number | null } {
+function perWords(
+  occurrences: number,
+  words: number | null,
+): { words: number | null; per_million_words: number | null } {
   return { words, per_million_words: words === null ? null : words === 0 ? 0 : (occurrences * 1e6) / words };
 }
 
 /** Articles with a match over the period's articles; null when a part of the period had too many to locate. */
-function share(withMatch: number | null, articles: number): { articles_with_match: number | null; share_of_articles: number | null } {
-  return { articles_with_match: withMatch, share_of_articles: withMatch === null ? null : articles === 0 ? 0 : withMatch / articles };
+function share(
+  withMatch: number | null,
+  articles: number,
+): { articles_with_match: number | null; share_of_articles: number | null } {
+  return {
+    articles_with_match: withMatch,
+    share_of_articles: withMatch === null ? null : articles === 0 ? 0 : withMatch / articles,
+  };
 }
 
 /** timeline's answers for disjoint shard sets as one answer: a period's parts summed, periods in release order. */
 export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineContext): TimelineResult {
   const pos = positionIn(ctx.order);
-  const periods = new Map<string, { period: string; year: string; occurrences: number; articles: number; text_bytes: number; shard_ids: string[]; words?: number | null; per_million_words?: number | null; articles_with_match?: number | null; share_of_articles?: number | null }>();
+  const periods = new Map<
+    string,
+    {
+      period: string;
+      year: string;
+      occurrences: number;
+      articles: number;
+      text_bytes: number;
+      shard_ids: string[];
+      words?: number | null;
+      per_million_words?: number | null;
+      articles_with_match?: number | null;
+      share_of_articles?: number | null;
+    }
+  >();
   for (const p of parts) {
     for (const t of p.periods) {
       const m = periods.get(t.period);
       if (m === undefined) periods.set(t.period, { ...t, shard_ids: [...t.shard_ids] });
       else {
-        m.occurrences += t.occurrences; m.articles += t.articles; m.text_bytes += t.text_bytes; m.shard_ids.push(...t.shard_ids);
+        m.occurrences += t.occurrences;
+        m.articles += t.articles;
+        m.text_bytes += t.text_bytes;
+        m.shard_ids.push(...t.shard_ids);
         // Absent on both (answers of older workers): left absent; absent on one side: unknown, like null.
-        if (m.words !== undefined || t.words !== undefined) Object.assign(m, perWords(m.occurrences, m.words == null || t.words == null ? null : m.words + t.words));
+        if (m.words !== undefined || t.words !== undefined)
+          Object.assign(m, perWords(m.occurrences, m.words == null || t.words == null ? null : m.words + t.words));
         if (m.articles_with_match !== undefined || t.articles_with_match !== undefined) {
-          Object.assign(m, share(m.articles_with_match == null || t.articles_with_match == null ? null : m.articles_with_match + t.articles_with_match, m.articles));
+          Object.assign(
+            m,
+            share(
+              m.articles_with_match == null || t.articles_with_match == null
+                ? null
+                : m.articles_with_match + t.articles_with_match,
+              m.articles,
+            ),
+          );
         }
       }
     }
   }
   for (const m of periods.values()) m.shard_ids.sort((a, b) => pos(a) - pos(b));
   return {
-    index_version: ctx.indexVersion, query: parts[0]?.query ?? '',
+    index_version: ctx.indexVersion,
+    query: parts[0]?.query ?? '',
     total_occurrences: parts.reduce((n, p) => n + p.total_occurrences, 0),
     periods: [...periods.values()].sort((a, b) => pos(a.shard_ids[0] ?? '') - pos(b.shard_ids[0] ?? '')),
   };

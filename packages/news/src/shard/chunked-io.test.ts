@@ -13,19 +13,24 @@ const oneShot = (b: Uint8Array): string => createHash('sha256').update(b).digest
 
 describe('chunked hashing and writing (bounded calls whatever the buffer size)', () => {
   it('sha256Chunked equals one update for every chunk size, including sizes that do not divide the length', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 64 }), (bytes, chunk) => {
-      expect(sha256Chunked(bytes, chunk)).toBe(oneShot(bytes));
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 64 }), (bytes, chunk) => {
+        expect(sha256Chunked(bytes, chunk)).toBe(oneShot(bytes));
+      }),
+    );
   });
 
   it('writeAndHash writes the exact bytes and returns their digest with a 1..7-byte chunk size', async () => {
-    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), fc.integer({ min: 1, max: 7 }), async (bytes, chunk) => {
-      const file = join(dir, 'out.bin');
-      const digest = await writeAndHash(file, bytes, chunk);
-      expect(digest).toBe(oneShot(bytes));
-      expect(Buffer.compare(readFileSync(file), Buffer.from(bytes))).toBe(0);
-      expect(existsSync(`${file}.tmp`)).toBe(false);
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), fc.integer({ min: 1, max: 7 }), async (bytes, chunk) => {
+        const file = join(dir, 'out.bin');
+        const digest = await writeAndHash(file, bytes, chunk);
+        expect(digest).toBe(oneShot(bytes));
+        expect(Buffer.compare(readFileSync(file), Buffer.from(bytes))).toBe(0);
+        expect(existsSync(`${file}.tmp`)).toBe(false);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('a failed write rejects, leaves no temp file and no running write', async () => {

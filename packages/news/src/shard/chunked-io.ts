@@ -9,11 +9,13 @@ import { open, rename, rm } from 'node:fs/promises';
 export const IO_CHUNK_BYTES = 64 << 20;
 
 function checkChunk(chunkBytes: number): void {
-  if (!Number.isInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`chunk size must be a positive integer, got ${chunkBytes}`);
+  if (!Number.isInteger(chunkBytes) || chunkBytes < 1)
+    throw new RangeError(`chunk size must be a positive integer, got ${chunkBytes}`);
 }
 
 function updateChunked(hash: Hash, bytes: Uint8Array, chunkBytes: number): Hash {
-  for (let at = 0; at < bytes.length; at += chunkBytes) hash.update(bytes.subarray(at, Math.min(bytes.length, at + chunkBytes)));
+  for (let at = 0; at < bytes.length; at += chunkBytes)
+    hash.update(bytes.subarray(at, Math.min(bytes.length, at + chunkBytes)));
   return hash;
 }
 
@@ -39,7 +41,11 @@ export function sha256ChunkedParts(parts: readonly Uint8Array[], chunkBytes: num
  * thread pool. On failure the temp file is removed and the error is thrown: no write is left running.
  * @example const sha = await writeAndHash('/tmp/sa.u32', sa);
  */
-export async function writeAndHash(file: string, bytes: Uint8Array, chunkBytes: number = IO_CHUNK_BYTES): Promise<string> {
+export async function writeAndHash(
+  file: string,
+  bytes: Uint8Array,
+  chunkBytes: number = IO_CHUNK_BYTES,
+): Promise<string> {
   checkChunk(chunkBytes);
   const tmp = `${file}.tmp`;
   const hash = createHash('sha256');

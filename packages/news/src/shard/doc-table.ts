@@ -21,8 +21,14 @@ export class DocTable {
    * @param textBytes shard text length
    * @param byteAt optional reader of one text byte, to check that each offset points at a separator
    */
-  constructor(raw: Buffer, readonly textBytes: number, file: string, byteAt?: (pos: number) => number | undefined) {
-    if (raw.length % 8 !== 0) throw new ShardFormatError(file, `${raw.length} bytes is not a whole number of u64 offsets`);
+  constructor(
+    raw: Buffer,
+    readonly textBytes: number,
+    file: string,
+    byteAt?: (pos: number) => number | undefined,
+  ) {
+    if (raw.length % 8 !== 0)
+      throw new ShardFormatError(file, `${raw.length} bytes is not a whole number of u64 offsets`);
     this.docCount = raw.length / 8;
     this.starts = new Float64Array(this.docCount);
     let prev = -1;
@@ -35,7 +41,8 @@ export class DocTable {
       this.starts[i] = off;
       prev = off;
     }
-    if (this.docCount === 0 && textBytes !== 0) throw new ShardFormatError(file, 'no articles but the text is not empty');
+    if (this.docCount === 0 && textBytes !== 0)
+      throw new ShardFormatError(file, 'no articles but the text is not empty');
     this.shift = Math.max(4, Math.floor(Math.log2(Math.max(1, textBytes / Math.max(1, this.docCount)))));
     this.buckets = new Uint32Array(Math.floor(Math.max(0, textBytes - 1) / 2 ** this.shift) + 1);
     for (let k = 0, doc = 0; k < this.buckets.length; k++) {

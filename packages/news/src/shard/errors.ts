@@ -36,6 +36,8 @@ export class ShardMemoryError extends Error {
     readonly bytes: number,
     reason: string,
   ) {
-    super(`${file}: cannot load its ${bytes} bytes into memory (${reason}); open it in disk mode (news worker --mode disk, news count --disk) or with more RAM`);
+    super(
+      `${file}: cannot load its ${bytes} bytes into memory (${reason}); open it in disk mode (news worker --mode disk, news count --disk) or with more RAM`,
+    );
   }
 }

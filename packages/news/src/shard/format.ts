@@ -20,7 +20,10 @@ export const FILES = {
 } as const;
 
 /** Checks that every data file has the size the header promises (catches truncation and mixed builds). */
-export function checkShardFileSizes(dir: string, header: { readonly files: Readonly<Record<string, ShardFileInfo>> }): void {
+export function checkShardFileSizes(
+  dir: string,
+  header: { readonly files: Readonly<Record<string, ShardFileInfo>> },
+): void {
   for (const info of Object.values(header.files)) {
     const file = path.join(dir, info.name);
     let size: number;

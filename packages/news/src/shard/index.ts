@@ -11,7 +11,15 @@ export { buildShardInMemory } from './sa/open.ts';
 export { SHARD_FORMAT_VERSION } from './sa/format.ts';
 export { indexCompressedShard } from './compressed/indexer.ts';
 export {
-  SHARD_KINDS, indexKind, indexKinds, isShardKind, kindOfShard, readableShardFormatVersions, shardFormatVersionOf, shardKindOf, type ShardKind,
+  SHARD_KINDS,
+  indexKind,
+  indexKinds,
+  isShardKind,
+  kindOfShard,
+  readableShardFormatVersions,
+  shardFormatVersionOf,
+  shardKindOf,
+  type ShardKind,
 } from './kinds.ts';
 export type { IndexKind, IndexKindCost, ShardHeaderSummary } from './index-kind.ts';
 export { MAX_SHARD_TEXT_BYTES } from './format.ts';

@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createShardWriter, indexKinds, kindOfShard, openShard, verifyShardFiles, type IndexKind, type ShardOpenMode } from './index.ts';
+import {
+  createShardWriter,
+  indexKinds,
+  kindOfShard,
+  openShard,
+  verifyShardFiles,
+  type IndexKind,
+  type ShardOpenMode,
+} from './index.ts';
 import { describeShardReaderContract, type ShardFactory } from './shard-reader.contract.ts';
 import { describeShardReaderProperties } from './shard-reader.properties.ts';
 import type { ReadWholeFileOptions } from './whole-file.ts';
@@ -21,11 +29,13 @@ async function written(docs: readonly Uint8Array[]): Promise<string> {
 }
 
 /** The kind's own indexer, then openShard, which finds the kind from the header. */
-const built = (kind: IndexKind, mode: ShardOpenMode, read?: Partial<ReadWholeFileOptions>): ShardFactory => async (docs) => {
-  const dir = await written(docs);
-  await kind.index(dir);
-  return openShard(dir, mode, read);
-};
+const built =
+  (kind: IndexKind, mode: ShardOpenMode, read?: Partial<ReadWholeFileOptions>): ShardFactory =>
+  async (docs) => {
+    const dir = await written(docs);
+    await kind.index(dir);
+    return openShard(dir, mode, read);
+  };
 /** Read, not mapped, 3 bytes at a time: every file crosses many slice boundaries, as a > 2 GiB one crosses 64 MiB ones. */
 const TINY_READS: ReadWholeFileOptions = { chunkBytes: 3, map: false };
 
@@ -50,7 +60,9 @@ for (const kind of indexKinds()) {
 
     it('states a cost model the release planner can use', () => {
       expect(kind.cost.peakBytesPerTextByte('divsufsort')).toBeGreaterThanOrEqual(1);
-      expect(kind.cost.peakBytesPerTextByte('sais')).toBeGreaterThanOrEqual(kind.cost.peakBytesPerTextByte('divsufsort'));
+      expect(kind.cost.peakBytesPerTextByte('sais')).toBeGreaterThanOrEqual(
+        kind.cost.peakBytesPerTextByte('divsufsort'),
+      );
       expect(kind.cost.diskBytesPerTextByte).toBeGreaterThan(0);
     });
   });

@@ -41,7 +41,8 @@ export const indexKind = (name: ShardKind): IndexKind<ShardKind> => INDEX_KINDS[
 export const shardFormatVersionOf = (kind: ShardKind): number => INDEX_KINDS[kind].formatVersion;
 
 /** The shard format versions this build reads for each kind. */
-export const readableShardFormatVersions = (kind: ShardKind): readonly number[] => INDEX_KINDS[kind].readableFormatVersions;
+export const readableShardFormatVersions = (kind: ShardKind): readonly number[] =>
+  INDEX_KINDS[kind].readableFormatVersions;
 
 /**
  * The kind a shard directory's header.json declares: `kind` absent means a suffix-array shard (format v1 predates
@@ -62,7 +63,10 @@ export function shardKindOf(dir: string): ShardKind | 'unknown' {
 export function kindOfShard(dir: string): IndexKind<ShardKind> {
   const kind = shardKindOf(dir);
   if (kind === 'unknown') {
-    throw new ShardFormatError(path.join(dir, FILES.header), `unknown index kind; this build reads kinds ${SHARD_KINDS.join(' and ')} (rebuild the shard)`);
+    throw new ShardFormatError(
+      path.join(dir, FILES.header),
+      `unknown index kind; this build reads kinds ${SHARD_KINDS.join(' and ')} (rebuild the shard)`,
+    );
   }
   return INDEX_KINDS[kind];
 }

@@ -19,7 +19,10 @@ export interface ShardInput {
  * Reads and checks a written shard's text and offsets for either index kind: refuses a text over
  * MAX_SHARD_TEXT_BYTES before reading it, and a text whose separators do not match the offset table.
  */
-export async function readShardInput(dir: string, progress: NonNullable<IndexShardOptions['onProgress']>): Promise<ShardInput> {
+export async function readShardInput(
+  dir: string,
+  progress: NonNullable<IndexShardOptions['onProgress']>,
+): Promise<ShardInput> {
   const textFile = path.join(dir, FILES.text);
   const docsFile = path.join(dir, FILES.docOffsets);
   let size: number;
@@ -45,7 +48,10 @@ export async function readShardInput(dir: string, progress: NonNullable<IndexSha
   let separators = 0;
   for (let at = text.indexOf(SEPARATOR); at !== -1; at = text.indexOf(SEPARATOR, at + 1)) separators++;
   if (separators !== docs.docCount) {
-    throw new ShardFormatError(textFile, `${separators} separator bytes (0xFF) but ${docs.docCount} articles in ${FILES.docOffsets}`);
+    throw new ShardFormatError(
+      textFile,
+      `${separators} separator bytes (0xFF) but ${docs.docCount} articles in ${FILES.docOffsets}`,
+    );
   }
   progress('check-docs', size, size);
   return { textFile, size, text, docsRaw, docs };

@@ -89,8 +89,17 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
         const w = r.window(rank, q, 4);
         // 4 bytes left of the match: 'ion ' ; right: ' ist' fits exactly
         expect(w).toEqual({
-          doc: 0, docLen: b('Die Station 北京 ist groß').length, dispLen: 14, needleOffset: 4, dispStart: 8,
-          text: 'ion 北京 ist', spans: [['ion ', null], ['北京', '0'], [' ist', null]],
+          doc: 0,
+          docLen: b('Die Station 北京 ist groß').length,
+          dispLen: 14,
+          needleOffset: 4,
+          dispStart: 8,
+          text: 'ion 北京 ist',
+          spans: [
+            ['ion ', null],
+            ['北京', '0'],
+            [' ist', null],
+          ],
         });
         const narrow = r.window(rank, b('ist'), 2); // same match position, other query: only spans change
         expect(narrow.text).toBe('n 北');
@@ -114,7 +123,12 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
         const w = r.window(r.find(q).lo, q, Infinity);
         expect(w.text).toBe('aaaa b aa');
         expect(w.dispStart).toBe(0);
-        expect(w.spans).toEqual([['aa', '0'], ['aa', '0'], [' b ', null], ['aa', '0']]);
+        expect(w.spans).toEqual([
+          ['aa', '0'],
+          ['aa', '0'],
+          [' b ', null],
+          ['aa', '0'],
+        ]);
         const empty = r.window(0, new Uint8Array(0), Infinity);
         expect(empty.spans).toEqual([['aaaa b aa', null]]);
       });
@@ -129,7 +143,12 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
         expect(w.text).toBe('北');
         expect(w.needleOffset).toBe(1);
         const all = r.window(lo, q, Infinity);
-        expect(all.spans).toEqual([['a', null], ['北', '0'], ['b', null], ['北', '0']]);
+        expect(all.spans).toEqual([
+          ['a', null],
+          ['北', '0'],
+          ['b', null],
+          ['北', '0'],
+        ]);
       });
     });
 

@@ -9,18 +9,23 @@ const isCont = (x: number | undefined): boolean => x !== undefined && (x & 0xc0)
 
 /** Articles that stress the index: every byte value but 0xFF, multi-byte characters, long repeats. */
 const rawArticle = fc.uint8Array({ max: 0xfe, maxLength: 60 });
-const textArticle = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.string({ unit: fc.constantFrom('a', 'b', 'ä', '北', '😀', ' '), maxLength: 40 }),
-  fc.tuple(fc.constantFrom('a', 'ab', 'aab', '北京', 'é'), fc.nat(300)).map(([p, k]) => p.repeat(k)),
-).map(utf8);
+const textArticle = fc
+  .oneof(
+    fc.string({ unit: 'binary', maxLength: 30 }),
+    fc.string({ unit: fc.constantFrom('a', 'b', 'ä', '北', '😀', ' '), maxLength: 40 }),
+    fc.tuple(fc.constantFrom('a', 'ab', 'aab', '北京', 'é'), fc.nat(300)).map(([p, k]) => p.repeat(k)),
+  )
+  .map(utf8);
 const ALL_BYTES = Uint8Array.from({ length: 0xff }, (_, i) => i);
 
 /** A query is drawn from the text (start, length), from a small alphabet, or as random bytes. */
 const querySeed = fc.oneof(
   fc.record({ from: fc.constant('text' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 12 }) }),
   fc.record({ from: fc.constant('bytes' as const), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }),
-  fc.record({ from: fc.constant('utf8' as const), bytes: fc.string({ unit: fc.constantFrom('a', 'b', 'ä', '北'), minLength: 1, maxLength: 3 }).map(utf8) }),
+  fc.record({
+    from: fc.constant('utf8' as const),
+    bytes: fc.string({ unit: fc.constantFrom('a', 'b', 'ä', '北'), minLength: 1, maxLength: 3 }).map(utf8),
+  }),
 );
 type QuerySeed = typeof querySeed extends fc.Arbitrary<infer T> ? T : never;
 
@@ -31,7 +36,11 @@ function queryFrom(seed: QuerySeed, text: Buffer): Uint8Array {
   return text.subarray(at, at + seed.len);
 }
 
-async function withReader(make: ShardFactory, docs: readonly Uint8Array[], use: (r: ShardReader) => void): Promise<void> {
+async function withReader(
+  make: ShardFactory,
+  docs: readonly Uint8Array[],
+  use: (r: ShardReader) => void,
+): Promise<void> {
   const reader = await make(docs);
   try {
     use(reader);
@@ -58,7 +67,14 @@ function checkSearch(r: ShardReader, ref: ReferenceShard, q: Uint8Array): void {
   expect(located.sort((a, x) => a - x)).toEqual(expected);
 }
 
-function checkWindow(r: ShardReader, ref: ReferenceShard, q: Uint8Array, rank: number, ctx: number, validUtf8: boolean): void {
+function checkWindow(
+  r: ShardReader,
+  ref: ReferenceShard,
+  q: Uint8Array,
+  rank: number,
+  ctx: number,
+  validUtf8: boolean,
+): void {
   const at = r.locate(rank);
   const w = r.window(rank, q, ctx);
   const doc = ref.docs[at.doc] as Uint8Array;
@@ -113,21 +129,25 @@ export function describeShardReaderProperties(name: string, make: ShardFactory, 
     it('narrows an interval by one byte exactly as a search for the longer prefix (where the kind has narrow)', async () => {
       const docs = fc.array(fc.oneof(rawArticle, textArticle), { maxLength: 6 });
       await fc.assert(
-        fc.asyncProperty(docs, fc.array(fc.tuple(querySeed, fc.integer({ min: 0, max: 0xff })), { minLength: 1, maxLength: 6 }), async (someDocs, seeds) => {
-          const all = [ALL_BYTES, ...someDocs];
-          const ref = new ReferenceShard(all);
-          await withReader(make, all, (r) => {
-            if (r.narrow === undefined) return;
-            for (const [seed, byte] of seeds) {
-              const q = queryFrom(seed, ref.text);
-              const longer = Uint8Array.from([...q, byte]);
-              const narrowed = r.narrow(r.find(q), q.length, byte);
-              const direct = r.find(longer);
-              expect(narrowed.hi - narrowed.lo).toBe(direct.hi - direct.lo);
-              if (direct.hi > direct.lo) expect(narrowed).toEqual(direct);
-            }
-          });
-        }),
+        fc.asyncProperty(
+          docs,
+          fc.array(fc.tuple(querySeed, fc.integer({ min: 0, max: 0xff })), { minLength: 1, maxLength: 6 }),
+          async (someDocs, seeds) => {
+            const all = [ALL_BYTES, ...someDocs];
+            const ref = new ReferenceShard(all);
+            await withReader(make, all, (r) => {
+              if (r.narrow === undefined) return;
+              for (const [seed, byte] of seeds) {
+                const q = queryFrom(seed, ref.text);
+                const longer = Uint8Array.from([...q, byte]);
+                const narrowed = r.narrow(r.find(q), q.length, byte);
+                const direct = r.find(longer);
+                expect(narrowed.hi - narrowed.lo).toBe(direct.hi - direct.lo);
+                if (direct.hi > direct.lo) expect(narrowed).toEqual(direct);
+              }
+            });
+          },
+        ),
         { numRuns },
       );
     });
@@ -135,32 +155,40 @@ export function describeShardReaderProperties(name: string, make: ShardFactory, 
     it('on windows and spans over UTF-8 articles', async () => {
       const ctx = fc.oneof(fc.nat(24), fc.constant(Infinity));
       await fc.assert(
-        fc.asyncProperty(fc.array(textArticle, { minLength: 1, maxLength: 5 }), fc.array(fc.tuple(querySeed, ctx, fc.nat()), { minLength: 1, maxLength: 5 }), async (docs, seeds) => {
-          const ref = new ReferenceShard(docs);
-          await withReader(make, docs, (r) => {
-            for (const [seed, c, pick] of seeds) {
-              const q = queryFrom(seed, ref.text);
-              const { lo, hi } = r.find(q);
-              if (hi > lo) checkWindow(r, ref, q, lo + (pick % (hi - lo)), c, true);
-            }
-          });
-        }),
+        fc.asyncProperty(
+          fc.array(textArticle, { minLength: 1, maxLength: 5 }),
+          fc.array(fc.tuple(querySeed, ctx, fc.nat()), { minLength: 1, maxLength: 5 }),
+          async (docs, seeds) => {
+            const ref = new ReferenceShard(docs);
+            await withReader(make, docs, (r) => {
+              for (const [seed, c, pick] of seeds) {
+                const q = queryFrom(seed, ref.text);
+                const { lo, hi } = r.find(q);
+                if (hi > lo) checkWindow(r, ref, q, lo + (pick % (hi - lo)), c, true);
+              }
+            });
+          },
+        ),
         { numRuns },
       );
     });
 
     it('on window bounds over articles of arbitrary bytes', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(rawArticle, { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(querySeed, fc.nat(16), fc.nat()), { minLength: 1, maxLength: 5 }), async (docs, seeds) => {
-          const ref = new ReferenceShard(docs);
-          await withReader(make, docs, (r) => {
-            for (const [seed, c, pick] of seeds) {
-              const q = queryFrom(seed, ref.text);
-              const { lo, hi } = r.find(q);
-              if (hi > lo) checkWindow(r, ref, q, lo + (pick % (hi - lo)), c, false);
-            }
-          });
-        }),
+        fc.asyncProperty(
+          fc.array(rawArticle, { minLength: 1, maxLength: 4 }),
+          fc.array(fc.tuple(querySeed, fc.nat(16), fc.nat()), { minLength: 1, maxLength: 5 }),
+          async (docs, seeds) => {
+            const ref = new ReferenceShard(docs);
+            await withReader(make, docs, (r) => {
+              for (const [seed, c, pick] of seeds) {
+                const q = queryFrom(seed, ref.text);
+                const { lo, hi } = r.find(q);
+                if (hi > lo) checkWindow(r, ref, q, lo + (pick % (hi - lo)), c, false);
+              }
+            });
+          },
+        ),
         { numRuns },
       );
     });

@@ -16,7 +16,11 @@ async function hashFile(file: string): Promise<string> {
  * Checks a shard directory of any kind against what its indexer returned (e.g. from a release manifest): the header's
  * numbers, then each file's size and SHA-256 (streamed). Throws ShardFormatError naming the first mismatch.
  */
-export async function verifyShardFiles(dir: string, expected: ShardFileSet, opts: { readonly digests?: boolean } = {}): Promise<void> {
+export async function verifyShardFiles(
+  dir: string,
+  expected: ShardFileSet,
+  opts: { readonly digests?: boolean } = {},
+): Promise<void> {
   const header = kindOfShard(dir).readHeader(dir);
   const headerFile = path.join(dir, FILES.header);
   for (const key of ['formatVersion', 'textBytes', 'docCount', 'pointerBytes'] as const) {

@@ -12,12 +12,15 @@ const file = join(dir, 'data.bin');
 
 describe('reading a whole file in slices (no limit of one read)', () => {
   it('reads the exact bytes for every slice size, including sizes that do not divide the length', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 64 }), (bytes, chunkBytes) => {
-      writeFileSync(file, bytes);
-      const got = readFileBuffer(file, { chunkBytes, map: false });
-      expect(Buffer.compare(got, readFileSync(file))).toBe(0);
-      expect(got.byteOffset).toBe(0); // owns its memory: typed views of it are aligned
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 64 }), (bytes, chunkBytes) => {
+        writeFileSync(file, bytes);
+        const got = readFileBuffer(file, { chunkBytes, map: false });
+        expect(Buffer.compare(got, readFileSync(file))).toBe(0);
+        expect(got.byteOffset).toBe(0); // owns its memory: typed views of it are aligned
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('gives u32 and i32 files as typed arrays of their little-endian entries, read 3 bytes at a time', () => {
@@ -32,7 +35,9 @@ describe('reading a whole file in slices (no limit of one read)', () => {
   it('refuses a file that is not a whole number of entries, naming it', () => {
     writeFileSync(file, Buffer.alloc(6));
     expect(() => readFileTyped(file, Uint32Array)).toThrow(ShardFormatError);
-    expect(() => readFileTyped(file, Uint32Array)).toThrow(/data\.bin: 6 bytes is not a whole number of 4-byte entries/);
+    expect(() => readFileTyped(file, Uint32Array)).toThrow(
+      /data\.bin: 6 bytes is not a whole number of 4-byte entries/,
+    );
   });
 
   it('names a missing file as a ShardFormatError and refuses a slice size Node cannot read at once', () => {

@@ -19,16 +19,24 @@ export interface ReadWholeFileOptions {
   readonly map: boolean;
 }
 
-export const defaultReadWholeFileOptions: ReadWholeFileOptions = Object.freeze({ chunkBytes: IO_CHUNK_BYTES, map: false });
+export const defaultReadWholeFileOptions: ReadWholeFileOptions = Object.freeze({
+  chunkBytes: IO_CHUNK_BYTES,
+  map: false,
+});
 
-type Typed<T> = (new (buffer: ArrayBuffer, byteOffset: number, length: number) => T) & { readonly BYTES_PER_ELEMENT: number };
+type Typed<T> = (new (buffer: ArrayBuffer, byteOffset: number, length: number) => T) & {
+  readonly BYTES_PER_ELEMENT: number;
+};
 
 /**
  * The whole file in one ArrayBuffer, mapped or read in slices. An ArrayBuffer may exceed the 2^32 bytes of a Buffer or a
  * Uint8Array on Node 20, so a suffix array of up to 4 × (2^31 − 1) bytes (format v1's largest text) still loads.
  * @example new Int32Array(readFileArrayBuffer('/release/…/sa.u32'))
  */
-export function readFileArrayBuffer(file: string, options: ReadWholeFileOptions = defaultReadWholeFileOptions): ArrayBuffer {
+export function readFileArrayBuffer(
+  file: string,
+  options: ReadWholeFileOptions = defaultReadWholeFileOptions,
+): ArrayBuffer {
   const { chunkBytes } = options;
   if (!Number.isInteger(chunkBytes) || chunkBytes < 1 || chunkBytes > IO_MAX_BYTES) {
     throw new RangeError(`chunkBytes must be an integer from 1 to ${IO_MAX_BYTES}, got ${chunkBytes}`);
@@ -43,7 +51,8 @@ export function readFileArrayBuffer(file: string, options: ReadWholeFileOptions 
       // A view per slice: a Uint8Array over the whole of a > 2^32-byte ArrayBuffer is refused.
       const slice = new Uint8Array(memory, at, Math.min(chunkBytes, size - at));
       const got = readSync(fd, slice, 0, slice.length, at);
-      if (got === 0) throw new ShardFormatError(file, `ended at byte ${at} of ${size} while being read (changed on disk?)`);
+      if (got === 0)
+        throw new ShardFormatError(file, `ended at byte ${at} of ${size} while being read (changed on disk?)`);
       at += got;
     }
     return memory;
@@ -58,15 +67,23 @@ export function readFileArrayBuffer(file: string, options: ReadWholeFileOptions 
  */
 export function readFileBuffer(file: string, options: ReadWholeFileOptions = defaultReadWholeFileOptions): Buffer {
   const memory = readFileArrayBuffer(file, options);
-  if (memory.byteLength > constants.MAX_LENGTH) throw new ShardMemoryError(file, memory.byteLength, `a Buffer holds at most ${constants.MAX_LENGTH} bytes`);
+  if (memory.byteLength > constants.MAX_LENGTH)
+    throw new ShardMemoryError(file, memory.byteLength, `a Buffer holds at most ${constants.MAX_LENGTH} bytes`);
   return Buffer.from(memory); // shares the memory; offset 0, so any typed view of it is aligned
 }
 
 /** The whole file as a typed array of its elements (u16, u32, i32 files), read in slices; never copied. */
-export function readFileTyped<T>(file: string, Kind: Typed<T>, options: ReadWholeFileOptions = defaultReadWholeFileOptions): T {
+export function readFileTyped<T>(
+  file: string,
+  Kind: Typed<T>,
+  options: ReadWholeFileOptions = defaultReadWholeFileOptions,
+): T {
   const memory = readFileArrayBuffer(file, options);
   if (memory.byteLength % Kind.BYTES_PER_ELEMENT !== 0) {
-    throw new ShardFormatError(file, `${memory.byteLength} bytes is not a whole number of ${Kind.BYTES_PER_ELEMENT}-byte entries`);
+    throw new ShardFormatError(
+      file,
+      `${memory.byteLength} bytes is not a whole number of ${Kind.BYTES_PER_ELEMENT}-byte entries`,
+    );
   }
   return new Kind(memory, 0, memory.byteLength / Kind.BYTES_PER_ELEMENT);
 }
@@ -78,11 +95,16 @@ function openOrFail(file: string): number {
   try {
     return openSync(file, 'r');
   } catch (e) {
-    throw new ShardFormatError(file, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : `unreadable: ${String(e)}`);
+    throw new ShardFormatError(
+      file,
+      (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : `unreadable: ${String(e)}`,
+    );
   }
 }
 
-interface FileMapper { mapFile(file: string): ArrayBuffer }
+interface FileMapper {
+  mapFile(file: string): ArrayBuffer;
+}
 const hasMapFile = (addon: object): addon is FileMapper => 'mapFile' in addon && typeof addon.mapFile === 'function';
 let mapper: FileMapper | null | undefined;
 

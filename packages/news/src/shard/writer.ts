@@ -43,7 +43,7 @@ class BufferedFile {
 }
 
 function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /**
@@ -75,7 +75,9 @@ export function createShardWriter(dir: string): ShardWriter {
       if (after > MAX_SHARD_TEXT_BYTES) throw new ShardTooLargeError(dir, after, MAX_SHARD_TEXT_BYTES);
       const view = Buffer.from(doc.buffer, doc.byteOffset, doc.length);
       if (view.indexOf(SEPARATOR) !== -1) {
-        throw new RangeError(`article ${docCount} of shard ${dir} contains byte 0xFF, which is not UTF-8 (it separates articles)`);
+        throw new RangeError(
+          `article ${docCount} of shard ${dir} contains byte 0xFF, which is not UTF-8 (it separates articles)`,
+        );
       }
       entry.writeBigUInt64LE(BigInt(textBytes));
       offsets.write(entry);

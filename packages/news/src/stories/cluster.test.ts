@@ -27,19 +27,26 @@ const text = fc.array(fc.constantFrom(...words), { minLength: 0, maxLength: 30 }
 
 describe('clusterStories', () => {
   it('puts exactly the equal texts in one exact story, named by its first article, inside one near story', () => {
-    fc.assert(fc.property(fc.array(text, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 20 }), (distinct, picks) => {
-      // Duplicates are drawn from the distinct texts so that equal texts are common.
-      const texts = [...distinct, ...picks.map((p) => distinct[p % distinct.length] as string)];
-      const { exact, near } = cluster(texts);
-      const first = new Map<string, number>();
-      texts.forEach((t, i) => {
-        if (!first.has(t)) first.set(t, i);
-        expect(exact[i]).toBe(first.get(t));
-        expect(near[near[i] as number]).toBe(near[i]);
-        expect(near[i]).toBe(near[exact[i] as number]);
-        expect(near[i] as number).toBeLessThanOrEqual(i);
-      });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (distinct, picks) => {
+          // Duplicates are drawn from the distinct texts so that equal texts are common.
+          const texts = [...distinct, ...picks.map((p) => distinct[p % distinct.length] as string)];
+          const { exact, near } = cluster(texts);
+          const first = new Map<string, number>();
+          texts.forEach((t, i) => {
+            if (!first.has(t)) first.set(t, i);
+            expect(exact[i]).toBe(first.get(t));
+            expect(near[near[i] as number]).toBe(near[i]);
+            expect(near[i]).toBe(near[exact[i] as number]);
+            expect(near[i] as number).toBeLessThanOrEqual(i);
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('joins a copy with a tenth of its words replaced and keeps unrelated texts apart', () => {

@@ -41,11 +41,17 @@ export function clusterStories(input: StoryInput, threshold = NEAR_THRESHOLD): S
   for (let i = 0; i < count; i++) {
     const hi = textHashes[2 * i] as number;
     const first = byHash.get(hi);
-    if (first === undefined) { byHash.set(hi, i); continue; }
+    if (first === undefined) {
+      byHash.set(hi, i);
+      continue;
+    }
     const candidates = chains.get(hi) ?? [first];
     const same = candidates.find((j) => textHashes[2 * j + 1] === textHashes[2 * i + 1]);
     if (same !== undefined) sets.union(same, i);
-    else { candidates.push(i); chains.set(hi, candidates); }
+    else {
+      candidates.push(i);
+      chains.set(hi, candidates);
+    }
   }
   const exact = rootsAsFirstMember(sets, count);
   for (let band = 0; band < LSH_BANDS; band++) {
@@ -58,7 +64,8 @@ export function clusterStories(input: StoryInput, threshold = NEAR_THRESHOLD): S
       const j = buckets.get(key);
       // Each article is compared with the bucket's latest member: copies that were already joined share a bucket
       // in most bands, so comparing with one member per band suffices (measured recall in BENCHMARKS.md).
-      if (j !== undefined && sets.find(i) !== sets.find(j) && estimateSimilarity(signatures, i, j) >= threshold) sets.union(i, j);
+      if (j !== undefined && sets.find(i) !== sets.find(j) && estimateSimilarity(signatures, i, j) >= threshold)
+        sets.union(i, j);
       buckets.set(key, i);
     }
   }

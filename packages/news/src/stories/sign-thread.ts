@@ -8,7 +8,11 @@ import type { SignBatch, SignedBatch } from './sign-worker.ts';
  * registers it, then imports sign-worker.ts.
  */
 // require.resolve gives the export's `require` file (index.cjs); the thread imports its `import` twin beside it.
-const TSX_API = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+const TSX_API = pathToFileURL(
+  createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs'),
+).href;
 const WORKER_MODULE = new URL('./sign-worker.ts', import.meta.url).href;
 const THREAD_SOURCE = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_MODULE)}); });`;
 const BATCH_BYTES = 4 << 20;
@@ -77,7 +81,10 @@ export class SignThread {
     const buffer = new ArrayBuffer(this.batchBytes);
     const bytes = new Uint8Array(buffer);
     let at = 0;
-    for (const c of this.chunks) { bytes.set(c, at); at += c.length; }
+    for (const c of this.chunks) {
+      bytes.set(c, at);
+      at += c.length;
+    }
     const ends = Uint32Array.from(this.ends);
     const batch: SignBatch = { id: this.nextId++, bytes, ends };
     const first = this.texts;

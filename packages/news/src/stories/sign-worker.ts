@@ -25,5 +25,8 @@ parentPort?.on('message', ({ id, bytes, ends }: SignBatch) => {
     signed[i] = signText(bytes.subarray(start, end), signatures, i * SIGNATURE_SLOTS, scratch) ? 1 : 0;
     start = end;
   }
-  parentPort?.postMessage({ id, signatures, signed } satisfies SignedBatch, [signatures.buffer as ArrayBuffer, signed.buffer as ArrayBuffer]);
+  parentPort?.postMessage({ id, signatures, signed } satisfies SignedBatch, [
+    signatures.buffer as ArrayBuffer,
+    signed.buffer as ArrayBuffer,
+  ]);
 });

@@ -20,7 +20,10 @@ export interface SignScratch {
   words: Uint32Array;
 }
 
-export const createSignScratch = (): SignScratch => ({ bins: new Uint32Array(SIGNATURE_SLOTS), words: new Uint32Array(1 << 16) });
+export const createSignScratch = (): SignScratch => ({
+  bins: new Uint32Array(SIGNATURE_SLOTS),
+  words: new Uint32Array(1 << 16),
+});
 
 /** murmur3's finaliser: spreads the bits of a 32-bit value. */
 export function mix32(h: number): number {
@@ -38,9 +41,15 @@ export function mix32(h: number): number {
  * five words is one shingle of all its words.
  * @example const sig = new Uint16Array(SIGNATURE_SLOTS); signText(Buffer.from('a b c d e f'), sig, 0) // true
  */
-export function signText(bytes: Uint8Array, out: Uint16Array, offset: number, scratch: SignScratch = createSignScratch()): boolean {
+export function signText(
+  bytes: Uint8Array,
+  out: Uint16Array,
+  offset: number,
+  scratch: SignScratch = createSignScratch(),
+): boolean {
   const bins = scratch.bins;
-  if (scratch.words.length < bytes.length) scratch.words = new Uint32Array(Math.max(bytes.length, scratch.words.length * 2));
+  if (scratch.words.length < bytes.length)
+    scratch.words = new Uint32Array(Math.max(bytes.length, scratch.words.length * 2));
   const words = scratch.words;
   const count = hashWords(bytes, words);
   if (count === 0) return false;
@@ -49,8 +58,14 @@ export function signText(bytes: Uint8Array, out: Uint16Array, offset: number, sc
   const last = Math.max(count - SHINGLE_WORDS, 0);
   for (let i = 0; i <= last; i++) {
     // The shingle's hash mixes its word hashes by position (a polynomial), so word order matters.
-    const h = mix32((Math.imul(words[i] as number, 0x9e3779b1) + Math.imul(words[i + 1] ?? 1, 0x85ebca77) + Math.imul(words[i + 2] ?? 2, 0xc2b2ae3d)
-      + Math.imul(words[i + 3] ?? 3, 0x27d4eb2f) + (words[i + 4] ?? 4)) | 0);
+    const h = mix32(
+      (Math.imul(words[i] as number, 0x9e3779b1) +
+        Math.imul(words[i + 1] ?? 1, 0x85ebca77) +
+        Math.imul(words[i + 2] ?? 2, 0xc2b2ae3d) +
+        Math.imul(words[i + 3] ?? 3, 0x27d4eb2f) +
+        (words[i + 4] ?? 4)) |
+        0,
+    );
     const slot = h >>> (32 - SLOT_BITS);
     const value = h & VALUE_MASK;
     if (value < (bins[slot] as number)) bins[slot] = value;
@@ -59,7 +74,10 @@ export function signText(bytes: Uint8Array, out: Uint16Array, offset: number, sc
   for (let s = 0; s < SIGNATURE_SLOTS; s++) {
     let from = s;
     let distance = 0;
-    while (scratchBins[from] === EMPTY) { from = (from + 1) & (SIGNATURE_SLOTS - 1); distance++; }
+    while (scratchBins[from] === EMPTY) {
+      from = (from + 1) & (SIGNATURE_SLOTS - 1);
+      distance++;
+    }
     // The borrowed value is re-mixed with the distance, so two texts agree in a borrowed bin only when they agree
     // in the bin it came from and lie the same distance from it.
     out[offset + s] = mix32((scratchBins[from] as number) ^ Math.imul(distance + 1, 0x9e3779b1)) & 0xffff;

@@ -87,7 +87,8 @@ export class StoryCollector {
       next += this.perMonth.get(key) as number;
     }
     const order = new Uint32Array(n); // release number of arrival i
-    for (let i = 0; i < n; i++) order[i] = (monthBase.get(this.months[i] as number) as number) + (this.local[i] as number);
+    for (let i = 0; i < n; i++)
+      order[i] = (monthBase.get(this.months[i] as number) as number) + (this.local[i] as number);
     const textHashes = new Uint32Array(2 * n);
     const signatures = new Uint16Array(n * SIGNATURE_SLOTS);
     const signed = new Uint8Array(n);

@@ -12,10 +12,17 @@ describe('story files', () => {
   it('read back what was written, 8 bytes per article, and count story sizes across years', async () => {
     const a = join(tmp.dir, '2023.stories');
     const b = join(tmp.dir, '2024.stories');
-    await writeStoryFile(a, { year: '2023', base: 0, exact: Uint32Array.of(0, 1, 1), near: Uint32Array.of(0, 0, 0) }, 5);
+    await writeStoryFile(
+      a,
+      { year: '2023', base: 0, exact: Uint32Array.of(0, 1, 1), near: Uint32Array.of(0, 0, 0) },
+      5,
+    );
     await writeStoryFile(b, { year: '2024', base: 3, exact: Uint32Array.of(1, 4), near: Uint32Array.of(0, 4) }, 5);
     expect(readFileSync(b).length).toBe(32 + 2 * 8);
-    const files = [await readStoryFile(a, { year: '2023', docCount: 3 }), await readStoryFile(b, { year: '2024', docCount: 2 })];
+    const files = [
+      await readStoryFile(a, { year: '2023', docCount: 3 }),
+      await readStoryFile(b, { year: '2024', docCount: 2 }),
+    ];
     const table = new StoryTable(files);
     expect(table.storyOf('2024', 0, 'exact')).toBe(1);
     expect(table.sizeOf(1, 'exact')).toBe(3);

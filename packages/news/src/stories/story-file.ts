@@ -21,7 +21,10 @@ const HEADER_BYTES = 32;
 
 export class StoryFileError extends Error {
   override readonly name = 'StoryFileError';
-  constructor(readonly code: 'format_unsupported' | 'file_corrupt', message: string) {
+  constructor(
+    readonly code: 'format_unsupported' | 'file_corrupt',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -53,13 +56,17 @@ export async function readStoryFile(path: string, expected: { year: string; docC
   if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 8) !== MAGIC) throw bad('not a story file');
   const version = buf.readUInt32LE(8);
   if (version !== STORY_FILE_FORMAT_VERSION) {
-    throw new StoryFileError('format_unsupported', `${path} has story format ${version}, this build reads ${STORY_FILE_FORMAT_VERSION}`);
+    throw new StoryFileError(
+      'format_unsupported',
+      `${path} has story format ${version}, this build reads ${STORY_FILE_FORMAT_VERSION}`,
+    );
   }
   const year = String(buf.readUInt32LE(12));
   const n = buf.readUInt32LE(16);
   const base = buf.readUInt32LE(20);
   const releaseDocs = buf.readUInt32LE(24);
-  if (year !== expected.year || n !== expected.docCount) throw bad(`holds year ${year} with ${n} articles, the manifest says ${expected.year} with ${expected.docCount}`);
+  if (year !== expected.year || n !== expected.docCount)
+    throw bad(`holds year ${year} with ${n} articles, the manifest says ${expected.year} with ${expected.docCount}`);
   if (buf.length !== HEADER_BYTES + 8 * n) throw bad(`has ${buf.length} bytes, ${HEADER_BYTES + 8 * n} expected`);
   // Copied out so the arrays are aligned whatever the Buffer pool did.
   const ids = new Uint32Array(2 * n);
@@ -68,7 +75,8 @@ export async function readStoryFile(path: string, expected: { year: string; docC
   const near = ids.subarray(n);
   for (let i = 0; i < n; i++) {
     // A story starts at its first article, so no id lies after its own article.
-    if ((exact[i] as number) > base + i || (near[i] as number) > (exact[i] as number)) throw bad(`article ${i} names story ${exact[i]}/${near[i]}, not an earlier article`);
+    if ((exact[i] as number) > base + i || (near[i] as number) > (exact[i] as number))
+      throw bad(`article ${i} names story ${exact[i]}/${near[i]}, not an earlier article`);
   }
   return { year, base, releaseDocs, exact, near };
 }

@@ -58,7 +58,9 @@ export const MAX_SORT_TEXT_BYTES = Math.min(MAX_SUFFIX_ARRAY_TEXT_BYTES, Math.fl
  */
 export async function buildSuffixArray(text: Uint8Array, out?: Buffer, sorter?: SuffixSorter): Promise<Buffer> {
   if (text.length > MAX_SORT_TEXT_BYTES) {
-    throw new RangeError(`buildSuffixArray: ${text.length} bytes exceed the ${MAX_SORT_TEXT_BYTES}-byte limit (its suffix array must fit one Buffer)`);
+    throw new RangeError(
+      `buildSuffixArray: ${text.length} bytes exceed the ${MAX_SORT_TEXT_BYTES}-byte limit (its suffix array must fit one Buffer)`,
+    );
   }
   const bytes = text.length * 4;
   if (out && out.length !== bytes) {

@@ -20,7 +20,8 @@ export class NativeAddonMissingError extends Error {
 
 /** Where `packages/news/native/build.mjs` (the root postinstall) puts the addon. */
 export const ADDON_FILE = fileURLToPath(new URL('../../native/build/Release/divsufsort_addon.node', import.meta.url));
-const FIX = 'Build it from the repository root with: npm run postinstall (runs node packages/news/native/build.mjs; ' +
+const FIX =
+  'Build it from the repository root with: npm run postinstall (runs node packages/news/native/build.mjs; ' +
   'needs only a C compiler, and uses libdivsufsort-dev as a faster sorter when installed).';
 
 let cached: DivsufsortAddon | undefined;

@@ -6,7 +6,9 @@ import { NativeAddonMissingError, loadDivsufsort } from './native.ts';
 /** The obvious O(n² log n) suffix sort, as the reference. */
 function naiveSuffixArray(text: Uint8Array): number[] {
   const buf = Buffer.from(text.buffer, text.byteOffset, text.length);
-  return Array.from({ length: text.length }, (_, i) => i).sort((a, b) => Buffer.compare(buf.subarray(a), buf.subarray(b)));
+  return Array.from({ length: text.length }, (_, i) => i).sort((a, b) =>
+    Buffer.compare(buf.subarray(a), buf.subarray(b)),
+  );
 }
 
 async function sortedWith(text: Uint8Array, sorter?: SuffixSorter): Promise<number[]> {
@@ -61,10 +63,13 @@ describe.each(availableSorters().map((s) => [s]))('buildSuffixArray with %s', (s
 
   it('matches a naive sort on longer texts over 2- and 3-letter alphabets (deep SA-IS recursion)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom(0x61, 0x62, 0x00), { minLength: 500, maxLength: 3000 }), async (bytes) => {
-        const text = Uint8Array.from(bytes);
-        expect(await sortedPointers(text)).toEqual(naiveSuffixArray(text));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(0x61, 0x62, 0x00), { minLength: 500, maxLength: 3000 }),
+        async (bytes) => {
+          const text = Uint8Array.from(bytes);
+          expect(await sortedPointers(text)).toEqual(naiveSuffixArray(text));
+        },
+      ),
       { numRuns: 30 },
     );
   });

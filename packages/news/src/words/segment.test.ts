@@ -16,7 +16,9 @@ const ours = (text: string) => [...wordsOf(text)].map((w) => `${w.start}:${w.wor
 
 // Characters that test each shortcut: spaces of every kind, mid-word punctuation, connector and format characters,
 // combining marks, emoji modifiers, Hebrew quotes, Katakana and the dictionary scripts, digits of two scripts.
-const TRICKY = [...'aZéßΣжقdž09٣ \t\n\u00a0\u202f\u2007\u3000.,;:\'’"«»()-_\u00ad\u200d\u200c\u0301\u064e🏽👍🇩🇪%$+#@&/·אב"カナ日本語がภาษาไทย'];
+const TRICKY = [
+  ...'aZéßΣжقdž09٣ \t\n\u00a0\u202f\u2007\u3000.,;:\'’"«»()-_\u00ad\u200d\u200c\u0301\u064e🏽👍🇩🇪%$+#@&/·אב"カナ日本語がภาษาไทย',
+];
 const CORPORA = fileURLToPath(new URL('../../../../../shared/corpora', import.meta.url));
 
 describe('words (UAX #29 segments with a letter or digit)', () => {
@@ -34,27 +36,35 @@ describe('words (UAX #29 segments with a letter or digit)', () => {
   });
 
   it('gives offsets that cut exactly the word out of the text, in increasing order', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (text) => {
-      let last = 0;
-      for (const w of wordsOf(text)) {
-        expect(text.slice(w.start, w.end)).toBe(w.word);
-        expect(w.start).toBeGreaterThanOrEqual(last);
-        last = w.end;
-      }
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (text) => {
+        let last = 0;
+        for (const w of wordsOf(text)) {
+          expect(text.slice(w.start, w.end)).toBe(w.word);
+          expect(w.start).toBeGreaterThanOrEqual(last);
+          last = w.end;
+        }
+      }),
+    );
   });
 
-  it('equals ICU\'s segmentation on random text mixing scripts, spaces and punctuation (property)', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom(...TRICKY), { maxLength: 60 }), (chars) => {
-      const text = chars.join('');
-      expect(ours(text)).toEqual(reference(text));
-    }), { numRuns: 3000 });
+  it("equals ICU's segmentation on random text mixing scripts, spaces and punctuation (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...TRICKY), { maxLength: 60 }), (chars) => {
+        const text = chars.join('');
+        expect(ours(text)).toEqual(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
-  it.runIf(existsSync(CORPORA))('equals ICU\'s segmentation on the first 300 articles of each real corpus', () => {
+  it.runIf(existsSync(CORPORA))("equals ICU's segmentation on the first 300 articles of each real corpus", () => {
     for (const corpus of readdirSync(CORPORA).filter((c) => !c.includes('.'))) {
       for (const file of readdirSync(`${CORPORA}/${corpus}`).filter((f) => f.endsWith('.jsonl.gz'))) {
-        const lines = gunzipSync(readFileSync(`${CORPORA}/${corpus}/${file}`)).toString('utf8').split('\n', 300).filter((l) => l.trim() !== '');
+        const lines = gunzipSync(readFileSync(`${CORPORA}/${corpus}/${file}`))
+          .toString('utf8')
+          .split('\n', 300)
+          .filter((l) => l.trim() !== '');
         for (const line of lines) {
           const { text, title } = JSON.parse(line) as { text: string; title?: string | null };
           for (const t of [text, title ?? '']) expect(ours(t)).toEqual(reference(t));

@@ -38,7 +38,8 @@ const BREAKS = /[\t\n\v\f\r \u0085\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u
  * Georgian). No rule of UAX #29 breaks inside such a run. Hebrew (its quote rules), Katakana, the dictionary scripts
  * (Han, Hiragana, Thai…), connector punctuation and format characters (soft hyphen, ZWJ) go to the segmenter.
  */
-const WORD_LETTER = '[[\\p{L}]&&[\\p{sc=Latin}\\p{sc=Greek}\\p{sc=Cyrillic}\\p{sc=Arabic}\\p{sc=Armenian}\\p{sc=Georgian}]]';
+const WORD_LETTER =
+  '[[\\p{L}]&&[\\p{sc=Latin}\\p{sc=Greek}\\p{sc=Cyrillic}\\p{sc=Arabic}\\p{sc=Armenian}\\p{sc=Georgian}]]';
 const WORD_DIGIT = '[0-9\\u0660-\\u0669\\u06f0-\\u06f9]';
 const PLAIN_WORD = new RegExp(`^(?:${WORD_LETTER}|${WORD_DIGIT})(?:${WORD_LETTER}|${WORD_DIGIT}|\\p{M})*$`, 'v');
 /**
@@ -57,7 +58,11 @@ const EDGE = new RegExp('[[\\p{P}\\p{S}]--[\\p{Pc}\\p{Emoji_Modifier}]]', 'v');
  * @example [...wordsOf('Oil prices rose 3%.', 'insensitive')].map((w) => w.word) // ['oil', 'prices', 'rose', '3']
  */
 export function* wordsOf(text: string, wordCase: WordCase = 'sensitive'): Generator<WordSpan> {
-  const word = (w: string, start: number): WordSpan => ({ word: wordCase === 'insensitive' ? foldWord(w) : w, start, end: start + w.length });
+  const word = (w: string, start: number): WordSpan => ({
+    word: wordCase === 'insensitive' ? foldWord(w) : w,
+    start,
+    end: start + w.length,
+  });
   let from = 0;
   BREAKS.lastIndex = 0;
   for (;;) {
@@ -69,7 +74,12 @@ export function* wordsOf(text: string, wordCase: WordCase = 'sensitive'): Genera
   }
 }
 
-function* piece(text: string, from: number, to: number, word: (w: string, start: number) => WordSpan): Generator<WordSpan> {
+function* piece(
+  text: string,
+  from: number,
+  to: number,
+  word: (w: string, start: number) => WordSpan,
+): Generator<WordSpan> {
   let a = from;
   let b = to;
   while (a < b && EDGE.test(charAt(text, a))) a += charAt(text, a).length;
@@ -93,8 +103,13 @@ function* piece(text: string, from: number, to: number, word: (w: string, start:
  */
 const WINDOW = 4096;
 
-function* segmentRun(text: string, from: number, to: number, word: (w: string, start: number) => WordSpan): Generator<WordSpan> {
-  for (let a = from; a < to; ) {
+function* segmentRun(
+  text: string,
+  from: number,
+  to: number,
+  word: (w: string, start: number) => WordSpan,
+): Generator<WordSpan> {
+  for (let a = from; a < to;) {
     const b = Math.min(to, a + WINDOW);
     const segments = [...segmenter.segment(text.slice(a, b))];
     const keep = b === to ? segments.length : Math.max(1, segments.length - 2);
@@ -109,13 +124,13 @@ function* segmentRun(text: string, from: number, to: number, word: (w: string, s
 /** The code point at `i` as a string (one or two UTF-16 units). */
 function charAt(text: string, i: number): string {
   const c = text.codePointAt(i) as number;
-  return c > 0xffff ? text.slice(i, i + 2) : text[i] as string;
+  return c > 0xffff ? text.slice(i, i + 2) : (text[i] as string);
 }
 
 /** The code point ending at `i`. */
 function charBefore(text: string, i: number): string {
   const c = text.charCodeAt(i - 1);
-  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text[i - 1] as string;
+  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : (text[i - 1] as string);
 }
 
 /** Just the words of `text`, in order. */

@@ -9,7 +9,10 @@
  */
 
 // Byte classes: what a byte (or the code point a lead byte starts) is.
-const OTHER = 0, LETTER = 1, DIGIT = 2, JOINER = 3;
+const OTHER = 0,
+  LETTER = 1,
+  DIGIT = 2,
+  JOINER = 3;
 const ASCII_KIND = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
@@ -67,29 +70,51 @@ export function hashWords(bytes: Uint8Array, out: Uint32Array): number {
       if (inWord && i + 1 < n) {
         const next = bytes[i + 1] as number;
         const nextKind = next < 0x80 ? (ASCII_KIND[next] as number) : LETTER;
-        if ((last === LETTER && nextKind === LETTER && JOINS_LETTERS[b] === 1) || (last === DIGIT && nextKind === DIGIT && JOINS_DIGITS[b] === 1)) {
+        if (
+          (last === LETTER && nextKind === LETTER && JOINS_LETTERS[b] === 1) ||
+          (last === DIGIT && nextKind === DIGIT && JOINS_DIGITS[b] === 1)
+        ) {
           hash = Math.imul(hash ^ b, FNV_PRIME);
           i++;
           continue;
         }
       }
       if (inWord && hasAlnum) out[count++] = hash >>> 0;
-      inWord = false; hasAlnum = false; hash = FNV_OFFSET; last = OTHER;
+      inWord = false;
+      hasAlnum = false;
+      hash = FNV_OFFSET;
+      last = OTHER;
       i++;
       continue;
     }
     let cp: number;
     let len: number;
-    if (b >= 0xf0) { cp = ((b & 0x07) << 18) | (((bytes[i + 1] ?? 0) & 0x3f) << 12) | (((bytes[i + 2] ?? 0) & 0x3f) << 6) | ((bytes[i + 3] ?? 0) & 0x3f); len = 4; }
-    else if (b >= 0xe0) { cp = ((b & 0x0f) << 12) | (((bytes[i + 1] ?? 0) & 0x3f) << 6) | ((bytes[i + 2] ?? 0) & 0x3f); len = 3; }
-    else { cp = ((b & 0x1f) << 6) | ((bytes[i + 1] ?? 0) & 0x3f); len = 2; }
+    if (b >= 0xf0) {
+      cp =
+        ((b & 0x07) << 18) |
+        (((bytes[i + 1] ?? 0) & 0x3f) << 12) |
+        (((bytes[i + 2] ?? 0) & 0x3f) << 6) |
+        ((bytes[i + 3] ?? 0) & 0x3f);
+      len = 4;
+    } else if (b >= 0xe0) {
+      cp = ((b & 0x0f) << 12) | (((bytes[i + 1] ?? 0) & 0x3f) << 6) | ((bytes[i + 2] ?? 0) & 0x3f);
+      len = 3;
+    } else {
+      cp = ((b & 0x1f) << 6) | ((bytes[i + 1] ?? 0) & 0x3f);
+      len = 2;
+    }
     const kind = nonAsciiKind(cp);
     if (kind === 'letter') {
-      inWord = true; hasAlnum = true; last = LETTER;
+      inWord = true;
+      hasAlnum = true;
+      last = LETTER;
       for (let k = 0; k < len; k++) hash = Math.imul(hash ^ (bytes[i + k] as number), FNV_PRIME);
     } else {
       if (inWord && hasAlnum) out[count++] = hash >>> 0;
-      inWord = false; hasAlnum = false; hash = FNV_OFFSET; last = OTHER;
+      inWord = false;
+      hasAlnum = false;
+      hash = FNV_OFFSET;
+      last = OTHER;
       if (kind === 'single') {
         for (let k = 0; k < len; k++) hash = Math.imul(hash ^ (bytes[i + k] as number), FNV_PRIME);
         out[count++] = hash >>> 0;

@@ -1,1 +1,7 @@
-export { defaultWorkBudgetOptions, WorkBudget, WorkStopped, type WorkBudgetOptions, type WorkStop } from './work-budget.ts';
+export {
+  defaultWorkBudgetOptions,
+  WorkBudget,
+  WorkStopped,
+  type WorkBudgetOptions,
+  type WorkStop,
+} from './work-budget.ts';

@@ -4,7 +4,12 @@ import { WorkBudget, WorkStopped } from './index.ts';
 /** A clock the test moves by hand (as wall and CPU clock: the work runs alone). */
 function manualClock(start = 0) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 /** Calls `check` enough times for the budget to read the clock at least once. */
@@ -34,7 +39,13 @@ describe('WorkBudget', () => {
   it('counts CPU time, not wall time, against the CPU limit', () => {
     const wall = manualClock();
     const cpu = manualClock();
-    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: 50, sliceMs: Infinity, now: wall.now, cpuNow: cpu.now });
+    const work = new WorkBudget({
+      deadline: Infinity,
+      cpuLimitMs: 50,
+      sliceMs: Infinity,
+      now: wall.now,
+      cpuNow: cpu.now,
+    });
     // A busy machine: 500 ms pass while this process gets 40 ms of CPU.
     wall.advance(500);
     cpu.advance(40);
@@ -45,7 +56,13 @@ describe('WorkBudget', () => {
 
   it('stops work past its deadline', () => {
     const clock = manualClock();
-    const work = new WorkBudget({ deadline: 100, cpuLimitMs: Infinity, sliceMs: Infinity, now: clock.now, cpuNow: clock.now });
+    const work = new WorkBudget({
+      deadline: 100,
+      cpuLimitMs: Infinity,
+      sliceMs: Infinity,
+      now: clock.now,
+      cpuNow: clock.now,
+    });
     clock.advance(100);
     expect(stopOf(() => checkAll(work))).toBe('deadline');
     // Once stopped, every later call throws at once, without waiting for a clock read.
@@ -54,7 +71,13 @@ describe('WorkBudget', () => {
 
   it('stops work over its CPU limit, with the limit in the message', () => {
     const clock = manualClock();
-    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: 30, sliceMs: Infinity, now: clock.now, cpuNow: clock.now });
+    const work = new WorkBudget({
+      deadline: Infinity,
+      cpuLimitMs: 30,
+      sliceMs: Infinity,
+      now: clock.now,
+      cpuNow: clock.now,
+    });
     clock.advance(31);
     expect(() => checkAll(work)).toThrow('more than 30 ms of CPU');
   });
@@ -68,7 +91,13 @@ describe('WorkBudget', () => {
 
   it('is due once a slice is used up, and not before', () => {
     const clock = manualClock();
-    const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: Infinity, sliceMs: 4, now: clock.now, cpuNow: clock.now });
+    const work = new WorkBudget({
+      deadline: Infinity,
+      cpuLimitMs: Infinity,
+      sliceMs: 4,
+      now: clock.now,
+      cpuNow: clock.now,
+    });
     const dueWithin = (calls: number) => Array.from({ length: calls }, () => work.due()).some(Boolean);
     clock.advance(3);
     expect(dueWithin(64)).toBe(false);
@@ -76,7 +105,7 @@ describe('WorkBudget', () => {
     expect(dueWithin(64)).toBe(true);
   });
 
-  it('does not count the time other requests ran during a pause as this request\'s CPU', async () => {
+  it("does not count the time other requests ran during a pause as this request's CPU", async () => {
     const clock = manualClock();
     const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: 10, sliceMs: 4, now: clock.now, cpuNow: clock.now });
     clock.advance(4);
@@ -93,7 +122,10 @@ describe('WorkBudget', () => {
   it('lets other callbacks run during a pause, and rejects it when cancelled meanwhile', async () => {
     const work = new WorkBudget({ deadline: Infinity, cpuLimitMs: Infinity, sliceMs: 0 });
     let ranMeanwhile = false;
-    setImmediate(() => { ranMeanwhile = true; work.cancel(); });
+    setImmediate(() => {
+      ranMeanwhile = true;
+      work.cancel();
+    });
     await expect(work.pause()).rejects.toMatchObject({ reason: 'cancelled' });
     expect(ranMeanwhile).toBe(true);
   });

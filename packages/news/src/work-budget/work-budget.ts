@@ -10,8 +10,15 @@ export type WorkStop = 'deadline' | 'cancelled' | 'cpu_limit';
 
 export class WorkStopped extends Error {
   override readonly name = 'WorkStopped';
-  constructor(readonly reason: WorkStop, readonly cpuLimitMs: number) {
-    super(reason === 'cpu_limit' ? `the request needed more than ${cpuLimitMs} ms of CPU` : `the request was ${reason === 'deadline' ? 'past its deadline' : 'cancelled'}`);
+  constructor(
+    readonly reason: WorkStop,
+    readonly cpuLimitMs: number,
+  ) {
+    super(
+      reason === 'cpu_limit'
+        ? `the request needed more than ${cpuLimitMs} ms of CPU`
+        : `the request was ${reason === 'deadline' ? 'past its deadline' : 'cancelled'}`,
+    );
   }
 }
 
@@ -64,7 +71,7 @@ export class WorkBudget {
   constructor(opts: WorkBudgetOptions) {
     this.#now = opts.now ?? (() => performance.now());
     // Without a limit nobody asks for the CPU used: skip its system call.
-    this.#cpuNow = opts.cpuLimitMs === Infinity ? () => 0 : opts.cpuNow ?? processCpuMs;
+    this.#cpuNow = opts.cpuLimitMs === Infinity ? () => 0 : (opts.cpuNow ?? processCpuMs);
     this.#deadline = opts.deadline;
     this.#cpuLimitMs = opts.cpuLimitMs;
     this.#sliceMs = opts.sliceMs;

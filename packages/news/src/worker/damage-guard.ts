@@ -27,7 +27,10 @@ export interface DamageGuard {
  * replies drop the shard from the served ones and list it under `damagedShards`, so a gateway reports it in health
  * and routes around it. Requests that touch only intact shards are answered as before.
  */
-export function createDamageGuard(release: OpenRelease, makeHandler: (release: OpenRelease) => RoutedHandler): DamageGuard {
+export function createDamageGuard(
+  release: OpenRelease,
+  makeHandler: (release: OpenRelease) => RoutedHandler,
+): DamageGuard {
   const damaged = new Map<string, DamagedShard>();
   let inner = makeHandler(release);
   const key = (index: string, shardId: string): string => `${index}\0${shardId}`;
@@ -36,9 +39,11 @@ export function createDamageGuard(release: OpenRelease, makeHandler: (release: O
   const refusal = (e: unknown): WorkerReply => {
     if (!(e instanceof ShardDamagedError)) throw e;
     return {
-      kind: 'error', indexVersion: release.indexVersion,
+      kind: 'error',
+      indexVersion: release.indexVersion,
       error: {
-        code: 'shard_damaged', shards: [e.shard.shardId],
+        code: 'shard_damaged',
+        shards: [e.shard.shardId],
         detail: `shard ${e.shard.shardId} is out of service: ${e.shard.reason}; restore the release from its source (or rebuild it) and restart the worker`,
       },
     };
@@ -56,7 +61,9 @@ export function createDamageGuard(release: OpenRelease, makeHandler: (release: O
 
   return {
     handle,
-    get damaged() { return [...damaged.values()]; },
+    get damaged() {
+      return [...damaged.values()];
+    },
     markDamaged(d) {
       if (damaged.has(key(d.index, d.shardId))) return;
       damaged.set(key(d.index, d.shardId), { index: d.index, shardId: d.shardId, reason: `${d.file}: ${d.reason}` });
@@ -71,23 +78,34 @@ function withDamage(reply: Extract<WorkerReply, { kind: 'identity' }>, list: rea
     ...reply,
     identity: {
       ...reply.identity,
-      indexes: reply.identity.indexes.map((i) => ({ ...i, shards: i.shards.filter((s) => !out.has(`${i.name}\0${s.shardId}`)) })),
+      indexes: reply.identity.indexes.map((i) => ({
+        ...i,
+        shards: i.shards.filter((s) => !out.has(`${i.name}\0${s.shardId}`)),
+      })),
       damagedShards: list,
     },
   };
 }
 
 /** The release with each damaged shard's reader replaced by one that refuses every query. */
-function withDamagedReaders(release: OpenRelease, damageOf: (index: string, s: ShardHandle) => DamagedShard | undefined): OpenRelease {
+function withDamagedReaders(
+  release: OpenRelease,
+  damageOf: (index: string, s: ShardHandle) => DamagedShard | undefined,
+): OpenRelease {
   return {
     indexVersion: release.indexVersion,
-    indexes: new Map([...release.indexes].map(([name, index]) => [name, {
-      ...index,
-      shards: index.shards.map((s) => {
-        const d = damageOf(name, s);
-        return d === undefined ? s : { ...s, reader: refusingReader(s.reader, d) };
-      }),
-    }])),
+    indexes: new Map(
+      [...release.indexes].map(([name, index]) => [
+        name,
+        {
+          ...index,
+          shards: index.shards.map((s) => {
+            const d = damageOf(name, s);
+            return d === undefined ? s : { ...s, reader: refusingReader(s.reader, d) };
+          }),
+        },
+      ]),
+    ),
     close: () => release.close(),
   };
 }
@@ -100,7 +118,9 @@ function refusingReader(reader: ShardReader, damage: DamagedShard): ShardReader 
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
       if (prop === 'close') return value.bind(target);
-      return () => { throw new ShardDamagedError(damage); };
+      return () => {
+        throw new ShardDamagedError(damage);
+      };
     },
   });
 }

@@ -7,7 +7,13 @@ import { startBackgroundCheck } from './background-check.ts';
 import { createDamageGuard } from './damage-guard.ts';
 import type { DigestCheckSummary } from '../release/index.ts';
 
-export { createRpcHandler, defaultRpcHandlerOptions, selectShards, type RpcHandler, type RpcHandlerOptions } from './rpc-handler.ts';
+export {
+  createRpcHandler,
+  defaultRpcHandlerOptions,
+  selectShards,
+  type RpcHandler,
+  type RpcHandlerOptions,
+} from './rpc-handler.ts';
 export { describeRelease } from './identity.ts';
 export { createRoutedHandler, type RoutedHandler } from './shard-view.ts';
 export type { RunningServer } from './http-server.ts';
@@ -26,7 +32,11 @@ export interface StartWorkerOptions {
    */
   readonly backgroundCheck?: string | null;
 }
-export const defaultWorkerOptions: StartWorkerOptions = { host: '127.0.0.1', port: 0, cacheEntries: defaultRpcHandlerOptions.cacheEntries };
+export const defaultWorkerOptions: StartWorkerOptions = {
+  host: '127.0.0.1',
+  port: 0,
+  cacheEntries: defaultRpcHandlerOptions.cacheEntries,
+};
 
 export interface RunningWorker extends RunningServer {
   /** Settles when the background check ends (null: none was asked for, or it stopped because the worker closed). */
@@ -38,7 +48,10 @@ export interface RunningWorker extends RunningServer {
  * @example const w = await startWorker(release, { host: '127.0.0.1', port: 0 }, log); // w.url
  */
 export async function startWorker(release: OpenRelease, opts: StartWorkerOptions, log: Logger): Promise<RunningWorker> {
-  const handlerOptions = { ...defaultRpcHandlerOptions, cacheEntries: opts.cacheEntries ?? defaultRpcHandlerOptions.cacheEntries };
+  const handlerOptions = {
+    ...defaultRpcHandlerOptions,
+    cacheEntries: opts.cacheEntries ?? defaultRpcHandlerOptions.cacheEntries,
+  };
   const guard = createDamageGuard(release, (r) => createRoutedHandler(r, handlerOptions, opts.shardSpec ?? null));
   const running = await startWorkerServer(guard.handle, opts, log);
   const check = opts.backgroundCheck == null ? null : startBackgroundCheck(opts.backgroundCheck, release, guard, log);

@@ -1,5 +1,12 @@
 import type { Logger } from 'pino';
-import { decodeBudget, decodeEnvelope, decodeShardRestriction, encodeReply, ProtocolError, type WorkerReply } from '../protocol/index.ts';
+import {
+  decodeBudget,
+  decodeEnvelope,
+  decodeShardRestriction,
+  encodeReply,
+  ProtocolError,
+  type WorkerReply,
+} from '../protocol/index.ts';
 import type { WorkBudget } from '../work-budget/index.ts';
 import { PendingReply } from './rpc-handler.ts';
 import type { RoutedHandler } from './shard-view.ts';
@@ -14,7 +21,10 @@ export type RpcAnswer =
 
 /** An answer still being computed (a v2 request); `answer` never rejects, `work.cancel()` stops it early. */
 export class PendingAnswer {
-  constructor(readonly work: WorkBudget, readonly answer: Promise<RpcAnswer>) {}
+  constructor(
+    readonly work: WorkBudget,
+    readonly answer: Promise<RpcAnswer>,
+  ) {}
 }
 
 function failed(e: unknown, log: Logger): RpcAnswer {
@@ -34,6 +44,10 @@ export function answerRpc(handle: RoutedHandler, text: string, log: Logger): Rpc
     if (e instanceof ProtocolError || e instanceof SyntaxError) return { ok: false, refused: true, detail: e.message };
     return failed(e, log);
   }
-  if (reply instanceof PendingReply) return new PendingAnswer(reply.work, reply.reply.then(encoded).catch((e: unknown) => failed(e, log)));
+  if (reply instanceof PendingReply)
+    return new PendingAnswer(
+      reply.work,
+      reply.reply.then(encoded).catch((e: unknown) => failed(e, log)),
+    );
   return encoded(reply);
 }

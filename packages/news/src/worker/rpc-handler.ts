@@ -1,5 +1,12 @@
 import type { OpenRelease, ReleaseIndex, ShardHandle } from '../release/types.ts';
-import type { ReplyFor, ShardSelection, V2WorkerRequest, WorkerError, WorkerReply, WorkerRequest } from '../protocol/index.ts';
+import type {
+  ReplyFor,
+  ShardSelection,
+  V2WorkerRequest,
+  WorkerError,
+  WorkerReply,
+  WorkerRequest,
+} from '../protocol/index.ts';
 import { describeRelease } from './identity.ts';
 import { createV2Handler } from './v2-handler.ts';
 import { ResultCache } from './result-cache.ts';
@@ -15,14 +22,21 @@ export interface RpcHandlerOptions {
   readonly work: WorkLimits;
 }
 
-export const defaultRpcHandlerOptions: RpcHandlerOptions = { cacheEntries: 10_000, cacheMaxQueryLength: 256, work: defaultWorkLimits };
+export const defaultRpcHandlerOptions: RpcHandlerOptions = {
+  cacheEntries: 10_000,
+  cacheMaxQueryLength: 256,
+  work: defaultWorkLimits,
+};
 
 /**
  * A v2 reply still being computed: its loops pause between slices so other requests are answered meanwhile, and
  * `work.cancel()` stops it when nobody waits any more.
  */
 export class PendingReply {
-  constructor(readonly work: WorkBudget, readonly reply: Promise<WorkerReply>) {}
+  constructor(
+    readonly work: WorkBudget,
+    readonly reply: Promise<WorkerReply>,
+  ) {}
 }
 
 /**
@@ -52,7 +66,11 @@ export function selectShards(index: ReleaseIndex, sel: ShardSelection): readonly
   });
 }
 
-export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions = defaultRpcHandlerOptions, shardSpec: string | null = null): RpcHandler {
+export function createRpcHandler(
+  release: OpenRelease,
+  opts: RpcHandlerOptions = defaultRpcHandlerOptions,
+  shardSpec: string | null = null,
+): RpcHandler {
   const indexVersion: string = release.indexVersion;
   const counts = new ResultCache<ReplyFor<'count'>>(opts.cacheEntries);
   const finds = new ResultCache<ReplyFor<'find'>>(opts.cacheEntries);
@@ -90,8 +108,12 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
       total += hi - lo;
     }
     return {
-      kind: 'find', indexVersion, count: total, segments,
-      shardIds: shards.map((s) => s.shardId), shardYears: shards.map((s) => s.year),
+      kind: 'find',
+      indexVersion,
+      count: total,
+      segments,
+      shardIds: shards.map((s) => s.shardId),
+      shardYears: shards.map((s) => s.year),
     };
   };
 
@@ -99,24 +121,38 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
     const index = indexOf(r.index);
     const shards = selectShards(index, r);
     const shard = shards[r.s];
-    if (shard === undefined) throw new RequestRefused({ code: 'shard_out_of_range', s: r.s, shardCount: shards.length });
+    if (shard === undefined)
+      throw new RequestRefused({ code: 'shard_out_of_range', s: r.s, shardCount: shards.length });
     const q = encoder.encode(r.query);
     const { lo, hi } = shard.reader.find(q);
     // The rank must belong to this query's interval: any other rank would return an unrelated article.
-    if (r.rank < lo || r.rank >= hi) throw new RequestRefused({ code: 'rank_out_of_range', s: r.s, rank: r.rank, lo, hi });
+    if (r.rank < lo || r.rank >= hi)
+      throw new RequestRefused({ code: 'rank_out_of_range', s: r.s, rank: r.rank, lo, hi });
     const w = shard.reader.window(r.rank, q, r.maxCtxLen);
     const docIx = shard.docBase + w.doc;
     const meta = index.metadata(shard.year)?.get(docIx);
     return {
-      kind: 'get_doc', indexVersion,
+      kind: 'get_doc',
+      indexVersion,
       doc: {
-        shardId: shard.shardId, year: shard.year, docIx, docLen: w.docLen, dispLen: w.dispLen,
-        needleOffset: w.needleOffset, text: w.text, spans: w.spans, metadata: meta ?? null,
+        shardId: shard.shardId,
+        year: shard.year,
+        docIx,
+        docLen: w.docLen,
+        dispLen: w.dispLen,
+        needleOffset: w.needleOffset,
+        text: w.text,
+        spans: w.spans,
+        metadata: meta ?? null,
       },
     };
   };
 
-  const cached = <R extends Extract<WorkerRequest, { query: string }>, V>(cache: ResultCache<V>, r: R, compute: (r: R) => V): V => {
+  const cached = <R extends Extract<WorkerRequest, { query: string }>, V>(
+    cache: ResultCache<V>,
+    r: R,
+    compute: (r: R) => V,
+  ): V => {
     const key = keyOf(r);
     if (key === null) return compute(r);
     const hit = cache.get(key);
@@ -129,10 +165,14 @@ export function createRpcHandler(release: OpenRelease, opts: RpcHandlerOptions =
   const handle = (request: WorkerRequest, budgetMs = Infinity): WorkerReply | PendingReply => {
     try {
       switch (request.kind) {
-        case 'identity': return { kind: 'identity', indexVersion, identity: (identity ??= describeRelease(release, shardSpec)) };
-        case 'count': return cached(counts, request, count);
-        case 'find': return cached(finds, request, find);
-        case 'get_doc': return getDoc(request);
+        case 'identity':
+          return { kind: 'identity', indexVersion, identity: (identity ??= describeRelease(release, shardSpec)) };
+        case 'count':
+          return cached(counts, request, count);
+        case 'find':
+          return cached(finds, request, find);
+        case 'get_doc':
+          return getDoc(request);
         default: {
           // Every other kind is a v2 call (search-v2/calls). The clock is read here, not for every call: v1 counts
           // take microseconds and need no deadline.

@@ -2,7 +2,15 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { encodeFrame, FrameReader, FrameTooLarge, FrameType, RPC_PATH, SPLIT_REPLY_TYPE, STREAM_UPGRADE } from '../protocol/index.ts';
+import {
+  encodeFrame,
+  FrameReader,
+  FrameTooLarge,
+  FrameType,
+  RPC_PATH,
+  SPLIT_REPLY_TYPE,
+  STREAM_UPGRADE,
+} from '../protocol/index.ts';
 import type { WorkBudget } from '../work-budget/index.ts';
 import { answerRpc, PendingAnswer, type RpcAnswer } from './rpc-answer.ts';
 import type { RoutedHandler } from './shard-view.ts';
@@ -20,7 +28,12 @@ const NOT_HERE = 'HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length:
  * answered as `POST /rpc` answers its body; the replies of one event-loop turn leave in one write. A v2 request is
  * answered when its work ends (other frames are answered meanwhile); a cancel frame, or the stream closing, stops it.
  */
-export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrameBytes: number, log: Logger): RpcStreams {
+export function acceptRpcStreams(
+  server: Server,
+  handle: RoutedHandler,
+  maxFrameBytes: number,
+  log: Logger,
+): RpcStreams {
   const open = new Set<Duplex>();
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
     if (req.method !== 'GET' || req.url !== RPC_PATH || req.headers.upgrade?.toLowerCase() !== STREAM_UPGRADE) {
@@ -32,7 +45,10 @@ export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrame
     socket.write(SWITCH);
     const reader = new FrameReader(maxFrameBytes);
     let corked = false;
-    const flush = () => { corked = false; socket.uncork(); };
+    const flush = () => {
+      corked = false;
+      socket.uncork();
+    };
     /** Calls still computing, by id, so a cancel frame or the stream's end can stop them. */
     const running = new Map<number, WorkBudget>();
     const send = (id: number, a: RpcAnswer) => {
@@ -40,17 +56,31 @@ export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrame
       const frame = a.ok
         ? encodeFrame(id, a.contentType === SPLIT_REPLY_TYPE ? FrameType.split : FrameType.json, a.body)
         : encodeFrame(id, a.refused ? FrameType.refused : FrameType.failed, a.detail);
-      if (!corked) { corked = true; socket.cork(); setImmediate(flush); }
+      if (!corked) {
+        corked = true;
+        socket.cork();
+        setImmediate(flush);
+      }
       socket.write(frame);
     };
     const answer = (id: number, type: number, payload: Buffer) => {
-      if (type === FrameType.cancel) { running.get(id)?.cancel(); return; }
-      const a = type === FrameType.request
-        ? answerRpc(handle, payload.toString('utf8'), log)
-        : { ok: false as const, refused: true as const, detail: `frame type ${type} is not a request` };
-      if (!(a instanceof PendingAnswer)) { send(id, a); return; }
+      if (type === FrameType.cancel) {
+        running.get(id)?.cancel();
+        return;
+      }
+      const a =
+        type === FrameType.request
+          ? answerRpc(handle, payload.toString('utf8'), log)
+          : { ok: false as const, refused: true as const, detail: `frame type ${type} is not a request` };
+      if (!(a instanceof PendingAnswer)) {
+        send(id, a);
+        return;
+      }
       running.set(id, a.work);
-      void a.answer.then((done) => { running.delete(id); send(id, done); });
+      void a.answer.then((done) => {
+        running.delete(id);
+        send(id, done);
+      });
     };
     const read = (chunk: Buffer) => {
       try {
@@ -72,5 +102,10 @@ export function acceptRpcStreams(server: Server, handle: RoutedHandler, maxFrame
       running.clear();
     });
   });
-  return { closeAll: () => { for (const s of open) s.destroy(); open.clear(); } };
+  return {
+    closeAll: () => {
+      for (const s of open) s.destroy();
+      open.clear();
+    },
+  };
 }

@@ -3,7 +3,11 @@ import type { WorkerReply, WorkerRequest } from '../protocol/index.ts';
 import { createRpcHandler, type PendingReply, type RpcHandler, type RpcHandlerOptions } from './rpc-handler.ts';
 
 /** Answers a request from every served shard (`shards` null) or from the listed ones only, within `budgetMs` (rpc-handler.ts). */
-export type RoutedHandler = (request: WorkerRequest, shards: readonly string[] | null, budgetMs: number) => WorkerReply | PendingReply;
+export type RoutedHandler = (
+  request: WorkerRequest,
+  shards: readonly string[] | null,
+  budgetMs: number,
+) => WorkerReply | PendingReply;
 
 /** Distinct restrictions kept with their own handler (and result cache); a gateway sends few distinct sets. */
 const MAX_VIEWS = 32;
@@ -12,7 +16,12 @@ const MAX_VIEWS = 32;
 function restrictRelease(release: OpenRelease, ids: ReadonlySet<string>): OpenRelease {
   return {
     indexVersion: release.indexVersion,
-    indexes: new Map([...release.indexes].map(([name, index]) => [name, { ...index, shards: index.shards.filter((s) => ids.has(s.shardId)) }])),
+    indexes: new Map(
+      [...release.indexes].map(([name, index]) => [
+        name,
+        { ...index, shards: index.shards.filter((s) => ids.has(s.shardId)) },
+      ]),
+    ),
     close: () => {},
   };
 }
@@ -22,7 +31,11 @@ function restrictRelease(release: OpenRelease, ids: ReadonlySet<string>): OpenRe
  * may sit on workers that also hold others, so the gateway names which shards each worker answers for. Every
  * existing request then runs unchanged on a restricted view of the release.
  */
-export function createRoutedHandler(release: OpenRelease, opts: RpcHandlerOptions, shardSpec: string | null): RoutedHandler {
+export function createRoutedHandler(
+  release: OpenRelease,
+  opts: RpcHandlerOptions,
+  shardSpec: string | null,
+): RoutedHandler {
   const whole = createRpcHandler(release, opts, shardSpec);
   const served = new Set([...release.indexes.values()].flatMap((i) => i.shards.map((s) => s.shardId as string)));
   const views = new Map<string, RpcHandler>();
@@ -31,7 +44,8 @@ export function createRoutedHandler(release: OpenRelease, opts: RpcHandlerOption
     const notServed = shards.filter((s) => !served.has(s));
     if (notServed.length > 0) {
       return {
-        kind: 'error', indexVersion: release.indexVersion,
+        kind: 'error',
+        indexVersion: release.indexVersion,
         error: { code: 'shards_not_served', shards: notServed, shardSpec },
       };
     }

@@ -6,11 +6,17 @@ import { WorkStopped, type WorkBudget } from '../work-budget/index.ts';
 /** A stopped computation as its documented refusal: over the CPU limit (422), or no longer wanted (503). */
 function stoppedError(e: WorkStopped): V2Error {
   if (e.reason === 'cpu_limit') {
-    return new V2Error('query_too_expensive',
+    return new V2Error(
+      'query_too_expensive',
       `query too expensive: it needed more than ${e.cpuLimitMs} ms of CPU on this index; narrow it (fewer years, a longer phrase, ` +
-      'case-sensitive or without whole_word) or use estimate, which samples', { limit_ms: e.cpuLimitMs });
+        'case-sensitive or without whole_word) or use estimate, which samples',
+      { limit_ms: e.cpuLimitMs },
+    );
   }
-  return new V2Error('deadline_exceeded', `the request ${e.reason === 'deadline' ? 'passed its deadline' : 'was cancelled'} before the worker finished; try again`);
+  return new V2Error(
+    'deadline_exceeded',
+    `the request ${e.reason === 'deadline' ? 'passed its deadline' : 'was cancelled'} before the worker finished; try again`,
+  );
 }
 
 /** Runs one domain call and encodes its response; a `V2Error` (or a stop of its work) becomes the documented refusal. */
@@ -31,7 +37,9 @@ async function outcome(run: () => unknown): Promise<V2Outcome> {
  * Continuations check `expected_index_version` here, in the process that holds the data, so a worker restarted on
  * another release refuses them (409) before resolving any rank, whatever the gateway last believed.
  */
-export function createV2Handler(release: OpenRelease): (request: V2WorkerRequest, work: WorkBudget) => Promise<V2WorkerReply> {
+export function createV2Handler(
+  release: OpenRelease,
+): (request: V2WorkerRequest, work: WorkBudget) => Promise<V2WorkerReply> {
   const indexVersion: string = release.indexVersion;
   return async (request, work) => {
     // The decoder checked the body against this call's request schema (protocol/v2-decode.ts).

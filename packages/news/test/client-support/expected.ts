@@ -27,7 +27,13 @@ function passes(m: ArticleMetadata, f: Filters): boolean {
   return inList(f.languages, m.language) && inList(f.sources, m.hostname, m.sitename) && inList(f.countries, m.country);
 }
 
-export async function expectedArticles(releaseDir: string, query: string, yearMin: number | null, yearMax: number | null, filters: Filters): Promise<Map<string, ExpectedArticle>> {
+export async function expectedArticles(
+  releaseDir: string,
+  query: string,
+  yearMin: number | null,
+  yearMax: number | null,
+  filters: Filters,
+): Promise<Map<string, ExpectedArticle>> {
   const release = await openRelease(releaseDir, { mode: 'memory' });
   const out = new Map<string, ExpectedArticle>();
   try {
@@ -42,10 +48,19 @@ export async function expectedArticles(releaseDir: string, query: string, yearMi
         const docIx = shard.docBase + doc;
         const k = `${shard.year}:${docIx}`;
         const known = out.get(k);
-        if (known) { out.set(k, { ...known, occurrences: known.occurrences + 1 }); continue; }
+        if (known) {
+          out.set(k, { ...known, occurrences: known.occurrences + 1 });
+          continue;
+        }
         const metadata = index.metadata(shard.year)!.get(docIx)!;
         if (!passes(metadata, filters)) continue;
-        out.set(k, { year: shard.year, doc_ix: docIx, occurrences: 1, metadata, text: shard.reader.documentBytes(doc).toString('utf8') });
+        out.set(k, {
+          year: shard.year,
+          doc_ix: docIx,
+          occurrences: 1,
+          metadata,
+          text: shard.reader.documentBytes(doc).toString('utf8'),
+        });
       }
     }
   } finally {

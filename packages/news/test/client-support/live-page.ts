@@ -36,7 +36,9 @@ export function useLivePages(indexVersion: string, viewportHeight = 1000): LiveP
     async open(path = '', width = 1280) {
       if (browser === undefined || service === undefined) throw new Error('the browser starts in beforeAll');
       const page = await browser.context.newPage();
-      page.on('pageerror', (e) => { throw e; });
+      page.on('pageerror', (e) => {
+        throw e;
+      });
       await page.setViewportSize({ width, height: viewportHeight });
       await page.goto(`${service.url}/${path}`);
       return page;

@@ -28,22 +28,33 @@ function send(res: ServerResponse, status: number, body: string | Buffer, type =
  * Serves `repo` with `commits`; the last one is the latest (what `/api/datasets/<repo>` reports).
  * `beforeAnswer` runs before each answer (a test uses it to change the API's release mid-run).
  */
-export async function startHubServer(repo: string, commits: readonly HubCommit[], beforeAnswer?: (path: string) => Promise<void>): Promise<HubServer> {
+export async function startHubServer(
+  repo: string,
+  commits: readonly HubCommit[],
+  beforeAnswer?: (path: string) => Promise<void>,
+): Promise<HubServer> {
   const requests: string[] = [];
   const bySha = new Map(commits.map((c) => [c.sha, c.dir]));
 
   async function answer(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method !== 'GET') return send(res, 405, JSON.stringify({ error: 'method not allowed' }));
-    if (path === `/api/datasets/${repo}`) return send(res, 200, JSON.stringify({ id: repo, sha: commits.at(-1)?.sha ?? null }));
+    if (path === `/api/datasets/${repo}`)
+      return send(res, 200, JSON.stringify({ id: repo, sha: commits.at(-1)?.sha ?? null }));
     const prefix = `/datasets/${repo}/resolve/`;
     if (!path.startsWith(prefix)) return send(res, 404, JSON.stringify({ error: 'Repository not found' }));
     const rest = path.slice(prefix.length);
     const slash = rest.indexOf('/');
     const dir = slash < 0 ? undefined : bySha.get(rest.slice(0, slash));
     const file = normalize(rest.slice(slash + 1));
-    if (dir === undefined || file.startsWith('..')) return send(res, 404, JSON.stringify({ error: 'Revision or entry not found' }));
+    if (dir === undefined || file.startsWith('..'))
+      return send(res, 404, JSON.stringify({ error: 'Revision or entry not found' }));
     try {
-      send(res, 200, await readFile(join(dir, file)), file.endsWith('.json') ? 'application/json' : 'application/octet-stream');
+      send(
+        res,
+        200,
+        await readFile(join(dir, file)),
+        file.endsWith('.json') ? 'application/json' : 'application/octet-stream',
+      );
     } catch {
       send(res, 404, JSON.stringify({ error: 'Entry not found' }));
     }

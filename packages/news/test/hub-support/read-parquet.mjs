@@ -7,5 +7,7 @@ const buf = await readFile(process.argv[2]);
 const file = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
 const columns = parquetSchema(parquetMetadata(file)).children.map((c) => c.element.name);
 const rows = await parquetReadObjects({ file });
-const json = JSON.stringify({ columns, rows }, (_k, v) => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v)) : v));
+const json = JSON.stringify({ columns, rows }, (_k, v) =>
+  typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v)) : v,
+);
 process.stdout.write(json);

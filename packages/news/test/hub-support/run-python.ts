@@ -15,14 +15,26 @@ export interface PythonRun {
  * `withPyarrowStandIn`: puts the test stand-in for pyarrow on PYTHONPATH (Debian 12 has no python3-pyarrow and PyPI
  * is unreachable here); it decodes Parquet through hyparquet. Nothing else of the script is replaced.
  */
-export function runPython(script: string, args: readonly string[], cwd: string, withPyarrowStandIn = false): Promise<PythonRun> {
-  const env = { ...process.env, ...(withPyarrowStandIn ? { PYTHONPATH: STANDIN, NEWS_TEST_PARQUET_READER: READER } : {}) };
+export function runPython(
+  script: string,
+  args: readonly string[],
+  cwd: string,
+  withPyarrowStandIn = false,
+): Promise<PythonRun> {
+  const env = {
+    ...process.env,
+    ...(withPyarrowStandIn ? { PYTHONPATH: STANDIN, NEWS_TEST_PARQUET_READER: READER } : {}),
+  };
   return new Promise((resolve, reject) => {
     const child = spawn('python3', [script, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });

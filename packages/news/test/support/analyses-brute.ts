@@ -42,14 +42,22 @@ function offsets(text: string, query: string): number[] {
 }
 
 /** Continuations of `query` in one article, keyed by their words joined with NUL; `inside` counts the rest. */
-export function bruteContinuations(text: string, query: string, o: BruteNgramsOptions, into: Map<string, number>): { inside: number; short: number } {
+export function bruteContinuations(
+  text: string,
+  query: string,
+  o: BruteNgramsOptions,
+  into: Map<string, number>,
+): { inside: number; short: number } {
   const wordCase = o.wordCase ?? 'sensitive';
   const hay = wordCase === 'insensitive' ? foldWord(text) : text;
   const needle = wordCase === 'insensitive' ? foldWord(query) : query;
   const qWords = [...wordsOf(needle)];
   let inside = 0;
   let short = 0;
-  const add = (ws: string[]): void => { const k = ws.join('\u0000'); into.set(k, (into.get(k) ?? 0) + 1); };
+  const add = (ws: string[]): void => {
+    const k = ws.join('\u0000');
+    into.set(k, (into.get(k) ?? 0) + 1);
+  };
   for (const at of offsets(hay, needle)) {
     if (o.direction === 'right') {
       const last = qWords.at(-1);
@@ -57,13 +65,22 @@ export function bruteContinuations(text: string, query: string, o: BruteNgramsOp
       const from = edge === undefined ? at + needle.length : at + edge.start;
       const want = edge === undefined || o.complete === true ? o.words : o.words + 1;
       const ws: { word: string; start: number; end: number }[] = [];
-      for (const w of wordsOf(hay.slice(from), wordCase)) { ws.push(w); if (ws.length === want) break; }
+      for (const w of wordsOf(hay.slice(from), wordCase)) {
+        ws.push(w);
+        if (ws.length === want) break;
+      }
       if (edge !== undefined) {
         const len = edge.end - edge.start;
         const first = ws[0];
-        if (first === undefined || first.start !== 0 || first.end < len || (o.complete !== true && first.end !== len)) { inside++; continue; }
+        if (first === undefined || first.start !== 0 || first.end < len || (o.complete !== true && first.end !== len)) {
+          inside++;
+          continue;
+        }
       }
-      if (ws.length < want) { short++; continue; }
+      if (ws.length < want) {
+        short++;
+        continue;
+      }
       add(ws.slice(want - o.words).map((w) => w.word));
     } else {
       const firstW = qWords[0];
@@ -72,10 +89,16 @@ export function bruteContinuations(text: string, query: string, o: BruteNgramsOp
       const ws = [...wordsOf(hay.slice(0, to), wordCase)];
       if (edge !== undefined) {
         const lastW = ws.at(-1);
-        if (lastW === undefined || lastW.end !== to || lastW.start !== at) { inside++; continue; }
+        if (lastW === undefined || lastW.end !== to || lastW.start !== at) {
+          inside++;
+          continue;
+        }
         ws.pop();
       }
-      if (ws.length < o.words) { short++; continue; }
+      if (ws.length < o.words) {
+        short++;
+        continue;
+      }
       add(ws.slice(ws.length - o.words).map((w) => w.word));
     }
   }
@@ -83,10 +106,18 @@ export function bruteContinuations(text: string, query: string, o: BruteNgramsOp
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const SPACELESS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** The words of each occurrence's window (left `left` words, right `right`), counted into `into` by word. */
-export function bruteWindows(text: string, query: string, left: number, right: number, wordCase: WordCase, into: Map<string, number>): number {
+export function bruteWindows(
+  text: string,
+  query: string,
+  left: number,
+  right: number,
+  wordCase: WordCase,
+  into: Map<string, number>,
+): number {
   // Occurrences found in the folded text; windows segmented from the original text with its words folded, as the
   // engine does (the same offsets while folding keeps the length, which the callers check).
   const folded = wordCase === 'insensitive' ? foldWord(text) : text;
@@ -97,7 +128,9 @@ export function bruteWindows(text: string, query: string, left: number, right: n
   const firstW = qWords[0]?.start === 0 ? qWords[0] : undefined;
   const lastQ = qWords.at(-1);
   const lastW = lastQ !== undefined && lastQ.end === needle.length ? lastQ : undefined;
-  const add = (w: string): void => { into.set(w, (into.get(w) ?? 0) + 1); };
+  const add = (w: string): void => {
+    into.set(w, (into.get(w) ?? 0) + 1);
+  };
   const found = offsets(folded, needle);
   for (const at of found) {
     if (left > 0) {
@@ -108,7 +141,10 @@ export function bruteWindows(text: string, query: string, left: number, right: n
     if (right > 0) {
       const ws: string[] = [];
       const want = lastW === undefined ? right : right + 1;
-      for (const w of wordsOf(hay.slice(lastW === undefined ? at + needle.length : at + lastW.start), wordCase)) { ws.push(w.word); if (ws.length === want) break; }
+      for (const w of wordsOf(hay.slice(lastW === undefined ? at + needle.length : at + lastW.start), wordCase)) {
+        ws.push(w.word);
+        if (ws.length === want) break;
+      }
       (lastW === undefined ? ws : ws.slice(1)).forEach(add);
     }
   }

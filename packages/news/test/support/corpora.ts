@@ -11,12 +11,20 @@ export function corpusFiles(): string[] {
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort()
-    .flatMap((d) => readdirSync(join(CORPORA_DIR, d)).filter((f) => f.endsWith('.jsonl.gz')).map((f) => join(CORPORA_DIR, d, f)));
+    .flatMap((d) =>
+      readdirSync(join(CORPORA_DIR, d))
+        .filter((f) => f.endsWith('.jsonl.gz'))
+        .map((f) => join(CORPORA_DIR, d, f)),
+    );
 }
 
 /** Reads a .jsonl.gz directly (independently of the builder's reader), for reference computations. */
 export function readJsonlGz(path: string): Record<string, unknown>[] {
-  return gunzipSync(readFileSync(path)).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return gunzipSync(readFileSync(path))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** Deterministic draws for test queries: the synthetic generator's mulberry32. */
@@ -46,7 +54,12 @@ export class BucketScan {
     const n = Math.max(0, text.length - 2);
     const keys = new Int32Array(n);
     for (let i = 0; i < n; i++) {
-      const k = Math.imul(((text[i] as number) << 16) | ((text[i + 1] as number) << 8) | (text[i + 2] as number), 0x9e3779b1) >>> (32 - BucketScan.BITS);
+      const k =
+        Math.imul(
+          ((text[i] as number) << 16) | ((text[i + 1] as number) << 8) | (text[i + 2] as number),
+          0x9e3779b1,
+        ) >>>
+        (32 - BucketScan.BITS);
       keys[i] = k;
       counts[k]! += 1;
     }
@@ -64,7 +77,9 @@ export class BucketScan {
       for (let i = this.text.indexOf(needle); i !== -1; i = this.text.indexOf(needle, i + 1)) out.push(i);
       return out;
     }
-    const key = Math.imul(((needle[0] as number) << 16) | ((needle[1] as number) << 8) | (needle[2] as number), 0x9e3779b1) >>> (32 - BucketScan.BITS);
+    const key =
+      Math.imul(((needle[0] as number) << 16) | ((needle[1] as number) << 8) | (needle[2] as number), 0x9e3779b1) >>>
+      (32 - BucketScan.BITS);
     const end = this.starts[key + 1] as number;
     const t = this.text;
     for (let k = this.starts[key] as number; k < end; k++) {

@@ -41,8 +41,9 @@ export function tempDir(prefix: string): { dir: string; cleanup: () => void; fre
 export const entries = (dir: string): string[] => readdirSync(dir).sort();
 
 /** Arbitrary short texts (any bytes that survive as a JS string) with a crawl year in [2019, lastYear] and a month. */
-export const datedTextArb = (lastYear: number): fc.Arbitrary<{ text: string; year: number; month: number }> => fc.record({
-  text: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
-  year: fc.integer({ min: 2019, max: lastYear }),
-  month: fc.integer({ min: 1, max: 12 }),
-});
+export const datedTextArb = (lastYear: number): fc.Arbitrary<{ text: string; year: number; month: number }> =>
+  fc.record({
+    text: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
+    year: fc.integer({ min: 2019, max: lastYear }),
+    month: fc.integer({ min: 1, max: 12 }),
+  });

@@ -14,7 +14,13 @@ import { bruteCount } from './corpora.ts';
 const NEWS_BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
 
 /** Phrases of the synthetic vocabulary (1 to 3 words, one absent), fixed so every run checks the same counts. */
-export const BIG_OPEN_PHRASES: readonly string[] = ['thona', 'bothouhu wem', 'Suthatroust peafeanea', 'fol rumurea thona', 'zqxj never generated'];
+export const BIG_OPEN_PHRASES: readonly string[] = [
+  'thona',
+  'bothouhu wem',
+  'Suthatroust peafeanea',
+  'fol rumurea thona',
+  'zqxj never generated',
+];
 
 export interface RunResult {
   readonly ms: number;
@@ -25,11 +31,18 @@ export interface RunResult {
 /** Runs `news <args>` to completion, sampling its peak RSS; rejects with its stderr when it fails. */
 export function runNews(args: readonly string[]): Promise<RunResult> {
   const started = performance.now();
-  const child = spawn(process.execPath, [NEWS_BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [NEWS_BIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
-  child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
   let peak = 0;
-  const sampler = setInterval(() => { peak = Math.max(peak, memoryOf(child.pid).peak); }, 250);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, memoryOf(child.pid).peak);
+  }, 250);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       clearInterval(sampler);
@@ -51,11 +64,23 @@ export function memoryOf(pid: number | undefined): { rss: number; peak: number }
 }
 
 /** Builds the one-month corpus and its release with news build's defaults (`--kind sa`, default `--memory`). */
-export async function buildOneMonthRelease(work: string, textBytes: number): Promise<{ corpus: string; release: string; corpusRun: RunResult; buildRun: RunResult }> {
+export async function buildOneMonthRelease(
+  work: string,
+  textBytes: number,
+): Promise<{ corpus: string; release: string; corpusRun: RunResult; buildRun: RunResult }> {
   const corpus = `${work}/one-month.jsonl.gz`;
   const release = `${work}/release`;
   const corpusRun = await runNews(['demo-corpus', '--out', corpus, '--bytes', String(textBytes), '--month', '2024-03']);
-  const buildRun = await runNews(['build', '--input', corpus, '--out', release, '--index-version', 'big-open', '--force']);
+  const buildRun = await runNews([
+    'build',
+    '--input',
+    corpus,
+    '--out',
+    release,
+    '--index-version',
+    'big-open',
+    '--force',
+  ]);
   return { corpus, release, corpusRun, buildRun };
 }
 
@@ -70,9 +95,14 @@ export interface Serving {
 /** Starts `news serve --release DIR --port 0` (memory mode) and waits for its URL. */
 export async function serveRelease(release: string): Promise<Serving> {
   const started = performance.now();
-  const child = spawn(process.execPath, [NEWS_BIN, 'serve', '--release', release, '--port', '0'], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [NEWS_BIN, 'serve', '--release', release, '--port', '0'], {
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
-  child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -82,12 +112,23 @@ export async function serveRelease(release: string): Promise<Serving> {
     void exited.then(() => reject(new Error(`news serve exited before listening: ${err.trim()}`)));
   });
   const startMs = performance.now() - started;
-  return { url, startMs, workerPid: workerOf(child), stop: async () => { child.kill('SIGTERM'); await exited; } };
+  return {
+    url,
+    startMs,
+    workerPid: workerOf(child),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** The `news worker` child of a `news serve` process (the gateway is the other child). */
 function workerOf(serve: ChildProcess): number {
-  const children = readFileSync(`/proc/${String(serve.pid)}/task/${String(serve.pid)}/children`, 'utf8').trim().split(/\s+/).map(Number);
+  const children = readFileSync(`/proc/${String(serve.pid)}/task/${String(serve.pid)}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   const worker = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('worker'));
   if (worker === undefined) throw new Error(`news serve (pid ${String(serve.pid)}) has no worker child`);
   return worker;
@@ -95,9 +136,14 @@ function workerOf(serve: ChildProcess): number {
 
 /** Whole-release count of `phrase` through the gateway's v1 API. */
 export async function countOverHttp(url: string, phrase: string): Promise<number> {
-  const res = await fetch(`${url}/api/v1/count`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: phrase, index: 'news' }) });
+  const res = await fetch(`${url}/api/v1/count`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: phrase, index: 'news' }),
+  });
   const body = (await res.json()) as { count?: unknown };
-  if (res.status !== 200 || typeof body.count !== 'number') throw new Error(`count ${JSON.stringify(phrase)}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 200 || typeof body.count !== 'number')
+    throw new Error(`count ${JSON.stringify(phrase)}: HTTP ${res.status} ${JSON.stringify(body)}`);
   return body.count;
 }
 
@@ -109,7 +155,9 @@ export async function scanCorpusCounts(corpus: string, phrases: readonly string[
   for await (const line of lines) {
     if (line === '') continue;
     const text = Buffer.from((JSON.parse(line) as { text: string }).text);
-    needles.forEach((n, i) => { counts[i] = (counts[i] as number) + bruteCount(text, n); });
+    needles.forEach((n, i) => {
+      counts[i] = (counts[i] as number) + bruteCount(text, n);
+    });
   }
   return counts;
 }

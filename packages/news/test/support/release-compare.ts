@@ -19,7 +19,10 @@ export function filesUnder(dir: string): string[] {
 
 /** A manifest's content: everything but the moment it was written. */
 export function manifestContent(dir: string, file: string): unknown {
-  const { created_at: _createdAt, ...content } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
+  const { created_at: _createdAt, ...content } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   return content;
 }
 

@@ -28,8 +28,13 @@ export function initialMigration(kind: DbKind): Migration {
         .execute();
       // Slugs are unique per type: concurrent writers race on this index and retry with the next suffix.
       await db.schema.createIndex('posts_type_slug').unique().on('posts').columns(['type', 'slug']).execute();
-      await db.schema.createIndex('posts_type_status_date').on('posts').columns(['type', 'status', 'date_gmt']).execute();
-      await db.schema.createTable('events')
+      await db.schema
+        .createIndex('posts_type_status_date')
+        .on('posts')
+        .columns(['type', 'status', 'date_gmt'])
+        .execute();
+      await db.schema
+        .createTable('events')
         .addColumn('post_id', 'integer', (c) => c.primaryKey().references('posts.id').onDelete('cascade'))
         .addColumn('start_local', 'text', (c) => c.notNull())
         .addColumn('end_local', 'text', (c) => c.notNull())
@@ -51,7 +56,8 @@ export function initialMigration(kind: DbKind): Migration {
       await db.schema.createIndex('events_start').on('events').columns(['start_local', 'post_id']).execute();
       await db.schema.createIndex('events_venue').on('events').column('venue_id').execute();
       await db.schema.createIndex('events_parent').on('events').column('parent_id').execute();
-      await db.schema.createTable('venues')
+      await db.schema
+        .createTable('venues')
         .addColumn('post_id', 'integer', (c) => c.primaryKey().references('posts.id').onDelete('cascade'))
         .addColumn('address', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('city', 'text', (c) => c.notNull().defaultTo(''))
@@ -67,13 +73,15 @@ export function initialMigration(kind: DbKind): Migration {
         .addColumn('geo_lat', 'double precision')
         .addColumn('geo_lng', 'double precision')
         .execute();
-      await db.schema.createTable('organizers')
+      await db.schema
+        .createTable('organizers')
         .addColumn('post_id', 'integer', (c) => c.primaryKey().references('posts.id').onDelete('cascade'))
         .addColumn('phone', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('website', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('email', 'text', (c) => c.notNull().defaultTo(''))
         .execute();
-      await db.schema.createTable('event_organizers')
+      await db.schema
+        .createTable('event_organizers')
         .addColumn('event_id', 'integer', (c) => c.notNull().references('posts.id').onDelete('cascade'))
         .addColumn('organizer_id', 'integer', (c) => c.notNull().references('posts.id').onDelete('cascade'))
         .addColumn('position', 'integer', (c) => c.notNull())
@@ -90,7 +98,8 @@ export function initialMigration(kind: DbKind): Migration {
       await db.schema.createIndex('terms_taxonomy_slug').unique().on('terms').columns(['taxonomy', 'slug']).execute();
       // WordPress refuses a second term with the same name under the same parent; the index makes that race-proof.
       await sql`create unique index terms_taxonomy_parent_name on terms (taxonomy, parent, lower(name))`.execute(db);
-      await db.schema.createTable('event_terms')
+      await db.schema
+        .createTable('event_terms')
         .addColumn('event_id', 'integer', (c) => c.notNull().references('posts.id').onDelete('cascade'))
         .addColumn('term_id', 'integer', (c) => c.notNull().references('terms.id').onDelete('cascade'))
         .addPrimaryKeyConstraint('event_terms_pk', ['event_id', 'term_id'])

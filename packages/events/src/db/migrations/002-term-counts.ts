@@ -7,7 +7,10 @@ import { sql } from 'kysely';
  */
 export const termCountsMigration: Migration = {
   async up(db) {
-    await db.schema.alterTable('terms').addColumn('count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('terms')
+      .addColumn('count', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await sql`update terms set count = (select count(*) from event_terms et inner join posts p on p.id = et.event_id
       where et.term_id = terms.id and p.status = 'publish')`.execute(db);
   },

@@ -10,7 +10,8 @@ import type { DbKind } from '../connection.ts';
 export function attachmentsMigration(kind: DbKind): Migration {
   return {
     async up(db) {
-      await db.schema.createTable('attachments')
+      await db.schema
+        .createTable('attachments')
         .addColumn('post_id', 'integer', (c) => c.primaryKey().references('posts.id').onDelete('cascade'))
         // Relative to the uploads folder, `YYYY/MM/name.ext` (WordPress `_wp_attached_file`); one row per file.
         .addColumn('file', 'text', (c) => c.notNull().unique())
@@ -29,8 +30,12 @@ export function attachmentsMigration(kind: DbKind): Migration {
       }
       if (kind === 'postgres') {
         // The same change notification migration 004 installs on every other table.
-        await sql.raw(`create trigger attachments_notify_change after insert or update or delete or truncate on attachments
-          for each statement execute function events_notify_change()`).execute(db);
+        await sql
+          .raw(
+            `create trigger attachments_notify_change after insert or update or delete or truncate on attachments
+          for each statement execute function events_notify_change()`,
+          )
+          .execute(db);
       }
     },
   };

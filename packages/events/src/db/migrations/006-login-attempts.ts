@@ -7,7 +7,8 @@ import type { Migration } from 'kysely';
  */
 export const loginAttemptsMigration: Migration = {
   async up(db) {
-    await db.schema.createTable('login_attempts')
+    await db.schema
+      .createTable('login_attempts')
       // `ip:ADDRESS` or `user:HASH` (sha-256 of the lower-cased login, so a huge login cannot bloat the table).
       .addColumn('bucket', 'text', (c) => c.primaryKey())
       // Minutes since the epoch: attempts count per calendar minute.

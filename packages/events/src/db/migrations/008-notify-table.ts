@@ -15,10 +15,18 @@ export function notifyTableMigration(kind: DbKind): Migration {
   return {
     async up(db) {
       if (kind !== 'postgres') return;
-      await sql.raw(`create or replace function events_notify_change() returns trigger language plpgsql as $$
-        begin perform pg_notify('${CHANGE_CHANNEL}', TG_TABLE_NAME); return null; end $$`).execute(db);
-      await sql.raw(`create trigger login_attempts_notify_limit after insert or update on login_attempts
-        for each row when (new.attempts >= ${NOTIFIED_ATTEMPTS}) execute function events_notify_change()`).execute(db);
+      await sql
+        .raw(
+          `create or replace function events_notify_change() returns trigger language plpgsql as $$
+        begin perform pg_notify('${CHANGE_CHANNEL}', TG_TABLE_NAME); return null; end $$`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger login_attempts_notify_limit after insert or update on login_attempts
+        for each row when (new.attempts >= ${NOTIFIED_ATTEMPTS}) execute function events_notify_change()`,
+        )
+        .execute(db);
     },
   };
 }

@@ -11,7 +11,8 @@ import type { DbKind } from '../connection.ts';
 export function recurrenceMigration(kind: DbKind): Migration {
   return {
     async up(db) {
-      await db.schema.createTable('event_series')
+      await db.schema
+        .createTable('event_series')
         .addColumn('post_id', 'integer', (c) => c.primaryKey().references('posts.id').onDelete('cascade'))
         // The stored rule's format (recurrence/rule.ts RECURRENCE_FORMAT), checked when read.
         .addColumn('format', 'integer', (c) => c.notNull())
@@ -20,18 +21,28 @@ export function recurrenceMigration(kind: DbKind): Migration {
         .addColumn('exdates', 'text', (c) => c.notNull().defaultTo('[]'))
         .addColumn('rdates', 'text', (c) => c.notNull().defaultTo('[]'))
         .execute();
-      await db.schema.createTable('event_occurrences')
+      await db.schema
+        .createTable('event_occurrences')
         .addColumn('post_id', 'integer', (c) => c.primaryKey().references('posts.id').onDelete('cascade'))
         .addColumn('series_id', 'integer', (c) => c.notNull().references('posts.id').onDelete('cascade'))
         // The local start the rule gave this occurrence (`YYYY-MM-DD HH:MM:SS` in the series' zone).
         .addColumn('recurrence_id', 'text', (c) => c.notNull())
         .addColumn('overridden', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
-      await db.schema.createIndex('event_occurrences_series').on('event_occurrences').columns(['series_id', 'recurrence_id']).unique().execute();
+      await db.schema
+        .createIndex('event_occurrences_series')
+        .on('event_occurrences')
+        .columns(['series_id', 'recurrence_id'])
+        .unique()
+        .execute();
       if (kind === 'postgres') {
         for (const table of ['event_series', 'event_occurrences']) {
-          await sql.raw(`create trigger ${table}_notify_change after insert or update or delete or truncate on ${table}
-            for each statement execute function events_notify_change()`).execute(db);
+          await sql
+            .raw(
+              `create trigger ${table}_notify_change after insert or update or delete or truncate on ${table}
+            for each statement execute function events_notify_change()`,
+            )
+            .execute(db);
         }
       }
     },

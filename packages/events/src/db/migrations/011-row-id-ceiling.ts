@@ -16,8 +16,12 @@ export function rowIdCeilingMigration(kind: DbKind): Migration {
       for (const table of ID_TABLES) {
         if (kind === 'postgres') await sql.raw(`alter sequence ${table}_id_seq maxvalue 2147483646`).execute(db);
         else {
-          await sql.raw(`create trigger ${table}_id_ceiling after insert on ${table} when new.id >= 2147483647
-            begin select raise(abort, '${table} ids exhausted: the highest id is 2147483646'); end`).execute(db);
+          await sql
+            .raw(
+              `create trigger ${table}_id_ceiling after insert on ${table} when new.id >= 2147483647
+            begin select raise(abort, '${table} ids exhausted: the highest id is 2147483646'); end`,
+            )
+            .execute(db);
         }
       }
     },

@@ -7,6 +7,9 @@ import type { Migration } from 'kysely';
  */
 export const userUrlMigration: Migration = {
   async up(db) {
-    await db.schema.alterTable('users').addColumn('url', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('users')
+      .addColumn('url', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   },
 };

@@ -15,14 +15,17 @@ import type { DbKind } from '../connection.ts';
 export function slugHintsMigration(kind: DbKind): Migration {
   return {
     async up(db) {
-      await db.schema.createTable('slug_hints')
+      await db.schema
+        .createTable('slug_hints')
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('base', 'text', (c) => c.notNull())
         .addColumn('hint', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('slug_hints_pk', ['type', 'base'])
         .execute();
       if (kind === 'postgres') {
-        await sql.raw(`create function posts_slug_left() returns trigger language plpgsql as $$
+        await sql
+          .raw(
+            `create function posts_slug_left() returns trigger language plpgsql as $$
           declare m text[];
           begin
             m := regexp_match(old.slug, '^(.*)-([0-9]{1,15})$');
@@ -31,11 +34,21 @@ export function slugHintsMigration(kind: DbKind): Migration {
                 where type = old.type and base = m[1] and hint > greatest(2, m[2]::bigint);
             end if;
             return null;
-          end $$`).execute(db);
-        await sql.raw(`create trigger posts_slug_left_delete after delete on posts
-          for each row execute function posts_slug_left()`).execute(db);
-        await sql.raw(`create trigger posts_slug_left_update after update of slug on posts
-          for each row when (old.slug is distinct from new.slug) execute function posts_slug_left()`).execute(db);
+          end $$`,
+          )
+          .execute(db);
+        await sql
+          .raw(
+            `create trigger posts_slug_left_delete after delete on posts
+          for each row execute function posts_slug_left()`,
+          )
+          .execute(db);
+        await sql
+          .raw(
+            `create trigger posts_slug_left_update after update of slug on posts
+          for each row when (old.slug is distinct from new.slug) execute function posts_slug_left()`,
+          )
+          .execute(db);
       } else {
         // SQLite has no regular expressions: rtrim strips the trailing digits, leaving `base-` when the slug is
         // `base-N`; N is then what rtrim took away (at most 15 digits, so it is an exact integer).
@@ -50,7 +63,11 @@ export function slugHintsMigration(kind: DbKind): Migration {
                 and hint > max(2, cast(substr(old.slug, length(rtrim(old.slug, '0123456789')) + 1) as integer));
           end`;
         await sql.raw(`create trigger posts_slug_left_delete after delete on posts ${body('1')}`).execute(db);
-        await sql.raw(`create trigger posts_slug_left_update after update of slug on posts ${body('old.slug is not new.slug')}`).execute(db);
+        await sql
+          .raw(
+            `create trigger posts_slug_left_update after update of slug on posts ${body('old.slug is not new.slug')}`,
+          )
+          .execute(db);
       }
     },
   };

@@ -10,7 +10,8 @@ describe('csvDate', () => {
     expect(csvDate('04.07.2025')).toBe('2025-07-04');
   });
   it('refuses days that do not exist and other shapes', () => {
-    for (const bad of ['2025-02-29', '13/1/2025', '31-04-2025', '2025-7', 'July 4 2025', '4/7/25', '']) expect(csvDate(bad), bad).toBeUndefined();
+    for (const bad of ['2025-02-29', '13/1/2025', '31-04-2025', '2025-7', 'July 4 2025', '4/7/25', ''])
+      expect(csvDate(bad), bad).toBeUndefined();
     expect(csvDate('2024-02-29')).toBe('2024-02-29');
   });
 });

@@ -36,10 +36,19 @@ describe('readCsv shapes', () => {
       const text = ['\uFEFFName,Note', '"A","x', 'y ""q"" end"', '', 'B,z', 'C,"w"', ''].join(eol);
       const file = readCsv(Buffer.from(text), { maxBytes: 1000, maxRows: 10, maxFieldChars: 20 });
       expect(file.header).toEqual(['Name', 'Note']);
-      expect(file.rows.map((r) => [r.line, r.values[0]]), JSON.stringify(eol)).toEqual([[2, 'A'], [5, 'B'], [6, 'C']]);
+      expect(
+        file.rows.map((r) => [r.line, r.values[0]]),
+        JSON.stringify(eol),
+      ).toEqual([
+        [2, 'A'],
+        [5, 'B'],
+        [6, 'C'],
+      ]);
     }
   });
   it('refuses text that is not UTF-8, naming the first bad byte', () => {
-    expect(refusal(Uint8Array.from([0x61, 0x0a, 0xff]))).toMatch(/^malformed: the file is not UTF-8 text \(at byte 2\)/);
+    expect(refusal(Uint8Array.from([0x61, 0x0a, 0xff]))).toMatch(
+      /^malformed: the file is not UTF-8 text \(at byte 2\)/,
+    );
   });
 });

@@ -2,15 +2,32 @@ import { parse } from 'csv-parse/sync';
 import { CsvImportError } from './import-error.ts';
 
 /** Bounds checked before any work on the content: the file's bytes, its data rows, one field's characters. */
-export interface CsvLimits { readonly maxBytes: number; readonly maxRows: number; readonly maxFieldChars: number }
+export interface CsvLimits {
+  readonly maxBytes: number;
+  readonly maxRows: number;
+  readonly maxFieldChars: number;
+}
 
-export const DEFAULT_CSV_LIMITS: CsvLimits = Object.freeze({ maxBytes: 20 * 1024 * 1024, maxRows: 50_000, maxFieldChars: 65_536 });
+export const DEFAULT_CSV_LIMITS: CsvLimits = Object.freeze({
+  maxBytes: 20 * 1024 * 1024,
+  maxRows: 50_000,
+  maxFieldChars: 65_536,
+});
 
 /** A data row with the file line it starts on (a quoted field may span lines). */
-export interface CsvRow { readonly line: number; readonly values: readonly string[] }
-export interface CsvFile { readonly header: readonly string[]; readonly rows: readonly CsvRow[] }
+export interface CsvRow {
+  readonly line: number;
+  readonly values: readonly string[];
+}
+export interface CsvFile {
+  readonly header: readonly string[];
+  readonly rows: readonly CsvRow[];
+}
 
-interface ParsedRecord { record: string[]; info: { lines: number } }
+interface ParsedRecord {
+  record: string[];
+  info: { lines: number };
+}
 
 /**
  * Reads a spreadsheet export: UTF-8 (a byte-order mark is dropped), comma-separated, RFC 4180 quoting, the first row
@@ -20,18 +37,27 @@ interface ParsedRecord { record: string[]; info: { lines: number } }
  */
 export function readCsv(bytes: Uint8Array, limits: CsvLimits = DEFAULT_CSV_LIMITS): CsvFile {
   if (bytes.byteLength > limits.maxBytes) {
-    throw new CsvImportError('too_large', `the file has ${bytes.byteLength} bytes; at most ${limits.maxBytes} are accepted`);
+    throw new CsvImportError(
+      'too_large',
+      `the file has ${bytes.byteLength} bytes; at most ${limits.maxBytes} are accepted`,
+    );
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new CsvImportError('malformed', `the file is not UTF-8 text (at byte ${firstBadUtf8(bytes)}): save it from the spreadsheet as "CSV UTF-8"`);
+    throw new CsvImportError(
+      'malformed',
+      `the file is not UTF-8 text (at byte ${firstBadUtf8(bytes)}): save it from the spreadsheet as "CSV UTF-8"`,
+    );
   }
   let records: ParsedRecord[];
   try {
     records = parse(text, {
-      bom: true, info: true, skip_empty_lines: true, relax_column_count: false,
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
       max_record_size: limits.maxFieldChars,
       // One record more than allowed (the header is one) tells "too many" without parsing the rest.
       to: limits.maxRows + 2,
@@ -39,21 +65,34 @@ export function readCsv(bytes: Uint8Array, limits: CsvLimits = DEFAULT_CSV_LIMIT
   } catch (err) {
     const e = err as { code?: string; message?: string; lines?: number };
     if (e.code === 'CSV_MAX_RECORD_SIZE') {
-      throw new CsvImportError('too_large', `line ${e.lines ?? '?'}: a field is longer than ${limits.maxFieldChars} characters`);
+      throw new CsvImportError(
+        'too_large',
+        `line ${e.lines ?? '?'}: a field is longer than ${limits.maxFieldChars} characters`,
+      );
     }
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) throw new CsvImportError('malformed', `not a valid CSV file: ${e.message ?? e.code}`);
+    if (typeof e.code === 'string' && e.code.startsWith('CSV_'))
+      throw new CsvImportError('malformed', `not a valid CSV file: ${e.message ?? e.code}`);
     throw err;
   }
-  if (records.length === 0) throw new CsvImportError('header', 'the file is empty: the first row must name the columns');
-  if (records.length > limits.maxRows + 1) throw new CsvImportError('too_large', `the file has more than ${limits.maxRows} rows`);
+  if (records.length === 0)
+    throw new CsvImportError('header', 'the file is empty: the first row must name the columns');
+  if (records.length > limits.maxRows + 1)
+    throw new CsvImportError('too_large', `the file has more than ${limits.maxRows} rows`);
   const starts = recordStartLines(text);
   // csv-parse reports the line a record ends on (and counts CRLF inside quotes twice): the scan gives where it starts.
   const lineOf = (i: number) => starts[i] ?? records[i]!.info.lines;
   const [head, ...data] = records;
   records.forEach((r, i) => {
-    if (r.record.some((v) => v.length > limits.maxFieldChars)) throw new CsvImportError('too_large', `line ${lineOf(i)}: a field is longer than ${limits.maxFieldChars} characters`);
+    if (r.record.some((v) => v.length > limits.maxFieldChars))
+      throw new CsvImportError(
+        'too_large',
+        `line ${lineOf(i)}: a field is longer than ${limits.maxFieldChars} characters`,
+      );
   });
-  return { header: head!.record.map((h) => h.trim()), rows: data.map((r, i) => ({ line: lineOf(i + 1), values: r.record })) };
+  return {
+    header: head!.record.map((h) => h.trim()),
+    rows: data.map((r, i) => ({ line: lineOf(i + 1), values: r.record })),
+  };
 }
 
 /**
@@ -73,7 +112,10 @@ export function recordStartLines(text: string): number[] {
       if (!quoted) atRecordStart = true;
       continue;
     }
-    if (atRecordStart) { starts.push(line); atRecordStart = false; }
+    if (atRecordStart) {
+      starts.push(line);
+      atRecordStart = false;
+    }
     if (c === '"') quoted = !quoted;
   }
   return starts;

@@ -25,7 +25,12 @@ export interface CsvImportOptions {
   readonly limits: CsvLimits;
 }
 
-export const defaultCsvImportOptions: Omit<CsvImportOptions, 'type'> = { dryRun: false, skipBad: false, map: {}, limits: DEFAULT_CSV_LIMITS };
+export const defaultCsvImportOptions: Omit<CsvImportOptions, 'type'> = {
+  dryRun: false,
+  skipBad: false,
+  map: {},
+  limits: DEFAULT_CSV_LIMITS,
+};
 
 export interface CsvImportReport {
   readonly type: CsvImportType;
@@ -51,7 +56,11 @@ export interface CsvImportDeps {
   readonly now: number;
 }
 
-interface ValidRow { readonly line: number; readonly params: Record<string, unknown>; readonly sent: ReadonlySet<string> }
+interface ValidRow {
+  readonly line: number;
+  readonly params: Record<string, unknown>;
+  readonly sent: ReadonlySet<string>;
+}
 
 /** The REST create argument set of a type: the same object the route validates with. */
 function createArgs(type: CsvImportType, s: Services): ArgSet {
@@ -64,7 +73,9 @@ function createArgs(type: CsvImportType, s: Services): ArgSet {
 function reasonOf(err: ApiError): string {
   const params = err.extra.params;
   if (err.code === 'rest_invalid_param' && params !== null && typeof params === 'object') {
-    return Object.entries(params as Record<string, string>).map(([k, m]) => `${k}: ${m}`).join('; ');
+    return Object.entries(params as Record<string, string>)
+      .map(([k, m]) => `${k}: ${m}`)
+      .join('; ');
   }
   return err.message;
 }
@@ -76,7 +87,11 @@ function reasonOf(err: ApiError): string {
  * file again adds nothing. Bad rows refuse the file (`CsvImportError` with every problem) unless `skipBad`.
  * @example await importCsv({ db, site, config, caller, now }, bytes, { ...defaultCsvImportOptions, type: 'events' })
  */
-export async function importCsv(deps: CsvImportDeps, bytes: Uint8Array, opts: CsvImportOptions): Promise<CsvImportReport> {
+export async function importCsv(
+  deps: CsvImportDeps,
+  bytes: Uint8Array,
+  opts: CsvImportOptions,
+): Promise<CsvImportReport> {
   const file = readCsv(bytes, opts.limits);
   const plan = planColumns(opts.type, file.header, opts.map);
   const run = async (db: Kysely<Database>): Promise<CsvImportReport> => {
@@ -95,13 +110,19 @@ export async function importCsv(deps: CsvImportDeps, bytes: Uint8Array, opts: Cs
       }
     }
     // Keys stored already, read in bulk: a query per row would cost more than the row's write.
-    const seen = opts.type === 'events' ? await repo.eventKeys(mapped.map((m) => m.write.key.start ?? '')) : await repo.linkedKeys(opts.type);
+    const seen =
+      opts.type === 'events'
+        ? await repo.eventKeys(mapped.map((m) => m.write.key.start ?? ''))
+        : await repo.linkedKeys(opts.type);
     let existing = 0;
     for (const { line, write } of mapped) {
       try {
         const checked = await checkArgs<Record<string, unknown>>(args, write.params, deps.caller);
         const key = keyText(write.key.name, write.key.start);
-        if (seen.has(key)) { existing++; continue; }
+        if (seen.has(key)) {
+          existing++;
+          continue;
+        }
         seen.add(key);
         valid.push({ line, params: checked, sent: new Set(Object.keys(write.params)) });
       } catch (err) {
@@ -113,20 +134,42 @@ export async function importCsv(deps: CsvImportDeps, bytes: Uint8Array, opts: Cs
     if (refused.length > 0 && !opts.skipBad) throw badRows(refused);
     let created = valid.length;
     if (!opts.dryRun) created = await writeRows(db, services, opts, deps, valid, refused);
-    return { type: opts.type, dryRun: opts.dryRun, rows: file.rows.length, created, existing, refused, ignoredColumns: plan.ignored };
+    return {
+      type: opts.type,
+      dryRun: opts.dryRun,
+      rows: file.rows.length,
+      created,
+      existing,
+      refused,
+      ignoredColumns: plan.ignored,
+    };
   };
   // A dry run only reads; an import reads and writes in one transaction, so its checks see what it writes.
   return opts.dryRun ? run(deps.db) : writeTransaction(deps.db, run);
 }
 
-const badRows = (problems: readonly RowProblem[]) => new CsvImportError('bad_rows',
-  `${problems.length} row(s) refused, nothing imported (--skip-bad imports the others): ${problems.slice(0, 5).map((p) => `line ${p.line}: ${p.reason}`).join('; ')}`, problems);
+const badRows = (problems: readonly RowProblem[]) =>
+  new CsvImportError(
+    'bad_rows',
+    `${problems.length} row(s) refused, nothing imported (--skip-bad imports the others): ${problems
+      .slice(0, 5)
+      .map((p) => `line ${p.line}: ${p.reason}`)
+      .join('; ')}`,
+    problems,
+  );
 
 /**
  * Writes the checked rows inside the import's transaction. A write may still refuse a row (a date out of range is
  * found when the dates are computed): that refuses the file, or with `skipBad` undoes that row alone (a savepoint).
  */
-async function writeRows(db: Kysely<Database>, s: Services, opts: CsvImportOptions, deps: CsvImportDeps, rows: readonly ValidRow[], refused: RowProblem[]): Promise<number> {
+async function writeRows(
+  db: Kysely<Database>,
+  s: Services,
+  opts: CsvImportOptions,
+  deps: CsvImportDeps,
+  rows: readonly ValidRow[],
+  refused: RowProblem[],
+): Promise<number> {
   const memo = linkedMemo(s.events);
   const write = async (r: ValidRow): Promise<number> => {
     if (opts.type === 'events') {

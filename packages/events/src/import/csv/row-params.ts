@@ -2,9 +2,15 @@ import type { CsvImportType } from './columns.ts';
 import { csvDate, csvTime } from './csv-dates.ts';
 
 /** A row turned into the parameters of the REST create it stands for, and its re-import key. */
-export interface RowWrite { readonly params: Record<string, unknown>; readonly key: ImportKey }
+export interface RowWrite {
+  readonly params: Record<string, unknown>;
+  readonly key: ImportKey;
+}
 /** What makes a row the same as one imported before: the name (any case) and, for events, the local start. */
-export interface ImportKey { readonly name: string; readonly start?: string }
+export interface ImportKey {
+  readonly name: string;
+  readonly start?: string;
+}
 
 /** A row the CSV rules refuse before the REST rules see it (a date in no accepted shape). */
 export class RowRefused extends Error {}
@@ -18,7 +24,13 @@ function flag(v: string | undefined): string | undefined {
   return v;
 }
 
-const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+const list = (v: string | undefined): string[] | undefined =>
+  v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 function dateOf(f: Record<string, string>, column: string, label: string): string | undefined {
   const v = f[column];
@@ -40,7 +52,10 @@ function timeOf(v: string, label: string): string {
  * Drops parameters the row left empty, so the REST rules see exactly what a client would have sent. Imported posts
  * are published, the plugin importer's default status (a REST create's default would be a draft).
  */
-const given = (o: Record<string, unknown>) => ({ status: 'publish', ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) });
+const given = (o: Record<string, unknown>) => ({
+  status: 'publish',
+  ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
+});
 
 /**
  * An events row as a `POST /events` body: dates joined with their times (the end defaults to the start, as in the
@@ -51,21 +66,42 @@ function eventParams(f: Record<string, string>): RowWrite {
   const startDay = dateOf(f, 'event_start_date', 'Event Start Date');
   const allDay = flag(f.event_all_day);
   const at = (day: string | undefined, timeCol: string, label: string, fallback: string) =>
-    day === undefined ? undefined : day.includes(' ') ? day : `${day} ${f[timeCol] === undefined ? fallback : timeOf(f[timeCol], label)}`;
+    day === undefined
+      ? undefined
+      : day.includes(' ')
+        ? day
+        : `${day} ${f[timeCol] === undefined ? fallback : timeOf(f[timeCol], label)}`;
   const start = at(startDay, 'event_start_time', 'Event Start Time', '00:00:00');
   const startTime = start?.slice(11);
   const endDay = dateOf(f, 'event_end_date', 'Event End Date') ?? startDay;
   const end = at(endDay, 'event_end_time', 'Event End Time', startTime ?? '00:00:00');
   const symbol = f.event_currency_symbol;
-  const cost = f.event_cost === undefined || symbol === undefined ? f.event_cost
-    : /suffix|after/i.test(f.event_currency_position ?? '') ? `${f.event_cost}${symbol}` : `${symbol}${f.event_cost}`;
+  const cost =
+    f.event_cost === undefined || symbol === undefined
+      ? f.event_cost
+      : /suffix|after/i.test(f.event_currency_position ?? '')
+        ? `${f.event_cost}${symbol}`
+        : `${symbol}${f.event_cost}`;
   const venue = f.event_venue_name;
   const organizers = list(f.event_organizer_name);
   const params = given({
-    title: f.event_name, description: f.event_description, excerpt: f.event_excerpt, start_date: start, end_date: end,
-    timezone: f.event_timezone, all_day: allDay, hide_from_listings: flag(f.event_hide), sticky: flag(f.event_sticky),
-    featured: flag(f.feature_event), show_map: flag(f.event_show_map), show_map_link: flag(f.event_show_map_link), cost,
-    website: f.event_website, image: f.featured_image, categories: list(f.event_category), tags: list(f.event_tags),
+    title: f.event_name,
+    description: f.event_description,
+    excerpt: f.event_excerpt,
+    start_date: start,
+    end_date: end,
+    timezone: f.event_timezone,
+    all_day: allDay,
+    hide_from_listings: flag(f.event_hide),
+    sticky: flag(f.event_sticky),
+    featured: flag(f.feature_event),
+    show_map: flag(f.event_show_map),
+    show_map_link: flag(f.event_show_map_link),
+    cost,
+    website: f.event_website,
+    image: f.featured_image,
+    categories: list(f.event_category),
+    tags: list(f.event_tags),
     venue: venue === undefined ? undefined : /^\d+$/.test(venue) ? venue : { venue },
     organizer: organizers?.map((o) => (/^\d+$/.test(o) ? o : { organizer: o })),
   });
@@ -80,8 +116,16 @@ function venueParams(f: Record<string, string>): RowWrite {
   const address = [f.venue_address, f.venue_address2].filter((s) => s !== undefined).join(', ') || undefined;
   return {
     params: given({
-      venue: f.venue_name, description: f.venue_description, country: f.venue_country, address, city: f.venue_city,
-      [us ? 'state' : 'province']: f.venue_state, zip: f.venue_zip, phone: f.venue_phone, website: f.venue_url, image: f.featured_image,
+      venue: f.venue_name,
+      description: f.venue_description,
+      country: f.venue_country,
+      address,
+      city: f.venue_city,
+      [us ? 'state' : 'province']: f.venue_state,
+      zip: f.venue_zip,
+      phone: f.venue_phone,
+      website: f.venue_url,
+      image: f.featured_image,
     }),
     key: { name: f.venue_name ?? '' },
   };
@@ -90,8 +134,12 @@ function venueParams(f: Record<string, string>): RowWrite {
 function organizerParams(f: Record<string, string>): RowWrite {
   return {
     params: given({
-      organizer: f.organizer_name, description: f.organizer_description, email: f.organizer_email, website: f.organizer_website,
-      phone: f.organizer_phone, image: f.featured_image,
+      organizer: f.organizer_name,
+      description: f.organizer_description,
+      email: f.organizer_email,
+      website: f.organizer_website,
+      phone: f.organizer_phone,
+      image: f.featured_image,
     }),
     key: { name: f.organizer_name ?? '' },
   };
@@ -100,8 +148,11 @@ function organizerParams(f: Record<string, string>): RowWrite {
 /** The REST create parameters and re-import key of one row; throws RowRefused for a date or time in no accepted shape. */
 export function rowParams(type: CsvImportType, fields: Record<string, string>): RowWrite {
   switch (type) {
-    case 'events': return eventParams(fields);
-    case 'venues': return venueParams(fields);
-    case 'organizers': return organizerParams(fields);
+    case 'events':
+      return eventParams(fields);
+    case 'venues':
+      return venueParams(fields);
+    case 'organizers':
+      return organizerParams(fields);
   }
 }

@@ -2,20 +2,42 @@ import type { MatchingOptions } from '../search/matching-options.ts';
 import { DEFAULT_MATCHING, matchingFields } from '../search/matching-options.ts';
 import type { ContextsResponse, TimelineResponse } from './research-types.ts';
 import { callSlots } from './call-slots.ts';
-import type { DocumentsResponse, EstimateResponse, FilterLists, FindResponse, GetDocResponse, InfoResponse, QuerySearchResponse } from './types.ts';
+import type {
+  DocumentsResponse,
+  EstimateResponse,
+  FilterLists,
+  FindResponse,
+  GetDocResponse,
+  InfoResponse,
+  QuerySearchResponse,
+} from './types.ts';
 
 /** Any answer other than 2xx. `code` is the API's stable error code when it sent one. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  constructor(readonly status: number, readonly code: string | null, message: string, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    message: string,
+    readonly body: unknown,
+  ) {
     super(message);
   }
 }
 
 /** 409 `stale_index_version`: the corpus release changed since `find`; the search must be rerun. */
 export class StaleReleaseError extends ApiError {
-  constructor(readonly expected: string, readonly current: string | null, body: unknown) {
-    super(409, 'stale_index_version', `The corpus was updated (release ${expected} → ${current ?? 'a newer one'}).`, body);
+  constructor(
+    readonly expected: string,
+    readonly current: string | null,
+    body: unknown,
+  ) {
+    super(
+      409,
+      'stale_index_version',
+      `The corpus was updated (release ${expected} → ${current ?? 'a newer one'}).`,
+      body,
+    );
   }
 }
 
@@ -24,10 +46,17 @@ export class StaleReleaseError extends ApiError {
  * offers Retry; the client has already retried as often as `Retry-After` allowed.
  */
 export class ServiceUnavailableError extends ApiError {
-  constructor(readonly retryAfterSeconds: number, body: unknown) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    body: unknown,
+  ) {
     const code = (body as { code?: unknown } | null)?.code;
-    super(503, typeof code === 'string' ? code : 'unavailable',
-      'The search service is busy or restarting and could not answer just now. Please try again in a moment.', body);
+    super(
+      503,
+      typeof code === 'string' ? code : 'unavailable',
+      'The search service is busy or restarting and could not answer just now. Please try again in a moment.',
+      body,
+    );
   }
 }
 
@@ -83,7 +112,10 @@ export function describeErrorBody(status: number, body: unknown): string {
 export class ApiClient {
   private readonly slots = callSlots(PAGE_CALL_SLOTS);
 
-  constructor(private readonly base: string = '', private readonly fetchFn: Fetch = (i, o) => fetch(i, o)) {}
+  constructor(
+    private readonly base: string = '',
+    private readonly fetchFn: Fetch = (i, o) => fetch(i, o),
+  ) {}
 
   info(index?: string): Promise<InfoResponse> {
     const q = index === undefined ? '' : `?index=${encodeURIComponent(index)}`;
@@ -93,28 +125,61 @@ export class ApiClient {
   /** Occurrences, articles and text bytes per crawl period, for normalised charts. */
   timeline(p: SearchParams): Promise<TimelineResponse> {
     return this.call<TimelineResponse>('POST', '/api/v2/timeline', {
-      query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+      query: p.query,
+      index: p.index,
+      year_min: p.yearMin,
+      year_max: p.yearMax,
+      ...matchingFields(p.matching ?? DEFAULT_MATCHING),
     });
   }
 
   /** A concordance page: ≤ 1,000 ranks of one shard as left context, match, right context. */
-  contexts(p: { index: string; query: string; shardId: string; rankFrom: number; rankTo: number; version: string; contextBytes?: number; matching?: MatchingOptions }): Promise<ContextsResponse> {
-    return this.call<ContextsResponse>('POST', '/api/v2/contexts', {
-      index: p.index, query: p.query, shard_id: p.shardId, rank_from: p.rankFrom, rank_to: p.rankTo,
-      expected_index_version: p.version, context_bytes: p.contextBytes ?? 60, ...matchingFields(p.matching ?? DEFAULT_MATCHING),
-    }, p.version);
+  contexts(p: {
+    index: string;
+    query: string;
+    shardId: string;
+    rankFrom: number;
+    rankTo: number;
+    version: string;
+    contextBytes?: number;
+    matching?: MatchingOptions;
+  }): Promise<ContextsResponse> {
+    return this.call<ContextsResponse>(
+      'POST',
+      '/api/v2/contexts',
+      {
+        index: p.index,
+        query: p.query,
+        shard_id: p.shardId,
+        rank_from: p.rankFrom,
+        rank_to: p.rankTo,
+        expected_index_version: p.version,
+        context_bytes: p.contextBytes ?? 60,
+        ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+      },
+      p.version,
+    );
   }
 
   find(p: SearchParams): Promise<FindResponse> {
     return this.call<FindResponse>('POST', '/api/v2/find', {
-      query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+      query: p.query,
+      index: p.index,
+      year_min: p.yearMin,
+      year_max: p.yearMax,
+      ...matchingFields(p.matching ?? DEFAULT_MATCHING),
     });
   }
 
   /** Occurrences and articles passing the filters, with facets: exact, or sampled with 95% intervals. */
   estimate(p: SearchParams & { filters: FilterLists }): Promise<EstimateResponse> {
     return this.call<EstimateResponse>('POST', '/api/v2/estimate', {
-      query: p.query, index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
+      query: p.query,
+      index: p.index,
+      year_min: p.yearMin,
+      year_max: p.yearMax,
+      ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+      ...filterFields(p.filters),
     });
   }
 
@@ -123,30 +188,80 @@ export class ApiClient {
    * a page of articles with their first match; `cursor` continues after the previous page. `queryTree` (the JSON
    * form) replaces the text form, e.g. to search a phrase as one term whatever characters it holds.
    */
-  search(p: SearchParams & { filters: FilterLists; pageSize: number; cursor?: string | null; queryTree?: unknown }): Promise<QuerySearchResponse> {
+  search(
+    p: SearchParams & { filters: FilterLists; pageSize: number; cursor?: string | null; queryTree?: unknown },
+  ): Promise<QuerySearchResponse> {
     return this.call<QuerySearchResponse>('POST', '/api/v2/search', {
-      ...(p.queryTree === undefined ? { query: p.query } : { query_tree: p.queryTree }), index: p.index, year_min: p.yearMin, year_max: p.yearMax, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
-      page_size: p.pageSize, ...(p.cursor ? { cursor: p.cursor } : {}),
+      ...(p.queryTree === undefined ? { query: p.query } : { query_tree: p.queryTree }),
+      index: p.index,
+      year_min: p.yearMin,
+      year_max: p.yearMax,
+      ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+      ...filterFields(p.filters),
+      page_size: p.pageSize,
+      ...(p.cursor ? { cursor: p.cursor } : {}),
     });
   }
 
-  documents(p: { index: string; query: string; shardId: string; rankFrom: number; rankTo: number; version: string; filters: FilterLists; matching?: MatchingOptions }): Promise<DocumentsResponse> {
-    return this.call<DocumentsResponse>('POST', '/api/v2/documents', {
-      index: p.index, query: p.query, shard_id: p.shardId, rank_from: p.rankFrom, rank_to: p.rankTo,
-      expected_index_version: p.version, ...matchingFields(p.matching ?? DEFAULT_MATCHING), ...filterFields(p.filters),
-    }, p.version);
+  documents(p: {
+    index: string;
+    query: string;
+    shardId: string;
+    rankFrom: number;
+    rankTo: number;
+    version: string;
+    filters: FilterLists;
+    matching?: MatchingOptions;
+  }): Promise<DocumentsResponse> {
+    return this.call<DocumentsResponse>(
+      'POST',
+      '/api/v2/documents',
+      {
+        index: p.index,
+        query: p.query,
+        shard_id: p.shardId,
+        rank_from: p.rankFrom,
+        rank_to: p.rankTo,
+        expected_index_version: p.version,
+        ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+        ...filterFields(p.filters),
+      },
+      p.version,
+    );
   }
 
-  getDoc(p: { index: string; query: string; shardId: string; rank: number; version: string; maxCtxLen?: number; fullText?: boolean; matching?: MatchingOptions }): Promise<GetDocResponse> {
-    return this.call<GetDocResponse>('POST', '/api/v2/get_doc', {
-      index: p.index, query: p.query, shard_id: p.shardId, rank: p.rank, expected_index_version: p.version,
-      max_ctx_len: p.maxCtxLen ?? 1000, full_text: p.fullText ?? false, ...matchingFields(p.matching ?? DEFAULT_MATCHING),
-    }, p.version);
+  getDoc(p: {
+    index: string;
+    query: string;
+    shardId: string;
+    rank: number;
+    version: string;
+    maxCtxLen?: number;
+    fullText?: boolean;
+    matching?: MatchingOptions;
+  }): Promise<GetDocResponse> {
+    return this.call<GetDocResponse>(
+      'POST',
+      '/api/v2/get_doc',
+      {
+        index: p.index,
+        query: p.query,
+        shard_id: p.shardId,
+        rank: p.rank,
+        expected_index_version: p.version,
+        max_ctx_len: p.maxCtxLen ?? 1000,
+        full_text: p.fullText ?? false,
+        ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+      },
+      p.version,
+    );
   }
 
   private call<T>(method: 'GET' | 'POST', path: string, body?: unknown, version?: string): Promise<T> {
     const cheap = method === 'GET' || path === '/api/v2/get_doc';
-    return cheap ? this.send<T>(method, path, body, version) : this.slots.run(() => this.send<T>(method, path, body, version));
+    return cheap
+      ? this.send<T>(method, path, body, version)
+      : this.slots.run(() => this.send<T>(method, path, body, version));
   }
 
   private async send<T>(method: 'GET' | 'POST', path: string, body: unknown, version: string | undefined): Promise<T> {
@@ -155,18 +270,30 @@ export class ApiClient {
       try {
         res = await this.fetchFn(this.base + path, {
           method,
-          headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+          headers:
+            body === undefined
+              ? { accept: 'application/json' }
+              : { 'content-type': 'application/json', accept: 'application/json' },
           body: body === undefined ? null : JSON.stringify(body),
         });
       } catch (e) {
-        throw new ApiError(0, 'network', `The search service cannot be reached (${(e as Error).message}). Check the connection and try again.`, null);
+        throw new ApiError(
+          0,
+          'network',
+          `The search service cannot be reached (${(e as Error).message}). Check the connection and try again.`,
+          null,
+        );
       }
       const parsed: unknown = await res.json().catch(() => null);
       if (res.ok) return parsed as T;
       const retryAfter = res.headers.get('retry-after');
       // 429: this address had too many expensive calls under way (another tab, or answers not yet counted as
       // finished); the call is a read, so it is asked again after Retry-After rather than shown as an error.
-      if (res.status === 429 && limited < RATE_LIMITED_RETRIES && retryAfterSeconds(retryAfter) <= MAX_AUTOMATIC_WAIT_S) {
+      if (
+        res.status === 429 &&
+        limited < RATE_LIMITED_RETRIES &&
+        retryAfterSeconds(retryAfter) <= MAX_AUTOMATIC_WAIT_S
+      ) {
         limited++;
         await new Promise((r) => setTimeout(r, retryAfterSeconds(retryAfter) * 1000));
         continue;

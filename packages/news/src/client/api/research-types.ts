@@ -6,5 +6,8 @@
 // The wire shapes are the server's own declarations (type-only, erased from the bundle), so a change to the API
 // fails the client's type check instead of drifting from it.
 export type {
-  ConcordanceLine, ContextsResult as ContextsResponse, TimelinePeriod, TimelineResult as TimelineResponse,
+  ConcordanceLine,
+  ContextsResult as ContextsResponse,
+  TimelinePeriod,
+  TimelineResult as TimelineResponse,
 } from '../../search-v2/types.ts';

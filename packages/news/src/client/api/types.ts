@@ -4,8 +4,18 @@
  * the bundle) so the two cannot drift.
  */
 import type {
-  ArticleMetadata as WireArticleMetadata, DocumentRecord as WireDocumentRecord, DocumentsResult, Estimated, EstimateResult, FacetField, FacetValue, FilterSupport,
-  FilterSupportMap, FindResult, GetDocResult, ReleaseInfo,
+  ArticleMetadata as WireArticleMetadata,
+  DocumentRecord as WireDocumentRecord,
+  DocumentsResult,
+  Estimated,
+  EstimateResult,
+  FacetField,
+  FacetValue,
+  FilterSupport,
+  FilterSupportMap,
+  FindResult,
+  GetDocResult,
+  ReleaseInfo,
 } from '../../search-v2/types.ts';
 import type { FilterName } from '../../search-v2/filter-names.ts';
 import type { SearchArticle, SearchResult } from '../../search-v2/query/types.ts';
@@ -35,14 +45,19 @@ export type Span = GetDocResult['spans'][number];
 export type GetDocResponse = WithMetadata<GetDocResult>;
 
 /** info as the gateway answers it; `filters` is absent from gateways before issue 13. */
-export type InfoResponse = Omit<ReleaseInfo, 'filters'> & { readonly description?: string; readonly filters?: FilterSupportMap };
+export type InfoResponse = Omit<ReleaseInfo, 'filters'> & {
+  readonly description?: string;
+  readonly filters?: FilterSupportMap;
+};
 
 export type { FilterSupport };
 
 export type { Estimated, FacetField, FacetValue };
 
 /** estimate's answer; facets keyed by the fields the server counts (country only with an attribution table). */
-export type EstimateResponse = Omit<EstimateResult, 'facets'> & { readonly facets: Readonly<Partial<Record<FacetField, readonly FacetValue[]>>> };
+export type EstimateResponse = Omit<EstimateResult, 'facets'> & {
+  readonly facets: Readonly<Partial<Record<FacetField, readonly FacetValue[]>>>;
+};
 
 /** One matching article of a query-language search, metadata read leniently (null when its year's store is missing). */
 export type QueryArticle = Omit<SearchArticle, 'metadata'> & { readonly metadata: ArticleMetadata | null };

@@ -28,7 +28,10 @@ export function parseOccurrenceHash(hash: string): { shardId: string; rank: numb
 const encoder = new TextEncoder();
 
 /** The spans as text with every match marked; the one starting at `needleOffset` bytes is the current one. */
-function markedText(spans: readonly Span[], needleOffset: number): { element: HTMLElement; current: HTMLElement | null } {
+function markedText(
+  spans: readonly Span[],
+  needleOffset: number,
+): { element: HTMLElement; current: HTMLElement | null } {
   const p = h('p', { class: 'snippet full' });
   let bytes = 0;
   let current: HTMLElement | null = null;
@@ -36,7 +39,11 @@ function markedText(spans: readonly Span[], needleOffset: number): { element: HT
     if (label === null) p.append(piece);
     else {
       const mark = h('mark', {}, piece);
-      if (bytes === needleOffset) { mark.classList.add('current'); mark.id = 'current-match'; current = mark; }
+      if (bytes === needleOffset) {
+        mark.classList.add('current');
+        mark.id = 'current-match';
+        current = mark;
+      }
       p.append(mark);
     }
     bytes += encoder.encode(piece).length;
@@ -48,12 +55,29 @@ function markedText(spans: readonly Span[], needleOffset: number): { element: HT
  * Opens the article of one occurrence in a dialog, the match scrolled into view and marked as the current one.
  * The whole article is shown when it is under the full-text limit, else a 10,000-byte window each side.
  */
-export async function openArticle(ctx: ReaderContext, shardId: string, rank: number, onClose: () => void): Promise<void> {
+export async function openArticle(
+  ctx: ReaderContext,
+  shardId: string,
+  rank: number,
+  onClose: () => void,
+): Promise<void> {
   const body = h('div', { class: 'reader-body' }, h('p', { class: 'muted' }, 'Loading the article…'));
   const heading = h('h2', { id: 'reader-title' }, 'Article');
-  const dialog = h('dialog', { class: 'reader', 'aria-labelledby': 'reader-title' },
-    h('div', { class: 'reader-head' }, heading, h('button', { type: 'button', class: 'ghost', onclick: () => dialog.close() }, 'Close')), body);
-  dialog.addEventListener('close', () => { dialog.remove(); onClose(); });
+  const dialog = h(
+    'dialog',
+    { class: 'reader', 'aria-labelledby': 'reader-title' },
+    h(
+      'div',
+      { class: 'reader-head' },
+      heading,
+      h('button', { type: 'button', class: 'ghost', onclick: () => dialog.close() }, 'Close'),
+    ),
+    body,
+  );
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    onClose();
+  });
   document.body.append(dialog);
   dialog.showModal();
   const req = { index: ctx.index, query: ctx.query, shardId, rank, version: ctx.release, matching: ctx.matching };
@@ -66,18 +90,27 @@ export async function openArticle(ctx: ReaderContext, shardId: string, rank: num
       doc = await ctx.api.getDoc({ ...req, maxCtxLen: FALLBACK_WINDOW });
     }
   } catch (e) {
-    replaceChildren(body, h('p', { class: 'notice', role: 'alert' }, `The article could not be loaded: ${(e as Error).message}`));
+    replaceChildren(
+      body,
+      h('p', { class: 'notice', role: 'alert' }, `The article could not be loaded: ${(e as Error).message}`),
+    );
     return;
   }
   const m = doc.metadata;
-  const source = [m.sitename ?? m.hostname, m.publish_date?.slice(0, 10) ?? m.warc_date?.slice(0, 10)].filter((x) => typeof x === 'string' && x !== '').join(' · ');
+  const source = [m.sitename ?? m.hostname, m.publish_date?.slice(0, 10) ?? m.warc_date?.slice(0, 10)]
+    .filter((x) => typeof x === 'string' && x !== '')
+    .join(' · ');
   const { element, current } = markedText(doc.spans, doc.needle_offset);
   const partial = doc.disp_len < doc.doc_len;
   // Headed as the article's card is, so an untitled article reads the same in the list and here.
   heading.textContent = articleHeading(m.title, doc.text, !partial, m.sitename ?? m.hostname ?? '');
-  replaceChildren(body,
+  replaceChildren(
+    body,
     h('p', { class: 'muted' }, source, source ? ' · ' : '', `occurrence ${rank} of crawl period ${shardId}`),
-    partial ? h('p', { class: 'notice' }, 'The article is too long to show whole: the text around this occurrence is shown.') : null,
-    element);
+    partial
+      ? h('p', { class: 'notice' }, 'The article is too long to show whole: the text around this occurrence is shown.')
+      : null,
+    element,
+  );
   current?.scrollIntoView({ block: 'center' });
 }

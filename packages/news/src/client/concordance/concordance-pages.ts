@@ -21,14 +21,21 @@ export function concordanceSize(found: Pick<FindResponse, 'segment_by_shard'>): 
  * @example concordancePage({shard_ids:['a','b'], segment_by_shard:[[5,8],[0,4]]}, 0, 5)
  *   // [{shardId:'a',rankFrom:5,rankTo:8}, {shardId:'b',rankFrom:0,rankTo:2}]
  */
-export function concordancePage(found: Pick<FindResponse, 'shard_ids' | 'segment_by_shard'>, page: number, size = CONCORDANCE_PAGE): ContextsSlice[] {
+export function concordancePage(
+  found: Pick<FindResponse, 'shard_ids' | 'segment_by_shard'>,
+  page: number,
+  size = CONCORDANCE_PAGE,
+): ContextsSlice[] {
   const slices: ContextsSlice[] = [];
   let skip = page * size;
   let want = size;
   found.segment_by_shard.forEach(([start, end], i) => {
     const width = Math.max(0, end - start);
     if (want === 0) return;
-    if (skip >= width) { skip -= width; return; }
+    if (skip >= width) {
+      skip -= width;
+      return;
+    }
     const from = start + skip;
     const to = Math.min(end, from + want);
     slices.push({ shardId: found.shard_ids[i] ?? '', rankFrom: from, rankTo: to });

@@ -21,7 +21,9 @@ export interface ConcordanceContext {
 }
 
 const ORDER_NAMES: Record<ConcordanceOrder, string> = {
-  position: 'Corpus order', left: 'Words left of the match', right: 'Words right of the match',
+  position: 'Corpus order',
+  left: 'Words left of the match',
+  right: 'Words right of the match',
 };
 
 /**
@@ -36,34 +38,87 @@ export class ConcordancePanel {
   private loaded = false;
   private readonly total: number;
   private readonly status = h('p', { class: 'kwic-status', 'aria-live': 'polite' });
-  private readonly prev = h('button', { type: 'button', onclick: () => void this.show(this.page - 1) }, `Previous ${formatCount(CONCORDANCE_PAGE)}`);
-  private readonly next = h('button', { type: 'button', onclick: () => void this.show(this.page + 1) }, `Next ${formatCount(CONCORDANCE_PAGE)}`);
+  private readonly prev = h(
+    'button',
+    { type: 'button', onclick: () => void this.show(this.page - 1) },
+    `Previous ${formatCount(CONCORDANCE_PAGE)}`,
+  );
+  private readonly next = h(
+    'button',
+    { type: 'button', onclick: () => void this.show(this.page + 1) },
+    `Next ${formatCount(CONCORDANCE_PAGE)}`,
+  );
   private readonly lines = h('div', { class: 'kwic-lines' });
 
   constructor(private readonly ctx: ConcordanceContext) {
     this.total = concordanceSize(ctx.found);
-    const sort = h('select', { id: 'kwic-order', onchange: () => { this.order = sort.value as ConcordanceOrder; this.render(); } },
-      ...(Object.keys(ORDER_NAMES) as ConcordanceOrder[]).map((o) => h('option', { value: o }, ORDER_NAMES[o])));
+    const sort = h(
+      'select',
+      {
+        id: 'kwic-order',
+        onchange: () => {
+          this.order = sort.value as ConcordanceOrder;
+          this.render();
+        },
+      },
+      ...(Object.keys(ORDER_NAMES) as ConcordanceOrder[]).map((o) => h('option', { value: o }, ORDER_NAMES[o])),
+    );
     const exportAs = (ext: 'csv' | 'json') => () => {
       const c = this.ctx.exportContext();
       const rows = sortLines(this.rows, this.order);
-      downloadText(exportFileName('concordance', c.query, ext), ext === 'csv' ? concordanceCsv(c, this.order, rows) : concordanceJson(c, this.order, rows),
-        ext === 'csv' ? 'text/csv;charset=utf-8' : 'application/json');
+      downloadText(
+        exportFileName('concordance', c.query, ext),
+        ext === 'csv' ? concordanceCsv(c, this.order, rows) : concordanceJson(c, this.order, rows),
+        ext === 'csv' ? 'text/csv;charset=utf-8' : 'application/json',
+      );
     };
-    this.element = h('div', { class: 'kwic' },
-      h('div', { class: 'toolbar kwic-toolbar' },
-        h('label', { for: 'kwic-order' }, 'Sort this page by'), sort, this.prev, this.next,
+    this.element = h(
+      'div',
+      { class: 'kwic' },
+      h(
+        'div',
+        { class: 'toolbar kwic-toolbar' },
+        h('label', { for: 'kwic-order' }, 'Sort this page by'),
+        sort,
+        this.prev,
+        this.next,
         h('span', { class: 'spacer' }),
-        h('button', { type: 'button', class: 'ghost', 'data-export': 'concordance-csv', onclick: exportAs('csv') }, 'Concordance (CSV)'),
-        h('button', { type: 'button', class: 'ghost', 'data-export': 'concordance-json', onclick: exportAs('json') }, 'Concordance (JSON)')),
-      hasFilters(ctx.search.filters) ? h('p', { class: 'muted kwic-note' }, 'The concordance lists every occurrence of the search: the metadata filters narrow the total, the timeline and the articles, not these lines.') : null,
-      ctx.search.matching.wholeWord ? h('p', { class: 'muted kwic-note' }, 'Whole words only: each page checks up to 1,000 candidate occurrences and lists those that are whole words, so a page may hold fewer lines.') : null,
-      this.status, this.lines);
+        h(
+          'button',
+          { type: 'button', class: 'ghost', 'data-export': 'concordance-csv', onclick: exportAs('csv') },
+          'Concordance (CSV)',
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'ghost', 'data-export': 'concordance-json', onclick: exportAs('json') },
+          'Concordance (JSON)',
+        ),
+      ),
+      hasFilters(ctx.search.filters)
+        ? h(
+            'p',
+            { class: 'muted kwic-note' },
+            'The concordance lists every occurrence of the search: the metadata filters narrow the total, the timeline and the articles, not these lines.',
+          )
+        : null,
+      ctx.search.matching.wholeWord
+        ? h(
+            'p',
+            { class: 'muted kwic-note' },
+            'Whole words only: each page checks up to 1,000 candidate occurrences and lists those that are whole words, so a page may hold fewer lines.',
+          )
+        : null,
+      this.status,
+      this.lines,
+    );
   }
 
   /** Loads the first page the first time the tab is opened. */
   open(): void {
-    if (!this.loaded) { this.loaded = true; void this.show(0); }
+    if (!this.loaded) {
+      this.loaded = true;
+      void this.show(0);
+    }
   }
 
   private async show(page: number): Promise<void> {
@@ -94,15 +149,37 @@ export class ConcordancePanel {
     const from = this.page * CONCORDANCE_PAGE;
     const order = ORDER_NAMES[this.order].toLowerCase();
     // Under whole words the pages run over find's candidate ranks; the lines are the whole-word ones among them.
-    this.status.textContent = this.total === 0 ? 'No occurrences.'
-      : this.ctx.search.matching.wholeWord
-        ? `Occurrences among candidates ${formatCount(from + 1)}–${formatCount(Math.min(this.total, from + CONCORDANCE_PAGE))} of ${formatCount(this.total)}: ${formatCount(this.rows.length)} whole-word ${this.rows.length === 1 ? 'line' : 'lines'}, ${order}.`
-        : `Occurrences ${formatCount(from + 1)}–${formatCount(from + this.rows.length)} of ${formatCount(this.total)}, ${order}.`;
+    this.status.textContent =
+      this.total === 0
+        ? 'No occurrences.'
+        : this.ctx.search.matching.wholeWord
+          ? `Occurrences among candidates ${formatCount(from + 1)}–${formatCount(Math.min(this.total, from + CONCORDANCE_PAGE))} of ${formatCount(this.total)}: ${formatCount(this.rows.length)} whole-word ${this.rows.length === 1 ? 'line' : 'lines'}, ${order}.`
+          : `Occurrences ${formatCount(from + 1)}–${formatCount(from + this.rows.length)} of ${formatCount(this.total)}, ${order}.`;
     const rows = sortLines(this.rows, this.order);
-    replaceChildren(this.lines, h('table', { class: 'kwic-table' },
-      h('caption', { class: 'visually-hidden' }, `Concordance of ${quotedQuery(this.ctx.search.query)}: context before, match, context after (right to left lines show the context before on the right)`),
-      h('thead', { class: 'visually-hidden' }, h('tr', {}, h('th', { scope: 'col' }, 'Context'), h('th', { scope: 'col' }, 'Match'), h('th', { scope: 'col' }, 'Context'))),
-      h('tbody', {}, ...rows.map((r) => concordanceLine(r)))));
+    replaceChildren(
+      this.lines,
+      h(
+        'table',
+        { class: 'kwic-table' },
+        h(
+          'caption',
+          { class: 'visually-hidden' },
+          `Concordance of ${quotedQuery(this.ctx.search.query)}: context before, match, context after (right to left lines show the context before on the right)`,
+        ),
+        h(
+          'thead',
+          { class: 'visually-hidden' },
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'Context'),
+            h('th', { scope: 'col' }, 'Match'),
+            h('th', { scope: 'col' }, 'Context'),
+          ),
+        ),
+        h('tbody', {}, ...rows.map((r) => concordanceLine(r))),
+      ),
+    );
   }
 }
 
@@ -116,7 +193,17 @@ function concordanceLine(r: ConcordanceRow): HTMLElement {
   const before = h('td', { class: 'kwic-before', dir }, h('span', {}, r.left));
   const after = h('td', { class: 'kwic-after', dir }, h('span', {}, r.right));
   // Past ~40 characters a match may wrap at spaces: it stays whole, on two lines, instead of widening the page.
-  const match = h('td', { class: [...r.match].length > 40 ? 'kwic-match kwic-long' : 'kwic-match', dir },
-    h('a', { href: occurrenceHash(r.shardId, r.rank), title: `${r.title ?? 'Untitled article'}${r.hostname ? ` (${r.hostname})` : ''}` }, r.match));
+  const match = h(
+    'td',
+    { class: [...r.match].length > 40 ? 'kwic-match kwic-long' : 'kwic-match', dir },
+    h(
+      'a',
+      {
+        href: occurrenceHash(r.shardId, r.rank),
+        title: `${r.title ?? 'Untitled article'}${r.hostname ? ` (${r.hostname})` : ''}`,
+      },
+      r.match,
+    ),
+  );
   return h('tr', { 'data-dir': dir }, ...(dir === 'rtl' ? [after, match, before] : [before, match, after]));
 }

@@ -22,12 +22,18 @@ describe('concordance sorting', () => {
   });
 
   it('is a stable permutation whose keys are in order', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.string(), fc.string()), { maxLength: 30 }), fc.constantFrom('left' as const, 'right' as const), (pairs, order) => {
-      const lines = pairs.map(([l, r], i) => ({ left: l, right: r, i }));
-      const sorted = sortLines(lines, order);
-      expect([...sorted].sort((a, b) => a.i - b.i)).toEqual(lines);
-      // Sorting the sorted lines again changes nothing: keys are in order and ties keep their order.
-      expect(sortLines(sorted, order).map((x) => x.i)).toEqual(sorted.map((x) => x.i));
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string(), fc.string()), { maxLength: 30 }),
+        fc.constantFrom('left' as const, 'right' as const),
+        (pairs, order) => {
+          const lines = pairs.map(([l, r], i) => ({ left: l, right: r, i }));
+          const sorted = sortLines(lines, order);
+          expect([...sorted].sort((a, b) => a.i - b.i)).toEqual(lines);
+          // Sorting the sorted lines again changes nothing: keys are in order and ties keep their order.
+          expect(sortLines(sorted, order).map((x) => x.i)).toEqual(sorted.map((x) => x.i));
+        },
+      ),
+    );
   });
 });

@@ -12,7 +12,10 @@ export function words(text: string): string[] {
 }
 
 /** The key a line sorts by: for `left` the words nearest the match come first (L1, L2, …), for `right` R1, R2, …. */
-export function sortKey(line: Pick<ConcordanceLine, 'left' | 'right'>, order: Exclude<ConcordanceOrder, 'position'>): string[] {
+export function sortKey(
+  line: Pick<ConcordanceLine, 'left' | 'right'>,
+  order: Exclude<ConcordanceOrder, 'position'>,
+): string[] {
   return order === 'left' ? words(line.left).reverse() : words(line.right);
 }
 
@@ -21,7 +24,11 @@ export function sortKey(line: Pick<ConcordanceLine, 'left' | 'right'>, order: Ex
  * second), ties kept in corpus order, so sorting is stable and a reader sees the common patterns together.
  * @example sortLines(lines, 'left') // "… the oil prices", "… high oil prices", "… low oil prices" grouped by L1
  */
-export function sortLines<T extends Pick<ConcordanceLine, 'left' | 'right'>>(lines: readonly T[], order: ConcordanceOrder, collator = new Intl.Collator(undefined, { sensitivity: 'base' })): T[] {
+export function sortLines<T extends Pick<ConcordanceLine, 'left' | 'right'>>(
+  lines: readonly T[],
+  order: ConcordanceOrder,
+  collator = new Intl.Collator(undefined, { sensitivity: 'base' }),
+): T[] {
   if (order === 'position') return [...lines];
   const keyed = lines.map((line, i) => ({ line, i, key: sortKey(line, order) }));
   keyed.sort((a, b) => {

@@ -9,8 +9,24 @@ export interface ConcordanceRow extends ConcordanceLine {
 }
 
 export const CONCORDANCE_CSV_HEADER = [
-  'export_scope', 'release', 'query', 'index', 'year_min', 'year_max', 'matching', 'order',
-  'shard_id', 'rank', 'year', 'doc_ix', 'offset', 'left_context', 'match', 'right_context', 'title', 'hostname',
+  'export_scope',
+  'release',
+  'query',
+  'index',
+  'year_min',
+  'year_max',
+  'matching',
+  'order',
+  'shard_id',
+  'rank',
+  'year',
+  'doc_ix',
+  'offset',
+  'left_context',
+  'match',
+  'right_context',
+  'title',
+  'hostname',
 ] as const;
 
 /**
@@ -18,22 +34,60 @@ export const CONCORDANCE_CSV_HEADER = [
  * right context as separate columns, and what identifies the article.
  */
 export function concordanceCsv(ctx: ExportContext, order: string, rows: readonly ConcordanceRow[]): string {
-  return toCsv(CONCORDANCE_CSV_HEADER, rows.map((r) => [
-    'concordance', ctx.release, ctx.query, ctx.index, ctx.yearMin, ctx.yearMax, describeMatching(ctx.matching), order,
-    r.shardId, r.rank, r.year, r.doc_ix, r.offset, r.left, r.match, r.right, r.title, r.hostname,
-  ]));
+  return toCsv(
+    CONCORDANCE_CSV_HEADER,
+    rows.map((r) => [
+      'concordance',
+      ctx.release,
+      ctx.query,
+      ctx.index,
+      ctx.yearMin,
+      ctx.yearMax,
+      describeMatching(ctx.matching),
+      order,
+      r.shardId,
+      r.rank,
+      r.year,
+      r.doc_ix,
+      r.offset,
+      r.left,
+      r.match,
+      r.right,
+      r.title,
+      r.hostname,
+    ]),
+  );
 }
 
 export function concordanceJson(ctx: ExportContext, order: string, rows: readonly ConcordanceRow[]): string {
-  return JSON.stringify({
-    format: 'news-search-export', format_version: EXPORT_FORMAT_VERSION, scope: 'concordance',
-    release: ctx.release, query: ctx.query, index: ctx.index,
-    crawl_year_range: { year_min: ctx.yearMin, year_max: ctx.yearMax },
-    // The contexts API takes no metadata filters: the concordance lists every occurrence of the search.
-    matching: matchingJson(ctx.matching), metadata_filters_applied: false, exported_at: ctx.exportedAt, order,
-    lines: rows.map((r) => ({
-      shard_id: r.shardId, rank: r.rank, year: r.year, doc_ix: r.doc_ix, offset: r.offset,
-      left: r.left, match: r.match, right: r.right, title: r.title, hostname: r.hostname,
-    })),
-  }, null, 2);
+  return JSON.stringify(
+    {
+      format: 'news-search-export',
+      format_version: EXPORT_FORMAT_VERSION,
+      scope: 'concordance',
+      release: ctx.release,
+      query: ctx.query,
+      index: ctx.index,
+      crawl_year_range: { year_min: ctx.yearMin, year_max: ctx.yearMax },
+      // The contexts API takes no metadata filters: the concordance lists every occurrence of the search.
+      matching: matchingJson(ctx.matching),
+      metadata_filters_applied: false,
+      exported_at: ctx.exportedAt,
+      order,
+      lines: rows.map((r) => ({
+        shard_id: r.shardId,
+        rank: r.rank,
+        year: r.year,
+        doc_ix: r.doc_ix,
+        offset: r.offset,
+        left: r.left,
+        match: r.match,
+        right: r.right,
+        title: r.title,
+        hostname: r.hostname,
+      })),
+    },
+    null,
+    2,
+  );
 }

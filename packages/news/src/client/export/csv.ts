@@ -25,12 +25,19 @@ export const UTF8_BOM = '\uFEFF';
  */
 export function csvField(value: string | number | boolean | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);
-  if (EXECUTABLE_START.test(text) || (typeof value === 'string' && (LONG_DIGITS.test(text) || CRAWL_MONTH.test(text) || DATE_TIME.test(text)))) text = `\t${text}`;
+  if (
+    EXECUTABLE_START.test(text) ||
+    (typeof value === 'string' && (LONG_DIGITS.test(text) || CRAWL_MONTH.test(text) || DATE_TIME.test(text)))
+  )
+    text = `\t${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 
 /** A whole CSV document: UTF-8 byte order mark, header row, data rows, CRLF line ends (RFC 4180). */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | boolean | null | undefined)[])[]): string {
+export function toCsv(
+  header: readonly string[],
+  rows: readonly (readonly (string | number | boolean | null | undefined)[])[],
+): string {
   return UTF8_BOM + [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
@@ -43,14 +50,26 @@ export function parseCsv(text: string): string[][] {
   for (let i = text.startsWith(UTF8_BOM) ? 1 : 0; i < text.length; i++) {
     const c = text[i] as string;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
-  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }

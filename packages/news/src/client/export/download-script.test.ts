@@ -7,14 +7,24 @@ import { EMPTY_FILTERS } from '../search/url-state.ts';
 import { buildDownloadScript } from './download-script.ts';
 
 const input = {
-  apiBase: 'http://127.0.0.1:9/', query: 'say "hi"\\ \u00e4 \n', index: 'news', yearMin: 2019, yearMax: null,
-  filters: { ...EMPTY_FILTERS, languages: ['de'], sources: ["o'reilly.com"] }, generatedAt: '2026-11-21T09:00:00Z',
+  apiBase: 'http://127.0.0.1:9/',
+  query: 'say "hi"\\ \u00e4 \n',
+  index: 'news',
+  yearMin: 2019,
+  yearMax: null,
+  filters: { ...EMPTY_FILTERS, languages: ['de'], sources: ["o'reilly.com"] },
+  generatedAt: '2026-11-21T09:00:00Z',
 };
 
 describe('download script', () => {
   it('starts with a PEP 723 block that lists no dependency beyond the standard library', () => {
     const script = buildDownloadScript(input);
-    expect(script.split('\n').slice(1, 5)).toEqual(['# /// script', '# requires-python = ">=3.8"', '# dependencies = []', '# ///']);
+    expect(script.split('\n').slice(1, 5)).toEqual([
+      '# /// script',
+      '# requires-python = ">=3.8"',
+      '# dependencies = []',
+      '# ///',
+    ]);
   });
 
   it('embeds query, index, years and filters as Python values exactly', () => {
@@ -25,7 +35,16 @@ describe('download script', () => {
 spec = importlib.util.spec_from_file_location("s", ${JSON.stringify(file)}); m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
 print(json.dumps([m.API, m.INDEX, m.QUERY, m.YEAR_MIN, m.YEAR_MAX, m.FILTERS, m.OUT_FILE, m.MATCHING]))`;
     const out = JSON.parse(execFileSync('python3', ['-c', probe], { encoding: 'utf8' })) as unknown;
-    expect(out).toEqual(['http://127.0.0.1:9', 'news', input.query, 2019, null, { ...EMPTY_FILTERS, languages: ['de'], sources: ["o'reilly.com"] }, 'news-articles.jsonl', {}]);
+    expect(out).toEqual([
+      'http://127.0.0.1:9',
+      'news',
+      input.query,
+      2019,
+      null,
+      { ...EMPTY_FILTERS, languages: ['de'], sources: ["o'reilly.com"] },
+      'news-articles.jsonl',
+      {},
+    ]);
   });
 
   it('asks for every capitalisation when the search ignores capitals', () => {

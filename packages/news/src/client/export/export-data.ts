@@ -59,13 +59,28 @@ export function firstContextKey(shardId: string, rank: number): string {
 
 /** Metadata columns of the CSV exports, in order. Identifiers first: they are what a reader looks up later. */
 const METADATA_COLUMNS = [
-  'warc_record_id', 'text_xxhash64', 'title', 'url', 'sitename', 'hostname', 'publish_date', 'warc_date', 'language', 'lang',
-  'country', 'country_source', 'country_confidence', 'country_tld', 'iptc_topic',
+  'warc_record_id',
+  'text_xxhash64',
+  'title',
+  'url',
+  'sitename',
+  'hostname',
+  'publish_date',
+  'warc_date',
+  'language',
+  'lang',
+  'country',
+  'country_source',
+  'country_confidence',
+  'country_tld',
+  'iptc_topic',
 ] as const;
 
 /** The filters in one cell: `languages=de;en & topics=politics`, empty without filters. */
 export function filterText(filters: FilterLists): string {
-  return FILTER_NAMES.filter((n) => filters[n].length > 0).map((n) => `${n}=${filters[n].join(';')}`).join(' & ');
+  return FILTER_NAMES.filter((n) => filters[n].length > 0)
+    .map((n) => `${n}=${filters[n].join(';')}`)
+    .join(' & ');
 }
 
 function metadataCells(m: ArticleMetadata): (string | null)[] {
@@ -77,8 +92,12 @@ function metadataCells(m: ArticleMetadata): (string | null)[] {
 
 function header(ctx: ExportContext, scope: ExportScope) {
   return {
-    format: 'news-search-export', format_version: EXPORT_FORMAT_VERSION, scope,
-    release: ctx.release, query: ctx.query, index: ctx.index,
+    format: 'news-search-export',
+    format_version: EXPORT_FORMAT_VERSION,
+    scope,
+    release: ctx.release,
+    query: ctx.query,
+    index: ctx.index,
     crawl_year_range: { year_min: ctx.yearMin, year_max: ctx.yearMax },
     matching: matchingJson(ctx.matching),
     exported_at: ctx.exportedAt,
@@ -97,28 +116,58 @@ function filtersObject(filters: FilterLists): Record<string, string[]> {
 
 /** JSON export of the examined matches: metadata exactly as the API sent it (hashes stay strings). */
 export function examinedJson(ctx: ExportContext, input: ExaminedExportInput): string {
-  return JSON.stringify({
-    ...header(ctx, 'examined_matches'),
-    filters: filtersObject(ctx.filters),
-    examined_intervals: input.intervals.map((i) => ({ shard_id: i.shardId, rank_from: i.rankFrom, rank_to: i.rankTo })),
-    examined_occurrences: input.totals.examinedOccurrences,
-    matching_occurrences: input.totals.matchingOccurrences,
-    matching_articles: input.totals.matchingArticles,
-    articles: input.articles.map((a) => {
-      const c = input.contexts?.get(firstContextKey(a.firstShardId, a.firstRank));
-      return {
-        year: a.year, doc_ix: a.docIx, occurrences: a.occurrences, first_shard_id: a.firstShardId, first_rank: a.firstRank,
-        ...(c === undefined ? {} : { first_context: { left: c.left, match: c.match, right: c.right } }), metadata: a.metadata,
-      };
-    }),
-  }, null, 2);
+  return JSON.stringify(
+    {
+      ...header(ctx, 'examined_matches'),
+      filters: filtersObject(ctx.filters),
+      examined_intervals: input.intervals.map((i) => ({
+        shard_id: i.shardId,
+        rank_from: i.rankFrom,
+        rank_to: i.rankTo,
+      })),
+      examined_occurrences: input.totals.examinedOccurrences,
+      matching_occurrences: input.totals.matchingOccurrences,
+      matching_articles: input.totals.matchingArticles,
+      articles: input.articles.map((a) => {
+        const c = input.contexts?.get(firstContextKey(a.firstShardId, a.firstRank));
+        return {
+          year: a.year,
+          doc_ix: a.docIx,
+          occurrences: a.occurrences,
+          first_shard_id: a.firstShardId,
+          first_rank: a.firstRank,
+          ...(c === undefined ? {} : { first_context: { left: c.left, match: c.match, right: c.right } }),
+          metadata: a.metadata,
+        };
+      }),
+    },
+    null,
+    2,
+  );
 }
 
 export const EXAMINED_CSV_HEADER = [
-  'export_scope', 'release', 'query', 'index', 'year_min', 'year_max', 'matching', 'filters', 'examined_intervals',
-  'examined_occurrences', 'matching_occurrences', 'matching_articles',
-  'year', 'doc_ix', 'occurrences', 'first_shard_id', 'first_rank', ...METADATA_COLUMNS,
-  'first_left_context', 'first_match', 'first_right_context',
+  'export_scope',
+  'release',
+  'query',
+  'index',
+  'year_min',
+  'year_max',
+  'matching',
+  'filters',
+  'examined_intervals',
+  'examined_occurrences',
+  'matching_occurrences',
+  'matching_articles',
+  'year',
+  'doc_ix',
+  'occurrences',
+  'first_shard_id',
+  'first_rank',
+  ...METADATA_COLUMNS,
+  'first_left_context',
+  'first_match',
+  'first_right_context',
 ] as const;
 
 /** CSV export of the examined matches: one row per merged article, each row carrying the search context. */
@@ -133,32 +182,88 @@ export function examinedXlsx(ctx: ExportContext, input: ExaminedExportInput): Pr
 
 function examinedRows(ctx: ExportContext, input: ExaminedExportInput): XlsxCell[][] {
   const common = [
-    'examined_matches', ctx.release, ctx.query, ctx.index, ctx.yearMin, ctx.yearMax, describeMatching(ctx.matching), filterText(ctx.filters),
-    formatIntervals(input.intervals), input.totals.examinedOccurrences, input.totals.matchingOccurrences, input.totals.matchingArticles,
+    'examined_matches',
+    ctx.release,
+    ctx.query,
+    ctx.index,
+    ctx.yearMin,
+    ctx.yearMax,
+    describeMatching(ctx.matching),
+    filterText(ctx.filters),
+    formatIntervals(input.intervals),
+    input.totals.examinedOccurrences,
+    input.totals.matchingOccurrences,
+    input.totals.matchingArticles,
   ];
   return input.articles.map((a) => {
     const c = input.contexts?.get(firstContextKey(a.firstShardId, a.firstRank));
-    return [...common, a.year, a.docIx, a.occurrences, a.firstShardId, a.firstRank, ...metadataCells(a.metadata), c?.left, c?.match, c?.right];
+    return [
+      ...common,
+      a.year,
+      a.docIx,
+      a.occurrences,
+      a.firstShardId,
+      a.firstRank,
+      ...metadataCells(a.metadata),
+      c?.left,
+      c?.match,
+      c?.right,
+    ];
   });
 }
 
 /** JSON export of the loaded sample: the occurrences whose context the page showed. */
 export function sampleJson(ctx: ExportContext, sample: readonly LoadedOccurrence[]): string {
-  return JSON.stringify({
-    ...header(ctx, 'loaded_sample'),
-    filters: filtersObject(ctx.filters),
-    sample: sample.map((s) => ({ shard_id: s.shardId, rank: s.rank, year: s.year, doc_ix: s.docIx, snippet: s.snippet, metadata: s.metadata })),
-  }, null, 2);
+  return JSON.stringify(
+    {
+      ...header(ctx, 'loaded_sample'),
+      filters: filtersObject(ctx.filters),
+      sample: sample.map((s) => ({
+        shard_id: s.shardId,
+        rank: s.rank,
+        year: s.year,
+        doc_ix: s.docIx,
+        snippet: s.snippet,
+        metadata: s.metadata,
+      })),
+    },
+    null,
+    2,
+  );
 }
 
 export const SAMPLE_CSV_HEADER = [
-  'export_scope', 'release', 'query', 'index', 'year_min', 'year_max', 'matching', 'filters',
-  'shard_id', 'rank', 'year', 'doc_ix', ...METADATA_COLUMNS, 'snippet',
+  'export_scope',
+  'release',
+  'query',
+  'index',
+  'year_min',
+  'year_max',
+  'matching',
+  'filters',
+  'shard_id',
+  'rank',
+  'year',
+  'doc_ix',
+  ...METADATA_COLUMNS,
+  'snippet',
 ] as const;
 
 export function sampleCsv(ctx: ExportContext, sample: readonly LoadedOccurrence[]): string {
-  const common = ['loaded_sample', ctx.release, ctx.query, ctx.index, ctx.yearMin, ctx.yearMax, describeMatching(ctx.matching), filterText(ctx.filters)];
-  return toCsv(SAMPLE_CSV_HEADER, sample.map((s) => [...common, s.shardId, s.rank, s.year, s.docIx, ...metadataCells(s.metadata), s.snippet]));
+  const common = [
+    'loaded_sample',
+    ctx.release,
+    ctx.query,
+    ctx.index,
+    ctx.yearMin,
+    ctx.yearMax,
+    describeMatching(ctx.matching),
+    filterText(ctx.filters),
+  ];
+  return toCsv(
+    SAMPLE_CSV_HEADER,
+    sample.map((s) => [...common, s.shardId, s.rank, s.year, s.docIx, ...metadataCells(s.metadata), s.snippet]),
+  );
 }
 
 /**
@@ -166,6 +271,12 @@ export function sampleCsv(ctx: ExportContext, sample: readonly LoadedOccurrence[
  * every file system.
  */
 export function exportFileName(kind: string, query: string, ext: string): string {
-  const slug = query.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 40).toLowerCase();
+  const slug = query
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .toLowerCase();
   return `news-${kind}${slug ? `-${slug}` : ''}.${ext}`;
 }

@@ -14,8 +14,21 @@ export interface TimelineExportContext {
 }
 
 export const TIMELINE_CSV_HEADER = [
-  'export_scope', 'release', 'index', 'year_min', 'year_max', 'matching', 'filters', 'phrase', 'period',
-  'occurrences', 'occurrences_sampled', 'articles_in_period', 'text_bytes_in_period', 'per_million_bytes', 'per_1000_articles',
+  'export_scope',
+  'release',
+  'index',
+  'year_min',
+  'year_max',
+  'matching',
+  'filters',
+  'phrase',
+  'period',
+  'occurrences',
+  'occurrences_sampled',
+  'articles_in_period',
+  'text_bytes_in_period',
+  'per_million_bytes',
+  'per_1000_articles',
 ] as const;
 
 /** Rates to 10 significant digits: enough to recompute, without float noise such as 0.30000000000000004. */
@@ -27,8 +40,26 @@ const rate = (v: number | null): string => (v === null ? '' : String(Number(v.to
  * @example timelineCsv(ctx, [{phrase: 'oil', periods}]) // '\uFEFF"export_scope",…\r\n"counts_per_month",…'
  */
 export function timelineCsv(ctx: TimelineExportContext, series: readonly TimelineSeries[]): string {
-  return toCsv(TIMELINE_CSV_HEADER, series.flatMap((s) => s.periods.map((p) => [
-    'counts_per_month', ctx.release, ctx.index, ctx.yearMin, ctx.yearMax, ctx.matching, ctx.filters, s.phrase, p.period,
-    p.occurrences, s.sampled === true ? 'yes' : 'no', p.articles, p.text_bytes, rate(measureValue(p, 'per_million_bytes')), rate(measureValue(p, 'per_1000_articles')),
-  ])));
+  return toCsv(
+    TIMELINE_CSV_HEADER,
+    series.flatMap((s) =>
+      s.periods.map((p) => [
+        'counts_per_month',
+        ctx.release,
+        ctx.index,
+        ctx.yearMin,
+        ctx.yearMax,
+        ctx.matching,
+        ctx.filters,
+        s.phrase,
+        p.period,
+        p.occurrences,
+        s.sampled === true ? 'yes' : 'no',
+        p.articles,
+        p.text_bytes,
+        rate(measureValue(p, 'per_million_bytes')),
+        rate(measureValue(p, 'per_1000_articles')),
+      ]),
+    ),
+  );
 }

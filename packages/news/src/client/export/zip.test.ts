@@ -11,14 +11,20 @@ describe('ZIP writer', () => {
 
   it('writes archives another ZIP reader opens to the same files and bytes, in order', async () => {
     // Paths start with a letter: Object.entries lists integer-like keys first, whatever the insertion order.
-    const path = fc.string({ unit: 'grapheme', maxLength: 40 }).map((p) => `f${p}`).filter((p) => !p.endsWith('/'));
+    const path = fc
+      .string({ unit: 'grapheme', maxLength: 40 })
+      .map((p) => `f${p}`)
+      .filter((p) => !p.endsWith('/'));
     const file = fc.tuple(path, fc.uint8Array({ maxLength: 5000 }));
-    await fc.assert(fc.asyncProperty(fc.uniqueArray(file, { selector: ([p]) => p, maxLength: 6 }), async (files) => {
-      const zipped = await zipFiles(Object.fromEntries(files));
-      const back = unzipSync(zipped);
-      expect(Object.keys(back)).toEqual(files.map(([p]) => p));
-      for (const [p, data] of files) expect(back[p]).toEqual(data);
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(file, { selector: ([p]) => p, maxLength: 6 }), async (files) => {
+        const zipped = await zipFiles(Object.fromEntries(files));
+        const back = unzipSync(zipped);
+        expect(Object.keys(back)).toEqual(files.map(([p]) => p));
+        for (const [p, data] of files) expect(back[p]).toEqual(data);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('deflates: repetitive XML shrinks, and the same files give the same bytes', async () => {

@@ -38,29 +38,75 @@ const DEFLATE = 8;
  * @example await zipFiles({ 'a.txt': new TextEncoder().encode('hi') }) // Uint8Array starting with "PK\x03\x04"
  */
 export async function zipFiles(files: Readonly<Record<string, Uint8Array>>): Promise<Uint8Array> {
-  const entries = await Promise.all(Object.entries(files).map(async ([path, data]) => ({
-    name: new TextEncoder().encode(path), data: await deflateRaw(data), crc: crc32(data), size: data.length,
-  })));
+  const entries = await Promise.all(
+    Object.entries(files).map(async ([path, data]) => ({
+      name: new TextEncoder().encode(path),
+      data: await deflateRaw(data),
+      crc: crc32(data),
+      size: data.length,
+    })),
+  );
   const local = entries.reduce((n, e) => n + 30 + e.name.length + e.data.length, 0);
   const central = entries.reduce((n, e) => n + 46 + e.name.length, 0);
   const out = new Uint8Array(local + central + 22);
   const view = new DataView(out.buffer);
   let at = 0;
-  const u16 = (v: number) => { view.setUint16(at, v, true); at += 2; };
-  const u32 = (v: number) => { view.setUint32(at, v, true); at += 4; };
-  const bytes = (b: Uint8Array) => { out.set(b, at); at += b.length; };
+  const u16 = (v: number) => {
+    view.setUint16(at, v, true);
+    at += 2;
+  };
+  const u32 = (v: number) => {
+    view.setUint32(at, v, true);
+    at += 4;
+  };
+  const bytes = (b: Uint8Array) => {
+    out.set(b, at);
+    at += b.length;
+  };
   const offsets: number[] = [];
   for (const e of entries) {
     offsets.push(at);
-    u32(0x04034b50); u16(20); u16(UTF8_NAMES); u16(DEFLATE); u16(DOS_TIME); u16(DOS_DATE);
-    u32(e.crc); u32(e.data.length); u32(e.size); u16(e.name.length); u16(0);
-    bytes(e.name); bytes(e.data);
+    u32(0x04034b50);
+    u16(20);
+    u16(UTF8_NAMES);
+    u16(DEFLATE);
+    u16(DOS_TIME);
+    u16(DOS_DATE);
+    u32(e.crc);
+    u32(e.data.length);
+    u32(e.size);
+    u16(e.name.length);
+    u16(0);
+    bytes(e.name);
+    bytes(e.data);
   }
   entries.forEach((e, i) => {
-    u32(0x02014b50); u16(20); u16(20); u16(UTF8_NAMES); u16(DEFLATE); u16(DOS_TIME); u16(DOS_DATE);
-    u32(e.crc); u32(e.data.length); u32(e.size); u16(e.name.length); u16(0); u16(0); u16(0); u16(0); u32(0); u32(offsets[i]!);
+    u32(0x02014b50);
+    u16(20);
+    u16(20);
+    u16(UTF8_NAMES);
+    u16(DEFLATE);
+    u16(DOS_TIME);
+    u16(DOS_DATE);
+    u32(e.crc);
+    u32(e.data.length);
+    u32(e.size);
+    u16(e.name.length);
+    u16(0);
+    u16(0);
+    u16(0);
+    u16(0);
+    u32(0);
+    u32(offsets[i]!);
     bytes(e.name);
   });
-  u32(0x06054b50); u16(0); u16(0); u16(entries.length); u16(entries.length); u32(central); u32(local); u16(0);
+  u32(0x06054b50);
+  u16(0);
+  u16(0);
+  u16(entries.length);
+  u16(entries.length);
+  u32(central);
+  u32(local);
+  u16(0);
   return out;
 }

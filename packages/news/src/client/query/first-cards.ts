@@ -10,7 +10,9 @@ import { QUERY_PAGE_SIZE } from './query-view.ts';
  * A plain phrase as one term of the query language's JSON form (no quoting rules to get wrong); null for a phrase
  * with a lone `*` word, which the JSON form would read as a wildcard.
  */
-export function phraseTerm(phrase: string): { type: 'term'; text: string; phrase: true; prefix: false; field: 'body' } | null {
+export function phraseTerm(
+  phrase: string,
+): { type: 'term'; text: string; phrase: true; prefix: false; field: 'body' } | null {
   if (phrase.trim() === '' || phrase.trim().split(/\s+/u).includes('*')) return null;
   return { type: 'term', text: phrase, phrase: true, prefix: false, field: 'body' };
 }
@@ -46,7 +48,11 @@ export function requestFirstCards(api: ApiClient, state: SearchState): Promise<Q
  * Shows the first cards and the exact count once `request` answers. A refusal (too expensive, an older server) or an
  * answer from another release leaves the page as it was: the scan's cards and the estimate still come.
  */
-export async function showFirstCards(request: Promise<QuerySearchResponse> | null, release: string, to: FirstCardTargets): Promise<FirstCards | null> {
+export async function showFirstCards(
+  request: Promise<QuerySearchResponse> | null,
+  release: string,
+  to: FirstCardTargets,
+): Promise<FirstCards | null> {
   let answer: QuerySearchResponse;
   try {
     if (request === null) return null;
@@ -57,8 +63,13 @@ export async function showFirstCards(request: Promise<QuerySearchResponse> | nul
   if (!to.current() || answer.index_version !== release) return null;
   to.exact.hidden = false;
   const late = to.late();
-  replaceChildren(to.exact, `Exactly ${plural(answer.articles, 'article matches', 'articles match')} the filters (all checked)`,
-    !late && answer.articles > answer.page.length ? `; the first ${formatCount(answer.page.length)} are listed first.` : '.');
+  replaceChildren(
+    to.exact,
+    `Exactly ${plural(answer.articles, 'article matches', 'articles match')} the filters (all checked)`,
+    !late && answer.articles > answer.page.length
+      ? `; the first ${formatCount(answer.page.length)} are listed first.`
+      : '.',
+  );
   if (late) return { keys: new Set(), articles: answer.articles };
   to.list.append(...answer.page.map((a) => renderQueryCard(a, release)));
   return { keys: new Set(answer.page.map((a) => articleKey(a.year, a.doc_ix))), articles: answer.articles };

@@ -21,12 +21,22 @@ export function renderQueryCard(a: QueryArticle, release: string): HTMLElement {
   const lead = title === null ? leadWords(`${left}${match}${right}`, cutStart) : null;
   const heading = h('span', { class: title === null ? 'untitled' : undefined }, title ?? lead);
   const citationBox = h('div', { class: 'citation-box' });
-  return h('article', { class: 'result', 'data-key': articleKey(a.year, a.doc_ix) },
-    h('header', {}, h('h3', {}, href ? h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, heading) : heading)),
+  return h(
+    'article',
+    { class: 'result', 'data-key': articleKey(a.year, a.doc_ix) },
+    h(
+      'header',
+      {},
+      h('h3', {}, href ? h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, heading) : heading),
+    ),
     ...cardMeta(m, source, href),
     h('p', { class: 'snippet' }, cutStart ? `…${left}` : left, h('mark', {}, match), right === '' ? '' : `${right}…`),
     h('p', { class: 'muted first-match' }, `First match of ${a.first.term}`),
-    h('div', { class: 'actions' }, citationButton(m, release, () => lead, citationBox)),
+    h(
+      'div',
+      { class: 'actions' },
+      citationButton(m, release, () => lead, citationBox),
+    ),
     citationBox,
   );
 }

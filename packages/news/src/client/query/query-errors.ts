@@ -12,10 +12,14 @@ export function errorPosition(e: unknown): number | null {
 export function queryRefusal(e: unknown): string | null {
   if (!(e instanceof ApiError) || e.status !== 422) return null;
   switch (e.code) {
-    case 'invalid_query': return `The query could not be read: ${e.message}.`;
-    case 'query_too_complex': return `The query has too many terms or a word* that stands for too many words: ${e.message}. Use fewer terms or a longer prefix.`;
-    case 'query_too_expensive': return 'This query takes too long to answer exactly. Add a rarer term with AND, narrow the crawl years, or add filters.';
-    default: return null;
+    case 'invalid_query':
+      return `The query could not be read: ${e.message}.`;
+    case 'query_too_complex':
+      return `The query has too many terms or a word* that stands for too many words: ${e.message}. Use fewer terms or a longer prefix.`;
+    case 'query_too_expensive':
+      return 'This query takes too long to answer exactly. Add a rarer term with AND, narrow the crawl years, or add filters.';
+    default:
+      return null;
   }
 }
 
@@ -27,9 +31,12 @@ export function markedQuery(query: string, position: number): HTMLElement {
   const chars = [...query];
   const at = Math.min(position - 1, chars.length);
   const marked = chars[at] ?? ' ';
-  return h('p', { class: 'query-error-at' },
+  return h(
+    'p',
+    { class: 'query-error-at' },
     h('span', { class: 'visually-hidden' }, `At character ${position}: `),
-    h('code', {}, chars.slice(0, at).join(''), h('mark', {}, marked), chars.slice(at + 1).join('')));
+    h('code', {}, chars.slice(0, at).join(''), h('mark', {}, marked), chars.slice(at + 1).join('')),
+  );
 }
 
 /** Character position (1-based, code points) as a UTF-16 index for the box's caret. */

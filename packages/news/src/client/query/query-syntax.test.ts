@@ -3,13 +3,32 @@ import { trimmedPhrase, usesQueryLanguage } from './query-syntax.ts';
 
 describe('usesQueryLanguage', () => {
   it('sends operators, quotes, parentheses, prefixes and title: to the query language', () => {
-    for (const q of ['oil AND prices', 'oil OR gas', 'oil NOT olive', 'climate NEAR/10 protest', '"oil prices"', '(a)', 'econom*', 'title:Merkel', 'Ölpreis* Berlin']) {
+    for (const q of [
+      'oil AND prices',
+      'oil OR gas',
+      'oil NOT olive',
+      'climate NEAR/10 protest',
+      '"oil prices"',
+      '(a)',
+      'econom*',
+      'title:Merkel',
+      'Ölpreis* Berlin',
+    ]) {
       expect(usesQueryLanguage(q), q).toBe(true);
     }
   });
 
   it('keeps plain phrases, lower-case operator words and a lone * as phrases', () => {
-    for (const q of ['oil prices', ' oil prices ', 'Bundesregierung', 'rock and roll', 'Near/3', 'ANDROID', '5 * 3', '東京']) {
+    for (const q of [
+      'oil prices',
+      ' oil prices ',
+      'Bundesregierung',
+      'rock and roll',
+      'Near/3',
+      'ANDROID',
+      '5 * 3',
+      '東京',
+    ]) {
       expect(usesQueryLanguage(q), q).toBe(false);
     }
   });

@@ -13,7 +13,9 @@ const OPERATOR_TOKEN = /^(?:AND|OR|NOT|NEAR\/\d+)$/;
  */
 export function usesQueryLanguage(input: string): boolean {
   if (/["()]/.test(input)) return true;
-  return input.split(/\s+/).some((t) => OPERATOR_TOKEN.test(t) || /^\p{L}[\p{L}\p{N}]*\*$/u.test(t) || t.startsWith('title:'));
+  return input
+    .split(/\s+/)
+    .some((t) => OPERATOR_TOKEN.test(t) || /^\p{L}[\p{L}\p{N}]*\*$/u.test(t) || t.startsWith('title:'));
 }
 
 /** The input with spaces trimmed from its ends, and whether any were (the page says so: issue 29 bug 8). */

@@ -46,7 +46,10 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
   } catch (e) {
     if (!ctx.current()) return;
     const refusal = queryRefusal(e);
-    if (refusal === null) { ctx.onError(e, () => void runQuerySearch(ctx)); return; }
+    if (refusal === null) {
+      ctx.onError(e, () => void runQuerySearch(ctx));
+      return;
+    }
     showRefusal(ctx, refusal, errorPosition(e));
     return;
   }
@@ -54,18 +57,54 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
   root.hidden = false;
   const list = h('div', { class: 'article-list' });
   const more = h('button', { type: 'button', hidden: true }, '');
-  replaceChildren(root,
-    h('div', { class: 'overview' },
-      h('div', { class: 'total-card' },
-        h('h2', { id: 'query-heading' }, h('span', { class: 'big' }, formatCount(answer.articles)), ' ',
-          h('span', {}, `${answer.articles === 1 ? 'article matches' : 'articles match'} the query${hasFilters(state.filters) ? ' and the filters' : ''}`)),
+  replaceChildren(
+    root,
+    h(
+      'div',
+      { class: 'overview' },
+      h(
+        'div',
+        { class: 'total-card' },
+        h(
+          'h2',
+          { id: 'query-heading' },
+          h('span', { class: 'big' }, formatCount(answer.articles)),
+          ' ',
+          h(
+            'span',
+            {},
+            `${answer.articles === 1 ? 'article matches' : 'articles match'} the query${hasFilters(state.filters) ? ' and the filters' : ''}`,
+          ),
+        ),
         h('p', { class: 'query-read' }, 'Searched for: ', h('code', {}, answer.query)),
-        answer.notes.length === 0 ? null : h('ul', { class: 'query-notes' }, ...answer.notes.map((n) => h('li', {}, `Read as typed, except: ${n}.`))),
-        h('p', { class: 'muted' }, `In ${ctx.years}, ${describeMatching(state.matching)}; exact count of articles · release ${answer.index_version}`),
-        ...answer.expansions.map((x) => h('p', { class: 'muted expansion' }, `${x.term} stood for ${x.words.length === 0 ? 'no word' : x.words.slice(0, EXPANSION_WORDS).map((w) => `${w.word} (${formatCount(w.occurrences)})`).join(', ')}${x.words.length > EXPANSION_WORDS ? `, and ${formatCount(x.words.length - EXPANSION_WORDS)} more` : ''}`))),
-      periodChart(answer, root)),
+        answer.notes.length === 0
+          ? null
+          : h('ul', { class: 'query-notes' }, ...answer.notes.map((n) => h('li', {}, `Read as typed, except: ${n}.`))),
+        h(
+          'p',
+          { class: 'muted' },
+          `In ${ctx.years}, ${describeMatching(state.matching)}; exact count of articles · release ${answer.index_version}`,
+        ),
+        ...answer.expansions.map((x) =>
+          h(
+            'p',
+            { class: 'muted expansion' },
+            `${x.term} stood for ${
+              x.words.length === 0
+                ? 'no word'
+                : x.words
+                    .slice(0, EXPANSION_WORDS)
+                    .map((w) => `${w.word} (${formatCount(w.occurrences)})`)
+                    .join(', ')
+            }${x.words.length > EXPANSION_WORDS ? `, and ${formatCount(x.words.length - EXPANSION_WORDS)} more` : ''}`,
+          ),
+        ),
+      ),
+      periodChart(answer, root),
+    ),
     list,
-    h('div', { class: 'more' }, more));
+    h('div', { class: 'more' }, more),
+  );
   if (answer.articles === 0) {
     list.append(h('p', { class: 'empty' }, `No article matches ${quotedQuery(answer.query)} in ${ctx.years}.`));
     ctx.status('No matching articles.', false);
@@ -83,34 +122,70 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
     const left = answer.articles - shown;
     more.textContent = `Show the next ${formatCount(Math.min(QUERY_PAGE_SIZE, left))} of ${formatCount(left)} articles`;
     if (focus) cards[0]?.querySelector<HTMLElement>('h3 a, button')?.focus();
-    ctx.status(`Showing ${formatCount(shown)} of ${plural(answer.articles, 'matching article', 'matching articles')}.`, false);
+    ctx.status(
+      `Showing ${formatCount(shown)} of ${plural(answer.articles, 'matching article', 'matching articles')}.`,
+      false,
+    );
   };
   addPage(answer, false);
   more.addEventListener('click', () => {
     if (cursor === null) return;
     more.disabled = true;
-    ctx.api.search({ ...state, pageSize: QUERY_PAGE_SIZE, cursor })
-      .then((page) => { if (ctx.current()) addPage(page, true); }, (e: unknown) => { if (ctx.current()) ctx.onError(e, () => more.click()); })
-      .finally(() => { more.disabled = false; });
+    ctx.api
+      .search({ ...state, pageSize: QUERY_PAGE_SIZE, cursor })
+      .then(
+        (page) => {
+          if (ctx.current()) addPage(page, true);
+        },
+        (e: unknown) => {
+          if (ctx.current()) ctx.onError(e, () => more.click());
+        },
+      )
+      .finally(() => {
+        more.disabled = false;
+      });
   });
 }
 
 /** Matching articles per crawl period, on the timeline's calendar axis. */
 function periodChart(answer: QuerySearchResponse, root: HTMLElement): HTMLElement {
   const caption = 'Matching articles per crawl period';
-  const chart = timelineChart([{ phrase: answer.query, periods: answer.periods.map((p) => ({ ...p, occurrences: p.articles, text_bytes: 0 })) }], 'raw');
-  if (chart.periods.length === 0) return h('figure', { class: 'chart' }, h('figcaption', {}, caption), h('p', { class: 'muted' }, 'No matching article in the selected crawl periods.'));
+  const chart = timelineChart(
+    [{ phrase: answer.query, periods: answer.periods.map((p) => ({ ...p, occurrences: p.articles, text_bytes: 0 })) }],
+    'raw',
+  );
+  if (chart.periods.length === 0)
+    return h(
+      'figure',
+      { class: 'chart' },
+      h('figcaption', {}, caption),
+      h('p', { class: 'muted' }, 'No matching article in the selected crawl periods.'),
+    );
   // The drawing's width is the figure's: the section is laid out already (shown before this is built).
   const width = Math.min(MAX_WIDTH, Math.max(0, root.clientWidth - 40));
-  return h('figure', { class: 'chart', 'data-testid': 'query-chart' }, h('figcaption', {}, caption), drawTimeline(chart, caption, width).element);
+  return h(
+    'figure',
+    { class: 'chart', 'data-testid': 'query-chart' },
+    h('figcaption', {}, caption),
+    drawTimeline(chart, caption, width).element,
+  );
 }
 
 /** A search with no match suggests Ignore capitals when that finds some (issue 29 bug 8). */
 async function suggestIgnoreCapitals(ctx: QueryViewContext, list: HTMLElement): Promise<void> {
   try {
-    const folded = await ctx.api.search({ ...ctx.state, matching: { ...ctx.state.matching, caseInsensitive: true }, pageSize: 0 });
+    const folded = await ctx.api.search({
+      ...ctx.state,
+      matching: { ...ctx.state.matching, caseInsensitive: true },
+      pageSize: 0,
+    });
     if (!ctx.current() || folded.articles === 0) return;
-    list.append(ignoreCapitalsOffer(`With Ignore capitals, ${plural(folded.articles, 'article matches', 'articles match')}.`, ctx.ignoreCapitals));
+    list.append(
+      ignoreCapitalsOffer(
+        `With Ignore capitals, ${plural(folded.articles, 'article matches', 'articles match')}.`,
+        ctx.ignoreCapitals,
+      ),
+    );
   } catch {
     // Only a suggestion: the answer without it stands.
   }
@@ -118,14 +193,25 @@ async function suggestIgnoreCapitals(ctx: QueryViewContext, list: HTMLElement): 
 
 /** "With Ignore capitals, …" and the button that searches so: shown when a search without it found nothing. */
 export function ignoreCapitalsOffer(found: string, run: () => void): HTMLElement {
-  return h('p', { class: 'suggestion' }, `${found} `, h('button', { type: 'button', class: 'primary', onclick: run }, 'Search with Ignore capitals'));
+  return h(
+    'p',
+    { class: 'suggestion' },
+    `${found} `,
+    h('button', { type: 'button', class: 'primary', onclick: run }, 'Search with Ignore capitals'),
+  );
 }
 
 function showRefusal(ctx: QueryViewContext, message: string, position: number | null): void {
   ctx.root.hidden = false;
-  replaceChildren(ctx.root, h('div', { class: 'query-error', role: 'alert' },
-    h('p', {}, message),
-    position === null ? null : markedQuery(ctx.state.query, position)));
+  replaceChildren(
+    ctx.root,
+    h(
+      'div',
+      { class: 'query-error', role: 'alert' },
+      h('p', {}, message),
+      position === null ? null : markedQuery(ctx.state.query, position),
+    ),
+  );
   ctx.status('', false);
   if (position !== null) {
     const at = caretIndex(ctx.state.query, position);

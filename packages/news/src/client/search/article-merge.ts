@@ -54,8 +54,13 @@ export class ArticleSet {
         continue;
       }
       const article: MergedArticle = {
-        key, year: doc.year, docIx: doc.doc_ix, occurrences: doc.occurrences,
-        firstShardId: page.shard_id, firstRank: doc.first_rank, metadata: doc.metadata,
+        key,
+        year: doc.year,
+        docIx: doc.doc_ix,
+        occurrences: doc.occurrences,
+        firstShardId: page.shard_id,
+        firstRank: doc.first_rank,
+        metadata: doc.metadata,
       };
       this.byKey.set(key, article);
       added.push(article);
@@ -81,7 +86,11 @@ export class ArticleSet {
   }
 
   totals(): ExaminationTotals {
-    return { examinedOccurrences: this.examined, matchingOccurrences: this.matching, matchingArticles: this.byKey.size };
+    return {
+      examinedOccurrences: this.examined,
+      matchingOccurrences: this.matching,
+      matchingArticles: this.byKey.size,
+    };
   }
 
   private addInterval(next: ExaminedInterval): void {

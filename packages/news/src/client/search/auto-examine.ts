@@ -21,13 +21,17 @@ export const defaultAutoExamineOptions = { maxSteps: 500, maxMs: 20_000 } as con
  * Examines further steps by itself while filters leave fewer than `wanted` matching articles loaded (issue 13
  * bug 6: "the" with language `ja` took 142 clicks before the first card). Returns the articles every step added.
  */
-export async function examineUntilEnough(s: SearchSession, opts: AutoExamineOptions, now: () => number = () => Date.now()): Promise<MergedArticle[]> {
+export async function examineUntilEnough(
+  s: SearchSession,
+  opts: AutoExamineOptions,
+  now: () => number = () => Date.now(),
+): Promise<MergedArticle[]> {
   const added: MergedArticle[] = [];
   const start = now();
   for (let step = 0; step < opts.maxSteps && now() - start < opts.maxMs; step++) {
     if (s.done || !opts.alive() || s.articles.totals().matchingArticles >= opts.wanted || !opts.mayFindMore()) break;
     opts.progress();
-    added.push(...await s.examineNext());
+    added.push(...(await s.examineNext()));
   }
   return added;
 }

@@ -45,7 +45,10 @@ export function citationText(c: CitationInput): string {
   const title = text(m, 'title');
   const published = day(text(m, 'publish_date'));
   const crawled = day(text(m, 'warc_date'));
-  const dates = [published === null ? null : `Published ${published}`, crawled === null ? null : `crawled ${crawled}`].filter((d) => d !== null);
+  const dates = [
+    published === null ? null : `Published ${published}`,
+    crawled === null ? null : `crawled ${crawled}`,
+  ].filter((d) => d !== null);
   const url = text(m, 'url');
   const hash = text(m, 'text_xxhash64');
   const parts = [

@@ -29,7 +29,8 @@ export function segmentsOf(found: FindResponse): Segment[] {
   const out: Segment[] = [];
   found.shard_ids.forEach((shardId, i) => {
     const seg = found.segment_by_shard[i];
-    if (seg !== undefined && seg[1] > seg[0]) out.push({ shardId, year: found.shard_years[i] ?? shardId.slice(0, 4), lo: seg[0], hi: seg[1] });
+    if (seg !== undefined && seg[1] > seg[0])
+      out.push({ shardId, year: found.shard_years[i] ?? shardId.slice(0, 4), lo: seg[0], hi: seg[1] });
   });
   return out;
 }
@@ -47,7 +48,11 @@ export function isExhausted(segments: readonly Segment[], cursor: Cursor): boole
  * @example planPages([{shardId:'2024-01',year:'2024',lo:0,hi:700},{shardId:'2024-02',year:'2024',lo:5,hi:905}], {segment:0,rank:0})
  *   // pages [0,700) of 2024-01 and [5,305) of 2024-02; next cursor {segment:1, rank:305}
  */
-export function planPages(segments: readonly Segment[], cursor: Cursor, budget = EXAMINE_BUDGET): { pages: PageRange[]; next: Cursor } {
+export function planPages(
+  segments: readonly Segment[],
+  cursor: Cursor,
+  budget = EXAMINE_BUDGET,
+): { pages: PageRange[]; next: Cursor } {
   const pages: PageRange[] = [];
   let { segment, rank } = cursor;
   let left = budget;

@@ -17,12 +17,14 @@ describe('lead sentence', () => {
   });
 
   it('is never longer than the limit plus the ellipsis and is a prefix of the folded text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 400 }), (text) => {
-      const lead = leadSentence(text);
-      const folded = text.replace(/\s+/g, ' ').trim();
-      expect(lead.length).toBeLessThanOrEqual(LEAD_MAX_CHARS + 1);
-      expect(folded.startsWith(lead.replace(/…$/, ''))).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (text) => {
+        const lead = leadSentence(text);
+        const folded = text.replace(/\s+/g, ' ').trim();
+        expect(lead.length).toBeLessThanOrEqual(LEAD_MAX_CHARS + 1);
+        expect(folded.startsWith(lead.replace(/…$/, ''))).toBe(true);
+      }),
+    );
   });
 
   it('heads an article shown on its own by its title, else its lead sentence, never "Untitled article" when text is there', () => {

@@ -13,7 +13,10 @@ export const DEFAULT_MATCHING: MatchingOptions = Object.freeze({ caseInsensitive
 
 /** The options as request fields; the defaults are left out so requests stay the spec's. */
 export function matchingFields(m: MatchingOptions): { case?: 'insensitive'; whole_word?: true } {
-  return { ...(m.caseInsensitive ? { case: 'insensitive' as const } : {}), ...(m.wholeWord ? { whole_word: true as const } : {}) };
+  return {
+    ...(m.caseInsensitive ? { case: 'insensitive' as const } : {}),
+    ...(m.wholeWord ? { whole_word: true as const } : {}),
+  };
 }
 
 /** URL keys: `case=insensitive`, `whole_word=1` (any other value means the default). */

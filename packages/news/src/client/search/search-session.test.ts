@@ -20,13 +20,21 @@ let holdLater = false;
 let releaseLater = () => {};
 let laterReleased = Promise.resolve();
 const waiting: (() => void)[] = [];
-const flush = () => { for (const answer of waiting.splice(0)) answer(); };
+const flush = () => {
+  for (const answer of waiting.splice(0)) answer();
+};
 const asked: string[] = [];
 
 beforeAll(async () => {
   ({ base, close } = await startJsonServer((path, body, reply) => {
     if (path === '/api/v2/find') {
-      return reply(200, { index_version: 'v1', total_occurrences: 6, segment_by_shard: SHARDS.map(() => [0, 2]), shard_ids: SHARDS, shard_years: SHARDS.map(() => '2024') });
+      return reply(200, {
+        index_version: 'v1',
+        total_occurrences: 6,
+        segment_by_shard: SHARDS.map(() => [0, 2]),
+        shard_ids: SHARDS,
+        shard_years: SHARDS.map(() => '2024'),
+      });
     }
     const shard = String(body?.['shard_id']);
     asked.push(shard);
@@ -34,15 +42,25 @@ beforeAll(async () => {
     mostInFlight = Math.max(mostInFlight, inFlight);
     const position = SHARDS.indexOf(shard);
     // The last shard answers first, so merging in arrival order would reverse the articles.
-    const answer = () => setTimeout(() => {
-      inFlight--;
-      if (failOnce.delete(shard)) return reply(500, { detail: 'worker fault' });
-      reply(200, {
-        index_version: 'v1', shard_id: shard, rank_from: body?.['rank_from'], rank_to: body?.['rank_to'], page_occurrences: 2,
-        page_distinct_documents: 1, page_matching_documents: 1, page_matching_occurrences: 2,
-        documents: [{ year: '2024', doc_ix: position, occurrences: 2, first_rank: 0, metadata: { title: shard } }],
-      });
-    }, (SHARDS.length - position) * 20);
+    const answer = () =>
+      setTimeout(
+        () => {
+          inFlight--;
+          if (failOnce.delete(shard)) return reply(500, { detail: 'worker fault' });
+          reply(200, {
+            index_version: 'v1',
+            shard_id: shard,
+            rank_from: body?.['rank_from'],
+            rank_to: body?.['rank_to'],
+            page_occurrences: 2,
+            page_distinct_documents: 1,
+            page_matching_documents: 1,
+            page_matching_occurrences: 2,
+            documents: [{ year: '2024', doc_ix: position, occurrences: 2, first_rank: 0, metadata: { title: shard } }],
+          });
+        },
+        (SHARDS.length - position) * 20,
+      );
     if (holdLater) {
       void (position > 0 ? laterReleased : Promise.resolve()).then(answer);
       return;
@@ -73,9 +91,14 @@ describe('SearchSession.examineNext', () => {
   it('reports the first page while later pages are still on their way', async () => {
     const s = await SearchSession.start(new ApiClient(base), state);
     holdLater = true;
-    laterReleased = new Promise<void>((r) => { releaseLater = r; });
+    laterReleased = new Promise<void>((r) => {
+      releaseLater = r;
+    });
     const unansweredAtReport: number[] = [];
-    await s.examineNext(() => { unansweredAtReport.push(inFlight); releaseLater(); });
+    await s.examineNext(() => {
+      unansweredAtReport.push(inFlight);
+      releaseLater();
+    });
     holdLater = false;
     expect(unansweredAtReport[0]).toBe(2);
     expect(s.articles.articles().map((a) => a.firstShardId)).toEqual(SHARDS);

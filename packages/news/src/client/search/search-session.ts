@@ -2,10 +2,18 @@ import { StaleReleaseError, type ApiClient } from '../api/api-client.ts';
 import type { FindResponse, GetDocResponse } from '../api/types.ts';
 import type { LoadedOccurrence } from '../export/export-data.ts';
 import { ArticleSet, type MergedArticle } from './article-merge.ts';
-import { EXAMINE_BUDGET, isExhausted, planPages, remainingRanks, segmentsOf, startCursor, type Cursor, type Segment } from './examine-plan.ts';
+import {
+  EXAMINE_BUDGET,
+  isExhausted,
+  planPages,
+  remainingRanks,
+  segmentsOf,
+  startCursor,
+  type Cursor,
+  type Segment,
+} from './examine-plan.ts';
 import type { SearchState } from './url-state.ts';
 import { SNIPPET_CONTEXT_BYTES, snippetCuts, snippetText } from './snippet.ts';
-
 
 /**
  * One search against one corpus release: find, then examinations of at most 1,000 ranks, merged into articles.
@@ -20,13 +28,23 @@ export class SearchSession {
   private readonly snippets = new Map<string, Promise<GetDocResponse>>();
   stale: StaleReleaseError | null = null;
 
-  private constructor(private readonly api: ApiClient, readonly state: SearchState, readonly found: FindResponse) {
+  private constructor(
+    private readonly api: ApiClient,
+    readonly state: SearchState,
+    readonly found: FindResponse,
+  ) {
     this.segments = segmentsOf(found);
     this.cursor = startCursor(this.segments);
   }
 
   static async start(api: ApiClient, state: SearchState): Promise<SearchSession> {
-    const found = await api.find({ query: state.query, index: state.index, yearMin: state.yearMin, yearMax: state.yearMax, matching: state.matching });
+    const found = await api.find({
+      query: state.query,
+      index: state.index,
+      yearMin: state.yearMin,
+      yearMax: state.yearMax,
+      matching: state.matching,
+    });
     return new SearchSession(api, state, found);
   }
 
@@ -50,10 +68,20 @@ export class SearchSession {
    */
   async examineNext(onPage?: (added: MergedArticle[]) => void): Promise<MergedArticle[]> {
     const { pages, next } = planPages(this.segments, this.cursor, EXAMINE_BUDGET);
-    const answers = pages.map((page) => this.guard(this.api.documents({
-      index: this.state.index, query: this.state.query, shardId: page.shardId, rankFrom: page.rankFrom, rankTo: page.rankTo,
-      version: this.release, filters: this.state.filters, matching: this.state.matching,
-    })));
+    const answers = pages.map((page) =>
+      this.guard(
+        this.api.documents({
+          index: this.state.index,
+          query: this.state.query,
+          shardId: page.shardId,
+          rankFrom: page.rankFrom,
+          rankTo: page.rankTo,
+          version: this.release,
+          filters: this.state.filters,
+          matching: this.state.matching,
+        }),
+      ),
+    );
     // A later page may fail while an earlier one is awaited; its failure is raised in order below.
     for (const a of answers) a.catch(() => {});
     const added: MergedArticle[] = [];
@@ -71,13 +99,27 @@ export class SearchSession {
   snippet(article: MergedArticle): Promise<GetDocResponse> {
     let p = this.snippets.get(article.key);
     if (p === undefined) {
-      p = this.guard(this.api.getDoc({
-        index: this.state.index, query: this.state.query, shardId: article.firstShardId, rank: article.firstRank,
-        version: this.release, maxCtxLen: SNIPPET_CONTEXT_BYTES, matching: this.state.matching,
-      })).then((doc) => {
+      p = this.guard(
+        this.api.getDoc({
+          index: this.state.index,
+          query: this.state.query,
+          shardId: article.firstShardId,
+          rank: article.firstRank,
+          version: this.release,
+          maxCtxLen: SNIPPET_CONTEXT_BYTES,
+          matching: this.state.matching,
+        }),
+      ).then((doc) => {
         // The sample records the snippet as the card shows it: whole words, an ellipsis where the article goes on.
         const snippet = snippetText(doc.spans, snippetCuts(doc, new TextEncoder().encode(this.state.query).length));
-        this.sample.push({ shardId: doc.shard_id, rank: doc.rank, year: doc.year, docIx: doc.doc_ix, snippet, metadata: doc.metadata });
+        this.sample.push({
+          shardId: doc.shard_id,
+          rank: doc.rank,
+          year: doc.year,
+          docIx: doc.doc_ix,
+          snippet,
+          metadata: doc.metadata,
+        });
         return doc;
       });
       p.catch(() => this.snippets.delete(article.key));
@@ -88,10 +130,18 @@ export class SearchSession {
 
   /** The whole article (get_doc full_text); the API refuses articles over 1 MiB with `article_too_large`. */
   fullText(article: MergedArticle): Promise<GetDocResponse> {
-    return this.guard(this.api.getDoc({
-      index: this.state.index, query: this.state.query, shardId: article.firstShardId, rank: article.firstRank,
-      version: this.release, maxCtxLen: 1, fullText: true, matching: this.state.matching,
-    }));
+    return this.guard(
+      this.api.getDoc({
+        index: this.state.index,
+        query: this.state.query,
+        shardId: article.firstShardId,
+        rank: article.firstRank,
+        version: this.release,
+        maxCtxLen: 1,
+        fullText: true,
+        matching: this.state.matching,
+      }),
+    );
   }
 
   private async guard<T>(p: Promise<T>): Promise<T> {

@@ -13,7 +13,10 @@ export interface SnippetCuts {
  * The window holds SNIPPET_CONTEXT_BYTES each side unless the article ends first (less up to 3 bytes, since the
  * server shrinks the window to whole UTF-8 characters); a full side therefore means the article goes on.
  */
-export function snippetCuts(doc: Pick<GetDocResponse, 'disp_len' | 'doc_len' | 'needle_offset'>, queryBytes: number): SnippetCuts {
+export function snippetCuts(
+  doc: Pick<GetDocResponse, 'disp_len' | 'doc_len' | 'needle_offset'>,
+  queryBytes: number,
+): SnippetCuts {
   const after = doc.disp_len - doc.needle_offset - queryBytes;
   return {
     cutStart: doc.needle_offset >= SNIPPET_CONTEXT_BYTES - 3,
@@ -46,6 +49,8 @@ export function snippetPieces(spans: readonly Span[], cuts: Partial<SnippetCuts>
  *   // '… of the Bundestag said …'
  */
 export function snippetText(spans: readonly Span[], cuts: SnippetCuts): string {
-  const body = snippetPieces(spans, cuts).map((p) => p.text).join('');
+  const body = snippetPieces(spans, cuts)
+    .map((p) => p.text)
+    .join('');
   return `${cuts.cutStart ? '… ' : ''}${body}${cuts.cutEnd ? ' …' : ''}`;
 }

@@ -14,10 +14,21 @@ export interface SearchState {
 export const DEFAULT_INDEX = 'news';
 
 export const EMPTY_FILTERS: FilterLists = Object.freeze({
-  languages: [], commonlingua_languages: [], topics: [], sources: [], countries: [],
+  languages: [],
+  commonlingua_languages: [],
+  topics: [],
+  sources: [],
+  countries: [],
 });
 
-export const EMPTY_STATE: SearchState = Object.freeze({ query: '', index: DEFAULT_INDEX, yearMin: null, yearMax: null, filters: EMPTY_FILTERS, matching: DEFAULT_MATCHING });
+export const EMPTY_STATE: SearchState = Object.freeze({
+  query: '',
+  index: DEFAULT_INDEX,
+  yearMin: null,
+  yearMax: null,
+  filters: EMPTY_FILTERS,
+  matching: DEFAULT_MATCHING,
+});
 
 /**
  * Splits a filter box's text into values: separated by semicolons, trimmed, empty and repeated values dropped.
@@ -48,7 +59,9 @@ export function parseYear(text: string | null | undefined): number | null {
 /** Reads a search from a URL query string (`?q=…&index=…&year_min=…&languages=de;en`). Unknown keys are ignored. */
 export function parseSearchState(search: string): SearchState {
   const p = new URLSearchParams(search);
-  const filters = Object.fromEntries(FILTER_NAMES.map((name) => [name, splitFilterValues(p.get(name) ?? '')])) as unknown as FilterLists;
+  const filters = Object.fromEntries(
+    FILTER_NAMES.map((name) => [name, splitFilterValues(p.get(name) ?? '')]),
+  ) as unknown as FilterLists;
   const index = p.get('index')?.trim() ?? '';
   return {
     query: p.get('q') ?? '',
@@ -68,17 +81,24 @@ export function parseSearchState(search: string): SearchState {
 export function linkProblems(search: string): string[] {
   const p = new URLSearchParams(search);
   const problems: string[] = [];
-  for (const [key, which] of [['year_min', 'first'], ['year_max', 'last']] as const) {
+  for (const [key, which] of [
+    ['year_min', 'first'],
+    ['year_max', 'last'],
+  ] as const) {
     const raw = p.get(key)?.trim() ?? '';
     if (raw !== '' && parseYear(raw) === null) {
-      problems.push(`The link's ${which} crawl year “${raw}” is not a four-digit year from 1900 to 2200, so it was left out.`);
+      problems.push(
+        `The link's ${which} crawl year “${raw}” is not a four-digit year from 1900 to 2200, so it was left out.`,
+      );
     }
   }
   const index = p.get('index')?.trim() ?? '';
-  if (index !== '' && !/^[a-z0-9_]{1,100}$/.test(index)) problems.push(`The link's index “${index}” is not an index name, so ${DEFAULT_INDEX} is searched.`);
+  if (index !== '' && !/^[a-z0-9_]{1,100}$/.test(index))
+    problems.push(`The link's index “${index}” is not an index name, so ${DEFAULT_INDEX} is searched.`);
   const min = parseYear(p.get('year_min'));
   const max = parseYear(p.get('year_max'));
-  if (min !== null && max !== null && min > max) problems.push(`The link's first crawl year (${min}) is after its last (${max}), so nothing can match.`);
+  if (min !== null && max !== null && min > max)
+    problems.push(`The link's first crawl year (${min}) is after its last (${max}), so nothing can match.`);
   return problems;
 }
 

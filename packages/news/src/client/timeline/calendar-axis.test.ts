@@ -18,14 +18,21 @@ describe('the calendar time axis', () => {
     expect(periodPositions(['2020-01'])).toEqual([0.5]);
   });
   it('keeps positions increasing and proportional to calendar months for any sorted months', () => {
-    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 2000 * 12, max: 2030 * 12 }), { minLength: 2, maxLength: 40 }), (raw) => {
-      const months = [...raw].sort((x, y) => x - y);
-      const periods = months.map((m) => `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`);
-      const pos = periodPositions(periods);
-      const span = (months.at(-1) as number) - (months[0] as number);
-      return pos.every((p, i) => Math.abs(p - ((months[i] as number) - (months[0] as number)) / span) < 1e-12)
-        && calendarGaps(periods).reduce((n, g) => n + g.missing, 0) === span + 1 - months.length;
-    }));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 2000 * 12, max: 2030 * 12 }), { minLength: 2, maxLength: 40 }),
+        (raw) => {
+          const months = [...raw].sort((x, y) => x - y);
+          const periods = months.map((m) => `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`);
+          const pos = periodPositions(periods);
+          const span = (months.at(-1) as number) - (months[0] as number);
+          return (
+            pos.every((p, i) => Math.abs(p - ((months[i] as number) - (months[0] as number)) / span) < 1e-12) &&
+            calendarGaps(periods).reduce((n, g) => n + g.missing, 0) === span + 1 - months.length
+          );
+        },
+      ),
+    );
   });
   it('finds the period nearest a pointer position', () => {
     expect(nearestPeriod([0, 0.99, 1], 0.4)).toBe(0);

@@ -55,6 +55,8 @@ export function calendarGaps(periods: readonly string[]): CalendarGap[] {
  */
 export function nearestPeriod(positions: readonly number[], fraction: number): number {
   let best = 0;
-  positions.forEach((p, i) => { if (Math.abs(p - fraction) < Math.abs((positions[best] ?? 0) - fraction)) best = i; });
+  positions.forEach((p, i) => {
+    if (Math.abs(p - fraction) < Math.abs((positions[best] ?? 0) - fraction)) best = i;
+  });
   return best;
 }

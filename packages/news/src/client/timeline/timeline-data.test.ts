@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { TimelinePeriod } from '../api/research-types.ts';
-import { filteredPeriods, formatMeasure, measureValue, timelineChart, timelineTicks, type TimelineSeries } from './timeline-data.ts';
+import {
+  filteredPeriods,
+  formatMeasure,
+  measureValue,
+  timelineChart,
+  timelineTicks,
+  type TimelineSeries,
+} from './timeline-data.ts';
 
-const period = (p: string, occurrences: number, articles = 1000, bytes = 2_000_000): TimelinePeriod =>
-  ({ period: p, year: p.slice(0, 4), occurrences, articles, text_bytes: bytes, shard_ids: [p] });
+const period = (p: string, occurrences: number, articles = 1000, bytes = 2_000_000): TimelinePeriod => ({
+  period: p,
+  year: p.slice(0, 4),
+  occurrences,
+  articles,
+  text_bytes: bytes,
+  shard_ids: [p],
+});
 
 describe('timeline measures', () => {
-  it('divides by the period\'s text bytes or articles, and keeps raw counts', () => {
+  it("divides by the period's text bytes or articles, and keeps raw counts", () => {
     const p = period('2024-01', 3, 1500, 2_000_000);
     expect(measureValue(p, 'per_million_bytes')).toBe(1.5);
     expect(measureValue(p, 'per_1000_articles')).toBe(2);
@@ -30,11 +43,32 @@ describe('timeline measures', () => {
 
 describe('timeline chart', () => {
   it('zooms to the periods from the first to the last occurrence of any phrase, keeping gaps between', () => {
-    const a: TimelineSeries = { phrase: 'a', periods: [period('2024-01', 0), period('2024-02', 2), period('2024-03', 0), period('2024-04', 0), period('2024-05', 0)] };
-    const b: TimelineSeries = { phrase: 'b', periods: [period('2024-01', 0), period('2024-02', 0), period('2024-03', 0), period('2024-04', 5), period('2024-05', 0)] };
+    const a: TimelineSeries = {
+      phrase: 'a',
+      periods: [
+        period('2024-01', 0),
+        period('2024-02', 2),
+        period('2024-03', 0),
+        period('2024-04', 0),
+        period('2024-05', 0),
+      ],
+    };
+    const b: TimelineSeries = {
+      phrase: 'b',
+      periods: [
+        period('2024-01', 0),
+        period('2024-02', 0),
+        period('2024-03', 0),
+        period('2024-04', 5),
+        period('2024-05', 0),
+      ],
+    };
     const c = timelineChart([a, b], 'raw');
     expect(c.periods).toEqual(['2024-02', '2024-03', '2024-04']);
-    expect(c.series.map((s) => s.points.map((p) => p.value))).toEqual([[2, 0, 0], [0, 0, 5]]);
+    expect(c.series.map((s) => s.points.map((p) => p.value))).toEqual([
+      [2, 0, 0],
+      [0, 0, 5],
+    ]);
     expect(c.max).toBe(5);
     expect(c.yearly).toBe(false);
   });
@@ -45,22 +79,35 @@ describe('timeline chart', () => {
   });
 
   it('keeps every occurrence inside the zoomed range and the maximum equal to the largest value', () => {
-    const months = fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { minLength: 1, maxLength: 12 })
-      .map((ms) => ms.sort((x, y) => x - y).map((m) => `${2000 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`));
+    const months = fc
+      .uniqueArray(fc.integer({ min: 0, max: 60 }), { minLength: 1, maxLength: 12 })
+      .map((ms) =>
+        ms.sort((x, y) => x - y).map((m) => `${2000 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`),
+      );
     const counts = fc.array(fc.array(fc.nat(40), { minLength: 12, maxLength: 12 }), { minLength: 1, maxLength: 5 });
-    fc.assert(fc.property(months, counts, fc.constantFrom('raw', 'per_million_bytes', 'per_1000_articles' as const), (ps, cs, measure) => {
-      const series = cs.map((row, i) => ({ phrase: `p${i}`, periods: ps.map((p, j) => period(p, row[j] ?? 0, 100 + j, 10_000 * (j + 1))) }));
-      const chart = timelineChart(series, measure);
-      const shownTotal = chart.series.reduce((s, x) => s + x.points.reduce((t, p) => t + p.occurrences, 0), 0);
-      const total = series.reduce((s, x) => s + x.periods.reduce((t, p) => t + p.occurrences, 0), 0);
-      expect(shownTotal).toBe(total);
-      const values = chart.series.flatMap((s) => s.points.map((p) => p.value ?? 0));
-      expect(chart.max).toBe(values.length === 0 ? 0 : Math.max(...values));
-      if (chart.periods.length > 0) {
-        expect(chart.series.some((s) => (s.points[0]?.occurrences ?? 0) > 0)).toBe(true);
-        expect(chart.series.some((s) => (s.points.at(-1)?.occurrences ?? 0) > 0)).toBe(true);
-      }
-    }));
+    fc.assert(
+      fc.property(
+        months,
+        counts,
+        fc.constantFrom('raw', 'per_million_bytes', 'per_1000_articles' as const),
+        (ps, cs, measure) => {
+          const series = cs.map((row, i) => ({
+            phrase: `p${i}`,
+            periods: ps.map((p, j) => period(p, row[j] ?? 0, 100 + j, 10_000 * (j + 1))),
+          }));
+          const chart = timelineChart(series, measure);
+          const shownTotal = chart.series.reduce((s, x) => s + x.points.reduce((t, p) => t + p.occurrences, 0), 0);
+          const total = series.reduce((s, x) => s + x.periods.reduce((t, p) => t + p.occurrences, 0), 0);
+          expect(shownTotal).toBe(total);
+          const values = chart.series.flatMap((s) => s.points.map((p) => p.value ?? 0));
+          expect(chart.max).toBe(values.length === 0 ? 0 : Math.max(...values));
+          if (chart.periods.length > 0) {
+            expect(chart.series.some((s) => (s.points[0]?.occurrences ?? 0) > 0)).toBe(true);
+            expect(chart.series.some((s) => (s.points.at(-1)?.occurrences ?? 0) > 0)).toBe(true);
+          }
+        },
+      ),
+    );
   });
 });
 
@@ -69,38 +116,52 @@ describe('timeline axis ticks', () => {
     expect(timelineTicks(0)).toEqual([0]);
     expect(timelineTicks(37)).toEqual([0, 10, 20, 30, 40]);
     expect(timelineTicks(0.7)).toEqual([0, 0.2, 0.4, 0.6, 0.8]);
-    fc.assert(fc.property(fc.double({ min: 1e-6, max: 1e9, noNaN: true }), (max) => {
-      const t = timelineTicks(max);
-      expect(t[0]).toBe(0);
-      expect(t.at(-1)).toBeGreaterThanOrEqual(max * (1 - 1e-9));
-      expect(t.length).toBeLessThanOrEqual(11);
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: 1e-6, max: 1e9, noNaN: true }), (max) => {
+        const t = timelineTicks(max);
+        expect(t[0]).toBe(0);
+        expect(t.at(-1)).toBeGreaterThanOrEqual(max * (1 - 1e-9));
+        expect(t.length).toBeLessThanOrEqual(11);
+      }),
+    );
   });
 });
 
 describe('filtered timeline', () => {
-  it('takes each period\'s matching occurrences from the estimate and keeps the period\'s articles and bytes', () => {
+  it("takes each period's matching occurrences from the estimate and keeps the period's articles and bytes", () => {
     const all = [period('2024-01', 10, 500, 1_000_000), period('2024-02', 7), period('2024-03', 3)];
-    const out = filteredPeriods(all, [{ period: '2024-01', occurrences: 4 }, { period: '2024-03', occurrences: 1 }, { period: '2099-01', occurrences: 9 }]);
+    const out = filteredPeriods(all, [
+      { period: '2024-01', occurrences: 4 },
+      { period: '2024-03', occurrences: 1 },
+      { period: '2099-01', occurrences: 9 },
+    ]);
     expect(out.map((p) => [p.period, p.occurrences, p.articles, p.text_bytes])).toEqual([
-      ['2024-01', 4, 500, 1_000_000], ['2024-02', 0, 1000, 2_000_000], ['2024-03', 1, 1000, 2_000_000],
+      ['2024-01', 4, 500, 1_000_000],
+      ['2024-02', 0, 1000, 2_000_000],
+      ['2024-03', 1, 1000, 2_000_000],
     ]);
     expect(measureValue(out[0]!, 'per_million_bytes')).toBe(4);
   });
 
-  it('keeps the timeline\'s periods in order and sums to the estimate\'s counts over those periods', () => {
-    fc.assert(fc.property(
-      fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { maxLength: 20 }),
-      fc.array(fc.record({ month: fc.integer({ min: 0, max: 40 }), n: fc.nat(1000) }), { maxLength: 20 }),
-      (months, est) => {
-        const name = (m: number) => `20${String(10 + Math.floor(m / 12))}-${String((m % 12) + 1).padStart(2, '0')}`;
-        const periods = [...months].sort((a, b) => a - b).map((m) => period(name(m), 5));
-        const tally = new Map<string, number>();
-        for (const e of est) tally.set(name(e.month), e.n); // the estimate lists each period once: last one wins
-        const out = filteredPeriods(periods, [...tally].map(([p, occurrences]) => ({ period: p, occurrences })));
-        expect(out.map((p) => p.period)).toEqual(periods.map((p) => p.period));
-        const expected = periods.reduce((sum, p) => sum + (tally.get(p.period) ?? 0), 0);
-        expect(out.reduce((sum, p) => sum + p.occurrences, 0)).toBe(expected);
-      }));
+  it("keeps the timeline's periods in order and sums to the estimate's counts over those periods", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { maxLength: 20 }),
+        fc.array(fc.record({ month: fc.integer({ min: 0, max: 40 }), n: fc.nat(1000) }), { maxLength: 20 }),
+        (months, est) => {
+          const name = (m: number) => `20${String(10 + Math.floor(m / 12))}-${String((m % 12) + 1).padStart(2, '0')}`;
+          const periods = [...months].sort((a, b) => a - b).map((m) => period(name(m), 5));
+          const tally = new Map<string, number>();
+          for (const e of est) tally.set(name(e.month), e.n); // the estimate lists each period once: last one wins
+          const out = filteredPeriods(
+            periods,
+            [...tally].map(([p, occurrences]) => ({ period: p, occurrences })),
+          );
+          expect(out.map((p) => p.period)).toEqual(periods.map((p) => p.period));
+          const expected = periods.reduce((sum, p) => sum + (tally.get(p.period) ?? 0), 0);
+          expect(out.reduce((sum, p) => sum + p.occurrences, 0)).toBe(expected);
+        },
+      ),
+    );
   });
 });

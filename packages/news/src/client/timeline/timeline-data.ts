@@ -37,20 +37,29 @@ export interface TimelineChart {
 }
 
 /** A period's value under a measure. @example measureValue({occurrences: 3, articles: 1500, text_bytes: 2e6}, 'per_million_bytes') // 1.5 */
-export function measureValue(p: Pick<TimelinePeriod, 'occurrences' | 'articles' | 'text_bytes'>, measure: TimelineMeasure): number | null {
+export function measureValue(
+  p: Pick<TimelinePeriod, 'occurrences' | 'articles' | 'text_bytes'>,
+  measure: TimelineMeasure,
+): number | null {
   switch (measure) {
-    case 'raw': return p.occurrences;
-    case 'per_million_bytes': return p.text_bytes > 0 ? (p.occurrences * 1_000_000) / p.text_bytes : null;
-    case 'per_1000_articles': return p.articles > 0 ? (p.occurrences * 1000) / p.articles : null;
+    case 'raw':
+      return p.occurrences;
+    case 'per_million_bytes':
+      return p.text_bytes > 0 ? (p.occurrences * 1_000_000) / p.text_bytes : null;
+    case 'per_1000_articles':
+      return p.articles > 0 ? (p.occurrences * 1000) / p.articles : null;
   }
 }
 
 /** Axis and legend wording of each measure. */
 export function measureLabel(measure: TimelineMeasure): string {
   switch (measure) {
-    case 'raw': return 'occurrences';
-    case 'per_million_bytes': return 'occurrences per million bytes of text';
-    case 'per_1000_articles': return 'occurrences per 1,000 articles';
+    case 'raw':
+      return 'occurrences';
+    case 'per_million_bytes':
+      return 'occurrences per million bytes of text';
+    case 'per_1000_articles':
+      return 'occurrences per 1,000 articles';
   }
 }
 
@@ -61,7 +70,8 @@ export function measureLabel(measure: TimelineMeasure): string {
  */
 export function timelineChart(series: readonly TimelineSeries[], measure: TimelineMeasure): TimelineChart {
   const all = [...new Set(series.flatMap((s) => s.periods.map((p) => p.period)))].sort();
-  const occurs = (period: string) => series.some((s) => s.periods.some((p) => p.period === period && p.occurrences > 0));
+  const occurs = (period: string) =>
+    series.some((s) => s.periods.some((p) => p.period === period && p.occurrences > 0));
   const first = all.findIndex(occurs);
   const last = all.findLastIndex(occurs);
   const periods = first === -1 ? [] : all.slice(first, last + 1);
@@ -71,12 +81,24 @@ export function timelineChart(series: readonly TimelineSeries[], measure: Timeli
       phrase: s.phrase,
       points: periods.map((period): TimelinePoint => {
         const p = byPeriod.get(period) ?? { occurrences: 0, articles: 0, text_bytes: 0 };
-        return { period, occurrences: p.occurrences, articles: p.articles, textBytes: p.text_bytes, value: measureValue(p, measure) };
+        return {
+          period,
+          occurrences: p.occurrences,
+          articles: p.articles,
+          textBytes: p.text_bytes,
+          value: measureValue(p, measure),
+        };
       }),
     };
   });
   const max = shown.reduce((m, s) => s.points.reduce((n, p) => Math.max(n, p.value ?? 0), m), 0);
-  return { measure, periods, series: shown, max, yearly: periods.length > 0 && periods.every((p) => /^\d{4}$/.test(p)) };
+  return {
+    measure,
+    periods,
+    series: shown,
+    max,
+    yearly: periods.length > 0 && periods.every((p) => /^\d{4}$/.test(p)),
+  };
 }
 
 /** Round axis ticks (1, 2, 5 × 10^k, fractions too) from 0 to at least `max`, computed as multiples (no float drift). */
@@ -106,7 +128,8 @@ export function formatMeasure(value: number | null, measure: TimelineMeasure): s
  * @example filteredPeriods(t.periods, [{ period: '1987-03', occurrences: 4 }])[0].occurrences // 4
  */
 export function filteredPeriods(
-  periods: readonly TimelinePeriod[], matching: readonly { readonly period: string; readonly occurrences: number }[],
+  periods: readonly TimelinePeriod[],
+  matching: readonly { readonly period: string; readonly occurrences: number }[],
 ): TimelinePeriod[] {
   const counts = new Map(matching.map((p) => [p.period, p.occurrences]));
   return periods.map((p) => ({ ...p, occurrences: counts.get(p.period) ?? 0 }));

@@ -7,7 +7,16 @@ import { hasFilters, type SearchState } from '../search/url-state.ts';
 import { timelineCsv } from '../export/timeline-export.ts';
 import { downloadText, h, replaceChildren, svg } from '../view/dom.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
-import { filteredPeriods, formatMeasure, MAX_PHRASES, measureLabel, timelineChart, TIMELINE_MEASURES, type TimelineMeasure, type TimelineSeries } from './timeline-data.ts';
+import {
+  filteredPeriods,
+  formatMeasure,
+  MAX_PHRASES,
+  measureLabel,
+  timelineChart,
+  TIMELINE_MEASURES,
+  type TimelineMeasure,
+  type TimelineSeries,
+} from './timeline-data.ts';
 import { MAX_COMPARE_LENGTH, parseTimelineView, writeTimelineView } from './timeline-url.ts';
 import { drawTimeline, MAX_WIDTH, SERIES_COLOURS, SERIES_DASHES } from './timeline-svg.ts';
 
@@ -26,7 +35,9 @@ export interface TimelineContext {
 }
 
 const MEASURE_NAMES: Record<TimelineMeasure, string> = {
-  per_million_bytes: 'Per million bytes', per_1000_articles: 'Per 1,000 articles', raw: 'Raw counts',
+  per_million_bytes: 'Per million bytes',
+  per_1000_articles: 'Per 1,000 articles',
+  raw: 'Raw counts',
 };
 
 let panelCount = 0;
@@ -47,18 +58,60 @@ export class TimelinePanel {
   private readonly id = `timeline-${++panelCount}`;
   private readonly body = h('div', { class: 'timeline-body' }, h('p', { class: 'muted' }, 'Loading the timeline…'));
   private readonly problem = h('p', { class: 'timeline-problem', role: 'alert', hidden: true });
-  private readonly input = h('input', { id: `${this.id}-compare`, name: 'compare', maxlength: MAX_COMPARE_LENGTH, placeholder: 'another phrase', autocomplete: 'off' });
+  private readonly input = h('input', {
+    id: `${this.id}-compare`,
+    name: 'compare',
+    maxlength: MAX_COMPARE_LENGTH,
+    placeholder: 'another phrase',
+    autocomplete: 'off',
+  });
 
   constructor(private readonly ctx: TimelineContext) {
-    const radios = TIMELINE_MEASURES.map((m) => h('label', { class: 'measure-option' },
-      h('input', { type: 'radio', name: `${this.id}-measure`, value: m, checked: m === this.measure, onchange: () => { this.measure = m; this.render(); this.saveView(); } }),
-      ' ', MEASURE_NAMES[m]));
-    const compare = h('form', { class: 'compare', onsubmit: (ev: Event) => { ev.preventDefault(); void this.addPhrase(this.input.value); } },
-      h('label', { for: this.input.id }, 'Compare with'), this.input, h('button', { type: 'submit' }, 'Add'));
-    const csv = h('button', { type: 'button', class: 'ghost', 'data-export': 'counts-per-month', onclick: () => this.downloadCsv() }, 'Counts per month (CSV)');
-    this.element = h('figure', { class: 'chart timeline', 'data-testid': 'chart' },
+    const radios = TIMELINE_MEASURES.map((m) =>
+      h(
+        'label',
+        { class: 'measure-option' },
+        h('input', {
+          type: 'radio',
+          name: `${this.id}-measure`,
+          value: m,
+          checked: m === this.measure,
+          onchange: () => {
+            this.measure = m;
+            this.render();
+            this.saveView();
+          },
+        }),
+        ' ',
+        MEASURE_NAMES[m],
+      ),
+    );
+    const compare = h(
+      'form',
+      {
+        class: 'compare',
+        onsubmit: (ev: Event) => {
+          ev.preventDefault();
+          void this.addPhrase(this.input.value);
+        },
+      },
+      h('label', { for: this.input.id }, 'Compare with'),
+      this.input,
+      h('button', { type: 'submit' }, 'Add'),
+    );
+    const csv = h(
+      'button',
+      { type: 'button', class: 'ghost', 'data-export': 'counts-per-month', onclick: () => this.downloadCsv() },
+      'Counts per month (CSV)',
+    );
+    this.element = h(
+      'figure',
+      { class: 'chart timeline', 'data-testid': 'chart' },
       h('fieldset', { class: 'measure' }, h('legend', { class: 'visually-hidden' }, 'Chart measure'), ...radios),
-      this.body, this.problem, h('div', { class: 'timeline-actions' }, compare, csv));
+      this.body,
+      this.problem,
+      h('div', { class: 'timeline-actions' }, compare, csv),
+    );
     new ResizeObserver(() => {
       if (this.series.length > 0 && Math.abs(this.plotWidth() - this.drawnWidth) > 8) this.render();
     }).observe(this.element);
@@ -86,15 +139,23 @@ export class TimelinePanel {
   /** Adds a compared phrase (at most five in all, no repeats); problems are said beside the form. */
   async addPhrase(raw: string): Promise<void> {
     const phrase = raw.trim() === '' ? '' : raw;
-    const refuse = (text: string) => { this.problem.textContent = text; this.problem.hidden = false; };
+    const refuse = (text: string) => {
+      this.problem.textContent = text;
+      this.problem.hidden = false;
+    };
     this.problem.hidden = true;
     if (phrase === '') return refuse('Type a phrase to compare.');
     if (this.series.some((s) => s.phrase === phrase)) return refuse(`${quotedQuery(phrase)} is already in the chart.`);
-    if (this.series.length >= MAX_PHRASES) return refuse(`The chart compares at most ${MAX_PHRASES} phrases; remove one first.`);
+    if (this.series.length >= MAX_PHRASES)
+      return refuse(`The chart compares at most ${MAX_PHRASES} phrases; remove one first.`);
     try {
       const search = { ...this.ctx.search, query: phrase };
-      const [t, est] = await Promise.all([this.ctx.api.timeline(search), this.ctx.filteredEstimate === null ? null : this.ctx.api.estimate(search)]);
-      if (t.index_version !== this.ctx.release || (est !== null && est.index_version !== this.ctx.release)) return refuse('The corpus was updated since this search; rerun the search to compare phrases.');
+      const [t, est] = await Promise.all([
+        this.ctx.api.timeline(search),
+        this.ctx.filteredEstimate === null ? null : this.ctx.api.estimate(search),
+      ]);
+      if (t.index_version !== this.ctx.release || (est !== null && est.index_version !== this.ctx.release))
+        return refuse('The corpus was updated since this search; rerun the search to compare phrases.');
       if (this.series.some((s) => s.phrase === phrase) || this.series.length >= MAX_PHRASES) return;
       this.series.push(seriesOf(phrase, t, est));
       this.input.value = '';
@@ -117,16 +178,26 @@ export class TimelinePanel {
   private saveView(): void {
     // A new search replaces the panel (and the URL): a late answer of this one must not write into that URL.
     if (!this.element.isConnected) return;
-    const qs = writeTimelineView(location.search, { measure: this.measure, compare: this.series.slice(1).map((s) => s.phrase) });
+    const qs = writeTimelineView(location.search, {
+      measure: this.measure,
+      compare: this.series.slice(1).map((s) => s.phrase),
+    });
     history.replaceState(history.state, '', `${location.pathname}${qs === '' ? '' : `?${qs}`}${location.hash}`);
   }
 
   private downloadCsv(): void {
     const { search, release } = this.ctx;
-    const text = timelineCsv({
-      release, index: search.index, yearMin: search.yearMin, yearMax: search.yearMax,
-      matching: describeMatching(search.matching), filters: filterText(search.filters),
-    }, this.series);
+    const text = timelineCsv(
+      {
+        release,
+        index: search.index,
+        yearMin: search.yearMin,
+        yearMax: search.yearMax,
+        matching: describeMatching(search.matching),
+        filters: filterText(search.filters),
+      },
+      this.series,
+    );
     downloadText(exportFileName('counts-per-month', search.query, 'csv'), text, 'text/csv;charset=utf-8');
   }
 
@@ -141,64 +212,160 @@ export class TimelinePanel {
     const chart = timelineChart(this.series, this.measure);
     const unit = chart.yearly ? 'crawl year' : 'crawl month';
     const caption = `${measureLabel(this.measure).replace(/^o/, 'O')}, per ${unit}${this.filterCaption()}`;
-    const legend = h('ul', { class: 'legend' }, ...this.series.map((s, k) => h('li', {},
-      swatch(k), h('span', { class: 'legend-phrase' }, quotedQuery(s.phrase)),
-      k === 0 ? null : h('button', { type: 'button', class: 'link-button', 'aria-label': `Remove ${quotedQuery(s.phrase)} from the chart`, onclick: () => this.remove(s.phrase) }, 'Remove'))));
+    const legend = h(
+      'ul',
+      { class: 'legend' },
+      ...this.series.map((s, k) =>
+        h(
+          'li',
+          {},
+          swatch(k),
+          h('span', { class: 'legend-phrase' }, quotedQuery(s.phrase)),
+          k === 0
+            ? null
+            : h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'link-button',
+                  'aria-label': `Remove ${quotedQuery(s.phrase)} from the chart`,
+                  onclick: () => this.remove(s.phrase),
+                },
+                'Remove',
+              ),
+        ),
+      ),
+    );
     if (chart.periods.length === 0) {
-      replaceChildren(this.body, h('figcaption', {}, caption), legend, h('p', { class: 'muted' }, 'No occurrences in the selected crawl periods.'));
+      replaceChildren(
+        this.body,
+        h('figcaption', {}, caption),
+        legend,
+        h('p', { class: 'muted' }, 'No occurrences in the selected crawl periods.'),
+      );
       return;
     }
     this.drawnWidth = this.plotWidth();
     const geometry = drawTimeline(chart, caption, this.drawnWidth);
     const readout = h('p', { class: 'readout', id: `${this.id}-readout` });
-    const describe = (i: number) => `${chart.periods[i] ?? ''}: ${chart.series.map((s) => {
-      const p = s.points[i];
-      return p === undefined ? '' : `${quotedQuery(s.phrase)} ${formatMeasure(p.value, this.measure)}${this.measure === 'raw' ? '' : ` (${p.occurrences.toLocaleString('en')} occurrences)`}`;
-    }).join(' · ')}`;
+    const describe = (i: number) =>
+      `${chart.periods[i] ?? ''}: ${chart.series
+        .map((s) => {
+          const p = s.points[i];
+          return p === undefined
+            ? ''
+            : `${quotedQuery(s.phrase)} ${formatMeasure(p.value, this.measure)}${this.measure === 'raw' ? '' : ` (${p.occurrences.toLocaleString('en')} occurrences)`}`;
+        })
+        .join(' · ')}`;
     this.cursor = this.cursor === null ? null : Math.min(this.cursor, chart.periods.length - 1);
     const plot = h('div', {
-      class: 'timeline-plot', tabindex: 0, role: 'slider', 'aria-label': `${caption}: use the arrow keys to read each ${unit}`,
-      'aria-valuemin': 0, 'aria-valuemax': chart.periods.length - 1,
+      class: 'timeline-plot',
+      tabindex: 0,
+      role: 'slider',
+      'aria-label': `${caption}: use the arrow keys to read each ${unit}`,
+      'aria-valuemin': 0,
+      'aria-valuemax': chart.periods.length - 1,
     });
     const move = (i: number | null) => {
       this.cursor = i;
       geometry.showCursor(i);
       plot.setAttribute('aria-valuenow', String(i ?? 0));
       plot.setAttribute('aria-valuetext', describe(i ?? 0));
-      readout.textContent = i === null ? `Hover, tap or use the arrow keys on the chart to read each ${unit}.` : describe(i);
+      readout.textContent =
+        i === null ? `Hover, tap or use the arrow keys on the chart to read each ${unit}.` : describe(i);
     };
-    const at = (ev: PointerEvent) => { const r = plot.getBoundingClientRect(); move(geometry.indexAt((ev.clientX - r.left) / r.width)); };
+    const at = (ev: PointerEvent) => {
+      const r = plot.getBoundingClientRect();
+      move(geometry.indexAt((ev.clientX - r.left) / r.width));
+    };
     plot.addEventListener('pointermove', at);
     plot.addEventListener('pointerdown', at);
     plot.addEventListener('keydown', (ev) => {
       const last = chart.periods.length - 1;
       const cur = this.cursor ?? -1;
-      const next = ({ ArrowRight: cur + 1, ArrowUp: cur + 1, ArrowLeft: cur - 1, ArrowDown: cur - 1, Home: 0, End: last, PageUp: cur + 12, PageDown: cur - 12 } as Record<string, number>)[ev.key];
+      const next = (
+        {
+          ArrowRight: cur + 1,
+          ArrowUp: cur + 1,
+          ArrowLeft: cur - 1,
+          ArrowDown: cur - 1,
+          Home: 0,
+          End: last,
+          PageUp: cur + 12,
+          PageDown: cur - 12,
+        } as Record<string, number>
+      )[ev.key];
       if (next === undefined) return;
       ev.preventDefault();
       move(Math.max(0, Math.min(last, next)));
     });
     plot.append(geometry.element);
     move(this.cursor);
-    replaceChildren(this.body, h('figcaption', {}, caption), legend, plot, readout, dataTable(chart, caption, unit, this.measure));
+    replaceChildren(
+      this.body,
+      h('figcaption', {}, caption),
+      legend,
+      plot,
+      readout,
+      dataTable(chart, caption, unit, this.measure),
+    );
   }
 }
 
 /** A phrase's series: the timeline as it is, or with filters the estimate's matching occurrences per period. */
 function seriesOf(phrase: string, t: TimelineResponse, est: EstimateResponse | null): TimelineSeries {
-  return est === null ? { phrase, periods: t.periods } : { phrase, periods: filteredPeriods(t.periods, est.periods), sampled: est.mode !== 'exact' };
+  return est === null
+    ? { phrase, periods: t.periods }
+    : { phrase, periods: filteredPeriods(t.periods, est.periods), sampled: est.mode !== 'exact' };
 }
 
 function swatch(k: number): SVGElement {
-  return svg('svg', { class: 'swatch', viewBox: '0 0 28 10', 'aria-hidden': 'true' },
-    svg('line', { x1: 1, x2: 27, y1: 5, y2: 5, stroke: SERIES_COLOURS[k % SERIES_COLOURS.length] as string, 'stroke-width': 3, 'stroke-dasharray': SERIES_DASHES[k % SERIES_DASHES.length] as string }));
+  return svg(
+    'svg',
+    { class: 'swatch', viewBox: '0 0 28 10', 'aria-hidden': 'true' },
+    svg('line', {
+      x1: 1,
+      x2: 27,
+      y1: 5,
+      y2: 5,
+      stroke: SERIES_COLOURS[k % SERIES_COLOURS.length] as string,
+      'stroke-width': 3,
+      'stroke-dasharray': SERIES_DASHES[k % SERIES_DASHES.length] as string,
+    }),
+  );
 }
 
 /** The same numbers as a table for screen readers; the wrapper hides it (a table ignores `width: 1px`). */
-function dataTable(chart: ReturnType<typeof timelineChart>, caption: string, unit: string, measure: TimelineMeasure): HTMLElement {
-  return h('div', { class: 'visually-hidden' }, h('table', {},
-    h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, unit), ...chart.series.map((s) => h('th', { scope: 'col' }, s.phrase)))),
-    h('tbody', {}, ...chart.periods.map((p, i) => h('tr', {}, h('th', { scope: 'row' }, p),
-      ...chart.series.map((s) => h('td', {}, formatMeasure(s.points[i]?.value ?? null, measure))))))));
+function dataTable(
+  chart: ReturnType<typeof timelineChart>,
+  caption: string,
+  unit: string,
+  measure: TimelineMeasure,
+): HTMLElement {
+  return h(
+    'div',
+    { class: 'visually-hidden' },
+    h(
+      'table',
+      {},
+      h('caption', {}, caption),
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', { scope: 'col' }, unit), ...chart.series.map((s) => h('th', { scope: 'col' }, s.phrase))),
+      ),
+      h(
+        'tbody',
+        {},
+        ...chart.periods.map((p, i) =>
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row' }, p),
+            ...chart.series.map((s) => h('td', {}, formatMeasure(s.points[i]?.value ?? null, measure))),
+          ),
+        ),
+      ),
+    ),
+  );
 }

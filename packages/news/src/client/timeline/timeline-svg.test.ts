@@ -9,13 +9,21 @@ describe('tickAnchor', () => {
     expect(tickAnchor(10, 7 * 7, 720)).toBe('start');
   });
   it('keeps every label inside the drawing whatever its position and length', () => {
-    fc.assert(fc.property(fc.integer({ min: 280, max: 720 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 20 }), (w, f, chars) => {
-      const text = chars * 7;
-      fc.pre(text <= w);
-      const at = f * w;
-      const anchor = tickAnchor(at, text, w);
-      const [from, to] = anchor === 'start' ? [at, at + text] : anchor === 'end' ? [at - text, at] : [at - text / 2, at + text / 2];
-      return from >= -1e-9 && to <= w + 1e-9;
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 280, max: 720 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 20 }),
+        (w, f, chars) => {
+          const text = chars * 7;
+          fc.pre(text <= w);
+          const at = f * w;
+          const anchor = tickAnchor(at, text, w);
+          const [from, to] =
+            anchor === 'start' ? [at, at + text] : anchor === 'end' ? [at - text, at] : [at - text / 2, at + text / 2];
+          return from >= -1e-9 && to <= w + 1e-9;
+        },
+      ),
+    );
   });
 });

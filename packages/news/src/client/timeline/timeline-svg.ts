@@ -52,23 +52,44 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
   const gaps = calendarGaps(chart.periods);
   const gapAfter = new Set(gaps.map((g) => g.after));
   const y = (v: number) => PAD.top + plotH - (top === 0 ? 0 : (v / top) * plotH);
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart-svg timeline-svg', 'aria-label': label, focusable: 'false' }) as SVGSVGElement;
+  const root = svg('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    class: 'chart-svg timeline-svg',
+    'aria-label': label,
+    focusable: 'false',
+  }) as SVGSVGElement;
   for (const t of ticks) {
     root.append(svg('line', { x1: left, x2: W - PAD.right, y1: y(t), y2: y(t), class: 'grid' }));
-    root.append(svg('text', { x: left - 6, y: y(t) + 4, class: 'tick', 'text-anchor': 'end' }, formatMeasure(t, chart.measure)));
+    root.append(
+      svg('text', { x: left - 6, y: y(t) + 4, class: 'tick', 'text-anchor': 'end' }, formatMeasure(t, chart.measure)),
+    );
   }
   // Months without a crawled period are shaded and named, so a gap reads as absent data, not as a trend.
   const unit = chart.yearly ? 'crawl year' : 'month';
   for (const g of gaps) {
-    root.append(svg('rect', { x: x(g.after), y: PAD.top, width: x(g.after + 1) - x(g.after), height: plotH, class: 'gap', 'data-missing': g.missing },
-      svg('title', {}, `${g.missing} ${unit}${g.missing === 1 ? '' : 's'} without crawled articles`)));
+    root.append(
+      svg(
+        'rect',
+        {
+          x: x(g.after),
+          y: PAD.top,
+          width: x(g.after + 1) - x(g.after),
+          height: plotH,
+          class: 'gap',
+          'data-missing': g.missing,
+        },
+        svg('title', {}, `${g.missing} ${unit}${g.missing === 1 ? '' : 's'} without crawled articles`),
+      ),
+    );
   }
   // A month label is ~7 characters: labels at least 90 units apart leave room between them.
   let lastLabel = -Infinity;
   chart.periods.forEach((p, i) => {
     if (x(i) - lastLabel < 90) return;
     lastLabel = x(i);
-    root.append(svg('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': tickAnchor(x(i), p.length * TICK_CHAR_W, W) }, p));
+    root.append(
+      svg('text', { x: x(i), y: H - 8, class: 'tick', 'text-anchor': tickAnchor(x(i), p.length * TICK_CHAR_W, W) }, p),
+    );
   });
   const guide = svg('line', { x1: 0, x2: 0, y1: PAD.top, y2: PAD.top + plotH, class: 'cursor', visibility: 'hidden' });
   root.append(guide);
@@ -79,17 +100,36 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
     let d = '';
     let pen = false;
     s.points.forEach((p, i) => {
-      if (p.value === null) { pen = false; return; }
+      if (p.value === null) {
+        pen = false;
+        return;
+      }
       if (gapAfter.has(i - 1)) pen = false;
       d += `${pen ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`;
       pen = true;
     });
-    root.append(svg('path', { d, class: 'series', stroke: colour, 'stroke-dasharray': SERIES_DASHES[k % SERIES_DASHES.length] as string }));
-    dots.push(s.points.map((p, i) => {
-      const dot = svg('circle', { cx: x(i), cy: y(p.value ?? 0), r: n <= 60 ? 3 : 0, fill: colour, class: 'point', visibility: p.value === null ? 'hidden' : 'visible' });
-      root.append(dot);
-      return dot;
-    }));
+    root.append(
+      svg('path', {
+        d,
+        class: 'series',
+        stroke: colour,
+        'stroke-dasharray': SERIES_DASHES[k % SERIES_DASHES.length] as string,
+      }),
+    );
+    dots.push(
+      s.points.map((p, i) => {
+        const dot = svg('circle', {
+          cx: x(i),
+          cy: y(p.value ?? 0),
+          r: n <= 60 ? 3 : 0,
+          fill: colour,
+          class: 'point',
+          visibility: p.value === null ? 'hidden' : 'visible',
+        });
+        root.append(dot);
+        return dot;
+      }),
+    );
   });
   return {
     element: root,
@@ -98,8 +138,12 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
     },
     showCursor: (index) => {
       guide.setAttribute('visibility', index === null ? 'hidden' : 'visible');
-      if (index !== null) { guide.setAttribute('x1', String(x(index))); guide.setAttribute('x2', String(x(index))); }
-      for (const row of dots) row.forEach((dot, i) => dot.setAttribute('r', String(i === index ? 5.5 : n <= 60 ? 3 : 0)));
+      if (index !== null) {
+        guide.setAttribute('x1', String(x(index)));
+        guide.setAttribute('x2', String(x(index)));
+      }
+      for (const row of dots)
+        row.forEach((dot, i) => dot.setAttribute('r', String(i === index ? 5.5 : n <= 60 ? 3 : 0)));
     },
   };
 }

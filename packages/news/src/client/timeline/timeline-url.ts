@@ -20,7 +20,9 @@ export function parseTimelineView(search: string): TimelineView {
   const p = new URLSearchParams(search);
   const raw = p.get('measure');
   const measure = TIMELINE_MEASURES.find((m) => m === raw) ?? DEFAULT_MEASURE;
-  const compare = [...new Set(p.getAll('compare'))].filter((c) => c.trim() !== '' && c.length <= MAX_COMPARE_LENGTH).slice(0, MAX_PHRASES - 1);
+  const compare = [...new Set(p.getAll('compare'))]
+    .filter((c) => c.trim() !== '' && c.length <= MAX_COMPARE_LENGTH)
+    .slice(0, MAX_PHRASES - 1);
   return { measure, compare };
 }
 

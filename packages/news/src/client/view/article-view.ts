@@ -45,24 +45,52 @@ function row(label: string, value: string | null | undefined, cls?: string): HTM
 function details(a: MergedArticle, release: string): HTMLElement {
   const m = a.metadata;
   const scores = m.scores && typeof m.scores === 'object' ? Object.entries(m.scores) : [];
-  return h('div', { class: 'details' },
-    h('section', {}, h('h4', {}, 'Country attribution'), h('dl', {},
-      ...row('Country', metadataText(m, 'country')),
-      ...row('Attributed by', metadataText(m, 'country_source')),
-      ...row('Confidence', metadataText(m, 'country_confidence')),
-      ...row('Domain suffix', metadataText(m, 'country_tld')))),
-    h('section', {}, h('h4', {}, 'Classification'), h('dl', {},
-      ...row('Topic', metadataText(m, 'iptc_topic')),
-      ...row('Language', metadataText(m, 'language')),
-      ...row('Language (2nd identifier)', metadataText(m, 'lang')),
-      ...(scores.length === 0 ? row('Scores', null) : scores.flatMap(([k, v]) => row(`Score: ${k}`, typeof v === 'number' ? v.toFixed(3) : String(v)))))),
-    h('section', {}, h('h4', {}, 'Identifiers'), h('dl', {},
-      ...row('warc_record_id', metadataText(m, 'warc_record_id'), 'mono'),
-      ...row('text_xxhash64', metadataText(m, 'text_xxhash64'), 'mono'),
-      ...row('Year · doc_ix', `${a.year} · ${a.docIx}`, 'mono'),
-      ...row('Release', release, 'mono'),
-      ...row('Date source', metadataText(m, 'date_source')),
-      ...row('WARC source', metadataText(m, 'warc_source'), 'mono'))),
+  return h(
+    'div',
+    { class: 'details' },
+    h(
+      'section',
+      {},
+      h('h4', {}, 'Country attribution'),
+      h(
+        'dl',
+        {},
+        ...row('Country', metadataText(m, 'country')),
+        ...row('Attributed by', metadataText(m, 'country_source')),
+        ...row('Confidence', metadataText(m, 'country_confidence')),
+        ...row('Domain suffix', metadataText(m, 'country_tld')),
+      ),
+    ),
+    h(
+      'section',
+      {},
+      h('h4', {}, 'Classification'),
+      h(
+        'dl',
+        {},
+        ...row('Topic', metadataText(m, 'iptc_topic')),
+        ...row('Language', metadataText(m, 'language')),
+        ...row('Language (2nd identifier)', metadataText(m, 'lang')),
+        ...(scores.length === 0
+          ? row('Scores', null)
+          : scores.flatMap(([k, v]) => row(`Score: ${k}`, typeof v === 'number' ? v.toFixed(3) : String(v)))),
+      ),
+    ),
+    h(
+      'section',
+      {},
+      h('h4', {}, 'Identifiers'),
+      h(
+        'dl',
+        {},
+        ...row('warc_record_id', metadataText(m, 'warc_record_id'), 'mono'),
+        ...row('text_xxhash64', metadataText(m, 'text_xxhash64'), 'mono'),
+        ...row('Year · doc_ix', `${a.year} · ${a.docIx}`, 'mono'),
+        ...row('Release', release, 'mono'),
+        ...row('Date source', metadataText(m, 'date_source')),
+        ...row('WARC source', metadataText(m, 'warc_source'), 'mono'),
+      ),
+    ),
   );
 }
 
@@ -97,11 +125,23 @@ export function cardMeta(m: ArticleMetadata, source: string, href: string | null
     metadataText(m, 'publish_date') ? h('span', {}, `Published ${day(metadataText(m, 'publish_date'))}`) : null,
     metadataText(m, 'warc_date') ? h('span', {}, `Crawled ${day(metadataText(m, 'warc_date'))}`) : null,
     metadataText(m, 'language') ? h('span', { class: 'pill', title: 'Language' }, metadataText(m, 'language')) : null,
-    metadataText(m, 'country') ? h('span', { class: 'pill country', title: 'Publisher country' }, metadataText(m, 'country')) : null,
+    metadataText(m, 'country')
+      ? h('span', { class: 'pill country', title: 'Publisher country' }, metadataText(m, 'country'))
+      : null,
   ].filter((x): x is HTMLElement => x !== null);
   return [
-    h('p', { class: 'meta' }, ...meta.flatMap((x, i) => (i === 0 ? [x] : [h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), x]))),
-    href ? h('p', { class: 'url' }, h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank', tabindex: -1 }, shownUrl(href))) : null,
+    h(
+      'p',
+      { class: 'meta' },
+      ...meta.flatMap((x, i) => (i === 0 ? [x] : [h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), x])),
+    ),
+    href
+      ? h(
+          'p',
+          { class: 'url' },
+          h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank', tabindex: -1 }, shownUrl(href)),
+        )
+      : null,
   ];
 }
 
@@ -112,11 +152,19 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
   const href = safeHref(metadataText(m, 'url'));
   const source = metadataText(m, 'sitename') ?? metadataText(m, 'hostname') ?? 'Unknown source';
   const detailsId = `details-${a.key.replace(':', '-')}`;
-  const snippet = h('div', { class: 'snippet-box', 'aria-busy': 'true' }, h('p', { class: 'snippet loading' }, 'Loading context…'));
+  const snippet = h(
+    'div',
+    { class: 'snippet-box', 'aria-busy': 'true' },
+    h('p', { class: 'snippet loading' }, 'Loading context…'),
+  );
   // Built on first open: the three metadata tables are most of a card's elements, and 25 cards come at once.
   const detailPanel = h('div', { id: detailsId, class: 'detail-panel', hidden: true });
   const full = h('div', { class: 'full-text', hidden: true });
-  const detailsBtn = h('button', { type: 'button', class: 'link-button', 'aria-expanded': 'false', 'aria-controls': detailsId }, 'Details');
+  const detailsBtn = h(
+    'button',
+    { type: 'button', class: 'link-button', 'aria-expanded': 'false', 'aria-controls': detailsId },
+    'Details',
+  );
   const fullBtn = h('button', { type: 'button', class: 'link-button' }, 'Read full article');
   detailsBtn.addEventListener('click', () => {
     const open = detailPanel.hidden;
@@ -130,36 +178,72 @@ export function renderArticle(a: MergedArticle, actions: ArticleActions): HTMLEl
   let lead: string | null = null;
 
   // Without a title the heading names the source until the context arrives, then shows its opening words.
-  const heading = h('span', { class: title === null ? 'untitled' : undefined }, title ?? `Untitled article from ${source}`);
-  const card = h('article', { class: 'result', 'data-key': a.key },
-    h('header', {},
+  const heading = h(
+    'span',
+    { class: title === null ? 'untitled' : undefined },
+    title ?? `Untitled article from ${source}`,
+  );
+  const card = h(
+    'article',
+    { class: 'result', 'data-key': a.key },
+    h(
+      'header',
+      {},
       h('h3', {}, href ? h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, heading) : heading),
-      h('span', { class: 'count', title: 'occurrences in the examined pages' }, plural(a.occurrences, 'match', 'matches'))),
+      h(
+        'span',
+        { class: 'count', title: 'occurrences in the examined pages' },
+        plural(a.occurrences, 'match', 'matches'),
+      ),
+    ),
     ...cardMeta(m, source, href),
     snippet,
-    h('div', { class: 'actions' }, detailsBtn, fullBtn, citationButton(m, actions.release, () => lead, citationBox)),
+    h(
+      'div',
+      { class: 'actions' },
+      detailsBtn,
+      fullBtn,
+      citationButton(m, actions.release, () => lead, citationBox),
+    ),
     citationBox,
     detailPanel,
     full,
   );
-  actions.snippet(a).then((doc) => {
-    snippet.removeAttribute('aria-busy');
-    const cuts = snippetCuts(doc, actions.queryBytes);
-    replaceChildren(snippet, renderSpans(doc.spans, cuts));
-    if (title === null) {
-      // The context's opening words at once; the lead sentence replaces them when it can be had.
-      heading.textContent = lead = leadWords(doc.text, cuts.cutStart);
-      void untitledLead(doc, cuts, () => actions.fullText(a)).then((sentence) => { if (sentence !== null) heading.textContent = lead = sentence; });
-    }
-  }).catch((e: unknown) => {
-    snippet.removeAttribute('aria-busy');
-    replaceChildren(snippet, h('p', { class: 'snippet error' }, e instanceof ApiError ? `Context unavailable: ${e.message}` : 'Context unavailable.'));
-    actions.onError(e);
-  });
+  actions
+    .snippet(a)
+    .then((doc) => {
+      snippet.removeAttribute('aria-busy');
+      const cuts = snippetCuts(doc, actions.queryBytes);
+      replaceChildren(snippet, renderSpans(doc.spans, cuts));
+      if (title === null) {
+        // The context's opening words at once; the lead sentence replaces them when it can be had.
+        heading.textContent = lead = leadWords(doc.text, cuts.cutStart);
+        void untitledLead(doc, cuts, () => actions.fullText(a)).then((sentence) => {
+          if (sentence !== null) heading.textContent = lead = sentence;
+        });
+      }
+    })
+    .catch((e: unknown) => {
+      snippet.removeAttribute('aria-busy');
+      replaceChildren(
+        snippet,
+        h(
+          'p',
+          { class: 'snippet error' },
+          e instanceof ApiError ? `Context unavailable: ${e.message}` : 'Context unavailable.',
+        ),
+      );
+      actions.onError(e);
+    });
   return card;
 }
 
-async function readFull(a: MergedArticle, actions: ArticleActions, box: HTMLElement, btn: HTMLButtonElement): Promise<void> {
+async function readFull(
+  a: MergedArticle,
+  actions: ArticleActions,
+  box: HTMLElement,
+  btn: HTMLButtonElement,
+): Promise<void> {
   if (!box.hidden && box.childElementCount > 0) {
     box.hidden = true;
     btn.textContent = 'Read full article';
@@ -170,15 +254,24 @@ async function readFull(a: MergedArticle, actions: ArticleActions, box: HTMLElem
   replaceChildren(box, h('p', { class: 'muted', role: 'status' }, 'Loading the full article…'));
   try {
     const doc = await actions.fullText(a);
-    replaceChildren(box,
+    replaceChildren(
+      box,
       h('p', { class: 'muted' }, `${formatSize(doc.doc_len)} of text · matches highlighted`),
-      renderSpans(doc.spans, { preserveLines: true }));
+      renderSpans(doc.spans, { preserveLines: true }),
+    );
     btn.textContent = 'Hide full article';
   } catch (e) {
     const tooLarge = e instanceof ApiError && e.code === 'article_too_large';
-    replaceChildren(box, h('p', { class: 'notice', role: 'alert' }, tooLarge
-      ? 'This article is larger than 1 MiB, the most this page reads in full. Its identifiers (Details) locate it in the published corpus copy.'
-      : `The full article could not be loaded: ${(e as Error).message}`));
+    replaceChildren(
+      box,
+      h(
+        'p',
+        { class: 'notice', role: 'alert' },
+        tooLarge
+          ? 'This article is larger than 1 MiB, the most this page reads in full. Its identifiers (Details) locate it in the published corpus copy.'
+          : `The full article could not be loaded: ${(e as Error).message}`,
+      ),
+    );
     if (!tooLarge) actions.onError(e);
   } finally {
     btn.disabled = false;

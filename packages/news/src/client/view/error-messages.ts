@@ -8,10 +8,14 @@ export interface PlainError {
 
 /** Refusals whose API wording names request fields; a reader gets what to change in the form instead. */
 const PLAIN_BY_CODE: Readonly<Record<string, string>> = {
-  whole_word_unsupported: 'Whole words only cannot be used for Chinese, Japanese, Thai, Lao, Khmer or Burmese text, which does not separate words with spaces. Turn off Whole words only and search again.',
-  too_many_occurrences: 'This phrase occurs too often to check every occurrence for whole words. Narrow the crawl years, search a longer phrase, or turn off Whole words only.',
-  query_too_complex: 'Ignoring capitals gives this phrase too many spellings to search. Turn off Ignore capitals or search a longer phrase.',
-  query_too_expensive: 'This search takes too long to answer exactly. Narrow the crawl years, search a longer phrase, or turn off Whole words only or Ignore capitals.',
+  whole_word_unsupported:
+    'Whole words only cannot be used for Chinese, Japanese, Thai, Lao, Khmer or Burmese text, which does not separate words with spaces. Turn off Whole words only and search again.',
+  too_many_occurrences:
+    'This phrase occurs too often to check every occurrence for whole words. Narrow the crawl years, search a longer phrase, or turn off Whole words only.',
+  query_too_complex:
+    'Ignoring capitals gives this phrase too many spellings to search. Turn off Ignore capitals or search a longer phrase.',
+  query_too_expensive:
+    'This search takes too long to answer exactly. Narrow the crawl years, search a longer phrase, or turn off Whole words only or Ignore capitals.',
 };
 
 /**
@@ -20,10 +24,16 @@ const PLAIN_BY_CODE: Readonly<Record<string, string>> = {
  */
 export function plainError(e: unknown): PlainError {
   if (e instanceof ServiceUnavailableError) return { message: e.message, retry: true };
-  if (!(e instanceof ApiError)) return { message: 'Something went wrong in this page. Reload it and try again.', retry: false };
-  if (e.status === 0) return { message: 'The search service cannot be reached. Check the connection, then press Retry.', retry: true };
+  if (!(e instanceof ApiError))
+    return { message: 'Something went wrong in this page. Reload it and try again.', retry: false };
+  if (e.status === 0)
+    return { message: 'The search service cannot be reached. Check the connection, then press Retry.', retry: true };
   if (e.status >= 500) {
-    return { message: 'The search service ran into a problem and could not answer. Press Retry; if it happens again, please tell the operator (see Impressum).', retry: true };
+    return {
+      message:
+        'The search service ran into a problem and could not answer. Press Retry; if it happens again, please tell the operator (see Impressum).',
+      retry: true,
+    };
   }
   const plain = e.code === null ? undefined : PLAIN_BY_CODE[e.code];
   return { message: plain ?? e.message, retry: false };

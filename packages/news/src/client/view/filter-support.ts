@@ -4,14 +4,17 @@ import { byId, h } from './dom.ts';
 /** Why a filter is off, in a reader's words (no build flags, no field names). */
 const REASONS: Readonly<Record<FilterName, string>> = {
   languages: 'No article in this corpus has a language label, so this filter would find nothing.',
-  commonlingua_languages: 'No article in this corpus has a second-identifier language, so this filter would find nothing.',
+  commonlingua_languages:
+    'No article in this corpus has a second-identifier language, so this filter would find nothing.',
   topics: 'No article in this corpus has a topic, so this filter would find nothing.',
   sources: 'No article in this corpus names its site, so this filter would find nothing.',
   countries: 'This corpus has no publisher-country information, so articles cannot be filtered by country.',
 };
 
 function reasonFor(name: FilterName, support: FilterSupport): string {
-  return support.reason === 'no_attribution_table' || name !== 'countries' ? REASONS[name] : 'No article in this corpus has a publisher country, so this filter would find nothing.';
+  return support.reason === 'no_attribution_table' || name !== 'countries'
+    ? REASONS[name]
+    : 'No article in this corpus has a publisher country, so this filter would find nothing.';
 }
 
 /**

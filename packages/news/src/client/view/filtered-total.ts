@@ -22,9 +22,10 @@ export function filteredTotal(est: EstimateResponse, query: string): FilteredTot
   return {
     total: formatEstimate(occ),
     label: `${one ? 'occurrence' : 'occurrences'} of ${quotedQuery(query)} in articles matching the filters`,
-    note: `In ${formatEstimate(est.matching_articles)} ${est.matching_articles.value === 1 ? 'article' : 'articles'}; `
-      + `${formatCount(est.total_occurrences)} before the filters`
-      + `${est.mode === 'exact' ? '' : ` (estimated from ${formatCount(est.resolved_ranks)} sampled occurrences, 95% interval)`}.`,
+    note:
+      `In ${formatEstimate(est.matching_articles)} ${est.matching_articles.value === 1 ? 'article' : 'articles'}; ` +
+      `${formatCount(est.total_occurrences)} before the filters` +
+      `${est.mode === 'exact' ? '' : ` (estimated from ${formatCount(est.resolved_ranks)} sampled occurrences, 95% interval)`}.`,
   };
 }
 

@@ -11,9 +11,14 @@ describe('quotedQuery', () => {
     expect(shown).toBe(`“${'oil '.repeat(20).trimEnd()}…” (10,000 characters)`);
   });
   it('never splits a character made of two UTF-16 units and stays short for any query', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), (q) => {
-      const shown = quotedQuery(q);
-      return shown.length <= 2 * SHOWN_QUERY_CHARS * 2 + 40 && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/u.test(shown.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/gu, ''));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), (q) => {
+        const shown = quotedQuery(q);
+        return (
+          shown.length <= 2 * SHOWN_QUERY_CHARS * 2 + 40 &&
+          !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/u.test(shown.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/gu, ''))
+        );
+      }),
+    );
   });
 });

@@ -6,14 +6,19 @@ import { filterEnabled } from './filter-support.ts';
 /** Reads the form into a search state (the same rules as the URL: semicolon lists, four-digit years). */
 export function readForm(): SearchState {
   // A box the release cannot serve (disabled, see filter-support.ts) is never part of a search.
-  const filters = Object.fromEntries(FILTER_NAMES.map((n) => [n, filterEnabled(n) ? splitFilterValues(byId<HTMLInputElement>(n).value) : []]));
+  const filters = Object.fromEntries(
+    FILTER_NAMES.map((n) => [n, filterEnabled(n) ? splitFilterValues(byId<HTMLInputElement>(n).value) : []]),
+  );
   return {
     query: byId<HTMLInputElement>('q').value,
     index: byId<HTMLSelectElement>('index').value || 'news',
     yearMin: parseYear(byId<HTMLInputElement>('year_min').value),
     yearMax: parseYear(byId<HTMLInputElement>('year_max').value),
     filters: filters as unknown as SearchState['filters'],
-    matching: { caseInsensitive: byId<HTMLInputElement>('case_insensitive').checked, wholeWord: byId<HTMLInputElement>('whole_word').checked },
+    matching: {
+      caseInsensitive: byId<HTMLInputElement>('case_insensitive').checked,
+      wholeWord: byId<HTMLInputElement>('whole_word').checked,
+    },
   };
 }
 
@@ -49,7 +54,9 @@ export function formProblem(state: SearchState): string | null {
   if (state.query === '') return 'Type a phrase to search for.';
   const min = byId<HTMLInputElement>('year_min').value.trim();
   const max = byId<HTMLInputElement>('year_max').value.trim();
-  if ((min !== '' && state.yearMin === null) || (max !== '' && state.yearMax === null)) return 'Crawl years are four-digit years from 1900 to 2200.';
-  if (state.yearMin !== null && state.yearMax !== null && state.yearMin > state.yearMax) return 'The first crawl year is after the last one.';
+  if ((min !== '' && state.yearMin === null) || (max !== '' && state.yearMax === null))
+    return 'Crawl years are four-digit years from 1900 to 2200.';
+  if (state.yearMin !== null && state.yearMax !== null && state.yearMin > state.yearMax)
+    return 'The first crawl year is after the last one.';
   return null;
 }

@@ -20,7 +20,14 @@ export function setupTabs(list: HTMLElement, onSelect: (tabId: string) => void):
     t.addEventListener('click', () => select(t.id));
     t.addEventListener('keydown', (ev) => {
       const step = ({ ArrowRight: 1, ArrowLeft: -1 } as Record<string, number>)[ev.key];
-      const target = ev.key === 'Home' ? tabs[0] : ev.key === 'End' ? tabs.at(-1) : step === undefined ? undefined : tabs[(i + step + tabs.length) % tabs.length];
+      const target =
+        ev.key === 'Home'
+          ? tabs[0]
+          : ev.key === 'End'
+            ? tabs.at(-1)
+            : step === undefined
+              ? undefined
+              : tabs[(i + step + tabs.length) % tabs.length];
       if (target === undefined) return;
       ev.preventDefault();
       select(target.id, true);

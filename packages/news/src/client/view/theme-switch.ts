@@ -18,13 +18,19 @@ export function parseThemeChoice(stored: string | null): ThemeChoice {
 
 /** Storage may be refused (privacy settings, a sandboxed frame): the switch then works for this page only. */
 function stored(): string | null {
-  try { return localStorage.getItem(THEME_KEY); } catch { return null; }
+  try {
+    return localStorage.getItem(THEME_KEY);
+  } catch {
+    return null;
+  }
 }
 function remember(choice: ThemeChoice): void {
   try {
     if (choice === 'system') localStorage.removeItem(THEME_KEY);
     else localStorage.setItem(THEME_KEY, choice);
-  } catch { /* see stored() */ }
+  } catch {
+    /* see stored() */
+  }
 }
 
 /**
@@ -37,9 +43,20 @@ export function mountThemeSwitch(): HTMLElement {
   const apply = () => {
     document.documentElement.dataset['theme'] = choice === 'system' ? (system.matches ? 'dark' : 'light') : choice;
   };
-  const select = h('select', {
-    id: 'theme', onchange: () => { choice = parseThemeChoice(select.value); remember(choice); apply(); },
-  }, ...(Object.keys(CHOICES) as ThemeChoice[]).map((c) => h('option', { value: c, selected: c === choice }, CHOICES[c])));
+  const select = h(
+    'select',
+    {
+      id: 'theme',
+      onchange: () => {
+        choice = parseThemeChoice(select.value);
+        remember(choice);
+        apply();
+      },
+    },
+    ...(Object.keys(CHOICES) as ThemeChoice[]).map((c) =>
+      h('option', { value: c, selected: c === choice }, CHOICES[c]),
+    ),
+  );
   system.addEventListener('change', apply);
   apply();
   return h('div', { class: 'theme-switch' }, h('label', { for: 'theme' }, 'Colours'), select);

@@ -7,7 +7,11 @@ import type { SnippetCuts } from '../search/snippet.ts';
  * that sentence's end; else, for an article of at most 20 KB, the lead of its full text; else null (the caller
  * keeps the context's opening words). A failed full-text read also gives null: the heading is a nicety.
  */
-export async function untitledLead(doc: GetDocResponse, cuts: SnippetCuts, fullText: () => Promise<GetDocResponse>): Promise<string | null> {
+export async function untitledLead(
+  doc: GetDocResponse,
+  cuts: SnippetCuts,
+  fullText: () => Promise<GetDocResponse>,
+): Promise<string | null> {
   if (!cuts.cutStart) {
     const lead = leadSentence(doc.text);
     const whole = doc.text.replace(/\s+/g, ' ').trim();

@@ -43,12 +43,18 @@ describe('admission of expensive calls (in-process, a route held open by the tes
       return reply.code(res.status).headers(res.headers).send(res.body);
     });
     let open: () => void = () => undefined;
-    const gate = new Promise<void>((r) => { open = r; });
-    app.post('/api/slow', { config: { cost: 'expensive' } }, async () => { await gate; return { ok: true }; });
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    app.post('/api/slow', { config: { cost: 'expensive' } }, async () => {
+      await gate;
+      return { ok: true };
+    });
     app.post('/api/cheap', { config: { cost: 'cheap' } }, async () => ({ ok: true }));
     await app.ready();
     // inject dispatches only once awaited; Promise.resolve starts it now, in call order.
-    const post = (url: string, ip: string) => Promise.resolve(app.inject({ method: 'POST', url, payload: {}, remoteAddress: ip }));
+    const post = (url: string, ip: string) =>
+      Promise.resolve(app.inject({ method: 'POST', url, payload: {}, remoteAddress: ip }));
     return { app, state, open, post };
   }
 

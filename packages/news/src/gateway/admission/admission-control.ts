@@ -49,21 +49,32 @@ export function registerAdmission(app: FastifyInstance, settings: AdmissionSetti
 
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.config?.cost === undefined) {
-      throw new MissingRouteCost(`${String(route.method)} ${route.url} declares no cost (config.cost: 'cheap' | 'expensive' | 'by_matching')`);
+      throw new MissingRouteCost(
+        `${String(route.method)} ${route.url} declares no cost (config.cost: 'cheap' | 'expensive' | 'by_matching')`,
+      );
     }
   });
 
-  const refuse = (): GatewayError => new GatewayError('rate_limited',
-    `This client already has ${settings.perClient} expensive calls (estimate, timeline, contexts, documents, occurrences, case-insensitive or whole-word queries) under way; `
-    + `retry after ${RETRY_AFTER_SECONDS} s. Cheap calls (counts, finds, get_doc, metadata, info) are not limited.`,
-    { limit: settings.perClient });
+  const refuse = (): GatewayError =>
+    new GatewayError(
+      'rate_limited',
+      `This client already has ${settings.perClient} expensive calls (estimate, timeline, contexts, documents, occurrences, case-insensitive or whole-word queries) under way; ` +
+        `retry after ${RETRY_AFTER_SECONDS} s. Cheap calls (counts, finds, get_doc, metadata, info) are not limited.`,
+      { limit: settings.perClient },
+    );
 
   // Callback style: an async hook would cost a promise per request on the cheap path too.
   app.addHook('preHandler', (req: FastifyRequest, reply, done) => {
     const cost = req.routeOptions.config.cost;
-    if (cost === undefined || costClass(cost, req.body) === 'cheap') { done(); return; }
+    if (cost === undefined || costClass(cost, req.body) === 'cheap') {
+      done();
+      return;
+    }
     const client = req.ip;
-    if (!budget.tryTake(client)) { done(refuse()); return; }
+    if (!budget.tryTake(client)) {
+      done(refuse());
+      return;
+    }
     let inLane = false;
     let released = false;
     // Both units come back exactly once: when the answer is sent ('finish') or the connection goes first ('close').
@@ -76,17 +87,32 @@ export function registerAdmission(app: FastifyInstance, settings: AdmissionSetti
     reply.raw.once('finish', giveBack);
     reply.raw.once('close', giveBack);
     const wait = lane.acquire(requestDeadline(req, settings.timeoutMs));
-    if (wait === null) { inLane = true; done(); return; }
-    wait.then(() => {
-      // The client left while waiting: hand the slot straight on.
-      if (released) { lane.release(); return; }
+    if (wait === null) {
       inLane = true;
       done();
-    }, (e: unknown) => {
-      done(e instanceof AdmissionTimeout
-        ? new GatewayError('overloaded', `Expensive calls of all clients filled the ${settings.inFlight} slots for longer than ${settings.timeoutMs} ms; retry after ${RETRY_AFTER_SECONDS} s.`)
-        : e as Error);
-    });
+      return;
+    }
+    wait.then(
+      () => {
+        // The client left while waiting: hand the slot straight on.
+        if (released) {
+          lane.release();
+          return;
+        }
+        inLane = true;
+        done();
+      },
+      (e: unknown) => {
+        done(
+          e instanceof AdmissionTimeout
+            ? new GatewayError(
+                'overloaded',
+                `Expensive calls of all clients filled the ${settings.inFlight} slots for longer than ${settings.timeoutMs} ms; retry after ${RETRY_AFTER_SECONDS} s.`,
+              )
+            : (e as Error),
+        );
+      },
+    );
   });
   return { lane, budget };
 }

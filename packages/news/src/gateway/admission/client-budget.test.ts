@@ -25,21 +25,23 @@ describe('createClientBudget', () => {
 
   it('agrees with a naive count per client over any sequence of takes and gives', () => {
     const op = fc.record({ client: fc.constantFrom('a', 'b', 'c', '::1'), take: fc.boolean() });
-    fc.assert(fc.property(fc.integer({ min: 1, max: 5 }), fc.array(op, { maxLength: 200 }), (limit, ops) => {
-      const budget = createClientBudget(limit);
-      const naive: Record<string, number> = {};
-      for (const { client, take } of ops) {
-        const n = naive[client] ?? 0;
-        if (take) {
-          expect(budget.tryTake(client)).toBe(n < limit);
-          if (n < limit) naive[client] = n + 1;
-        } else if (n > 0) {
-          budget.give(client);
-          naive[client] = n - 1;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.array(op, { maxLength: 200 }), (limit, ops) => {
+        const budget = createClientBudget(limit);
+        const naive: Record<string, number> = {};
+        for (const { client, take } of ops) {
+          const n = naive[client] ?? 0;
+          if (take) {
+            expect(budget.tryTake(client)).toBe(n < limit);
+            if (n < limit) naive[client] = n + 1;
+          } else if (n > 0) {
+            budget.give(client);
+            naive[client] = n - 1;
+          }
+          expect(budget.held(client)).toBe(naive[client] ?? 0);
         }
-        expect(budget.held(client)).toBe(naive[client] ?? 0);
-      }
-      expect(budget.clients).toBe(Object.values(naive).filter((n) => n > 0).length);
-    }));
+        expect(budget.clients).toBe(Object.values(naive).filter((n) => n > 0).length);
+      }),
+    );
   });
 });

@@ -17,7 +17,9 @@ export interface ClientBudget {
 export function createClientBudget(limit: number): ClientBudget {
   const held = new Map<string, number>();
   return {
-    get clients() { return held.size; },
+    get clients() {
+      return held.size;
+    },
     held: (client) => held.get(client) ?? 0,
     tryTake(client) {
       const n = held.get(client) ?? 0;

@@ -18,7 +18,11 @@ describe('costClass', () => {
   });
 
   it('leaves a by_matching call cheap for a case-sensitive, not-whole-word query or a body validation will refuse', () => {
-    for (const b of [{ query: 'a' }, { query: 'a', case: 'sensitive', whole_word: false }, { query: 'a', case: null, whole_word: null }]) {
+    for (const b of [
+      { query: 'a' },
+      { query: 'a', case: 'sensitive', whole_word: false },
+      { query: 'a', case: null, whole_word: null },
+    ]) {
       expect(costClass('by_matching', body(b))).toBe('cheap');
     }
     expect(costClass('by_matching', Buffer.from('{not json'))).toBe('cheap');

@@ -25,7 +25,11 @@ export function costClass(cost: RouteCost, body: unknown): CostClass {
   if (cost !== 'by_matching') return cost;
   if (!(body instanceof Buffer) || body.length === 0) return 'cheap';
   let parsed: unknown;
-  try { parsed = JSON.parse(body.toString('utf8')); } catch { return 'cheap'; }
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return 'cheap';
+  }
   if (typeof parsed !== 'object' || parsed === null) return 'cheap';
   const { case: matchCase, whole_word: wholeWord } = parsed as { case?: unknown; whole_word?: unknown };
   const insensitive = matchCase !== undefined && matchCase !== null && matchCase !== 'sensitive';

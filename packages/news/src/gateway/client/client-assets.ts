@@ -34,14 +34,25 @@ function hashOf(body: Buffer): string {
 
 function encodings(body: Buffer, hash: string): ClientAsset['encoded'] {
   return {
-    br: { body: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }), etag: `"${hash}-br"` },
+    br: {
+      body: brotliCompressSync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      }),
+      etag: `"${hash}-br"`,
+    },
     gzip: { body: gzipSync(body, { level: 9 }), etag: `"${hash}-gz"` },
   };
 }
 
 function asset(name: string, ext: string, body: Buffer, contentType: string): ClientAsset {
   const hash = hashOf(body);
-  return { path: `/assets/${name}.${hash}.${ext}`, body, contentType, etag: `"${hash}"`, encoded: encodings(body, hash) };
+  return {
+    path: `/assets/${name}.${hash}.${ext}`,
+    body,
+    contentType,
+    etag: `"${hash}"`,
+    encoded: encodings(body, hash),
+  };
 }
 
 /**
@@ -51,8 +62,14 @@ function asset(name: string, ext: string, body: Buffer, contentType: string): Cl
 export async function buildClientAssets(): Promise<ClientAssets> {
   const result = await build({
     entryPoints: [fileURLToPath(new URL('main.ts', CLIENT_DIR))],
-    bundle: true, write: false, format: 'esm', target: 'es2020', minify: true, legalComments: 'none',
-    outfile: 'app.js', logLevel: 'silent',
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    outfile: 'app.js',
+    logLevel: 'silent',
   });
   const js = result.outputFiles.find((f) => f.path.endsWith('.js'));
   if (js === undefined) throw new Error('esbuild produced no JavaScript for the browser client');
@@ -64,7 +81,11 @@ export async function buildClientAssets(): Promise<ClientAssets> {
   const indexBody = Buffer.from(html, 'utf8');
   const indexHash = hashOf(indexBody);
   const index: ClientAsset = {
-    path: '/', body: indexBody, contentType: 'text/html; charset=utf-8', etag: `"${indexHash}"`, encoded: encodings(indexBody, indexHash),
+    path: '/',
+    body: indexBody,
+    contentType: 'text/html; charset=utf-8',
+    etag: `"${indexHash}"`,
+    encoded: encodings(indexBody, indexHash),
   };
   return { index, files: new Map([app, styles, icon].map((a) => [a.path, a])) };
 }

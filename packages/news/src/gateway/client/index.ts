@@ -8,8 +8,14 @@ export { buildClientAssets, type ClientAsset, type ClientAssets } from './client
  * `blob:` downloads (exports) are navigations, which the CSP does not restrict.
  */
 export const CLIENT_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
-  "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const SECURITY_HEADERS = {
@@ -38,7 +44,13 @@ function send(req: FastifyRequest, reply: FastifyReply, a: ClientAsset, cacheCon
   const accept = req.headers['accept-encoding'];
   const coding = acceptsEncoding(accept, 'br') ? 'br' : acceptsEncoding(accept, 'gzip') ? 'gzip' : null;
   const variant = coding === null ? a : a.encoded[coding];
-  reply.headers({ ...SECURITY_HEADERS, 'content-type': a.contentType, 'cache-control': cacheControl, etag: variant.etag, vary: 'Accept-Encoding' });
+  reply.headers({
+    ...SECURITY_HEADERS,
+    'content-type': a.contentType,
+    'cache-control': cacheControl,
+    etag: variant.etag,
+    vary: 'Accept-Encoding',
+  });
   if (coding !== null) reply.header('content-encoding', coding);
   if (req.headers['if-none-match'] === variant.etag) return reply.code(304).send();
   return reply.code(200).send(variant.body);

@@ -1,12 +1,21 @@
 import {
-  byShardOrder, combineEstimate, estimateDraws, type V2EstimateBody, type V2EstimateIntervals, type V2ResolvedDoc, type WorkerReply,
+  byShardOrder,
+  combineEstimate,
+  estimateDraws,
+  type V2EstimateBody,
+  type V2EstimateIntervals,
+  type V2ResolvedDoc,
+  type WorkerReply,
 } from '../../protocol/index.ts';
 import type { FanOut } from './fan-out.ts';
 import type { Part } from './merge.ts';
 import type { ReplicaSet } from './replica-set.ts';
 
 /** The part's result, or the refusal to answer with (as the public `v2_estimate` kind). */
-function results<T>(parts: readonly Part<WorkerReply>[], indexVersion: string): { ok: true; values: T[] } | { ok: false; reply: WorkerReply } {
+function results<T>(
+  parts: readonly Part<WorkerReply>[],
+  indexVersion: string,
+): { ok: true; values: T[] } | { ok: false; reply: WorkerReply } {
   const values: T[] = [];
   for (const { reply } of parts) {
     if (reply.kind === 'error') return { ok: false, reply };
@@ -24,34 +33,78 @@ function results<T>(parts: readonly Part<WorkerReply>[], indexVersion: string): 
  * one a single worker holding every shard gives (same draws, same order, same arithmetic).
  */
 export async function estimateAcross(
-  set: ReplicaSet, fan: FanOut, body: V2EstimateBody, ids: readonly string[], deadline: number, signal?: AbortSignal,
+  set: ReplicaSet,
+  fan: FanOut,
+  body: V2EstimateBody,
+  ids: readonly string[],
+  deadline: number,
+  signal?: AbortSignal,
 ): Promise<WorkerReply> {
   const options = { signal };
-  const first = results<V2EstimateIntervals>(await fan.run(body.index, ids, () => ({ kind: 'v2_estimate_intervals', body }), deadline, options), set.expected);
+  const first = results<V2EstimateIntervals>(
+    await fan.run(body.index, ids, () => ({ kind: 'v2_estimate_intervals', body }), deadline, options),
+    set.expected,
+  );
   if (!first.ok) return first.reply;
-  const intervals = byShardOrder(ids, first.values.map((p) => ({ ids: p.intervals.map((iv) => iv[0]), items: p.intervals })));
-  const shardIds = byShardOrder(ids, first.values.map((p) => ({ ids: p.shard_ids, items: p.shard_ids })));
-  const plan: V2EstimateIntervals = { intervals, shard_ids: shardIds, facet_fields: first.values[0]?.facet_fields ?? [] };
+  const intervals = byShardOrder(
+    ids,
+    first.values.map((p) => ({ ids: p.intervals.map((iv) => iv[0]), items: p.intervals })),
+  );
+  const shardIds = byShardOrder(
+    ids,
+    first.values.map((p) => ({ ids: p.shard_ids, items: p.shard_ids })),
+  );
+  const plan: V2EstimateIntervals = {
+    intervals,
+    shard_ids: shardIds,
+    facet_fields: first.values[0]?.facet_fields ?? [],
+  };
   const draws = estimateDraws(body, plan);
 
   let resolved: V2ResolvedDoc[];
   if (draws === null) {
     const needed = [...new Set(intervals.map((iv) => iv[0]))];
-    const parts = needed.length === 0 ? [] : await fan.run(body.index, needed, () => ({ kind: 'v2_estimate_resolve', body: { request: body, draws: null } }), deadline, options);
+    const parts =
+      needed.length === 0
+        ? []
+        : await fan.run(
+            body.index,
+            needed,
+            () => ({ kind: 'v2_estimate_resolve', body: { request: body, draws: null } }),
+            deadline,
+            options,
+          );
     const second = results<{ resolved: V2ResolvedDoc[] }>(parts, set.expected);
     if (!second.ok) return second.reply;
-    resolved = byShardOrder(ids, second.values.map((r) => ({ ids: r.resolved.map((d) => d.shard_id), items: r.resolved })));
+    resolved = byShardOrder(
+      ids,
+      second.values.map((r) => ({ ids: r.resolved.map((d) => d.shard_id), items: r.resolved })),
+    );
   } else {
     // Each worker resolves the draws of its shards, in draw order; answers go back to the draws' positions.
-    const positionsOf = (group: readonly string[]) => { const g = new Set(group); return draws.flatMap((d, i) => (g.has(d[0]) ? [i] : [])); };
+    const positionsOf = (group: readonly string[]) => {
+      const g = new Set(group);
+      return draws.flatMap((d, i) => (g.has(d[0]) ? [i] : []));
+    };
     const needed = [...new Set(draws.map((d) => d[0]))];
-    const parts = await fan.run(body.index, needed, (group) => ({
-      kind: 'v2_estimate_resolve', body: { request: body, draws: positionsOf(group).map((i) => draws[i] as readonly [string, number]) },
-    }), deadline, options);
+    const parts = await fan.run(
+      body.index,
+      needed,
+      (group) => ({
+        kind: 'v2_estimate_resolve',
+        body: { request: body, draws: positionsOf(group).map((i) => draws[i] as readonly [string, number]) },
+      }),
+      deadline,
+      options,
+    );
     const second = results<{ resolved: V2ResolvedDoc[] }>(parts, set.expected);
     if (!second.ok) return second.reply;
     resolved = new Array<V2ResolvedDoc>(draws.length);
-    parts.forEach((p, i) => positionsOf(p.shards).forEach((at, j) => { resolved[at] = (second.values[i] as { resolved: V2ResolvedDoc[] }).resolved[j] as V2ResolvedDoc; }));
+    parts.forEach((p, i) =>
+      positionsOf(p.shards).forEach((at, j) => {
+        resolved[at] = (second.values[i] as { resolved: V2ResolvedDoc[] }).resolved[j] as V2ResolvedDoc;
+      }),
+    );
   }
   const result = combineEstimate(set.expected, body, plan, resolved);
   return { kind: 'v2_estimate', indexVersion: set.expected, outcome: { ok: true, json: JSON.stringify(result) } };

@@ -15,7 +15,13 @@ export interface FanOut {
    * deadline allows. `needed` empty: one request to any up replica, restricted to no shard (it answers the
    * request's own errors, e.g. an unknown index, exactly as a single worker would).
    */
-  run(index: string, needed: readonly string[], build: Build, deadline: number, options?: FanOutOptions): Promise<Part<WorkerReply>[]>;
+  run(
+    index: string,
+    needed: readonly string[],
+    build: Build,
+    deadline: number,
+    options?: FanOutOptions,
+  ): Promise<Part<WorkerReply>[]>;
 }
 
 /** The request for one replica and the shards it answers for. */
@@ -33,16 +39,26 @@ export interface FanOutOptions {
 const NONE_TRIED: ReadonlySet<Replica> = new Set();
 
 export function createFanOut(set: ReplicaSet, onUnusable: (r: Replica) => void): FanOut {
-
-  const attempt = async (route: Route, index: string, build: Build, deadline: number,
-    tried: ReadonlySet<Replica>, opts: FanOutOptions): Promise<Part<WorkerReply>[]> => {
+  const attempt = async (
+    route: Route,
+    index: string,
+    build: Build,
+    deadline: number,
+    tried: ReadonlySet<Replica>,
+    opts: FanOutOptions,
+  ): Promise<Part<WorkerReply>[]> => {
     const { replica: r, group } = route;
     // With another replica to fall back on, one attempt may use half of what is left, so a frozen replica
     // still leaves time for the retry; the last candidate gets all of it.
     const now = performance.now();
     const until = route.alternative ? now + (deadline - now) / 2 : deadline;
     try {
-      const reply = await r.client.call(build(group, r), until, opts.restrict === false ? undefined : set.restriction(r, index, group), opts.signal);
+      const reply = await r.client.call(
+        build(group, r),
+        until,
+        opts.restrict === false ? undefined : set.restriction(r, index, group),
+        opts.signal,
+      );
       if (reply.indexVersion !== set.expected) {
         r.status = 'wrong_release';
         r.reason = `serves release ${reply.indexVersion}, not ${set.expected}`;
@@ -59,14 +75,23 @@ export function createFanOut(set: ReplicaSet, onUnusable: (r: Replica) => void):
       if (e instanceof GatewayError) set.fail(r, e.detail);
       else if (!(e instanceof ReplicaUnusable)) throw e;
       if (performance.now() >= deadline) {
-        throw new GatewayError('worker_unavailable', `No worker answered within the deadline (last: ${r.url}, ${r.reason}); try again shortly.`);
+        throw new GatewayError(
+          'worker_unavailable',
+          `No worker answered within the deadline (last: ${r.url}, ${r.reason}); try again shortly.`,
+        );
       }
       return run(index, group, build, deadline, opts, new Set([...tried, r]));
     }
   };
 
-  const run = async (index: string, needed: readonly string[], build: Build, deadline: number,
-    opts: FanOutOptions, tried: ReadonlySet<Replica> = NONE_TRIED): Promise<Part<WorkerReply>[]> => {
+  const run = async (
+    index: string,
+    needed: readonly string[],
+    build: Build,
+    deadline: number,
+    opts: FanOutOptions,
+    tried: ReadonlySet<Replica> = NONE_TRIED,
+  ): Promise<Part<WorkerReply>[]> => {
     if (needed.length === 0) {
       const r = set.any(tried);
       if (r === null) throw new GatewayError('worker_unavailable', 'No search worker is reachable; try again shortly.');

@@ -15,19 +15,38 @@ export function mergeV1Count(parts: readonly Part<ReplyFor<'count'>>[], indexVer
   return { kind: 'count', indexVersion, count: parts.reduce((n, p) => n + p.reply.count, 0) };
 }
 
-export function mergeV1Find(order: readonly string[], parts: readonly Part<ReplyFor<'find'>>[], indexVersion: string): ReplyFor<'find'> {
-  const entries = byShardOrder(order, parts.map(({ reply: r }) => ({
-    ids: r.shardIds, items: r.segments.map((seg, i) => ({ seg, id: r.shardIds[i] as string, year: r.shardYears[i] as string })),
-  })));
+export function mergeV1Find(
+  order: readonly string[],
+  parts: readonly Part<ReplyFor<'find'>>[],
+  indexVersion: string,
+): ReplyFor<'find'> {
+  const entries = byShardOrder(
+    order,
+    parts.map(({ reply: r }) => ({
+      ids: r.shardIds,
+      items: r.segments.map((seg, i) => ({ seg, id: r.shardIds[i] as string, year: r.shardYears[i] as string })),
+    })),
+  );
   return {
-    kind: 'find', indexVersion, count: parts.reduce((n, p) => n + p.reply.count, 0),
-    segments: entries.map((e) => e.seg), shardIds: entries.map((e) => e.id), shardYears: entries.map((e) => e.year),
+    kind: 'find',
+    indexVersion,
+    count: parts.reduce((n, p) => n + p.reply.count, 0),
+    segments: entries.map((e) => e.seg),
+    shardIds: entries.map((e) => e.id),
+    shardYears: entries.map((e) => e.year),
   };
 }
 
 /** Metadata answered per year group, put back in request order (`positions[i]` = request position of entry i). */
-export function mergeV2Metadata(count: number, parts: readonly { positions: readonly number[]; result: V2MetadataResult }[], indexVersion: string): V2MetadataResult {
+export function mergeV2Metadata(
+  count: number,
+  parts: readonly { positions: readonly number[]; result: V2MetadataResult }[],
+  indexVersion: string,
+): V2MetadataResult {
   const documents: V2MetadataResult['documents'][number][] = new Array(count);
-  for (const { positions, result } of parts) positions.forEach((p, i) => { documents[p] = result.documents[i] as V2MetadataResult['documents'][number]; });
+  for (const { positions, result } of parts)
+    positions.forEach((p, i) => {
+      documents[p] = result.documents[i] as V2MetadataResult['documents'][number];
+    });
   return { index_version: indexVersion, documents };
 }

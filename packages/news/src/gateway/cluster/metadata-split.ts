@@ -1,5 +1,10 @@
 import {
-  V2_LIMITS, type V2ErrorBody, type V2MetadataBody, type V2MetadataResult, type V2WorkerReply, type WorkerReply,
+  V2_LIMITS,
+  type V2ErrorBody,
+  type V2MetadataBody,
+  type V2MetadataResult,
+  type V2WorkerReply,
+  type WorkerReply,
 } from '../../protocol/index.ts';
 import type { FanOut } from './fan-out.ts';
 import { mergeV2Metadata } from './merge.ts';
@@ -8,12 +13,24 @@ import type { ReplicaSet } from './replica-set.ts';
 type MetadataReply = Extract<V2WorkerReply, { kind: 'v2_metadata' }>;
 
 /** A refusal with the request position of the reference it is about, for choosing the one a single worker gives. */
-function globalError(error: V2ErrorBody, positions: readonly number[], refs: V2MetadataBody['documents']): { at: number; body: V2ErrorBody } {
+function globalError(
+  error: V2ErrorBody,
+  positions: readonly number[],
+  refs: V2MetadataBody['documents'],
+): { at: number; body: V2ErrorBody } {
   if (error.code === 'invalid_doc_ix' && typeof error.position === 'number') {
     const at = positions[error.position] ?? error.position;
-    return { at, body: { ...error, position: at, detail: error.detail.replace(`documents[${error.position}]`, `documents[${at}]`) } };
+    return {
+      at,
+      body: {
+        ...error,
+        position: at,
+        detail: error.detail.replace(`documents[${error.position}]`, `documents[${at}]`),
+      },
+    };
   }
-  if (error.code === 'year_store_missing' || error.code === 'unknown_year' || error.code === 'invalid_year') return { at: refs.findIndex((r) => r.year === error.year), body: error };
+  if (error.code === 'year_store_missing' || error.code === 'unknown_year' || error.code === 'invalid_year')
+    return { at: refs.findIndex((r) => r.year === error.year), body: error };
   // Release, index and list-length refusals do not depend on the references: every worker gives the same one.
   return { at: -1, body: error };
 }
@@ -24,7 +41,8 @@ function capped(json: string): V2ErrorBody | null {
   const bytes = Buffer.byteLength(json);
   if (bytes <= V2_LIMITS.metadataResponseBytes) return null;
   return {
-    limit: V2_LIMITS.metadataResponseBytes, bytes,
+    limit: V2_LIMITS.metadataResponseBytes,
+    bytes,
     detail: `the response would be ${bytes} bytes, over the ${V2_LIMITS.metadataResponseBytes}-byte limit; retry with fewer references`,
     code: 'response_too_large',
   };
@@ -35,7 +53,12 @@ function capped(json: string): V2ErrorBody | null {
  * that year (its store is per year, so any such replica has every row), answers go back in request order, and a
  * refusal is the one a single worker would give for the first failing reference.
  */
-export async function splitMetadata(set: ReplicaSet, fan: FanOut, body: V2MetadataBody, deadline: number): Promise<WorkerReply> {
+export async function splitMetadata(
+  set: ReplicaSet,
+  fan: FanOut,
+  body: V2MetadataBody,
+  deadline: number,
+): Promise<WorkerReply> {
   const index = body.index;
   const shards = set.shardsOf(index) ?? [];
   const refs = body.documents;
@@ -56,7 +79,10 @@ export async function splitMetadata(set: ReplicaSet, fan: FanOut, body: V2Metada
   };
   const build = (group: readonly string[]) => ({
     kind: 'v2_metadata' as const,
-    body: { ...body, documents: positionsOf(yearsOf(group)).map((i) => refs[i] as V2MetadataBody['documents'][number]) },
+    body: {
+      ...body,
+      documents: positionsOf(yearsOf(group)).map((i) => refs[i] as V2MetadataBody['documents'][number]),
+    },
   });
   const parts = await fan.run(index, needed, build, deadline);
   if (parts.length === 1) return (parts[0] as { reply: WorkerReply }).reply;
@@ -64,15 +90,26 @@ export async function splitMetadata(set: ReplicaSet, fan: FanOut, body: V2Metada
   const refused = parts.find((p) => p.reply.kind === 'error');
   if (refused !== undefined) return refused.reply;
   const answered = parts.map((p) => ({ positions: positionsOf(yearsOf(p.shards)), reply: p.reply as MetadataReply }));
-  const refusals = answered.flatMap(({ positions, reply }) => (reply.outcome.ok ? [] : [globalError(reply.outcome.error, positions, refs)]));
+  const refusals = answered.flatMap(({ positions, reply }) =>
+    reply.outcome.ok ? [] : [globalError(reply.outcome.error, positions, refs)],
+  );
   if (refusals.length > 0) {
     const first = refusals.reduce((a, b) => (b.at < a.at ? b : a));
     return { kind: 'v2_metadata', indexVersion: set.expected, outcome: { ok: false, error: first.body } };
   }
-  const merged = mergeV2Metadata(refs.length, answered.map(({ positions, reply }) => ({
-    positions, result: JSON.parse((reply.outcome as { json: string }).json) as V2MetadataResult,
-  })), set.expected);
+  const merged = mergeV2Metadata(
+    refs.length,
+    answered.map(({ positions, reply }) => ({
+      positions,
+      result: JSON.parse((reply.outcome as { json: string }).json) as V2MetadataResult,
+    })),
+    set.expected,
+  );
   const json = JSON.stringify(merged);
   const tooLarge = capped(json);
-  return { kind: 'v2_metadata', indexVersion: set.expected, outcome: tooLarge === null ? { ok: true, json } : { ok: false, error: tooLarge } };
+  return {
+    kind: 'v2_metadata',
+    indexVersion: set.expected,
+    outcome: tooLarge === null ? { ok: true, json } : { ok: false, error: tooLarge },
+  };
 }

@@ -1,4 +1,10 @@
-import { selectShardIds, ShardSpecError, type ReleaseShard, type ShardIdentity, type WorkerIdentity } from '../../protocol/index.ts';
+import {
+  selectShardIds,
+  ShardSpecError,
+  type ReleaseShard,
+  type ShardIdentity,
+  type WorkerIdentity,
+} from '../../protocol/index.ts';
 import type { WorkerEndpoint } from '../config/index.ts';
 import { GatewayError } from '../errors/index.ts';
 import type { WorkerClient } from '../worker-client/index.ts';
@@ -65,7 +71,10 @@ export class ReplicaSet {
   /** What the cached routes were worked out from: each replica's up-ness and served map (replaced on change). */
   #routedFrom: readonly (Map<string, Set<string>> | null)[] = [];
 
-  constructor(replicas: readonly Replica[], readonly expected: string) {
+  constructor(
+    replicas: readonly Replica[],
+    readonly expected: string,
+  ) {
     this.replicas = replicas;
   }
 
@@ -81,8 +90,20 @@ export class ReplicaSet {
     const served = new Map(identity.indexes.map((i) => [i.name, new Set(i.shards.map((s) => s.shardId))]));
     const declared = r.endpoint.shards;
     if (declared !== null) {
-      const problem = declaredMismatch(declared.text, identity, () => identity.indexes.map((i) => selectShardIds(declared, i.releaseShards.map((s) => s.shardId))));
-      if (problem !== null) { r.status = 'wrong_shards'; r.reason = problem; r.served = new Map(); return; }
+      const problem = declaredMismatch(declared.text, identity, () =>
+        identity.indexes.map((i) =>
+          selectShardIds(
+            declared,
+            i.releaseShards.map((s) => s.shardId),
+          ),
+        ),
+      );
+      if (problem !== null) {
+        r.status = 'wrong_shards';
+        r.reason = problem;
+        r.served = new Map();
+        return;
+      }
     }
     r.served = served;
     r.status = 'up';
@@ -131,12 +152,16 @@ export class ReplicaSet {
     if (shards === undefined || shards.length === 0) return null;
     let first = Infinity;
     let last = -Infinity;
-    for (const s of shards) { const y = Number(s.year); if (y < first) first = y; if (y > last) last = y; }
+    for (const s of shards) {
+      const y = Number(s.year);
+      if (y < first) first = y;
+      if (y > last) last = y;
+    }
     const lo = Math.max(min ?? -Infinity, first);
     const hi = Math.min(max ?? Infinity, last);
     if (!(lo <= hi)) return null;
     let byRange = this.#inYears.get(index);
-    if (byRange === undefined) this.#inYears.set(index, byRange = new Map());
+    if (byRange === undefined) this.#inYears.set(index, (byRange = new Map()));
     const rangeKey = `${lo}:${hi}`;
     const cached = byRange.get(rangeKey);
     if (cached !== undefined) return cached.length === 0 ? null : cached;
@@ -151,7 +176,8 @@ export class ReplicaSet {
     if (this.release === null) return [];
     const out: string[] = [];
     for (const [index, shards] of this.release.shards) {
-      for (const s of shards) if (!this.replicas.some((r) => r.status === 'up' && holds(r, index, s.shardId))) out.push(s.shardId);
+      for (const s of shards)
+        if (!this.replicas.some((r) => r.status === 'up' && holds(r, index, s.shardId))) out.push(s.shardId);
     }
     return out;
   }
@@ -169,7 +195,9 @@ export class ReplicaSet {
     const cached = cacheable ? this.#routes.get(shardIds) : undefined;
     const hit = cached?.[start];
     if (hit !== undefined) return hit;
-    const order = this.replicas.map((_, i) => this.replicas[(start + i) % n] as Replica).filter((r) => r.status === 'up' && !avoid.has(r));
+    const order = this.replicas
+      .map((_, i) => this.replicas[(start + i) % n] as Replica)
+      .filter((r) => r.status === 'up' && !avoid.has(r));
     const routes = this.#plan(order, index, shardIds, whole);
     if (cacheable && this.#routable.has(shardIds)) {
       const perStart = cached ?? new Array<readonly Route[] | undefined>(n);
@@ -195,21 +223,28 @@ export class ReplicaSet {
   }
 
   #plan(order: readonly Replica[], index: string, shardIds: readonly string[], whole: boolean): readonly Route[] {
-    const alternative = (r: Replica, group: readonly string[]) => order.some((o) => o !== r && group.every((id) => holds(o, index, id)));
+    const alternative = (r: Replica, group: readonly string[]) =>
+      order.some((o) => o !== r && group.every((id) => holds(o, index, id)));
     if (whole) {
       const holder = order.find((r) => shardIds.every((id) => holds(r, index, id)));
-      if (holder !== undefined) return [{ replica: holder, group: [...shardIds], alternative: alternative(holder, shardIds) }];
+      if (holder !== undefined)
+        return [{ replica: holder, group: [...shardIds], alternative: alternative(holder, shardIds) }];
       const missing = shardIds.filter((id) => !order.some((r) => holds(r, index, id)));
       if (missing.length > 0) throw shardsUnavailable(missing);
-      throw new GatewayError('not_distributed',
+      throw new GatewayError(
+        'not_distributed',
         `This request needs shards ${shardIds[0]} to ${shardIds.at(-1)} in one worker, and no healthy worker holds them all; narrow year_min/year_max to shards one worker serves.`,
-        { shards: [...shardIds] });
+        { shards: [...shardIds] },
+      );
     }
     const plan = new Map<Replica, string[]>();
     const missing: string[] = [];
     for (const id of shardIds) {
       const r = order.find((c) => holds(c, index, id));
-      if (r === undefined) { missing.push(id); continue; }
+      if (r === undefined) {
+        missing.push(id);
+        continue;
+      }
       const group = plan.get(r);
       if (group === undefined) plan.set(r, [id]);
       else group.push(id);
@@ -231,10 +266,13 @@ export class ReplicaSet {
 }
 
 export function shardsUnavailable(missing: readonly string[]): GatewayError {
-  const shown = missing.length > 20 ? `${missing.slice(0, 20).join(', ')}, … (${missing.length} in all)` : missing.join(', ');
-  return new GatewayError('shards_unavailable',
+  const shown =
+    missing.length > 20 ? `${missing.slice(0, 20).join(', ')}, … (${missing.length} in all)` : missing.join(', ');
+  return new GatewayError(
+    'shards_unavailable',
     `No healthy worker serves shard${missing.length === 1 ? '' : 's'} ${shown} of this release; the answer would be incomplete. Retry shortly.`,
-    { missing_shards: missing });
+    { missing_shards: missing },
+  );
 }
 
 function releaseMapOf(identity: WorkerIdentity): ReleaseMap {
@@ -257,7 +295,8 @@ function declaredMismatch(spec: string, identity: WorkerIdentity, expectedPerInd
   for (const [i, ix] of identity.indexes.entries()) {
     const have = ix.shards.map((s) => s.shardId).join(',');
     const want = (expected[i] ?? []).join(',');
-    if (have !== want) return `serves shards ${have || 'none'} of index ${ix.name}; the topology declares ${spec} (${want || 'none'})`;
+    if (have !== want)
+      return `serves shards ${have || 'none'} of index ${ix.name}; the topology declares ${spec} (${want || 'none'})`;
   }
   return null;
 }

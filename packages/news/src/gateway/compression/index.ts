@@ -20,7 +20,10 @@ export function registerCompression(app: FastifyInstance, settings: CompressionS
     threshold: settings.thresholdBytes,
     customTypes: /^(?:application\/json|text\/(?:html|css|plain|javascript)|image\/svg\+xml)\b/,
     brotliOptions: {
-      params: { [constants.BROTLI_PARAM_QUALITY]: settings.brotliQuality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: settings.brotliQuality,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
     },
     zlibOptions: { level: settings.gzipLevel },
   });

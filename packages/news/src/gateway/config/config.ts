@@ -123,15 +123,24 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
   const inFlight = int('GATEWAY_EXPENSIVE_IN_FLIGHT', ADMISSION_DEFAULTS.inFlight, 1, 1023);
   // Cheap calls keep at least one connection of their own: expensive ones never hold all of a worker's.
   if (inFlight >= workerConnections) {
-    problems.push(`set GATEWAY_EXPENSIVE_IN_FLIGHT (${inFlight}) below GATEWAY_WORKER_CONNECTIONS (${workerConnections}), so cheap calls keep connections of their own`);
+    problems.push(
+      `set GATEWAY_EXPENSIVE_IN_FLIGHT (${inFlight}) below GATEWAY_WORKER_CONNECTIONS (${workerConnections}), so cheap calls keep connections of their own`,
+    );
   }
-  const trustProxy = (get('GATEWAY_TRUST_PROXY') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const trustProxy = (get('GATEWAY_TRUST_PROXY') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   for (const p of trustProxy) {
-    if (!/^[0-9a-fA-F.:]+(\/[0-9]{1,3})?$/.test(p)) problems.push(`set GATEWAY_TRUST_PROXY to comma-separated proxy addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8 (got ${JSON.stringify(p)})`);
+    if (!/^[0-9a-fA-F.:]+(\/[0-9]{1,3})?$/.test(p))
+      problems.push(
+        `set GATEWAY_TRUST_PROXY to comma-separated proxy addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8 (got ${JSON.stringify(p)})`,
+      );
   }
 
   const repo = get('GATEWAY_HF_REPO') ?? null;
-  if (repo !== null && !HUB_REPO.test(repo)) problems.push(`set GATEWAY_HF_REPO to owner/name (got ${JSON.stringify(repo)})`);
+  if (repo !== null && !HUB_REPO.test(repo))
+    problems.push(`set GATEWAY_HF_REPO to owner/name (got ${JSON.stringify(repo)})`);
   const endpointRaw = get('GATEWAY_HF_ENDPOINT') ?? 'https://huggingface.co';
   let endpoint = endpointRaw;
   try {
@@ -154,7 +163,14 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
   const operator = parseOperator(get, environment, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
-    indexVersion: indexVersion ?? '', workerUrl: workers[0]?.url ?? '', workers: Object.freeze(workers), host, port, workerTimeoutMs, workerConnections, environment,
+    indexVersion: indexVersion ?? '',
+    workerUrl: workers[0]?.url ?? '',
+    workers: Object.freeze(workers),
+    host,
+    port,
+    workerTimeoutMs,
+    workerConnections,
+    environment,
     hub: Object.freeze({ repo, revision, endpoint }),
     operator,
     compression: Object.freeze({ ...COMPRESSION_DEFAULTS, enabled: compression }),
@@ -163,7 +179,11 @@ export function parseGatewayConfig(env: Env, overrides: ConfigOverrides = {}): G
   });
 }
 
-function parseOperator(get: (k: string) => string | undefined, environment: Environment, problems: string[]): OperatorDetails | null {
+function parseOperator(
+  get: (k: string) => string | undefined,
+  environment: Environment,
+  problems: string[],
+): OperatorDetails | null {
   const name = get('GATEWAY_OPERATOR_NAME');
   const address = get('GATEWAY_OPERATOR_ADDRESS');
   const email = get('GATEWAY_OPERATOR_EMAIL');
@@ -171,11 +191,17 @@ function parseOperator(get: (k: string) => string | undefined, environment: Envi
   if (name === undefined) problems.push('set GATEWAY_OPERATOR_NAME (legal pages: who runs this service)');
   if (address === undefined) problems.push('set GATEWAY_OPERATOR_ADDRESS (postal address; separate lines with " | ")');
   if (email === undefined) problems.push('set GATEWAY_OPERATOR_EMAIL (contact address for the legal pages)');
-  else if (!/^[^\s@]+@[^\s@]+$/.test(email)) problems.push(`set GATEWAY_OPERATOR_EMAIL to an e-mail address (got ${JSON.stringify(email)})`);
+  else if (!/^[^\s@]+@[^\s@]+$/.test(email))
+    problems.push(`set GATEWAY_OPERATOR_EMAIL to an e-mail address (got ${JSON.stringify(email)})`);
   if (name === undefined || address === undefined || email === undefined) return null;
   return Object.freeze({
     name,
-    address: Object.freeze(address.split('|').map((l) => l.trim()).filter((l) => l !== '')),
+    address: Object.freeze(
+      address
+        .split('|')
+        .map((l) => l.trim())
+        .filter((l) => l !== ''),
+    ),
     email,
     phone: get('GATEWAY_OPERATOR_PHONE') ?? null,
     representative: get('GATEWAY_OPERATOR_REPRESENTATIVE') ?? null,

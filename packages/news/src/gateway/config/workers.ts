@@ -13,10 +13,15 @@ export interface WorkerEndpoint {
 export const TOPOLOGY_FORMAT = 1;
 
 /** `GATEWAY_TOPOLOGY` file: which worker serves which shards (src/gateway/DESIGN.md, "Topology"). */
-const TopologyFile = Type.Object({
-  topology_format: Type.Integer(),
-  workers: Type.Array(Type.Object({ url: Type.String(), shards: Type.String() }, { additionalProperties: false }), { minItems: 1 }),
-}, { additionalProperties: false });
+const TopologyFile = Type.Object(
+  {
+    topology_format: Type.Integer(),
+    workers: Type.Array(Type.Object({ url: Type.String(), shards: Type.String() }, { additionalProperties: false }), {
+      minItems: 1,
+    }),
+  },
+  { additionalProperties: false },
+);
 type TopologyFile = Static<typeof TopologyFile>;
 
 function origin(raw: string): string | null {
@@ -39,20 +44,30 @@ function readTopology(path: string, problems: string[]): WorkerEndpoint[] {
   }
   if (!Value.Check(TopologyFile, parsed)) {
     const first = Value.Errors(TopologyFile, parsed).First();
-    problems.push(`fix GATEWAY_TOPOLOGY ${path}: ${first === undefined ? 'not a topology' : `${first.path || '/'} ${first.message}`} `
-      + '(expected {"topology_format": 1, "workers": [{"url": "http://host:port", "shards": "2019-01..2019-06"}]})');
+    problems.push(
+      `fix GATEWAY_TOPOLOGY ${path}: ${first === undefined ? 'not a topology' : `${first.path || '/'} ${first.message}`} ` +
+        '(expected {"topology_format": 1, "workers": [{"url": "http://host:port", "shards": "2019-01..2019-06"}]})',
+    );
     return [];
   }
   const file: TopologyFile = parsed;
   if (file.topology_format !== TOPOLOGY_FORMAT) {
-    problems.push(`GATEWAY_TOPOLOGY ${path} has topology_format ${file.topology_format}; this gateway reads ${TOPOLOGY_FORMAT}`);
+    problems.push(
+      `GATEWAY_TOPOLOGY ${path} has topology_format ${file.topology_format}; this gateway reads ${TOPOLOGY_FORMAT}`,
+    );
     return [];
   }
   const out: WorkerEndpoint[] = [];
   for (const [i, w] of file.workers.entries()) {
     const url = origin(w.url);
-    if (url === null) { problems.push(`fix GATEWAY_TOPOLOGY ${path}: workers[${i}].url ${JSON.stringify(w.url)} is not an http origin`); continue; }
-    if (out.some((o) => o.url === url)) { problems.push(`fix GATEWAY_TOPOLOGY ${path}: ${url} is listed twice`); continue; }
+    if (url === null) {
+      problems.push(`fix GATEWAY_TOPOLOGY ${path}: workers[${i}].url ${JSON.stringify(w.url)} is not an http origin`);
+      continue;
+    }
+    if (out.some((o) => o.url === url)) {
+      problems.push(`fix GATEWAY_TOPOLOGY ${path}: ${url} is listed twice`);
+      continue;
+    }
     try {
       out.push({ url, shards: parseShardSpec(w.shards) });
     } catch (e) {
@@ -76,13 +91,21 @@ export function parseWorkers(get: (key: string) => string | undefined, problems:
   }
   if (topology !== undefined) return readTopology(topology, problems);
   if (list === undefined) {
-    problems.push('set GATEWAY_WORKER_URL to the worker address, e.g. http://127.0.0.1:8701 (several, comma-separated, or GATEWAY_TOPOLOGY)');
+    problems.push(
+      'set GATEWAY_WORKER_URL to the worker address, e.g. http://127.0.0.1:8701 (several, comma-separated, or GATEWAY_TOPOLOGY)',
+    );
     return [];
   }
   const out: WorkerEndpoint[] = [];
-  for (const raw of list.split(',').map((u) => u.trim()).filter((u) => u !== '')) {
+  for (const raw of list
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '')) {
     const url = origin(raw);
-    if (url === null) problems.push(`set GATEWAY_WORKER_URL to http origins such as http://127.0.0.1:8701 (got ${JSON.stringify(raw)})`);
+    if (url === null)
+      problems.push(
+        `set GATEWAY_WORKER_URL to http origins such as http://127.0.0.1:8701 (got ${JSON.stringify(raw)})`,
+      );
     else if (!out.some((o) => o.url === url)) out.push({ url, shards: null });
   }
   if (out.length === 0 && problems.length === 0) problems.push('set GATEWAY_WORKER_URL to at least one worker address');

@@ -24,7 +24,13 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** Codes that pass by themselves: the answer says when to ask again (`Retry-After: 1`). */
-const RETRY_AFTER_CODES: ReadonlySet<ErrorCode> = new Set(['rate_limited', 'overloaded', 'worker_unavailable', 'release_unavailable', 'shards_unavailable']);
+const RETRY_AFTER_CODES: ReadonlySet<ErrorCode> = new Set([
+  'rate_limited',
+  'overloaded',
+  'worker_unavailable',
+  'release_unavailable',
+  'shards_unavailable',
+]);
 
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
@@ -68,7 +74,10 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof V2Refused) {
     // V2_ERROR_STATUS is the one table of v2 codes; the body is the worker's, already in the documented shape.
     // Only a missing store may come back by itself; a missing attribution table needs a rebuild.
-    const retry = err.body.code === 'year_store_missing' || err.body.code === 'release_unavailable' || err.body.code === 'deadline_exceeded';
+    const retry =
+      err.body.code === 'year_store_missing' ||
+      err.body.code === 'release_unavailable' ||
+      err.body.code === 'deadline_exceeded';
     return { status: V2_ERROR_STATUS[err.body.code], body: err.body, headers: retry ? { 'retry-after': '1' } : {} };
   }
   if (err instanceof GatewayError) {

@@ -11,7 +11,11 @@ function typeName(s: Schema): string {
 }
 
 function bounds(s: Schema): string {
-  if (s.anyOf !== undefined) return s.anyOf.map(bounds).filter((b) => b !== '').join('; ');
+  if (s.anyOf !== undefined)
+    return s.anyOf
+      .map(bounds)
+      .filter((b) => b !== '')
+      .join('; ');
   const parts: string[] = [];
   if (s.minLength !== undefined) parts.push(`min length ${s.minLength}`);
   if (s.maxLength !== undefined) parts.push(`max length ${s.maxLength}`);
@@ -25,10 +29,15 @@ function bounds(s: Schema): string {
 
 function fieldTable(schema: Schema, withDefaults: boolean): string {
   const required = new Set(schema.required ?? []);
-  const rows = Object.entries(schema.properties ?? {}).map(([name, s]) => `<tr><td><code>${esc(name)}</code></td>`
-    + `<td>${esc(typeName(s))}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${bounds(s)}</td>`
-    + (withDefaults ? `<td>${s.default === undefined ? '' : `<code>${esc(JSON.stringify(s.default))}</code>`}</td>` : '')
-    + `<td>${esc(s.description ?? '')}</td></tr>`);
+  const rows = Object.entries(schema.properties ?? {}).map(
+    ([name, s]) =>
+      `<tr><td><code>${esc(name)}</code></td>` +
+      `<td>${esc(typeName(s))}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${bounds(s)}</td>` +
+      (withDefaults
+        ? `<td>${s.default === undefined ? '' : `<code>${esc(JSON.stringify(s.default))}</code>`}</td>`
+        : '') +
+      `<td>${esc(s.description ?? '')}</td></tr>`,
+  );
   const head = `<tr><th>Field</th><th>Type</th><th>Required</th><th>Bounds</th>${withDefaults ? '<th>Default</th>' : ''}<th>Meaning</th></tr>`;
   return `<table>${head}${rows.join('')}</table>`;
 }
@@ -36,12 +45,19 @@ function fieldTable(schema: Schema, withDefaults: boolean): string {
 /** The human-readable API reference, generated from the validating schemas, with this gateway's admission budgets. */
 export function renderApiDocs(admission: GatewayConfig['admission']): string {
   const sections = ENDPOINTS.map((e) => {
-    const req = e.request === null ? '<p>No request body.</p>' : `<h4>Request body (application/json)</h4>${fieldTable(e.request as Schema, true)}`;
+    const req =
+      e.request === null
+        ? '<p>No request body.</p>'
+        : `<h4>Request body (application/json)</h4>${fieldTable(e.request as Schema, true)}`;
     const errors = e.errors.map((x) => `<li><strong>${x.status}</strong>: ${esc(x.description)}</li>`).join('');
-    return `<section><h3><code>${e.method} ${esc(e.path)}</code></h3><p>${esc(e.summary)}</p>${req}`
-      + `<h4>200 response</h4>${fieldTable(e.response as Schema, false)}<h4>Errors</h4><ul>${errors}</ul></section>`;
+    return (
+      `<section><h3><code>${e.method} ${esc(e.path)}</code></h3><p>${esc(e.summary)}</p>${req}` +
+      `<h4>200 response</h4>${fieldTable(e.response as Schema, false)}<h4>Errors</h4><ul>${errors}</ul></section>`
+    );
   }).join('\n');
-  return page('News corpus search: API reference', `<h1>API reference</h1>
+  return page(
+    'News corpus search: API reference',
+    `<h1>API reference</h1>
 <p>Interface document version 0.1.0. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p>
 <h2>Conventions</h2>
 <ul>
@@ -61,5 +77,6 @@ start before its deadline answers 503 <code>overloaded</code> with <code>Retry-A
 </ul>
 ${QUERY_LANGUAGE_HTML}
 <h2>Endpoints</h2>
-${sections}`);
+${sections}`,
+  );
 }

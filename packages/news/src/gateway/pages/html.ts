@@ -39,6 +39,8 @@ export function sendHtml(reply: FastifyReply, html: string, status = 200): Fasti
 }
 
 /** What a reader who followed a broken link sees: a page saying so, with the way back (not the API's JSON). */
-export const NOT_FOUND_HTML = page('Page not found · News corpus search',
-  '<h1>Page not found</h1><p>There is no page at this address. It may have been mistyped or moved.</p>'
-  + '<p><a href="/">Search the news corpus</a> or read the <a href="/api-docs">API reference</a>.</p>');
+export const NOT_FOUND_HTML = page(
+  'Page not found · News corpus search',
+  '<h1>Page not found</h1><p>There is no page at this address. It may have been mistyped or moved.</p>' +
+    '<p><a href="/">Search the news corpus</a> or read the <a href="/api-docs">API reference</a>.</p>',
+);

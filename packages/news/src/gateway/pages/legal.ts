@@ -7,28 +7,39 @@ A production gateway refuses to start without them.</p>`;
 
 function contact(o: OperatorDetails): string {
   const optional: [string, string | null][] = [
-    ['Vertreten durch / Represented by', o.representative], ['Telefon / Phone', o.phone],
-    ['Registereintrag / Register', o.register], ['USt-IdNr. / VAT ID', o.vatId],
+    ['Vertreten durch / Represented by', o.representative],
+    ['Telefon / Phone', o.phone],
+    ['Registereintrag / Register', o.register],
+    ['USt-IdNr. / VAT ID', o.vatId],
     ['Inhaltlich verantwortlich / Responsible for content', o.contentResponsible],
   ];
   return `<p>${esc(o.name)}<br>${o.address.map(esc).join('<br>')}</p>
 <p>E-Mail: <a href="mailto:${esc(o.email)}">${esc(o.email)}</a></p>
-${optional.filter(([, v]) => v !== null).map(([k, v]) => `<p>${esc(k)}: ${esc(v ?? '')}</p>`).join('\n')}`;
+${optional
+  .filter(([, v]) => v !== null)
+  .map(([k, v]) => `<p>${esc(k)}: ${esc(v ?? '')}</p>`)
+  .join('\n')}`;
 }
 
 /** GET /impressum: provider identification from the operator settings. */
 export function renderImpressum(config: GatewayConfig): string {
   const o = config.operator;
-  return page('Impressum', `<h1>Impressum</h1>
+  return page(
+    'Impressum',
+    `<h1>Impressum</h1>
 <h2>Angaben zum Diensteanbieter / Service provider</h2>
-${o === null ? notConfigured : contact(o)}`, 'de');
+${o === null ? notConfigured : contact(o)}`,
+    'de',
+  );
 }
 
 /** GET /datenschutz: what this service actually stores. Keep in step with the gateway's request logging. */
 export function renderDatenschutz(config: GatewayConfig): string {
   const o = config.operator;
   const retention = o?.logRetention ?? null;
-  return page('Datenschutz', `<h1>Datenschutzerklärung / Privacy</h1>
+  return page(
+    'Datenschutz',
+    `<h1>Datenschutzerklärung / Privacy</h1>
 <h2>Verantwortlicher / Controller</h2>
 ${o === null ? notConfigured : contact(o)}
 <h2>Was dieser Dienst speichert / What this service stores</h2>
@@ -37,9 +48,11 @@ ${o === null ? notConfigured : contact(o)}
 Er protokolliert <strong>keine</strong> IP-Adressen, keine Suchanfragen oder andere Inhalte von Anfragen und keine Browserkennungen.<br>
 For each request the service writes one log line: time, HTTP method, path, status code and processing time. It does
 <strong>not</strong> log IP addresses, search phrases or any other request content, or browser identifiers.</li>
-<li>Speicherdauer der Protokolle / Log retention: ${retention === null
-    ? 'vom Betreiber nicht angegeben / not stated by the operator (GATEWAY_LOG_RETENTION).'
-    : esc(retention)}</li>
+<li>Speicherdauer der Protokolle / Log retention: ${
+      retention === null
+        ? 'vom Betreiber nicht angegeben / not stated by the operator (GATEWAY_LOG_RETENTION).'
+        : esc(retention)
+    }</li>
 <li>Der Dienst setzt keine Cookies, verwendet keinen lokalen Browserspeicher für Tracking und bindet keine Inhalte Dritter ein.<br>
 The service sets no cookies, uses no browser storage for tracking and embeds no third-party content.</li>
 <li>Suchanfragen werden nur zur Beantwortung verarbeitet und nicht gespeichert.<br>
@@ -53,5 +66,7 @@ Search and article reading run entirely on this server. The optional Python exam
 yourself, downloads from the dataset hub, whose privacy terms then apply.</p>
 <h2>Ihre Rechte / Your rights</h2>
 <p>Sie haben nach der DSGVO das Recht auf Auskunft, Berichtigung, Löschung, Einschränkung der Verarbeitung, Widerspruch
-und Beschwerde bei einer Aufsichtsbehörde. Da keine personenbezogenen Daten gespeichert werden, liegen in der Regel keine Daten zu Ihrer Person vor.</p>`, 'de');
+und Beschwerde bei einer Aufsichtsbehörde. Da keine personenbezogenen Daten gespeichert werden, liegen in der Regel keine Daten zu Ihrer Person vor.</p>`,
+    'de',
+  );
 }

@@ -20,14 +20,19 @@ function dateRange(identity: WorkerIdentity): string {
 }
 
 /** GET /api/v1/info from the worker's identity (what is actually loaded) and the gateway settings. */
-export function buildInfo(identity: WorkerIdentity, config: GatewayConfig, apiBase: string): Omit<InfoResponseBody, 'latency_ms'> {
+export function buildInfo(
+  identity: WorkerIdentity,
+  config: GatewayConfig,
+  apiBase: string,
+): Omit<InfoResponseBody, 'latency_ms'> {
   const articles = identity.indexes.reduce((n, i) => n + i.shards.reduce((m, s) => m + s.docCount, 0), 0);
   const { repo, endpoint } = config.hub;
   const repoUrl = repo === null ? '' : `${endpoint}/datasets/${repo}`;
   return {
     name: SERVICE_NAME,
-    description: `Exact phrase search (byte-exact, case-sensitive) over the articles of release ${identity.indexVersion}. `
-      + 'Counts occurrences per crawl-period shard and returns each match with its context and article metadata.',
+    description:
+      `Exact phrase search (byte-exact, case-sensitive) over the articles of release ${identity.indexVersion}. ` +
+      'Counts occurrences per crawl-period shard and returns each match with its context and article metadata.',
     article_count: String(articles),
     date_range: dateRange(identity),
     available_indexes: identity.indexes.map((i) => i.name),
@@ -39,10 +44,11 @@ export function buildInfo(identity: WorkerIdentity, config: GatewayConfig, apiBa
       // The hub's dataset viewer cannot address an immutable row, so no row link template is offered.
       viewer_url_template: '',
       python_example: pythonExample(config, apiBase),
-      note: repo === null
-        ? 'No dataset hub copy is configured; everything this API returns is served locally.'
-        : `The hub copy in ${repo} is optional: local search and get_doc never depend on it. `
-          + 'python_example retrieves rows published by `news publish-hub` and verifies each against this API.',
+      note:
+        repo === null
+          ? 'No dataset hub copy is configured; everything this API returns is served locally.'
+          : `The hub copy in ${repo} is optional: local search and get_doc never depend on it. ` +
+            'python_example retrieves rows published by `news publish-hub` and verifies each against this API.',
     },
   };
 }

@@ -2,8 +2,15 @@ import type { WireMetadata } from '../../protocol/index.ts';
 
 /** v1 metadata fields and their bounds in characters (spec §2). */
 export const V1_METADATA_BOUNDS = {
-  url: 2048, date: 40, warc_source: 200, language: 20, country_tld: 2,
-  title: 2000, author: 500, sitename: 500, hostname: 253,
+  url: 2048,
+  date: 40,
+  warc_source: 200,
+  language: 20,
+  country_tld: 2,
+  title: 2000,
+  author: 500,
+  sitename: 500,
+  hostname: 253,
 } as const;
 
 export type MetadataV1 = { readonly [K in keyof typeof V1_METADATA_BOUNDS]: string | null };
@@ -32,8 +39,14 @@ export function toMetadataV1(m: WireMetadata | null): MetadataV1 {
   };
   const tld = m?.country_tld ?? null;
   return {
-    url: cut('url'), date: cut('date'), warc_source: cut('warc_source'), language: cut('language'),
+    url: cut('url'),
+    date: cut('date'),
+    warc_source: cut('warc_source'),
+    language: cut('language'),
     country_tld: tld !== null && COUNTRY_TLD.test(tld) ? tld : null,
-    title: cut('title'), author: cut('author'), sitename: cut('sitename'), hostname: cut('hostname'),
+    title: cut('title'),
+    author: cut('author'),
+    sitename: cut('sitename'),
+    hostname: cut('hostname'),
   };
 }

@@ -1,5 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V2_CALLS, v2CallOf, type V2CountResult, type V2Exchanges, type V2Kind, type V2ReleaseInfo, type V2WorkerReply, type WorkerReply, type WorkerRequest } from '../../protocol/index.ts';
+import {
+  V2_CALLS,
+  v2CallOf,
+  type V2CountResult,
+  type V2Exchanges,
+  type V2Kind,
+  type V2ReleaseInfo,
+  type V2WorkerReply,
+  type WorkerReply,
+  type WorkerRequest,
+} from '../../protocol/index.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError, V2Refused } from '../errors/index.ts';
 import { readRequestBody, validateBody } from '../validation/index.ts';
@@ -13,7 +23,10 @@ const SERVICE_NAME = 'News corpus search';
 
 /** The body validated against the call's request schema (pydantic-style 422 on failure). */
 function parse<K extends V2Kind>(kind: K, req: FastifyRequest): V2Exchanges[K]['body'] {
-  return validateBody(v2CallOf(kind).request, readRequestBody(req.body as Buffer | undefined, req.headers['content-type'])) as V2Exchanges[K]['body'];
+  return validateBody(
+    v2CallOf(kind).request,
+    readRequestBody(req.body as Buffer | undefined, req.headers['content-type']),
+  ) as V2Exchanges[K]['body'];
 }
 
 /**
@@ -23,10 +36,20 @@ function parse<K extends V2Kind>(kind: K, req: FastifyRequest): V2Exchanges[K]['
  * computing at the request's deadline, or when the client goes away.
  * Returns the response's JSON text as the worker encoded it.
  */
-async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyRequest, res: FastifyReply, kind: K, body: V2Exchanges[K]['body']): Promise<string> {
+async function callWorker<K extends V2Kind>(
+  ctx: GatewayContext,
+  req: FastifyRequest,
+  res: FastifyReply,
+  kind: K,
+  body: V2Exchanges[K]['body'],
+): Promise<string> {
   // The generic K defeats narrowing of the reply union; the worker client already checked reply.kind.
-  const reply = (await ctx.worker.call({ kind, body } as Extract<WorkerRequest, { kind: K }>, requestDeadline(req, ctx.worker.timeoutMs),
-    undefined, clientGone(res.raw))) as V2WorkerReply | Extract<WorkerReply, { kind: 'error' }>;
+  const reply = (await ctx.worker.call(
+    { kind, body } as Extract<WorkerRequest, { kind: K }>,
+    requestDeadline(req, ctx.worker.timeoutMs),
+    undefined,
+    clientGone(res.raw),
+  )) as V2WorkerReply | Extract<WorkerReply, { kind: 'error' }>;
   if (reply.kind === 'error') {
     if (reply.error.code === 'shard_damaged') throw shardDamaged(reply.error);
     throw new GatewayError('worker_unavailable', `The search worker refused the request (${reply.error.code}).`);
@@ -35,14 +58,19 @@ async function callWorker<K extends V2Kind>(ctx: GatewayContext, req: FastifyReq
     // The worker's clock may pass the deadline a moment before the gateway's timer: the client gets the gateway's
     // own answer to a late worker either way, as documented (deadline_exceeded is for direct /rpc callers).
     if (reply.outcome.error.code === 'deadline_exceeded') {
-      throw new GatewayError('worker_unavailable', 'The search worker did not finish within the request\'s deadline; try again shortly.');
+      throw new GatewayError(
+        'worker_unavailable',
+        "The search worker did not finish within the request's deadline; try again shortly.",
+      );
     }
     throw new V2Refused(reply.outcome.error);
   }
   if (reply.indexVersion !== ctx.binding.expected) {
-    throw new GatewayError('release_unavailable',
+    throw new GatewayError(
+      'release_unavailable',
       `The worker now serves release ${reply.indexVersion}, the gateway is configured for ${ctx.binding.expected}; retry shortly.`,
-      { gateway_index_version: ctx.binding.expected, worker_index_version: reply.indexVersion });
+      { gateway_index_version: ctx.binding.expected, worker_index_version: reply.indexVersion },
+    );
   }
   return reply.outcome.json;
 }
@@ -76,12 +104,15 @@ const DECORATED: Partial<Record<V2Kind, V2Route>> = {
     handler: async (req, ctx, _identity, reply) => {
       // `?index=` picks the index described (default: news); an unknown one is 422 unknown_index.
       const asked = (req.query as { index?: unknown }).index;
-      const loaded = JSON.parse(await callWorker(ctx, req, reply, 'v2_info', { index: typeof asked === 'string' ? asked : null })) as V2ReleaseInfo;
+      const loaded = JSON.parse(
+        await callWorker(ctx, req, reply, 'v2_info', { index: typeof asked === 'string' ? asked : null }),
+      ) as V2ReleaseInfo;
       const { repo, revision } = ctx.config.hub;
       return {
         name: SERVICE_NAME,
-        description: `Exact phrase search (byte-exact, case-sensitive) over crawled news articles, release ${loaded.index_version}, `
-          + `index ${loaded.name}. Continuations carry expected_index_version and answer 409 once the release changes.`,
+        description:
+          `Exact phrase search (byte-exact, case-sensitive) over crawled news articles, release ${loaded.index_version}, ` +
+          `index ${loaded.name}. Continuations carry expected_index_version and answer 409 once the release changes.`,
         index_version: loaded.index_version,
         document_count: loaded.document_count,
         date_range: loaded.date_range,
@@ -92,9 +123,10 @@ const DECORATED: Partial<Record<V2Kind, V2Route>> = {
           repo: repo ?? '',
           revision,
           python_example: pythonExample(ctx.config, `${req.protocol}://${req.host}`),
-          note: repo === null
-            ? 'No dataset hub copy is configured; everything this API returns is served locally.'
-            : `The hub copy in ${repo} is optional: local search, get_doc and full_text never depend on it.`,
+          note:
+            repo === null
+              ? 'No dataset hub copy is configured; everything this API returns is served locally.'
+              : `The hub copy in ${repo} is optional: local search, get_doc and full_text never depend on it.`,
         },
       };
     },

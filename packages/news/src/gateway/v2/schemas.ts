@@ -10,16 +10,36 @@ const { answer: countAnswer } = V2_CALLS.v2_count;
 const { answer: infoAnswer } = V2_CALLS.v2_info;
 
 /** count's answer with the gateway's own timing. */
-export const CountV2Response = Type.Object({ ...countAnswer.properties, latency_ms: Type.Number() }, { title: 'CountV2Response' });
+export const CountV2Response = Type.Object(
+  { ...countAnswer.properties, latency_ms: Type.Number() },
+  { title: 'CountV2Response' },
+);
 
 /** The worker's info with the service's description and the hub retrieval recipe. */
-export const InfoV2Response = Type.Object({
-  name: Type.String(), description: Type.String(), index_version: infoAnswer.properties.index_version,
-  document_count: infoAnswer.properties.document_count, date_range: infoAnswer.properties.date_range, shards: infoAnswer.properties.shards,
-  available_indexes: infoAnswer.properties.available_indexes, filters: infoAnswer.properties.filters,
-  hub_retrieval: Type.Object({ repo: Type.String(), revision: Type.Union([Type.String(), Type.Null()]), python_example: Type.String(), note: Type.String() }),
-}, { title: 'InfoV2Response' });
+export const InfoV2Response = Type.Object(
+  {
+    name: Type.String(),
+    description: Type.String(),
+    index_version: infoAnswer.properties.index_version,
+    document_count: infoAnswer.properties.document_count,
+    date_range: infoAnswer.properties.date_range,
+    shards: infoAnswer.properties.shards,
+    available_indexes: infoAnswer.properties.available_indexes,
+    filters: infoAnswer.properties.filters,
+    hub_retrieval: Type.Object({
+      repo: Type.String(),
+      revision: Type.Union([Type.String(), Type.Null()]),
+      python_example: Type.String(),
+      note: Type.String(),
+    }),
+  },
+  { title: 'InfoV2Response' },
+);
 
-export const V2ErrorResponse = Type.Object({
-  detail: Type.String({ description: 'What happened and what to do.' }), code: Type.String({ description: 'Stable code, e.g. stale_index_version.' }),
-}, { title: 'V2Error', additionalProperties: true });
+export const V2ErrorResponse = Type.Object(
+  {
+    detail: Type.String({ description: 'What happened and what to do.' }),
+    code: Type.String({ description: 'Stable code, e.g. stale_index_version.' }),
+  },
+  { title: 'V2Error', additionalProperties: true },
+);

@@ -3,7 +3,10 @@ import { GatewayError, ValidationFailed } from '../errors/index.ts';
 import { issue } from './issues.ts';
 
 /** What FastAPI hands to validation: absent body, parsed JSON, or the raw text of a non-JSON content type. */
-export type RequestBody = { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'raw'; readonly text: string } | { readonly kind: 'empty' };
+export type RequestBody =
+  | { readonly kind: 'json'; readonly value: unknown }
+  | { readonly kind: 'raw'; readonly text: string }
+  | { readonly kind: 'empty' };
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -49,7 +52,10 @@ function unterminatedStringStart(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (!inString) {
-      if (c === '"') { inString = true; start = i; }
+      if (c === '"') {
+        inString = true;
+        start = i;
+      }
     } else if (c === '\\') {
       i++;
     } else if (c === '"') {
@@ -77,8 +83,11 @@ export function readRequestBody(raw: Buffer | undefined, contentType: string | u
     const at = /at position (\d+)/.exec(message);
     const pythonMessage = pythonJsonMessage(message);
     // Python points at the opening quote of an unterminated string; V8 at the end of the input.
-    const utf16Pos = pythonMessage.startsWith('Unterminated string') ? unterminatedStringStart(text)
-      : at?.[1] !== undefined ? Number(at[1]) : text.length;
+    const utf16Pos = pythonMessage.startsWith('Unterminated string')
+      ? unterminatedStringStart(text)
+      : at?.[1] !== undefined
+        ? Number(at[1])
+        : text.length;
     throw new ValidationFailed([issue.jsonInvalid(codePointPosition(text, utf16Pos), pythonMessage)]);
   }
 }

@@ -24,7 +24,10 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const patternCache = new Map<string, RegExp>();
 const regex = (p: string): RegExp => {
   let r = patternCache.get(p);
-  if (r === undefined) { r = new RegExp(p, 'u'); patternCache.set(p, r); }
+  if (r === undefined) {
+    r = new RegExp(p, 'u');
+    patternCache.set(p, r);
+  }
   return r;
 };
 
@@ -149,16 +152,24 @@ function validateValue(s: JsonSchema, v: unknown, loc: Loc): Result {
     return validateValue(inner, v, loc);
   }
   switch (s.type) {
-    case 'string': return validateString(s, v, loc);
-    case 'integer': return validateInteger(s, v, loc);
-    case 'boolean': return validateBoolean(v, loc);
-    case 'array': return validateArray(s, v, loc);
-    case 'object': return validateObject(s, v, loc);
-    case 'null': return v === null ? { ok: true, value: null } : fail(issue.intType(loc, v));
+    case 'string':
+      return validateString(s, v, loc);
+    case 'integer':
+      return validateInteger(s, v, loc);
+    case 'boolean':
+      return validateBoolean(v, loc);
+    case 'array':
+      return validateArray(s, v, loc);
+    case 'object':
+      return validateObject(s, v, loc);
+    case 'null':
+      return v === null ? { ok: true, value: null } : fail(issue.intType(loc, v));
     // A schema without a type (TypeBox `Unknown`, pydantic `Any`): any JSON value, checked by the domain behind it
     // (the JSON form of a search query, whose nodes the worker validates with named errors).
-    case undefined: return { ok: true, value: v };
-    default: throw new Error(`validate-body: unsupported schema type ${String(s.type)}`);
+    case undefined:
+      return { ok: true, value: v };
+    default:
+      throw new Error(`validate-body: unsupported schema type ${String(s.type)}`);
   }
 }
 

@@ -31,21 +31,34 @@ export function createAdmission(slots: number, now: () => number = () => perform
   const waiters = new Set<Waiter>();
 
   return {
-    get waiting() { return waiters.size; },
+    get waiting() {
+      return waiters.size;
+    },
     acquire(deadline) {
-      if (free > 0) { free--; return null; }
+      if (free > 0) {
+        free--;
+        return null;
+      }
       return new Promise<void>((resolve, reject) => {
         const waiter: Waiter = {
           resolve,
-          timer: setTimeout(() => { waiters.delete(waiter); reject(new AdmissionTimeout('deadline passed while waiting for a worker connection')); },
-            Math.max(0, deadline - now())),
+          timer: setTimeout(
+            () => {
+              waiters.delete(waiter);
+              reject(new AdmissionTimeout('deadline passed while waiting for a worker connection'));
+            },
+            Math.max(0, deadline - now()),
+          ),
         };
         waiters.add(waiter);
       });
     },
     release() {
       const next = waiters.values().next();
-      if (next.done === true) { free++; return; }
+      if (next.done === true) {
+        free++;
+        return;
+      }
       waiters.delete(next.value);
       clearTimeout(next.value.timer);
       next.value.resolve();

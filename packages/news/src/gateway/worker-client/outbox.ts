@@ -17,7 +17,10 @@ export class Outbox {
   #scheduled = false;
 
   /** `live(id, now)`: whether the call still waits for its answer and is inside its deadline. */
-  constructor(readonly socket: Socket, private readonly live: (id: number, now: number) => boolean) {}
+  constructor(
+    readonly socket: Socket,
+    private readonly live: (id: number, now: number) => boolean,
+  ) {}
 
   /** Tells the worker that call `id` is no longer wanted, so it stops computing it. */
   cancel(id: number): void {

@@ -19,7 +19,11 @@ export interface ReleaseBinding {
   current(maxAgeMs: number, deadline?: number): Promise<BindingState>;
 }
 
-export function createReleaseBinding(client: WorkerClient, expected: string, now: () => number = Date.now): ReleaseBinding {
+export function createReleaseBinding(
+  client: WorkerClient,
+  expected: string,
+  now: () => number = Date.now,
+): ReleaseBinding {
   let cached: { state: BindingState; at: number } | null = null;
   let inflight: Promise<BindingState> | null = null;
 
@@ -27,7 +31,8 @@ export function createReleaseBinding(client: WorkerClient, expected: string, now
     let state: BindingState;
     try {
       const reply = await client.call({ kind: 'identity' }, deadline);
-      if (reply.kind !== 'identity') state = { kind: 'unreachable', reason: `worker refused identity: ${reply.error.code}` };
+      if (reply.kind !== 'identity')
+        state = { kind: 'unreachable', reason: `worker refused identity: ${reply.error.code}` };
       else if (reply.identity.indexVersion === expected) state = { kind: 'bound', identity: reply.identity };
       else state = { kind: 'mismatch', workerIndexVersion: reply.identity.indexVersion, identity: reply.identity };
     } catch (e) {
@@ -43,10 +48,17 @@ export function createReleaseBinding(client: WorkerClient, expected: string, now
     current(maxAgeMs, deadline) {
       const c = cached;
       // A worker that restarts on another release shows up in the index_version of its very next reply.
-      const drifted = c !== null && c.state.kind === 'bound' && client.lastSeenIndexVersion !== null && client.lastSeenIndexVersion !== expected;
-      if (c !== null && c.state.kind === 'bound' && !drifted && now() - c.at <= maxAgeMs) return Promise.resolve(c.state);
+      const drifted =
+        c !== null &&
+        c.state.kind === 'bound' &&
+        client.lastSeenIndexVersion !== null &&
+        client.lastSeenIndexVersion !== expected;
+      if (c !== null && c.state.kind === 'bound' && !drifted && now() - c.at <= maxAgeMs)
+        return Promise.resolve(c.state);
       // Concurrent requests share one identity call instead of each asking the worker.
-      inflight ??= check(deadline).finally(() => { inflight = null; });
+      inflight ??= check(deadline).finally(() => {
+        inflight = null;
+      });
       return inflight;
     },
   };

@@ -20,7 +20,10 @@ beforeAll(async () => {
     const textOf = new Map<number, string>();
     const onFrames = (chunk: Buffer) => {
       reader.push(chunk, (id, type, payload) => {
-        if (type === FrameType.cancel) { cancelled.push(textOf.get(id) ?? `unknown id ${id}`); return; }
+        if (type === FrameType.cancel) {
+          cancelled.push(textOf.get(id) ?? `unknown id ${id}`);
+          return;
+        }
         received++;
         const text = payload.toString('utf8');
         textOf.set(id, text);
@@ -30,7 +33,10 @@ beforeAll(async () => {
       });
     };
     socket.on('data', (chunk: Buffer) => {
-      if (head.endsWith('\r\n\r\n')) { onFrames(chunk); return; }
+      if (head.endsWith('\r\n\r\n')) {
+        onFrames(chunk);
+        return;
+      }
       head += chunk.toString('latin1');
       const end = head.indexOf('\r\n\r\n');
       if (end === -1) return;
@@ -51,7 +57,14 @@ async function settle(p: Promise<unknown>, start: number): Promise<{ ms: number;
     await p;
     return { ms: performance.now() - start, outcome: 'answered' };
   } catch (e) {
-    const outcome = e instanceof DeadlinePassed ? 'deadline' : e instanceof StreamBroken ? 'broken' : e instanceof CallCancelled ? 'cancelled' : String(e);
+    const outcome =
+      e instanceof DeadlinePassed
+        ? 'deadline'
+        : e instanceof StreamBroken
+          ? 'broken'
+          : e instanceof CallCancelled
+            ? 'cancelled'
+            : String(e);
     return { ms: performance.now() - start, outcome };
   }
 }
@@ -88,7 +101,9 @@ describe('rpc stream', () => {
     try {
       await stream.call('answer open', performance.now() + 1000);
       const before = received;
-      const replies = await Promise.all(['answer 1', 'answer 2', 'answer 3'].map((t) => stream.call(t, performance.now() + 1000)));
+      const replies = await Promise.all(
+        ['answer 1', 'answer 2', 'answer 3'].map((t) => stream.call(t, performance.now() + 1000)),
+      );
       expect(replies.map((r) => r.text)).toEqual(['answer 1', 'answer 2', 'answer 3']);
       expect(received - before).toBe(3);
       // Expired before the turn ends: rejected, and the worker never sees it.
@@ -117,7 +132,9 @@ describe('rpc stream', () => {
       expect(cancelled.slice(-2)).toEqual(['hang until abort', 'hang until deadline']);
       // A call whose caller was gone before it started is not sent at all.
       const before = received;
-      expect((await settle(stream.call('answer never', performance.now() + 1000, AbortSignal.abort()), 0)).outcome).toBe('cancelled');
+      expect(
+        (await settle(stream.call('answer never', performance.now() + 1000, AbortSignal.abort()), 0)).outcome,
+      ).toBe('cancelled');
       await stream.call('answer probe', performance.now() + 1000);
       expect(received - before).toBe(1);
     } finally {
@@ -129,7 +146,10 @@ describe('rpc stream', () => {
     const stream = createRpcStream(origin, 1000);
     try {
       const big = `answer ${'é'.repeat(300_000)}`;
-      const [large, small] = await Promise.all([stream.call(big, performance.now() + 2000), stream.call('answer small', performance.now() + 2000)]);
+      const [large, small] = await Promise.all([
+        stream.call(big, performance.now() + 2000),
+        stream.call('answer small', performance.now() + 2000),
+      ]);
       expect(large.text).toBe(big);
       expect(small.text).toBe('answer small');
     } finally {
@@ -137,27 +157,32 @@ describe('rpc stream', () => {
     }
   });
 
-  it.each(['end', 'reset'])('fails the waiting calls when the worker %ss the stream, and opens a new one for the next call', async (how) => {
-    const stream = createRpcStream(origin, 1000);
-    try {
-      await stream.call('answer open', performance.now() + 1000);
-      const start = performance.now();
-      const waiting = settle(stream.call('hang', start + 3000), start);
-      const closing = settle(stream.call(how, start + 3000), start);
-      for (const s of [await waiting, await closing]) {
-        // At once, not at the deadline.
-        expect(s.outcome).toMatch(/^broken$|ECONNRESET/);
-        expect(s.ms).toBeLessThan(1500);
+  it.each(['end', 'reset'])(
+    'fails the waiting calls when the worker %ss the stream, and opens a new one for the next call',
+    async (how) => {
+      const stream = createRpcStream(origin, 1000);
+      try {
+        await stream.call('answer open', performance.now() + 1000);
+        const start = performance.now();
+        const waiting = settle(stream.call('hang', start + 3000), start);
+        const closing = settle(stream.call(how, start + 3000), start);
+        for (const s of [await waiting, await closing]) {
+          // At once, not at the deadline.
+          expect(s.outcome).toMatch(/^broken$|ECONNRESET/);
+          expect(s.ms).toBeLessThan(1500);
+        }
+        expect((await stream.call('answer again', performance.now() + 1000)).text).toBe('answer again');
+      } finally {
+        stream.close();
       }
-      expect((await stream.call('answer again', performance.now() + 1000)).text).toBe('answer again');
-    } finally {
-      stream.close();
-    }
-  });
+    },
+  );
 
   it('fails a call at once when the port answers the upgrade with anything but 101', async () => {
     // Reading (resume) lets this end see the gateway's close, so that the server can close.
-    const refusing = createServer((socket) => socket.resume().end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'));
+    const refusing = createServer((socket) =>
+      socket.resume().end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'),
+    );
     await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
     const stream = createRpcStream(`http://127.0.0.1:${(refusing.address() as AddressInfo).port}`, 1000);
     try {

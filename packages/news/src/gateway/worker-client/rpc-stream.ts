@@ -109,60 +109,77 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
     for (const id of [...pending.keys()]) take(id)?.reject(e);
   };
 
-  const open = (): Promise<Outbox> => new Promise<Outbox>((resolve, reject) => {
-    let head = '';
-    let upgraded = false;
-    const reader = new FrameReader();
-    const readBuffer = Buffer.allocUnsafe(READ_BYTES);
-    // Decoded at once: the payload is a view of readBuffer, which the next read overwrites.
-    const deliver = (id: number, type: number, payload: Buffer) => {
-      take(id)?.resolve({ type, text: payload.toString('utf8') });
-    };
-    const onRead = (n: number): boolean => {
-      // Thrown from here, an error would be uncaught (no stream around this callback): destroy the socket instead.
-      try {
-        if (upgraded) { reader.push(readBuffer.subarray(0, n), deliver); return true; }
-        head += readBuffer.toString('latin1', 0, n);
-        const end = head.indexOf(HANDSHAKE_END);
-        if (end === -1) return true;
-        if (!head.startsWith('HTTP/1.1 101')) throw new StreamBroken(`${origin} refused the RPC stream: ${head.slice(0, head.indexOf('\r\n'))}`);
-        upgraded = true;
+  const open = (): Promise<Outbox> =>
+    new Promise<Outbox>((resolve, reject) => {
+      let head = '';
+      let upgraded = false;
+      const reader = new FrameReader();
+      const readBuffer = Buffer.allocUnsafe(READ_BYTES);
+      // Decoded at once: the payload is a view of readBuffer, which the next read overwrites.
+      const deliver = (id: number, type: number, payload: Buffer) => {
+        take(id)?.resolve({ type, text: payload.toString('utf8') });
+      };
+      const onRead = (n: number): boolean => {
+        // Thrown from here, an error would be uncaught (no stream around this callback): destroy the socket instead.
+        try {
+          if (upgraded) {
+            reader.push(readBuffer.subarray(0, n), deliver);
+            return true;
+          }
+          head += readBuffer.toString('latin1', 0, n);
+          const end = head.indexOf(HANDSHAKE_END);
+          if (end === -1) return true;
+          if (!head.startsWith('HTTP/1.1 101'))
+            throw new StreamBroken(`${origin} refused the RPC stream: ${head.slice(0, head.indexOf('\r\n'))}`);
+          upgraded = true;
+          clearTimeout(timer);
+          ready = outbox;
+          opening = null;
+          resolve(outbox);
+          // Everything after the head is in this read: the reads before it did not complete the head.
+          const rest = head.length - end - HANDSHAKE_END.length;
+          if (rest > 0) reader.push(readBuffer.subarray(n - rest, n), deliver);
+        } catch (e) {
+          socket.destroy(e instanceof Error ? e : new StreamBroken(String(e)));
+        }
+        return true;
+      };
+      // onread: Node reads into readBuffer and calls onRead, without a Buffer, a stream push and a 'data' event per read.
+      // End of stream, errors and close still arrive as the socket's events.
+      const socket = connect({ host, port, onread: { buffer: readBuffer, callback: onRead } });
+      current = socket;
+      socket.setNoDelay(true);
+      const outbox = new Outbox(socket, live);
+      const timer = setTimeout(
+        () => socket.destroy(new StreamBroken(`no stream from ${origin} within ${connectTimeoutMs} ms`)),
+        connectTimeoutMs,
+      );
+      socket.once('connect', () => socket.write(handshake));
+      socket.on('error', () => {
+        /* reported by 'close' below */
+      });
+      socket.on('close', () => {
         clearTimeout(timer);
-        ready = outbox;
-        opening = null;
-        resolve(outbox);
-        // Everything after the head is in this read: the reads before it did not complete the head.
-        const rest = head.length - end - HANDSHAKE_END.length;
-        if (rest > 0) reader.push(readBuffer.subarray(n - rest, n), deliver);
-      } catch (e) {
-        socket.destroy(e instanceof Error ? e : new StreamBroken(String(e)));
-      }
-      return true;
-    };
-    // onread: Node reads into readBuffer and calls onRead, without a Buffer, a stream push and a 'data' event per read.
-    // End of stream, errors and close still arrive as the socket's events.
-    const socket = connect({ host, port, onread: { buffer: readBuffer, callback: onRead } });
-    current = socket;
-    socket.setNoDelay(true);
-    const outbox = new Outbox(socket, live);
-    const timer = setTimeout(() => socket.destroy(new StreamBroken(`no stream from ${origin} within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-    socket.once('connect', () => socket.write(handshake));
-    socket.on('error', () => { /* reported by 'close' below */ });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const why = (socket.errored as Error | null) ?? new StreamBroken(`the stream to ${origin} closed`);
-      if (ready === outbox) ready = null;
-      if (current === socket) current = null;
-      if (!upgraded) { opening = null; reject(why); }
-      failAll(why instanceof StreamBroken || (why as { code?: unknown }).code !== undefined ? why : new StreamBroken(why.message));
+        const why = (socket.errored as Error | null) ?? new StreamBroken(`the stream to ${origin} closed`);
+        if (ready === outbox) ready = null;
+        if (current === socket) current = null;
+        if (!upgraded) {
+          opening = null;
+          reject(why);
+        }
+        failAll(
+          why instanceof StreamBroken || (why as { code?: unknown }).code !== undefined
+            ? why
+            : new StreamBroken(why.message),
+        );
+      });
     });
-  });
 
   return {
     call(envelope, deadline, signal) {
       if (closed) return Promise.reject(new StreamBroken('the worker client is closed'));
       if (signal?.aborted === true) return Promise.reject(new CallCancelled('the caller went away'));
-      const id = nextId = (nextId + 1) >>> 0;
+      const id = (nextId = (nextId + 1) >>> 0);
       return new Promise<StreamReply>((resolve, reject) => {
         const p: Pending = signal === undefined ? { resolve, reject, deadline } : { resolve, reject, deadline, signal };
         pending.set(id, p);
@@ -174,11 +191,19 @@ export function createRpcStream(origin: string, connectTimeoutMs: number): RpcSt
           signal.addEventListener('abort', p.onAbort, { once: true });
         }
         arm(deadline);
-        if (ready !== null) { ready.add(id, encodeFrame(id, FrameType.request, envelope)); return; }
+        if (ready !== null) {
+          ready.add(id, encodeFrame(id, FrameType.request, envelope));
+          return;
+        }
         opening ??= open();
-        opening.then((outbox) => { if (pending.has(id)) outbox.add(id, encodeFrame(id, FrameType.request, envelope)); }, (e: Error) => {
-          take(id)?.reject(e);
-        });
+        opening.then(
+          (outbox) => {
+            if (pending.has(id)) outbox.add(id, encodeFrame(id, FrameType.request, envelope));
+          },
+          (e: Error) => {
+            take(id)?.reject(e);
+          },
+        );
       });
     },
     close() {

@@ -26,7 +26,8 @@ export interface AssembleReleaseOptions {
 }
 
 export const defaultAssembleOptions = { force: false } as const satisfies Partial<AssembleReleaseOptions>;
-export type AssembleReleaseInput = Omit<AssembleReleaseOptions, keyof typeof defaultAssembleOptions> & Partial<AssembleReleaseOptions>;
+export type AssembleReleaseInput = Omit<AssembleReleaseOptions, keyof typeof defaultAssembleOptions> &
+  Partial<AssembleReleaseOptions>;
 
 export type AssemblePhase = 'check' | 'place' | 'manifest' | 'done';
 export interface AssembleProgress extends PlaceProgress {
@@ -58,7 +59,10 @@ export async function assembleRelease(input: AssembleReleaseInput): Promise<Asse
   const options: AssembleReleaseOptions = { ...defaultAssembleOptions, ...input };
   const started = Date.now();
   if (!INDEX_VERSION_PATTERN.test(options.indexVersion)) {
-    throw new BuildError('invalid_option', `index version ${JSON.stringify(options.indexVersion)} is not allowed; use letters, digits and . _ : + - (e.g. 2024-06-01.1)`);
+    throw new BuildError(
+      'invalid_option',
+      `index version ${JSON.stringify(options.indexVersion)} is not allowed; use letters, digits and . _ : + - (e.g. 2024-06-01.1)`,
+    );
   }
   const dirs = options.parts.map((p) => resolve(p));
   const twice = dirs.find((d, i) => dirs.indexOf(d) !== i);
@@ -68,7 +72,14 @@ export async function assembleRelease(input: AssembleReleaseInput): Promise<Asse
   await refuseExistingOutput(out, options.force);
 
   const report = (phase: AssemblePhase, p: PlaceProgress): void => options.onProgress?.({ phase, ...p });
-  const empty: PlaceProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, bytesVerified: 0, copiedBytes: 0 };
+  const empty: PlaceProgress = {
+    filesDone: 0,
+    filesTotal: 0,
+    bytesDone: 0,
+    bytesTotal: 0,
+    bytesVerified: 0,
+    copiedBytes: 0,
+  };
   report('check', empty);
   const parts = await Promise.all(dirs.map(loadPart));
   const contents = checkParts(parts, options.indexVersion);
@@ -79,21 +90,36 @@ export async function assembleRelease(input: AssembleReleaseInput): Promise<Asse
 
   const partial = await createPartialDir(out);
   try {
-    const placed = await placeFiles(files.map((f) => ({ ...f, to: resolveRel(partial, f.rel) })), {
-      signal: options.signal, onNotice: options.onNotice, onProgress: (p) => report('place', p),
-    });
-    if (options.signal?.aborted) throw new BuildError('aborted', 'assembly interrupted; nothing was written, run news release assemble again');
+    const placed = await placeFiles(
+      files.map((f) => ({ ...f, to: resolveRel(partial, f.rel) })),
+      {
+        signal: options.signal,
+        onNotice: options.onNotice,
+        onProgress: (p) => report('place', p),
+      },
+    );
+    if (options.signal?.aborted)
+      throw new BuildError('aborted', 'assembly interrupted; nothing was written, run news release assemble again');
     report('manifest', placed);
     const totals = await saveManifests(partial, contents);
     await putInPlace(partial, out, options.force);
     report('done', placed);
     return {
-      out, indexVersion: options.indexVersion, parts: parts.length, shards: contents.shards.length, years: contents.years.length,
-      documents: totals.documents, files: files.length, bytes: placed.bytesTotal, copiedBytes: placed.copiedBytes, seconds: (Date.now() - started) / 1000,
+      out,
+      indexVersion: options.indexVersion,
+      parts: parts.length,
+      shards: contents.shards.length,
+      years: contents.years.length,
+      documents: totals.documents,
+      files: files.length,
+      bytes: placed.bytesTotal,
+      copiedBytes: placed.copiedBytes,
+      seconds: (Date.now() - started) / 1000,
     };
   } catch (e) {
     await rm(partial, { recursive: true, force: true });
-    if (options.signal?.aborted && !(e instanceof BuildError)) throw new BuildError('aborted', 'assembly interrupted; nothing was written, run news release assemble again');
+    if (options.signal?.aborted && !(e instanceof BuildError))
+      throw new BuildError('aborted', 'assembly interrupted; nothing was written, run news release assemble again');
     throw e;
   }
 }
@@ -106,7 +132,10 @@ async function loadPart(dir: string): Promise<LoadedPart> {
   const ix = index.indexes.find((i) => i.name === part.index);
   const mx = metadata.indexes.find((i) => i.name === part.index);
   if (!ix || !mx || index.index_version !== part.index_version) {
-    throw new ReleaseVerificationError('manifest_mismatch', `part ${dir}: its part manifest names index ${part.index} of ${part.index_version}, its release manifests do not; rebuild the part with news build --only-periods`);
+    throw new ReleaseVerificationError(
+      'manifest_mismatch',
+      `part ${dir}: its part manifest names index ${part.index} of ${part.index_version}, its release manifests do not; rebuild the part with news build --only-periods`,
+    );
   }
   const loaded = { dir, part, index: ix, metadata: mx };
   checkPartPaths(loaded);
@@ -148,7 +177,7 @@ async function checkFiles(files: readonly PartFileRef[]): Promise<(PartFileRef &
   const roots = new Map<string, Promise<string>>();
   const check = async (f: PartFileRef): Promise<PartFileRef & { from: string }> => {
     let root = roots.get(f.part);
-    if (root === undefined) roots.set(f.part, root = realpath(f.part));
+    if (root === undefined) roots.set(f.part, (root = realpath(f.part)));
     return { ...f, from: await confinedPartFile(f, await root) };
   };
   const checked: (PartFileRef & { from: string })[] = [];

@@ -19,15 +19,24 @@ export function assembleStories(parts: readonly LoadedPart[]): StoriesEntry | un
   parts.forEach((p, i) => {
     const { years: own, ...theirs } = entries[i] as StoriesEntry;
     if (JSON.stringify(theirs) !== JSON.stringify(params)) {
-      throw new BuildError('parts_mismatch', `the parts disagree on the story clustering: ${parts[0]?.dir} has ${JSON.stringify(params)}, ${p.dir} has ${JSON.stringify(theirs)}; build every part with the same version of news`);
+      throw new BuildError(
+        'parts_mismatch',
+        `the parts disagree on the story clustering: ${parts[0]?.dir} has ${JSON.stringify(params)}, ${p.dir} has ${JSON.stringify(theirs)}; build every part with the same version of news`,
+      );
     }
     for (const y of own) {
       if (y.file !== storiesRelPath(p.metadata.name, y.year)) {
-        throw new ReleaseVerificationError('manifest_invalid', `part ${p.dir}: its metadata manifest names ${JSON.stringify(y.file)} as the stories of ${y.year}; news build writes ${JSON.stringify(storiesRelPath(p.metadata.name, y.year))}`);
+        throw new ReleaseVerificationError(
+          'manifest_invalid',
+          `part ${p.dir}: its metadata manifest names ${JSON.stringify(y.file)} as the stories of ${y.year}; news build writes ${JSON.stringify(storiesRelPath(p.metadata.name, y.year))}`,
+        );
       }
       const before = years.get(y.year);
       if (before && before.sha256 !== y.sha256) {
-        throw new BuildError('parts_mismatch', `the parts disagree on the stories of ${y.year} (${p.dir} wrote another file); build every part from the same input`);
+        throw new BuildError(
+          'parts_mismatch',
+          `the parts disagree on the stories of ${y.year} (${p.dir} wrote another file); build every part from the same input`,
+        );
       }
       years.set(y.year, y);
     }

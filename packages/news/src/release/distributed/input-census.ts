@@ -34,7 +34,9 @@ export class InputCensus {
   finish(skipped: number): InputIdentity {
     const sorted = (m: Map<string, number>): [string, number][] => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
     return {
-      sha256: this.hash.digest('hex'), records: this.records, skipped,
+      sha256: this.hash.digest('hex'),
+      records: this.records,
+      skipped,
       years: sorted(this.years).map(([year, documents]) => ({ year, documents })),
       months: sorted(this.months).map(([month, documents]) => ({ month, documents })),
     };

@@ -25,8 +25,12 @@ export const PartManifestSchema = Type.Object({
     sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
     records: Type.Integer({ minimum: 0 }),
     skipped: Type.Integer({ minimum: 0 }),
-    years: Type.Array(Type.Object({ year: Type.String({ pattern: '^\\d{4}$' }), documents: Type.Integer({ minimum: 0 }) })),
-    months: Type.Array(Type.Object({ month: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), documents: Type.Integer({ minimum: 0 }) })),
+    years: Type.Array(
+      Type.Object({ year: Type.String({ pattern: '^\\d{4}$' }), documents: Type.Integer({ minimum: 0 }) }),
+    ),
+    months: Type.Array(
+      Type.Object({ month: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), documents: Type.Integer({ minimum: 0 }) }),
+    ),
   }),
   created_at: Type.String(),
 });
@@ -45,11 +49,21 @@ export interface PartManifestInput {
 
 export async function writePartManifest(dir: string, p: PartManifestInput): Promise<void> {
   const manifest: PartManifest = {
-    format: PART_MANIFEST_FORMAT, format_version: PART_MANIFEST_FORMAT_VERSION, index_version: p.indexVersion,
-    index: p.indexName, period: p.period, kind: p.kind, only_periods: p.onlyPeriods, years: [...p.years], months: [...p.months],
+    format: PART_MANIFEST_FORMAT,
+    format_version: PART_MANIFEST_FORMAT_VERSION,
+    index_version: p.indexVersion,
+    index: p.indexName,
+    period: p.period,
+    kind: p.kind,
+    only_periods: p.onlyPeriods,
+    years: [...p.years],
+    months: [...p.months],
     input: {
-      sha256: p.input.sha256, records: p.input.records, skipped: p.input.skipped,
-      years: p.input.years.map((y) => ({ ...y })), months: p.input.months.map((m) => ({ ...m })),
+      sha256: p.input.sha256,
+      records: p.input.records,
+      skipped: p.input.skipped,
+      years: p.input.years.map((y) => ({ ...y })),
+      months: p.input.months.map((m) => ({ ...m })),
     },
     created_at: new Date().toISOString(),
   };
@@ -58,5 +72,10 @@ export async function writePartManifest(dir: string, p: PartManifestInput): Prom
 
 /** Reads a part's manifest; missing, foreign or another version is a ReleaseVerificationError saying what to do. */
 export const readPartManifest = (dir: string): Promise<PartManifest> =>
-  readVersionedJson(dir, PART_MANIFEST_FILE, PartManifestSchema, PART_MANIFEST_FORMAT_VERSION,
-    `pass folders written by news build --only-periods … --out PART_DIR`);
+  readVersionedJson(
+    dir,
+    PART_MANIFEST_FILE,
+    PartManifestSchema,
+    PART_MANIFEST_FORMAT_VERSION,
+    `pass folders written by news build --only-periods … --out PART_DIR`,
+  );

@@ -34,8 +34,10 @@ export function plainPathProblem(rel: string): string | null {
  */
 export function checkPartPaths(p: LoadedPart): void {
   const refuse = (manifest: string, rel: string, why: string): never => {
-    throw new ReleaseVerificationError('manifest_invalid',
-      `part ${p.dir}: its ${manifest} manifest names ${q(rel)}, ${why}; rebuild that part with news build --only-periods`);
+    throw new ReleaseVerificationError(
+      'manifest_invalid',
+      `part ${p.dir}: its ${manifest} manifest names ${q(rel)}, ${why}; rebuild that part with news build --only-periods`,
+    );
   };
   const plain = (manifest: string, rel: string): void => {
     const problem = plainPathProblem(rel);
@@ -48,18 +50,33 @@ export function checkPartPaths(p: LoadedPart): void {
       if (dir !== want) refuse('index', dir, `as the folder of ${what}; news build writes it in ${q(want)}`);
       for (const f of files) {
         plain('index', `${dir}/${f.name}`);
-        if (f.name.includes('/')) refuse('index', `${dir}/${f.name}`, 'which is not a plain relative path inside the part (a file name holds a /)');
+        if (f.name.includes('/'))
+          refuse(
+            'index',
+            `${dir}/${f.name}`,
+            'which is not a plain relative path inside the part (a file name holds a /)',
+          );
       }
     }
   }
   for (const y of p.metadata.years) {
     plain('metadata', y.file);
-    if (y.file !== yearStoreRelPath(p.metadata.name, y.year)) refuse('metadata', y.file, `as the store of ${y.year}; news build writes it as ${q(yearStoreRelPath(p.metadata.name, y.year))}`);
+    if (y.file !== yearStoreRelPath(p.metadata.name, y.year))
+      refuse(
+        'metadata',
+        y.file,
+        `as the store of ${y.year}; news build writes it as ${q(yearStoreRelPath(p.metadata.name, y.year))}`,
+      );
   }
   const countries = p.metadata.countries;
   if (countries) {
     plain('metadata', countries.file);
-    if (countries.file !== countriesRelPath(p.metadata.name)) refuse('metadata', countries.file, `as the country table; news build writes it as ${q(countriesRelPath(p.metadata.name))}`);
+    if (countries.file !== countriesRelPath(p.metadata.name))
+      refuse(
+        'metadata',
+        countries.file,
+        `as the country table; news build writes it as ${q(countriesRelPath(p.metadata.name))}`,
+      );
   }
   const names = new Set<string>();
   for (const s of p.index.shards) {
@@ -73,9 +90,18 @@ export function checkPartPaths(p: LoadedPart): void {
 }
 
 /** A shard's folder and, when it has one, its headline index's folder, with where news build writes each. */
-function shardFolders(s: LoadedPart['index']['shards'][number], expected: string): { dir: string; files: readonly { name: string }[]; what: string; want: string }[] {
+function shardFolders(
+  s: LoadedPart['index']['shards'][number],
+  expected: string,
+): { dir: string; files: readonly { name: string }[]; what: string; want: string }[] {
   const folders = [{ dir: s.dir, files: s.files, what: `shard ${s.shard_id}`, want: expected }];
-  if (s.titles) folders.push({ dir: s.titles.dir, files: s.titles.files, what: `the headlines of shard ${s.shard_id}`, want: titlesRelDir(expected) });
+  if (s.titles)
+    folders.push({
+      dir: s.titles.dir,
+      files: s.titles.files,
+      what: `the headlines of shard ${s.shard_id}`,
+      want: titlesRelDir(expected),
+    });
   return folders;
 }
 
@@ -89,8 +115,16 @@ export function refuseOutputOverlap(out: string, parts: readonly string[]): void
     return r === '' || (!r.startsWith(`..${sep}`) && r !== '..' && !isAbsolute(r));
   };
   for (const part of parts) {
-    if (inside(out, part)) throw new BuildError('invalid_option', `--out ${out} lies inside part ${part}; choose an --out outside every part folder`);
-    if (inside(part, out)) throw new BuildError('invalid_option', `part ${part} lies inside --out ${out}, which assembly writes (and --force replaces); choose an --out outside every part folder`);
+    if (inside(out, part))
+      throw new BuildError(
+        'invalid_option',
+        `--out ${out} lies inside part ${part}; choose an --out outside every part folder`,
+      );
+    if (inside(part, out))
+      throw new BuildError(
+        'invalid_option',
+        `part ${part} lies inside --out ${out}, which assembly writes (and --force replaces); choose an --out outside every part folder`,
+      );
   }
 }
 
@@ -102,16 +136,34 @@ export function refuseOutputOverlap(out: string, parts: readonly string[]): void
 export async function confinedPartFile(f: PartFileRef, rootReal: string): Promise<string> {
   const path = resolveRel(f.part, f.rel);
   const st = await lstat(path).catch(() => undefined);
-  if (!st) throw new ReleaseVerificationError('file_missing', `part ${f.part} is missing ${f.rel}; rebuild that part with news build --only-periods`);
+  if (!st)
+    throw new ReleaseVerificationError(
+      'file_missing',
+      `part ${f.part} is missing ${f.rel}; rebuild that part with news build --only-periods`,
+    );
   if (st.isSymbolicLink()) {
-    throw new ReleaseVerificationError('file_corrupt', `part ${f.part}: ${f.rel} is a symbolic link, not a regular file; assembly links only a part's own files: replace the link by the file itself or rebuild that part`);
+    throw new ReleaseVerificationError(
+      'file_corrupt',
+      `part ${f.part}: ${f.rel} is a symbolic link, not a regular file; assembly links only a part's own files: replace the link by the file itself or rebuild that part`,
+    );
   }
-  if (!st.isFile()) throw new ReleaseVerificationError('file_corrupt', `part ${f.part}: ${f.rel} is not a regular file; rebuild that part`);
+  if (!st.isFile())
+    throw new ReleaseVerificationError(
+      'file_corrupt',
+      `part ${f.part}: ${f.rel} is not a regular file; rebuild that part`,
+    );
   const parentReal = await realpath(dirname(path));
   if (parentReal !== dirname(resolveRel(rootReal, f.rel))) {
-    throw new ReleaseVerificationError('file_corrupt', `part ${f.part}: ${f.rel} lies outside the part (a folder on its path is a symbolic link, to ${parentReal}); ` +
-      'assembly links only a part\'s own files: replace the link by the folder itself or rebuild that part');
+    throw new ReleaseVerificationError(
+      'file_corrupt',
+      `part ${f.part}: ${f.rel} lies outside the part (a folder on its path is a symbolic link, to ${parentReal}); ` +
+        "assembly links only a part's own files: replace the link by the folder itself or rebuild that part",
+    );
   }
-  if (st.size !== f.bytes) throw new ReleaseVerificationError('file_corrupt', `part ${f.part}: ${f.rel} has ${st.size} bytes, its manifest says ${f.bytes}; rebuild that part`);
+  if (st.size !== f.bytes)
+    throw new ReleaseVerificationError(
+      'file_corrupt',
+      `part ${f.part}: ${f.rel} has ${st.size} bytes, its manifest says ${f.bytes}; rebuild that part`,
+    );
   return join(rootReal, ...f.rel.split('/'));
 }

@@ -14,14 +14,21 @@ export interface PeriodSelection {
 const ITEM = /^(\d{4})(?:-(\d{2}))?$/;
 
 /** A point of the spec as a month index (year × 12 + month − 1), and whether it named a month or a year. */
-interface Point { readonly first: number; readonly last: number; readonly monthly: boolean }
+interface Point {
+  readonly first: number;
+  readonly last: number;
+  readonly monthly: boolean;
+}
 
 function parsePoint(text: string, spec: string): Point {
   const m = ITEM.exec(text);
   const year = Number(m?.[1]);
   const month = m?.[2] === undefined ? undefined : Number(m[2]);
   if (!m || year < MIN_CRAWL_YEAR || year > MAX_CRAWL_YEAR || (month !== undefined && (month < 1 || month > 12))) {
-    throw invalid(spec, `${JSON.stringify(text)} is not a crawl period (YYYY or YYYY-MM, years ${MIN_CRAWL_YEAR}–${MAX_CRAWL_YEAR})`);
+    throw invalid(
+      spec,
+      `${JSON.stringify(text)} is not a crawl period (YYYY or YYYY-MM, years ${MIN_CRAWL_YEAR}–${MAX_CRAWL_YEAR})`,
+    );
   }
   return month === undefined
     ? { first: year * 12, last: year * 12 + 11, monthly: false }
@@ -43,7 +50,11 @@ export function parsePeriodSelection(spec: string, wholeYears = false): PeriodSe
     if (extra !== undefined) throw invalid(spec, `${JSON.stringify(item)} has more than one ".."`);
     const from = parsePoint(a as string, spec);
     const to = b === undefined ? from : parsePoint(b, spec);
-    if (from.monthly !== to.monthly) throw invalid(spec, `${JSON.stringify(item)} mixes a year and a month; write both ends alike (2019..2020 or 2019-01..2020-12)`);
+    if (from.monthly !== to.monthly)
+      throw invalid(
+        spec,
+        `${JSON.stringify(item)} mixes a year and a month; write both ends alike (2019..2020 or 2019-01..2020-12)`,
+      );
     if (to.last < from.first) throw invalid(spec, `${JSON.stringify(item)} ends before it starts`);
     for (let m = from.first; m <= to.last; m++) months.add(m);
   }
@@ -51,8 +62,11 @@ export function parsePeriodSelection(spec: string, wholeYears = false): PeriodSe
   for (const year of wholeYears ? years : []) {
     const missing = Array.from({ length: 12 }, (_, i) => year * 12 + i).filter((m) => !months.has(m));
     if (missing.length > 0) {
-      throw new BuildError('invalid_option', `--only-periods ${spec} selects only some months of ${year} (not ${missing.map(monthId).join(', ')}); ` +
-        `with --period year a shard is a whole year, so a part must hold whole years: select ${year} (or ${year}-01..${year}-12)`);
+      throw new BuildError(
+        'invalid_option',
+        `--only-periods ${spec} selects only some months of ${year} (not ${missing.map(monthId).join(', ')}); ` +
+          `with --period year a shard is a whole year, so a part must hold whole years: select ${year} (or ${year}-01..${year}-12)`,
+      );
     }
   }
   return { spec, years: years.map((y) => String(y)), months: [...months].sort((a, b) => a - b).map(monthId) };
@@ -61,5 +75,8 @@ export function parsePeriodSelection(spec: string, wholeYears = false): PeriodSe
 const monthId = (m: number): string => `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
 
 function invalid(spec: string, why: string): BuildError {
-  return new BuildError('invalid_option', `--only-periods ${JSON.stringify(spec)}: ${why}; use e.g. 2019,2021..2023 or 2019-01..2019-12`);
+  return new BuildError(
+    'invalid_option',
+    `--only-periods ${JSON.stringify(spec)}: ${why}; use e.g. 2019,2021..2023 or 2019-01..2019-12`,
+  );
 }

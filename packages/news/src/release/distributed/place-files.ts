@@ -47,12 +47,24 @@ const BATCH_FILES = 32;
  */
 export async function placeFiles(files: readonly FileToPlace[], options: PlaceOptions = {}): Promise<PlaceProgress> {
   const bytesTotal = files.reduce((n, f) => n + f.bytes, 0);
-  const progress = { filesDone: 0, filesTotal: files.length, bytesDone: 0, bytesTotal, bytesVerified: 0, copiedBytes: 0 };
+  const progress = {
+    filesDone: 0,
+    filesTotal: files.length,
+    bytesDone: 0,
+    bytesTotal,
+    bytesVerified: 0,
+    copiedBytes: 0,
+  };
   const copying = new Set<string>();
   const made = new Set<string>();
   const placeOne = async (f: FileToPlace): Promise<void> => {
     const handle = await openNoFollow(f.from).catch((e: NodeJS.ErrnoException) => {
-      throw e.code === 'ELOOP' ? new ReleaseVerificationError('file_corrupt', `part ${f.part}: ${f.rel} became a symbolic link during assembly; run news release assemble again on parts nothing else writes`) : e;
+      throw e.code === 'ELOOP'
+        ? new ReleaseVerificationError(
+            'file_corrupt',
+            `part ${f.part}: ${f.rel} became a symbolic link during assembly; run news release assemble again on parts nothing else writes`,
+          )
+        : e;
     });
     try {
       const opened = await handle.stat();
@@ -62,21 +74,34 @@ export async function placeFiles(files: readonly FileToPlace[], options: PlaceOp
         options.onProgress?.({ ...progress });
       });
       if (sha256 !== f.sha256) {
-        throw new ReleaseVerificationError('file_corrupt', `part ${f.part}: ${f.rel} does not match its sha256 in the part's manifest (corrupted); rebuild that part or copy it again`);
+        throw new ReleaseVerificationError(
+          'file_corrupt',
+          `part ${f.part}: ${f.rel} does not match its sha256 in the part's manifest (corrupted); rebuild that part or copy it again`,
+        );
       }
-      const refused = copying.has(f.part) ? undefined : await link(f.from, f.to).then(() => null, (e: NodeJS.ErrnoException) => {
-        if (e.code && CANNOT_LINK.has(e.code)) return e.code;
-        throw e;
-      });
+      const refused = copying.has(f.part)
+        ? undefined
+        : await link(f.from, f.to).then(
+            () => null,
+            (e: NodeJS.ErrnoException) => {
+              if (e.code && CANNOT_LINK.has(e.code)) return e.code;
+              throw e;
+            },
+          );
       if (refused === null) {
         const placed = await lstat(f.to);
         if (placed.ino !== opened.ino || placed.dev !== opened.dev) {
-          throw new ReleaseVerificationError('file_corrupt', `part ${f.part}: ${f.rel} was replaced during assembly; run news release assemble again on parts nothing else writes`);
+          throw new ReleaseVerificationError(
+            'file_corrupt',
+            `part ${f.part}: ${f.rel} was replaced during assembly; run news release assemble again on parts nothing else writes`,
+          );
         }
       } else {
         if (refused !== undefined && !copying.has(f.part)) {
           copying.add(f.part);
-          options.onNotice?.(`part ${f.part} cannot be hard-linked into the release (${refused === 'EXDEV' ? 'another file system' : refused}); copying its files instead`);
+          options.onNotice?.(
+            `part ${f.part} cannot be hard-linked into the release (${refused === 'EXDEV' ? 'another file system' : refused}); copying its files instead`,
+          );
         }
         await copyFrom(handle, f.to);
         progress.copiedBytes += f.bytes;

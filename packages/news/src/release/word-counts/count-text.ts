@@ -20,7 +20,7 @@ export function countShardText(fd: number): Map<string, number> {
   let carry: Buffer = Buffer.alloc(0);
   {
     const buf = Buffer.allocUnsafe(CHUNK);
-    for (let pos = 0; ; ) {
+    for (let pos = 0; ;) {
       const n = readSync(fd, buf, 0, CHUNK, pos);
       if (n === 0) break;
       pos += n;

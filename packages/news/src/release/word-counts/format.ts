@@ -35,7 +35,9 @@ export function tableOfCounts(counts: ReadonlyMap<string, number>, floor: number
   }
   kept.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out = new Float64Array(kept.length);
-  kept.forEach((w, i) => { out[i] = counts.get(w) ?? 0; });
+  kept.forEach((w, i) => {
+    out[i] = counts.get(w) ?? 0;
+  });
   return { tokens, types: counts.size, floor, words: kept, counts: out };
 }
 
@@ -52,7 +54,10 @@ class ByteSink {
     this.room(10);
     // Arithmetic, not bit operations: counts may pass 2^31.
     let v = value;
-    while (v >= 0x80) { this.buf[this.used++] = (v % 0x80) | 0x80; v = Math.floor(v / 0x80); }
+    while (v >= 0x80) {
+      this.buf[this.used++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
     this.buf[this.used++] = v;
   }
   bytes(b: Uint8Array): void {
@@ -69,14 +74,26 @@ class ByteSink {
  * 16 MiB window keeps it as small (Reuters whole: 0.0132 bytes per text byte, front-coded at quality 9: 0.0135).
  */
 export function encodeWordCounts(t: WordCountTable): Buffer {
-  for (const w of t.words) if (w.includes('\n')) throw new RangeError(`word ${JSON.stringify(w)} holds a line break; words are UAX #29 segments with a letter or digit`);
+  for (const w of t.words)
+    if (w.includes('\n'))
+      throw new RangeError(
+        `word ${JSON.stringify(w)} holds a line break; words are UAX #29 segments with a letter or digit`,
+      );
   const blob = Buffer.from(t.words.length === 0 ? '' : t.words.join('\n') + '\n', 'utf8');
   const body = new ByteSink();
-  body.varint(t.tokens); body.varint(t.types); body.varint(t.floor); body.varint(t.words.length); body.varint(blob.length);
+  body.varint(t.tokens);
+  body.varint(t.types);
+  body.varint(t.floor);
+  body.varint(t.words.length);
+  body.varint(blob.length);
   body.bytes(blob);
   for (const n of t.counts) body.varint(n);
   const packed = brotliCompressSync(body.buf.subarray(0, body.used), {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: body.used },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_LGWIN]: 24,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.used,
+    },
   });
   return Buffer.concat([Buffer.from(WORD_COUNTS_MAGIC, 'latin1'), Buffer.of(WORD_COUNTS_FORMAT_VERSION), packed]);
 }
@@ -84,9 +101,12 @@ export function encodeWordCounts(t: WordCountTable): Buffer {
 /** Reads a file written by `encodeWordCounts`; any other bytes are a WordCountsFormatError. */
 export function decodeWordCounts(file: Uint8Array, name = 'word-count table'): WordCountTable {
   const head = Buffer.from(file.buffer, file.byteOffset, file.length);
-  if (head.length < 5 || head.toString('latin1', 0, 4) !== WORD_COUNTS_MAGIC) throw new WordCountsFormatError(`${name} is not a word-count table`);
+  if (head.length < 5 || head.toString('latin1', 0, 4) !== WORD_COUNTS_MAGIC)
+    throw new WordCountsFormatError(`${name} is not a word-count table`);
   if (head[4] !== WORD_COUNTS_FORMAT_VERSION) {
-    throw new WordCountsFormatError(`${name} has word-count format ${head[4]}, this build reads ${WORD_COUNTS_FORMAT_VERSION}`);
+    throw new WordCountsFormatError(
+      `${name} has word-count format ${head[4]}, this build reads ${WORD_COUNTS_FORMAT_VERSION}`,
+    );
   }
   let body: Buffer;
   try {
@@ -106,13 +126,19 @@ export function decodeWordCounts(file: Uint8Array, name = 'word-count table'): W
       scale *= 0x80;
     }
   };
-  const tokens = varint(); const types = varint(); const floor = varint(); const n = varint(); const blobBytes = varint();
+  const tokens = varint();
+  const types = varint();
+  const floor = varint();
+  const n = varint();
+  const blobBytes = varint();
   if (at + blobBytes > body.length) throw new WordCountsFormatError(`${name} is truncated`);
   const words = n === 0 ? [] : body.toString('utf8', at, at + blobBytes - 1).split('\n');
   at += blobBytes;
-  if (words.length !== n) throw new WordCountsFormatError(`${name} is corrupt (${words.length} words, the header says ${n})`);
+  if (words.length !== n)
+    throw new WordCountsFormatError(`${name} is corrupt (${words.length} words, the header says ${n})`);
   const counts = new Float64Array(n);
   for (let i = 0; i < n; i++) counts[i] = varint();
-  if (at !== body.length) throw new WordCountsFormatError(`${name} is corrupt (${body.length - at} bytes after the counts)`);
+  if (at !== body.length)
+    throw new WordCountsFormatError(`${name} is corrupt (${body.length - at} bytes after the counts)`);
   return { tokens, types, floor, words, counts };
 }

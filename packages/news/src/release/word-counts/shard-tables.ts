@@ -28,7 +28,11 @@ export class ShardWordTables {
   private readonly pool: { thread: WordCountThread; queued: number }[] = [];
   private readonly jobs = new Map<string, Promise<WordCountsEntry>>();
 
-  constructor(private readonly root: string, private readonly indexName: string, private readonly threads: number) {}
+  constructor(
+    private readonly root: string,
+    private readonly indexName: string,
+    private readonly threads: number,
+  ) {}
 
   private idlest(): { thread: WordCountThread; queued: number } {
     const free = this.pool.find((t) => t.queued === 0);
@@ -51,10 +55,13 @@ export class ShardWordTables {
     const fd = openSync(join(resolveRel(this.root, relDir), 'text.bin'), 'r');
     const slot = this.idlest();
     slot.queued++;
-    const job = slot.thread.count(fd, out, WORD_COUNT_FLOOR).then((w) => ({ file, ...w })).finally(() => {
-      slot.queued--;
-      closeSync(fd);
-    });
+    const job = slot.thread
+      .count(fd, out, WORD_COUNT_FLOOR)
+      .then((w) => ({ file, ...w }))
+      .finally(() => {
+        slot.queued--;
+        closeSync(fd);
+      });
     // A failure is reported by `finish`; until then it must not be an unhandled rejection.
     job.catch(() => {});
     this.jobs.set(shardId, job);

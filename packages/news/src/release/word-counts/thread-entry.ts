@@ -15,7 +15,13 @@ parentPort?.on('message', (job: CountJob) => {
     const table = tableOfCounts(countShardText(job.fd), job.floor);
     const bytes = encodeWordCounts(table);
     writeFileSync(job.outPath, bytes);
-    reply = { id: job.id, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), tokens: table.tokens, types: table.types };
+    reply = {
+      id: job.id,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      tokens: table.tokens,
+      types: table.types,
+    };
   } catch (e) {
     reply = { id: job.id, error: (e as Error).message };
   }

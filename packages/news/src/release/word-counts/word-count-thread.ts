@@ -3,9 +3,20 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /** `fd`: the shard text opened by the caller (an index kind may unlink the file before the thread reads it). */
-export interface CountJob { readonly id: number; readonly fd: number; readonly outPath: string; readonly floor: number }
-export interface WordCountsWritten { readonly bytes: number; readonly sha256: string; readonly tokens: number; readonly types: number }
-export type CountReply = ({ readonly id: number } & WordCountsWritten) | { readonly id: number; readonly error: string };
+export interface CountJob {
+  readonly id: number;
+  readonly fd: number;
+  readonly outPath: string;
+  readonly floor: number;
+}
+export interface WordCountsWritten {
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly tokens: number;
+  readonly types: number;
+}
+export type CountReply =
+  ({ readonly id: number } & WordCountsWritten) | { readonly id: number; readonly error: string };
 
 /** A thread that writes word-count tables, one shard at a time, in the order asked. */
 export interface WordCountThread {
@@ -23,7 +34,12 @@ function threadSource(): string {
   if (bundled !== undefined) return bundled;
   const out = buildSync({
     entryPoints: [fileURLToPath(new URL('./thread-entry.ts', import.meta.url))],
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
   });
   bundled = out.outputFiles[0]?.text;
   if (bundled === undefined) throw new Error('esbuild produced no code for the word-count thread');
@@ -59,6 +75,8 @@ export function startWordCountThread(): WordCountThread {
         worker.postMessage({ id, fd, outPath, floor } satisfies CountJob);
       });
     },
-    close: async () => { await worker.terminate(); },
+    close: async () => {
+      await worker.terminate();
+    },
   };
 }

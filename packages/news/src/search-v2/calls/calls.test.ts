@@ -14,13 +14,34 @@ import { V2_CALLS, v2CallOf, type V2AnswerOf, type V2Kind, type V2RequestOf } fr
 const selection = { index: 'news', query: 'Berlin', case: 'insensitive', whole_word: false } as const;
 let release: OpenRelease;
 /** The ranks of "Berlin" in the first shard, as a client pages them after find. */
-let page: { index: string; expected_index_version: string; shard_id: string; rank_from: number; rank_to: number; query: string };
+let page: {
+  index: string;
+  expected_index_version: string;
+  shard_id: string;
+  rank_from: number;
+  rank_to: number;
+  query: string;
+};
 beforeAll(async () => {
   const wordCountsDir = mkdtempSync(join(tmpdir(), 'calls-words-'));
-  release = await buildMemoryRelease([...ARTICLES, { shard: '2017-01.p002', text: 'Berlin, Berlin und Berlin', meta: { scores: { iptc_topic: 0.5 } } }], { indexVersion: VERSION, wordCountsDir });
-  const found = await V2_CALLS.v2_find.run(release, { index: 'news', query: 'Berlin' }, WorkBudget.unlimited()) as V2AnswerOf<'v2_find'>;
+  release = await buildMemoryRelease(
+    [...ARTICLES, { shard: '2017-01.p002', text: 'Berlin, Berlin und Berlin', meta: { scores: { iptc_topic: 0.5 } } }],
+    { indexVersion: VERSION, wordCountsDir },
+  );
+  const found = (await V2_CALLS.v2_find.run(
+    release,
+    { index: 'news', query: 'Berlin' },
+    WorkBudget.unlimited(),
+  )) as V2AnswerOf<'v2_find'>;
   const [lo, hi] = found.segment_by_shard[0] ?? [0, 0];
-  page = { index: 'news', expected_index_version: VERSION, shard_id: found.shard_ids[0] ?? '', rank_from: lo, rank_to: hi, query: 'Berlin' };
+  page = {
+    index: 'news',
+    expected_index_version: VERSION,
+    shard_id: found.shard_ids[0] ?? '',
+    rank_from: lo,
+    rank_to: hi,
+    query: 'Berlin',
+  };
 });
 const estimateBody = { ...selection, languages: ['de'], sample_size: 100, seed: 3 };
 
@@ -33,10 +54,20 @@ const SAMPLES: { readonly [K in V2Kind]: (r: OpenRelease) => V2RequestOf<K> } = 
   v2_occurrences: () => page,
   v2_documents: () => ({ ...page, languages: ['de'] }),
   v2_contexts: () => ({ ...page, context_bytes: 8 }),
-  v2_metadata: () => ({ index: 'news', expected_index_version: VERSION, documents: [{ year: '2017', doc_ix: 2 }, { year: '2016', doc_ix: 0 }] }),
+  v2_metadata: () => ({
+    index: 'news',
+    expected_index_version: VERSION,
+    documents: [
+      { year: '2017', doc_ix: 2 },
+      { year: '2016', doc_ix: 0 },
+    ],
+  }),
   v2_estimate: () => estimateBody,
   v2_estimate_intervals: () => estimateBody,
-  v2_estimate_resolve: (r) => ({ request: estimateBody, draws: estimateIntervals(r, estimateBody).intervals.map(([shard, lo]) => [shard, lo] as const) }),
+  v2_estimate_resolve: (r) => ({
+    request: estimateBody,
+    draws: estimateIntervals(r, estimateBody).intervals.map(([shard, lo]) => [shard, lo] as const),
+  }),
   v2_info: () => ({ index: null }),
   v2_search: () => ({ index: 'news', query: 'Berlin OR Wien', page_size: 2 }),
   v2_ngrams: () => ({ index: 'news', query: 'Berlin', direction: 'left', words: 1 }),

@@ -7,6 +7,10 @@ import type { SearchRequest, SearchResult } from '../query/types.ts';
  */
 export function refuseSplitDedupe(parts: readonly SearchResult[], body: SearchRequest): void {
   if (parts.length > 1 && body.dedupe !== undefined && body.dedupe !== null && body.dedupe !== 'none') {
-    throw new V2Error('stories_unavailable', `dedupe ${body.dedupe} needs one worker holding every selected year; this cluster splits them (select fewer years or serve them from one worker)`, { dedupe: body.dedupe });
+    throw new V2Error(
+      'stories_unavailable',
+      `dedupe ${body.dedupe} needs one worker holding every selected year; this cluster splits them (select fewer years or serve them from one worker)`,
+      { dedupe: body.dedupe },
+    );
   }
 }

@@ -75,22 +75,45 @@ export interface V2Call<Req extends TObject = TObject, Ans extends TSchema = TSc
   /** Null for internal steps. */
   readonly route: CallRoute | null;
   readonly routing: Routing<WireOf<Req>, WireOf<Ans>>;
-  run(release: OpenRelease, body: WireOf<Req>, work: WorkBudget): Promise<WireOf<Ans> | EncodedAnswer> | WireOf<Ans> | EncodedAnswer;
+  run(
+    release: OpenRelease,
+    body: WireOf<Req>,
+    work: WorkBudget,
+  ): Promise<WireOf<Ans> | EncodedAnswer> | WireOf<Ans> | EncodedAnswer;
 }
 
 /** Declares a call; the identity, for inference of its two schemas. */
-export const defineV2Call = <Req extends TObject, Ans extends TSchema>(call: V2Call<Req, Ans>): V2Call<Req, Ans> => call;
+export const defineV2Call = <Req extends TObject, Ans extends TSchema>(call: V2Call<Req, Ans>): V2Call<Req, Ans> =>
+  call;
 
 /** The common routing of a query over crawl years. */
-export const byYears = <A, B extends YearSelection = YearSelection>(combine: Combine<A, B>) => ({ by: 'years' as const, of: (b: B) => b, combine });
+export const byYears = <A, B extends YearSelection = YearSelection>(combine: Combine<A, B>) => ({
+  by: 'years' as const,
+  of: (b: B) => b,
+  combine,
+});
 /** The common routing of a continuation: the shard it names. */
 export const byShard = { by: 'shard' as const, of: (b: { readonly index: string; readonly shard_id: string }) => b };
 
 /** Refusals several calls document. */
 export const REFUSALS = {
-  stale: { status: 409, description: 'stale_index_version: expected_index_version is not the release served now; run find again. Checked before any rank is resolved.' },
-  cpuLimit: { status: 422, description: 'query_too_expensive: the request needed more than its CPU allowance on the worker (1,000 ms on the compressed '
-    + 'index kind, 1,500 ms on the SA kind; whole_word and case-insensitive searches of very common words cost most); narrow it or use estimate.' },
-  ranks: (limit: number) => ({ status: 422, description: `too_many_ranks (over ${limit} ranks), rank_out_of_range (rank_to over the shard size, or outside the query's interval), unknown_shard, unknown_index.` }),
-  noCountryTable: { status: 503, description: 'country_attribution_unavailable: countries filter without an attribution table.' },
+  stale: {
+    status: 409,
+    description:
+      'stale_index_version: expected_index_version is not the release served now; run find again. Checked before any rank is resolved.',
+  },
+  cpuLimit: {
+    status: 422,
+    description:
+      'query_too_expensive: the request needed more than its CPU allowance on the worker (1,000 ms on the compressed ' +
+      'index kind, 1,500 ms on the SA kind; whole_word and case-insensitive searches of very common words cost most); narrow it or use estimate.',
+  },
+  ranks: (limit: number) => ({
+    status: 422,
+    description: `too_many_ranks (over ${limit} ranks), rank_out_of_range (rank_to over the shard size, or outside the query's interval), unknown_shard, unknown_index.`,
+  }),
+  noCountryTable: {
+    status: 503,
+    description: 'country_attribution_unavailable: countries filter without an attribution table.',
+  },
 } as const satisfies Record<string, RefusalDoc | ((n: number) => RefusalDoc)>;

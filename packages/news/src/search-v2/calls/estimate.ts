@@ -5,64 +5,101 @@ import { V2_LIMITS } from '../limits.ts';
 import { closed, filters, indexVersion, nullable, query, sampling, selection, str, tuple } from '../schema/fields.ts';
 import { defineV2Call, REFUSALS } from './define.ts';
 
-export const EstimateRequest = Type.Object({
-  ...selection,
-  query: query(1),
-  ...filters,
-  ...sampling(V2_LIMITS.estimateSampleDefault, V2_LIMITS.estimateSampleMax,
-    `Ranks sampled when the query has more than ${V2_LIMITS.estimateExactRanks} occurrences (below that every rank is resolved and the answer is exact).`),
-}, { title: 'EstimateRequest' });
+export const EstimateRequest = Type.Object(
+  {
+    ...selection,
+    query: query(1),
+    ...filters,
+    ...sampling(
+      V2_LIMITS.estimateSampleDefault,
+      V2_LIMITS.estimateSampleMax,
+      `Ranks sampled when the query has more than ${V2_LIMITS.estimateExactRanks} occurrences (below that every rank is resolved and the answer is exact).`,
+    ),
+  },
+  { title: 'EstimateRequest' },
+);
 
 /** Metadata fields `estimate` counts values of. `country` only where the release has an attribution table. */
-export const FacetField = Type.Union([Type.Literal('language'), Type.Literal('lang'), Type.Literal('topic'), Type.Literal('source'), Type.Literal('country')]);
+export const FacetField = Type.Union([
+  Type.Literal('language'),
+  Type.Literal('lang'),
+  Type.Literal('topic'),
+  Type.Literal('source'),
+  Type.Literal('country'),
+]);
 
 /** A count with its 95% interval; `low === value === high` when exact. */
-export const Estimated = Type.Object({ value: Type.Integer(), low: Type.Integer(), high: Type.Integer() }, {
-  description: 'Point value and 95% interval (equal when exact).', ...closed,
-});
+export const Estimated = Type.Object(
+  { value: Type.Integer(), low: Type.Integer(), high: Type.Integer() },
+  {
+    description: 'Point value and 95% interval (equal when exact).',
+    ...closed,
+  },
+);
 
-export const FacetValue = Type.Object({
-  value: Type.String(),
-  occurrences: Type.Integer({ description: 'Matching occurrences with this value (estimated in sampled mode).' }),
-  articles: Type.Integer({ description: 'Matching articles with this value (estimated in sampled mode).' }),
-  observed: Type.Integer({ description: 'Articles (exact) or sampled occurrences (sampled) the figures rest on.' }),
-}, closed);
+export const FacetValue = Type.Object(
+  {
+    value: Type.String(),
+    occurrences: Type.Integer({ description: 'Matching occurrences with this value (estimated in sampled mode).' }),
+    articles: Type.Integer({ description: 'Matching articles with this value (estimated in sampled mode).' }),
+    observed: Type.Integer({ description: 'Articles (exact) or sampled occurrences (sampled) the figures rest on.' }),
+  },
+  closed,
+);
 
 export const EstimatePeriod = Type.Object({ period: Type.String(), occurrences: Type.Integer() }, closed);
 
-export const EstimateAnswer = Type.Object({
-  index_version: indexVersion, query: Type.String(), mode: Type.Union([Type.Literal('exact'), Type.Literal('sampled')]),
-  total_occurrences: Type.Integer({ description: 'Occurrences before filters (exact).' }),
-  resolved_ranks: Type.Integer({ description: 'All ranks (exact) or the sample size.' }), seed: Type.Integer(), confidence: Type.Number(),
-  matching_occurrences: Estimated, matching_articles: Estimated,
-  facets: Type.Record(Type.String(), Type.Array(FacetValue), {
-    description: 'Top 20 values of language, lang, topic, source and (with an attribution table) country among matching articles.',
-  }),
-  periods: Type.Array(EstimatePeriod, {
-    description: 'Matching occurrences per crawl period of the selected years, chronological, zeros included (exact, or the sample scaled to the total).',
-  }),
-}, { title: 'EstimateResponse', ...closed });
+export const EstimateAnswer = Type.Object(
+  {
+    index_version: indexVersion,
+    query: Type.String(),
+    mode: Type.Union([Type.Literal('exact'), Type.Literal('sampled')]),
+    total_occurrences: Type.Integer({ description: 'Occurrences before filters (exact).' }),
+    resolved_ranks: Type.Integer({ description: 'All ranks (exact) or the sample size.' }),
+    seed: Type.Integer(),
+    confidence: Type.Number(),
+    matching_occurrences: Estimated,
+    matching_articles: Estimated,
+    facets: Type.Record(Type.String(), Type.Array(FacetValue), {
+      description:
+        'Top 20 values of language, lang, topic, source and (with an attribution table) country among matching articles.',
+    }),
+    periods: Type.Array(EstimatePeriod, {
+      description:
+        'Matching occurrences per crawl period of the selected years, chronological, zeros included (exact, or the sample scaled to the total).',
+    }),
+  },
+  { title: 'EstimateResponse', ...closed },
+);
 
 /** POST /api/v2/estimate (research addition): spread over workers in the three steps below (routing `estimate`). */
 export const estimateCall = defineV2Call({
   request: EstimateRequest,
   answer: EstimateAnswer,
   route: {
-    method: 'POST', path: '/estimate', cost: 'expensive',
+    method: 'POST',
+    path: '/estimate',
+    cost: 'expensive',
     summary: `Occurrences and articles passing the metadata filters, with facet counts: exact up to ${V2_LIMITS.estimateExactRanks.toLocaleString('en')} occurrences, else estimated from a seeded uniform sample with 95% intervals.`,
-    refusals: [REFUSALS.cpuLimit, { status: 422, description: 'unknown_index, invalid_year_range, invalid_query.' }, REFUSALS.noCountryTable],
+    refusals: [
+      REFUSALS.cpuLimit,
+      { status: 422, description: 'unknown_index, invalid_year_range, invalid_query.' },
+      REFUSALS.noCountryTable,
+    ],
   },
   routing: { by: 'estimate', of: (b) => b },
   run: estimate,
 });
 
-
 /** Step 1 of an estimate over several workers: each shard's candidate intervals. */
-export const EstimateIntervals = Type.Object({
-  intervals: Type.Array(tuple<readonly [string, number, number]>([Type.String(), Type.Integer(), Type.Integer()])),
-  facet_fields: Type.Array(FacetField),
-  shard_ids: Type.Array(Type.String()),
-}, closed);
+export const EstimateIntervals = Type.Object(
+  {
+    intervals: Type.Array(tuple<readonly [string, number, number]>([Type.String(), Type.Integer(), Type.Integer()])),
+    facet_fields: Type.Array(FacetField),
+    shard_ids: Type.Array(Type.String()),
+  },
+  closed,
+);
 
 export const estimateIntervalsCall = defineV2Call({
   request: EstimateRequest,
@@ -72,16 +109,26 @@ export const estimateIntervalsCall = defineV2Call({
   run: estimateIntervals,
 });
 
-const FacetLabels = Type.Object({ language: str, lang: str, iptc_topic: str, hostname: str, sitename: str, country: str }, closed);
-export const ResolvedDoc = Type.Object({
-  shard_id: Type.String(), key: Type.String({ description: '`year:doc_ix`.' }),
-  n: Type.Integer(), labels: nullable(FacetLabels),
-}, closed);
+const FacetLabels = Type.Object(
+  { language: str, lang: str, iptc_topic: str, hostname: str, sitename: str, country: str },
+  closed,
+);
+export const ResolvedDoc = Type.Object(
+  {
+    shard_id: Type.String(),
+    key: Type.String({ description: '`year:doc_ix`.' }),
+    n: Type.Integer(),
+    labels: nullable(FacetLabels),
+  },
+  closed,
+);
 
 /** Step 2: the draws (null: every rank, exact mode) resolved where their shards are. */
 export const EstimateResolveRequest = Type.Object({
   request: EstimateRequest,
-  draws: Type.Union([Type.Null(), Type.Array(tuple<readonly [string, number]>([Type.String(), Type.Integer()]))], { errorMessage: 'draws must be null or a list of [shard_id, rank]' }),
+  draws: Type.Union([Type.Null(), Type.Array(tuple<readonly [string, number]>([Type.String(), Type.Integer()]))], {
+    errorMessage: 'draws must be null or a list of [shard_id, rank]',
+  }),
 });
 
 export const estimateResolveCall = defineV2Call({

@@ -1,46 +1,97 @@
 import { Type } from '@sinclair/typebox';
-import { combineFrequencies, DEFAULT_FREQUENCY_LIMIT, frequencies, MAX_FREQUENCY_LIMIT } from '../frequencies/frequencies.ts';
+import {
+  combineFrequencies,
+  DEFAULT_FREQUENCY_LIMIT,
+  frequencies,
+  MAX_FREQUENCY_LIMIT,
+} from '../frequencies/frequencies.ts';
 import { subcorpusFields, yearsOfSubcorpus } from '../frequencies/subcorpus.ts';
 import { closed, expectedIndexVersion, index, indexVersion, nullable } from '../schema/fields.ts';
 import { defineV2Call, type YearSelection } from './define.ts';
 
 /** `sensitive` or `insensitive`, as the answers of the word-count calls name the case mode. */
-export const caseName = () => Type.Unsafe<'sensitive' | 'insensitive'>(Type.String({ enum: ['sensitive', 'insensitive'] }));
+export const caseName = () =>
+  Type.Unsafe<'sensitive' | 'insensitive'>(Type.String({ enum: ['sensitive', 'insensitive'] }));
 /** The `case` option of the word-count calls. */
-export const wordCase = Type.Optional(Type.Union([caseName(), Type.Null()], {
-  default: 'sensitive', description: 'insensitive: words equal under full Unicode case folding are one word (counted folded: Straße → strasse).',
-}));
+export const wordCase = Type.Optional(
+  Type.Union([caseName(), Type.Null()], {
+    default: 'sensitive',
+    description:
+      'insensitive: words equal under full Unicode case folding are one word (counted folded: Straße → strasse).',
+  }),
+);
 
-export const FrequenciesRequest = Type.Object({
-  index, ...subcorpusFields, case: wordCase,
-  limit: Type.Optional(nullable(Type.Integer({ minimum: 1, maximum: MAX_FREQUENCY_LIMIT, default: DEFAULT_FREQUENCY_LIMIT, description: 'Words listed, most frequent first.' }))),
-  expected_index_version: Type.Optional(nullable(expectedIndexVersion)),
-}, { title: 'FrequenciesRequest', description: 'The most frequent words of crawl years or periods, from the release\'s word-count tables.' });
+export const FrequenciesRequest = Type.Object(
+  {
+    index,
+    ...subcorpusFields,
+    case: wordCase,
+    limit: Type.Optional(
+      nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_FREQUENCY_LIMIT,
+          default: DEFAULT_FREQUENCY_LIMIT,
+          description: 'Words listed, most frequent first.',
+        }),
+      ),
+    ),
+    expected_index_version: Type.Optional(nullable(expectedIndexVersion)),
+  },
+  {
+    title: 'FrequenciesRequest',
+    description: "The most frequent words of crawl years or periods, from the release's word-count tables.",
+  },
+);
 
-export const WordFrequency = Type.Object({
-  word: Type.String(), count: Type.Integer(), per_million: Type.Number({ description: 'count per million word tokens of the subcorpus.' }),
-}, closed);
+export const WordFrequency = Type.Object(
+  {
+    word: Type.String(),
+    count: Type.Integer(),
+    per_million: Type.Number({ description: 'count per million word tokens of the subcorpus.' }),
+  },
+  closed,
+);
 
-export const FrequenciesAnswer = Type.Object({
-  index_version: indexVersion, case: caseName(),
-  tokens: Type.Integer({ description: 'Word tokens of the subcorpus (Unicode word segments with a letter or digit).' }),
-  shard_ids: Type.Array(Type.String()),
-  words: Type.Array(WordFrequency, { description: 'Most frequent first; equal counts by word.' }),
-  rest_max: Type.Integer({ description: 'Upper bound of the count of any word not listed (0: every word is listed).' }),
-  exact: Type.Boolean({ description: 'True when every listed count and the order are exact; false only when workers holding parts of the subcorpus could not prove it.' }),
-}, { title: 'FrequenciesResponse', ...closed });
+export const FrequenciesAnswer = Type.Object(
+  {
+    index_version: indexVersion,
+    case: caseName(),
+    tokens: Type.Integer({
+      description: 'Word tokens of the subcorpus (Unicode word segments with a letter or digit).',
+    }),
+    shard_ids: Type.Array(Type.String()),
+    words: Type.Array(WordFrequency, { description: 'Most frequent first; equal counts by word.' }),
+    rest_max: Type.Integer({
+      description: 'Upper bound of the count of any word not listed (0: every word is listed).',
+    }),
+    exact: Type.Boolean({
+      description:
+        'True when every listed count and the order are exact; false only when workers holding parts of the subcorpus could not prove it.',
+    }),
+  },
+  { title: 'FrequenciesResponse', ...closed },
+);
 
-export const wordCountRefusal = { status: 422, description: 'word_counts_missing: the release was built before word-count tables; rebuild the release. unknown_period, unknown_index, invalid_year_range.' };
+export const wordCountRefusal = {
+  status: 422,
+  description:
+    'word_counts_missing: the release was built before word-count tables; rebuild the release. unknown_period, unknown_index, invalid_year_range.',
+};
 
 /** Routing over crawl years: the years the periods touch. */
-export const subcorpusYears = (b: { readonly index: string } & Parameters<typeof yearsOfSubcorpus>[0]): YearSelection => ({ index: b.index, ...yearsOfSubcorpus(b) });
+export const subcorpusYears = (
+  b: { readonly index: string } & Parameters<typeof yearsOfSubcorpus>[0],
+): YearSelection => ({ index: b.index, ...yearsOfSubcorpus(b) });
 
 /** POST /api/v2/frequencies (issue 28 item 4, search-v2/DESIGN.md "Frequency lists and keyness"). */
 export const frequenciesCall = defineV2Call({
   request: FrequenciesRequest,
   answer: FrequenciesAnswer,
   route: {
-    method: 'POST', path: '/frequencies', cost: 'cheap',
+    method: 'POST',
+    path: '/frequencies',
+    cost: 'cheap',
     summary: 'Top words of crawl years or periods with counts and rates per million words.',
     refusals: [wordCountRefusal],
   },

@@ -52,4 +52,14 @@ export const V2_KINDS = Object.keys(V2_CALLS) as V2Kind[];
 export const v2CallOf = (kind: V2Kind): V2Call => V2_CALLS[kind] as unknown as V2Call;
 
 export { defineV2Call, byShard, byYears, REFUSALS } from './define.ts';
-export type { CallCost, CallRoute, Combine, CombineContext, EncodedAnswer, RefusalDoc, Routing, V2Call, YearSelection } from './define.ts';
+export type {
+  CallCost,
+  CallRoute,
+  Combine,
+  CombineContext,
+  EncodedAnswer,
+  RefusalDoc,
+  Routing,
+  V2Call,
+  YearSelection,
+} from './define.ts';

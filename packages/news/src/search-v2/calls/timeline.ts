@@ -3,33 +3,78 @@ import { combineTimeline, timeline } from '../timeline.ts';
 import { closed, indexVersion, nullable, query, selection } from '../schema/fields.ts';
 import { byYears, defineV2Call, REFUSALS } from './define.ts';
 
-export const TimelineRequest = Type.Object({ ...selection, query: query(1) }, {
-  title: 'TimelineRequest', description: 'Occurrences per crawl period with the period\'s articles and text bytes, for normalised charts.',
-});
+export const TimelineRequest = Type.Object(
+  { ...selection, query: query(1) },
+  {
+    title: 'TimelineRequest',
+    description: "Occurrences per crawl period with the period's articles and text bytes, for normalised charts.",
+  },
+);
 
-export const TimelinePeriod = Type.Object({
-  period: Type.String({ description: 'Crawl period (YYYY-MM or YYYY); parts of a split period are summed.' }), year: Type.String(),
-  occurrences: Type.Integer(), articles: Type.Integer({ description: 'Articles crawled in the period.' }),
-  text_bytes: Type.Integer({ description: 'UTF-8 text bytes of those articles (separators excluded).' }),
-  shard_ids: Type.Array(Type.String(), { description: 'The shards (parts) the period is stored in.' }),
-  words: Type.Optional(nullable(Type.Integer({ description: 'Word tokens of those articles (Unicode word segments with a letter or digit), from the release\'s word-count tables; null for a release built before them.' }))),
-  articles_with_match: Type.Optional(nullable(Type.Integer({ description: 'Articles of the period holding an occurrence that counts; null when a part of the period has over 20,000 candidate occurrences (not located).' }))),
-  share_of_articles: Type.Optional(nullable(Type.Number({ description: 'articles_with_match over articles (Media Cloud\'s attention measure); exact, or null with articles_with_match.' }))),
-  per_million_words: Type.Optional(nullable(Type.Number({ description: 'occurrences per million words of the period (comparable across scripts, unlike per byte); null with words.' }))),
-}, closed);
+export const TimelinePeriod = Type.Object(
+  {
+    period: Type.String({ description: 'Crawl period (YYYY-MM or YYYY); parts of a split period are summed.' }),
+    year: Type.String(),
+    occurrences: Type.Integer(),
+    articles: Type.Integer({ description: 'Articles crawled in the period.' }),
+    text_bytes: Type.Integer({ description: 'UTF-8 text bytes of those articles (separators excluded).' }),
+    shard_ids: Type.Array(Type.String(), { description: 'The shards (parts) the period is stored in.' }),
+    words: Type.Optional(
+      nullable(
+        Type.Integer({
+          description:
+            "Word tokens of those articles (Unicode word segments with a letter or digit), from the release's word-count tables; null for a release built before them.",
+        }),
+      ),
+    ),
+    articles_with_match: Type.Optional(
+      nullable(
+        Type.Integer({
+          description:
+            'Articles of the period holding an occurrence that counts; null when a part of the period has over 20,000 candidate occurrences (not located).',
+        }),
+      ),
+    ),
+    share_of_articles: Type.Optional(
+      nullable(
+        Type.Number({
+          description:
+            "articles_with_match over articles (Media Cloud's attention measure); exact, or null with articles_with_match.",
+        }),
+      ),
+    ),
+    per_million_words: Type.Optional(
+      nullable(
+        Type.Number({
+          description:
+            'occurrences per million words of the period (comparable across scripts, unlike per byte); null with words.',
+        }),
+      ),
+    ),
+  },
+  closed,
+);
 
-export const TimelineAnswer = Type.Object({
-  index_version: indexVersion, query: Type.String(), total_occurrences: Type.Integer(),
-  periods: Type.Array(TimelinePeriod, { description: 'Chronological; periods without a match are listed with 0.' }),
-}, { title: 'TimelineResponse', ...closed });
+export const TimelineAnswer = Type.Object(
+  {
+    index_version: indexVersion,
+    query: Type.String(),
+    total_occurrences: Type.Integer(),
+    periods: Type.Array(TimelinePeriod, { description: 'Chronological; periods without a match are listed with 0.' }),
+  },
+  { title: 'TimelineResponse', ...closed },
+);
 
 /** POST /api/v2/timeline (research addition, search-v2/DESIGN.md). */
 export const timelineCall = defineV2Call({
   request: TimelineRequest,
   answer: TimelineAnswer,
   route: {
-    method: 'POST', path: '/timeline', cost: 'expensive',
-    summary: 'Occurrences per crawl period with the articles and text bytes of each period (for per-million-bytes or per-1,000-articles charts).',
+    method: 'POST',
+    path: '/timeline',
+    cost: 'expensive',
+    summary:
+      'Occurrences per crawl period with the articles and text bytes of each period (for per-million-bytes or per-1,000-articles charts).',
     refusals: [REFUSALS.cpuLimit, { status: 422, description: 'unknown_index, invalid_year_range, invalid_query.' }],
   },
   routing: byYears(combineTimeline),

@@ -32,23 +32,30 @@ interface Tally {
  * The words the phrase itself touches (its edge words, or the longer words it ends or begins inside) are not in it.
  */
 function windowOf(
-  reader: ShardReader, o: Occurrence, left: number, right: number, edges: Map<Uint8Array, readonly [EdgeWord | null, EdgeWord | null]>,
-  wordCase: WordCase, memo: Map<string, WindowWord[]>,
+  reader: ShardReader,
+  o: Occurrence,
+  left: number,
+  right: number,
+  edges: Map<Uint8Array, readonly [EdgeWord | null, EdgeWord | null]>,
+  wordCase: WordCase,
+  memo: Map<string, WindowWord[]>,
 ): { word: string; at: number }[] {
   let e = edges.get(o.spelling);
   if (e === undefined) edges.set(o.spelling, (e = [edgeWord(o.spelling, 'left'), edgeWord(o.spelling, 'right')]));
   const [first, last] = e;
   const out: { word: string; at: number }[] = [];
   if (left > 0) {
-    const ws = first === null
-      ? wordsBackward(reader, o.article, o.pos, left, wordCase, memo).words
-      : wordsBackward(reader, o.article, o.pos + first.byteAt, left + 1, wordCase, memo).words.slice(0, -1);
+    const ws =
+      first === null
+        ? wordsBackward(reader, o.article, o.pos, left, wordCase, memo).words
+        : wordsBackward(reader, o.article, o.pos + first.byteAt, left + 1, wordCase, memo).words.slice(0, -1);
     ws.forEach((w, i) => out.push({ word: w.word, at: left - ws.length + i }));
   }
   if (right > 0) {
-    const ws = last === null
-      ? wordsForward(reader, o.article, o.pos + o.spelling.length, right, wordCase, memo).words
-      : wordsForward(reader, o.article, o.pos + last.byteAt, right + 1, wordCase, memo).words.slice(1);
+    const ws =
+      last === null
+        ? wordsForward(reader, o.article, o.pos + o.spelling.length, right, wordCase, memo).words
+        : wordsForward(reader, o.article, o.pos + last.byteAt, right + 1, wordCase, memo).words.slice(1);
     ws.forEach((w, i) => out.push({ word: w.word, at: left + i }));
   }
   return out;
@@ -62,11 +69,22 @@ const SORTS = {
 } as const;
 
 /** Scores from the frequencies, sorted by the request's measure (then window frequency, then word), cut to `limit`. */
-function ranked(items: readonly Omit<Collocate, 'log_dice' | 'mi' | 'log_likelihood'>[], fx: number, n: number, request: CollocationsRequestWire): Collocate[] {
+function ranked(
+  items: readonly Omit<Collocate, 'log_dice' | 'mi' | 'log_likelihood'>[],
+  fx: number,
+  n: number,
+  request: CollocationsRequestWire,
+): Collocate[] {
   const key = SORTS[request.sort_by ?? 'log_dice'];
   return items
-    .map((c) => ({ ...c, ...scoresOf({ fxy: c.window_frequency, fx, fy: Math.max(c.frequency.value, c.window_frequency), n }) }))
-    .sort((a, b) => key(b) - key(a) || b.window_frequency - a.window_frequency || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0))
+    .map((c) => ({
+      ...c,
+      ...scoresOf({ fxy: c.window_frequency, fx, fy: Math.max(c.frequency.value, c.window_frequency), n }),
+    }))
+    .sort(
+      (a, b) =>
+        key(b) - key(a) || b.window_frequency - a.window_frequency || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0),
+    )
     .slice(0, request.limit ?? ANALYSIS_LIMITS.collocatesDefault);
 }
 
@@ -74,15 +92,25 @@ function ranked(items: readonly Omit<Collocate, 'log_dice' | 'mi' | 'log_likelih
  * v2 collocations of a query.
  * @example (await collocations(release, { index: 'news', query: 'oil prices' })).collocates[0] // { word: 'crude', log_dice, … }
  */
-export async function collocations(release: OpenRelease, request: CollocationsRequestWire, work: WorkBudget = WorkBudget.unlimited()): Promise<CollocationsResult> {
+export async function collocations(
+  release: OpenRelease,
+  request: CollocationsRequestWire,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<CollocationsResult> {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'collocations needs a non-empty query');
   const left = request.left ?? ANALYSIS_LIMITS.windowDefault;
   const right = request.right ?? ANALYSIS_LIMITS.windowDefault;
   const wordCase: WordCase = request.case === 'insensitive' ? 'insensitive' : 'sensitive';
   const tallies = new Map<string, Tally>();
   const edges = new Map<Uint8Array, readonly [EdgeWord | null, EdgeWord | null]>();
-  let total = 0; let read = 0; let sampledShards = 0; let fx = 0;
-  const bounds = { exactRanks: ANALYSIS_LIMITS.collocationsExactRanks, sampleSize: ANALYSIS_LIMITS.collocationsSampleSize };
+  let total = 0;
+  let read = 0;
+  let sampledShards = 0;
+  let fx = 0;
+  const bounds = {
+    exactRanks: ANALYSIS_LIMITS.collocationsExactRanks,
+    sampleSize: ANALYSIS_LIMITS.collocationsSampleSize,
+  };
   for await (const part of occurrencesOf(release, request, bounds, work)) {
     total += part.candidates;
     read += part.read;
@@ -93,7 +121,15 @@ export async function collocations(release: OpenRelease, request: CollocationsRe
       fx += part.weight;
       for (const { word, at } of windowOf(part.shard.reader, o, left, right, edges, wordCase, memo)) {
         let t = tallies.get(word);
-        if (t === undefined) tallies.set(word, (t = { count: 0, positions: new Array<number>(left + right).fill(0), example: { shard_id: part.shard.shardId, rank: o.rank } }));
+        if (t === undefined)
+          tallies.set(
+            word,
+            (t = {
+              count: 0,
+              positions: new Array<number>(left + right).fill(0),
+              example: { shard_id: part.shard.shardId, rank: o.rank },
+            }),
+          );
         t.count += part.weight;
         t.positions[at] = (t.positions[at] ?? 0) + part.weight;
       }
@@ -107,15 +143,26 @@ export async function collocations(release: OpenRelease, request: CollocationsRe
   const items = [];
   for (const [word, t] of candidates) {
     items.push({
-      word, window_frequency: t.count, frequency: await wordFrequency(release, request, word, work),
-      positions: request.by_position === true ? t.positions : null, example: t.example,
+      word,
+      window_frequency: t.count,
+      frequency: await wordFrequency(release, request, word, work),
+      positions: request.by_position === true ? t.positions : null,
+      example: t.example,
     });
   }
   const n = items.length === 0 ? { value: 0, exact: true } : await subcorpusWords(release, request, work);
   return {
-    index_version: release.indexVersion, query: request.query, left, right,
-    mode: sampledShards === 0 ? 'exact' : 'sampled', total_occurrences: total, read_occurrences: read, sampled_shards: sampledShards,
-    seed: request.seed ?? 1, node_frequency: fx, corpus_words: n,
+    index_version: release.indexVersion,
+    query: request.query,
+    left,
+    right,
+    mode: sampledShards === 0 ? 'exact' : 'sampled',
+    total_occurrences: total,
+    read_occurrences: read,
+    sampled_shards: sampledShards,
+    seed: request.seed ?? 1,
+    node_frequency: fx,
+    corpus_words: n,
     collocates: ranked(items, fx, n.value, request),
   };
 }
@@ -124,7 +171,11 @@ export async function collocations(release: OpenRelease, request: CollocationsRe
  * Answers of disjoint shard sets into one: frequencies summed per word and the scores recomputed from the sums. A
  * word one part does not list misses that part's subcorpus frequency: marked `exact: false` (see DESIGN.md).
  */
-export function combineCollocations(parts: readonly CollocationsResult[], ctx: CombineContext, body: CollocationsRequestWire): CollocationsResult {
+export function combineCollocations(
+  parts: readonly CollocationsResult[],
+  ctx: CombineContext,
+  body: CollocationsRequestWire,
+): CollocationsResult {
   const first = parts[0];
   if (first === undefined) throw new Error('combineCollocations needs at least one part');
   const order = (shardId: string) => ctx.order.indexOf(shardId);
@@ -132,19 +183,30 @@ export function combineCollocations(parts: readonly CollocationsResult[], ctx: C
   for (const p of parts) {
     for (const c of p.collocates) {
       const m = merged.get(c.word);
-      if (m === undefined) { merged.set(c.word, { word: c.word, window_frequency: c.window_frequency, frequency: c.frequency, positions: c.positions, example: c.example }); continue; }
+      if (m === undefined) {
+        merged.set(c.word, {
+          word: c.word,
+          window_frequency: c.window_frequency,
+          frequency: c.frequency,
+          positions: c.positions,
+          example: c.example,
+        });
+        continue;
+      }
       merged.set(c.word, {
         word: c.word,
         window_frequency: m.window_frequency + c.window_frequency,
         frequency: { value: m.frequency.value + c.frequency.value, exact: m.frequency.exact && c.frequency.exact },
-        positions: m.positions === null || c.positions === null ? null : m.positions.map((v, i) => v + (c.positions?.[i] ?? 0)),
+        positions:
+          m.positions === null || c.positions === null ? null : m.positions.map((v, i) => v + (c.positions?.[i] ?? 0)),
         example: order(c.example.shard_id) < order(m.example.shard_id) ? c.example : m.example,
       });
     }
   }
   // A part that does not list a word did not count its frequency there: the merged frequency is then a lower bound.
   for (const [word, m] of merged) {
-    if (parts.some((p) => !p.collocates.some((c) => c.word === word))) merged.set(word, { ...m, frequency: { value: m.frequency.value, exact: false } });
+    if (parts.some((p) => !p.collocates.some((c) => c.word === word)))
+      merged.set(word, { ...m, frequency: { value: m.frequency.value, exact: false } });
   }
   const sum = (f: (p: CollocationsResult) => number) => parts.reduce((s, p) => s + f(p), 0);
   const fx = sum((p) => p.node_frequency);
@@ -152,8 +214,11 @@ export function combineCollocations(parts: readonly CollocationsResult[], ctx: C
   return {
     ...first,
     mode: parts.some((p) => p.mode === 'sampled') ? 'sampled' : 'exact',
-    total_occurrences: sum((p) => p.total_occurrences), read_occurrences: sum((p) => p.read_occurrences),
-    sampled_shards: sum((p) => p.sampled_shards), node_frequency: fx, corpus_words: n,
+    total_occurrences: sum((p) => p.total_occurrences),
+    read_occurrences: sum((p) => p.read_occurrences),
+    sampled_shards: sum((p) => p.sampled_shards),
+    node_frequency: fx,
+    corpus_words: n,
     collocates: ranked([...merged.values()], fx, n.value, body),
   };
 }

@@ -1,3 +1,8 @@
 /** Collocations of a query: the words around its occurrences with association scores. */
-export { collocations, combineCollocations, type CollocationsRequestWire, type CollocationsResult } from './collocations.ts';
+export {
+  collocations,
+  combineCollocations,
+  type CollocationsRequestWire,
+  type CollocationsResult,
+} from './collocations.ts';
 export { scoresOf, type Frequencies, type Scores } from './scores.ts';

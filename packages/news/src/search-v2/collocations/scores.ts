@@ -25,8 +25,17 @@ const xlx = (a: number): number => (a > 0 ? a * Math.log(a) : 0);
 export function scoresOf({ fxy, fx, fy, n }: Frequencies): Scores {
   const logDice = 14 + Math.log2((2 * fxy) / (fx + fy));
   const mi = Math.log2((fxy * n) / (fx * fy));
-  const ll = 2 * (xlx(fxy) + xlx(fx - fxy) + xlx(fy - fxy) + xlx(n - fx - fy + fxy)
-    - xlx(fx) - xlx(fy) - xlx(n - fx) - xlx(n - fy) + xlx(n));
+  const ll =
+    2 *
+    (xlx(fxy) +
+      xlx(fx - fxy) +
+      xlx(fy - fxy) +
+      xlx(n - fx - fy + fxy) -
+      xlx(fx) -
+      xlx(fy) -
+      xlx(n - fx) -
+      xlx(n - fy) +
+      xlx(n));
   const finite = (v: number): number => (Number.isFinite(v) ? v : 0);
   return { log_dice: finite(logDice), mi: finite(mi), log_likelihood: finite(ll) };
 }

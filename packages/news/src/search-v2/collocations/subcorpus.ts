@@ -27,7 +27,12 @@ export interface Counted {
  * spaces (where the whole-word rule does not apply) are counted as substrings. Per shard, exact up to
  * `frequencyExactRanks` candidates, else from a seeded sample.
  */
-export async function wordFrequency(release: OpenRelease, request: OccurrenceRequest, word: string, work: WorkBudget): Promise<Counted> {
+export async function wordFrequency(
+  release: OpenRelease,
+  request: OccurrenceRequest,
+  word: string,
+  work: WorkBudget,
+): Promise<Counted> {
   const bounds = { exactRanks: ANALYSIS_LIMITS.frequencyExactRanks, sampleSize: ANALYSIS_LIMITS.frequencySampleSize };
   const run = async (wholeWord: boolean): Promise<Counted> => {
     const req = { ...request, query: word, whole_word: wholeWord };
@@ -50,20 +55,32 @@ export async function wordFrequency(release: OpenRelease, request: OccurrenceReq
 }
 
 /** Occurrences of the request's query that count, per shard exact up to `bounds.exactRanks`, else from a seeded sample. */
-async function countRanks(release: OpenRelease, request: OccurrenceRequest, bounds: SampleBounds, work: WorkBudget): Promise<Counted> {
+async function countRanks(
+  release: OpenRelease,
+  request: OccurrenceRequest,
+  bounds: SampleBounds,
+  work: WorkBudget,
+): Promise<Counted> {
   const matcher = new RequestMatcher(request.query, request, work);
   let value = 0;
   let exact = true;
   for (const shard of shardsInYears(release, request)) {
     const intervals = matcher.match(shard).intervals.filter((iv) => iv.hi > iv.lo);
     const candidates = intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
-    if (!matcher.options.wholeWord || candidates === 0) { value += candidates; continue; }
+    if (!matcher.options.wholeWord || candidates === 0) {
+      value += candidates;
+      continue;
+    }
     if (candidates <= bounds.exactRanks) {
       for (const iv of intervals) for (let r = iv.lo; r < iv.hi; r++) if (matcher.counts(shard, r)) value++;
       continue;
     }
     exact = false;
-    const draws = sampleRanks(intervals.map((iv) => [iv.lo, iv.hi] as const), bounds.sampleSize, shardSeed(request.seed ?? 1, shard.shardId));
+    const draws = sampleRanks(
+      intervals.map((iv) => [iv.lo, iv.hi] as const),
+      bounds.sampleSize,
+      shardSeed(request.seed ?? 1, shard.shardId),
+    );
     let hits = 0;
     for (const d of draws) {
       if (work.due()) await work.pause();
@@ -100,7 +117,9 @@ async function wordSampleOf(shard: ShardHandle, work: WorkBudget): Promise<WordS
   const docCount = shard.reader.stats.docCount;
   const k = articlesToRead(docCount);
   const whole = k === docCount;
-  const docs = whole ? Array.from({ length: docCount }, (_, d) => d) : sampleRanks([[0, docCount]], k, shardSeed(0, shard.shardId)).map((d) => d.rank);
+  const docs = whole
+    ? Array.from({ length: docCount }, (_, d) => d)
+    : sampleRanks([[0, docCount]], k, shardSeed(0, shard.shardId)).map((d) => d.rank);
   const words: number[] = [];
   const bytes: number[] = [];
   for (const d of docs) {
@@ -121,7 +140,11 @@ async function wordSampleOf(shard: ShardHandle, work: WorkBudget): Promise<WordS
  * a small shard) times the shard's text bytes, words of articles failing the filters counted 0: a ratio estimate,
  * since words follow article length closely. Exact when every shard was read whole.
  */
-export async function subcorpusWords(release: OpenRelease, request: OccurrenceRequest, work: WorkBudget = WorkBudget.unlimited()): Promise<Counted> {
+export async function subcorpusWords(
+  release: OpenRelease,
+  request: OccurrenceRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<Counted> {
   const index = lookupIndex(release, request.index);
   const passes = compileFilters(request, index);
   const filtered = !hasNoFilter(request);

@@ -3,7 +3,14 @@ import type { WordCase } from '../../words/index.ts';
 import type { CombineContext } from '../calls/define.ts';
 import { positionIn } from '../shard-order.ts';
 import { shardsOfSubcorpus, type Subcorpus } from './subcorpus.ts';
-import { mergedCounts, requireWordCounts, shardCountOrder, shardWordCounts, tokensOf, type SortedCounts } from './word-tables.ts';
+import {
+  mergedCounts,
+  requireWordCounts,
+  shardCountOrder,
+  shardWordCounts,
+  tokensOf,
+  type SortedCounts,
+} from './word-tables.ts';
 
 export interface FrequenciesRequest extends Subcorpus {
   readonly index: string;
@@ -76,8 +83,13 @@ export function frequencies(release: OpenRelease, request: FrequenciesRequest): 
     restMax = ranked[limit]?.count ?? 0;
   }
   return {
-    index_version: release.indexVersion, case: wordCase, tokens, shard_ids: shards.map((s) => s.shardId),
-    words: top.map((w) => ({ ...w, per_million: perMillion(w.count, tokens) })), rest_max: restMax, exact: true,
+    index_version: release.indexVersion,
+    case: wordCase,
+    tokens,
+    shard_ids: shards.map((s) => s.shardId),
+    words: top.map((w) => ({ ...w, per_million: perMillion(w.count, tokens) })),
+    rest_max: restMax,
+    exact: true,
   };
 }
 
@@ -85,7 +97,11 @@ export function frequencies(release: OpenRelease, request: FrequenciesRequest): 
  * Answers of disjoint shard sets as one: listed counts summed; a word a part did not list may hide up to that part's
  * `rest_max` there, so the result is `exact` only when those bounds cannot change a listed count or the order.
  */
-export function combineFrequencies(parts: readonly FrequenciesResult[], ctx: CombineContext, body: FrequenciesRequest): FrequenciesResult {
+export function combineFrequencies(
+  parts: readonly FrequenciesResult[],
+  ctx: CombineContext,
+  body: FrequenciesRequest,
+): FrequenciesResult {
   const limit = body.limit ?? DEFAULT_FREQUENCY_LIMIT;
   const tokens = parts.reduce((n, p) => n + p.tokens, 0);
   const restSum = parts.reduce((n, p) => n + p.rest_max, 0);
@@ -108,13 +124,19 @@ export function combineFrequencies(parts: readonly FrequenciesResult[], ctx: Com
   const outranked = (w: { word: string; count: number; hidden: number }) =>
     last !== undefined && byCountThenWord(last, { word: w.word, count: w.count + w.hidden }) < 0;
   const roomFor = top.length < limit;
-  const exact = parts.every((p) => p.exact) && top.every((w) => w.hidden === 0)
-    && (roomFor ? restSum === 0 : restSum < (last?.count ?? 0)) && ranked.slice(limit).every(outranked);
+  const exact =
+    parts.every((p) => p.exact) &&
+    top.every((w) => w.hidden === 0) &&
+    (roomFor ? restSum === 0 : restSum < (last?.count ?? 0)) &&
+    ranked.slice(limit).every(outranked);
   const pos = positionIn(ctx.order);
   return {
-    index_version: ctx.indexVersion, case: parts[0]?.case ?? body.case ?? 'sensitive', tokens,
+    index_version: ctx.indexVersion,
+    case: parts[0]?.case ?? body.case ?? 'sensitive',
+    tokens,
     shard_ids: parts.flatMap((p) => p.shard_ids).sort((a, b) => pos(a) - pos(b)),
     words: top.map((w) => ({ word: w.word, count: w.count, per_million: perMillion(w.count, tokens) })),
-    rest_max: beyond, exact,
+    rest_max: beyond,
+    exact,
   };
 }

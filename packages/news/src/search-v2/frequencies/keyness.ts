@@ -64,23 +64,40 @@ export function logLikelihood(a: number, b: number, c: number, d: number): numbe
  */
 export function logRatio(a: number, b: number, c: number, d: number): number {
   if (c === 0 || d === 0) return 0;
-  return Math.log2(((a === 0 ? 0.5 : a) / c) / ((b === 0 ? 0.5 : b) / d));
+  return Math.log2((a === 0 ? 0.5 : a) / c / ((b === 0 ? 0.5 : b) / d));
 }
 
 /** Both scores and rates of one word. */
 export function keyWord(word: string, a: number, b: number, c: number, d: number): KeyWord {
   return {
-    word, count_a: a, count_b: b, per_million_a: c === 0 ? 0 : (a * 1e6) / c, per_million_b: d === 0 ? 0 : (b * 1e6) / d,
-    log_likelihood: logLikelihood(a, b, c, d), log_ratio: logRatio(a, b, c, d),
+    word,
+    count_a: a,
+    count_b: b,
+    per_million_a: c === 0 ? 0 : (a * 1e6) / c,
+    per_million_b: d === 0 ? 0 : (b * 1e6) / d,
+    log_likelihood: logLikelihood(a, b, c, d),
+    log_ratio: logRatio(a, b, c, d),
   };
 }
 
-const byKeyness = (x: KeyWord, y: KeyWord): number => y.log_likelihood - x.log_likelihood || (x.word < y.word ? -1 : x.word > y.word ? 1 : 0);
+const byKeyness = (x: KeyWord, y: KeyWord): number =>
+  y.log_likelihood - x.log_likelihood || (x.word < y.word ? -1 : x.word > y.word ? 1 : 0);
 
 /** Splits scored words into the two directions, each cut to `limit`. */
-function rank(words: readonly KeyWord[], c: number, d: number, limit: number): Pick<KeynessResult, 'a_over_b' | 'b_over_a'> {
-  const over = words.filter((w) => w.count_a * d > w.count_b * c).sort(byKeyness).slice(0, limit);
-  const under = words.filter((w) => w.count_a * d < w.count_b * c).sort(byKeyness).slice(0, limit);
+function rank(
+  words: readonly KeyWord[],
+  c: number,
+  d: number,
+  limit: number,
+): Pick<KeynessResult, 'a_over_b' | 'b_over_a'> {
+  const over = words
+    .filter((w) => w.count_a * d > w.count_b * c)
+    .sort(byKeyness)
+    .slice(0, limit);
+  const under = words
+    .filter((w) => w.count_a * d < w.count_b * c)
+    .sort(byKeyness)
+    .slice(0, limit);
   return { a_over_b: over, b_over_a: under };
 }
 
@@ -114,19 +131,29 @@ export function keyness(release: OpenRelease, request: KeynessRequest): KeynessR
     const a = x === word ? (A.counts[i++] ?? 0) : 0;
     const b = y === word ? (B.counts[j++] ?? 0) : 0;
     if (a + b < minCount) continue;
-    words.push(word); ca.push(a); cb.push(b); ll.push(logLikelihood(a, b, c, d));
+    words.push(word);
+    ca.push(a);
+    cb.push(b);
+    ll.push(logLikelihood(a, b, c, d));
   }
   const scored: KeyWord[] = [];
   for (const over of [true, false]) {
-    const side = ll.map((v, k) => ((over ? (ca[k] ?? 0) * d > (cb[k] ?? 0) * c : (ca[k] ?? 0) * d < (cb[k] ?? 0) * c) ? v : -1));
+    const side = ll.map((v, k) =>
+      (over ? (ca[k] ?? 0) * d > (cb[k] ?? 0) * c : (ca[k] ?? 0) * d < (cb[k] ?? 0) * c) ? v : -1,
+    );
     const sorted = Float64Array.from(side).sort();
     const cut = Math.max(0, sorted[Math.max(0, sorted.length - limit)] ?? 0);
-    side.forEach((v, k) => { if (v >= cut && v >= 0) scored.push(keyWord(words[k] ?? '', ca[k] ?? 0, cb[k] ?? 0, c, d)); });
+    side.forEach((v, k) => {
+      if (v >= cut && v >= 0) scored.push(keyWord(words[k] ?? '', ca[k] ?? 0, cb[k] ?? 0, c, d));
+    });
   }
   return {
-    index_version: release.indexVersion, case: wordCase,
-    a: { tokens: c, shard_ids: shardsA.map((s) => s.shardId) }, b: { tokens: d, shard_ids: shardsB.map((s) => s.shardId) },
-    ...rank(scored, c, d, limit), exact: true,
+    index_version: release.indexVersion,
+    case: wordCase,
+    a: { tokens: c, shard_ids: shardsA.map((s) => s.shardId) },
+    b: { tokens: d, shard_ids: shardsB.map((s) => s.shardId) },
+    ...rank(scored, c, d, limit),
+    exact: true,
   };
 }
 
@@ -135,7 +162,11 @@ export function keyness(release: OpenRelease, request: KeynessRequest): KeynessR
  * listed by one part may have unlisted counts in another, so the result is `exact` only when at most one part holds
  * any of the two subcorpora.
  */
-export function combineKeyness(parts: readonly KeynessResult[], ctx: CombineContext, body: KeynessRequest): KeynessResult {
+export function combineKeyness(
+  parts: readonly KeynessResult[],
+  ctx: CombineContext,
+  body: KeynessRequest,
+): KeynessResult {
   const limit = body.limit ?? DEFAULT_KEYNESS_LIMIT;
   const pos = positionIn(ctx.order);
   const totals = (side: 'a' | 'b'): SubcorpusTotals => ({
@@ -156,7 +187,11 @@ export function combineKeyness(parts: readonly KeynessResult[], ctx: CombineCont
   const scored = [...sums].map(([w, [x, y]]) => keyWord(w, x, y, a.tokens, b.tokens));
   const holding = parts.filter((p) => p.a.tokens + p.b.tokens > 0);
   return {
-    index_version: ctx.indexVersion, case: parts[0]?.case ?? body.case ?? 'sensitive', a, b,
-    ...rank(scored, a.tokens, b.tokens, limit), exact: holding.length <= 1 && holding.every((p) => p.exact),
+    index_version: ctx.indexVersion,
+    case: parts[0]?.case ?? body.case ?? 'sensitive',
+    a,
+    b,
+    ...rank(scored, a.tokens, b.tokens, limit),
+    exact: holding.length <= 1 && holding.every((p) => p.exact),
   };
 }

@@ -28,7 +28,7 @@ let cachedWords = 0;
 
 function rankByCount(words: readonly string[], counts: Float64Array): Uint32Array {
   const order = Uint32Array.from(words.keys());
-  return order.sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0) || (a - b));
+  return order.sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0) || a - b);
 }
 
 function fold(t: WordCounts): WordCounts {
@@ -45,7 +45,11 @@ function fold(t: WordCounts): WordCounts {
 function load(shard: ShardHandle): Loaded {
   const ref = shard.wordCounts;
   if (ref === undefined) {
-    throw new V2Error('word_counts_missing', `shard ${shard.shardId} has no word-count table (the release was built before them); rebuild the release with this version of news build`, { shard_id: shard.shardId });
+    throw new V2Error(
+      'word_counts_missing',
+      `shard ${shard.shardId} has no word-count table (the release was built before them); rebuild the release with this version of news build`,
+      { shard_id: shard.shardId },
+    );
   }
   const hit = cache.get(ref.path);
   if (hit !== undefined) {
@@ -57,7 +61,10 @@ function load(shard: ShardHandle): Loaded {
   try {
     table = decodeWordCounts(readFileSync(ref.path), `word-count table of shard ${shard.shardId}`);
   } catch (e) {
-    if (e instanceof WordCountsFormatError) throw new V2Error('word_counts_missing', `${e.message}; rebuild the release with this version of news build`, { shard_id: shard.shardId });
+    if (e instanceof WordCountsFormatError)
+      throw new V2Error('word_counts_missing', `${e.message}; rebuild the release with this version of news build`, {
+        shard_id: shard.shardId,
+      });
     throw e;
   }
   // The count order is sorted only when a list of this shard alone asks for it: a merge of many shards never does.
@@ -95,7 +102,8 @@ export function shardCountOrder(shard: ShardHandle, wordCase: WordCase): Uint32A
 }
 
 /** Word tokens of the shards, from the manifest (no table read). */
-export const tokensOf = (shards: readonly ShardHandle[]): number => shards.reduce((n, s) => n + (s.wordCounts?.tokens ?? 0), 0);
+export const tokensOf = (shards: readonly ShardHandle[]): number =>
+  shards.reduce((n, s) => n + (s.wordCounts?.tokens ?? 0), 0);
 
 /** Words in ascending order (JS `<`, as tables store them) with their counts. */
 export interface SortedCounts {
@@ -112,9 +120,16 @@ function mergeTwo(x: SortedCounts, y: SortedCounts): SortedCounts {
   while (i < x.words.length || j < y.words.length) {
     const a = x.words[i];
     const b = y.words[j];
-    if (b === undefined || (a !== undefined && a < b)) { counts[words.length] = x.counts[i++] ?? 0; words.push(a as string); }
-    else if (a === undefined || b < a) { counts[words.length] = y.counts[j++] ?? 0; words.push(b); }
-    else { counts[words.length] = (x.counts[i++] ?? 0) + (y.counts[j++] ?? 0); words.push(a); }
+    if (b === undefined || (a !== undefined && a < b)) {
+      counts[words.length] = x.counts[i++] ?? 0;
+      words.push(a as string);
+    } else if (a === undefined || b < a) {
+      counts[words.length] = y.counts[j++] ?? 0;
+      words.push(b);
+    } else {
+      counts[words.length] = (x.counts[i++] ?? 0) + (y.counts[j++] ?? 0);
+      words.push(a);
+    }
   }
   return { words, counts: counts.subarray(0, words.length) };
 }

@@ -22,8 +22,11 @@ const take = (ws: readonly WindowWord[]): string[] => ws.map((w) => w.word);
 
 /** The continuation of one occurrence. */
 function continuationOf(
-  o: Occurrence, edges: Map<Uint8Array, EdgeWord | null>, req: { direction: 'left' | 'right'; n: number; complete: boolean; wordCase: WordCase },
-  reader: Parameters<typeof wordsForward>[0], memo: Map<string, WindowWord[]>,
+  o: Occurrence,
+  edges: Map<Uint8Array, EdgeWord | null>,
+  req: { direction: 'left' | 'right'; n: number; complete: boolean; wordCase: WordCase },
+  reader: Parameters<typeof wordsForward>[0],
+  memo: Map<string, WindowWord[]>,
 ): Outcome {
   const { direction, n, complete, wordCase } = req;
   let edge = edges.get(o.spelling);
@@ -36,7 +39,8 @@ function continuationOf(
     const want = complete ? n : n + 1;
     const r = wordsForward(reader, o.article, o.pos + edge.byteAt, want, wordCase, memo);
     const first = r.words[0];
-    if (first === undefined || first.start !== 0 || first.end < edge.length || (!complete && first.end !== edge.length)) return 'inside_word';
+    if (first === undefined || first.start !== 0 || first.end < edge.length || (!complete && first.end !== edge.length))
+      return 'inside_word';
     if (r.words.length < want) return 'too_short';
     return { words: take(complete ? r.words : r.words.slice(1)) };
   }
@@ -46,13 +50,17 @@ function continuationOf(
   }
   const r = wordsBackward(reader, o.article, o.pos + edge.byteAt, n + 1, wordCase, memo);
   const last = r.words.at(-1);
-  if (last === undefined || last.end !== r.text.length || last.start !== r.text.length - edge.length) return 'inside_word';
+  if (last === undefined || last.end !== r.text.length || last.start !== r.text.length - edge.length)
+    return 'inside_word';
   if (r.words.length < n + 1) return 'too_short';
   return { words: take(r.words.slice(0, -1)) };
 }
 
 /** Sorted by count (descending), then by words, cut to `limit`; the rest summed into `other`. */
-function listOf(counts: ReadonlyMap<string, number>, limit: number): { continuations: NgramsResult['continuations']; other: number } {
+function listOf(
+  counts: ReadonlyMap<string, number>,
+  limit: number,
+): { continuations: NgramsResult['continuations']; other: number } {
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const listed = sorted.slice(0, limit);
@@ -67,16 +75,25 @@ function listOf(counts: ReadonlyMap<string, number>, limit: number): { continuat
  * v2 ngrams: what follows (or precedes) a phrase, grouped by the next `words` words.
  * @example (await ngrams(release, { index: 'news', query: 'oil prices', direction: 'right' })).continuations[0] // { words: ['rose'], count, share }
  */
-export async function ngrams(release: OpenRelease, request: NgramsRequestWire, work: WorkBudget = WorkBudget.unlimited()): Promise<NgramsResult> {
+export async function ngrams(
+  release: OpenRelease,
+  request: NgramsRequestWire,
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<NgramsResult> {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'ngrams needs a non-empty query');
   const direction = request.direction ?? 'right';
   const complete = request.complete ?? false;
-  if (complete && direction === 'left') throw new V2Error('invalid_query', 'complete completes the phrase\'s last word: it needs direction right');
+  if (complete && direction === 'left')
+    throw new V2Error('invalid_query', "complete completes the phrase's last word: it needs direction right");
   const n = request.words ?? 1;
   const wordCase: WordCase = request.case === 'insensitive' ? 'insensitive' : 'sensitive';
   const counts = new Map<string, number>();
   const edges = new Map<Uint8Array, EdgeWord | null>();
-  let total = 0; let read = 0; let sampledShards = 0; let insideWord = 0; let tooShort = 0;
+  let total = 0;
+  let read = 0;
+  let sampledShards = 0;
+  let insideWord = 0;
+  let tooShort = 0;
   const bounds = { exactRanks: ANALYSIS_LIMITS.ngramsExactRanks, sampleSize: ANALYSIS_LIMITS.ngramsSampleSize };
   for await (const part of occurrencesOf(release, request, bounds, work)) {
     total += part.candidates;
@@ -95,9 +112,18 @@ export async function ngrams(release: OpenRelease, request: NgramsRequestWire, w
     }
   }
   return {
-    index_version: release.indexVersion, query: request.query, direction, words: n, complete,
-    mode: sampledShards === 0 ? 'exact' : 'sampled', total_occurrences: total, read_occurrences: read, sampled_shards: sampledShards,
-    seed: request.seed ?? 1, inside_word: insideWord, too_short: tooShort,
+    index_version: release.indexVersion,
+    query: request.query,
+    direction,
+    words: n,
+    complete,
+    mode: sampledShards === 0 ? 'exact' : 'sampled',
+    total_occurrences: total,
+    read_occurrences: read,
+    sampled_shards: sampledShards,
+    seed: request.seed ?? 1,
+    inside_word: insideWord,
+    too_short: tooShort,
     ...listOf(counts, request.limit ?? ANALYSIS_LIMITS.ngramsListDefault),
   };
 }
@@ -106,7 +132,11 @@ export async function ngrams(release: OpenRelease, request: NgramsRequestWire, w
  * Answers of disjoint shard sets into one: counts summed per continuation. Exact when no part left a continuation
  * in its `other` that another part lists (always so when every part lists all of its continuations).
  */
-export function combineNgrams(parts: readonly NgramsResult[], _ctx: CombineContext, body: NgramsRequestWire): NgramsResult {
+export function combineNgrams(
+  parts: readonly NgramsResult[],
+  _ctx: CombineContext,
+  body: NgramsRequestWire,
+): NgramsResult {
   const first = parts[0];
   if (first === undefined) throw new Error('combineNgrams needs at least one part');
   const counts = new Map<string, number>();
@@ -125,8 +155,11 @@ export function combineNgrams(parts: readonly NgramsResult[], _ctx: CombineConte
   return {
     ...first,
     mode: parts.some((p) => p.mode === 'sampled') ? 'sampled' : 'exact',
-    total_occurrences: sum((p) => p.total_occurrences), read_occurrences: sum((p) => p.read_occurrences),
-    sampled_shards: sum((p) => p.sampled_shards), inside_word: sum((p) => p.inside_word), too_short: sum((p) => p.too_short),
+    total_occurrences: sum((p) => p.total_occurrences),
+    read_occurrences: sum((p) => p.read_occurrences),
+    sampled_shards: sum((p) => p.sampled_shards),
+    inside_word: sum((p) => p.inside_word),
+    too_short: sum((p) => p.too_short),
     other: listed.other + other,
     continuations: listed.continuations.map((c) => ({ ...c, share: all === 0 ? 0 : c.count / all })),
   };

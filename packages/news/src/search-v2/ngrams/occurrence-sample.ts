@@ -42,8 +42,20 @@ export interface ShardOccurrences {
   readonly occurrences: readonly Occurrence[];
 }
 
-export type OccurrenceRequest = Pick<EstimateRequest, 'index' | 'query' | 'year_min' | 'year_max' | 'case' | 'whole_word'
-  | 'languages' | 'commonlingua_languages' | 'topics' | 'sources' | 'countries'> & { readonly seed?: number | null };
+export type OccurrenceRequest = Pick<
+  EstimateRequest,
+  | 'index'
+  | 'query'
+  | 'year_min'
+  | 'year_max'
+  | 'case'
+  | 'whole_word'
+  | 'languages'
+  | 'commonlingua_languages'
+  | 'topics'
+  | 'sources'
+  | 'countries'
+> & { readonly seed?: number | null };
 
 /** FNV-1a of the shard id, mixed into the seed so each shard draws its own sample. */
 export function shardSeed(seed: number, shardId: string): number {
@@ -54,7 +66,10 @@ export function shardSeed(seed: number, shardId: string): number {
 
 /** The counted occurrences of the request's query, shard by shard, in chronological order. */
 export async function* occurrencesOf(
-  release: OpenRelease, request: OccurrenceRequest, bounds: SampleBounds, work: WorkBudget = WorkBudget.unlimited(),
+  release: OpenRelease,
+  request: OccurrenceRequest,
+  bounds: SampleBounds,
+  work: WorkBudget = WorkBudget.unlimited(),
 ): AsyncGenerator<ShardOccurrences> {
   const index = lookupIndex(release, request.index);
   const passes = compileFilters(request, index);
@@ -69,7 +84,11 @@ export async function* occurrencesOf(
     if (exact) {
       for (const iv of intervals) for (let r = iv.lo; r < iv.hi; r++) ranks.push({ rank: r, spelling: iv.bytes });
     } else {
-      for (const d of sampleRanks(intervals.map((iv) => [iv.lo, iv.hi] as const), bounds.sampleSize, shardSeed(request.seed ?? 1, shard.shardId))) {
+      for (const d of sampleRanks(
+        intervals.map((iv) => [iv.lo, iv.hi] as const),
+        bounds.sampleSize,
+        shardSeed(request.seed ?? 1, shard.shardId),
+      )) {
         ranks.push({ rank: d.rank, spelling: (intervals[d.shard] as (typeof intervals)[number]).bytes });
       }
     }
@@ -79,7 +98,12 @@ export async function* occurrencesOf(
       if (!matcher.counts(shard, rank)) continue;
       const loc = shard.reader.locate(rank);
       const docStart = loc.pos - loc.offset;
-      located.push({ rank, spelling, pos: loc.pos, article: { doc: loc.doc, docStart, docEnd: docStart + shard.reader.documentLength(loc.doc) } });
+      located.push({
+        rank,
+        spelling,
+        pos: loc.pos,
+        article: { doc: loc.doc, docStart, docEnd: docStart + shard.reader.documentLength(loc.doc) },
+      });
     }
     let kept = located;
     if (filtered && located.length > 0) {

@@ -33,7 +33,13 @@ const BREAK = /[\s、。，！？「」『』（）【】]/u;
 const decoder = new TextDecoder('utf-8');
 
 /** The article bytes [start, end) of the shard text; readers without `readText` (test doubles) via the article. */
-export function readShardText(reader: ShardReader, doc: number, docStart: number, start: number, end: number): Uint8Array {
+export function readShardText(
+  reader: ShardReader,
+  doc: number,
+  docStart: number,
+  start: number,
+  end: number,
+): Uint8Array {
   if (reader.readText !== undefined) return reader.readText(start, end);
   return reader.documentBytes(doc).subarray(start - docStart, end - docStart);
 }
@@ -42,7 +48,10 @@ export function readShardText(reader: ShardReader, doc: number, docStart: number
 function wholeCharsEnd(bytes: Uint8Array): Uint8Array {
   let i = bytes.length;
   let back = 0;
-  while (i > 0 && back < 4 && ((bytes[i - 1] as number) & 0xc0) === 0x80) { i--; back++; }
+  while (i > 0 && back < 4 && ((bytes[i - 1] as number) & 0xc0) === 0x80) {
+    i--;
+    back++;
+  }
   if (i === 0) return bytes.subarray(0, 0);
   const lead = bytes[i - 1] as number;
   const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
@@ -79,7 +88,12 @@ export interface ArticleSpan {
  * (occurrences of a phrase often share what follows); keys name the direction, so one memo serves both.
  */
 export function wordsForward(
-  reader: ShardReader, article: ArticleSpan, from: number, count: number, wordCase: WordCase, memo?: Map<string, WindowWord[]>,
+  reader: ShardReader,
+  article: ArticleSpan,
+  from: number,
+  count: number,
+  wordCase: WordCase,
+  memo?: Map<string, WindowWord[]>,
 ): { readonly text: string; readonly words: readonly WindowWord[] } {
   for (let size = firstWindowBytes(count); ; size *= 4) {
     const end = Math.min(article.docEnd, from + size);
@@ -107,7 +121,12 @@ export function wordsForward(
  * segmenter splits the text from the article's start to `to`.
  */
 export function wordsBackward(
-  reader: ShardReader, article: ArticleSpan, to: number, count: number, wordCase: WordCase, memo?: Map<string, WindowWord[]>,
+  reader: ShardReader,
+  article: ArticleSpan,
+  to: number,
+  count: number,
+  wordCase: WordCase,
+  memo?: Map<string, WindowWord[]>,
 ): { readonly text: string; readonly words: readonly WindowWord[] } {
   for (let size = firstWindowBytes(count); ; size *= 4) {
     const start = Math.max(article.docStart, to - size);
@@ -140,6 +159,9 @@ export function edgeWord(spelling: Uint8Array, direction: 'left' | 'right'): Edg
   const words = [...wordsOf(text)];
   const w = direction === 'right' ? words.at(-1) : words[0];
   if (w === undefined) return null;
-  if (direction === 'right') return w.end === text.length ? { byteAt: Buffer.byteLength(text.slice(0, w.start)), length: w.end - w.start } : null;
+  if (direction === 'right')
+    return w.end === text.length
+      ? { byteAt: Buffer.byteLength(text.slice(0, w.start)), length: w.end - w.start }
+      : null;
   return w.start === 0 ? { byteAt: Buffer.byteLength(text.slice(0, w.end)), length: w.end } : null;
 }

@@ -20,11 +20,25 @@ export interface TermNode {
   readonly wildcard_word: boolean;
 }
 
-export interface AndNode { readonly type: 'and'; readonly children: readonly QueryNode[] }
-export interface OrNode { readonly type: 'or'; readonly children: readonly QueryNode[] }
-export interface NotNode { readonly type: 'not'; readonly child: QueryNode }
+export interface AndNode {
+  readonly type: 'and';
+  readonly children: readonly QueryNode[];
+}
+export interface OrNode {
+  readonly type: 'or';
+  readonly children: readonly QueryNode[];
+}
+export interface NotNode {
+  readonly type: 'not';
+  readonly child: QueryNode;
+}
 /** Both terms in one article, their first words at most `distance` words apart, in either order. */
-export interface NearNode { readonly type: 'near'; readonly distance: number; readonly left: TermNode; readonly right: TermNode }
+export interface NearNode {
+  readonly type: 'near';
+  readonly distance: number;
+  readonly left: TermNode;
+  readonly right: TermNode;
+}
 
 export type QueryNode = TermNode | AndNode | OrNode | NotNode | NearNode;
 
@@ -35,9 +49,14 @@ export const NEAR_PATTERN = /^NEAR\/(\d+)$/;
 /** Every term of a tree, left to right. */
 export function termsOf(node: QueryNode): TermNode[] {
   switch (node.type) {
-    case 'term': return [node];
-    case 'and': case 'or': return node.children.flatMap(termsOf);
-    case 'not': return termsOf(node.child);
-    case 'near': return [node.left, node.right];
+    case 'term':
+      return [node];
+    case 'and':
+    case 'or':
+      return node.children.flatMap(termsOf);
+    case 'not':
+      return termsOf(node.child);
+    case 'near':
+      return [node.left, node.right];
   }
 }

@@ -17,7 +17,8 @@ function starOccurrences(text: string, t: TermNode): number[] {
   const [before = '', after = ''] = t.text.split(/(?<=^|\s)\*(?=\s|$)/u);
   const out: number[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    if (text.slice(m.index - before.length, m.index) === before && text.startsWith(after, m.index + m[0].length)) out.push(m.index - before.length);
+    if (text.slice(m.index - before.length, m.index) === before && text.startsWith(after, m.index + m[0].length))
+      out.push(m.index - before.length);
   }
   return out;
 }
@@ -33,18 +34,25 @@ export function occurrences(text: string, t: TermNode, wholeWord: boolean): numb
 }
 function wordIndex(text: string, at: number): number {
   let n = -1;
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) { if (m.index > at) break; n++; }
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (m.index > at) break;
+    n++;
+  }
   return n;
 }
-const fieldOf = (a: BruteArticle, t: TermNode): string => (t.field === 'title' ? a.title ?? '' : a.text);
+const fieldOf = (a: BruteArticle, t: TermNode): string => (t.field === 'title' ? (a.title ?? '') : a.text);
 
 /** True when the article matches the query (NEAR: both terms in one field, word positions in that field). */
 export function bruteMatches(a: BruteArticle, node: QueryNode, wholeWord: boolean): boolean {
   switch (node.type) {
-    case 'term': return occurrences(fieldOf(a, node), node, wholeWord).length > 0;
-    case 'not': return !bruteMatches(a, node.child, wholeWord);
-    case 'and': return node.children.every((c) => bruteMatches(a, c, wholeWord));
-    case 'or': return node.children.some((c) => bruteMatches(a, c, wholeWord));
+    case 'term':
+      return occurrences(fieldOf(a, node), node, wholeWord).length > 0;
+    case 'not':
+      return !bruteMatches(a, node.child, wholeWord);
+    case 'and':
+      return node.children.every((c) => bruteMatches(a, c, wholeWord));
+    case 'or':
+      return node.children.some((c) => bruteMatches(a, c, wholeWord));
     case 'near': {
       const text = fieldOf(a, node.left);
       const l = occurrences(text, node.left, wholeWord).map((at) => wordIndex(text, at));

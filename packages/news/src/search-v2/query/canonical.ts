@@ -4,8 +4,13 @@ const BARE_WORD = /^[^\s()"*]+$/u;
 
 /** A term as the text form writes it: bare when that reads back the same, quoted otherwise. */
 function termText(t: TermNode): string {
-  const bare = !t.phrase && BARE_WORD.test(t.text) && !OPERATOR_WORDS.has(t.text) && !NEAR_PATTERN.test(t.text)
-    && !t.text.startsWith('NEAR/') && !t.text.startsWith('title:');
+  const bare =
+    !t.phrase &&
+    BARE_WORD.test(t.text) &&
+    !OPERATOR_WORDS.has(t.text) &&
+    !NEAR_PATTERN.test(t.text) &&
+    !t.text.startsWith('NEAR/') &&
+    !t.text.startsWith('title:');
   const body = bare ? `${t.text}${t.prefix ? '*' : ''}` : `"${t.text}"`;
   return t.field === 'title' ? `title:${body}` : body;
 }
@@ -25,10 +30,15 @@ function wrap(child: QueryNode, parentLevel: number): string {
  */
 export function canonicalText(node: QueryNode): string {
   switch (node.type) {
-    case 'term': return termText(node);
-    case 'near': return `${termText(node.left)} NEAR/${node.distance} ${termText(node.right)}`;
-    case 'not': return `NOT ${wrap(node.child, LEVEL.not - 1)}`;
-    case 'and': return node.children.map((c) => wrap(c, LEVEL.and)).join(' AND ');
-    case 'or': return node.children.map((c) => wrap(c, LEVEL.or)).join(' OR ');
+    case 'term':
+      return termText(node);
+    case 'near':
+      return `${termText(node.left)} NEAR/${node.distance} ${termText(node.right)}`;
+    case 'not':
+      return `NOT ${wrap(node.child, LEVEL.not - 1)}`;
+    case 'and':
+      return node.children.map((c) => wrap(c, LEVEL.and)).join(' AND ');
+    case 'or':
+      return node.children.map((c) => wrap(c, LEVEL.or)).join(' OR ');
   }
 }

@@ -23,8 +23,18 @@ export function decodeCursor(cursor: string): SearchPosition {
   } catch {
     value = null;
   }
-  if (!Array.isArray(value) || value.length !== 4 || value[0] !== 1 || typeof value[1] !== 'string' || typeof value[2] !== 'string' || !Number.isSafeInteger(value[3])) {
-    throw new V2Error('invalid_query', 'cursor is not a next_cursor of a search answer: send it back unchanged, with the same query');
+  if (
+    !Array.isArray(value) ||
+    value.length !== 4 ||
+    value[0] !== 1 ||
+    typeof value[1] !== 'string' ||
+    typeof value[2] !== 'string' ||
+    !Number.isSafeInteger(value[3])
+  ) {
+    throw new V2Error(
+      'invalid_query',
+      'cursor is not a next_cursor of a search answer: send it back unchanged, with the same query',
+    );
   }
   return { index_version: value[1] as string, shard_id: value[2] as string, doc_ix: value[3] as number };
 }
@@ -41,5 +51,7 @@ export function isAfter(position: SearchPosition | undefined, shardId: string, d
 /** The cursor after `page` when more of the `following` matches remain (one worker, or the gateway's merge). */
 export function nextCursor(indexVersion: string, following: number, page: readonly SearchArticle[]): string | null {
   const last = page.at(-1);
-  return last === undefined || following <= page.length ? null : encodeCursor({ index_version: indexVersion, shard_id: last.shard_id, doc_ix: last.doc_ix });
+  return last === undefined || following <= page.length
+    ? null
+    : encodeCursor({ index_version: indexVersion, shard_id: last.shard_id, doc_ix: last.doc_ix });
 }

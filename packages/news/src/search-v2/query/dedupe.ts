@@ -17,10 +17,17 @@ export class StoryDedupe {
   private readonly copies = new Map<number, number>();
   private readonly storyOfListed = new Map<string, number>();
 
-  constructor(private readonly table: StoryTable, private readonly mode: StoryMode) {}
+  constructor(
+    private readonly table: StoryTable,
+    private readonly mode: StoryMode,
+  ) {}
 
   /** Counts `matches` (one shard's, in order) under their stories; returns those that start a story and `listable`. */
-  firstOfStories(shard: ShardHandle, matches: readonly ArticleMatch[], listable: (m: ArticleMatch) => boolean): ArticleMatch[] {
+  firstOfStories(
+    shard: ShardHandle,
+    matches: readonly ArticleMatch[],
+    listable: (m: ArticleMatch) => boolean,
+  ): ArticleMatch[] {
     const first: ArticleMatch[] = [];
     for (const m of matches) {
       const docIx = shard.docBase + m.doc;
@@ -43,7 +50,10 @@ export class StoryDedupe {
 
   /** The page with each article's `copies`: its story's matching articles (itself included). */
   withCopies(page: readonly SearchArticle[]): SearchArticle[] {
-    return page.map((a) => ({ ...a, copies: this.copies.get(this.storyOfListed.get(`${a.shard_id}/${a.doc_ix}`) ?? -1) ?? 1 }));
+    return page.map((a) => ({
+      ...a,
+      copies: this.copies.get(this.storyOfListed.get(`${a.shard_id}/${a.doc_ix}`) ?? -1) ?? 1,
+    }));
   }
 }
 
@@ -51,7 +61,11 @@ export class StoryDedupe {
 export function storyDedupe(index: ReleaseIndex, dedupe: Dedupe | null | undefined): StoryDedupe | undefined {
   if (dedupe === undefined || dedupe === null || dedupe === 'none') return undefined;
   if (!index.stories) {
-    throw new V2Error('stories_unavailable', `dedupe ${dedupe} needs the release's story files, which this release does not have: rebuild with stories (news build without --no-stories)`, { dedupe });
+    throw new V2Error(
+      'stories_unavailable',
+      `dedupe ${dedupe} needs the release's story files, which this release does not have: rebuild with stories (news build without --no-stories)`,
+      { dedupe },
+    );
   }
   return new StoryDedupe(index.stories, dedupe);
 }

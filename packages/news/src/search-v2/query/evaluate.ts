@@ -18,7 +18,10 @@ export interface QueryBudget {
   readonly work: WorkBudget;
 }
 
-export function queryBudget(work: WorkBudget = WorkBudget.unlimited(), limits: QueryWorkLimits = QUERY_LIMITS): QueryBudget {
+export function queryBudget(
+  work: WorkBudget = WorkBudget.unlimited(),
+  limits: QueryWorkLimits = QUERY_LIMITS,
+): QueryBudget {
   return { verified: limits.verifiedBytes, limits, match: matchBudget(undefined, undefined, work), work };
 }
 
@@ -37,10 +40,15 @@ export interface ArticleMatch {
 /** Terms that are not under a NOT: the ones that must (or may) be present in a matching article. */
 function positiveTerms(node: QueryNode): TermNode[] {
   switch (node.type) {
-    case 'term': return [node];
-    case 'near': return [node.left, node.right];
-    case 'not': return [];
-    case 'and': case 'or': return node.children.flatMap(positiveTerms);
+    case 'term':
+      return [node];
+    case 'near':
+      return [node.left, node.right];
+    case 'not':
+      return [];
+    case 'and':
+    case 'or':
+      return node.children.flatMap(positiveTerms);
   }
 }
 
@@ -48,25 +56,46 @@ function positiveTerms(node: QueryNode): TermNode[] {
  * The request's matching options for one term, in its field's index: a prefix's end is open, so whole_word never
  * applies to it whole.
  */
-function probeOf(shard: ShardHandle, term: TermNode, options: MatchOptions, budget: MatchBudget): { probe: TermProbe; size: number } {
+function probeOf(
+  shard: ShardHandle,
+  term: TermNode,
+  options: MatchOptions,
+  budget: MatchBudget,
+): { probe: TermProbe; size: number } {
   const wholeWord = options.wholeWord && !term.prefix;
   const reader = fieldReader(shard, term.field);
   if (term.wildcard_word) return wildcardProbe(reader, term, options, budget);
-  const m = withMatchingErrors(() => matchPrepared(reader, prepareMatch(term.text, { caseInsensitive: options.caseInsensitive, wholeWord }), budget));
+  const m = withMatchingErrors(() =>
+    matchPrepared(reader, prepareMatch(term.text, { caseInsensitive: options.caseInsensitive, wholeWord }), budget),
+  );
   const spellings = m.intervals.map((iv) => iv.bytes);
   const size = m.intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
   return { probe: { term, spellings, wholeWord }, size };
 }
 
 /** A `*` phrase: its rarest literal segment drives; the pattern decides (case-sensitive only in this version). */
-function wildcardProbe(reader: ShardReader, term: TermNode, options: MatchOptions, budget: MatchBudget): { probe: TermProbe; size: number } {
-  if (options.caseInsensitive) throw new V2Error('invalid_query', `"*" as a word in the phrase "${term.text}" is not supported with case: insensitive yet; search it case-sensitively`);
+function wildcardProbe(
+  reader: ShardReader,
+  term: TermNode,
+  options: MatchOptions,
+  budget: MatchBudget,
+): { probe: TermProbe; size: number } {
+  if (options.caseInsensitive)
+    throw new V2Error(
+      'invalid_query',
+      `"*" as a word in the phrase "${term.text}" is not supported with case: insensitive yet; search it case-sensitively`,
+    );
   const segments = literalSegments(term.text).map((text) => {
-    const m = withMatchingErrors(() => matchPrepared(reader, prepareMatch(text, { caseInsensitive: false, wholeWord: false }), budget));
+    const m = withMatchingErrors(() =>
+      matchPrepared(reader, prepareMatch(text, { caseInsensitive: false, wholeWord: false }), budget),
+    );
     return { spellings: m.intervals.map((iv) => iv.bytes), size: m.intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0) };
   });
   const rarest = segments.reduce((best, s) => (s.size < best.size ? s : best));
-  return { probe: { term, spellings: rarest.spellings, wholeWord: options.wholeWord, pattern: phrasePattern(term.text) }, size: rarest.size };
+  return {
+    probe: { term, spellings: rarest.spellings, wholeWord: options.wholeWord, pattern: phrasePattern(term.text) },
+    size: rarest.size,
+  };
 }
 
 /** One shard's part of a query: how each term is probed, and the occurrences that drive it (DESIGN.md). */
@@ -101,10 +130,14 @@ export function planShard(shard: ShardHandle, tree: QueryNode, options: MatchOpt
   const cost = (ts: readonly TermNode[]) => ts.reduce((n, t) => n + (sizes.get(t) ?? 0), 0);
   const drivers = (node: QueryNode): TermNode[] => {
     switch (node.type) {
-      case 'term': return [node];
-      case 'near': return [(sizes.get(node.left) ?? 0) <= (sizes.get(node.right) ?? 0) ? node.left : node.right];
-      case 'or': return node.children.flatMap(drivers);
-      case 'not': throw new Error('a NOT has no occurrences to drive a search (validate.ts refuses such queries)');
+      case 'term':
+        return [node];
+      case 'near':
+        return [(sizes.get(node.left) ?? 0) <= (sizes.get(node.right) ?? 0) ? node.left : node.right];
+      case 'or':
+        return node.children.flatMap(drivers);
+      case 'not':
+        throw new Error('a NOT has no occurrences to drive a search (validate.ts refuses such queries)');
       case 'and': {
         const options = node.children.filter((c) => c.type !== 'not').map(drivers);
         return options.reduce((best, d) => (cost(d) < cost(best) ? d : best));
@@ -121,7 +154,14 @@ export function planShard(shard: ShardHandle, tree: QueryNode, options: MatchOpt
     }
   }
   const fields = [...new Set(termsOf(tree).map((t) => t.field))];
-  return { shard, probes, driverSpellings, intervals, fields, located: intervals.reduce((n, [lo, hi]) => n + hi - lo, 0) };
+  return {
+    shard,
+    probes,
+    driverSpellings,
+    intervals,
+    fields,
+    located: intervals.reduce((n, [lo, hi]) => n + hi - lo, 0),
+  };
 }
 
 /** Step 2, exact: the articles holding a driver occurrence, sorted (one `locate` per occurrence). */
@@ -150,7 +190,10 @@ export function verifyArticle(plan: ShardPlan, tree: QueryNode, doc: number, bud
     if (text === undefined) {
       const reader = fieldReader(plan.shard, field);
       budget.verified -= reader.documentLength(doc);
-      if (budget.verified < 0) throw tooExpensive(`verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`);
+      if (budget.verified < 0)
+        throw tooExpensive(
+          `verifying the query would read more than ${budget.limits.verifiedBytes} bytes of candidate articles`,
+        );
       texts.set(field, (text = reader.documentBytes(doc)));
     }
     return text;
@@ -178,11 +221,20 @@ export function verifyArticle(plan: ShardPlan, tree: QueryNode, doc: number, bud
   };
   const matches = (node: QueryNode): boolean => {
     switch (node.type) {
-      case 'term': return hitsOf(node).length > 0;
-      case 'near': return hitsOf(node.left).length > 0 && hitsOf(node.right).length > 0 && near(node.left.field, hitsOf(node.left), hitsOf(node.right), node.distance);
-      case 'not': return !matches(node.child);
-      case 'and': return node.children.every(matches);
-      case 'or': return node.children.some(matches);
+      case 'term':
+        return hitsOf(node).length > 0;
+      case 'near':
+        return (
+          hitsOf(node.left).length > 0 &&
+          hitsOf(node.right).length > 0 &&
+          near(node.left.field, hitsOf(node.left), hitsOf(node.right), node.distance)
+        );
+      case 'not':
+        return !matches(node.child);
+      case 'and':
+        return node.children.every(matches);
+      case 'or':
+        return node.children.some(matches);
     }
   };
   if (!matches(tree)) return null;
@@ -193,14 +245,21 @@ export function verifyArticle(plan: ShardPlan, tree: QueryNode, doc: number, bud
     occurrences += h.length;
     const at = h[0];
     // The first occurrence shown is the article's own when an article term has one, else the headline's.
-    const earlier = first === undefined || (t.field === first.term.field ? at !== undefined && at.at < first.hit.at : t.field === 'body');
+    const earlier =
+      first === undefined ||
+      (t.field === first.term.field ? at !== undefined && at.at < first.hit.at : t.field === 'body');
     if (at !== undefined && earlier) first = { term: t, hit: at };
   }
   return first === undefined ? null : { doc, ...first, occurrences };
 }
 
 /** The matching articles among `docs` (candidates that passed the filters, in article order), exactly. */
-export async function verifyArticles(plan: ShardPlan, tree: QueryNode, docs: readonly number[], budget: QueryBudget): Promise<ArticleMatch[]> {
+export async function verifyArticles(
+  plan: ShardPlan,
+  tree: QueryNode,
+  docs: readonly number[],
+  budget: QueryBudget,
+): Promise<ArticleMatch[]> {
   const matches: ArticleMatch[] = [];
   for (const doc of docs) {
     if (budget.work.due()) await budget.work.pause();
@@ -211,5 +270,8 @@ export async function verifyArticles(plan: ShardPlan, tree: QueryNode, docs: rea
 }
 
 export function tooExpensive(why: string): V2Error {
-  return new V2Error('query_too_expensive', `the query cannot be answered exactly within its work bound: ${why}; narrow the years, add filters or use rarer terms`);
+  return new V2Error(
+    'query_too_expensive',
+    `the query cannot be answered exactly within its work bound: ${why}; narrow the years, add filters or use rarer terms`,
+  );
 }

@@ -31,22 +31,31 @@ let next = 0;
 describe('expanding a prefix through the shard index', () => {
   for (const kind of indexKinds()) {
     it(`lists the words starting with the prefix and their occurrences as a scan of the text does (${kind.name} kind, property)`, async () => {
-      const text = fc.array(fc.constantFrom('a', 'b', 'é', '1', ' ', ',', 'ß', '日', '-'), { maxLength: 30 }).map((cs) => cs.join(''));
-      await fc.assert(fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 5 }), fc.constantFrom('a', 'b', 'é', 'ab', 'ß1', '日'), async (docs, prefix) => {
-        const dir = path.join(root, String(next++));
-        const writer = createShardWriter(dir);
-        for (const d of docs) writer.append(Buffer.from(d));
-        await writer.finish();
-        await kind.index(dir);
-        const reader = await openShard(dir, 'memory');
-        try {
-          const words = new Map<string, number>();
-          await expandPrefix(reader, Buffer.from(prefix), 1000, words, WorkBudget.unlimited(), `${prefix}*`);
-          expect(words).toEqual(bruteWords(docs, prefix));
-        } finally {
-          reader.close();
-        }
-      }), { numRuns: 40, seed: 27 });
+      const text = fc
+        .array(fc.constantFrom('a', 'b', 'é', '1', ' ', ',', 'ß', '日', '-'), { maxLength: 30 })
+        .map((cs) => cs.join(''));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(text, { minLength: 1, maxLength: 5 }),
+          fc.constantFrom('a', 'b', 'é', 'ab', 'ß1', '日'),
+          async (docs, prefix) => {
+            const dir = path.join(root, String(next++));
+            const writer = createShardWriter(dir);
+            for (const d of docs) writer.append(Buffer.from(d));
+            await writer.finish();
+            await kind.index(dir);
+            const reader = await openShard(dir, 'memory');
+            try {
+              const words = new Map<string, number>();
+              await expandPrefix(reader, Buffer.from(prefix), 1000, words, WorkBudget.unlimited(), `${prefix}*`);
+              expect(words).toEqual(bruteWords(docs, prefix));
+            } finally {
+              reader.close();
+            }
+          },
+        ),
+        { numRuns: 40, seed: 27 },
+      );
     }, 60_000);
   }
 });
@@ -54,7 +63,11 @@ describe('expanding a prefix through the shard index', () => {
 describe.skipIf(!available)('wildcards through the index on real news (Reuters-21578 and 10kGNAD)', () => {
   const news = useNewsRelease();
 
-  it.each([['econom*', {}], ['Wirtschaft*', {}], ['Bundes* OR export*', { year_min: 2016 }]] as const)('answers %s with the words of the selected years and their counts', async (query, years) => {
+  it.each([
+    ['econom*', {}],
+    ['Wirtschaft*', {}],
+    ['Bundes* OR export*', { year_min: 2016 }],
+  ] as const)('answers %s with the words of the selected years and their counts', async (query, years) => {
     const result = await search(news.release, { index: 'news', query, ...years });
     const texts = news.articles.filter((a) => !('year_min' in years) || a.shard >= '2016').map((a) => a.text);
     for (const e of result.expansions) {
@@ -71,7 +84,10 @@ describe.skipIf(!available)('wildcards through the index on real news (Reuters-2
     const spellings = new Set(news.articles.flatMap((a) => a.text.match(/econom/gi) ?? []));
     expect(spellings.size).toBeGreaterThan(1);
     expect(new Set(words.map((w) => w.word.slice(0, 6)))).toEqual(spellings);
-    const lower = bruteWords(news.articles.map((a) => a.text.toLowerCase()), 'econom');
+    const lower = bruteWords(
+      news.articles.map((a) => a.text.toLowerCase()),
+      'econom',
+    );
     expect(words.reduce((n, w) => n + w.occurrences, 0)).toBe([...lower.values()].reduce((n, c) => n + c, 0));
   });
 

@@ -45,7 +45,12 @@ function bytesAfter(reader: ShardReader, rank: number, depth: number, n: number)
  * @example await expandPrefix(reader, Buffer.from('econom'), 1000, words, work) // words: economy → 41, economic → 37, …
  */
 export async function expandPrefix(
-  reader: ShardReader, prefix: Uint8Array, limit: number, words: Map<string, number>, work: WorkBudget, label: string,
+  reader: ShardReader,
+  prefix: Uint8Array,
+  limit: number,
+  words: Map<string, number>,
+  work: WorkBudget,
+  label: string,
 ): Promise<void> {
   const decoder = new TextDecoder();
   const stack: { bytes: Uint8Array; lo: number; hi: number }[] = [{ bytes: prefix, ...reader.find(prefix) }];
@@ -53,17 +58,28 @@ export async function expandPrefix(
     const word = decoder.decode(bytes);
     words.set(word, (words.get(word) ?? 0) + n);
     if (words.size > limit) {
-      throw new V2Error('query_too_complex', `${label} stands for more than ${limit} different words in the selected years: write a longer prefix`, { limit });
+      throw new V2Error(
+        'query_too_complex',
+        `${label} stands for more than ${limit} different words in the selected years: write a longer prefix`,
+        { limit },
+      );
     }
   };
   while (stack.length > 0) {
     const node = stack.pop() as { bytes: Uint8Array; lo: number; hi: number };
-    if (node.bytes.length >= prefix.length + EXPANSION_WORD_BYTES) { add(node.bytes, node.hi - node.lo); continue; }
+    if (node.bytes.length >= prefix.length + EXPANSION_WORD_BYTES) {
+      add(node.bytes, node.hi - node.lo);
+      continue;
+    }
     for (let r = node.lo; r < node.hi;) {
       if (work.due()) await work.pause();
       const c = firstChar(bytesAfter(reader, r, node.bytes.length, 4));
       // The suffix ends with the article (it sorts first): the word ends there.
-      if (c === null) { add(node.bytes, 1); r++; continue; }
+      if (c === null) {
+        add(node.bytes, 1);
+        r++;
+        continue;
+      }
       const next = Buffer.concat([node.bytes, c]);
       const sub = reader.find(next);
       if (WORD_CHAR.test(decoder.decode(c))) stack.push({ bytes: next, ...sub });
@@ -76,21 +92,28 @@ export async function expandPrefix(
 
 /** Words most frequent first, then in code-unit order: the order an answer lists them in. */
 export function listedWords(words: ReadonlyMap<string, number>): SearchExpansion['words'] {
-  return [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word, occurrences]) => ({ word, occurrences }));
+  return [...words]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([word, occurrences]) => ({ word, occurrences }));
 }
 
 /**
  * Every `word*` of the query (once per distinct text), expanded over the planned shards with each spelling the
  * request's `case` found; at most `QUERY_LIMITS.expansions` distinct words per term over all of them.
  */
-export async function prefixExpansions(plans: readonly ShardPlan[], tree: QueryNode, work: WorkBudget): Promise<SearchExpansion[]> {
+export async function prefixExpansions(
+  plans: readonly ShardPlan[],
+  tree: QueryNode,
+  work: WorkBudget,
+): Promise<SearchExpansion[]> {
   const out = new Map<string, Map<string, number>>();
   for (const t of termsOf(tree)) {
     const label = canonicalText(t);
     if (!t.prefix || out.has(label)) continue;
     const words = new Map<string, number>();
     for (const plan of plans) {
-      for (const spelling of (plan.probes.get(t) as TermProbe).spellings) await expandPrefix(fieldReader(plan.shard, t.field), spelling, QUERY_LIMITS.expansions, words, work, label);
+      for (const spelling of (plan.probes.get(t) as TermProbe).spellings)
+        await expandPrefix(fieldReader(plan.shard, t.field), spelling, QUERY_LIMITS.expansions, words, work, label);
     }
     out.set(label, words);
   }

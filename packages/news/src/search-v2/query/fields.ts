@@ -11,7 +11,10 @@ import type { TermField } from './ast.ts';
 export function fieldReader(shard: ShardHandle, field: TermField): ShardReader {
   if (field === 'body') return shard.reader;
   if (shard.titles === undefined) {
-    throw new V2Error('headlines_not_indexed', `this release was built without a headline index (shard ${shard.shardId}), so title: terms cannot be answered; rebuild it with this version of news build`);
+    throw new V2Error(
+      'headlines_not_indexed',
+      `this release was built without a headline index (shard ${shard.shardId}), so title: terms cannot be answered; rebuild it with this version of news build`,
+    );
   }
   return shard.titles;
 }

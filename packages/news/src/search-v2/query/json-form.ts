@@ -21,7 +21,11 @@ function termOf(v: Record<string, unknown>, path: string): TermNode {
   if (field !== 'body' && field !== 'title') refuse(path, '"field" must be "body" or "title"');
   const trimmed = text.trim();
   return {
-    type: 'term', text: trimmed, phrase: v['phrase'] === true, prefix: v['prefix'] === true, field,
+    type: 'term',
+    text: trimmed,
+    phrase: v['phrase'] === true,
+    prefix: v['prefix'] === true,
+    field,
     wildcard_word: v['phrase'] === true && trimmed.split(/\s+/u).includes('*'),
   };
 }
@@ -30,22 +34,28 @@ function nodeOf(v: unknown, path: string, depth: number): QueryNode {
   if (depth > MAX_DEPTH) refuse(path, `nested deeper than ${MAX_DEPTH} levels`);
   if (!isObject(v)) refuse(path, 'expected an object with a "type"');
   switch (v['type']) {
-    case 'term': return termOf(v, path);
-    case 'and': case 'or': {
+    case 'term':
+      return termOf(v, path);
+    case 'and':
+    case 'or': {
       const children = v['children'];
-      if (!Array.isArray(children) || children.length < 2) refuse(path, `"${v['type']}" needs "children": at least two nodes`);
+      if (!Array.isArray(children) || children.length < 2)
+        refuse(path, `"${v['type']}" needs "children": at least two nodes`);
       return { type: v['type'], children: children.map((c, i) => nodeOf(c, `${path}.children[${i}]`, depth + 1)) };
     }
-    case 'not': return { type: 'not', child: nodeOf(v['child'], `${path}.child`, depth + 1) };
+    case 'not':
+      return { type: 'not', child: nodeOf(v['child'], `${path}.child`, depth + 1) };
     case 'near': {
       const distance = v['distance'];
-      if (!Number.isInteger(distance) || (distance as number) < 0 || (distance as number) > MAX_NEAR_DISTANCE) refuse(path, `"distance" must be an integer from 0 to ${MAX_NEAR_DISTANCE}`);
+      if (!Number.isInteger(distance) || (distance as number) < 0 || (distance as number) > MAX_NEAR_DISTANCE)
+        refuse(path, `"distance" must be an integer from 0 to ${MAX_NEAR_DISTANCE}`);
       const left = nodeOf(v['left'], `${path}.left`, depth + 1);
       const right = nodeOf(v['right'], `${path}.right`, depth + 1);
       if (left.type !== 'term' || right.type !== 'term') refuse(path, 'NEAR joins two terms');
       return { type: 'near', distance: distance as number, left, right };
     }
-    default: return refuse(path, '"type" must be one of term, and, or, not, near');
+    default:
+      return refuse(path, '"type" must be one of term, and, or, not, near');
   }
 }
 

@@ -7,7 +7,13 @@ export type Token =
   | { readonly kind: 'and' | 'or' | 'not'; readonly at: number }
   | { readonly kind: 'near'; readonly at: number; readonly distance: number }
   | { readonly kind: 'word'; readonly at: number; readonly text: string; readonly title: boolean }
-  | { readonly kind: 'phrase'; readonly at: number; readonly text: string; readonly title: boolean; readonly trimmed: boolean };
+  | {
+      readonly kind: 'phrase';
+      readonly at: number;
+      readonly text: string;
+      readonly title: boolean;
+      readonly trimmed: boolean;
+    };
 
 const TITLE = 'title:';
 const isSpace = (c: string) => /\s/u.test(c);
@@ -21,8 +27,15 @@ export function tokenize(source: string): Token[] {
   while (i < chars.length) {
     const c = chars[i] ?? '';
     const at = i + 1;
-    if (isSpace(c)) { i += 1; continue; }
-    if (c === '(' || c === ')') { tokens.push({ kind: c === '(' ? 'open' : 'close', at }); i += 1; continue; }
+    if (isSpace(c)) {
+      i += 1;
+      continue;
+    }
+    if (c === '(' || c === ')') {
+      tokens.push({ kind: c === '(' ? 'open' : 'close', at });
+      i += 1;
+      continue;
+    }
     const title = chars.slice(i, i + TITLE.length).join('') === TITLE;
     const start = title ? i + TITLE.length : i;
     if (chars[start] === '"') {
@@ -43,7 +56,8 @@ export function tokenize(source: string): Token[] {
     const near = NEAR_PATTERN.exec(word);
     if (!title && near !== null) tokens.push({ kind: 'near', at, distance: Number(near[1]) });
     else if (!title && OPERATOR_WORDS.has(word)) tokens.push({ kind: word.toLowerCase() as 'and' | 'or' | 'not', at });
-    else if (!title && word.startsWith('NEAR/')) throw syntaxError(`NEAR at position ${at} needs a number of words, as in NEAR/10`, at);
+    else if (!title && word.startsWith('NEAR/'))
+      throw syntaxError(`NEAR at position ${at} needs a number of words, as in NEAR/10`, at);
     else tokens.push({ kind: 'word', at, text: word, title });
   }
   return tokens;

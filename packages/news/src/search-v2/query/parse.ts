@@ -23,21 +23,28 @@ export const MAX_NEAR_DISTANCE = 1_000;
  */
 export function parseQuery(source: string): ParsedQuery {
   const tokens = tokenize(source);
-  if (tokens.length === 0) throw new V2Error('invalid_query', 'the query is empty: write at least one word or "phrase"', { position: 1 });
+  if (tokens.length === 0)
+    throw new V2Error('invalid_query', 'the query is empty: write at least one word or "phrase"', { position: 1 });
   const notes: string[] = [];
   let next = 0;
   let depth = 0;
   const deeper = (t: Token) => {
     depth += 1;
-    if (depth > MAX_QUERY_DEPTH) throw syntaxError(`the query nests parentheses or NOTs more than ${MAX_QUERY_DEPTH} levels deep at position ${t.at}`, t.at);
+    if (depth > MAX_QUERY_DEPTH)
+      throw syntaxError(
+        `the query nests parentheses or NOTs more than ${MAX_QUERY_DEPTH} levels deep at position ${t.at}`,
+        t.at,
+      );
   };
   const peek = (): Token | undefined => tokens[next];
   const endPosition = [...source].length;
 
   const term = (): TermNode => {
     const t = peek();
-    if (t === undefined) throw syntaxError(`a word or phrase is missing at the end, after position ${endPosition}`, endPosition);
-    if (t.kind !== 'word' && t.kind !== 'phrase') throw syntaxError(`expected a word or a phrase at position ${t.at}, found ${describe(t)}`, t.at);
+    if (t === undefined)
+      throw syntaxError(`a word or phrase is missing at the end, after position ${endPosition}`, endPosition);
+    if (t.kind !== 'word' && t.kind !== 'phrase')
+      throw syntaxError(`expected a word or a phrase at position ${t.at}, found ${describe(t)}`, t.at);
     next += 1;
     return termOf(t, notes);
   };
@@ -50,19 +57,33 @@ export function parseQuery(source: string): ParsedQuery {
       const inner = or();
       depth -= 1;
       const close = peek();
-      if (close?.kind !== 'close') throw syntaxError(`missing closing parenthesis for the one at position ${t.at}`, t.at);
+      if (close?.kind !== 'close')
+        throw syntaxError(`missing closing parenthesis for the one at position ${t.at}`, t.at);
       next += 1;
-      if (peek()?.kind === 'near') throw syntaxError(`NEAR at position ${peek()?.at} joins two words or phrases, not a parenthesised group`, peek()?.at ?? t.at);
+      if (peek()?.kind === 'near')
+        throw syntaxError(
+          `NEAR at position ${peek()?.at} joins two words or phrases, not a parenthesised group`,
+          peek()?.at ?? t.at,
+        );
       return inner;
     }
     const left = term();
     const op = peek();
     if (op?.kind !== 'near') return left;
     next += 1;
-    if (peek()?.kind === 'open') throw syntaxError(`NEAR at position ${op.at} joins two words or phrases, not a parenthesised group`, op.at);
+    if (peek()?.kind === 'open')
+      throw syntaxError(`NEAR at position ${op.at} joins two words or phrases, not a parenthesised group`, op.at);
     const right = term();
-    if (op.distance > MAX_NEAR_DISTANCE) throw syntaxError(`NEAR/${op.distance} at position ${op.at} is beyond the largest distance, ${MAX_NEAR_DISTANCE} words`, op.at);
-    if (peek()?.kind === 'near') throw syntaxError(`NEAR at position ${peek()?.at} cannot be chained: write (a NEAR/n b) AND (b NEAR/n c)`, peek()?.at ?? op.at);
+    if (op.distance > MAX_NEAR_DISTANCE)
+      throw syntaxError(
+        `NEAR/${op.distance} at position ${op.at} is beyond the largest distance, ${MAX_NEAR_DISTANCE} words`,
+        op.at,
+      );
+    if (peek()?.kind === 'near')
+      throw syntaxError(
+        `NEAR at position ${peek()?.at} cannot be chained: write (a NEAR/n b) AND (b NEAR/n c)`,
+        peek()?.at ?? op.at,
+      );
     return { type: 'near', distance: op.distance, left, right } satisfies NearNode;
   };
 
@@ -76,7 +97,8 @@ export function parseQuery(source: string): ParsedQuery {
     return { type: 'not', child };
   };
 
-  const startsOperand = (t: Token | undefined) => t !== undefined && (t.kind === 'word' || t.kind === 'phrase' || t.kind === 'open' || t.kind === 'not');
+  const startsOperand = (t: Token | undefined) =>
+    t !== undefined && (t.kind === 'word' || t.kind === 'phrase' || t.kind === 'open' || t.kind === 'not');
 
   const and = (): QueryNode => {
     const children = [not()];
@@ -84,30 +106,36 @@ export function parseQuery(source: string): ParsedQuery {
       const t = peek();
       if (t?.kind === 'and') {
         next += 1;
-        if (!startsOperand(peek())) throw syntaxError(`AND at position ${t.at} needs a word, phrase or group after it`, t.at);
+        if (!startsOperand(peek()))
+          throw syntaxError(`AND at position ${t.at} needs a word, phrase or group after it`, t.at);
       } else if (!startsOperand(t)) break;
       children.push(not());
     }
-    return children.length === 1 ? children[0] as QueryNode : { type: 'and', children };
+    return children.length === 1 ? (children[0] as QueryNode) : { type: 'and', children };
   };
 
   const or = (): QueryNode => {
     const first = peek();
-    if (first?.kind === 'or' || first?.kind === 'and' || first?.kind === 'near') throw syntaxError(`${describe(first)} at position ${first.at} needs a word, phrase or group before it`, first.at);
+    if (first?.kind === 'or' || first?.kind === 'and' || first?.kind === 'near')
+      throw syntaxError(`${describe(first)} at position ${first.at} needs a word, phrase or group before it`, first.at);
     const children = [and()];
     while (peek()?.kind === 'or') {
       const t = peek() as Token;
       next += 1;
-      if (!startsOperand(peek())) throw syntaxError(`OR at position ${t.at} needs a word, phrase or group after it`, t.at);
+      if (!startsOperand(peek()))
+        throw syntaxError(`OR at position ${t.at} needs a word, phrase or group after it`, t.at);
       children.push(and());
     }
-    return children.length === 1 ? children[0] as QueryNode : { type: 'or', children };
+    return children.length === 1 ? (children[0] as QueryNode) : { type: 'or', children };
   };
 
   const tree = or();
   const rest = peek();
   if (rest !== undefined) {
-    const message = rest.kind === 'close' ? `unexpected closing parenthesis at position ${rest.at}` : `unexpected ${describe(rest)} at position ${rest.at}`;
+    const message =
+      rest.kind === 'close'
+        ? `unexpected closing parenthesis at position ${rest.at}`
+        : `unexpected ${describe(rest)} at position ${rest.at}`;
     throw syntaxError(message, rest.at);
   }
   return { tree, notes };
@@ -122,21 +150,39 @@ function termOf(t: Token & { kind: 'word' | 'phrase' }, notes: string[]): TermNo
   }
   const star = t.text.indexOf('*');
   if (star !== -1 && (star !== t.text.length - 1 || star === 0)) {
-    throw syntaxError(`"*" at position ${t.at + star} is only allowed at the end of a word (econom*) or as a whole word inside a phrase`, t.at + star);
+    throw syntaxError(
+      `"*" at position ${t.at + star} is only allowed at the end of a word (econom*) or as a whole word inside a phrase`,
+      t.at + star,
+    );
   }
   const prefix = star !== -1;
-  return { type: 'term', text: prefix ? t.text.slice(0, -1) : t.text, phrase: false, prefix, field, wildcard_word: false };
+  return {
+    type: 'term',
+    text: prefix ? t.text.slice(0, -1) : t.text,
+    phrase: false,
+    prefix,
+    field,
+    wildcard_word: false,
+  };
 }
 
 function describe(t: Token): string {
   switch (t.kind) {
-    case 'open': return '"("';
-    case 'close': return '")"';
-    case 'and': return 'AND';
-    case 'or': return 'OR';
-    case 'not': return 'NOT';
-    case 'near': return `NEAR/${t.distance}`;
-    case 'word': return `"${t.text}"`;
-    case 'phrase': return `"${t.text}"`;
+    case 'open':
+      return '"("';
+    case 'close':
+      return '")"';
+    case 'and':
+      return 'AND';
+    case 'or':
+      return 'OR';
+    case 'not':
+      return 'NOT';
+    case 'near':
+      return `NEAR/${t.distance}`;
+    case 'word':
+      return `"${t.text}"`;
+    case 'phrase':
+      return `"${t.text}"`;
   }
 }

@@ -23,13 +23,21 @@ export interface SampledDraw {
  * article once (a repeated article reuses its verdict; the verified-bytes bound counts each article once).
  */
 export async function sampleArticles(
-  plans: readonly ShardPlan[], tree: QueryNode, size: number, seed: number, budget: QueryBudget,
+  plans: readonly ShardPlan[],
+  tree: QueryNode,
+  size: number,
+  seed: number,
+  budget: QueryBudget,
   keep: (shard: number, doc: number) => boolean,
 ): Promise<SampledDraw[]> {
   const flat = plans.flatMap((p, shard) => p.intervals.map(([lo, hi]) => ({ shard, lo, hi })));
   const verdicts = new Map<string, Omit<SampledDraw, 'shard' | 'doc'>>();
   const out: SampledDraw[] = [];
-  for (const draw of sampleRanks(flat.map((f) => [f.lo, f.hi] as const), size, seed)) {
+  for (const draw of sampleRanks(
+    flat.map((f) => [f.lo, f.hi] as const),
+    size,
+    seed,
+  )) {
     if (budget.work.due()) await budget.work.pause();
     const { shard } = flat[draw.shard] as { shard: number };
     const plan = plans[shard] as ShardPlan;
@@ -56,7 +64,10 @@ export async function sampleArticles(
  * D draws' worth of its occurrences).
  */
 export function estimateArticles(
-  draws: readonly SampledDraw[], population: number, groupPopulation: number, inGroup: (d: SampledDraw) => boolean,
+  draws: readonly SampledDraw[],
+  population: number,
+  groupPopulation: number,
+  inGroup: (d: SampledDraw) => boolean,
 ): { value: number } & SearchInterval {
   const seen = new Set<string>();
   const shares = draws.map((d) => {
@@ -67,7 +78,11 @@ export function estimateArticles(
   const e = meanInterval(shares, population);
   const value = Math.max(seen.size, Math.round(e.value));
   const high = seen.size === 0 ? wilsonInterval(0, draws.length, population).high : e.high;
-  return { value, low: Math.max(seen.size, Math.floor(e.low)), high: Math.max(value, Math.min(groupPopulation, Math.ceil(high))) };
+  return {
+    value,
+    low: Math.max(seen.size, Math.floor(e.low)),
+    high: Math.max(value, Math.min(groupPopulation, Math.ceil(high))),
+  };
 }
 
 /**

@@ -9,13 +9,28 @@ import { available, bruteArticles, useNewsRelease } from './search-corpus.fixtur
 describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)', () => {
   const news = useNewsRelease();
 
-  const brute = (query: string, wholeWord = false, keep: (a: FixtureArticle) => boolean = () => true) => bruteArticles(news.articles, query, wholeWord, keep).length;
+  const brute = (query: string, wholeWord = false, keep: (a: FixtureArticle) => boolean = () => true) =>
+    bruteArticles(news.articles, query, wholeWord, keep).length;
 
   it.each([
-    'oil AND prices', 'oil prices', '"oil prices" NOT "olive oil"', 'oil OR gas', '(crude OR oil) NOT prices',
-    'oil NEAR/5 prices', 'crude NEAR/1 oil', 'econom*', 'econom* NOT economy', 'Merkel (Flüchtling OR Migration)',
-    'Regierung NEAR/3 Wien', '"AND"', 'cocoa NOT (Bahia OR Ghana) OR coffee', '"oil * prices"', '"the * of" AND cocoa',
-    '"* Bank"', '"die * Regierung" NOT Wien', '"price of *" NEAR/5 oil',
+    'oil AND prices',
+    'oil prices',
+    '"oil prices" NOT "olive oil"',
+    'oil OR gas',
+    '(crude OR oil) NOT prices',
+    'oil NEAR/5 prices',
+    'crude NEAR/1 oil',
+    'econom*',
+    'econom* NOT economy',
+    'Merkel (Flüchtling OR Migration)',
+    'Regierung NEAR/3 Wien',
+    '"AND"',
+    'cocoa NOT (Bahia OR Ghana) OR coffee',
+    '"oil * prices"',
+    '"the * of" AND cocoa',
+    '"* Bank"',
+    '"die * Regierung" NOT Wien',
+    '"price of *" NEAR/5 oil',
   ])('counts the articles matching %s as brute force does', async (query) => {
     const result = await search(news.release, { index: 'news', query });
     expect(result.articles).toBe(brute(query));
@@ -32,8 +47,15 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
   });
 
   it('applies whole_word to every term and the filters and years to every article', async () => {
-    expect((await search(news.release, { index: 'news', query: 'oil NOT price', whole_word: true })).articles).toBe(brute('oil NOT price', true));
-    const filtered = await search(news.release, { index: 'news', query: 'oil OR wheat', sources: ['odd.example'], year_max: 1987 });
+    expect((await search(news.release, { index: 'news', query: 'oil NOT price', whole_word: true })).articles).toBe(
+      brute('oil NOT price', true),
+    );
+    const filtered = await search(news.release, {
+      index: 'news',
+      query: 'oil OR wheat',
+      sources: ['odd.example'],
+      year_max: 1987,
+    });
     expect(filtered.articles).toBe(brute('oil OR wheat', false, (a) => a.meta?.hostname === 'odd.example'));
     expect(filtered.periods.map((p) => p.period)).toEqual(['1987-02', '1987-03', '1987-04']);
   });
@@ -41,15 +63,29 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
   it('matches random boolean trees over common words as brute force does (property)', async () => {
     const word = fc.constantFrom('oil', 'price', 'trade', 'bank', 'said', 'Wien', 'die', 'export', 'rate', 'econom');
     const term = fc.record({ w: word, prefix: fc.boolean() }).map(({ w, prefix }) => `${w}${prefix ? '*' : ''}`);
-    const query = fc.tuple(term, fc.constantFrom(' AND ', ' OR ', ' NOT ', ' NEAR/4 '), term, fc.constantFrom(' OR ', ' AND ', ' NOT '), term)
+    const query = fc
+      .tuple(
+        term,
+        fc.constantFrom(' AND ', ' OR ', ' NOT ', ' NEAR/4 '),
+        term,
+        fc.constantFrom(' OR ', ' AND ', ' NOT '),
+        term,
+      )
       .map(([a, o1, b, o2, c]) => `${a}${o1}(${b}${o2}${c})`.replace(/NEAR\/4 \((\S+)(.*)\)$/, 'NEAR/4 $1$2'));
-    await fc.assert(fc.asyncProperty(query, async (q) => {
-      let tree: QueryNode;
-      try { tree = parseQuery(q).tree; } catch { return; }
-      const result = await search(news.release, { index: 'news', query: q }).catch(() => undefined);
-      if (result === undefined) return; // refused (e.g. a NOT-only branch): the refusals are tested on their own
-      expect(result.articles).toBe(news.articles.filter((a) => bruteMatches(a, tree, false)).length);
-    }), { numRuns: 25, seed: 27 });
+    await fc.assert(
+      fc.asyncProperty(query, async (q) => {
+        let tree: QueryNode;
+        try {
+          tree = parseQuery(q).tree;
+        } catch {
+          return;
+        }
+        const result = await search(news.release, { index: 'news', query: q }).catch(() => undefined);
+        if (result === undefined) return; // refused (e.g. a NOT-only branch): the refusals are tested on their own
+        expect(result.articles).toBe(news.articles.filter((a) => bruteMatches(a, tree, false)).length);
+      }),
+      { numRuns: 25, seed: 27 },
+    );
   }, 120_000);
 
   it('lists what a prefix stood for and the first occurrence of a positive term with context', async () => {
@@ -65,7 +101,7 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
     }
   });
 
-  it('counts the estimate facets over the matching articles as brute force does, occurrences being the positive terms\'', async () => {
+  it("counts the estimate facets over the matching articles as brute force does, occurrences being the positive terms'", async () => {
     const result = await search(news.release, { index: 'news', query: '(oil OR Regierung) NOT wheat' });
     const terms = parseQuery('oil OR Regierung').tree;
     const expected = new Map<string, { articles: number; occurrences: number }>();
@@ -73,12 +109,15 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
       const host = a.meta?.hostname as string;
       const e = expected.get(host) ?? { articles: 0, occurrences: 0 };
       e.articles++;
-      if (terms.type === 'or') for (const t of terms.children) e.occurrences += t.type === 'term' ? occurrences(a.text, t, false).length : 0;
+      if (terms.type === 'or')
+        for (const t of terms.children) e.occurrences += t.type === 'term' ? occurrences(a.text, t, false).length : 0;
       expected.set(host, e);
     }
     expect(Object.keys(result.facets).sort()).toEqual(['country', 'lang', 'language', 'source', 'topic']);
     expect(result.facets.source?.map((v) => [v.value, v.articles, v.occurrences, v.observed])).toEqual(
-      [...expected].sort((a, b) => b[1].occurrences - a[1].occurrences).map(([host, e]) => [host, e.articles, e.occurrences, e.articles]),
+      [...expected]
+        .sort((a, b) => b[1].occurrences - a[1].occurrences)
+        .map(([host, e]) => [host, e.articles, e.occurrences, e.articles]),
     );
     expect(result.facets.language).toEqual([]);
   });
@@ -97,8 +136,13 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
     expect(seen).toHaveLength(first.articles);
     expect(new Set(seen).size).toBe(seen.length);
     const stale = Buffer.from(JSON.stringify([1, 'old-release', '1987-02', 0])).toString('base64url');
-    expect(await rejectionOf(() => search(news.release, { ...request, cursor: stale }))).toMatchObject({ code: 'stale_index_version', status: 409 });
-    expect((await rejectionOf(() => search(news.release, { ...request, cursor: 'nonsense' }))).code).toBe('invalid_query');
+    expect(await rejectionOf(() => search(news.release, { ...request, cursor: stale }))).toMatchObject({
+      code: 'stale_index_version',
+      status: 409,
+    });
+    expect((await rejectionOf(() => search(news.release, { ...request, cursor: 'nonsense' }))).code).toBe(
+      'invalid_query',
+    );
   });
 
   it('echoes the canonical query and says when it trimmed a phrase', async () => {
@@ -110,12 +154,28 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
 
   it('refuses NOT-only queries, both query forms at once, title: without a headline index and unsupported parts with 422', async () => {
     expect((await rejectionOf(() => search(news.release, { index: 'news', query: 'NOT oil' }))).status).toBe(422);
-    expect((await rejectionOf(() => search(news.release, { index: 'news', query: 'oil', query_tree: { type: 'term', text: 'oil' } }))).detail).toMatch(/exactly one/);
+    expect(
+      (
+        await rejectionOf(() =>
+          search(news.release, { index: 'news', query: 'oil', query_tree: { type: 'term', text: 'oil' } }),
+        )
+      ).detail,
+    ).toMatch(/exactly one/);
     // The fixture's shards carry no headline index, as a release built before headlines: refused, never the body.
-    expect(await rejectionOf(() => search(news.release, { index: 'news', query: 'oil OR title:oil' }))).toMatchObject({ code: 'headlines_not_indexed', status: 422 });
-    expect((await rejectionOf(() => search(news.release, { index: 'news', query: 'title:oil' }))).detail).toMatch(/^this release was built without a headline index .*; rebuild it/);
-    expect((await rejectionOf(() => search(news.release, { index: 'news', query: '"* *"' }))).detail).toMatch(/needs at least one word besides/);
-    expect((await rejectionOf(() => search(news.release, { index: 'news', query: '"oil * prices"', case: 'insensitive' }))).detail).toMatch(/not supported with case: insensitive yet/);
+    expect(await rejectionOf(() => search(news.release, { index: 'news', query: 'oil OR title:oil' }))).toMatchObject({
+      code: 'headlines_not_indexed',
+      status: 422,
+    });
+    expect((await rejectionOf(() => search(news.release, { index: 'news', query: 'title:oil' }))).detail).toMatch(
+      /^this release was built without a headline index .*; rebuild it/,
+    );
+    expect((await rejectionOf(() => search(news.release, { index: 'news', query: '"* *"' }))).detail).toMatch(
+      /needs at least one word besides/,
+    );
+    expect(
+      (await rejectionOf(() => search(news.release, { index: 'news', query: '"oil * prices"', case: 'insensitive' })))
+        .detail,
+    ).toMatch(/not supported with case: insensitive yet/);
   });
 
   it('drives an AND by its rarest term: within a bound the frequent term alone would pass, sampled past it', async () => {

@@ -10,7 +10,16 @@ import { crawlPeriodOf } from '../timeline.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
-import { candidateArticles, planShard, queryBudget, tooExpensive, verifyArticles, type ArticleMatch, type QueryBudget, type ShardPlan } from './evaluate.ts';
+import {
+  candidateArticles,
+  planShard,
+  queryBudget,
+  tooExpensive,
+  verifyArticles,
+  type ArticleMatch,
+  type QueryBudget,
+  type ShardPlan,
+} from './evaluate.ts';
 import { fieldReader } from './fields.ts';
 import { storyDedupe } from './dedupe.ts';
 import { prefixExpansions } from './expand.ts';
@@ -19,18 +28,35 @@ import { assertIndexVersion } from '../release-lookup.ts';
 import { parseQueryJson } from './json-form.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 import { parseQuery } from './parse.ts';
-import type { SearchArticle, SearchInterval, SearchPeriod, SearchRequest, SearchResult, SearchSample } from './types.ts';
+import type {
+  SearchArticle,
+  SearchInterval,
+  SearchPeriod,
+  SearchRequest,
+  SearchResult,
+  SearchSample,
+} from './types.ts';
 import { assertEvaluable } from './validate.ts';
 
 /** The request's query as a tree, from whichever form it came in, with the notes of its normalisation. */
 export function queryOf(request: SearchRequest): { tree: QueryNode; notes: readonly string[] } {
   const hasText = request.query !== undefined && request.query !== null;
   const hasTree = request.query_tree !== undefined && request.query_tree !== null;
-  if (hasText === hasTree) throw new V2Error('invalid_query', 'send the query either as text in "query" or as JSON in "query_tree", exactly one of them');
-  const parsed = hasText ? parseQuery(request.query as string) : { tree: parseQueryJson(request.query_tree), notes: [] };
+  if (hasText === hasTree)
+    throw new V2Error(
+      'invalid_query',
+      'send the query either as text in "query" or as JSON in "query_tree", exactly one of them',
+    );
+  const parsed = hasText
+    ? parseQuery(request.query as string)
+    : { tree: parseQueryJson(request.query_tree), notes: [] };
   const terms = termsOf(parsed.tree);
   if (terms.length > QUERY_LIMITS.terms) {
-    throw new V2Error('query_too_complex', `the query has ${terms.length} terms; at most ${QUERY_LIMITS.terms} are answered`, { limit: QUERY_LIMITS.terms });
+    throw new V2Error(
+      'query_too_complex',
+      `the query has ${terms.length} terms; at most ${QUERY_LIMITS.terms} are answered`,
+      { limit: QUERY_LIMITS.terms },
+    );
   }
   assertEvaluable(parsed.tree);
   return parsed;
@@ -60,7 +86,10 @@ interface Tallies {
  * @example (await search(release, { index: 'news', query: '"oil prices" NOT "olive oil"' })).articles // 42
  */
 export async function search(
-  release: OpenRelease, request: SearchRequest, work: WorkBudget = WorkBudget.unlimited(), limits: QueryWorkLimits = QUERY_LIMITS,
+  release: OpenRelease,
+  request: SearchRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+  limits: QueryWorkLimits = QUERY_LIMITS,
 ): Promise<SearchResult> {
   const position = request.cursor === undefined || request.cursor === null ? undefined : decodeCursor(request.cursor);
   if (position !== undefined) assertIndexVersion(release, position.index_version);
@@ -72,7 +101,11 @@ export async function search(
   const stores = shards.map((shard) => {
     const store = index.metadata(shard.year);
     if (filtered && store === undefined) {
-      throw new V2Error('year_store_missing', `the metadata of ${shard.year} is not available, so the filters cannot be applied`, { year: shard.year });
+      throw new V2Error(
+        'year_store_missing',
+        `the metadata of ${shard.year} is not available, so the filters cannot be applied`,
+        { year: shard.year },
+      );
     }
     return store;
   });
@@ -89,27 +122,50 @@ export async function search(
   // The prefixes' bound is checked before any article is located or read.
   const expansions = await prefixExpansions(plans, tree, work);
   const facets = new FacetCounter(facetFieldsOf(index), { shownOnly: true });
-  const rowsOf = (i: number, docs: readonly number[]) => stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? [];
+  const rowsOf = (i: number, docs: readonly number[]) =>
+    stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? [];
   const exact = await exactTallies(plans, tree, keep, budget);
   let tallies: Tallies;
   if (exact !== null) {
     tallies = exact;
     plans.forEach((_, i) => {
       const matches = exact.listed.filter((l) => l.shard === i).map((l) => l.match);
-      rowsOf(i, matches.map((m) => m.doc)).forEach((row, j) => { if (row !== undefined) facets.add(facetMetadataOf(row), (matches[j] as ArticleMatch).occurrences, 1); });
+      rowsOf(
+        i,
+        matches.map((m) => m.doc),
+      ).forEach((row, j) => {
+        if (row !== undefined) facets.add(facetMetadataOf(row), (matches[j] as ArticleMatch).occurrences, 1);
+      });
     });
   } else {
     // A sample sees some of a story's articles, not which of them comes first: stories are counted exactly only.
-    if (dedupe !== undefined) throw tooExpensive(`dedupe ${request.dedupe} needs the exact answer, and the query's driver occurrences or candidate articles exceed its bound`);
+    if (dedupe !== undefined)
+      throw tooExpensive(
+        `dedupe ${request.dedupe} needs the exact answer, and the query's driver occurrences or candidate articles exceed its bound`,
+      );
     // The sample's weights count driver occurrences in the article text; a title: driver's are in the headline.
-    if (plans.some((p) => p.fields.some((f) => f !== 'body'))) throw tooExpensive('title: terms are answered exactly only, and the query exceeds the exact bound');
+    if (plans.some((p) => p.fields.some((f) => f !== 'body')))
+      throw tooExpensive('title: terms are answered exactly only, and the query exceeds the exact bound');
     const size = request.sample_size ?? QUERY_LIMITS.sampleDefault;
     const seed = request.seed ?? 1;
-    const draws = await sampleArticles(plans, tree, size, sampleSeed(seed, shards.map((s) => s.shardId)), budget, keep);
+    const draws = await sampleArticles(
+      plans,
+      tree,
+      size,
+      sampleSeed(
+        seed,
+        shards.map((s) => s.shardId),
+      ),
+      budget,
+      keep,
+    );
     tallies = sampledTallies(plans, draws, { size, seed, population: plans.reduce((n, p) => n + p.located, 0) });
     plans.forEach((_, i) => {
       const hits = draws.filter((d) => d.shard === i && d.match !== null);
-      rowsOf(i, hits.map((d) => d.doc)).forEach((row, j) => {
+      rowsOf(
+        i,
+        hits.map((d) => d.doc),
+      ).forEach((row, j) => {
         const d = hits[j] as SampledDraw;
         // Each draw of an article stands for population / (size × k) articles (Horvitz–Thompson).
         const weight = (tallies.sample as SearchSample).population / (size * d.k);
@@ -117,13 +173,30 @@ export async function search(
       });
     });
   }
-  const listable = (l: { shard: number; match: ArticleMatch }) => isAfter(position, (shards[l.shard] as ShardHandle).shardId, (shards[l.shard] as ShardHandle).docBase + l.match.doc);
-  const after = dedupe === undefined ? tallies.listed.filter(listable) : shards.flatMap((shard, i) => {
-    const mine = tallies.listed.filter((l) => l.shard === i);
-    return dedupe.firstOfStories(shard, mine.map((l) => l.match), (m) => listable({ shard: i, match: m })).map((match) => ({ shard: i, match }));
-  });
-  const listed = after.slice(0, request.page_size ?? QUERY_LIMITS.pageDefault)
-    .map((l) => pageArticle(shards[l.shard] as ShardHandle, l.match, stores[l.shard]?.get((shards[l.shard] as ShardHandle).docBase + l.match.doc) ?? null));
+  const listable = (l: { shard: number; match: ArticleMatch }) =>
+    isAfter(position, (shards[l.shard] as ShardHandle).shardId, (shards[l.shard] as ShardHandle).docBase + l.match.doc);
+  const after =
+    dedupe === undefined
+      ? tallies.listed.filter(listable)
+      : shards.flatMap((shard, i) => {
+          const mine = tallies.listed.filter((l) => l.shard === i);
+          return dedupe
+            .firstOfStories(
+              shard,
+              mine.map((l) => l.match),
+              (m) => listable({ shard: i, match: m }),
+            )
+            .map((match) => ({ shard: i, match }));
+        });
+  const listed = after
+    .slice(0, request.page_size ?? QUERY_LIMITS.pageDefault)
+    .map((l) =>
+      pageArticle(
+        shards[l.shard] as ShardHandle,
+        l.match,
+        stores[l.shard]?.get((shards[l.shard] as ShardHandle).docBase + l.match.doc) ?? null,
+      ),
+    );
   const page = dedupe === undefined ? listed : dedupe.withCopies(listed);
   const periods = new Map<string, SearchPeriod & { shard_ids: string[] }>();
   shards.forEach((shard) => {
@@ -132,7 +205,13 @@ export async function search(
     if (p !== undefined) p.shard_ids.push(shard.shardId);
     else {
       const { value, low, high } = tallies.periods.get(key) ?? { value: 0, low: 0, high: 0 };
-      periods.set(key, { period: key, year: shard.year, articles: value, interval: { low, high }, shard_ids: [shard.shardId] });
+      periods.set(key, {
+        period: key,
+        year: shard.year,
+        articles: value,
+        interval: { low, high },
+        shard_ids: [shard.shardId],
+      });
     }
   });
   return {
@@ -145,7 +224,11 @@ export async function search(
     exact: tallies.sample === null,
     interval: { low: tallies.total.low, high: tallies.total.high },
     sample: tallies.sample,
-    by_shard: shards.map((shard, i) => ({ shard_id: shard.shardId, year: shard.year, articles: tallies.byShard[i] ?? 0 })),
+    by_shard: shards.map((shard, i) => ({
+      shard_id: shard.shardId,
+      year: shard.year,
+      articles: tallies.byShard[i] ?? 0,
+    })),
     periods: [...periods.values()],
     facets: facets.top(Number.POSITIVE_INFINITY, 1),
     expansions,
@@ -160,7 +243,10 @@ export async function search(
  * pass the filters within `verifiedBytes` (summed before any is read); null past either, for a sample to answer.
  */
 async function exactTallies(
-  plans: readonly ShardPlan[], tree: QueryNode, keep: (shard: number, doc: number) => boolean, budget: QueryBudget,
+  plans: readonly ShardPlan[],
+  tree: QueryNode,
+  keep: (shard: number, doc: number) => boolean,
+  budget: QueryBudget,
 ): Promise<Tallies | null> {
   if (plans.reduce((n, p) => n + p.located, 0) > budget.limits.locatedOccurrences) return null;
   const candidates: number[][] = [];
@@ -168,7 +254,8 @@ async function exactTallies(
   for (const [i, plan] of plans.entries()) {
     const docs = (await candidateArticles(plan, budget.work)).filter((doc) => keep(i, doc));
     // An upper bound before anything is read: each candidate's text in every field the query looks in.
-    for (const doc of docs) for (const field of plan.fields) bytes += fieldReader(plan.shard, field).documentLength(doc);
+    for (const doc of docs)
+      for (const field of plan.fields) bytes += fieldReader(plan.shard, field).documentLength(doc);
     candidates.push(docs);
   }
   if (bytes > budget.limits.verifiedBytes) return null;
@@ -191,9 +278,17 @@ async function exactTallies(
 function sampledTallies(plans: readonly ShardPlan[], draws: readonly SampledDraw[], sample: SearchSample): Tallies {
   const periodOf = (d: SampledDraw) => crawlPeriodOf((plans[d.shard] as ShardPlan).shard.shardId);
   const located = new Map<string, number>();
-  for (const plan of plans) located.set(crawlPeriodOf(plan.shard.shardId), (located.get(crawlPeriodOf(plan.shard.shardId)) ?? 0) + plan.located);
+  for (const plan of plans)
+    located.set(
+      crawlPeriodOf(plan.shard.shardId),
+      (located.get(crawlPeriodOf(plan.shard.shardId)) ?? 0) + plan.located,
+    );
   const periods = new Map<string, { value: number } & SearchInterval>();
-  for (const [key, n] of located) periods.set(key, estimateArticles(draws, sample.population, n, (d) => periodOf(d) === key));
+  for (const [key, n] of located)
+    periods.set(
+      key,
+      estimateArticles(draws, sample.population, n, (d) => periodOf(d) === key),
+    );
   const listed = new Map<string, { shard: number; match: ArticleMatch }>();
   for (const d of draws) if (d.match !== null) listed.set(`${d.shard}:${d.doc}`, { shard: d.shard, match: d.match });
   return {
@@ -209,12 +304,19 @@ function pageArticle(shard: ShardHandle, m: ArticleMatch, metadata: SearchArticl
   const article = fieldReader(shard, m.term.field).documentBytes(m.doc);
   const { at, length } = m.hit;
   const context = QUERY_LIMITS.contextBytes;
-  const text = (from: number, to: number) => article.toString('utf8', Math.max(0, from), Math.min(article.length, to)).replace(/^\uFFFD+|\uFFFD+$/g, '');
+  const text = (from: number, to: number) =>
+    article.toString('utf8', Math.max(0, from), Math.min(article.length, to)).replace(/^\uFFFD+|\uFFFD+$/g, '');
   return {
     shard_id: shard.shardId,
     year: shard.year,
     doc_ix: shard.docBase + m.doc,
     metadata,
-    first: { term: termLabel(m.term), offset: at, left: text(at - context, at), match: text(at, at + length), right: text(at + length, at + length + context) },
+    first: {
+      term: termLabel(m.term),
+      offset: at,
+      left: text(at - context, at),
+      match: text(at, at + length),
+      right: text(at + length, at + length + context),
+    },
   };
 }

@@ -13,7 +13,10 @@ export function literalSegments(text: string): string[] {
 
 /** The phrase as a regular expression over the article's text (case-sensitive: byte-exact outside the `*`). */
 export function phrasePattern(text: string): RegExp {
-  const source = text.split(STAR_ALL).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}]+(?![\\p{L}\\p{N}])');
+  const source = text
+    .split(STAR_ALL)
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}]+(?![\\p{L}\\p{N}])');
   return new RegExp(source, 'gu');
 }
 

@@ -42,7 +42,8 @@ export interface FmBuilt {
  */
 export async function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOptions): Promise<FmBuilt> {
   const native = o.passes === 'typescript' ? undefined : loadFmBuild();
-  if (o.passes === 'native' && native === undefined) throw new Error('buildFm: the addon has no build passes; rebuild it with npm run postinstall');
+  if (o.passes === 'native' && native === undefined)
+    throw new Error('buildFm: the addon has no build passes; rebuild it with npm run postinstall');
   const n = text.length;
   const rows = n + 1;
   const bwt = n > 0 ? new Uint8Array(sa.buffer, sa.byteOffset, rows) : new Uint8Array(1);
@@ -88,7 +89,17 @@ export async function buildFm(text: Uint8Array, sa: Int32Array, o: FmBuildOption
   }
   // Laid out plain (the fill passes set bits at random positions), then stored as hybrid chunks (format 4; RRR chunks since 5).
   await breathe(o.signal);
-  return { parts: { textBytes: n, blockSymbols: B, dollarRank, counts, lengths, bits: { hybrid: encodeHybrid(words, blockBits), rrr: true } }, samples };
+  return {
+    parts: {
+      textBytes: n,
+      blockSymbols: B,
+      dollarRank,
+      counts,
+      lengths,
+      bits: { hybrid: encodeHybrid(words, blockBits), rrr: true },
+    },
+    samples,
+  };
 }
 
 interface BwtRows {
@@ -97,13 +108,31 @@ interface BwtRows {
 }
 
 /** BWT rows 1..n and their samples, in slices of SLICE_ROWS, by the addon. */
-async function bwtRowsNative(native: FmBuildAddon, text: Uint8Array, sa: Int32Array, bwt: Uint8Array, o: FmBuildOptions): Promise<BwtRows> {
+async function bwtRowsNative(
+  native: FmBuildAddon,
+  text: Uint8Array,
+  sa: Int32Array,
+  bwt: Uint8Array,
+  o: FmBuildOptions,
+): Promise<BwtRows> {
   const n = text.length;
   const samples = allocateSamples(n + 1, n, o.sampleRate);
   const state = new Float64Array(3); // next sample, current chunk, dollar row
   for (let from = 0; ; from += SLICE_ROWS) {
     const to = Math.min(n, from + SLICE_ROWS);
-    native.fmBwtRows(text, sa, bwt, from, to, o.sampleRate, valueBits(n, o.sampleRate), samples.chunkStart, samples.rowLow, samples.values, state);
+    native.fmBwtRows(
+      text,
+      sa,
+      bwt,
+      from,
+      to,
+      o.sampleRate,
+      valueBits(n, o.sampleRate),
+      samples.chunkStart,
+      samples.rowLow,
+      samples.values,
+      state,
+    );
     if (to === n) break;
     await breathe(o.signal);
   }
@@ -114,7 +143,12 @@ async function bwtRowsNative(native: FmBuildAddon, text: Uint8Array, sa: Int32Ar
  * The TypeScript reference of the same pass. BWT[r + 1] = T[SA[r] − 1], or FILL where SA[r] = 0; byte r + 1 is
  * written after SA[r] is read and before SA[r′ > r] at byte 4r′, so nothing unread is overwritten.
  */
-async function bwtRowsTypeScript(text: Uint8Array, sa: Int32Array, bwt: Uint8Array, o: FmBuildOptions): Promise<BwtRows> {
+async function bwtRowsTypeScript(
+  text: Uint8Array,
+  sa: Int32Array,
+  bwt: Uint8Array,
+  o: FmBuildOptions,
+): Promise<BwtRows> {
   const n = text.length;
   const samples = new SaSampleWriter(n + 1, n, o.sampleRate);
   let dollarRank = 0;
@@ -133,7 +167,14 @@ async function bwtRowsTypeScript(text: Uint8Array, sa: Int32Array, bwt: Uint8Arr
   return { samples, dollarRank };
 }
 
-function countBlocksTypeScript(bwt: Uint8Array, rows: number, B: number, fromBlock: number, toBlock: number, counts: Uint16Array): void {
+function countBlocksTypeScript(
+  bwt: Uint8Array,
+  rows: number,
+  B: number,
+  fromBlock: number,
+  toBlock: number,
+  counts: Uint16Array,
+): void {
   for (let b = fromBlock; b < toBlock; b++) {
     const cnt = counts.subarray(b * ALPHABET, (b + 1) * ALPHABET);
     for (let i = b * B, end = Math.min(rows, i + B); i < end; i++) {
@@ -144,7 +185,16 @@ function countBlocksTypeScript(bwt: Uint8Array, rows: number, B: number, fromBlo
 }
 
 /** One block's wavelet bits: each symbol walks its path, setting a 1 at the cursor of each node where it goes right. */
-function fillBlockTypeScript(bwt: Uint8Array, from: number, to: number, lens: Uint8Array, tree: BlockTree, cursor: Uint32Array, words: Uint32Array, base: number): void {
+function fillBlockTypeScript(
+  bwt: Uint8Array,
+  from: number,
+  to: number,
+  lens: Uint8Array,
+  tree: BlockTree,
+  cursor: Uint32Array,
+  words: Uint32Array,
+  base: number,
+): void {
   const { child0, child1, path } = tree;
   for (let i = from; i < to; i++) {
     const c = bwt[i] as number;

@@ -89,7 +89,8 @@ export class FmIndex {
     for (let b = 0; b < blocks; b++) {
       const counts = p.counts.subarray(b * ALPHABET, (b + 1) * ALPHABET);
       const lens = p.lengths.subarray(b * ALPHABET, (b + 1) * ALPHABET);
-      for (let c = 0; c < ALPHABET; c++) this.occ[(b + 1) * ALPHABET + c] = (this.occ[b * ALPHABET + c] as number) + (counts[c] as number);
+      for (let c = 0; c < ALPHABET; c++)
+        this.occ[(b + 1) * ALPHABET + c] = (this.occ[b * ALPHABET + c] as number) + (counts[c] as number);
       const tree = blockTree(lens, counts);
       this.paths.set(tree.path, b * ALPHABET);
       blockBits[b] = tree.bits;
@@ -100,11 +101,13 @@ export class FmIndex {
       trees.push(tree);
     }
     // Block starts are stored as Int32 (a part's bits stay far below 2^31 chunks: 2^31 text bytes × ~0.5 B/B).
-    if ((chunkBase[blocks] as number) >= 2 ** 31) throw new RangeError(`${chunkBase[blocks]} chunks of bits do not fit the block table`);
+    if ((chunkBase[blocks] as number) >= 2 ** 31)
+      throw new RangeError(`${chunkBase[blocks]} chunks of bits do not fit the block table`);
     if ('words' in p.bits) {
       let words = 0;
       for (const bits of blockBits) words += blockWords(bits);
-      if (p.bits.words.length !== words) throw new RangeError(`the block trees need ${words} words of bits, got ${p.bits.words.length}`);
+      if (p.bits.words.length !== words)
+        throw new RangeError(`the block trees need ${words} words of bits, got ${p.bits.words.length}`);
       this.bits = RankBits.fromWords(p.bits.words, blockBits);
     } else {
       this.bits = new RankBits(p.bits.hybrid, Array.from(blockBits, blockChunks), p.bits.rrr);
@@ -199,7 +202,20 @@ export class FmIndex {
   /** The arrays LF and rank read, for the C locate walk and backward search (its mirrors of `lf` and `search`). */
   arrays(): FmArrays {
     const { blockInfo, nodes, occ, below, lens, paths, totals, rows, logBlock, dollar } = this;
-    return { blockInfo, nodes, dir: this.bits.dir, stream: this.bits.stream, occ, below, lens, paths, totals, rows, logBlock, dollar };
+    return {
+      blockInfo,
+      nodes,
+      dir: this.bits.dir,
+      stream: this.bits.stream,
+      occ,
+      below,
+      lens,
+      paths,
+      totals,
+      rows,
+      logBlock,
+      dollar,
+    };
   }
 
   /** LF(i): the row of the suffix one text position earlier; −1 for the sentinel's row (text position 0). */

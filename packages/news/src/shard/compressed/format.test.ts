@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createShardWriter, indexCompressedShard, openShard, ShardFormatError } from '../index.ts';
-import { bwtBlocks, CFILES, chunkStartEntries, COMPACT_SAMPLE_CHUNKS, COMPRESSED_FORMAT_VERSION, HYBRID_BITS_FILE } from './format.ts';
+import {
+  bwtBlocks,
+  CFILES,
+  chunkStartEntries,
+  COMPACT_SAMPLE_CHUNKS,
+  COMPRESSED_FORMAT_VERSION,
+  HYBRID_BITS_FILE,
+} from './format.ts';
 import { blockTree } from './huffman.ts';
 import { blockChunks, blockWords, chunkBytes, encodeHybrid, RankBits } from './rank-bits.ts';
 import { RRR } from './rrr-chunk.ts';
@@ -20,7 +27,11 @@ async function shardWithRate(name: string, sampleRate: number): Promise<string> 
   for (let d = 0; d < 30; d++) writer.append(Buffer.from(`article ${d}: sampled every ${sampleRate} positions`));
   await writer.finish();
   // brotli text, so that the shard can be rewritten as versions 1–3 (the zstd-dict codec has its own tests)
-  await indexCompressedShard(dir, {}, { blockSymbols: 64, sampleRate, textBlockBytes: 256, brotliQuality: 1, text: { ...BROTLI_FALLBACK, level: 1 } });
+  await indexCompressedShard(
+    dir,
+    {},
+    { blockSymbols: 64, sampleRate, textBlockBytes: 256, brotliQuality: 1, text: { ...BROTLI_FALLBACK, level: 1 } },
+  );
   return dir;
 }
 
@@ -30,9 +41,20 @@ async function denseShard(name: string): Promise<string> {
   const writer = createShardWriter(dir);
   let seed = 7;
   const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16;
-  for (let d = 0; d < 20; d++) writer.append(Buffer.from(Array.from({ length: 400 }, () => 'aaaaaaabbbc'.charCodeAt(next() % 11))));
+  for (let d = 0; d < 20; d++)
+    writer.append(Buffer.from(Array.from({ length: 400 }, () => 'aaaaaaabbbc'.charCodeAt(next() % 11))));
   await writer.finish();
-  await indexCompressedShard(dir, {}, { blockSymbols: 1024, sampleRate: 8, textBlockBytes: 1024, brotliQuality: 1, text: { ...BROTLI_FALLBACK, level: 1 } });
+  await indexCompressedShard(
+    dir,
+    {},
+    {
+      blockSymbols: 1024,
+      sampleRate: 8,
+      textBlockBytes: 1024,
+      brotliQuality: 1,
+      text: { ...BROTLI_FALLBACK, level: 1 },
+    },
+  );
   return dir;
 }
 
@@ -43,7 +65,11 @@ function withVersion(dir: string, version: number): void {
 
 /** Bits per block of a shard's symbol table. */
 const blockBitCounts = (table: { counts: Uint16Array; lengths: Uint8Array }, blocks: number): number[] =>
-  Array.from({ length: blocks }, (_, b) => blockTree(table.lengths.subarray(b * 256, (b + 1) * 256), table.counts.subarray(b * 256, (b + 1) * 256)).bits);
+  Array.from(
+    { length: blocks },
+    (_, b) =>
+      blockTree(table.lengths.subarray(b * 256, (b + 1) * 256), table.counts.subarray(b * 256, (b + 1) * 256)).bits,
+  );
 
 /** The plain words (versions 1–3, 128-bit aligned blocks) of a version-5 hybrid stream, read bit by bit. */
 function plainWords(stream: Uint8Array, blockBits: number[]): Uint32Array {
@@ -62,12 +88,23 @@ function plainWords(stream: Uint8Array, blockBits: number[]): Uint32Array {
 /** Rewrites a version-5 shard as version 4 stores it: its hybrid stream without RRR chunks. */
 function storeAsVersion4(dir: string): void {
   const headerFile = path.join(dir, 'header.json');
-  const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { textBytes: number; blockSymbols: number; files: Record<string, unknown> };
+  const header = JSON.parse(readFileSync(headerFile, 'utf8')) as {
+    textBytes: number;
+    blockSymbols: number;
+    files: Record<string, unknown>;
+  };
   const stream = readFileSync(path.join(dir, HYBRID_BITS_FILE));
-  const blockBits = blockBitCounts(decodeBlockSymbols(readFileSync(path.join(dir, CFILES.symbols)), bwtBlocks(header.textBytes, header.blockSymbols)), bwtBlocks(header.textBytes, header.blockSymbols));
+  const blockBits = blockBitCounts(
+    decodeBlockSymbols(readFileSync(path.join(dir, CFILES.symbols)), bwtBlocks(header.textBytes, header.blockSymbols)),
+    bwtBlocks(header.textBytes, header.blockSymbols),
+  );
   const v4 = encodeHybrid(plainWords(stream, blockBits), blockBits, false);
   writeFileSync(path.join(dir, HYBRID_BITS_FILE), v4);
-  header.files['bits'] = { name: HYBRID_BITS_FILE, bytes: v4.length, sha256: createHash('sha256').update(v4).digest('hex') };
+  header.files['bits'] = {
+    name: HYBRID_BITS_FILE,
+    bytes: v4.length,
+    sha256: createHash('sha256').update(v4).digest('hex'),
+  };
   writeFileSync(headerFile, JSON.stringify({ ...header, formatVersion: 4 }));
 }
 
@@ -82,7 +119,11 @@ function chunkHeaders(dir: string): number[] {
 /** Rewrites a version-4 shard as versions 1–2 store it: symbol table and chunk starts as they lie in RAM. */
 function storeAsVersion(dir: string, version: 1 | 2): void {
   const headerFile = path.join(dir, 'header.json');
-  const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { textBytes: number; blockSymbols: number; files: Record<string, unknown> };
+  const header = JSON.parse(readFileSync(headerFile, 'utf8')) as {
+    textBytes: number;
+    blockSymbols: number;
+    files: Record<string, unknown>;
+  };
   const read = (name: string): Buffer => readFileSync(path.join(dir, name));
   const table = decodeBlockSymbols(read(CFILES.symbols), bwtBlocks(header.textBytes, header.blockSymbols));
   const starts = decodeChunkStarts(read(COMPACT_SAMPLE_CHUNKS), chunkStartEntries(header.textBytes));
@@ -93,7 +134,14 @@ function storeAsVersion(dir: string, version: 1 | 2): void {
   put('counts', CFILES.counts, new Uint8Array(table.counts.buffer));
   put('lengths', CFILES.lengths, table.lengths);
   put('sampleChunks', CFILES.sampleChunks, new Uint8Array(starts.buffer));
-  put('bits', CFILES.bits, new Uint8Array(plainWords(read(HYBRID_BITS_FILE), blockBitCounts(table, bwtBlocks(header.textBytes, header.blockSymbols))).buffer));
+  put(
+    'bits',
+    CFILES.bits,
+    new Uint8Array(
+      plainWords(read(HYBRID_BITS_FILE), blockBitCounts(table, bwtBlocks(header.textBytes, header.blockSymbols)))
+        .buffer,
+    ),
+  );
   rmSync(path.join(dir, HYBRID_BITS_FILE));
   delete header.files['symbols'];
   rmSync(path.join(dir, CFILES.symbols));
@@ -113,7 +161,10 @@ const refusal = (dir: string): unknown => {
 describe('compressed format versions', () => {
   it('writes version 5 (hybrid wavelet bits with RRR chunks, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
     const dir = await shardWithRate('rate-36', 36);
-    expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({ formatVersion: COMPRESSED_FORMAT_VERSION, sampleRate: 36 });
+    expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({
+      formatVersion: COMPRESSED_FORMAT_VERSION,
+      sampleRate: 36,
+    });
     expect(COMPRESSED_FORMAT_VERSION).toBe(5);
     expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, COMPACT_SAMPLE_CHUNKS, HYBRID_BITS_FILE]));
     expect(readdirSync(dir)).not.toContain(CFILES.bits);
@@ -159,7 +210,9 @@ describe('compressed format versions', () => {
   it('refuses a version it does not read, saying which it reads', async () => {
     const dir = await shardWithRate('v6', 48);
     withVersion(dir, 6);
-    expect(String(refusal(dir))).toMatch(/compressed format version 6, this reader supports 1, 2, 3, 4, 5; rebuild the shard/);
+    expect(String(refusal(dir))).toMatch(
+      /compressed format version 6, this reader supports 1, 2, 3, 4, 5; rebuild the shard/,
+    );
   });
 
   it('still reads version 4 (hybrid bits without RRR chunks) with the same answers, and refuses RRR chunks in it', async () => {

@@ -74,8 +74,16 @@ export const ZSTD_TEXT = 'text.zst';
 /** Each data file's name in a shard of this format version and text codec. */
 export function dataFiles(version: number, codec: TextCodecName = 'brotli'): Partial<Record<DataFile, string>> {
   const text = codec === 'zstd-dict' ? { text: ZSTD_TEXT, textDict: CFILES.textDict } : { text: CFILES.text };
-  const common = { docOffsets: CFILES.docOffsets, ...text, textBlocks: CFILES.textBlocks, bits: CFILES.bits, sampleRows: CFILES.sampleRows, sampleValues: CFILES.sampleValues };
-  if (version >= 4) return { ...common, bits: HYBRID_BITS_FILE, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS };
+  const common = {
+    docOffsets: CFILES.docOffsets,
+    ...text,
+    textBlocks: CFILES.textBlocks,
+    bits: CFILES.bits,
+    sampleRows: CFILES.sampleRows,
+    sampleValues: CFILES.sampleValues,
+  };
+  if (version >= 4)
+    return { ...common, bits: HYBRID_BITS_FILE, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS };
   return version >= 3
     ? { ...common, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS }
     : { ...common, counts: CFILES.counts, lengths: CFILES.lengths, sampleChunks: CFILES.sampleChunks };
@@ -114,7 +122,12 @@ export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Recor
   // Version 3's symbol table has 32 + 3k bytes per block (k distinct bytes): checked when it is decoded.
   return h.formatVersion >= 3
     ? { ...common, sampleChunks: chunkStartsBytes(chunkStartEntries(h.textBytes)) }
-    : { ...common, counts: 2 * ALPHABET * blocks, lengths: ALPHABET * blocks, sampleChunks: 4 * chunkStartEntries(h.textBytes) };
+    : {
+        ...common,
+        counts: 2 * ALPHABET * blocks,
+        lengths: ALPHABET * blocks,
+        sampleChunks: 4 * chunkStartEntries(h.textBytes),
+      };
 }
 
 /** Wavelet-tree blocks of the BWT of T$ (textBytes + 1 rows). */
@@ -141,32 +154,57 @@ export function readCompressedHeader(dir: string): CompressedHeader {
   if (!h || h.magic !== SHARD_MAGIC || h.kind !== COMPRESSED_KIND) fail(`not a compressed shard header`);
   const v = h as Record<keyof CompressedHeader, unknown>;
   if (typeof v.formatVersion !== 'number' || !COMPRESSED_READABLE_VERSIONS.includes(v.formatVersion)) {
-    fail(`compressed format version ${String(v.formatVersion)}, this reader supports ${COMPRESSED_READABLE_VERSIONS.join(', ')}; rebuild the shard`);
+    fail(
+      `compressed format version ${String(v.formatVersion)}, this reader supports ${COMPRESSED_READABLE_VERSIONS.join(', ')}; rebuild the shard`,
+    );
   }
-  if (!isCount(v.textBytes) || !isCount(v.docCount) || v.textBytes > MAX_SHARD_TEXT_BYTES || v.docCount > v.textBytes || (v.docCount === 0) !== (v.textBytes === 0)) {
+  if (
+    !isCount(v.textBytes) ||
+    !isCount(v.docCount) ||
+    v.textBytes > MAX_SHARD_TEXT_BYTES ||
+    v.docCount > v.textBytes ||
+    (v.docCount === 0) !== (v.textBytes === 0)
+  ) {
     fail('textBytes/docCount missing, inconsistent or over the format limit');
   }
   if (v.pointerBytes !== POINTER_BYTES || v.separator !== SEPARATOR) fail('pointerBytes or separator unsupported');
   const codec = v.textCodec as TextCodecName;
   if (!TEXT_CODECS.includes(codec) || (codec !== 'brotli' && (v.formatVersion as number) < ZSTD_DICT_MIN_VERSION)) {
-    fail(`textCodec ${String(v.textCodec)} is not supported by format version ${String(v.formatVersion)} (brotli: every version; zstd-dict: version ${ZSTD_DICT_MIN_VERSION} and later)`);
+    fail(
+      `textCodec ${String(v.textCodec)} is not supported by format version ${String(v.formatVersion)} (brotli: every version; zstd-dict: version ${ZSTD_DICT_MIN_VERSION} and later)`,
+    );
   }
-  if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.textBlockBytes, 1 << 24)) fail('blockSymbols (≤ 2^15) or textBlockBytes is not a supported power of two');
-  const rateOk = v.formatVersion === 1 ? isPow2(v.sampleRate, 1 << 16) : isCount(v.sampleRate) && v.sampleRate >= 2 && v.sampleRate <= 1 << 16;
-  if (!rateOk) fail(`sampleRate ${String(v.sampleRate)} is not supported by format version ${String(v.formatVersion)} (version 1: a power of two up to 2^16; later versions: 2 to 2^16)`);
-  if (!isCount(v.dollarRank) || (v.dollarRank as number) > (v.textBytes as number)) fail('dollarRank missing or out of range');
+  if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.textBlockBytes, 1 << 24))
+    fail('blockSymbols (≤ 2^15) or textBlockBytes is not a supported power of two');
+  const rateOk =
+    v.formatVersion === 1
+      ? isPow2(v.sampleRate, 1 << 16)
+      : isCount(v.sampleRate) && v.sampleRate >= 2 && v.sampleRate <= 1 << 16;
+  if (!rateOk)
+    fail(
+      `sampleRate ${String(v.sampleRate)} is not supported by format version ${String(v.formatVersion)} (version 1: a power of two up to 2^16; later versions: 2 to 2^16)`,
+    );
+  if (!isCount(v.dollarRank) || (v.dollarRank as number) > (v.textBytes as number))
+    fail('dollarRank missing or out of range');
   const files = (v.files ?? {}) as Record<string, Partial<ShardFileInfo> | undefined>;
   const checked = {} as Record<DataFile, ShardFileInfo>;
   for (const [key, name] of Object.entries(dataFiles(v.formatVersion as number, codec)) as [DataFile, string][]) {
     const o = files[key];
-    if (!o || o.name !== name || !isCount(o.bytes) || typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256)) {
+    if (
+      !o ||
+      o.name !== name ||
+      !isCount(o.bytes) ||
+      typeof o.sha256 !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(o.sha256)
+    ) {
       fail(`entry for ${name} is missing or malformed`);
     }
     checked[key] = { name, bytes: o?.bytes as number, sha256: o?.sha256 as string };
   }
   const header = { ...(v as unknown as CompressedHeader), files: checked };
   for (const [key, bytes] of Object.entries(expectedSizes(header)) as [DataFile, number][]) {
-    if (checked[key].bytes !== bytes) fail(`${checked[key].name} recorded as ${checked[key].bytes} bytes, expected ${bytes}`);
+    if (checked[key].bytes !== bytes)
+      fail(`${checked[key].name} recorded as ${checked[key].bytes} bytes, expected ${bytes}`);
   }
   return header;
 }

@@ -19,7 +19,11 @@ export function huffmanLengths(counts: ArrayLike<number>): Uint8Array {
   let leafAt = 0;
   let mergedAt = leaves.length;
   const take = (): number => {
-    if (leafAt < leaves.length && (mergedAt >= weight.length || (weight[leafAt] as number) <= (weight[mergedAt] as number))) return leafAt++;
+    if (
+      leafAt < leaves.length &&
+      (mergedAt >= weight.length || (weight[leafAt] as number) <= (weight[mergedAt] as number))
+    )
+      return leafAt++;
     return mergedAt++;
   };
   for (let k = 1; k < leaves.length; k++) {

@@ -7,7 +7,16 @@ import { POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
 import { readShardInput } from '../shard-input.ts';
 import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from '../types.ts';
 import { buildFm } from './fm-build.ts';
-import { CFILES, COMPRESSED_DEFAULTS, COMPRESSED_FORMAT_VERSION, COMPRESSED_KIND, dataFiles, type CompressedHeader, type CompressedParams, type DataFile } from './format.ts';
+import {
+  CFILES,
+  COMPRESSED_DEFAULTS,
+  COMPRESSED_FORMAT_VERSION,
+  COMPRESSED_KIND,
+  dataFiles,
+  type CompressedHeader,
+  type CompressedParams,
+  type DataFile,
+} from './format.ts';
 import { encodeBlockSymbols, encodeChunkStarts } from './stored-tables.ts';
 import { effectiveTextCodec, packText, TEXT_CODEC_DEFAULTS, type TextCodecParams } from './text-codec.ts';
 
@@ -28,7 +37,11 @@ export function assertLittleEndian(what: string): void {
  * blocks meanwhile (zstd with a dictionary trained on the text, or brotli; on the thread pool), writes every file and the header, then removes `text.bin`.
  * Peak memory: text + 4 × text (the sort) + BWT; see DESIGN.md.
  */
-export async function indexCompressedShard(dir: string, opts: IndexShardOptions = {}, params: CompressedParams = COMPRESSED_DEFAULTS): Promise<ShardFileSet> {
+export async function indexCompressedShard(
+  dir: string,
+  opts: IndexShardOptions = {},
+  params: CompressedParams = COMPRESSED_DEFAULTS,
+): Promise<ShardFileSet> {
   assertLittleEndian(dir);
   const progress = opts.onProgress ?? (() => {});
   const { textFile, size, text, docsRaw, docs } = await readShardInput(dir, progress);
@@ -55,9 +68,18 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
     if (key !== 'docOffsets') await writeAtomically(path.join(dir, name), chunks);
   }
   const header: CompressedHeader = {
-    magic: SHARD_MAGIC, kind: COMPRESSED_KIND, formatVersion: COMPRESSED_FORMAT_VERSION, textBytes: size,
-    docCount: docs.docCount, pointerBytes: POINTER_BYTES, separator: SEPARATOR, blockSymbols: d.blockSymbols,
-    sampleRate: d.sampleRate, dollarRank: parts.dollarRank, textBlockBytes: d.textBlockBytes, textCodec: codec.codec,
+    magic: SHARD_MAGIC,
+    kind: COMPRESSED_KIND,
+    formatVersion: COMPRESSED_FORMAT_VERSION,
+    textBytes: size,
+    docCount: docs.docCount,
+    pointerBytes: POINTER_BYTES,
+    separator: SEPARATOR,
+    blockSymbols: d.blockSymbols,
+    sampleRate: d.sampleRate,
+    dollarRank: parts.dollarRank,
+    textBlockBytes: d.textBlockBytes,
+    textCodec: codec.codec,
     files: files as CompressedHeader['files'],
   };
   const headerBytes = Buffer.from(`${JSON.stringify(header, null, 2)}\n`);
@@ -66,7 +88,10 @@ export async function indexCompressedShard(dir: string, opts: IndexShardOptions 
   await rm(textFile, { force: true });
   progress('done', size, size);
   return {
-    formatVersion: COMPRESSED_FORMAT_VERSION, textBytes: size, docCount: docs.docCount, pointerBytes: POINTER_BYTES,
+    formatVersion: COMPRESSED_FORMAT_VERSION,
+    textBytes: size,
+    docCount: docs.docCount,
+    pointerBytes: POINTER_BYTES,
     files: [info(CFILES.header, [headerBytes]), ...Object.values(files)],
   };
 }
@@ -79,10 +104,19 @@ function textCodecOf(params: CompressedParams): TextCodecParams {
 }
 
 /** Sort and text compression run together on the thread pool; the suffix array is dropped on return. */
-async function sortAndBuild(text: Buffer, d: CompressedParams, codec: TextCodecParams, progress: NonNullable<IndexShardOptions['onProgress']>, signal?: AbortSignal) {
+async function sortAndBuild(
+  text: Buffer,
+  d: CompressedParams,
+  codec: TextCodecParams,
+  progress: NonNullable<IndexShardOptions['onProgress']>,
+  signal?: AbortSignal,
+) {
   progress('sort', 0, text.length);
   // allSettled: if one fails, the other must not keep writing into memory or a folder the caller removes.
-  const [sorted, compressed] = await Promise.allSettled([buildSuffixArray(text), packText(text, d.textBlockBytes, codec)]);
+  const [sorted, compressed] = await Promise.allSettled([
+    buildSuffixArray(text),
+    packText(text, d.textBlockBytes, codec),
+  ]);
   if (sorted.status === 'rejected') throw sorted.reason;
   if (compressed.status === 'rejected') throw compressed.reason;
   const saBytes = sorted.value;
@@ -90,7 +124,10 @@ async function sortAndBuild(text: Buffer, d: CompressedParams, codec: TextCodecP
   progress('sort', text.length, text.length);
   progress('build-fm', 0, text.length);
   signal?.throwIfAborted();
-  const { parts, samples } = await buildFm(text, new Int32Array(saBytes.buffer, saBytes.byteOffset, text.length), { ...d, signal });
+  const { parts, samples } = await buildFm(text, new Int32Array(saBytes.buffer, saBytes.byteOffset, text.length), {
+    ...d,
+    signal,
+  });
   progress('build-fm', text.length, text.length);
   return { parts, samples, packed };
 }

@@ -1,7 +1,12 @@
 import { SORT_BYTES_PER_TEXT_BYTE } from '../../suffix-array/index.ts';
 import type { IndexKind } from '../index-kind.ts';
 import { defaultReadWholeFileOptions } from '../whole-file.ts';
-import { COMPRESSED_FORMAT_VERSION, COMPRESSED_KIND, COMPRESSED_READABLE_VERSIONS, readCompressedHeader } from './format.ts';
+import {
+  COMPRESSED_FORMAT_VERSION,
+  COMPRESSED_KIND,
+  COMPRESSED_READABLE_VERSIONS,
+  readCompressedHeader,
+} from './format.ts';
 import { indexCompressedShard } from './indexer.ts';
 import { openCompressedShard } from './open.ts';
 

@@ -3,13 +3,37 @@ import { addonWith } from '../../suffix-array/index.ts';
 /** The build passes in `native/fm_build.c` (see the comment at its top for what each writes). */
 export interface FmBuildAddon {
   fmBwtRows(
-    text: Uint8Array, sa: Int32Array, bwt: Uint8Array, from: number, to: number, rate: number, width: number,
-    chunkStart: Uint32Array, rowLow: Uint8Array, values: Uint32Array, state: Float64Array,
+    text: Uint8Array,
+    sa: Int32Array,
+    bwt: Uint8Array,
+    from: number,
+    to: number,
+    rate: number,
+    width: number,
+    chunkStart: Uint32Array,
+    rowLow: Uint8Array,
+    values: Uint32Array,
+    state: Float64Array,
   ): void;
-  fmBlockCounts(bwt: Uint8Array, rows: number, blockSymbols: number, fromBlock: number, toBlock: number, counts: Uint16Array): void;
+  fmBlockCounts(
+    bwt: Uint8Array,
+    rows: number,
+    blockSymbols: number,
+    fromBlock: number,
+    toBlock: number,
+    counts: Uint16Array,
+  ): void;
   fmFillBlock(
-    bwt: Uint8Array, from: number, to: number, lengths: Uint8Array, path: Uint32Array, child0: Int32Array,
-    child1: Int32Array, cursor: Uint32Array, words: Uint32Array, base: number,
+    bwt: Uint8Array,
+    from: number,
+    to: number,
+    lengths: Uint8Array,
+    path: Uint32Array,
+    child0: Int32Array,
+    child1: Int32Array,
+    cursor: Uint32Array,
+    words: Uint32Array,
+    base: number,
   ): void;
 }
 

@@ -27,7 +27,10 @@ interface Built {
 async function build(text: Uint8Array, blockSymbols: number, sampleRate: number): Promise<Built> {
   const sorted = await buildSuffixArray(text);
   const sa = new Int32Array(sorted.buffer.slice(sorted.byteOffset, sorted.byteOffset + 4 * text.length));
-  const built = await buildFm(text, new Int32Array(sorted.buffer, sorted.byteOffset, text.length), { blockSymbols, sampleRate });
+  const built = await buildFm(text, new Int32Array(sorted.buffer, sorted.byteOffset, text.length), {
+    blockSymbols,
+    sampleRate,
+  });
   const fm = new FmIndex(built.parts);
   const s = built.samples;
   const samples = new SaSamples(s.chunkStart, s.rowLow, s.values, sampleRate, text.length);
@@ -100,18 +103,26 @@ describe('native locate (native/fm_locate.c)', () => {
 
   it('searches exactly as the TypeScript backward search, for present, absent and any-byte queries', async () => {
     await fc.assert(
-      fc.asyncProperty(text, params, fc.array(fc.uint8Array({ minLength: 0, maxLength: 8 }), { maxLength: 10 }), async (t, p, extra) => {
-        const { fm, native } = await build(t, p.blockSymbols, p.sampleRate);
-        // Substrings of the text (present) plus arbitrary bytes (mostly absent).
-        const queries = [...Array.from({ length: 10 }, (_, k) => t.subarray(k % t.length, (k % t.length) + 1 + (k % 6))), ...extra];
-        for (const q of queries) {
-          const found = fm.search(q);
-          expect(native.search(q)).toEqual(found);
-          // count stops at the first empty interval; the count is still the interval's size.
-          expect(fm.count(q)).toBe(found.ep - found.sp);
-          expect(native.count(q)).toBe(found.ep - found.sp);
-        }
-      }),
+      fc.asyncProperty(
+        text,
+        params,
+        fc.array(fc.uint8Array({ minLength: 0, maxLength: 8 }), { maxLength: 10 }),
+        async (t, p, extra) => {
+          const { fm, native } = await build(t, p.blockSymbols, p.sampleRate);
+          // Substrings of the text (present) plus arbitrary bytes (mostly absent).
+          const queries = [
+            ...Array.from({ length: 10 }, (_, k) => t.subarray(k % t.length, (k % t.length) + 1 + (k % 6))),
+            ...extra,
+          ];
+          for (const q of queries) {
+            const found = fm.search(q);
+            expect(native.search(q)).toEqual(found);
+            // count stops at the first empty interval; the count is still the interval's size.
+            expect(fm.count(q)).toBe(found.ep - found.sp);
+            expect(native.count(q)).toBe(found.ep - found.sp);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -126,25 +137,30 @@ describe('native locate (native/fm_locate.c)', () => {
 
   it('never reads outside the arrays of a damaged index: every answer is −1 or a text position', async () => {
     await fc.assert(
-      fc.asyncProperty(text, params, fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 20 }), async (t, p, flips) => {
-        const { fm, native } = await build(t, p.blockSymbols, p.sampleRate);
-        const a = fm.arrays();
-        // Damage the rank directory and the bits in place (the locator reads these very arrays): offsets and
-        // headers that lead anywhere, run boundaries out of order.
-        for (const [at, bits] of flips) {
-          if (at % 2 === 0) a.dir[at % a.dir.length] = bits;
-          else if (a.stream.length > 0) a.stream[at % a.stream.length] = bits & 255;
-        }
-        for (let row = 1; row <= t.length; row++) {
-          const pos = native.position(row);
-          expect(Number.isInteger(pos) && pos >= -1 && pos < t.length).toBe(true);
-        }
-        // A search over damaged bits gives an interval inside the rows, or undefined: never a wild read.
-        const found = native.search(t.subarray(0, 3));
-        if (found !== undefined) expect(found.sp >= 0 && found.sp <= found.ep && found.ep <= t.length + 1).toBe(true);
-        const rows = native.count(t.subarray(0, 3));
-        expect(Number.isInteger(rows) && rows >= -1 && rows <= t.length + 1).toBe(true);
-      }),
+      fc.asyncProperty(
+        text,
+        params,
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 20 }),
+        async (t, p, flips) => {
+          const { fm, native } = await build(t, p.blockSymbols, p.sampleRate);
+          const a = fm.arrays();
+          // Damage the rank directory and the bits in place (the locator reads these very arrays): offsets and
+          // headers that lead anywhere, run boundaries out of order.
+          for (const [at, bits] of flips) {
+            if (at % 2 === 0) a.dir[at % a.dir.length] = bits;
+            else if (a.stream.length > 0) a.stream[at % a.stream.length] = bits & 255;
+          }
+          for (let row = 1; row <= t.length; row++) {
+            const pos = native.position(row);
+            expect(Number.isInteger(pos) && pos >= -1 && pos < t.length).toBe(true);
+          }
+          // A search over damaged bits gives an interval inside the rows, or undefined: never a wild read.
+          const found = native.search(t.subarray(0, 3));
+          if (found !== undefined) expect(found.sp >= 0 && found.sp <= found.ep && found.ep <= t.length + 1).toBe(true);
+          const rows = native.count(t.subarray(0, 3));
+          expect(Number.isInteger(rows) && rows >= -1 && rows <= t.length + 1).toBe(true);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -163,7 +179,9 @@ describe('native locate (native/fm_locate.c)', () => {
     // The same chunks, each plain with every bit overwritten: well formed, so open's checks pass; wrong bits.
     let chunks = 0;
     for (let at = 0; at < stored.length; chunks++) at += chunkBytes(stored, at, true);
-    const damaged = Buffer.concat(Array.from({ length: chunks }, () => Buffer.from([PLAIN, ...new Array<number>(32).fill(0xa5)])));
+    const damaged = Buffer.concat(
+      Array.from({ length: chunks }, () => Buffer.from([PLAIN, ...new Array<number>(32).fill(0xa5)])),
+    );
     writeFileSync(bits, damaged);
     const headerFile = path.join(dir, 'header.json');
     const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { files: { bits: { bytes: number } } };

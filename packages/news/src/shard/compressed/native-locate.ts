@@ -8,10 +8,23 @@ type FmHandle = { readonly __fmHandle: unique symbol };
 /** The locate walk in `native/fm_locate.c` (see the comment at its top). */
 interface FmLocateAddon {
   fmOpenRrr(
-    blockInfo: Int32Array, nodes: Int32Array, dir: Uint32Array, stream: Uint8Array, occ: Uint32Array, below: Float64Array,
-    sampleChunks: Uint32Array, sampleRows: Uint8Array, sampleValues: Uint32Array,
-    lens: Uint8Array, paths: Uint32Array, totals: Float64Array,
-    rows: number, logBlock: number, dollar: number, rate: number, valueBits: number,
+    blockInfo: Int32Array,
+    nodes: Int32Array,
+    dir: Uint32Array,
+    stream: Uint8Array,
+    occ: Uint32Array,
+    below: Float64Array,
+    sampleChunks: Uint32Array,
+    sampleRows: Uint8Array,
+    sampleValues: Uint32Array,
+    lens: Uint8Array,
+    paths: Uint32Array,
+    totals: Float64Array,
+    rows: number,
+    logBlock: number,
+    dollar: number,
+    rate: number,
+    valueBits: number,
   ): FmHandle;
   fmSearch(handle: FmHandle, query: Uint8Array, out: Float64Array): void;
   fmCount(handle: FmHandle, query: Uint8Array): number;
@@ -22,9 +35,15 @@ interface FmLocateAddon {
 function isFmLocateAddon(addon: object): addon is FmLocateAddon {
   // fmOpenRrr (hybrid bits with format 5's RRR chunks; fmOpenHybrid before it knew no RRR chunk, and fmOpen before
   // that walked plain bits): an addon built before it must not be handed these arrays, the reader walks in TypeScript.
-  return 'fmOpenRrr' in addon && typeof addon.fmOpenRrr === 'function' && 'fmSearch' in addon && typeof addon.fmSearch === 'function' && 'fmCount' in addon && typeof addon.fmCount === 'function';
+  return (
+    'fmOpenRrr' in addon &&
+    typeof addon.fmOpenRrr === 'function' &&
+    'fmSearch' in addon &&
+    typeof addon.fmSearch === 'function' &&
+    'fmCount' in addon &&
+    typeof addon.fmCount === 'function'
+  );
 }
-
 
 /**
  * A shard's locate walk and backward search in C over the arrays FmIndex and SaSamples already hold (no copy): one
@@ -47,8 +66,23 @@ export class NativeLocator {
     if (addon === undefined) return undefined;
     const a = fm.arrays();
     const handle = addon.fmOpenRrr(
-      a.blockInfo, a.nodes, a.dir, a.stream, a.occ, a.below, samples.chunkStart, samples.rowLow, samples.values,
-      a.lens, a.paths, a.totals, a.rows, a.logBlock, a.dollar, samples.rate, samples.width,
+      a.blockInfo,
+      a.nodes,
+      a.dir,
+      a.stream,
+      a.occ,
+      a.below,
+      samples.chunkStart,
+      samples.rowLow,
+      samples.values,
+      a.lens,
+      a.paths,
+      a.totals,
+      a.rows,
+      a.logBlock,
+      a.dollar,
+      samples.rate,
+      samples.width,
     );
     return new NativeLocator(addon, handle);
   }

@@ -5,7 +5,14 @@ import { ShardFormatError } from '../errors.ts';
 import { checkShardFileSizes } from '../format.ts';
 import type { ShardOpenMode, ShardReader } from '../types.ts';
 import { FmIndex } from './fm-index.ts';
-import { bwtBlocks, CFILES, chunkStartEntries, readCompressedHeader, type CompressedHeader, type DataFile } from './format.ts';
+import {
+  bwtBlocks,
+  CFILES,
+  chunkStartEntries,
+  readCompressedHeader,
+  type CompressedHeader,
+  type DataFile,
+} from './format.ts';
 import { assertLittleEndian } from './indexer.ts';
 import { NativeLocator } from './native-locate.ts';
 import { CompressedShardReader } from './reader.ts';
@@ -13,7 +20,12 @@ import { SaSamples } from './sa-samples.ts';
 import { chunkStartsProblem, decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
 import { TextBlocks, type BlockSource } from './text-blocks.ts';
 import { blockDecoder } from './text-codec.ts';
-import { defaultReadWholeFileOptions, readFileBuffer, readFileTyped, type ReadWholeFileOptions } from '../whole-file.ts';
+import {
+  defaultReadWholeFileOptions,
+  readFileBuffer,
+  readFileTyped,
+  type ReadWholeFileOptions,
+} from '../whole-file.ts';
 
 /** f(), with any error it throws reported as a ShardFormatError of `file`. */
 function guarded<T>(file: string, f: () => T): T {
@@ -25,37 +37,77 @@ function guarded<T>(file: string, f: () => T): T {
 }
 
 /** Per block, 256 symbol counts and 256 code lengths: stored as they lie (versions 1–2) or compactly (3). */
-function blockSymbols(header: CompressedHeader, file: (key: DataFile) => string, read: ReadWholeFileOptions): { counts: Uint16Array; lengths: Uint8Array } {
-  if (header.formatVersion < 3) return { counts: readFileTyped(file('counts'), Uint16Array, read), lengths: readFileBuffer(file('lengths'), read) };
+function blockSymbols(
+  header: CompressedHeader,
+  file: (key: DataFile) => string,
+  read: ReadWholeFileOptions,
+): { counts: Uint16Array; lengths: Uint8Array } {
+  if (header.formatVersion < 3)
+    return { counts: readFileTyped(file('counts'), Uint16Array, read), lengths: readFileBuffer(file('lengths'), read) };
   const name = file('symbols');
-  return guarded(name, () => decodeBlockSymbols(readFileBuffer(name, read), bwtBlocks(header.textBytes, header.blockSymbols)));
+  return guarded(name, () =>
+    decodeBlockSymbols(readFileBuffer(name, read), bwtBlocks(header.textBytes, header.blockSymbols)),
+  );
 }
 
 /** The samples' chunk starts, checked: a walk trusts them to bound its reads of the sample rows. */
-function chunkStarts(header: CompressedHeader, file: (key: DataFile) => string, read: ReadWholeFileOptions): Uint32Array {
+function chunkStarts(
+  header: CompressedHeader,
+  file: (key: DataFile) => string,
+  read: ReadWholeFileOptions,
+): Uint32Array {
   const name = file('sampleChunks');
   return guarded(name, () => {
     const entries = chunkStartEntries(header.textBytes);
-    const starts = header.formatVersion < 3 ? readFileTyped(name, Uint32Array, read) : decodeChunkStarts(readFileBuffer(name, read), entries);
+    const starts =
+      header.formatVersion < 3
+        ? readFileTyped(name, Uint32Array, read)
+        : decodeChunkStarts(readFileBuffer(name, read), entries);
     const problem = chunkStartsProblem(starts, Math.ceil(header.textBytes / header.sampleRate));
     if (problem !== undefined) throw new RangeError(problem);
     return starts;
   });
 }
 
-const shardFile = (dir: string, header: CompressedHeader) => (key: DataFile): string => path.join(dir, header.files[key]?.name ?? CFILES[key]);
+const shardFile =
+  (dir: string, header: CompressedHeader) =>
+  (key: DataFile): string =>
+    path.join(dir, header.files[key]?.name ?? CFILES[key]);
 
 /**
  * The FM-index and SA samples of a shard whose header (and file sizes) were checked: fresh arrays on each call,
  * each file read in slices of `read.chunkBytes` (no 2 GiB limit of one read).
  */
-export function loadFmParts(dir: string, header: CompressedHeader, read: ReadWholeFileOptions = defaultReadWholeFileOptions): { fm: FmIndex; samples: SaSamples } {
+export function loadFmParts(
+  dir: string,
+  header: CompressedHeader,
+  read: ReadWholeFileOptions = defaultReadWholeFileOptions,
+): { fm: FmIndex; samples: SaSamples } {
   const file = shardFile(dir, header);
   // Version 4 stores the bits in hybrid chunks (5: with RRR chunks); older versions' plain words are converted on open.
-  const bits = header.formatVersion >= 4 ? { hybrid: readFileBuffer(file('bits'), read), rrr: header.formatVersion >= 5 } : { words: readFileTyped(file('bits'), Uint32Array, read) };
+  const bits =
+    header.formatVersion >= 4
+      ? { hybrid: readFileBuffer(file('bits'), read), rrr: header.formatVersion >= 5 }
+      : { words: readFileTyped(file('bits'), Uint32Array, read) };
   const table = blockSymbols(header, file, read);
-  const fm = guarded(file('bits'), () => new FmIndex({ textBytes: header.textBytes, blockSymbols: header.blockSymbols, dollarRank: header.dollarRank, ...table, bits }));
-  const samples = new SaSamples(chunkStarts(header, file, read), readFileBuffer(file('sampleRows'), read), readFileTyped(file('sampleValues'), Uint32Array, read), header.sampleRate, header.textBytes);
+  const fm = guarded(
+    file('bits'),
+    () =>
+      new FmIndex({
+        textBytes: header.textBytes,
+        blockSymbols: header.blockSymbols,
+        dollarRank: header.dollarRank,
+        ...table,
+        bits,
+      }),
+  );
+  const samples = new SaSamples(
+    chunkStarts(header, file, read),
+    readFileBuffer(file('sampleRows'), read),
+    readFileTyped(file('sampleValues'), Uint32Array, read),
+    header.sampleRate,
+    header.textBytes,
+  );
   return { fm, samples };
 }
 
@@ -63,18 +115,33 @@ export function loadFmParts(dir: string, header: CompressedHeader, read: ReadWho
  * Opens a compressed shard. Both modes keep the FM-index, samples and document table in RAM (they are the
  * small part, ≈ 0.5 × text); 'disk' reads the compressed text blocks by positional reads instead of loading them.
  */
-export function openCompressedShard(dir: string, mode: ShardOpenMode, read: ReadWholeFileOptions = defaultReadWholeFileOptions): ShardReader {
+export function openCompressedShard(
+  dir: string,
+  mode: ShardOpenMode,
+  read: ReadWholeFileOptions = defaultReadWholeFileOptions,
+): ShardReader {
   assertLittleEndian(dir);
-  if (mode !== 'memory' && mode !== 'disk') throw new TypeError(`openShard: mode must be 'memory' or 'disk', got ${String(mode)}`);
+  if (mode !== 'memory' && mode !== 'disk')
+    throw new TypeError(`openShard: mode must be 'memory' or 'disk', got ${String(mode)}`);
   const header = readCompressedHeader(dir);
   checkShardFileSizes(dir, header);
   const file = shardFile(dir, header);
   const docs = new DocTable(readFileBuffer(file('docOffsets'), read), header.textBytes, file('docOffsets'));
   const { fm, samples } = loadFmParts(dir, header, read);
   const fd = mode === 'disk' ? openSync(file('text'), 'r') : undefined;
-  const source: BlockSource = fd === undefined ? { kind: 'memory', bytes: readFileBuffer(file('text'), read) } : { kind: 'disk', fd };
+  const source: BlockSource =
+    fd === undefined ? { kind: 'memory', bytes: readFileBuffer(file('text'), read) } : { kind: 'disk', fd };
   const dictionary = header.textCodec === 'zstd-dict' ? readFileBuffer(file('textDict'), read) : Buffer.alloc(0);
   const decode = guarded(file('text'), () => blockDecoder(header.textCodec, dictionary));
-  const text = new TextBlocks(source, readFileBuffer(file('textBlocks'), read), header.textBytes, header.textBlockBytes, file('textBlocks'), header.files.text.bytes, decode, header.files.text.name);
+  const text = new TextBlocks(
+    source,
+    readFileBuffer(file('textBlocks'), read),
+    header.textBytes,
+    header.textBlockBytes,
+    file('textBlocks'),
+    header.files.text.bytes,
+    decode,
+    header.files.text.name,
+  );
   return new CompressedShardReader(fm, samples, text, docs, fd, NativeLocator.open(fm, samples));
 }

@@ -4,16 +4,27 @@ import { blockChunks, blockWords, encodeHybrid, PLAIN, RankBits } from './rank-b
 import { RRR } from './rrr-chunk.ts';
 
 /** Blocks of bits made of runs (as a news BWT's wavelet nodes are) mixed with noise, in the plain layout. */
-const blocksOfBits = fc.array(
-  fc.array(fc.oneof(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 600 })), fc.tuple(fc.boolean(), fc.constant(1))), { maxLength: 60 }),
-  { minLength: 1, maxLength: 6 },
-).map((blocks) => blocks.map((runs) => runs.flatMap(([bit, n]) => new Array<number>(n).fill(bit ? 1 : 0))));
+const blocksOfBits = fc
+  .array(
+    fc.array(
+      fc.oneof(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 600 })), fc.tuple(fc.boolean(), fc.constant(1))),
+      { maxLength: 60 },
+    ),
+    { minLength: 1, maxLength: 6 },
+  )
+  .map((blocks) => blocks.map((runs) => runs.flatMap(([bit, n]) => new Array<number>(n).fill(bit ? 1 : 0))));
 
 /** Blocks of biased noise (ones with probability 1/16 to 1/2, or zeros so): dense chunks, the RRR form's case. */
-const biasedBlocks = fc.array(
-  fc.tuple(fc.integer({ min: 2, max: 16 }), fc.boolean(), fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 1, maxLength: 1200 })),
-  { minLength: 1, maxLength: 4 },
-).map((blocks) => blocks.map(([odds, flip, noise]) => noise.map((v) => ((v % odds === 0) !== flip ? 1 : 0))));
+const biasedBlocks = fc
+  .array(
+    fc.tuple(
+      fc.integer({ min: 2, max: 16 }),
+      fc.boolean(),
+      fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 1, maxLength: 1200 }),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((blocks) => blocks.map(([odds, flip, noise]) => noise.map((v) => ((v % odds === 0) !== flip ? 1 : 0))));
 
 /** Checks every rank and bit of `blocks` against a naive count, through RankBits over their hybrid stream. */
 function expectRanks(bits: RankBits, blocks: number[][]): void {
@@ -50,7 +61,15 @@ function plain(blocks: number[][]): Uint32Array {
 describe('RankBits over hybrid chunks (format 4; RRR chunks since 5)', () => {
   it('gives every rank and bit of plain bits, whichever form each chunk took', () => {
     fc.assert(
-      fc.property(blocksOfBits, (blocks) => expectRanks(RankBits.fromWords(plain(blocks), blocks.map((b) => b.length)), blocks)),
+      fc.property(blocksOfBits, (blocks) =>
+        expectRanks(
+          RankBits.fromWords(
+            plain(blocks),
+            blocks.map((b) => b.length),
+          ),
+          blocks,
+        ),
+      ),
       { numRuns: 60 },
     );
   });
@@ -73,7 +92,9 @@ describe('RankBits over hybrid chunks (format 4; RRR chunks since 5)', () => {
     expect(encodeHybrid(plain(sparse), [256]).length).toBe(1 + 22 + 1);
     expect(encodeHybrid(plain(sparse), [256], false).length).toBe(1 + 32 + 1);
     // 10 ones per 32 bits: RRR 6 + 8 × 26 bits = 32 bytes saves nothing, so it stays plain
-    const denser = [Array.from({ length: 256 }, (_, i) => ([0, 3, 6, 9, 12, 15, 18, 21, 24, 27].includes(i % 32) ? 1 : 0))];
+    const denser = [
+      Array.from({ length: 256 }, (_, i) => ([0, 3, 6, 9, 12, 15, 18, 21, 24, 27].includes(i % 32) ? 1 : 0)),
+    ];
     expect(headers(encodeHybrid(plain(denser), [256]), 2)[0]).toBe(PLAIN);
     // noise at one half: RRR would take 6 + 8 × 30 bits = 36 bytes, so it stays plain
     const noise = [Array.from({ length: 256 }, (_, i) => (i * 2654435761) >>> 31)];
@@ -104,7 +125,9 @@ describe('RankBits over hybrid chunks (format 4; RRR chunks since 5)', () => {
     // class 33 in the first sub-block (6 bits: 33 = 0b100001)
     expect(() => new RankBits(Uint8Array.from([RRR, 33, 0, 0, 0, 0, 0]), [1], true)).toThrow(/malformed RRR/);
     // class 1 with offset 32 (≥ C(32, 1)): 5 offset bits cannot hold it, so class 2 (offset bits 9) with offset 496 = C(32, 2)
-    expect(() => new RankBits(Uint8Array.from([RRR, 2, 0, 0, 0, 0, 0, 496 & 255, 496 >> 8]), [1], true)).toThrow(/malformed RRR/);
+    expect(() => new RankBits(Uint8Array.from([RRR, 2, 0, 0, 0, 0, 0, 496 & 255, 496 >> 8]), [1], true)).toThrow(
+      /malformed RRR/,
+    );
     expect(() => new RankBits(stream.subarray(0, stream.length - 1), [1], true)).toThrow(/malformed RRR/);
   });
 });

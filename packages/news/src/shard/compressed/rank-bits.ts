@@ -185,15 +185,21 @@ export class RankBits {
       for (let n = blockChunkCounts[b] as number; n > 0; n--, j++) {
         if (at >= stream.length) throw new RangeError(`the wavelet bits end after ${j} of ${chunks} chunks`);
         const header = stream[at] as number;
-        if (header !== PLAIN && header > 2 * PLAIN_BYTES - 1 && !(rrr && header === RRR)) throw new RangeError(`chunk ${j} has header ${header}`);
+        if (header !== PLAIN && header > 2 * PLAIN_BYTES - 1 && !(rrr && header === RRR))
+          throw new RangeError(`chunk ${j} has header ${header}`);
         const bytes = chunkBytes(stream, at, rrr);
-        if (bytes < 0) throw new RangeError(header === RRR ? `chunk ${j} is a malformed RRR chunk` : `chunk ${j} runs past the end of the wavelet bits`);
+        if (bytes < 0)
+          throw new RangeError(
+            header === RRR ? `chunk ${j} is a malformed RRR chunk` : `chunk ${j} runs past the end of the wavelet bits`,
+          );
         at++;
         const size = bytes - 1;
         for (let i = 1; header < PLAIN_BYTES * 2 && i < size; i++) {
-          if ((stream[at + i] as number) <= (stream[at + i - 1] as number)) throw new RangeError(`chunk ${j}'s run boundaries do not increase`);
+          if ((stream[at + i] as number) <= (stream[at + i - 1] as number))
+            throw new RangeError(`chunk ${j}'s run boundaries do not increase`);
         }
-        if (header < PLAIN_BYTES * 2 && size > 0 && stream[at] === 0) throw new RangeError(`chunk ${j} has a run boundary at 0`);
+        if (header < PLAIN_BYTES * 2 && size > 0 && stream[at] === 0)
+          throw new RangeError(`chunk ${j} has a run boundary at 0`);
         if (ones >= MAX_ONES) throw new RangeError(`block ${b} has too many ones`);
         this.dir[2 * j] = at;
         this.dir[2 * j + 1] = (ones | (header << 24)) >>> 0;
@@ -202,7 +208,8 @@ export class RankBits {
         at += size;
       }
     }
-    if (at !== stream.length) throw new RangeError(`the wavelet bits hold ${stream.length - at} bytes past their last chunk`);
+    if (at !== stream.length)
+      throw new RangeError(`the wavelet bits hold ${stream.length - at} bytes past their last chunk`);
   }
 
   /** The hybrid form of plain-layout bits (format versions 1–3, and the builder's output). */
@@ -219,6 +226,8 @@ export class RankBits {
   rankBit(base: number, bit: number): number {
     const j = base + (bit >>> 8);
     const entry = this.dir[2 * j + 1] as number;
-    return (((entry & (MAX_ONES - 1)) << 1) + chunkRankBit(this.stream, this.dir[2 * j] as number, entry >>> 24, bit & 255));
+    return (
+      ((entry & (MAX_ONES - 1)) << 1) + chunkRankBit(this.stream, this.dir[2 * j] as number, entry >>> 24, bit & 255)
+    );
   }
 }

@@ -64,7 +64,8 @@ export class CompressedShardReader extends ShardReaderBase {
     if (!Number.isInteger(rank) || rank < 0 || rank >= n) throw new RangeError(`rank ${rank} is outside [0, ${n})`);
     if (this.native === undefined) return walkToSample(this.fm, this.samples, rank + 1);
     const pos = this.native.position(rank + 1);
-    if (pos < 0) throw new ShardFormatError('fm-bits.u32', `locate of rank ${rank} left the index: the shard is damaged`);
+    if (pos < 0)
+      throw new ShardFormatError('fm-bits.u32', `locate of rank ${rank} left the index: the shard is damaged`);
     return pos;
   }
 }

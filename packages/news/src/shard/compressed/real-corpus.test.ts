@@ -50,18 +50,19 @@ describe.skipIf(!available)('the compressed kind on real news (10kGNAD + fundus 
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('gives the SA kind\'s rank interval for 3,000 text substrings, random byte strings and absent queries', () => {
+  it("gives the SA kind's rank interval for 3,000 text substrings, random byte strings and absent queries", () => {
     const rnd = random(7);
     const queries: Buffer[] = [];
     for (let k = 0; k < 2000; k++) {
       const at = Math.floor(rnd() * text.length);
       queries.push(text.subarray(at, at + 1 + Math.floor(rnd() * 40)));
     }
-    for (let k = 0; k < 1000; k++) queries.push(Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => Math.floor(rnd() * 256))));
+    for (let k = 0; k < 1000; k++)
+      queries.push(Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => Math.floor(rnd() * 256))));
     for (const q of queries) expect([...q, fm.find(q)]).toEqual([...q, sa.find(q)]);
   });
 
-  it('keeps every byte value 0x00–0xFF and every byte pair present searchable, with the SA kind\'s intervals', () => {
+  it("keeps every byte value 0x00–0xFF and every byte pair present searchable, with the SA kind's intervals", () => {
     for (let c = 0; c < 256; c++) {
       const q = Buffer.from([c]);
       expect([c, fm.find(q)]).toEqual([c, sa.find(q)]);

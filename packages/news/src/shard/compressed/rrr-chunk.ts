@@ -19,7 +19,8 @@ const CLASSES_BYTES = (SUBS * CLASS_BITS) / 8;
 export const BINOM = new Uint32Array(33 * 33);
 for (let n = 0; n <= 32; n++) {
   BINOM[n * 33] = 1;
-  for (let k = 1; k <= n; k++) BINOM[n * 33 + k] = (BINOM[(n - 1) * 33 + k - 1] as number) + (n > k ? (BINOM[(n - 1) * 33 + k] as number) : 0);
+  for (let k = 1; k <= n; k++)
+    BINOM[n * 33 + k] = (BINOM[(n - 1) * 33 + k - 1] as number) + (n > k ? (BINOM[(n - 1) * 33 + k] as number) : 0);
 }
 /** Offset bits of a 32-bit sub-block of each class. */
 export const OFFSET_BITS = Uint8Array.from({ length: 33 }, (_, k) => {
@@ -37,7 +38,8 @@ function readBits(stream: Uint8Array, off: number, bit: number, width: number): 
   return Math.floor(v / 2 ** (bit & 7)) % 2 ** width;
 }
 
-const classOf = (stream: Uint8Array, off: number, s: number): number => readBits(stream, off, s * CLASS_BITS, CLASS_BITS);
+const classOf = (stream: Uint8Array, off: number, s: number): number =>
+  readBits(stream, off, s * CLASS_BITS, CLASS_BITS);
 
 /** Payload bytes of the RRR chunk at `off`, or −1 when a class is over 32 or an offset out of its range. */
 export function rrrPayloadBytes(stream: Uint8Array, off: number): number {
@@ -60,7 +62,7 @@ export function rrrPayloadBytes(stream: Uint8Array, off: number): number {
 
 /** Writes the low `width` (≤ 31) bits of `value` into `out` from bit `at` on (LSB first; `out` zeroed). */
 function putBits(out: Uint8Array, at: number, value: number, width: number): void {
-  for (let rem = width; rem > 0; ) {
+  for (let rem = width; rem > 0;) {
     const shift = at & 7;
     const take = Math.min(8 - shift, rem);
     out[at >>> 3]! |= (value & ((1 << take) - 1)) << shift;

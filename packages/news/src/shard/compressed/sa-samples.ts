@@ -85,8 +85,16 @@ export class SaSampleWriter implements SampleArrays {
   private next = 0;
   private chunk = 0;
 
-  constructor(rows: number, textBytes: number, readonly rate: number) {
-    ({ chunkStart: this.chunkStart, rowLow: this.rowLow, values: this.values } = allocateSamples(rows, textBytes, rate));
+  constructor(
+    rows: number,
+    textBytes: number,
+    readonly rate: number,
+  ) {
+    ({
+      chunkStart: this.chunkStart,
+      rowLow: this.rowLow,
+      values: this.values,
+    } = allocateSamples(rows, textBytes, rate));
     this.width = valueBits(textBytes, rate);
   }
 

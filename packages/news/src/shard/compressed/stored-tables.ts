@@ -57,7 +57,8 @@ export function decodeBlockSymbols(bytes: Uint8Array, blocks: number): { counts:
     let k = 0;
     for (let i = 0; i < BITMAP_BYTES; i++) k += popcount8(bytes[at + i] as number);
     const end = at + BITMAP_BYTES + 3 * k;
-    if (k === 0 || end > bytes.length) throw new RangeError(`block ${b} of the symbol table is ${k === 0 ? 'empty' : 'cut short'}`);
+    if (k === 0 || end > bytes.length)
+      throw new RangeError(`block ${b} of the symbol table is ${k === 0 ? 'empty' : 'cut short'}`);
     let len = at + BITMAP_BYTES;
     let cnt = len + k;
     for (let c = 0; c < ALPHABET; c++) {
@@ -70,7 +71,8 @@ export function decodeBlockSymbols(bytes: Uint8Array, blocks: number): { counts:
     }
     at = end;
   }
-  if (at !== bytes.length) throw new RangeError(`the symbol table has ${bytes.length - at} bytes after its ${blocks} blocks`);
+  if (at !== bytes.length)
+    throw new RangeError(`the symbol table has ${bytes.length - at} bytes after its ${blocks} blocks`);
   return { counts, lengths };
 }
 
@@ -100,11 +102,13 @@ export function encodeChunkStarts(starts: Uint32Array): Buffer {
 
 /** Expands `entries` chunk starts from their version-3 encoding (its size is checked against the header first). */
 export function decodeChunkStarts(bytes: Uint8Array, entries: number): Uint32Array {
-  if (bytes.length !== chunkStartsBytes(entries)) throw new RangeError(`the chunk starts take ${bytes.length} bytes, expected ${chunkStartsBytes(entries)}`);
+  if (bytes.length !== chunkStartsBytes(entries))
+    throw new RangeError(`the chunk starts take ${bytes.length} bytes, expected ${chunkStartsBytes(entries)}`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const supers = Math.ceil(entries / 256);
   const starts = new Uint32Array(entries);
-  for (let j = 0; j < entries; j++) starts[j] = view.getUint32(4 * (j >>> 8), true) + view.getUint16(4 * supers + 2 * j, true);
+  for (let j = 0; j < entries; j++)
+    starts[j] = view.getUint32(4 * (j >>> 8), true) + view.getUint16(4 * supers + 2 * j, true);
   return starts;
 }
 
@@ -114,7 +118,9 @@ export function decodeChunkStarts(bytes: Uint8Array, entries: number): Uint32Arr
  */
 export function chunkStartsProblem(starts: Uint32Array, samples: number): string | undefined {
   if (starts.length === 0 || starts[0] !== 0) return 'the first chunk does not start at sample 0';
-  for (let j = 1; j < starts.length; j++) if ((starts[j] as number) < (starts[j - 1] as number)) return `chunk ${j} starts before chunk ${j - 1}`;
-  if (starts[starts.length - 1] !== samples) return `the chunks hold ${String(starts[starts.length - 1])} samples, expected ${samples}`;
+  for (let j = 1; j < starts.length; j++)
+    if ((starts[j] as number) < (starts[j - 1] as number)) return `chunk ${j} starts before chunk ${j - 1}`;
+  if (starts[starts.length - 1] !== samples)
+    return `the chunks hold ${String(starts[starts.length - 1])} samples, expected ${samples}`;
   return undefined;
 }

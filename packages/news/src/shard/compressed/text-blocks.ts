@@ -3,7 +3,8 @@ import { ShardFormatError } from '../errors.ts';
 import type { BlockDecoder } from './text-codec.ts';
 
 /** Where the compressed bytes live: the whole file in RAM, or positional reads of it. */
-export type BlockSource = { readonly kind: 'memory'; readonly bytes: Buffer } | { readonly kind: 'disk'; readonly fd: number };
+export type BlockSource =
+  { readonly kind: 'memory'; readonly bytes: Buffer } | { readonly kind: 'disk'; readonly fd: number };
 
 /** Decompressed blocks kept: a window touches ≤ 2, an occurrences page tends to revisit the same articles. */
 const CACHE_BLOCKS = 8;
@@ -28,9 +29,11 @@ export class TextBlocks {
     this.starts = new Float64Array(count);
     for (let b = 0; b < count; b++) {
       this.starts[b] = Number(offsetsRaw.readBigUInt64LE(8 * b));
-      if (b > 0 && (this.starts[b] as number) < (this.starts[b - 1] as number)) throw new ShardFormatError(file, `block offset ${b} decreases`);
+      if (b > 0 && (this.starts[b] as number) < (this.starts[b - 1] as number))
+        throw new ShardFormatError(file, `block offset ${b} decreases`);
     }
-    if (this.starts[0] !== 0 || this.starts[count - 1] !== fileBytes) throw new ShardFormatError(file, `block offsets do not cover the ${fileBytes}-byte text file`);
+    if (this.starts[0] !== 0 || this.starts[count - 1] !== fileBytes)
+      throw new ShardFormatError(file, `block offsets do not cover the ${fileBytes}-byte text file`);
   }
 
   /** Text bytes [start, end) (a copy when it spans blocks, else a view of a cached block). */
@@ -38,7 +41,8 @@ export class TextBlocks {
     if (end <= start) return Buffer.alloc(0);
     const first = Math.floor(start / this.blockBytes);
     const last = Math.floor((end - 1) / this.blockBytes);
-    if (first === last) return this.block(first).subarray(start - first * this.blockBytes, end - first * this.blockBytes);
+    if (first === last)
+      return this.block(first).subarray(start - first * this.blockBytes, end - first * this.blockBytes);
     const out = Buffer.allocUnsafe(end - start);
     for (let b = first; b <= last; b++) {
       const from = Math.max(start, b * this.blockBytes);
@@ -62,7 +66,8 @@ export class TextBlocks {
       packed = this.source.bytes.subarray(from, from + length);
     } else {
       packed = Buffer.allocUnsafe(length);
-      if (readSync(this.source.fd, packed, 0, length, from) !== length) throw new ShardFormatError(this.textFile, `short read of block ${b}`);
+      if (readSync(this.source.fd, packed, 0, length, from) !== length)
+        throw new ShardFormatError(this.textFile, `short read of block ${b}`);
     }
     const want = Math.min(this.blockBytes, this.textBytes - b * this.blockBytes);
     let raw: Buffer;

@@ -24,10 +24,26 @@ function random(seed: number): () => number {
 /** News-like articles: a byline and a footer repeated across articles around random words (what the dictionary learns). */
 function articles(count: number, seed: number): Buffer[] {
   const rnd = random(seed);
-  const words = ['Regierung', 'market', '東京', 'shares', 'Bürger', 'election', 'Ölpreis', 'court', 'ニュース', 'council'];
+  const words = [
+    'Regierung',
+    'market',
+    '東京',
+    'shares',
+    'Bürger',
+    'election',
+    'Ölpreis',
+    'court',
+    'ニュース',
+    'council',
+  ];
   return Array.from({ length: count }, (_, d) => {
-    const body = Array.from({ length: 60 + Math.floor(rnd() * 200) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
-    return Buffer.from(`Von unserem Korrespondenten, Berlin (${d}). ${body}. Copyright © Newsroom Press Agency. All rights reserved. Weitere Artikel unter newsroom.example.`);
+    const body = Array.from(
+      { length: 60 + Math.floor(rnd() * 200) },
+      () => words[Math.floor(rnd() * words.length)],
+    ).join(' ');
+    return Buffer.from(
+      `Von unserem Korrespondenten, Berlin (${d}). ${body}. Copyright © Newsroom Press Agency. All rights reserved. Weitere Artikel unter newsroom.example.`,
+    );
   });
 }
 
@@ -36,15 +52,26 @@ async function build(name: string, docs: readonly Buffer[], params?: CompressedP
   const writer = createShardWriter(dir);
   for (const d of docs) writer.append(d);
   await writer.finish();
-  await (params ? indexCompressedShard(dir, {}, params) : name.startsWith('sa') ? indexShard(dir) : indexCompressedShard(dir));
+  await (params
+    ? indexCompressedShard(dir, {}, params)
+    : name.startsWith('sa')
+      ? indexShard(dir)
+      : indexCompressedShard(dir));
   return dir;
 }
 
-const header = (dir: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(dir, CFILES.header), 'utf8')) as Record<string, unknown>;
+const header = (dir: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(dir, CFILES.header), 'utf8')) as Record<string, unknown>;
 
 describe.skipIf(loadZstd() === undefined)('text codec zstd-dict (format version 4)', () => {
   const docs = articles(1500, 3);
-  const params: CompressedParams = { blockSymbols: 1 << 12, sampleRate: 16, textBlockBytes: 4096, brotliQuality: 6, text: { ...TEXT_CODEC_DEFAULTS, level: 9 } };
+  const params: CompressedParams = {
+    blockSymbols: 1 << 12,
+    sampleRate: 16,
+    textBlockBytes: 4096,
+    brotliQuality: 6,
+    text: { ...TEXT_CODEC_DEFAULTS, level: 9 },
+  };
   let zstdDir: string;
   let brotliDir: string;
   let sa: ShardReader;

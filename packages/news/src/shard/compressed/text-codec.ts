@@ -25,7 +25,12 @@ export interface TextCodecParams {
 }
 
 /** Chosen in DESIGN.md ("Text codec"): zstd level 9 with a dictionary of up to 1 MiB (19 is 6× slower to build), brotli q6 without the addon. */
-export const TEXT_CODEC_DEFAULTS: TextCodecParams = { codec: 'zstd-dict', level: 9, dictionaryBytes: 1 << 20, trainBytes: 64 << 20 };
+export const TEXT_CODEC_DEFAULTS: TextCodecParams = {
+  codec: 'zstd-dict',
+  level: 9,
+  dictionaryBytes: 1 << 20,
+  trainBytes: 64 << 20,
+};
 export const BROTLI_FALLBACK: TextCodecParams = { codec: 'brotli', level: 6, dictionaryBytes: 0, trainBytes: 0 };
 
 /** The addon's zstd functions (`native/zstd_codec.c`). */
@@ -37,7 +42,8 @@ interface ZstdAddon {
   zstdDecompress(decompressor: object, src: Uint8Array, bytes: number): Buffer;
 }
 
-const isZstdAddon = (addon: object): addon is ZstdAddon => 'zstdDecompress' in addon && typeof addon.zstdDecompress === 'function';
+const isZstdAddon = (addon: object): addon is ZstdAddon =>
+  'zstdDecompress' in addon && typeof addon.zstdDecompress === 'function';
 
 /** The addon's zstd, or undefined when the addon is not built (or predates it). */
 export const loadZstd = (): ZstdAddon | undefined => addonWith(isZstdAddon);
@@ -77,12 +83,20 @@ export async function packText(text: Uint8Array, blockBytes: number, params: Tex
     compress = (raw) => zstd.zstdCompress(compressor, raw);
   } else {
     const lgwin = Math.max(16, Math.ceil(Math.log2(blockBytes)));
-    compress = (raw) => brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: params.level, [constants.BROTLI_PARAM_LGWIN]: lgwin, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+    compress = (raw) =>
+      brotli(raw, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: params.level,
+          [constants.BROTLI_PARAM_LGWIN]: lgwin,
+          [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        },
+      });
   }
   const blocks = new Array<Buffer>(count);
   let next = 0;
   const work = async (): Promise<void> => {
-    for (let b = next++; b < count; b = next++) blocks[b] = await compress(text.subarray(b * blockBytes, Math.min(text.length, (b + 1) * blockBytes)));
+    for (let b = next++; b < count; b = next++)
+      blocks[b] = await compress(text.subarray(b * blockBytes, Math.min(text.length, (b + 1) * blockBytes)));
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, work));
   const offsets = Buffer.alloc(8 * (count + 1));
@@ -131,7 +145,10 @@ export function blockDecoder(codec: TextCodecName, dictionary: Uint8Array): Bloc
     };
   }
   const zstd = loadZstd();
-  if (!zstd) throw new Error('this shard\'s text is zstd with a dictionary, which needs the native addon: run `npm run postinstall`');
+  if (!zstd)
+    throw new Error(
+      "this shard's text is zstd with a dictionary, which needs the native addon: run `npm run postinstall`",
+    );
   const decompressor = zstd.zstdDecompressor(dictionary);
   return (packed, bytes) => zstd.zstdDecompress(decompressor, packed, bytes);
 }

@@ -44,18 +44,29 @@ export function readShardHeader(dir: string): ShardHeader {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    const what = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing (was indexShard run on this directory?)' : `unreadable: ${String(err)}`;
+    const what =
+      (err as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'missing (was indexShard run on this directory?)'
+        : `unreadable: ${String(err)}`;
     throw new ShardFormatError(file, what);
   }
   const h = raw as Partial<Record<keyof ShardHeader, unknown>> | null;
-  if (!h || h.magic !== SHARD_MAGIC) throw new ShardFormatError(file, `not a shard header (magic is not "${SHARD_MAGIC}")`);
+  if (!h || h.magic !== SHARD_MAGIC)
+    throw new ShardFormatError(file, `not a shard header (magic is not "${SHARD_MAGIC}")`);
   if (h.formatVersion !== SHARD_FORMAT_VERSION) {
-    throw new ShardFormatError(file, `format version ${String(h.formatVersion)}, this reader supports ${SHARD_FORMAT_VERSION}; rebuild the shard`);
+    throw new ShardFormatError(
+      file,
+      `format version ${String(h.formatVersion)}, this reader supports ${SHARD_FORMAT_VERSION}; rebuild the shard`,
+    );
   }
-  if (!isCount(h.textBytes) || !isCount(h.docCount)) throw new ShardFormatError(file, 'textBytes/docCount missing or not integers');
-  if (h.pointerBytes !== POINTER_BYTES) throw new ShardFormatError(file, `pointerBytes ${String(h.pointerBytes)}, format v1 uses ${POINTER_BYTES}`);
-  if (h.separator !== SEPARATOR) throw new ShardFormatError(file, `separator ${String(h.separator)}, expected ${SEPARATOR}`);
-  if (h.textBytes > MAX_SHARD_TEXT_BYTES) throw new ShardFormatError(file, `textBytes ${h.textBytes} over the format limit`);
+  if (!isCount(h.textBytes) || !isCount(h.docCount))
+    throw new ShardFormatError(file, 'textBytes/docCount missing or not integers');
+  if (h.pointerBytes !== POINTER_BYTES)
+    throw new ShardFormatError(file, `pointerBytes ${String(h.pointerBytes)}, format v1 uses ${POINTER_BYTES}`);
+  if (h.separator !== SEPARATOR)
+    throw new ShardFormatError(file, `separator ${String(h.separator)}, expected ${SEPARATOR}`);
+  if (h.textBytes > MAX_SHARD_TEXT_BYTES)
+    throw new ShardFormatError(file, `textBytes ${h.textBytes} over the format limit`);
   if ((h.docCount === 0) !== (h.textBytes === 0) || h.docCount > h.textBytes) {
     throw new ShardFormatError(file, `textBytes ${h.textBytes} and docCount ${h.docCount} are inconsistent`);
   }
@@ -79,8 +90,8 @@ export function readShardHeader(dir: string): ShardHeader {
     [header.files.suffixArray, header.textBytes * header.pointerBytes],
   ];
   for (const [info, bytes] of expect) {
-    if (info.bytes !== bytes) throw new ShardFormatError(file, `${info.name} recorded as ${info.bytes} bytes, expected ${bytes}`);
+    if (info.bytes !== bytes)
+      throw new ShardFormatError(file, `${info.name} recorded as ${info.bytes} bytes, expected ${bytes}`);
   }
   return header;
 }
-

@@ -17,7 +17,11 @@ export async function indexShard(dir: string, opts: IndexShardOptions = {}): Pro
   const progress = opts.onProgress ?? (() => {});
   const { size, text, docsRaw, docs } = await readShardInput(dir, progress);
 
-  const info = (name: string, bytes: Uint8Array): ShardFileInfo => ({ name, bytes: bytes.length, sha256: sha256Chunked(bytes) });
+  const info = (name: string, bytes: Uint8Array): ShardFileInfo => ({
+    name,
+    bytes: bytes.length,
+    sha256: sha256Chunked(bytes),
+  });
   progress('sort', 0, size);
   const sorting = buildSuffixArray(text);
   // The main thread is idle while the addon sorts: hash the text and offsets meanwhile. If hashing fails, the sort
@@ -35,7 +39,11 @@ export async function indexShard(dir: string, opts: IndexShardOptions = {}): Pro
   progress('sort', size, size);
 
   progress('write-sa', 0, sa.length);
-  const saInfo: ShardFileInfo = { name: FILES.suffixArray, bytes: sa.length, sha256: await writeAndHash(path.join(dir, FILES.suffixArray), sa) };
+  const saInfo: ShardFileInfo = {
+    name: FILES.suffixArray,
+    bytes: sa.length,
+    sha256: await writeAndHash(path.join(dir, FILES.suffixArray), sa),
+  };
   progress('write-sa', sa.length, sa.length);
 
   const header: ShardHeader = {
@@ -48,7 +56,11 @@ export async function indexShard(dir: string, opts: IndexShardOptions = {}): Pro
     files: { text: textInfo, docOffsets: docsInfo, suffixArray: saInfo },
   };
   const headerBytes = Buffer.from(`${JSON.stringify(header, null, 2)}\n`);
-  const headerInfo: ShardFileInfo = { name: FILES.header, bytes: headerBytes.length, sha256: await writeAndHash(path.join(dir, FILES.header), headerBytes) };
+  const headerInfo: ShardFileInfo = {
+    name: FILES.header,
+    bytes: headerBytes.length,
+    sha256: await writeAndHash(path.join(dir, FILES.header), headerBytes),
+  };
   progress('done', size, size);
   return {
     formatVersion: header.formatVersion,

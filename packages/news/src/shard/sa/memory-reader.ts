@@ -4,7 +4,9 @@ import type { RankInterval, ShardStats } from '../types.ts';
 import { narrowInterval } from './narrow.ts';
 
 /** Written by a lower-bound search: the smallest rank it probed whose |query|-prefix is greater than the query. */
-interface UpperLimit { limit: number }
+interface UpperLimit {
+  limit: number;
+}
 
 /**
  * First rank in [lo, hi) whose suffix is ≥ query (upper = false) or whose |query|-prefix is > query (upper = true).
@@ -12,7 +14,15 @@ interface UpperLimit { limit: number }
  * A lower-bound search also narrows `out.limit`: every rank from there on lies past the query's interval, so the
  * upper-bound search need not look further (for a phrase absent from a shard it then takes no step at all).
  */
-function bound(text: Buffer, sa: Int32Array, q: Uint8Array, lo: number, hi: number, upper: boolean, out?: UpperLimit): number {
+function bound(
+  text: Buffer,
+  sa: Int32Array,
+  q: Uint8Array,
+  lo: number,
+  hi: number,
+  upper: boolean,
+  out?: UpperLimit,
+): number {
   const n = text.length;
   const m = q.length;
   let llcp = 0;
@@ -72,7 +82,10 @@ export class MemoryShardReader extends ShardReaderBase {
     const { text, sa } = this;
     const n = text.length;
     // A suffix that ends before `depth` sorts first: its "byte" there counts as -1.
-    const at = (r: number): number => { const p = (sa[r] as number) + depth; return p < n ? (text[p] as number) : -1; };
+    const at = (r: number): number => {
+      const p = (sa[r] as number) + depth;
+      return p < n ? (text[p] as number) : -1;
+    };
     return narrowInterval(iv, byte, at);
   }
 

@@ -8,9 +8,17 @@ import type { RankInterval } from '../types.ts';
 export function narrowInterval(iv: RankInterval, byte: number, at: (rank: number) => number): RankInterval {
   let a = iv.lo;
   let b = iv.hi;
-  while (a < b) { const m = (a + b) >>> 1; if (at(m) < byte) a = m + 1; else b = m; }
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (at(m) < byte) a = m + 1;
+    else b = m;
+  }
   const lo = a;
   b = iv.hi;
-  while (a < b) { const m = (a + b) >>> 1; if (at(m) <= byte) a = m + 1; else b = m; }
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (at(m) <= byte) a = m + 1;
+    else b = m;
+  }
   return { lo, hi: a };
 }

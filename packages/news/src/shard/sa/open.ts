@@ -5,7 +5,12 @@ import { DocTable } from '../doc-table.ts';
 import { ShardTooLargeError } from '../errors.ts';
 import { checkShardFileSizes, MAX_SHARD_TEXT_BYTES, SEPARATOR } from '../format.ts';
 import type { ShardOpenMode, ShardReader } from '../types.ts';
-import { defaultReadWholeFileOptions, readFileBuffer, readFileTyped, type ReadWholeFileOptions } from '../whole-file.ts';
+import {
+  defaultReadWholeFileOptions,
+  readFileBuffer,
+  readFileTyped,
+  type ReadWholeFileOptions,
+} from '../whole-file.ts';
 import { DiskShardReader } from './disk-reader.ts';
 import { FILES, readShardHeader } from './format.ts';
 import { MemoryShardReader } from './memory-reader.ts';
@@ -60,6 +65,9 @@ export async function buildShardInMemory(docs: readonly Uint8Array[]): Promise<S
     at += doc.length;
   });
   const sa = await buildSuffixArray(text); // allocUnsafeSlow: owns its ArrayBuffer, so the view is aligned
-  return new MemoryShardReader(text, new Int32Array(sa.buffer, sa.byteOffset, textBytes), new DocTable(offsets, textBytes, '(in memory)'));
+  return new MemoryShardReader(
+    text,
+    new Int32Array(sa.buffer, sa.byteOffset, textBytes),
+    new DocTable(offsets, textBytes, '(in memory)'),
+  );
 }
-

@@ -32,7 +32,19 @@ describe.skipIf(!available)('a shard of real news (10kGNAD + fundus test data)',
     rmSync(root, { recursive: true, force: true });
   });
 
-  const queries = ['Wien', 'die', 'Österreich', ' der ', 'Bundesregierung', 'the', '€', '„', 'e', 'xyzzy-not-there', '. D'];
+  const queries = [
+    'Wien',
+    'die',
+    'Österreich',
+    ' der ',
+    'Bundesregierung',
+    'the',
+    '€',
+    '„',
+    'e',
+    'xyzzy-not-there',
+    '. D',
+  ];
 
   it('counts every query as often as a linear scan of the text does', () => {
     for (const q of queries) {

@@ -1,9 +1,25 @@
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, ftruncateSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  ftruncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  MAX_SHARD_TEXT_BYTES, SHARD_FORMAT_VERSION, ShardFormatError, ShardTooLargeError, createShardWriter, indexShard, openShard, verifyShardFiles,
+  MAX_SHARD_TEXT_BYTES,
+  SHARD_FORMAT_VERSION,
+  ShardFormatError,
+  ShardTooLargeError,
+  createShardWriter,
+  indexShard,
+  openShard,
+  verifyShardFiles,
 } from '../index.ts';
 import type { ShardFileSet } from '../index.ts';
 
@@ -31,7 +47,10 @@ describe('shard files', () => {
     const files = await indexShard(dir, { onProgress: (phase) => phases.push(phase) });
     expect(files).toMatchObject({ formatVersion: SHARD_FORMAT_VERSION, textBytes: 15, docCount: 2, pointerBytes: 4 });
     expect(files.files.map((f) => [f.name, f.bytes])).toEqual([
-      ['header.json', expect.any(Number)], ['text.bin', 15], ['docs.u64', 16], ['sa.u32', 60],
+      ['header.json', expect.any(Number)],
+      ['text.bin', 15],
+      ['docs.u64', 16],
+      ['sa.u32', 60],
     ]);
     expect(phases).toContain('sort');
     expect(phases.at(-1)).toBe('done');
