@@ -165,15 +165,16 @@ export class ShardIndexer {
         }
         // The headline index after the articles' own, in the same slot: titles are ~1% of the text, so the part's
         // memory and disk plan (sized for its text) holds it too.
-        const index = (rel: string) =>
+        const index = (rel: string, shortDocuments = false) =>
           indexKind(options.kind)
-            .index(resolveRel(this.root, rel), { signal: options.signal })
+            .index(resolveRel(this.root, rel), { signal: options.signal, shortDocuments })
             .catch((e: unknown) => {
               // The signal's own reason says nothing to a user: the build's message does.
               throw options.signal?.aborted ? interrupted() : e;
             });
         const files = await index(s.relDir);
-        const titles = await index(titlesRelDir(s.relDir));
+        // Headlines are short: the compressed kind reads them back from the index instead of storing them twice.
+        const titles = await index(titlesRelDir(s.relDir), true);
         this.results.set(s.shardId, { files, titles });
         this.indexedBytes += s.textBytes;
         this.shardsDone++;

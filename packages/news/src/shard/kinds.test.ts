@@ -9,6 +9,7 @@ import {
   openShard,
   verifyShardFiles,
   type IndexKind,
+  type IndexShardOptions,
   type ShardOpenMode,
 } from './index.ts';
 import { describeShardReaderContract, type ShardFactory } from './shard-reader.contract.ts';
@@ -30,10 +31,15 @@ async function written(docs: readonly Uint8Array[]): Promise<string> {
 
 /** The kind's own indexer, then openShard, which finds the kind from the header. */
 const built =
-  (kind: IndexKind, mode: ShardOpenMode, read?: Partial<ReadWholeFileOptions>): ShardFactory =>
+  (
+    kind: IndexKind,
+    mode: ShardOpenMode,
+    read?: Partial<ReadWholeFileOptions>,
+    opts?: IndexShardOptions,
+  ): ShardFactory =>
   async (docs) => {
     const dir = await written(docs);
-    await kind.index(dir);
+    await kind.index(dir, opts);
     return openShard(dir, mode, read);
   };
 /** Read, not mapped, 3 bytes at a time: every file crosses many slice boundaries, as a > 2 GiB one crosses 64 MiB ones. */
@@ -46,6 +52,20 @@ for (const kind of indexKinds()) {
   describeShardReaderProperties(`${kind.name} kind (memory)`, built(kind, 'memory'), 60);
   describeShardReaderProperties(`${kind.name} kind (disk)`, built(kind, 'disk'), 60);
   describeShardReaderProperties(`${kind.name} kind (memory, 3-byte reads)`, built(kind, 'memory', TINY_READS), 40);
+  // Headline indexes are built with shortDocuments (a kind may then keep no separate text): the same answers.
+  const short = { shortDocuments: true };
+  describeShardReaderContract(`${kind.name} kind, short documents (memory)`, built(kind, 'memory', undefined, short));
+  describeShardReaderContract(`${kind.name} kind, short documents (disk)`, built(kind, 'disk', undefined, short));
+  describeShardReaderProperties(
+    `${kind.name} kind, short documents (memory)`,
+    built(kind, 'memory', undefined, short),
+    60,
+  );
+  describeShardReaderProperties(
+    `${kind.name} kind, short documents (disk, 3-byte reads)`,
+    built(kind, 'disk', TINY_READS, short),
+    40,
+  );
 
   describe(`${kind.name} kind: registry entry`, () => {
     it('writes a header in its current format version, read back by its header reader and by the registry', async () => {

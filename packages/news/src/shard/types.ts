@@ -124,4 +124,9 @@ export interface IndexShardOptions {
    * The SA kind does not read it: after its sort it only writes and hashes its files (seconds, not minutes).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Every document is short (a headline index): a kind that can read documents back from its index alone may store
+   * no separate text (the compressed kind's `from-index` text). Readers answer the same either way.
+   */
+  readonly shortDocuments?: boolean;
 }

@@ -218,6 +218,24 @@ export class FmIndex {
     };
   }
 
+  /** The rows [lo, hi) of the suffixes starting with byte c (the sentinel's row 0 starts with none). */
+  rowsStartingWith(c: number): { lo: number; hi: number } {
+    return { lo: this.below[c] as number, hi: this.below[c + 1] as number };
+  }
+
+  /** The first byte of the suffix at `row`; −1 for the sentinel's row 0. With `lf`, what reads text back (BWT[i] is the first byte of row LF(i)). */
+  firstByte(row: number): number {
+    if (row <= 0) return -1;
+    let lo = 0;
+    let hi = ALPHABET - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.below[mid] as number) <= row) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
   /** LF(i): the row of the suffix one text position earlier; −1 for the sentinel's row (text position 0). */
   lf(i: number): number {
     if (i === this.dollar) return -1;

@@ -10,6 +10,7 @@ import {
   chunkStartEntries,
   COMPACT_SAMPLE_CHUNKS,
   COMPRESSED_FORMAT_VERSION,
+  FROM_INDEX,
   HYBRID_BITS_FILE,
 } from './format.ts';
 import { blockTree } from './huffman.ts';
@@ -159,13 +160,13 @@ const refusal = (dir: string): unknown => {
 };
 
 describe('compressed format versions', () => {
-  it('writes version 5 (hybrid wavelet bits with RRR chunks, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
+  it('writes version 6 (hybrid wavelet bits with RRR chunks, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
     const dir = await shardWithRate('rate-36', 36);
     expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({
       formatVersion: COMPRESSED_FORMAT_VERSION,
       sampleRate: 36,
     });
-    expect(COMPRESSED_FORMAT_VERSION).toBe(5);
+    expect(COMPRESSED_FORMAT_VERSION).toBe(6);
     expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, COMPACT_SAMPLE_CHUNKS, HYBRID_BITS_FILE]));
     expect(readdirSync(dir)).not.toContain(CFILES.bits);
     expect(readdirSync(dir)).not.toContain(CFILES.counts);
@@ -208,11 +209,70 @@ describe('compressed format versions', () => {
   });
 
   it('refuses a version it does not read, saying which it reads', async () => {
-    const dir = await shardWithRate('v6', 48);
-    withVersion(dir, 6);
+    const dir = await shardWithRate('v7', 48);
+    withVersion(dir, 7);
     expect(String(refusal(dir))).toMatch(
-      /compressed format version 6, this reader supports 1, 2, 3, 4, 5; rebuild the shard/,
+      /compressed format version 7, this reader supports 1, 2, 3, 4, 5, 6; rebuild the shard/,
     );
+  });
+
+  it('still reads version 5 (text blocks, the files of version 6 without from-index) with the same answers', async () => {
+    const dir = await denseShard('v5-dense');
+    const v6 = openShard(dir, 'memory');
+    const expected = Array.from(
+      { length: v6.stats.textBytes },
+      (_, rank) => v6.window(rank, Buffer.from('ab'), 50).text,
+    );
+    v6.close();
+    withVersion(dir, 5);
+    const v5 = openShard(dir, 'memory');
+    expect(
+      Array.from({ length: v5.stats.textBytes }, (_, rank) => v5.window(rank, Buffer.from('ab'), 50).text),
+    ).toEqual(expected);
+    v5.close();
+  });
+
+  it('short documents: no text files, each article read back from the index as written; from-index refused before version 6', async () => {
+    const dir = path.join(root, 'from-index');
+    const writer = createShardWriter(dir);
+    const docs = ['Schlagzeile eins', '', '見出し二つ目', 'x', 'headline four: the end'].map((t) => Buffer.from(t));
+    for (const d of docs) writer.append(d);
+    await writer.finish();
+    await indexCompressedShard(dir, { shortDocuments: true });
+    expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({ textCodec: FROM_INDEX });
+    expect(readdirSync(dir).sort()).toEqual([
+      'doc-rows.bin',
+      'docs.u64',
+      'fm-bits.hyb',
+      'fm-symbols.bin',
+      'header.json',
+      'sa-chunks.bin',
+      'sa-rows.u8',
+      'sa-values.u32',
+    ]);
+    for (const mode of ['memory', 'disk'] as const) {
+      const reader = openShard(dir, mode);
+      expect(docs.map((_, d) => reader.documentBytes(d))).toEqual(docs);
+      expect(reader.count(Buffer.from('eins'))).toBe(1);
+      reader.close();
+    }
+    withVersion(dir, 5);
+    expect(String(refusal(dir))).toMatch(/textCodec from-index is not supported by format version 5/);
+  });
+
+  it('refuses damaged document rows of a from-index shard with a ShardFormatError naming the file', async () => {
+    const dir = path.join(root, 'from-index-damaged');
+    const writer = createShardWriter(dir);
+    for (let d = 0; d < 5; d++) writer.append(Buffer.from(`headline ${d}`));
+    await writer.finish();
+    await indexCompressedShard(dir, { shortDocuments: true });
+    const rows = path.join(dir, CFILES.docRows);
+    const bytes = readFileSync(rows);
+    bytes.writeUInt32LE(0xffffffff, 0); // every 3-bit row at its largest, 7: past the 5 separator rows
+    writeFileSync(rows, bytes);
+    const e = refusal(dir);
+    expect(e).toBeInstanceOf(ShardFormatError);
+    expect(String(e)).toMatch(/doc-rows.bin.*row of document 0 is out of range/);
   });
 
   it('still reads version 4 (hybrid bits without RRR chunks) with the same answers, and refuses RRR chunks in it', async () => {

@@ -4,6 +4,7 @@ import { ShardFormatError } from '../errors.ts';
 import { FILES as SA_FILES, MAX_SHARD_TEXT_BYTES, POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
 import type { ShardFileInfo } from '../types.ts';
 import { ALPHABET } from './huffman.ts';
+import { docRowWords } from './index-text.ts';
 import { packedValueWords } from './sa-samples.ts';
 import { chunkStartsBytes } from './stored-tables.ts';
 import { TEXT_CODECS, ZSTD_DICT_MIN_VERSION, type TextCodecName, type TextCodecParams } from './text-codec.ts';
@@ -13,10 +14,16 @@ import { TEXT_CODECS, ZSTD_DICT_MIN_VERSION, type TextCodecName, type TextCodecP
  * version 1's files and allows any sample rate from 2 to 2^16 (version 1: powers of two). Version 3 stores the block
  * symbol table and the sample chunk starts compactly (stored-tables.ts). Version 4 may name the `zstd-dict` text
  * codec (text-codec.ts), whose shards add a dictionary file. Version 5 has version 4's files, with RRR chunks allowed
- * in `fm-bits.hyb` (rrr-chunk.ts). All five are read.
+ * in `fm-bits.hyb` (rrr-chunk.ts). Version 6 has version 5's files, and may name the text codec `from-index`: no
+ * text blocks, documents read back from the FM-index (index-text.ts), with `doc-rows.bin`. All six are read.
  */
-export const COMPRESSED_FORMAT_VERSION = 5;
-export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
+export const COMPRESSED_FORMAT_VERSION = 6;
+export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6];
+
+/** Header `textCodec` of a shard that stores no text blocks (index-text.ts); format version 6 and later. */
+export const FROM_INDEX = 'from-index';
+export const FROM_INDEX_MIN_VERSION = 6;
+export type HeaderTextCodec = TextCodecName | typeof FROM_INDEX;
 export const COMPRESSED_KIND = 'compressed';
 
 /**
@@ -59,6 +66,7 @@ export const CFILES = {
   sampleChunks: 'sa-chunks.u32',
   sampleRows: 'sa-rows.u8',
   sampleValues: 'sa-values.u32',
+  docRows: 'doc-rows.bin',
 } as const;
 export type DataFile = Exclude<keyof typeof CFILES, 'header'>;
 
@@ -72,12 +80,17 @@ export const COMPACT_SAMPLE_CHUNKS = 'sa-chunks.bin';
 export const ZSTD_TEXT = 'text.zst';
 
 /** Each data file's name in a shard of this format version and text codec. */
-export function dataFiles(version: number, codec: TextCodecName = 'brotli'): Partial<Record<DataFile, string>> {
-  const text = codec === 'zstd-dict' ? { text: ZSTD_TEXT, textDict: CFILES.textDict } : { text: CFILES.text };
+export function dataFiles(version: number, codec: HeaderTextCodec = 'brotli'): Partial<Record<DataFile, string>> {
+  const text =
+    codec === FROM_INDEX
+      ? { docRows: CFILES.docRows }
+      : {
+          ...(codec === 'zstd-dict' ? { text: ZSTD_TEXT, textDict: CFILES.textDict } : { text: CFILES.text }),
+          textBlocks: CFILES.textBlocks,
+        };
   const common = {
     docOffsets: CFILES.docOffsets,
     ...text,
-    textBlocks: CFILES.textBlocks,
     bits: CFILES.bits,
     sampleRows: CFILES.sampleRows,
     sampleValues: CFILES.sampleValues,
@@ -104,9 +117,9 @@ export interface CompressedHeader {
   /** BWT row of the virtual sentinel (the row of the suffix at text position 0). */
   readonly dollarRank: number;
   readonly textBlockBytes: number;
-  readonly textCodec: TextCodecName;
-  /** Every data file of `dataFiles(formatVersion)`, by key. */
-  readonly files: Readonly<Partial<Record<DataFile, ShardFileInfo>>> & { readonly text: ShardFileInfo };
+  readonly textCodec: HeaderTextCodec;
+  /** Every data file of `dataFiles(formatVersion, textCodec)`, by key. */
+  readonly files: Readonly<Partial<Record<DataFile, ShardFileInfo>>>;
 }
 
 /** Sizes every data file must have, given the header's numbers (fm-bits and text.br are checked on load). */
@@ -115,7 +128,9 @@ export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Recor
   const samples = Math.ceil(h.textBytes / h.sampleRate);
   const common = {
     docOffsets: 8 * h.docCount,
-    textBlocks: 8 * (Math.ceil(h.textBytes / h.textBlockBytes) + 1),
+    ...(h.textCodec === FROM_INDEX
+      ? { docRows: 4 * docRowWords(h.docCount) }
+      : { textBlocks: 8 * (Math.ceil(h.textBytes / h.textBlockBytes) + 1) }),
     sampleRows: samples,
     sampleValues: 4 * packedValueWords(h.textBytes, h.sampleRate),
   };
@@ -168,10 +183,11 @@ export function readCompressedHeader(dir: string): CompressedHeader {
     fail('textBytes/docCount missing, inconsistent or over the format limit');
   }
   if (v.pointerBytes !== POINTER_BYTES || v.separator !== SEPARATOR) fail('pointerBytes or separator unsupported');
-  const codec = v.textCodec as TextCodecName;
-  if (!TEXT_CODECS.includes(codec) || (codec !== 'brotli' && (v.formatVersion as number) < ZSTD_DICT_MIN_VERSION)) {
+  const codec = v.textCodec as HeaderTextCodec;
+  const since = codec === 'brotli' ? 1 : codec === FROM_INDEX ? FROM_INDEX_MIN_VERSION : ZSTD_DICT_MIN_VERSION;
+  if ((codec !== FROM_INDEX && !TEXT_CODECS.includes(codec)) || (v.formatVersion as number) < since) {
     fail(
-      `textCodec ${String(v.textCodec)} is not supported by format version ${String(v.formatVersion)} (brotli: every version; zstd-dict: version ${ZSTD_DICT_MIN_VERSION} and later)`,
+      `textCodec ${String(v.textCodec)} is not supported by format version ${String(v.formatVersion)} (brotli: every version; zstd-dict: version ${ZSTD_DICT_MIN_VERSION} and later; ${FROM_INDEX}: version ${FROM_INDEX_MIN_VERSION} and later)`,
     );
   }
   if (!isPow2(v.blockSymbols, 1 << 15) || !isPow2(v.textBlockBytes, 1 << 24))

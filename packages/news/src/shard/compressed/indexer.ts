@@ -6,9 +6,12 @@ import { sha256ChunkedParts } from '../chunked-io.ts';
 import { POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
 import { readShardInput } from '../shard-input.ts';
 import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from '../types.ts';
+import type { DocTable } from '../doc-table.ts';
 import { buildFm } from './fm-build.ts';
+import { FmIndex, type FmParts } from './fm-index.ts';
 import {
   CFILES,
+  FROM_INDEX,
   COMPRESSED_DEFAULTS,
   COMPRESSED_FORMAT_VERSION,
   COMPRESSED_KIND,
@@ -18,6 +21,10 @@ import {
   type DataFile,
 } from './format.ts';
 import { encodeBlockSymbols, encodeChunkStarts } from './stored-tables.ts';
+import { buildDocRows } from './index-text.ts';
+import { NativeLocator } from './native-locate.ts';
+import { walkToSample } from './reader.ts';
+import { SaSamples, type SampleArrays } from './sa-samples.ts';
 import { effectiveTextCodec, packText, TEXT_CODEC_DEFAULTS, type TextCodecParams } from './text-codec.ts';
 
 function info(name: string, parts: readonly Uint8Array[]): ShardFileInfo {
@@ -46,21 +53,29 @@ export async function indexCompressedShard(
   const progress = opts.onProgress ?? (() => {});
   const { textFile, size, text, docsRaw, docs } = await readShardInput(dir, progress);
   const d = params;
-  const codec = textCodecOf(d);
+  const codec = opts.shortDocuments === true ? undefined : textCodecOf(d);
   const { parts, samples, packed } = await sortAndBuild(text, d, codec, progress, opts.signal);
+  const textData: [DataFile, readonly Uint8Array[]][] = packed
+    ? [
+        ['text', packed.blocks],
+        ['textBlocks', [packed.offsets]],
+        ...(codec?.codec === 'zstd-dict'
+          ? [['textDict', [packed.dictionary]] as [DataFile, readonly Uint8Array[]]]
+          : []),
+      ]
+    : [['docRows', [bytesOf(docRowsOf(parts, samples, docs, d))]]];
 
   const data: [DataFile, readonly Uint8Array[]][] = [
     ['docOffsets', [docsRaw]],
-    ['text', packed.blocks],
-    ['textBlocks', [packed.offsets]],
-    ...(codec.codec === 'zstd-dict' ? [['textDict', [packed.dictionary]] as [DataFile, readonly Uint8Array[]]] : []),
+    ...textData,
     ['symbols', [encodeBlockSymbols(parts.counts, parts.lengths)]],
     ['bits', [parts.bits.hybrid]],
     ['sampleChunks', [encodeChunkStarts(samples.chunkStart)]],
     ['sampleRows', [samples.rowLow]],
     ['sampleValues', [bytesOf(samples.values)]],
   ];
-  const names = dataFiles(COMPRESSED_FORMAT_VERSION, codec.codec);
+  const textCodec = codec?.codec ?? FROM_INDEX;
+  const names = dataFiles(COMPRESSED_FORMAT_VERSION, textCodec);
   const files = {} as Record<string, ShardFileInfo>;
   for (const [key, chunks] of data) {
     const name = names[key] as string;
@@ -79,7 +94,7 @@ export async function indexCompressedShard(
     sampleRate: d.sampleRate,
     dollarRank: parts.dollarRank,
     textBlockBytes: d.textBlockBytes,
-    textCodec: codec.codec,
+    textCodec,
     files: files as CompressedHeader['files'],
   };
   const headerBytes = Buffer.from(`${JSON.stringify(header, null, 2)}\n`);
@@ -103,11 +118,25 @@ function textCodecOf(params: CompressedParams): TextCodecParams {
   return codec.codec === 'brotli' && asked.codec !== 'brotli' ? { ...codec, level: params.brotliQuality } : codec;
 }
 
-/** Sort and text compression run together on the thread pool; the suffix array is dropped on return. */
+/**
+ * Every document's separator row (index-text.ts), for a shard that stores no text: each row starting with a
+ * separator located by the reader's walk (C when the addon is built). Short documents, so few rows.
+ */
+function docRowsOf(parts: FmParts, samples: SampleArrays, docs: DocTable, d: CompressedParams): Uint32Array {
+  const fm = new FmIndex(parts);
+  const sampled = new SaSamples(samples.chunkStart, samples.rowLow, samples.values, d.sampleRate, fm.rows - 1);
+  const native = NativeLocator.open(fm, sampled);
+  return buildDocRows(fm, docs, (row) => (native ? native.position(row) : walkToSample(fm, sampled, row)));
+}
+
+/**
+ * Sort and text compression (unless `codec` is undefined: no text blocks) run together on the thread pool; the
+ * suffix array is dropped on return.
+ */
 async function sortAndBuild(
   text: Buffer,
   d: CompressedParams,
-  codec: TextCodecParams,
+  codec: TextCodecParams | undefined,
   progress: NonNullable<IndexShardOptions['onProgress']>,
   signal?: AbortSignal,
 ) {
@@ -115,7 +144,7 @@ async function sortAndBuild(
   // allSettled: if one fails, the other must not keep writing into memory or a folder the caller removes.
   const [sorted, compressed] = await Promise.allSettled([
     buildSuffixArray(text),
-    packText(text, d.textBlockBytes, codec),
+    codec ? packText(text, d.textBlockBytes, codec) : Promise.resolve(undefined),
   ]);
   if (sorted.status === 'rejected') throw sorted.reason;
   if (compressed.status === 'rejected') throw compressed.reason;

@@ -5,9 +5,11 @@ import { ShardFormatError } from '../errors.ts';
 import { checkShardFileSizes } from '../format.ts';
 import type { ShardOpenMode, ShardReader } from '../types.ts';
 import { FmIndex } from './fm-index.ts';
+import { IndexText } from './index-text.ts';
 import {
   bwtBlocks,
   CFILES,
+  FROM_INDEX,
   chunkStartEntries,
   readCompressedHeader,
   type CompressedHeader,
@@ -128,20 +130,29 @@ export function openCompressedShard(
   const file = shardFile(dir, header);
   const docs = new DocTable(readFileBuffer(file('docOffsets'), read), header.textBytes, file('docOffsets'));
   const { fm, samples } = loadFmParts(dir, header, read);
+  const native = NativeLocator.open(fm, samples);
+  const codec = header.textCodec;
+  if (codec === FROM_INDEX) {
+    const name = file('docRows');
+    const text = new IndexText(fm, docs, readFileTyped(name, Uint32Array, read), name);
+    return new CompressedShardReader(fm, samples, text, docs, undefined, native);
+  }
+  const textFile = header.files.text;
+  if (textFile === undefined) throw new ShardFormatError(file('text'), 'missing from the header');
   const fd = mode === 'disk' ? openSync(file('text'), 'r') : undefined;
   const source: BlockSource =
     fd === undefined ? { kind: 'memory', bytes: readFileBuffer(file('text'), read) } : { kind: 'disk', fd };
-  const dictionary = header.textCodec === 'zstd-dict' ? readFileBuffer(file('textDict'), read) : Buffer.alloc(0);
-  const decode = guarded(file('text'), () => blockDecoder(header.textCodec, dictionary));
+  const dictionary = codec === 'zstd-dict' ? readFileBuffer(file('textDict'), read) : Buffer.alloc(0);
+  const decode = guarded(file('text'), () => blockDecoder(codec, dictionary));
   const text = new TextBlocks(
     source,
     readFileBuffer(file('textBlocks'), read),
     header.textBytes,
     header.textBlockBytes,
     file('textBlocks'),
-    header.files.text.bytes,
+    textFile.bytes,
     decode,
-    header.files.text.name,
+    textFile.name,
   );
-  return new CompressedShardReader(fm, samples, text, docs, fd, NativeLocator.open(fm, samples));
+  return new CompressedShardReader(fm, samples, text, docs, fd, native);
 }

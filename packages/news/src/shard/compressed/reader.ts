@@ -7,11 +7,16 @@ import { ShardFormatError } from '../errors.ts';
 import type { FmIndex } from './fm-index.ts';
 import type { NativeLocator } from './native-locate.ts';
 import type { SaSamples } from './sa-samples.ts';
-import type { TextBlocks } from './text-blocks.ts';
+
+/** Where a reader's text comes from: compressed blocks (text-blocks.ts) or the index itself (index-text.ts). */
+export interface ShardText {
+  /** Text bytes [start, end), 0 ≤ start ≤ end ≤ textBytes. */
+  read(start: number, end: number): Buffer;
+}
 
 /**
  * The compressed kind behind the ShardReader contract: count/find by backward search over the FM-index,
- * locate by LF steps to the nearest SA sample (in C when the addon is built: native-locate.ts), windows and articles from the brotli text blocks (never the BWT).
+ * locate by LF steps to the nearest SA sample (in C when the addon is built: native-locate.ts), windows and articles from the compressed text blocks, or for a `from-index` shard (short documents) read back from the FM-index.
  * Ranks are the SA kind's: FM row r + 1 is suffix-array rank r (row 0 is the virtual sentinel's suffix).
  */
 export class CompressedShardReader extends ShardReaderBase {
@@ -22,9 +27,9 @@ export class CompressedShardReader extends ShardReaderBase {
   constructor(
     private readonly fm: FmIndex,
     private readonly samples: SaSamples,
-    private readonly text: TextBlocks,
+    private readonly text: ShardText,
     docs: DocTable,
-    /** Open file descriptor of text.br in disk mode, closed with the reader. */
+    /** Open file descriptor of the text blocks in disk mode, closed with the reader. */
     private readonly fd: number | undefined,
     /** The C walk over fm's and samples' arrays; undefined walks in TypeScript (`walkToSample`). */
     private readonly native: NativeLocator | undefined,

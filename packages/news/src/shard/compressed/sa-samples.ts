@@ -48,13 +48,27 @@ export class SaSamples {
   }
 
   private value(k: number): number {
-    const bit = k * this.width;
-    const w = Math.floor(bit / 32);
-    const off = bit - w * 32;
-    let v = (this.values[w] as number) >>> off;
-    if (off + this.width > 32) v |= (this.values[w + 1] as number) << (32 - off);
-    return (v & this.mask) >>> 0;
+    return packedAt(this.values, k, this.width, this.mask);
   }
+}
+
+/** Entry k of `width`-bit values packed LSB first in u32 words; `mask` = 2^width − 1. */
+export function packedAt(words: Uint32Array, k: number, width: number, mask: number): number {
+  const bit = k * width;
+  const w = Math.floor(bit / 32);
+  const off = bit - w * 32;
+  let v = (words[w] as number) >>> off;
+  if (off + width > 32) v |= (words[w + 1] as number) << (32 - off);
+  return (v & mask) >>> 0;
+}
+
+/** Sets entry k (zero before) of `width`-bit values packed LSB first in u32 words. */
+export function packedSet(words: Uint32Array, k: number, width: number, v: number): void {
+  const bit = k * width;
+  const w = Math.floor(bit / 32);
+  const off = bit - w * 32;
+  words[w] = (words[w] as number) | (v << off);
+  if (off + width > 32) words[w + 1] = (words[w + 1] as number) | (v >>> (32 - off));
 }
 
 /** The three sample arrays as the build writes them (SaSamples reads them). */
@@ -104,12 +118,7 @@ export class SaSampleWriter implements SampleArrays {
     const chunk = i >>> 8;
     while (this.chunk < chunk) this.chunkStart[++this.chunk] = this.next;
     this.rowLow[this.next] = i & 255;
-    const v = pos / this.rate;
-    const bit = this.next * this.width;
-    const w = Math.floor(bit / 32);
-    const off = bit - w * 32;
-    this.values[w] = (this.values[w] as number) | (v << off);
-    if (off + this.width > 32) this.values[w + 1] = (this.values[w + 1] as number) | (v >>> (32 - off));
+    packedSet(this.values, this.next, this.width, pos / this.rate);
     this.next++;
   }
 
