@@ -6,7 +6,7 @@ import { createHttpApp } from './http/app.ts';
 import { compileRoutes, type CompiledRoute } from './http/route.ts';
 import { createSite, linkedRoutes, NAMESPACE, WriteGeneration } from './post/index.ts';
 import { termRoutes } from './term/index.ts';
-import { eventListArgs, eventRoutes } from './event/index.ts';
+import { EVENT_FIELD_SHAPES, eventListArgs, eventRoutes } from './event/index.ts';
 import { feedPages } from './ical/index.ts';
 import { attemptBuckets, storeAttemptCounter } from './user/index.ts';
 import { discoveryRoutes, describeRoute, namespaceIndexRoute } from './discovery/index.ts';
@@ -59,7 +59,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   compiled = [
     ...compileRoutes('', apiRootRoutes(wpCore)),
     ...compileRoutes(NAMESPACE, [
-      ...discoveryRoutes(site, () => compiled),
+      ...discoveryRoutes(site, () => compiled, EVENT_FIELD_SHAPES.docs),
       ...eventRoutes({ ...eventArgDeps, events, site }),
       ...linkedRoutes({ service: venues, site, isEvent, userExists, imageArg }),
       ...linkedRoutes({ service: organizers, site, isEvent, userExists, imageArg }),

@@ -7,5 +7,4 @@ export { isDatabaseUnavailable } from './unavailable.ts';
 export { conflictBackoffMs, isTransactionConflict, MAX_CONFLICT_ATTEMPTS } from './conflict.ts';
 export { retryWhileBusy } from './sqlite-writes.ts';
 export type * from './schema.ts';
-export { EVENT_COLUMNS, EVENT_SELECT, occurrenceCopy } from './event-columns.ts';
-export type { EventColumnName, OccurrenceRule } from './event-columns.ts';
+export type { EventColumnName, OccurrenceColumns, OccurrenceRule } from './event-columns.ts';

@@ -4,6 +4,7 @@ import { declared } from '../http/args.ts';
 import { NAMESPACE, type Site } from '../post/index.ts';
 import { namespaceIndex, namespaceIndexLinks } from './index-document.ts';
 import { openApiDocument } from './openapi.ts';
+import { openApiSchemas, type EventPropertiesOf } from './openapi.schemas.ts';
 
 /**
  * GET `/wp-json/{namespace}`, which WordPress registers for every namespace: pattern `''` inside it. It reads the
@@ -32,7 +33,12 @@ export function namespaceIndexRoute(site: Site, namespace: string, routes: () =>
 }
 
 /** The `tribe/events/v1` namespace index and `/doc`. */
-export function discoveryRoutes(site: Site, routes: () => readonly CompiledRoute[]): RouteDef[] {
+export function discoveryRoutes(
+  site: Site,
+  routes: () => readonly CompiledRoute[],
+  eventProperties: EventPropertiesOf,
+): RouteDef[] {
+  const schemas = openApiSchemas(eventProperties);
   return [
     namespaceIndexRoute(site, NAMESPACE, routes),
     {
@@ -45,6 +51,7 @@ export function discoveryRoutes(site: Site, routes: () => readonly CompiledRoute
             body: openApiDocument(
               site,
               routes().filter((r) => r.namespace === NAMESPACE),
+              schemas,
             ),
           }),
         }),

@@ -36,7 +36,15 @@ const linkedHead = (noun: 'venue' | 'organizer') => ({
   image: prop('string', 'The event featured image details if set', { $ref: '#/components/schemas/Image' }),
 });
 
-export const OPENAPI_SCHEMAS = {
+/** Places the event's fields of their own (event/fields.ts, passed in by the app) among the Event properties. */
+export type EventPropertiesOf = (base: Record<string, unknown>) => Record<string, unknown>;
+
+export const openApiSchemas = (eventProperties: EventPropertiesOf) => ({
+  ...OPENAPI_SCHEMAS,
+  Event: { ...OPENAPI_SCHEMAS.Event, properties: eventProperties(OPENAPI_SCHEMAS.Event.properties) },
+});
+
+const OPENAPI_SCHEMAS = {
   ImageSize: {
     type: 'object',
     properties: {
@@ -127,12 +135,7 @@ export const OPENAPI_SCHEMAS = {
       timezone_abbr: prop('string', 'The abbreviated event time zone string'),
       cost: prop('string', 'The event cost including the currency symbol'),
       cost_details: prop('array', 'The event cost details', { items: { $ref: '#/components/schemas/CostDetails' } }),
-      website: prop('string', 'The event website URL'),
-      show_map: prop('boolean', 'Whether the map should be shown for the event or not'),
-      show_map_link: prop('boolean', 'Whether the map link should be shown for the event or not'),
-      hide_from_listings: prop('boolean', 'Whether an event should be hidden from the calendar view or not'),
       sticky: prop('boolean', 'Whether an event is sticky in the calendar view or not'),
-      featured: prop('boolean', 'Whether the event is featured in the calendar or not'),
       categories: prop('array', 'The event categories', { items: { $ref: '#/components/schemas/Term' } }),
       tags: prop('array', 'The event tags', { items: { $ref: '#/components/schemas/Term' } }),
       venue: prop('object', 'The event venue', { $ref: '#/components/schemas/Venue' }),

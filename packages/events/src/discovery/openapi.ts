@@ -4,7 +4,7 @@ import { isDeclared, isRequired, swaggerType } from '../http/args.ts';
 import type { CompiledRoute, HttpMethod } from '../http/route.ts';
 import type { Site } from '../post/index.ts';
 import { DOCUMENTED_PATHS, type OperationDoc, type PathDoc, type Verb } from './openapi.operations.ts';
-import { OPENAPI_SCHEMAS } from './openapi.schemas.ts';
+import type { openApiSchemas } from './openapi.schemas.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** A route pattern (`/events/(?P<id>\\d+)`) as an OpenAPI path template (`/events/{id}`). */
@@ -74,7 +74,11 @@ function operation(
  * GET `/doc`: the OpenAPI 3.0.0 document as TEC 6.17.2 emits it. What is documented and the texts are the plugin's
  * (openapi.operations.ts, openapi.schemas.ts); the parameters come from the same route table that checks requests.
  */
-export function openApiDocument(site: Site, routes: readonly CompiledRoute[]): Record<string, unknown> {
+export function openApiDocument(
+  site: Site,
+  routes: readonly CompiledRoute[],
+  schemas: ReturnType<typeof openApiSchemas>,
+): Record<string, unknown> {
   const byPath = new Map(routes.filter((r) => r.namespace === NAMESPACE).map((r) => [templateOf(r.pattern), r]));
   const paths: Record<string, unknown> = {};
   for (const [path, doc] of Object.entries(DOCUMENTED_PATHS)) {
@@ -91,7 +95,7 @@ export function openApiDocument(site: Site, routes: readonly CompiledRoute[]): R
       title: 'The Events Calendar REST API',
       description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
     },
-    components: { schemas: OPENAPI_SCHEMAS },
+    components: { schemas },
     // The plugin drops the port here; we keep it so the URL works (README, differences).
     servers: [{ url: `${site.rest}/` }],
     paths,

@@ -5,7 +5,6 @@ import { isIdText, RowIdType, toRowId, type RowId } from '../http/row-id.ts';
 import {
   canRead,
   isTime,
-  isUrlOrEmpty,
   listStatusValidator,
   nonEmptyString,
   positiveInt,
@@ -16,8 +15,10 @@ import type { TermService } from '../term/index.ts';
 import { formatWall, isValidZone, makeWall, utcToWall } from '../time/index.ts';
 import { isProRecurrence, parseRecurrence, RecurrenceError } from '../recurrence/index.ts';
 import { linkedRefsValidator, parseOrganizerRefs, parseVenueRef } from './event.links.ts';
+import { createdFieldNames, fieldArgs, type EventFieldParams } from './field-rules.ts';
 
-export interface EventWriteParams {
+/** A write's parameters: the fields of their own (fields.ts) and those written together by event.writer.ts. */
+export interface EventWriteParams extends EventFieldParams {
   title?: string;
   description?: string;
   excerpt?: string;
@@ -32,12 +33,7 @@ export interface EventWriteParams {
   end_date?: string;
   image?: string;
   cost?: unknown;
-  website?: unknown;
-  show_map?: boolean;
-  show_map_link?: boolean;
-  hide_from_listings?: boolean;
   sticky?: boolean;
-  featured?: boolean;
   categories?: unknown;
   tags?: unknown;
   venue?: unknown;
@@ -107,7 +103,6 @@ const linkable =
 // coordinates as `format: double`, references with `items` and a null default.
 const untypedIntList = declared({ type: null, items: { type: 'integer' }, csv: true });
 const double = declared({ type: null, format: 'double' });
-const declaredNull = declared({ default: null });
 const declaredIntRefs = declared({ items: { type: 'integer' }, default: null });
 
 /** The default window as the plugin prints it: from yesterday 23:59 to now + 24 months, site time. */
@@ -260,53 +255,50 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
   };
   const termRefs: Validator = (v) =>
     refList(v).every((x) => typeof x === 'string' || typeof x === 'number') ? true : invalid();
+  const fields = fieldArgs({
+    author: Type.Optional(RowIdType({ description: 'The event author ID' })),
+    date: S('The event publication date'),
+    date_utc: S('The event publication date (UTC time zone)'),
+    title: req(Type.String({ description: 'The event title' })),
+    description: S('The event description'),
+    slug: S('The event slug'),
+    excerpt: S('The event excerpt'),
+    status: S('The event post status'),
+    timezone: S('The event time zone'),
+    // Updates apply no default (README, differences); the plugin declares `false` on both.
+    all_day: Type.Optional(
+      Type.Boolean({
+        description: 'Whether the event lasts the whole day or not',
+        ...(create ? { default: false } : declared({ default: false })),
+      }),
+    ),
+    start_date: req(Type.String({ description: 'The event start date and time' })),
+    end_date: req(Type.String({ description: 'The event end date and time' })),
+    image: S('The event featured image ID or URL'),
+    cost: U('The event cost'),
+    sticky: B('Whether the event should be sticky in the calendar view or not'),
+    categories: Type.Optional(Type.Unknown({ description: 'The event category ID or name', ...declaredIntRefs })),
+    tags: Type.Optional(Type.Unknown({ description: 'The event tag ID or name', ...declaredIntRefs })),
+    venue: Type.Optional(Type.Unknown({ description: 'The event venue IDs or data', ...declaredIntRefs })),
+    organizer: Type.Optional(Type.Unknown({ description: 'The event organizer IDs or data', ...declaredIntRefs })),
+    // Extensions the plugin does not declare (Pro documents no REST recurrence field): accepted, never printed.
+    recurrence: Type.Optional(
+      Type.Unknown({
+        description: 'The recurrence of a series (RFC 5545 RRULE, EXDATE, RDATE)',
+        ...declared({ hidden: true }),
+      }),
+    ),
+    recurrence_edit: Type.Optional(
+      Type.String({
+        description: 'On an occurrence: edit it alone (single) or its whole series (all)',
+        ...declared({ hidden: true }),
+      }),
+    ),
+  });
   return {
-    schema: Type.Object({
-      author: Type.Optional(RowIdType({ description: 'The event author ID' })),
-      date: S('The event publication date'),
-      date_utc: S('The event publication date (UTC time zone)'),
-      title: req(Type.String({ description: 'The event title' })),
-      description: S('The event description'),
-      slug: S('The event slug'),
-      excerpt: S('The event excerpt'),
-      status: S('The event post status'),
-      timezone: S('The event time zone'),
-      // Updates apply no default (README, differences); the plugin declares `false` on both.
-      all_day: Type.Optional(
-        Type.Boolean({
-          description: 'Whether the event lasts the whole day or not',
-          ...(create ? { default: false } : declared({ default: false })),
-        }),
-      ),
-      start_date: req(Type.String({ description: 'The event start date and time' })),
-      end_date: req(Type.String({ description: 'The event end date and time' })),
-      image: S('The event featured image ID or URL'),
-      cost: U('The event cost'),
-      website: Type.Optional(Type.Unknown({ description: 'The event website URL', ...declaredNull })),
-      show_map: B('Whether the event should show a map or not'),
-      show_map_link: B('Whether the event should show a map link or not'),
-      hide_from_listings: B('Whether events should be hidden in the calendar view or not'),
-      sticky: B('Whether the event should be sticky in the calendar view or not'),
-      featured: B('Whether the event should be featured on the site or not'),
-      categories: Type.Optional(Type.Unknown({ description: 'The event category ID or name', ...declaredIntRefs })),
-      tags: Type.Optional(Type.Unknown({ description: 'The event tag ID or name', ...declaredIntRefs })),
-      venue: Type.Optional(Type.Unknown({ description: 'The event venue IDs or data', ...declaredIntRefs })),
-      organizer: Type.Optional(Type.Unknown({ description: 'The event organizer IDs or data', ...declaredIntRefs })),
-      // Extensions the plugin does not declare (Pro documents no REST recurrence field): accepted, never printed.
-      recurrence: Type.Optional(
-        Type.Unknown({
-          description: 'The recurrence of a series (RFC 5545 RRULE, EXDATE, RDATE)',
-          ...declared({ hidden: true }),
-        }),
-      ),
-      recurrence_edit: Type.Optional(
-        Type.String({
-          description: 'On an occurrence: edit it alone (single) or its whole series (all)',
-          ...declared({ hidden: true }),
-        }),
-      ),
-    }),
+    schema: Type.Object(fields.properties),
     validators: {
+      ...fields.validators,
       author: async (v) => (typeof v === 'number' && v > 0 && (await deps.userExists(v)) ? true : invalid()),
       date: isTime,
       date_utc: isTime,
@@ -320,7 +312,6 @@ export function eventWriteArgs(deps: EventArgDeps, create: boolean): ArgSet {
       timezone: (v) => (v === '' || (typeof v === 'string' && isValidZone(v)) ? true : invalid()),
       image: deps.imageArg,
       cost: costOk,
-      website: (v) => (isUrlOrEmpty(v) ? true : invalid()),
       categories: termRefs,
       tags: termRefs,
       venue: linkedRefsValidator(parseVenueRef, linkable(deps.venues), deps.venueCreateArgs),
@@ -352,18 +343,11 @@ export const sentFields = (p: { recurrence?: unknown }, sent: ReadonlySet<string
   sent.has('recurrence') && isProRecurrence(p.recurrence) ? new Set([...sent].filter((k) => k !== 'recurrence')) : sent;
 
 /**
- * The fields a create acts on: as `sentFields`, and an empty `website` (`''`, `'0'`, null) is dropped, because the
- * plugin's create passes its arguments through PHP's `array_filter` (Single_Event::create) and so stores no
- * `_EventURL`; the event then reports its own permalink as its website. An update stores the empty value.
+ * The fields a create acts on: as `sentFields`, and those a create drops when empty (an empty `website`: `''`, `'0'`,
+ * null), because the plugin's create passes its arguments through PHP's `array_filter` (Single_Event::create) and so
+ * stores no `_EventURL`; the event then reports its own permalink as its website. An update stores the empty value.
  */
-export const createdFields = (
-  p: { recurrence?: unknown; website?: unknown },
-  sent: ReadonlySet<string>,
-): ReadonlySet<string> => {
-  const acted = sentFields(p, sent);
-  const empty =
-    p.website === null || p.website === undefined || p.website === '' || p.website === '0' || p.website === 0;
-  return acted.has('website') && empty ? new Set([...acted].filter((k) => k !== 'website')) : acted;
-};
+export const createdFields = (p: { recurrence?: unknown }, sent: ReadonlySet<string>): ReadonlySet<string> =>
+  createdFieldNames(p, sentFields(p, sent));
 
 export { refList };

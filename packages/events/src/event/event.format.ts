@@ -12,6 +12,7 @@ import {
 } from '../time/index.ts';
 import { costBody, type ParsedCost } from './cost.ts';
 import type { EventRow } from './event.repository.ts';
+import { EVENT_FIELD_SHAPES } from './field-rules.ts';
 
 export interface EventLinks {
   venue?: LinkedRow;
@@ -105,7 +106,7 @@ export function formatEvent(
   const endUtc = shownDate(e.end_utc);
   const globalId = site.globalId(e.id);
   const url = site.permalink('event', e);
-  const body: Record<string, unknown> = {
+  const base: Record<string, unknown> = {
     id: e.id,
     global_id: globalId,
     global_id_lineage: [globalId],
@@ -145,20 +146,15 @@ export function formatEvent(
       currency_position: own.position,
       values: cost.values,
     },
-    // `_EventURL` when stored, else the event's own URL (Post_Repository: `isset`). A create stores none for an empty
-    // website (the plugin's array_filter, `createdFields`); an update stores '' and reports it.
-    website: e.website ?? url,
-    show_map: e.show_map === 1,
-    show_map_link: e.show_map_link === 1,
-    hide_from_listings: e.hide_from_listings === 1,
     sticky: e.menu_order === -1,
-    featured: e.featured === 1,
     categories: links.categories.map((t) => formatEventTerm(site, t)),
     tags: links.tags.map((t) => formatEventTerm(site, t)),
     venue: links.venue ? d.venueKind.format(site, links.venue, jsonLd) : [],
     organizer: links.organizers.map((o) => d.organizerKind.format(site, o, jsonLd)),
     custom_fields: [],
   };
+  // The fields of their own (website, the map and listing flags, featured) take their places from fields.ts.
+  const body = EVENT_FIELD_SHAPES.tribeBody(base, e, url);
   if (jsonLd) body.json_ld = eventJsonLd(d, e, links, url);
   return body;
 }

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import {
-  EVENT_SELECT,
   reusableByIds,
   type Database,
   type EventColumnName,
@@ -9,8 +8,9 @@ import {
   type NewEventColumns,
 } from '../db/index.ts';
 import { anyBadDate, type PostRow, type Visibility } from '../post/index.ts';
+import { eventSelect } from './field-rules.ts';
 
-/** The post row and every event column of the select list (db/event-columns.ts). */
+/** The post row and every event column of the select list (event/fields.ts). */
 export type EventRow = PostRow & Pick<EventColumns, EventColumnName>;
 
 export interface EventListFilter {
@@ -54,6 +54,8 @@ const escapeLike = (s: string) => s.replace(/[%_\\]/g, (c) => `\\${c}`);
 
 /** SQL for events: the post row joined with its event columns, plus linked organizers and venue. */
 export const EVENT_DATE_COLUMNS = ['start_local', 'end_local', 'start_utc', 'end_utc'] as const;
+
+const EVENT_SELECT = eventSelect() as `events.${EventColumnName}`[];
 
 export function eventRepository(db: Kysely<Database>) {
   const base = () =>

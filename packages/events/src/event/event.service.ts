@@ -1,7 +1,6 @@
 import type { Caller } from '../http/route.ts';
 import { JsonText } from '../http/json-text.ts';
 import {
-  blankEvent,
   canRead,
   isFloating,
   isProtected,
@@ -13,6 +12,7 @@ import {
 } from '../post/index.ts';
 import { eventRepository, type EventListFilter, type EventRow } from './event.repository.ts';
 import { formatEvent } from './event.format.ts';
+import { blankEventBody } from './field-rules.ts';
 import type { EventWriteParams } from './event.args.ts';
 import { eventWriter, type EventWriterDeps } from './event.writer.ts';
 import { readSeries, readSeriesOf, seriesRole } from '../recurrence/index.ts';
@@ -136,7 +136,7 @@ export function eventService(deps: EventServiceDeps) {
       );
       // Lists show protected events blanked; a single GET refuses them instead unless unlocked (event.routes.ts), and
       // write answers go to a caller who may edit the event.
-      return mode === 'list' && isProtected(r) ? blankEvent(body) : body;
+      return mode === 'list' && isProtected(r) ? blankEventBody(body) : body;
     });
     return { bodies, restricted };
   }

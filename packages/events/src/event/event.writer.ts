@@ -54,6 +54,10 @@ import {
   type SeriesPlan,
 } from '../recurrence/index.ts';
 import { eventInTrash, eventNotFound } from './event.errors.ts';
+import { fieldColumns, insertDefaults, occurrenceCopier } from './field-rules.ts';
+
+const INSERT_DEFAULTS = insertDefaults();
+const occurrenceCopy = occurrenceCopier();
 
 export interface EventWriterDeps {
   db: Kysely<Database>;
@@ -242,11 +246,7 @@ export function eventWriter(deps: EventWriterDeps) {
           if (p.keep_currency !== true)
             Object.assign(details, { currency_symbol: parsed.symbol, currency_position: parsed.position });
         }
-        if (sent.has('website'))
-          details.website = p.website === null || p.website === undefined ? '' : kses.url(String(p.website));
-        for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'featured'] as const) {
-          if (p[flag] !== undefined) details[flag] = p[flag] ? 1 : 0;
-        }
+        Object.assign(details, fieldColumns(p, sent, kses));
         if (venueReady[0]) details.venue_id = await resolveLinked(trx, venues, caller, venueReady[0], now);
         if (eventImage) details.thumbnail_id = await eventImage.commit(trx);
         const post: Record<string, unknown> = { ...modifiedNow(site.timezone, now) };
@@ -302,17 +302,7 @@ export function eventWriter(deps: EventWriterDeps) {
           // Every column is named, defaults too, so all creates share one statement (prepared once on PostgreSQL). A
           // create always has its dates (`datesSent`); the `??` only tells the compiler so and never runs.
           await events.insert({
-            cost: null,
-            currency_symbol: '',
-            currency_position: '',
-            website: null,
-            show_map: 0,
-            show_map_link: 0,
-            hide_from_listings: 0,
-            featured: 0,
-            venue_id: null,
-            parent_id: null,
-            thumbnail_id: null,
+            ...INSERT_DEFAULTS,
             ...details,
             post_id: eventId,
             ...(dates ?? eventDates(p, undefined, zone, allDay, now)),
@@ -350,7 +340,11 @@ export function eventWriter(deps: EventWriterDeps) {
           if (member.excluded && post.status !== undefined && post.status !== 'trash')
             await seriesRepository(trx).setExcluded(eventId, false);
         } else if (plan !== 'occurrence' && (plan !== undefined || existing !== undefined)) {
-          await syncSeries(trx, eventId, plan, { sentRule: sent.has('recurrence'), expand: deps.recurrence });
+          await syncSeries(trx, eventId, plan, {
+            sentRule: sent.has('recurrence'),
+            expand: deps.recurrence,
+            copy: occurrenceCopy,
+          });
         }
         return eventId;
       }),

@@ -4,5 +4,7 @@ export { eventRoutes } from './event.routes.ts';
 export { eventRepository } from './event.repository.ts';
 export { findBadStoredDates, reportBadStoredDates } from './stored-dates.ts';
 export { eventListFilter } from './list-filter.ts';
+export { blankEventBody, EVENT_FIELD_SHAPES } from './field-rules.ts';
+export { phpTruthy } from './fields.ts';
 export { eventListArgs, eventWriteArgs } from './event.args.ts';
 export type { EventListParams } from './event.args.ts';

@@ -4,8 +4,8 @@ import { checkArgs, type ArgSet } from '../http/args.ts';
 import { noRoute } from '../http/errors.ts';
 import type { Reply } from '../http/route.ts';
 import { TextBody } from '../http/text-body.ts';
-import { eventListFilter, type EventListParams, type EventService } from '../event/index.ts';
-import { blankEvent, canRead, isProtected, NAMESPACE, type Site, type Visibility } from '../post/index.ts';
+import { blankEventBody, eventListFilter, type EventListParams, type EventService } from '../event/index.ts';
+import { canRead, isProtected, NAMESPACE, type Site, type Visibility } from '../post/index.ts';
 import type { TermService } from '../term/index.ts';
 import { renderCalendar } from './calendar.ts';
 import { feedEventFromBody, type FeedEvent } from './feed-event.ts';
@@ -115,7 +115,7 @@ export function feedPages(deps: FeedDeps): (path: string) => Page | undefined {
       const row = await events.findBySlug(slug);
       if (row === undefined || row.status === 'trash' || !canRead(null, row)) throw noRoute();
       const body = (await events.present(row, null)).value() as Record<string, unknown>;
-      const shown = feedEventFromBody(isProtected(row) ? blankEvent(body) : body);
+      const shown = feedEventFromBody(isProtected(row) ? blankEventBody(body) : body);
       // An occurrence's page exports its whole series, under the series' UID: adding it from any date's page gives
       // the calendar the same one recurring event (README, "iCalendar feeds").
       const g = shown ? await grouped([shown], ANONYMOUS) : { plain: [], series: [] };

@@ -23,21 +23,23 @@ export function unlocks(ctx: RequestContext, post: ProtectablePost): boolean {
   return ctx.query.context === 'edit' && canModify(ctx.caller, post, 'edit');
 }
 
-/** An event as lists show it while protected: title, dates and status stay, the rest is emptied (compat §1.3). */
-export function blankEvent(body: Record<string, unknown>): Record<string, unknown> {
+/**
+ * An event as lists show it while protected: title, dates and status stay, the rest is emptied (compat §1.3);
+ * `fields` are the blanked values of the event's own fields (event/fields.ts).
+ */
+export function blankEvent(
+  body: Record<string, unknown>,
+  fields: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     ...body,
     description: '',
     excerpt: '',
     cost: '',
-    website: '',
     image: false,
     all_day: null,
-    show_map: null,
-    show_map_link: null,
-    hide_from_listings: null,
     sticky: null,
-    featured: null,
+    ...fields,
     cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
     categories: [],
     tags: [],

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { occurrenceCopy, type Database, type EventsTable } from '../db/index.ts';
+import type { Database, EventColumns, EventsTable, OccurrenceColumns } from '../db/index.ts';
 import { invalidParam } from '../http/errors.ts';
 import { postRepository, trashedSlug, untrashedSlug } from '../post/index.ts';
 import { termRepository } from '../term/index.ts';
@@ -64,6 +64,8 @@ const occurrenceSlugBase = (first: SeriesPost, w: Wall) =>
 export interface SyncOptions {
   readonly sentRule: boolean;
   readonly expand: ExpandOptions;
+  /** The columns an occurrence copies from the first event (the event field table's `copy` rule). */
+  readonly copy: (first: EventColumns) => OccurrenceColumns;
 }
 
 /**
@@ -133,7 +135,7 @@ export async function syncSeries(
     modified_gmt: first.modified_gmt,
     menu_order: first.menu_order,
   };
-  const eventCols = { ...occurrenceCopy(first), parent_id: firstId };
+  const eventCols = { ...opts.copy(first), parent_id: firstId };
   const slugFor = async (w: Wall, current: string | undefined, id?: number) => {
     const base = occurrenceSlugBase(first, w);
     if (

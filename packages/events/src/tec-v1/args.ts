@@ -65,9 +65,7 @@ export const oneOf =
   (v) =>
     typeof v === 'string' && values.includes(v) ? true : invalid();
 
-/** PHP's (bool) of what was sent: TEC casts flags without checking them (`"maybe"` is true). */
-export const phpTruthy = (v: unknown): boolean =>
-  !(v === false || v === 0 || v === '0' || v === '' || v === 'false' || v === null);
+export { phpTruthy } from '../event/index.ts';
 
 export const S = (description: string): TSchema => Type.Optional(Type.String({ description }));
 export const U = (description: string, extra: Record<string, unknown> = {}): TSchema =>

@@ -3,6 +3,7 @@ import type { TermWithCount } from '../term/index.ts';
 import { readStoredWall, utcToWall, wallToEpoch, wallToUtc, formatWall, type Wall } from '../time/index.ts';
 import { costBody, type ParsedCost } from '../event/cost.ts';
 import type { EventRow } from '../event/event.repository.ts';
+import { EVENT_FIELD_SHAPES } from '../event/index.ts';
 import { postFields } from './post-shape.ts';
 import { tecOrganizer, tecVenue } from './linked-shape.ts';
 import { daysSpanned, scheduleDetails } from './schedule.ts';
@@ -88,7 +89,8 @@ export function tecEvent(
   const days = w === undefined ? 1 : daysSpanned(w.start, w.end);
   // Rows written before migration 013 have no stored duration: end − start then.
   const seconds = e.duration ?? (w === undefined ? 0 : Math.max(0, Math.round((w.endUtc - w.startUtc) / 1000)));
-  return {
+  // The event's fields of their own (event/fields.ts) take their places among these.
+  const base = {
     ...post,
     tags: tags.map((t) => t.id),
     tribe_events_cat: cats.map((t) => t.id),
@@ -109,7 +111,6 @@ export function tecEvent(
     this_week_duration: null,
     happens_this_week: null,
     displays_on: [],
-    featured: e.featured === 1,
     sticky: e.menu_order === -1,
     cost: costBody(e.cost, own, { symbol: site.currencySymbol, position: site.currencyPosition }).cost,
     organizer_names: links.organizers.map((o) => (tecOrganizer(site, o).title as { rendered: string }).rendered),
@@ -118,6 +119,7 @@ export function tecEvent(
     schedule_details: schedule.full,
     short_schedule_details: schedule.short,
   };
+  return EVENT_FIELD_SHAPES.tecBody(base, e, post.link as string);
 }
 
 /**

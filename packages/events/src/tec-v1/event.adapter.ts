@@ -32,6 +32,7 @@ import {
 } from './args.ts';
 import type { EntityAdapter, Params } from './entity.routes.ts';
 import { tecEvent, tecEventValidUntil } from './event-shape.ts';
+import { EVENT_FIELD_SHAPES } from '../event/index.ts';
 import { EntityFailure } from './gate.ts';
 import { listStatuses, statusList } from './linked.adapter.ts';
 import { plainField } from './text.ts';
@@ -82,22 +83,24 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
       return true;
     };
 
+  // The event's fields of their own (event/fields.ts) take their places among these.
+  const own = EVENT_FIELD_SHAPES.tecArgs({
+    tribe_events_cat: U('The terms assigned to the event in the tribe_events_cat taxonomy.'),
+    start_date: U('The start date of the event.'),
+    start_date_utc: U('The start date of the event in UTC.'),
+    end_date: U('The end date of the event.'),
+    end_date_utc: U('The end date of the event in UTC.'),
+    timezone: S('The timezone of the event.'),
+    duration: U('The duration of the event in seconds.'),
+    all_day: U('Whether the event is all day.'),
+    cost: S('The cost of the event.'),
+    organizers: U('The organizers of the event.'),
+    venues: U('The venues of the event.'),
+  });
   const body = mergeArgs(postBodyArgs(deps.userExists), {
-    schema: Type.Object({
-      tribe_events_cat: U('The terms assigned to the event in the tribe_events_cat taxonomy.'),
-      start_date: U('The start date of the event.'),
-      start_date_utc: U('The start date of the event in UTC.'),
-      end_date: U('The end date of the event.'),
-      end_date_utc: U('The end date of the event in UTC.'),
-      timezone: S('The timezone of the event.'),
-      duration: U('The duration of the event in seconds.'),
-      all_day: U('Whether the event is all day.'),
-      featured: U('Whether the event is featured.'),
-      cost: S('The cost of the event.'),
-      organizers: U('The organizers of the event.'),
-      venues: U('The venues of the event.'),
-    }),
+    schema: Type.Object(own.properties),
     validators: {
+      ...own.validators,
       tribe_events_cat: positiveIntegerList,
       start_date: eventDate,
       start_date_utc: eventDate,
@@ -133,7 +136,8 @@ export function eventAdapter(deps: EventAdapterDeps): EntityAdapter<EventRow> {
     // A zone PHP does not know is stored as UTC, as on the reference.
     if (has('timezone'))
       put('timezone', typeof p.timezone === 'string' && isValidZone(p.timezone) ? p.timezone : 'UTC');
-    for (const k of ['all_day', 'featured', 'sticky'] as const) if (has(k)) put(k, phpTruthy(p[k]));
+    for (const k of ['all_day', 'sticky'] as const) if (has(k)) put(k, phpTruthy(p[k]));
+    for (const [k, v] of EVENT_FIELD_SHAPES.tecParams(p, has)) put(k, v);
     // As on the reference: a write that sends `all_day` without `sticky` leaves the event not sticky.
     if (has('all_day') && !has('sticky')) put('sticky', false);
     if (has('duration') && !has('end_date')) {
