@@ -24,7 +24,7 @@ describe('tallyOccurrences', () => {
       fc.asyncProperty(
         fc.array(article, { minLength: 1, maxLength: 8 }),
         fc.constantFrom('ab', 'a', 'b a'),
-        fc.constantFrom(null, ['de']),
+        fc.constantFrom<string[] | null>(null, ['de']),
         async (arts, query, languages) => {
           const release = await buildMemoryRelease(
             arts.map((a) => ({ shard: a.shard, text: a.text, meta: { language: a.language } })),
