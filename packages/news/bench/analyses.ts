@@ -20,7 +20,12 @@ import { CORPORA, ensureCorporaRelease, pct, writeBenchmarkSection } from './ben
 import { existsSync } from 'node:fs';
 
 const VERSION = 'bench-analyses-1';
-const DIRS = { sa: '/tmp/bench-analyses-sa', compressed: '/tmp/bench-analyses-compressed' } as const;
+/** Releases of both kinds, built once: under BENCH_DIR when set (a private directory on a shared machine). */
+const BENCH_DIR = process.env.BENCH_DIR ?? '/tmp';
+const DIRS = {
+  sa: process.env.BENCH_DIR === undefined ? '/tmp/bench-analyses-sa' : `${BENCH_DIR}/sa`,
+  compressed: process.env.BENCH_DIR === undefined ? '/tmp/bench-analyses-compressed' : `${BENCH_DIR}/compressed`,
+} as const;
 const RUNS = Number(process.env.ANALYSES_RUNS ?? 15);
 
 const NGRAMS: readonly NgramsRequestWire[] = [

@@ -15,11 +15,10 @@ import {
   type CollocationsRequestWire,
   type NgramsRequestWire,
 } from '../src/search-v2/index.ts';
-import { foldWord } from '../src/words/index.ts';
 import {
   bruteContinuations,
+  bruteSegmentCounts,
   bruteWindows,
-  bruteWordCount,
   bruteWordTotal,
   scanJsonl,
   type BruteArticle,
@@ -211,13 +210,21 @@ describe('collocations against the brute-force scan of the corpora', { timeout: 
         .filter(([, c]) => c >= (req.min_frequency ?? 2))
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
         .slice(0, limit * 2);
-      const hays = wordCase === 'insensitive' ? kept.map((a) => foldWord(a.text)) : kept.map((a) => a.text);
-      const fy = new Map(candidates.map(([w]) => [w, hays.reduce((n, h) => n + bruteWordCount(h, w, wordCase), 0)]));
+      // f_y and n: the words as segments of the subcorpus's text (what the word-count tables hold).
+      const segments = bruteSegmentCounts(
+        kept.map((a) => a.text),
+        new Set(candidates.map(([w]) => w)),
+        wordCase,
+      );
+      const fy = segments.counts;
       for (const kind of ['sa', 'compressed'] as const) {
         const r = await collocations(releases[kind] as OpenRelease, { index: 'news', ...req });
         expect(r.mode).toBe('exact');
         expect(r.node_frequency).toBe(fx);
         const n = r.corpus_words.value;
+        if (r.corpus_words.exact) expect(n).toBe(segments.total);
+        // Whole shards: the word-count tables give f_y and n exactly; a metadata filter leaves them to estimates.
+        expect(r.corpus_words.exact).toBe(req.languages === undefined);
         const expected = candidates.map(([word, fxy]) => {
           const f = fy.get(word) ?? 0;
           return { word, fxy, fy: f, ...scoresOf({ fxy, fx, fy: Math.max(f, fxy), n }) };

@@ -92,92 +92,93 @@ export async function runAnalysis<S extends TObject, A>(
   }
 }
 
-/** `news ngrams`: one JSON line per query, `{"query","direction","mode","total_occurrences","continuations":[{words,count,share}]}`. */
-export const ngramsCommand: CliCommand = (program: Command, ctx) => {
-  withAnalysisOptions(
-    program
-      .command('ngrams')
-      .description('the 1–3 words that follow (or precede) each phrase, with counts and shares')
-      .argument('[query...]', 'phrases (quote each for the shell)'),
-  )
-    .option('--direction <side>', 'right (the words that follow) or left (the words that precede)', 'right')
-    .option('--words <n>', 'words in each continuation, 1–3', '1')
-    .option('--complete', "complete the phrase's partial last word (econom → economy, economic…)", false)
-    .action(
-      action(
-        ctx,
-        'ngrams',
-        async (args: string[], flags: AnalysisFlags & { direction: string; words: string; complete: boolean }) => {
-          await runAnalysis(
-            ctx,
-            args,
-            flags,
-            NgramsRequest,
-            (release, body) => ngrams(release, body),
-            { direction: flags.direction, words: int(flags.words, '--words'), complete: flags.complete },
-            (a) => ({
-              query: a.query,
-              direction: a.direction,
-              mode: a.mode,
-              total_occurrences: a.total_occurrences,
-              continuations: a.continuations,
-            }),
-          );
-        },
-      ),
+/** One option of an analysis command: commander flags, help text, default. */
+type OptionSpec = readonly [flags: string, help: string, fallback: string | boolean];
+
+/** What tells the analysis commands apart: their name, own flags, the request fields these give, and the printed shape. */
+interface AnalysisCommandSpec<S extends TObject, A, F> {
+  readonly name: string;
+  readonly description: string;
+  readonly options: readonly OptionSpec[];
+  readonly request: S;
+  readonly run: (release: OpenRelease, body: WireOf<S>) => Promise<A>;
+  /** The request fields the command's own flags give. */
+  readonly fields: (flags: F) => Record<string, unknown>;
+  readonly shape: (answer: A) => unknown;
+}
+
+/**
+ * One analysis command: the shared query and filter flags, its own flags, one JSON line per query (`runAnalysis`).
+ * @example analysisCommand({ name: 'ngrams', options: [['--words <n>', 'words', '1']], request: NgramsRequest, … })
+ */
+export function analysisCommand<S extends TObject, A, F>(spec: AnalysisCommandSpec<S, A, F>): CliCommand {
+  return (program: Command, ctx) => {
+    let command = withAnalysisOptions(
+      program
+        .command(spec.name)
+        .description(spec.description)
+        .argument('[query...]', 'phrases (quote each for the shell)'),
     );
-};
+    for (const [flags, help, fallback] of spec.options) command = command.option(flags, help, fallback);
+    command.action(
+      action(ctx, spec.name, async (args: string[], flags: AnalysisFlags & F) => {
+        await runAnalysis(ctx, args, flags, spec.request, spec.run, spec.fields(flags), spec.shape);
+      }),
+    );
+  };
+}
+
+/** `news ngrams`: one JSON line per query, `{"query","direction","mode","total_occurrences","continuations":[{words,count,share}]}`. */
+export const ngramsCommand = analysisCommand({
+  name: 'ngrams',
+  description: 'the 1–3 words that follow (or precede) each phrase, with counts and shares',
+  options: [
+    ['--direction <side>', 'right (the words that follow) or left (the words that precede)', 'right'],
+    ['--words <n>', 'words in each continuation, 1–3', '1'],
+    ['--complete', "complete the phrase's partial last word (econom → economy, economic…)", false],
+  ],
+  request: NgramsRequest,
+  run: (release, body) => ngrams(release, body),
+  fields: (flags: { direction: string; words: string; complete: boolean }) => ({
+    direction: flags.direction,
+    words: int(flags.words, '--words'),
+    complete: flags.complete,
+  }),
+  shape: (a) => ({
+    query: a.query,
+    direction: a.direction,
+    mode: a.mode,
+    total_occurrences: a.total_occurrences,
+    continuations: a.continuations,
+  }),
+});
 
 /** `news collocations`: one JSON line per query, `{"query","mode","node_frequency","corpus_words","collocates":[…]}` as the v2 call answers. */
-export const collocationsCommand: CliCommand = (program: Command, ctx) => {
-  withAnalysisOptions(
-    program
-      .command('collocations')
-      .description("the words within a window of each phrase's occurrences, with logDice, MI and log-likelihood")
-      .argument('[query...]', 'phrases (quote each for the shell)'),
-  )
-    .option('--left <n>', 'words before each occurrence, 0–10', '5')
-    .option('--right <n>', 'words after each occurrence, 0–10', '5')
-    .option('--by-position', 'also count each collocate at every window position', false)
-    .option('--sort-by <measure>', 'log_dice, mi, log_likelihood or frequency', 'log_dice')
-    .option('--min-frequency <n>', 'least window frequency of a listed collocate', '2')
-    .action(
-      action(
-        ctx,
-        'collocations',
-        async (
-          args: string[],
-          flags: AnalysisFlags & {
-            left: string;
-            right: string;
-            byPosition: boolean;
-            sortBy: string;
-            minFrequency: string;
-          },
-        ) => {
-          await runAnalysis(
-            ctx,
-            args,
-            flags,
-            CollocationsRequest,
-            (release, body) => collocations(release, body),
-            {
-              left: int(flags.left, '--left'),
-              right: int(flags.right, '--right'),
-              by_position: flags.byPosition,
-              sort_by: flags.sortBy,
-              min_frequency: int(flags.minFrequency, '--min-frequency'),
-            },
-            (a) => ({
-              query: a.query,
-              mode: a.mode,
-              total_occurrences: a.total_occurrences,
-              node_frequency: a.node_frequency,
-              corpus_words: a.corpus_words,
-              collocates: a.collocates,
-            }),
-          );
-        },
-      ),
-    );
-};
+export const collocationsCommand = analysisCommand({
+  name: 'collocations',
+  description: "the words within a window of each phrase's occurrences, with logDice, MI and log-likelihood",
+  options: [
+    ['--left <n>', 'words before each occurrence, 0–10', '5'],
+    ['--right <n>', 'words after each occurrence, 0–10', '5'],
+    ['--by-position', 'also count each collocate at every window position', false],
+    ['--sort-by <measure>', 'log_dice, mi, log_likelihood or frequency', 'log_dice'],
+    ['--min-frequency <n>', 'least window frequency of a listed collocate', '2'],
+  ],
+  request: CollocationsRequest,
+  run: (release, body) => collocations(release, body),
+  fields: (flags: { left: string; right: string; byPosition: boolean; sortBy: string; minFrequency: string }) => ({
+    left: int(flags.left, '--left'),
+    right: int(flags.right, '--right'),
+    by_position: flags.byPosition,
+    sort_by: flags.sortBy,
+    min_frequency: int(flags.minFrequency, '--min-frequency'),
+  }),
+  shape: (a) => ({
+    query: a.query,
+    mode: a.mode,
+    total_occurrences: a.total_occurrences,
+    node_frequency: a.node_frequency,
+    corpus_words: a.corpus_words,
+    collocates: a.collocates,
+  }),
+});

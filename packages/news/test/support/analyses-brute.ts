@@ -105,10 +105,6 @@ export function bruteContinuations(
   return { inside, short };
 }
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
-const SPACELESS =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-
 /** The words of each occurrence's window (left `left` words, right `right`), counted into `into` by word. */
 export function bruteWindows(
   text: string,
@@ -152,22 +148,23 @@ export function bruteWindows(
 }
 
 /**
- * Occurrences of `word` not touching a letter or digit on either side (substring occurrences for spaceless scripts);
- * `text` already case-folded for a case-insensitive count.
+ * How often each of `words` is a word (segment) of the texts, and all their words: f_y and n of the collocations.
+ * Counted on the texts as given (words folded with `insensitive`).
  */
-export function bruteWordCount(hay: string, word: string, wordCase: WordCase): number {
-  const needle = wordCase === 'insensitive' ? foldWord(word) : word;
-  const whole = !SPACELESS.test(needle);
-  let n = 0;
-  for (const at of offsets(hay, needle)) {
-    if (whole) {
-      const before = Array.from(hay.slice(Math.max(0, at - 2), at)).at(-1) ?? '';
-      const after = Array.from(hay.slice(at + needle.length, at + needle.length + 2))[0] ?? '';
-      if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) continue;
+export function bruteSegmentCounts(
+  texts: Iterable<string>,
+  words: ReadonlySet<string>,
+  wordCase: WordCase,
+): { counts: Map<string, number>; total: number } {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const t of texts) {
+    for (const w of wordsOf(t, wordCase)) {
+      total++;
+      if (words.has(w.word)) counts.set(w.word, (counts.get(w.word) ?? 0) + 1);
     }
-    n++;
   }
-  return n;
+  return { counts, total };
 }
 
 /** All words of the articles. */

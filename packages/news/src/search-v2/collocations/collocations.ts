@@ -11,11 +11,12 @@ import type { CombineContext } from '../calls/define.ts';
 import { V2Error } from '../errors.ts';
 import type { WireOf } from '../schema/fields.ts';
 import { ANALYSIS_LIMITS } from '../ngrams/limits.ts';
-import { occurrencesOf, type Occurrence } from '../ngrams/occurrence-sample.ts';
+import { tallyOccurrences, type Occurrence } from '../ngrams/occurrence-sample.ts';
 import { edgeWord, wordsBackward, wordsForward, type EdgeWord, type WindowWord } from '../ngrams/occurrence-words.ts';
 import type { ShardReader } from '../../shard/types.ts';
 import { scoresOf } from './scores.ts';
 import { subcorpusWords, wordFrequency } from './subcorpus.ts';
+import { tableSubcorpus } from './table-subcorpus.ts';
 
 export type CollocationsRequestWire = WireOf<typeof CollocationsRequest>;
 export type CollocationsResult = WireOf<typeof CollocationsAnswer>;
@@ -103,64 +104,50 @@ export async function collocations(
   const wordCase: WordCase = request.case === 'insensitive' ? 'insensitive' : 'sensitive';
   const tallies = new Map<string, Tally>();
   const edges = new Map<Uint8Array, readonly [EdgeWord | null, EdgeWord | null]>();
-  let total = 0;
-  let read = 0;
-  let sampledShards = 0;
-  let fx = 0;
   const bounds = {
     exactRanks: ANALYSIS_LIMITS.collocationsExactRanks,
     sampleSize: ANALYSIS_LIMITS.collocationsSampleSize,
   };
-  for await (const part of occurrencesOf(release, request, bounds, work)) {
-    total += part.candidates;
-    read += part.read;
-    if (part.weight !== 1) sampledShards++;
-    const memo = new Map<string, WindowWord[]>();
-    for (const o of part.occurrences) {
-      if (work.due()) await work.pause();
-      fx += part.weight;
-      for (const { word, at } of windowOf(part.shard.reader, o, left, right, edges, wordCase, memo)) {
-        let t = tallies.get(word);
-        if (t === undefined)
-          tallies.set(
-            word,
-            (t = {
-              count: 0,
-              positions: new Array<number>(left + right).fill(0),
-              example: { shard_id: part.shard.shardId, rank: o.rank },
-            }),
-          );
-        t.count += part.weight;
-        t.positions[at] = (t.positions[at] ?? 0) + part.weight;
-      }
+  const { totals, counted: fx } = await tallyOccurrences(release, request, bounds, work, (o) => {
+    for (const { word, at } of windowOf(o.shard.reader, o.occurrence, left, right, edges, wordCase, o.memo)) {
+      let t = tallies.get(word);
+      if (t === undefined)
+        tallies.set(
+          word,
+          (t = {
+            count: 0,
+            positions: new Array<number>(left + right).fill(0),
+            example: { shard_id: o.shard.shardId, rank: o.occurrence.rank },
+          }),
+        );
+      t.count += o.weight;
+      t.positions[at] = (t.positions[at] ?? 0) + o.weight;
     }
-  }
+  });
   const limit = request.limit ?? ANALYSIS_LIMITS.collocatesDefault;
   const candidates = [...tallies]
     .filter(([, t]) => t.count >= (request.min_frequency ?? 2))
     .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
     .slice(0, limit * ANALYSIS_LIMITS.candidatesPerListed);
+  const tables = candidates.length === 0 ? null : tableSubcorpus(release, request);
   const items = [];
   for (const [word, t] of candidates) {
     items.push({
       word,
       window_frequency: t.count,
-      frequency: await wordFrequency(release, request, word, work),
+      frequency: tables?.frequency(word) ?? (await wordFrequency(release, request, word, work)),
       positions: request.by_position === true ? t.positions : null,
       example: t.example,
     });
   }
-  const n = items.length === 0 ? { value: 0, exact: true } : await subcorpusWords(release, request, work);
+  const n =
+    items.length === 0 ? { value: 0, exact: true } : (tables?.words ?? (await subcorpusWords(release, request, work)));
   return {
     index_version: release.indexVersion,
     query: request.query,
     left,
     right,
-    mode: sampledShards === 0 ? 'exact' : 'sampled',
-    total_occurrences: total,
-    read_occurrences: read,
-    sampled_shards: sampledShards,
-    seed: request.seed ?? 1,
+    ...totals,
     node_frequency: fx,
     corpus_words: n,
     collocates: ranked(items, fx, n.value, request),

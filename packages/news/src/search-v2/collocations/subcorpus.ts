@@ -23,9 +23,11 @@ export interface Counted {
 }
 
 /**
- * Whole-word occurrences of `word` in the request's subcorpus (years, filters, case). Words of scripts without
- * spaces (where the whole-word rule does not apply) are counted as substrings. Per shard, exact up to
- * `frequencyExactRanks` candidates, else from a seeded sample.
+ * Whole-word occurrences of `word` in the request's subcorpus (years, filters, case): the fallback where the
+ * word-count tables are not exact for the subcorpus (table-subcorpus.ts). Words of scripts without spaces (where the
+ * whole-word rule does not apply) are counted as substrings. Per shard, counted up to `frequencyExactRanks`
+ * candidates, else from a seeded sample; never `exact`, since the word's count as a segment differs (a word inside a
+ * longer segment counts here: "world" in "world's", 都 in 東京都).
  */
 export async function wordFrequency(
   release: OpenRelease,
@@ -46,12 +48,11 @@ export async function wordFrequency(
     }
     return { value, exact };
   };
-  try {
-    return await run(true);
-  } catch (e) {
+  const counted = await run(true).catch((e: unknown) => {
     if (e instanceof V2Error && e.code === 'whole_word_unsupported') return run(false);
     throw e;
-  }
+  });
+  return { value: counted.value, exact: false };
 }
 
 /** Occurrences of the request's query that count, per shard exact up to `bounds.exactRanks`, else from a seeded sample. */

@@ -1,5 +1,8 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenRelease, ReleaseIndex, ShardId } from '../../release/types.ts';
 import { collocations, combineCollocations } from '../collocations/index.ts';
 import { buildMemoryRelease, type FixtureArticle } from '../memory-release.fixture.ts';
@@ -15,8 +18,14 @@ const ARTICLES: FixtureArticle[] = [
 ].map(([shard, text]) => ({ shard: shard as string, text: text as string, meta: { language: 'en' } }));
 
 let release: OpenRelease;
+let tables: string;
 beforeAll(async () => {
-  release = await buildMemoryRelease(ARTICLES);
+  // With word-count tables, as the builder writes them: the collocates' subcorpus frequencies come from them.
+  tables = await mkdtemp(join(tmpdir(), 'analyses-combine-'));
+  release = await buildMemoryRelease(ARTICLES, { wordCountsDir: tables });
+});
+afterAll(async () => {
+  await rm(tables, { recursive: true, force: true });
 });
 
 /** The release seen by a worker holding only `keep` of the shards. */

@@ -10,7 +10,7 @@ import type { NgramsAnswer, NgramsRequest } from '../calls/ngrams.ts';
 import { V2Error } from '../errors.ts';
 import type { WireOf } from '../schema/fields.ts';
 import { ANALYSIS_LIMITS } from './limits.ts';
-import { occurrencesOf, type Occurrence } from './occurrence-sample.ts';
+import { tallyOccurrences, type Occurrence } from './occurrence-sample.ts';
 import { edgeWord, wordsBackward, wordsForward, type EdgeWord, type WindowWord } from './occurrence-words.ts';
 
 export type NgramsRequestWire = WireOf<typeof NgramsRequest>;
@@ -89,39 +89,25 @@ export async function ngrams(
   const wordCase: WordCase = request.case === 'insensitive' ? 'insensitive' : 'sensitive';
   const counts = new Map<string, number>();
   const edges = new Map<Uint8Array, EdgeWord | null>();
-  let total = 0;
-  let read = 0;
-  let sampledShards = 0;
   let insideWord = 0;
   let tooShort = 0;
   const bounds = { exactRanks: ANALYSIS_LIMITS.ngramsExactRanks, sampleSize: ANALYSIS_LIMITS.ngramsSampleSize };
-  for await (const part of occurrencesOf(release, request, bounds, work)) {
-    total += part.candidates;
-    read += part.read;
-    if (part.weight !== 1) sampledShards++;
-    const memo = new Map<string, WindowWord[]>();
-    for (const o of part.occurrences) {
-      if (work.due()) await work.pause();
-      const c = continuationOf(o, edges, { direction, n, complete, wordCase }, part.shard.reader, memo);
-      if (c === 'inside_word') insideWord += part.weight;
-      else if (c === 'too_short') tooShort += part.weight;
-      else {
-        const key = c.words.join('\u0000');
-        counts.set(key, (counts.get(key) ?? 0) + part.weight);
-      }
+  const { totals } = await tallyOccurrences(release, request, bounds, work, (o) => {
+    const c = continuationOf(o.occurrence, edges, { direction, n, complete, wordCase }, o.shard.reader, o.memo);
+    if (c === 'inside_word') insideWord += o.weight;
+    else if (c === 'too_short') tooShort += o.weight;
+    else {
+      const key = c.words.join('\u0000');
+      counts.set(key, (counts.get(key) ?? 0) + o.weight);
     }
-  }
+  });
   return {
     index_version: release.indexVersion,
     query: request.query,
     direction,
     words: n,
     complete,
-    mode: sampledShards === 0 ? 'exact' : 'sampled',
-    total_occurrences: total,
-    read_occurrences: read,
-    sampled_shards: sampledShards,
-    seed: request.seed ?? 1,
+    ...totals,
     inside_word: insideWord,
     too_short: tooShort,
     ...listOf(counts, request.limit ?? ANALYSIS_LIMITS.ngramsListDefault),

@@ -13,7 +13,7 @@ import { RequestMatcher } from '../matching.ts';
 import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
 import { sampleRanks } from '../sampling.ts';
 import type { EstimateRequest } from '../types.ts';
-import type { ArticleSpan } from './occurrence-words.ts';
+import type { ArticleSpan, WindowWord } from './occurrence-words.ts';
 
 export interface SampleBounds {
   /** Largest number of a shard's candidate ranks read one by one (an exact answer for that shard). */
@@ -114,4 +114,63 @@ export async function* occurrencesOf(
     }
     yield { shard, candidates, read: ranks.length, weight: exact ? 1 : candidates / ranks.length, occurrences: kept };
   }
+}
+
+/** How an analysis read its occurrences: the header fields both ngrams and collocations answer with. */
+export interface SampleTotals {
+  readonly mode: 'exact' | 'sampled';
+  /** Candidate ranks of the selected shards (before filters). */
+  readonly total_occurrences: number;
+  readonly read_occurrences: number;
+  /** Shards read from a sample (weight above 1). */
+  readonly sampled_shards: number;
+  readonly seed: number;
+}
+
+/** What `tallyOccurrences` hands each counted occurrence. */
+export interface WeightedOccurrence {
+  readonly occurrence: Occurrence;
+  /** Occurrences it stands for (1 in an exact shard). */
+  readonly weight: number;
+  readonly shard: ShardHandle;
+  /** Per-shard memo of word windows (occurrence-words.ts), shared by the occurrences of one shard. */
+  readonly memo: Map<string, WindowWord[]>;
+}
+
+/**
+ * Reads the occurrences of the request's query (`occurrencesOf`), hands each counted one with its weight to `visit`
+ * and tallies what was read: the one loop of ngrams and collocations. `counted` is Σ weights of the
+ * occurrences handed over (read and kept by the filters): their number, estimated in sampled shards.
+ * @example await tallyOccurrences(release, req, bounds, work, ({ weight }) => { n += weight }) // { totals: { mode: 'exact', … }, counted }
+ */
+export async function tallyOccurrences(
+  release: OpenRelease,
+  request: OccurrenceRequest,
+  bounds: SampleBounds,
+  work: WorkBudget,
+  visit: (o: WeightedOccurrence) => void,
+): Promise<{ readonly totals: SampleTotals; readonly counted: number }> {
+  let total = 0;
+  let read = 0;
+  let sampled = 0;
+  let counted = 0;
+  for await (const part of occurrencesOf(release, request, bounds, work)) {
+    total += part.candidates;
+    read += part.read;
+    if (part.weight !== 1) sampled++;
+    const memo = new Map<string, WindowWord[]>();
+    for (const occurrence of part.occurrences) {
+      if (work.due()) await work.pause();
+      counted += part.weight;
+      visit({ occurrence, weight: part.weight, shard: part.shard, memo });
+    }
+  }
+  const totals: SampleTotals = {
+    mode: sampled === 0 ? 'exact' : 'sampled',
+    total_occurrences: total,
+    read_occurrences: read,
+    sampled_shards: sampled,
+    seed: request.seed ?? 1,
+  };
+  return { totals, counted };
 }

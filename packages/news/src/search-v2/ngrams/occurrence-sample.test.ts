@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { WorkBudget } from '../../work-budget/index.ts';
+import { buildMemoryRelease } from '../memory-release.fixture.ts';
+import { tallyOccurrences, type WeightedOccurrence } from './occurrence-sample.ts';
+
+/** Overlapping occurrences of `needle` in `hay`, as the index's ranks count them. */
+function occurrences(hay: string, needle: string): number {
+  let n = 0;
+  for (let at = hay.indexOf(needle); at !== -1; at = hay.indexOf(needle, at + 1)) n++;
+  return n;
+}
+
+const word = fc.constantFrom('ab', 'ba', 'a', 'b', 'ab ab', 'cab');
+const article = fc.record({
+  shard: fc.constantFrom('2020-01', '2020-02', '2021-01'),
+  text: fc.array(word, { minLength: 1, maxLength: 12 }).map((ws) => ws.join(' ')),
+  language: fc.constantFrom('en', 'de'),
+});
+
+describe('tallyOccurrences', () => {
+  it('hands over every occurrence once with weight 1 when no shard is over the exact bound', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(article, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('ab', 'a', 'b a'),
+        fc.constantFrom<string[] | null>(null, ['de']),
+        async (arts, query, languages) => {
+          const release = await buildMemoryRelease(
+            arts.map((a) => ({ shard: a.shard, text: a.text, meta: { language: a.language } })),
+          );
+          const seen: WeightedOccurrence[] = [];
+          const { totals, counted } = await tallyOccurrences(
+            release,
+            { index: 'news', query, languages },
+            { exactRanks: 1_000, sampleSize: 10 },
+            WorkBudget.unlimited(),
+            (o) => seen.push(o),
+          );
+          const kept = arts.filter((a) => languages === null || languages.includes(a.language));
+          expect(totals.mode).toBe('exact');
+          expect(totals.total_occurrences).toBe(arts.reduce((n, a) => n + occurrences(a.text, query), 0));
+          expect(totals.read_occurrences).toBe(totals.total_occurrences);
+          expect(counted).toBe(kept.reduce((n, a) => n + occurrences(a.text, query), 0));
+          expect(seen.every((o) => o.weight === 1)).toBe(true);
+          expect(new Set(seen.map((o) => `${o.shard.shardId}/${o.occurrence.rank}`)).size).toBe(seen.length);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('weights a sampled shard so that its draws stand for all of its occurrences, reproducibly per seed', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(article, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 1000 }),
+        async (arts, sampleSize, seed) => {
+          const release = await buildMemoryRelease(arts.map((a) => ({ shard: a.shard, text: a.text })));
+          const run = async () => {
+            const weights = new Map<string, number>();
+            const r = await tallyOccurrences(
+              release,
+              { index: 'news', query: 'a', seed },
+              { exactRanks: sampleSize, sampleSize },
+              WorkBudget.unlimited(),
+              (o) => weights.set(o.shard.shardId, (weights.get(o.shard.shardId) ?? 0) + o.weight),
+            );
+            return { ...r, weights };
+          };
+          const { totals, counted, weights } = await run();
+          const perShard = new Map<string, number>();
+          for (const a of arts) perShard.set(a.shard, (perShard.get(a.shard) ?? 0) + occurrences(a.text, 'a'));
+          const over = [...perShard.values()].filter((n) => n > sampleSize).length;
+          expect(totals.sampled_shards).toBe(over);
+          expect(totals.mode).toBe(over === 0 ? 'exact' : 'sampled');
+          for (const [shard, n] of perShard) if (n > 0) expect(weights.get(shard)).toBeCloseTo(n, 9);
+          expect(counted).toBeCloseTo(totals.total_occurrences, 9);
+          expect(totals.read_occurrences).toBe([...perShard.values()].reduce((s, n) => s + Math.min(n, sampleSize), 0));
+          expect(await run()).toEqual({ totals, counted, weights });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
