@@ -100,7 +100,7 @@ async function runFrequencies(ctx: CliContext, flags: FrequenciesFlags): Promise
         continue;
       }
       try {
-        ctx.stdout.write(JSON.stringify(frequencies(release, request as Request)) + '\n');
+        ctx.stdout.write(JSON.stringify(await frequencies(release, request as Request)) + '\n');
       } catch (e) {
         if (!(e instanceof V2Error)) throw e;
         ctx.stdout.write(JSON.stringify({ request, error: e.toBody() }) + '\n');
