@@ -9,7 +9,7 @@ export const KeynessRequest = Type.Object(
   {
     index,
     a: Subcorpus,
-    b: Type.Union([Subcorpus, Type.Unsafe<'rest'>(Type.String({ enum: ['rest'] }))], {
+    b: Type.Union([Subcorpus, Type.Literal('rest')], {
       description:
         'The reference subcorpus, or "rest": the articles of A\'s crawl periods that A does not hold (A with filters or a query), its counts the tables minus A\'s.',
     }),

@@ -3,6 +3,7 @@ import type { WordCase } from '../../words/index.ts';
 import type { CombineContext } from '../calls/define.ts';
 import { positionIn } from '../shard-order.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
+import { V2Error } from '../errors.ts';
 import { COUNT_LIMITS, combineSamples, type ArticleSample, type CountLimits } from './count-articles.ts';
 import type { Subcorpus } from './subcorpus.ts';
 import { countsOf, resolveSubcorpus, restOf, type ResolvedSubcorpus, type SampleOptions } from './subcorpus-counts.ts';
@@ -129,6 +130,8 @@ export async function keyness(
   const wordCase = request.case ?? 'sensitive';
   const limit = request.limit ?? DEFAULT_KEYNESS_LIMIT;
   const minCount = request.min_count ?? 1;
+  if (typeof request.b === 'string' && request.b !== 'rest')
+    throw new V2Error('invalid_subcorpus', `b must be a subcorpus or "rest", not ${JSON.stringify(request.b)}`);
   const subA = await resolveSubcorpus(release, request.index, request.a, wordCase, request, work, limits);
   const subB =
     request.b === 'rest'
