@@ -57,7 +57,7 @@ export async function timeline(
           text_bytes: textBytes - docCount,
           shard_ids: [shard.shardId],
           ...perWords(n, shard.wordCounts?.tokens ?? null),
-          ...share(articlesWithMatch(shard, matcher, shareOptions), docCount),
+          ...share(await articlesWithMatch(shard, matcher, shareOptions, work), docCount),
         },
       ],
     });

@@ -31,7 +31,7 @@ export const TimelinePeriod = Type.Object(
       nullable(
         Type.Integer({
           description:
-            'Articles of the period holding an occurrence that counts: exact when every part of the period has at most 20,000 candidate occurrences (each located), else estimated from a seeded sample of 1,000 articles per part (share_exact false); null only in answers of older workers.',
+            'Articles of the period holding an occurrence that counts: exact when every part of the period has at most 20,000 candidate occurrences (each located), else estimated from a seeded sample of 400 articles per part (share_exact false); null only in answers of older workers.',
         }),
       ),
     ),

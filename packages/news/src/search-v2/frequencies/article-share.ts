@@ -1,5 +1,6 @@
 import { countInArticle } from '../../matching/index.ts';
 import type { ShardHandle } from '../../release/types.ts';
+import { WorkBudget } from '../../work-budget/index.ts';
 import type { RequestMatcher } from '../matching.ts';
 import { sampleSeed } from '../query/sample.ts';
 import { wilsonInterval } from '../sampling.ts';
@@ -21,7 +22,7 @@ export interface ShareOptions {
 
 export const defaultShareOptions: ShareOptions = {
   exactOccurrences: SHARE_EXACT_OCCURRENCES,
-  sampleArticles: 1_000,
+  sampleArticles: 400,
   seed: 1,
 };
 
@@ -43,11 +44,12 @@ const exactly = (n: number): ArticlesWithMatch => ({ value: n, low: n, high: n, 
  * (conservative without a finite-population correction), kept within what the sample proves (every hit exists, every
  * miss is not one) and under the candidate occurrences. Per shard, so the answer does not depend on the workers.
  */
-export function articlesWithMatch(
+export async function articlesWithMatch(
   shard: ShardHandle,
   matcher: RequestMatcher,
   options: ShareOptions = defaultShareOptions,
-): ArticlesWithMatch {
+  work: WorkBudget = WorkBudget.unlimited(),
+): Promise<ArticlesWithMatch> {
   const m = matcher.match(shard);
   const candidates = m.intervals.reduce((n, iv) => n + (iv.hi - iv.lo), 0);
   const articles = shard.reader.stats.docCount;
@@ -61,7 +63,10 @@ export function articlesWithMatch(
   const spellings = m.intervals.filter((iv) => iv.hi > iv.lo).map((iv) => iv.bytes);
   const drawn = drawWithoutReplacement(articles, options.sampleArticles, sampleSeed(options.seed, [shard.shardId]));
   let hits = 0;
-  for (const doc of drawn) if (countInArticle(shard.reader.documentBytes(doc), spellings, m.wholeWord) > 0) hits++;
+  for (const doc of drawn) {
+    if (work.due()) await work.pause();
+    if (countInArticle(shard.reader.documentBytes(doc), spellings, m.wholeWord) > 0) hits++;
+  }
   if (drawn.length === articles) return exactly(hits);
   const n = drawn.length;
   const w = wilsonInterval(hits, n, articles);
