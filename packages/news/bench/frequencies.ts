@@ -50,14 +50,14 @@ async function buildCost(name: string, inputs: string[]): Promise<string> {
 }
 
 /** p50 of `runs` calls after the first (cold: tables read and decoded) one, in ms. */
-function timed(run: () => void, runs = 15): { cold: number; p50: number } {
+async function timed(run: () => Promise<unknown>, runs = 15): Promise<{ cold: number; p50: number }> {
   let t = performance.now();
-  run();
+  await run();
   const cold = performance.now() - t;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     t = performance.now();
-    run();
+    await run();
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
@@ -83,8 +83,10 @@ async function bruteForce(inputs: string[], periods: readonly string[]): Promise
 }
 
 async function queries(name: string, release: OpenRelease, inputs: string[], a: string, b: string): Promise<string[]> {
-  const f = timed(() => frequencies(release, { index: 'news', periods: [a], limit: 100 }));
-  const k = timed(() => keyness(release, { index: 'news', a: { periods: [a] }, b: { periods: [b] }, limit: 100 }));
+  const f = await timed(() => frequencies(release, { index: 'news', periods: [a], limit: 100 }));
+  const k = await timed(() =>
+    keyness(release, { index: 'news', a: { periods: [a] }, b: { periods: [b] }, limit: 100 }),
+  );
   const bf = await bruteForce(inputs, [a]);
   const bk = await bruteForce(inputs, [a, b]);
   return [

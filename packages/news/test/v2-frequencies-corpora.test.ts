@@ -100,7 +100,7 @@ describe('POST /api/v2/frequencies on the real corpora', () => {
     // machine (a documented 503); what is tested here is the merge.
     const open = await openRelease(release.dir, { mode: 'disk', expectedIndexVersion: VERSION });
     try {
-      const body = frequencies(open, { index: 'news', limit: 1000 });
+      const body = await frequencies(open, { index: 'news', limit: 1000 });
       const want = bruteCounts(() => true, 'sensitive');
       expect(body.shard_ids.length).toBeGreaterThan(80);
       expect(body.tokens).toBe(tokens(want));

@@ -5,6 +5,7 @@ import { countCommand } from './count.ts';
 import { searchCommand } from './search.ts';
 import { collocationsCommand, ngramsCommand } from './analyses.ts';
 import { frequenciesCommand } from './frequencies.ts';
+import { keynessCommand } from './keyness.ts';
 import { demoCorpusCommand } from './demo-corpus.ts';
 import { workerCommand } from './worker.ts';
 import { gatewayCommand } from './gateway.ts';
@@ -21,6 +22,7 @@ const COMMANDS: readonly CliCommand[] = [
   ngramsCommand,
   collocationsCommand,
   frequenciesCommand,
+  keynessCommand,
   demoCorpusCommand,
   workerCommand,
   gatewayCommand,

@@ -29,6 +29,8 @@ export const V2_ERROR_STATUS = {
   word_counts_missing: 422,
   /** A crawl period that no shard of the index covers. */
   unknown_period: 422,
+  /** A keyness `b: "rest"` of a subcorpus that has no rest (whole periods). */
+  invalid_subcorpus: 422,
   /** `dedupe` against a release built without story files (issue 28), or over workers that split the years. */
   stories_unavailable: 422,
   /** The request used its CPU allowance on the worker (per index kind, gateway DESIGN.md "Work limits"). */

@@ -2,11 +2,17 @@ import type { OpenRelease } from '../release/types.ts';
 import { WorkBudget } from '../work-budget/index.ts';
 import { V2Error } from './errors.ts';
 import { shardsInYears } from './find.ts';
-import { articlesWithMatch } from './frequencies/article-share.ts';
+import {
+  articlesWithMatch,
+  defaultShareOptions,
+  type ArticlesWithMatch,
+  type ShareOptions,
+} from './frequencies/article-share.ts';
+import { sumIntervals } from './query/sample.ts';
 import { RequestMatcher } from './matching.ts';
 import { positionIn } from './shard-order.ts';
 import type { CombineContext } from './calls/define.ts';
-import type { FindRequest, TimelineResult } from './types.ts';
+import type { FindRequest, TimelinePeriod, TimelineResult } from './types.ts';
 
 /**
  * The crawl period a shard belongs to: its id up to the first `.` (a part of a period, `2019-03.p001`, counts
@@ -29,6 +35,7 @@ export async function timeline(
   release: OpenRelease,
   request: FindRequest,
   work: WorkBudget = WorkBudget.unlimited(),
+  shareOptions: ShareOptions = defaultShareOptions,
 ): Promise<TimelineResult> {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'timeline needs a non-empty query');
   const matcher = new RequestMatcher(request.query, request, work);
@@ -50,7 +57,7 @@ export async function timeline(
           text_bytes: textBytes - docCount,
           shard_ids: [shard.shardId],
           ...perWords(n, shard.wordCounts?.tokens ?? null),
-          ...share(articlesWithMatch(shard, matcher), docCount),
+          ...share(await articlesWithMatch(shard, matcher, shareOptions, work), docCount),
         },
       ],
     });
@@ -70,15 +77,51 @@ function perWords(
   return { words, per_million_words: words === null ? null : words === 0 ? 0 : (occurrences * 1e6) / words };
 }
 
-/** Articles with a match over the period's articles; null when a part of the period had too many to locate. */
+/** Articles with a match over the period's articles, exact or estimated with its interval; null (older workers) stays null. */
 function share(
-  withMatch: number | null,
+  withMatch: ArticlesWithMatch | null,
   articles: number,
-): { articles_with_match: number | null; share_of_articles: number | null } {
+): Pick<
+  TimelinePeriod,
+  | 'articles_with_match'
+  | 'share_of_articles'
+  | 'articles_with_match_interval'
+  | 'share_of_articles_interval'
+  | 'share_exact'
+> {
+  if (withMatch === null)
+    return {
+      articles_with_match: null,
+      share_of_articles: null,
+      articles_with_match_interval: null,
+      share_of_articles_interval: null,
+      share_exact: false,
+    };
+  const rate = (n: number) => (articles === 0 ? 0 : n / articles);
   return {
-    articles_with_match: withMatch,
-    share_of_articles: withMatch === null ? null : articles === 0 ? 0 : withMatch / articles,
+    articles_with_match: withMatch.value,
+    share_of_articles: rate(withMatch.value),
+    articles_with_match_interval: { low: withMatch.low, high: withMatch.high },
+    share_of_articles_interval: { low: rate(withMatch.low), high: rate(withMatch.high) },
+    share_exact: withMatch.exact,
   };
+}
+
+/** A period's articles with a match as answered (an answer without an interval was exact, or null). */
+function withMatchOf(p: Partial<TimelinePeriod>): ArticlesWithMatch | null {
+  const value = p.articles_with_match;
+  if (value === undefined || value === null) return null;
+  const iv = p.articles_with_match_interval ?? { low: value, high: value };
+  return { value, low: iv.low, high: iv.high, exact: p.share_exact ?? true };
+}
+
+/** Two parts of a period as one: values summed, intervals combined as independent estimates (variances add). */
+function sumWithMatch(a: ArticlesWithMatch | null, b: ArticlesWithMatch | null): ArticlesWithMatch | null {
+  if (a === null || b === null) return null;
+  const value = a.value + b.value;
+  if (a.exact && b.exact) return { value, low: value, high: value, exact: true };
+  const iv = sumIntervals([a, b]);
+  return { value, low: Math.min(value, iv.low), high: Math.max(value, iv.high), exact: false };
 }
 
 /** timeline's answers for disjoint shard sets as one answer: a period's parts summed, periods in release order. */
@@ -95,9 +138,7 @@ export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineCo
       shard_ids: string[];
       words?: number | null;
       per_million_words?: number | null;
-      articles_with_match?: number | null;
-      share_of_articles?: number | null;
-    }
+    } & Partial<ReturnType<typeof share>>
   >();
   for (const p of parts) {
     for (const t of p.periods) {
@@ -111,17 +152,8 @@ export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineCo
         // Absent on both (answers of older workers): left absent; absent on one side: unknown, like null.
         if (m.words !== undefined || t.words !== undefined)
           Object.assign(m, perWords(m.occurrences, m.words == null || t.words == null ? null : m.words + t.words));
-        if (m.articles_with_match !== undefined || t.articles_with_match !== undefined) {
-          Object.assign(
-            m,
-            share(
-              m.articles_with_match == null || t.articles_with_match == null
-                ? null
-                : m.articles_with_match + t.articles_with_match,
-              m.articles,
-            ),
-          );
-        }
+        if (m.articles_with_match !== undefined || t.articles_with_match !== undefined)
+          Object.assign(m, share(sumWithMatch(withMatchOf(m), withMatchOf(t)), m.articles));
       }
     }
   }

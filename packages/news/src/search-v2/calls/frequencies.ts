@@ -5,13 +5,13 @@ import {
   frequencies,
   MAX_FREQUENCY_LIMIT,
 } from '../frequencies/frequencies.ts';
-import { subcorpusFields, yearsOfSubcorpus } from '../frequencies/subcorpus.ts';
-import { closed, expectedIndexVersion, index, indexVersion, nullable } from '../schema/fields.ts';
+import { caseName, subcorpusFields, yearsOfSubcorpus } from '../frequencies/subcorpus.ts';
+
+export { caseName };
+import { COUNT_LIMITS } from '../frequencies/count-articles.ts';
+import { closed, expectedIndexVersion, index, indexVersion, nullable, sampling } from '../schema/fields.ts';
 import { defineV2Call, type YearSelection } from './define.ts';
 
-/** `sensitive` or `insensitive`, as the answers of the word-count calls name the case mode. */
-export const caseName = () =>
-  Type.Unsafe<'sensitive' | 'insensitive'>(Type.String({ enum: ['sensitive', 'insensitive'] }));
 /** The `case` option of the word-count calls. */
 export const wordCase = Type.Optional(
   Type.Union([caseName(), Type.Null()], {
@@ -19,6 +19,25 @@ export const wordCase = Type.Optional(
     description:
       'insensitive: words equal under full Unicode case folding are one word (counted folded: Straße → strasse).',
   }),
+);
+
+/** The sample of a filtered or query subcorpus counted past its bound (frequencies, keyness). */
+export const articleSampling = sampling(
+  COUNT_LIMITS.sampleDefault,
+  COUNT_LIMITS.sampleMax,
+  `Articles drawn (uniformly, without replacement) when a filtered or query subcorpus has more than ${COUNT_LIMITS.exactArticles} articles or ${COUNT_LIMITS.exactBytes} text bytes; counts are then scaled estimates and exact is false.`,
+);
+
+/** The sample an answer's counts rest on; null when every selected article was counted. */
+export const ArticleSampleAnswer = nullable(
+  Type.Object(
+    {
+      size: Type.Integer({ description: 'Articles drawn.' }),
+      population: Type.Integer({ description: 'Articles of the subcorpus they were drawn from.' }),
+      seed: Type.Integer(),
+    },
+    closed,
+  ),
 );
 
 export const FrequenciesRequest = Type.Object(
@@ -36,11 +55,13 @@ export const FrequenciesRequest = Type.Object(
         }),
       ),
     ),
+    ...articleSampling,
     expected_index_version: Type.Optional(nullable(expectedIndexVersion)),
   },
   {
     title: 'FrequenciesRequest',
-    description: "The most frequent words of crawl years or periods, from the release's word-count tables.",
+    description:
+      "The most frequent words of crawl years or periods (from the release's word-count tables), or of the articles passing filters or matching a query (counted).",
   },
 );
 
@@ -67,8 +88,9 @@ export const FrequenciesAnswer = Type.Object(
     }),
     exact: Type.Boolean({
       description:
-        'True when every listed count and the order are exact; false only when workers holding parts of the subcorpus could not prove it.',
+        'True when every listed count and the order are exact; false when counted from a sample of articles, or when workers holding parts of the subcorpus could not prove it.',
     }),
+    sample: ArticleSampleAnswer,
   },
   { title: 'FrequenciesResponse', ...closed },
 );
@@ -76,7 +98,7 @@ export const FrequenciesAnswer = Type.Object(
 export const wordCountRefusal = {
   status: 422,
   description:
-    'word_counts_missing: the release was built before word-count tables; rebuild the release. unknown_period, unknown_index, invalid_year_range.',
+    'word_counts_missing: the release was built before word-count tables; rebuild the release. unknown_period, unknown_index, invalid_year_range, invalid_query and query_too_complex (the query of a subcorpus), query_too_expensive (a query subcorpus past the exact bound of search: its articles cannot be sampled uniformly), invalid_subcorpus (keyness b: "rest" of whole periods).',
 };
 
 /** Routing over crawl years: the years the periods touch. */
@@ -92,9 +114,10 @@ export const frequenciesCall = defineV2Call({
     method: 'POST',
     path: '/frequencies',
     cost: 'cheap',
-    summary: 'Top words of crawl years or periods with counts and rates per million words.',
+    summary:
+      "Top words of crawl years, periods, filtered articles or a query's articles, with counts and rates per million words.",
     refusals: [wordCountRefusal],
   },
   routing: { by: 'years', of: subcorpusYears, combine: combineFrequencies },
-  run: (release, body) => frequencies(release, body),
+  run: (release, body, work) => frequencies(release, body, work),
 });

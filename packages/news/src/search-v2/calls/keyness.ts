@@ -3,13 +3,16 @@ import { combineKeyness, DEFAULT_KEYNESS_LIMIT, keyness, MAX_KEYNESS_LIMIT } fro
 import { Subcorpus, yearsOfSubcorpus } from '../frequencies/subcorpus.ts';
 import { closed, expectedIndexVersion, index, indexVersion, nullable } from '../schema/fields.ts';
 import { defineV2Call, type YearSelection } from './define.ts';
-import { caseName, wordCase, wordCountRefusal } from './frequencies.ts';
+import { articleSampling, ArticleSampleAnswer, caseName, wordCase, wordCountRefusal } from './frequencies.ts';
 
 export const KeynessRequest = Type.Object(
   {
     index,
     a: Subcorpus,
-    b: Subcorpus,
+    b: Type.Union([Subcorpus, Type.Literal('rest')], {
+      description:
+        'The reference subcorpus, or "rest": the articles of A\'s crawl periods that A does not hold (A with filters or a query), its counts the tables minus A\'s.',
+    }),
     case: wordCase,
     limit: Type.Optional(
       nullable(
@@ -31,11 +34,13 @@ export const KeynessRequest = Type.Object(
         }),
       ),
     ),
+    ...articleSampling,
     expected_index_version: Type.Optional(nullable(expectedIndexVersion)),
   },
   {
     title: 'KeynessRequest',
-    description: 'Keywords of subcorpus A against B and of B against A (crawl years or periods).',
+    description:
+      "Keywords of subcorpus A against B and of B against A (crawl years or periods, metadata filters, a query's articles, or B the rest of A).",
   },
 );
 
@@ -56,7 +61,10 @@ export const KeyWord = Type.Object(
   closed,
 );
 
-const Totals = Type.Object({ tokens: Type.Integer(), shard_ids: Type.Array(Type.String()) }, closed);
+const Totals = Type.Object(
+  { tokens: Type.Integer(), shard_ids: Type.Array(Type.String()), sample: ArticleSampleAnswer },
+  closed,
+);
 
 export const KeynessAnswer = Type.Object(
   {
@@ -68,16 +76,20 @@ export const KeynessAnswer = Type.Object(
     b_over_a: Type.Array(KeyWord, { description: 'Relatively more frequent in B, largest log-likelihood first.' }),
     exact: Type.Boolean({
       description:
-        'False only when workers holding parts of A or B answered separately and counts of a listed word may be missing.',
+        'False when a side was counted from a sample of articles (its sample says how many), or when workers holding parts of A or B answered separately and counts of a listed word may be missing.',
     }),
   },
   { title: 'KeynessResponse', ...closed },
 );
 
 /** Routing over crawl years: every year either subcorpus touches. */
-function keynessYears(b: { readonly index: string; readonly a: Subcorpus; readonly b: Subcorpus }): YearSelection {
+function keynessYears(b: {
+  readonly index: string;
+  readonly a: Subcorpus;
+  readonly b: Subcorpus | 'rest';
+}): YearSelection {
   const x = yearsOfSubcorpus(b.a);
-  const y = yearsOfSubcorpus(b.b);
+  const y = b.b === 'rest' ? x : yearsOfSubcorpus(b.b);
   const lo = x.year_min === null || y.year_min === null ? null : Math.min(x.year_min, y.year_min);
   const hi = x.year_max === null || y.year_max === null ? null : Math.max(x.year_max, y.year_max);
   return { index: b.index, year_min: lo, year_max: hi };
@@ -95,5 +107,5 @@ export const keynessCall = defineV2Call({
     refusals: [wordCountRefusal],
   },
   routing: { by: 'years', of: keynessYears, combine: combineKeyness },
-  run: (release, body) => keyness(release, body),
+  run: (release, body, work) => keyness(release, body, work),
 });

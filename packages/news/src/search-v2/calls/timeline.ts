@@ -31,7 +31,7 @@ export const TimelinePeriod = Type.Object(
       nullable(
         Type.Integer({
           description:
-            'Articles of the period holding an occurrence that counts; null when a part of the period has over 20,000 candidate occurrences (not located).',
+            'Articles of the period holding an occurrence that counts: exact when every part of the period has at most 20,000 candidate occurrences (each located), else estimated from a seeded sample of 400 articles per part (share_exact false); null only in answers of older workers.',
         }),
       ),
     ),
@@ -39,9 +39,34 @@ export const TimelinePeriod = Type.Object(
       nullable(
         Type.Number({
           description:
-            "articles_with_match over articles (Media Cloud's attention measure); exact, or null with articles_with_match.",
+            "articles_with_match over articles (Media Cloud's attention measure); exact or estimated (share_exact), null with articles_with_match.",
         }),
       ),
+    ),
+    articles_with_match_interval: Type.Optional(
+      nullable(
+        Type.Object(
+          { low: Type.Integer(), high: Type.Integer() },
+          {
+            ...closed,
+            description: '95% interval of articles_with_match (both ends equal to it when exact).',
+          },
+        ),
+      ),
+    ),
+    share_of_articles_interval: Type.Optional(
+      nullable(
+        Type.Object(
+          { low: Type.Number(), high: Type.Number() },
+          {
+            ...closed,
+            description: '95% interval of share_of_articles (both ends equal to it when exact).',
+          },
+        ),
+      ),
+    ),
+    share_exact: Type.Optional(
+      Type.Boolean({ description: 'False when articles_with_match and share_of_articles are sample estimates.' }),
     ),
     per_million_words: Type.Optional(
       nullable(

@@ -46,7 +46,7 @@ describe('frequencies over word-count tables', () => {
       fc.asyncProperty(articlesArb, fc.integer({ min: 1, max: 12 }), async (some, limit) => {
         const articles = [...some, { shard: '2020-02.p002', text: 'rose' }];
         const release = await releaseOf(articles);
-        const got = frequencies(release, { index: 'news', periods: ['2020-02'], limit });
+        const got = await frequencies(release, { index: 'news', periods: ['2020-02'], limit });
         const want = naiveTop(articles, (s) => s.startsWith('2020-02'));
         expect(got.words.map(({ word, count }) => ({ word, count }))).toEqual(want.slice(0, limit));
         expect(got.rest_max).toBe(want[limit]?.count ?? 0);
@@ -63,15 +63,17 @@ describe('frequencies over word-count tables', () => {
         fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
         async (articles, limit, owner) => {
           const release = await releaseOf(articles);
-          const whole = frequencies(release, { index: 'news', limit });
+          const whole = await frequencies(release, { index: 'news', limit });
           // Each crawl period (all its parts) on worker true or false; a worker answers for the periods it holds.
           const held = (w: boolean) =>
             ['2020-01', '2020-02', '2020-03'].filter(
               (p, i) => owner[i] === w && articles.some((x) => x.shard.startsWith(p)),
             );
-          const parts = [held(true), held(false)]
-            .filter((p) => p.length > 0)
-            .map((periods) => frequencies(release, { index: 'news', periods, limit }));
+          const parts = await Promise.all(
+            [held(true), held(false)]
+              .filter((p) => p.length > 0)
+              .map((periods) => frequencies(release, { index: 'news', periods, limit })),
+          );
           if (parts.length === 0) return;
           const merged = combineFrequencies(
             parts,
@@ -103,7 +105,7 @@ describe('frequencies over word-count tables', () => {
 
   it('answers 422 word_counts_missing for a release without tables', async () => {
     const release = await buildMemoryRelease([{ shard: '2020-01', text: 'oil' }]);
-    expect(() => frequencies(release, { index: 'news' })).toThrow(
+    await expect(frequencies(release, { index: 'news' })).rejects.toThrow(
       expect.objectContaining({ code: 'word_counts_missing', detail: expect.stringMatching(/rebuild the release/) }),
     );
   });
@@ -123,7 +125,7 @@ describe('keyness scores', () => {
       { shard: '2020-01', text: 'oil oil oil bank' },
       { shard: '2020-02', text: 'bank bank bank oil' },
     ]);
-    const k = keyness(release, { index: 'news', a: { periods: ['2020-01'] }, b: { periods: ['2020-02'] } });
+    const k = await keyness(release, { index: 'news', a: { periods: ['2020-01'] }, b: { periods: ['2020-02'] } });
     expect(k.a_over_b.map((w) => [w.word, w.count_a, w.count_b])).toEqual([['oil', 3, 1]]);
     expect(k.b_over_a.map((w) => [w.word, w.count_a, w.count_b])).toEqual([['bank', 1, 3]]);
     expect(k.a_over_b[0]?.log_likelihood).toBeCloseTo(logLikelihood(3, 1, 4, 4), 12);

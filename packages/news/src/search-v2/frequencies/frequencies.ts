@@ -2,17 +2,13 @@ import type { OpenRelease } from '../../release/types.ts';
 import type { WordCase } from '../../words/index.ts';
 import type { CombineContext } from '../calls/define.ts';
 import { positionIn } from '../shard-order.ts';
-import { shardsOfSubcorpus, type Subcorpus } from './subcorpus.ts';
-import {
-  mergedCounts,
-  requireWordCounts,
-  shardCountOrder,
-  shardWordCounts,
-  tokensOf,
-  type SortedCounts,
-} from './word-tables.ts';
+import { WorkBudget } from '../../work-budget/index.ts';
+import { COUNT_LIMITS, combineSamples, type ArticleSample, type CountLimits } from './count-articles.ts';
+import type { Subcorpus } from './subcorpus.ts';
+import { countsOf, resolveSubcorpus, type SampleOptions } from './subcorpus-counts.ts';
+import { shardCountOrder, shardWordCounts, type SortedCounts } from './word-tables.ts';
 
-export interface FrequenciesRequest extends Subcorpus {
+export interface FrequenciesRequest extends Subcorpus, SampleOptions {
   readonly index: string;
   readonly case?: WordCase | null;
   readonly limit?: number | null;
@@ -37,6 +33,8 @@ export interface FrequenciesResult {
    */
   readonly rest_max: number;
   readonly exact: boolean;
+  /** Past the counting bound of a filtered or query subcorpus: the articles sampled (counts are then estimates). */
+  readonly sample: ArticleSample | null;
 }
 
 export const DEFAULT_FREQUENCY_LIMIT = 100;
@@ -63,22 +61,26 @@ export function topOf(list: SortedCounts, k: number): { word: string; count: num
  * tables (no text is read). One shard: its table's order; several: their counts summed first, so the list is exact.
  * @example (await frequencies(release, { index: 'news', periods: ['1987-03'], limit: 3 })).words[0] // { word: 'the', count: 51234, per_million: 48210.5 }
  */
-export function frequencies(release: OpenRelease, request: FrequenciesRequest): FrequenciesResult {
+export async function frequencies(
+  release: OpenRelease,
+  request: FrequenciesRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+  limits: CountLimits = COUNT_LIMITS,
+): Promise<FrequenciesResult> {
   const wordCase = request.case ?? 'sensitive';
   const limit = request.limit ?? DEFAULT_FREQUENCY_LIMIT;
-  const shards = shardsOfSubcorpus(release, request.index, request);
-  requireWordCounts(shards);
-  const tokens = tokensOf(shards);
+  const sub = await resolveSubcorpus(release, request.index, request, wordCase, request, work, limits);
+  const { shards, tokens } = sub;
   let top: { word: string; count: number }[];
   let restMax = 0;
-  const only = shards.length === 1 ? shards[0] : undefined;
+  const only = sub.kind === 'tables' && shards.length === 1 ? shards[0] : undefined;
   if (only !== undefined) {
     const t = shardWordCounts(only, wordCase);
     const order = shardCountOrder(only, wordCase);
     top = [...order.subarray(0, limit)].map((i) => ({ word: t.words[i] ?? '', count: t.counts[i] ?? 0 }));
     restMax = order.length > limit ? (t.counts[order[limit] ?? 0] ?? 0) : 0;
   } else {
-    const ranked = topOf(mergedCounts(shards, wordCase), limit + 1);
+    const ranked = topOf(countsOf(sub, wordCase), limit + 1);
     top = ranked.slice(0, limit);
     restMax = ranked[limit]?.count ?? 0;
   }
@@ -89,7 +91,8 @@ export function frequencies(release: OpenRelease, request: FrequenciesRequest): 
     shard_ids: shards.map((s) => s.shardId),
     words: top.map((w) => ({ ...w, per_million: perMillion(w.count, tokens) })),
     rest_max: restMax,
-    exact: true,
+    exact: sub.kind === 'tables' || sub.exact,
+    sample: sub.kind === 'tables' ? null : sub.sample,
   };
 }
 
@@ -138,5 +141,6 @@ export function combineFrequencies(
     words: top.map((w) => ({ word: w.word, count: w.count, per_million: perMillion(w.count, tokens) })),
     rest_max: beyond,
     exact,
+    sample: combineSamples(parts.map((p) => p.sample)),
   };
 }

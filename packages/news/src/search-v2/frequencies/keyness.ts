@@ -2,13 +2,17 @@ import type { OpenRelease } from '../../release/types.ts';
 import type { WordCase } from '../../words/index.ts';
 import type { CombineContext } from '../calls/define.ts';
 import { positionIn } from '../shard-order.ts';
-import { shardsOfSubcorpus, type Subcorpus } from './subcorpus.ts';
-import { mergedCounts, requireWordCounts, tokensOf } from './word-tables.ts';
+import { WorkBudget } from '../../work-budget/index.ts';
+import { V2Error } from '../errors.ts';
+import { COUNT_LIMITS, combineSamples, type ArticleSample, type CountLimits } from './count-articles.ts';
+import type { Subcorpus } from './subcorpus.ts';
+import { countsOf, resolveSubcorpus, restOf, type ResolvedSubcorpus, type SampleOptions } from './subcorpus-counts.ts';
 
-export interface KeynessRequest {
+export interface KeynessRequest extends SampleOptions {
   readonly index: string;
   readonly a: Subcorpus;
-  readonly b: Subcorpus;
+  /** `rest`: the articles of A's shards that A does not hold (A needs filters or a query). */
+  readonly b: Subcorpus | 'rest';
   readonly case?: WordCase | null;
   readonly limit?: number | null;
   readonly min_count?: number | null;
@@ -27,6 +31,8 @@ export interface KeyWord {
 export interface SubcorpusTotals {
   readonly tokens: number;
   readonly shard_ids: readonly string[];
+  /** The articles sampled when the side was counted past its bound (its counts are then estimates). */
+  readonly sample: ArticleSample | null;
 }
 
 export interface KeynessResult {
@@ -101,23 +107,40 @@ function rank(
   return { a_over_b: over, b_over_a: under };
 }
 
+const isExact = (r: ResolvedSubcorpus): boolean => r.kind === 'tables' || r.exact;
+const totalsOf = (r: ResolvedSubcorpus): SubcorpusTotals => ({
+  tokens: r.tokens,
+  shard_ids: r.shards.map((s) => s.shardId),
+  sample: r.kind === 'tables' ? null : r.sample,
+});
+
 /**
- * Keywords of subcorpus A against B and of B against A, from the word-count tables: every word of either side is
+ * Keywords of subcorpus A against B and of B against A, from the word-count tables (whole periods) or the counted
+ * articles of a filtered or query subcorpus (B may be `rest`: A's periods minus A): every word of either side is
  * scored (log-likelihood and log ratio, formulas in search-v2/DESIGN.md), words under `min_count` in A and B
  * together left out.
  * @example (await keyness(release, { index: 'news', a: { periods: ['1987-03'] }, b: { periods: ['1987-04'] } })).a_over_b[0]
  */
-export function keyness(release: OpenRelease, request: KeynessRequest): KeynessResult {
+export async function keyness(
+  release: OpenRelease,
+  request: KeynessRequest,
+  work: WorkBudget = WorkBudget.unlimited(),
+  limits: CountLimits = COUNT_LIMITS,
+): Promise<KeynessResult> {
   const wordCase = request.case ?? 'sensitive';
   const limit = request.limit ?? DEFAULT_KEYNESS_LIMIT;
   const minCount = request.min_count ?? 1;
-  const shardsA = shardsOfSubcorpus(release, request.index, request.a);
-  const shardsB = shardsOfSubcorpus(release, request.index, request.b);
-  requireWordCounts([...shardsA, ...shardsB]);
-  const c = tokensOf(shardsA);
-  const d = tokensOf(shardsB);
-  const A = mergedCounts(shardsA, wordCase);
-  const B = mergedCounts(shardsB, wordCase);
+  if (typeof request.b === 'string' && request.b !== 'rest')
+    throw new V2Error('invalid_subcorpus', `b must be a subcorpus or "rest", not ${JSON.stringify(request.b)}`);
+  const subA = await resolveSubcorpus(release, request.index, request.a, wordCase, request, work, limits);
+  const subB =
+    request.b === 'rest'
+      ? restOf(subA, wordCase)
+      : await resolveSubcorpus(release, request.index, request.b, wordCase, request, work, limits);
+  const c = subA.tokens;
+  const d = subB.tokens;
+  const A = countsOf(subA, wordCase);
+  const B = countsOf(subB, wordCase);
   // Both lists are sorted by word: one walk pairs each word's two counts. Scores go to flat arrays; only the words
   // that can make a list become objects (a ranking of objects of every word took most of the time).
   const words: string[] = [];
@@ -150,10 +173,10 @@ export function keyness(release: OpenRelease, request: KeynessRequest): KeynessR
   return {
     index_version: release.indexVersion,
     case: wordCase,
-    a: { tokens: c, shard_ids: shardsA.map((s) => s.shardId) },
-    b: { tokens: d, shard_ids: shardsB.map((s) => s.shardId) },
+    a: totalsOf(subA),
+    b: totalsOf(subB),
     ...rank(scored, c, d, limit),
-    exact: true,
+    exact: isExact(subA) && isExact(subB),
   };
 }
 
@@ -172,6 +195,7 @@ export function combineKeyness(
   const totals = (side: 'a' | 'b'): SubcorpusTotals => ({
     tokens: parts.reduce((n, p) => n + p[side].tokens, 0),
     shard_ids: parts.flatMap((p) => p[side].shard_ids).sort((x, y) => pos(x) - pos(y)),
+    sample: combineSamples(parts.map((p) => p[side].sample)),
   });
   const a = totals('a');
   const b = totals('b');

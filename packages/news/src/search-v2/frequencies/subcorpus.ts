@@ -3,12 +3,23 @@ import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { V2Error } from '../errors.ts';
 import { shardsInYears } from '../find.ts';
 import { lookupIndex } from '../release-lookup.ts';
-import { nullable, year, type WireOf } from '../schema/fields.ts';
+import { REQUEST_BOUNDS } from '../limits.ts';
+import { hasNoFilter } from '../filters.ts';
+import { filters, nullable, year, type WireOf } from '../schema/fields.ts';
 import { crawlPeriodOf } from '../timeline.ts';
 
 export const MAX_PERIODS = 240;
 
-/** Part of an index: crawl years, and optionally crawl periods within them. */
+/** `sensitive` or `insensitive`, as the word-count calls name a case mode. */
+export const caseName = () =>
+  Type.Unsafe<'sensitive' | 'insensitive'>(Type.String({ enum: ['sensitive', 'insensitive'] }));
+
+/**
+ * Part of an index: crawl years, optionally crawl periods within them, the metadata filters of the other v2 calls,
+ * and optionally a query (news query language, as POST /api/v2/search) whose matching articles are the subcorpus.
+ * With neither filters nor query the words come from the word-count tables; otherwise the selected articles are
+ * counted (subcorpus-counts.ts).
+ */
 export const subcorpusFields = {
   year_min: year('First'),
   year_max: year('Last'),
@@ -20,9 +31,41 @@ export const subcorpusFields = {
       }),
     ),
   ),
+  ...filters,
+  query: Type.Optional(
+    nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: REQUEST_BOUNDS.queryMaxLength,
+        description:
+          'Only the articles matching this query (text form of the news query language, as POST /api/v2/search).',
+      }),
+    ),
+  ),
+  query_tree: Type.Optional(
+    Type.Unknown({
+      description: 'The query in JSON form (the query_tree of a search answer); at most one of the two.',
+    }),
+  ),
+  query_case: Type.Optional(
+    Type.Union([caseName(), Type.Null()], {
+      default: 'sensitive',
+      description: "The query's matching: insensitive matches every spelling equal under full case folding.",
+    }),
+  ),
+  whole_word: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Null()], {
+      default: false,
+      description: "The query's matching: count an occurrence only when it is a whole word.",
+    }),
+  ),
 };
 export const Subcorpus = Type.Object(subcorpusFields);
 export type Subcorpus = WireOf<typeof Subcorpus>;
+
+/** True when the subcorpus is whole crawl periods (its words are the tables'), false when its articles are counted. */
+export const isWholePeriods = (sub: Subcorpus): boolean =>
+  hasNoFilter(sub) && (sub.query ?? null) === null && (sub.query_tree ?? null) === null;
 
 const inPeriod = (shardId: string, period: string): boolean => {
   const p = crawlPeriodOf(shardId);

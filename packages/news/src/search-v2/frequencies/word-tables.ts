@@ -31,7 +31,8 @@ function rankByCount(words: readonly string[], counts: Float64Array): Uint32Arra
   return order.sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0) || a - b);
 }
 
-function fold(t: WordCounts): WordCounts {
+/** Counts of equal words under full case folding summed, sorted by folded word. */
+export function foldCounts(t: WordCounts): WordCounts {
   const sums = new Map<string, number>();
   t.words.forEach((w, i) => {
     const f = foldWord(w);
@@ -89,7 +90,7 @@ export function requireWordCounts(shards: readonly ShardHandle[]): void {
 export function shardWordCounts(shard: ShardHandle, wordCase: WordCase): WordCounts {
   const loaded = load(shard);
   if (wordCase === 'sensitive') return loaded.sensitive;
-  loaded.insensitive ??= fold(loaded.sensitive);
+  loaded.insensitive ??= foldCounts(loaded.sensitive);
   return loaded.insensitive;
 }
 
