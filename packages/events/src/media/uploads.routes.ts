@@ -47,15 +47,13 @@ export function serveUploads(dir: string) {
     const file = mime ? await openRegularFile(root, rel) : undefined;
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
     const { handle, info } = file;
-    reply
-      .code(200)
-      .headers({
-        'Content-Type': mime!,
-        'Content-Length': info.size,
-        'X-Content-Type-Options': 'nosniff',
-        'Last-Modified': info.mtime.toUTCString(),
-        'Cache-Control': 'public, max-age=31536000',
-      });
+    reply.code(200).headers({
+      'Content-Type': mime!,
+      'Content-Length': info.size,
+      'X-Content-Type-Options': 'nosniff',
+      'Last-Modified': info.mtime.toUTCString(),
+      'Cache-Control': 'public, max-age=31536000',
+    });
     if (req.method === 'HEAD') {
       await handle.close();
       return reply.send();

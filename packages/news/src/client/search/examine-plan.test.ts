@@ -2,16 +2,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isExhausted, planPages, remainingRanks, segmentsOf, startCursor, type Segment } from './examine-plan.ts';
 
-const segmentsArb = fc
-  .array(fc.tuple(fc.nat(5000), fc.nat(3000)), { maxLength: 6 })
-  .map((pairs) =>
-    pairs.map(([lo, len], i): Segment => ({
-      shardId: `2024-${String(i + 1).padStart(2, '0')}`,
-      year: '2024',
-      lo,
-      hi: lo + len,
-    })),
-  );
+const segmentsArb = fc.array(fc.tuple(fc.nat(5000), fc.nat(3000)), { maxLength: 6 }).map((pairs) =>
+  pairs.map(([lo, len], i): Segment => ({
+    shardId: `2024-${String(i + 1).padStart(2, '0')}`,
+    year: '2024',
+    lo,
+    hi: lo + len,
+  })),
+);
 
 describe('examination plan', () => {
   it('drops empty shards from a find answer and keeps find order', () => {

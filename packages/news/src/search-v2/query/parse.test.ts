@@ -6,16 +6,14 @@ import { assertEvaluable, canonicalText, parseQuery, parseQueryJson, type QueryN
 
 const word = fc.stringMatching(/^[a-zäöüß0-9]{1,6}$/u);
 const term: fc.Arbitrary<TermNode> = fc.oneof(
-  fc
-    .record({ text: word, prefix: fc.boolean() })
-    .map(({ text, prefix }): TermNode => ({
-      type: 'term',
-      text,
-      phrase: false,
-      prefix,
-      field: 'body',
-      wildcard_word: false,
-    })),
+  fc.record({ text: word, prefix: fc.boolean() }).map(({ text, prefix }): TermNode => ({
+    type: 'term',
+    text,
+    phrase: false,
+    prefix,
+    field: 'body',
+    wildcard_word: false,
+  })),
   fc
     .array(fc.oneof(word, fc.constant('*'), fc.constant('AND')), { minLength: 1, maxLength: 3 })
     .map((ws): TermNode => ({
