@@ -28,8 +28,8 @@ word's letters occur); more than ${QUERY_LIMITS.expansions.toLocaleString('en')}
 <code>following</code> counts the matches after the cursor. A cursor of an older release is 409 <code>stale_index_version</code>.</li>
 <li>A query must contain a positive term: <code>NOT oil</code> or <code>gas OR NOT oil</code> is 422 <code>invalid_query</code>.</li>
 <li><code>"oil * prices"</code>: <code>*</code> as a whole word inside a phrase stands for exactly one word (letters and
-digits); the phrase needs another word besides <code>*</code>. Case-sensitive only in this version (with
-<code>case: insensitive</code>: 422 "not supported … yet").</li>
+digits); the phrase needs another word besides <code>*</code>. With <code>case: insensitive</code> the other words
+match as any term does (full Unicode case folding: <code>"STRASSE * der"</code> finds <code>Straße in der</code>).</li>
 <li><code>title:oil</code>, <code>title:"oil prices"</code>, <code>title:econom*</code>: the term is looked for in the article's
 headline instead of its text (same <code>case</code> and <code>whole_word</code> options); it combines with article terms
 as any term: <code>title:Merkel AND Flüchtling</code>, <code>title:oil NOT oil</code>. <code>NEAR</code> joins two terms of
@@ -43,7 +43,7 @@ headlines were indexed answers <code>title:</code> with 422 <code>headlines_not_
 are located to articles, at most ${QUERY_LIMITS.locatedOccurrences.toLocaleString('en')} per worker, and the candidate articles that pass the filters hold
 at most ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB of text. Beyond either the answer is estimated: <code>sample_size</code> driver occurrences
 (default ${QUERY_LIMITS.sampleDefault.toLocaleString('en')}) drawn with <code>seed</code>, <code>exact: false</code>, <code>articles</code> the point estimate and
-<code>interval</code> (also per period) its 95% interval; the page lists matches the sample saw. Still refused (422
+<code>interval</code> (also per period) its 95% interval; the page lists matches the sample saw (also with <code>title:</code> terms, whose draws are headline occurrences). Still refused (422
 <code>query_too_expensive</code>): a sample whose articles hold more than the same ${(QUERY_LIMITS.verifiedBytes / 1_048_576).toLocaleString('en')} MiB, and the worker's CPU allowance.
 At most ${QUERY_LIMITS.terms} terms and 32 levels of parentheses or NOTs.</li>
 </ul>`;

@@ -281,7 +281,7 @@ export const searchCall = defineV2Call({
       {
         status: 422,
         description:
-          'invalid_query (with position for syntax errors; NOT-only queries; NEAR between a title: term and an article term), query_too_expensive (a sample whose distinct articles hold more than the verified-bytes bound, the CPU allowance, or past the exact bound with title: terms or dedupe, which are answered exactly only), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, headlines_not_indexed (title: on a release built without a headline index), stories_unavailable (dedupe on a release without story files: rebuild with stories; or over workers that split the selected years).',
+          'invalid_query (with position for syntax errors; NOT-only queries; NEAR between a title: term and an article term), query_too_expensive (a sample whose distinct articles hold more than the verified-bytes bound, the CPU allowance, or past the exact bound with dedupe, which is answered exactly only), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, headlines_not_indexed (title: on a release built without a headline index), stories_unavailable (dedupe on a release without story files: rebuild with stories; or over workers that split the selected years).',
       },
       REFUSALS.noCountryTable,
     ],

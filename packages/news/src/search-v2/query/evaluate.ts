@@ -73,37 +73,46 @@ function probeOf(
   return { probe: { term, spellings, wholeWord }, size };
 }
 
-/** A `*` phrase: its rarest literal segment drives; the pattern decides (case-sensitive only in this version). */
+/**
+ * A `*` phrase: its rarest literal segment drives; the pattern decides. Case-insensitively each segment's spellings
+ * in this shard (the case walk's intervals) are what the pattern accepts for it.
+ */
 function wildcardProbe(
   reader: ShardReader,
   term: TermNode,
   options: MatchOptions,
   budget: MatchBudget,
 ): { probe: TermProbe; size: number } {
-  if (options.caseInsensitive)
-    throw new V2Error(
-      'invalid_query',
-      `"*" as a word in the phrase "${term.text}" is not supported with case: insensitive yet; search it case-sensitively`,
-    );
-  const segments = literalSegments(term.text).map((text) => {
-    const m = withMatchingErrors(() =>
-      matchPrepared(reader, prepareMatch(text, { caseInsensitive: false, wholeWord: false }), budget),
-    );
-    return { spellings: m.intervals.map((iv) => iv.bytes), size: m.intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0) };
-  });
-  const rarest = segments.reduce((best, s) => (s.size < best.size ? s : best));
-  return {
-    probe: { term, spellings: rarest.spellings, wholeWord: options.wholeWord, pattern: phrasePattern(term.text) },
-    size: rarest.size,
-  };
+  const text = new TextDecoder();
+  const segments = new Map(
+    literalSegments(term.text).map((part) => {
+      const m = withMatchingErrors(() =>
+        matchPrepared(
+          reader,
+          prepareMatch(part, { caseInsensitive: options.caseInsensitive, wholeWord: false }),
+          budget,
+        ),
+      );
+      const found = m.intervals.filter((iv) => iv.hi > iv.lo);
+      return [part, { spellings: found.map((iv) => iv.bytes), size: found.reduce((n, iv) => n + iv.hi - iv.lo, 0) }];
+    }),
+  );
+  const rarest = [...segments.values()].reduce((best, s) => (s.size < best.size ? s : best));
+  const pattern = options.caseInsensitive
+    ? phrasePattern(term.text, (part) => segments.get(part)?.spellings.map((b) => text.decode(b)) ?? [])
+    : phrasePattern(term.text);
+  return { probe: { term, spellings: rarest.spellings, wholeWord: options.wholeWord, pattern }, size: rarest.size };
 }
 
 /** One shard's part of a query: how each term is probed, and the occurrences that drive it (DESIGN.md). */
 export interface ShardPlan {
   readonly shard: ShardHandle;
   readonly probes: ReadonlyMap<TermNode, TermProbe>;
-  /** The drivers' spellings: every matching article holds an occurrence of at least one. */
-  readonly driverSpellings: readonly Uint8Array[];
+  /**
+   * The drivers' spellings, each with the field whose index holds it: every matching article holds an occurrence of
+   * at least one (a sampled article's chance of being drawn is its number of occurrences of them).
+   */
+  readonly driverSpellings: readonly (readonly [Uint8Array, TermField])[];
   /**
    * Their non-empty rank intervals, one per driver spelling (repeated when two drivers share one), each in its
    * field's index (a headline's document number is its article's, so located headlines are candidate articles).
@@ -145,7 +154,9 @@ export function planShard(shard: ShardHandle, tree: QueryNode, options: MatchOpt
     }
   };
   const driverTerms = [...new Set(drivers(tree))];
-  const driverSpellings = driverTerms.flatMap((t) => (probes.get(t) as TermProbe).spellings);
+  const driverSpellings = driverTerms.flatMap((t) =>
+    (probes.get(t) as TermProbe).spellings.map((s) => [s, t.field] as const),
+  );
   const intervals: (readonly [number, number, TermField])[] = [];
   for (const t of driverTerms) {
     for (const spelling of (probes.get(t) as TermProbe).spellings) {

@@ -6,6 +6,7 @@
 import { countInArticle } from '../../matching/index.ts';
 import { meanInterval, sampleRanks, wilsonInterval } from '../sampling.ts';
 import type { QueryNode } from './ast.ts';
+import { fieldReader } from './fields.ts';
 import { verifyArticle, type ArticleMatch, type QueryBudget, type ShardPlan } from './evaluate.ts';
 import type { SearchInterval } from './types.ts';
 
@@ -30,7 +31,7 @@ export async function sampleArticles(
   budget: QueryBudget,
   keep: (shard: number, doc: number) => boolean,
 ): Promise<SampledDraw[]> {
-  const flat = plans.flatMap((p, shard) => p.intervals.map(([lo, hi]) => ({ shard, lo, hi })));
+  const flat = plans.flatMap((p, shard) => p.intervals.map(([lo, hi, field]) => ({ shard, lo, hi, field })));
   const verdicts = new Map<string, Omit<SampledDraw, 'shard' | 'doc'>>();
   const out: SampledDraw[] = [];
   for (const draw of sampleRanks(
@@ -39,20 +40,31 @@ export async function sampleArticles(
     seed,
   )) {
     if (budget.work.due()) await budget.work.pause();
-    const { shard } = flat[draw.shard] as { shard: number };
+    const { shard, field } = flat[draw.shard] as (typeof flat)[number];
     const plan = plans[shard] as ShardPlan;
-    const doc = plan.shard.reader.locate(draw.rank).doc;
+    // A headline's document number is its article's.
+    const doc = fieldReader(plan.shard, field).locate(draw.rank).doc;
     const key = `${shard}:${doc}`;
     let v = verdicts.get(key);
     if (v === undefined) {
       const match = keep(shard, doc) ? verifyArticle(plan, tree, doc, budget) : null;
       // k matters only for a match; it is at least 1 (the drawn occurrence).
-      const k = match === null ? 1 : countInArticle(plan.shard.reader.documentBytes(doc), plan.driverSpellings, false);
+      const k = match === null ? 1 : driverOccurrences(plan, doc);
       verdicts.set(key, (v = { match, k }));
     }
     out.push({ shard, doc, ...v });
   }
   return out;
+}
+
+/** The article's occurrences of the drivers' spellings, each counted in its field (article text or headline). */
+function driverOccurrences(plan: ShardPlan, doc: number): number {
+  let k = 0;
+  for (const field of new Set(plan.driverSpellings.map(([, f]) => f))) {
+    const spellings = plan.driverSpellings.filter(([, f]) => f === field).map(([s]) => s);
+    k += countInArticle(fieldReader(plan.shard, field).documentBytes(doc), spellings, false);
+  }
+  return k;
 }
 
 /**

@@ -143,9 +143,6 @@ export async function search(
       throw tooExpensive(
         `dedupe ${request.dedupe} needs the exact answer, and the query's driver occurrences or candidate articles exceed its bound`,
       );
-    // The sample's weights count driver occurrences in the article text; a title: driver's are in the headline.
-    if (plans.some((p) => p.fields.some((f) => f !== 'body')))
-      throw tooExpensive('title: terms are answered exactly only, and the query exceeds the exact bound');
     const size = request.sample_size ?? QUERY_LIMITS.sampleDefault;
     const seed = request.seed ?? 1;
     const draws = await sampleArticles(

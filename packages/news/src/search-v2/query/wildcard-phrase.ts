@@ -11,11 +11,21 @@ export function literalSegments(text: string): string[] {
   return text.split(STAR).filter((s) => s.trim() !== '');
 }
 
-/** The phrase as a regular expression over the article's text (case-sensitive: byte-exact outside the `*`). */
-export function phrasePattern(text: string): RegExp {
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The phrase as a regular expression over the article's text: byte-exact outside the `*`, or, given `spellings`,
+ * each literal part as any of the spellings the shard holds of it (case-insensitive search: all text equal to the
+ * part under full case folding, which JavaScript's `i` flag does not do). A part without any spelling never matches.
+ */
+export function phrasePattern(text: string, spellings?: (part: string) => readonly string[]): RegExp {
   const source = text
     .split(STAR_ALL)
-    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .map((part) => {
+      if (spellings === undefined || part.trim() === '') return escape(part);
+      const alternatives = spellings(part);
+      return alternatives.length === 0 ? '(?!)' : `(?:${alternatives.map(escape).join('|')})`;
+    })
     .join('(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}]+(?![\\p{L}\\p{N}])');
   return new RegExp(source, 'gu');
 }
