@@ -6,11 +6,15 @@
  * docs/collocations*.png, docs/continuations*.png and docs/keywords*.png.
  */
 import { describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { parseCsv } from '../src/client/export/index.ts';
+import { buildRelease } from '../src/release/index.ts';
 import { useLivePages } from './client-support/live-page.ts';
+import { startService } from './client-support/stack.ts';
 import { seriousViolations, sideways } from './client-support/page-checks.ts';
 import { referenceCall } from './client-support/reference-call.ts';
 
@@ -237,5 +241,112 @@ describe('key words', () => {
     if (shots) await page.locator('#results').screenshot({ path: doc('keywords.png') });
     await phone.close();
     await page.close();
+  }, 120_000);
+});
+
+interface TimelinePeriod {
+  period: string;
+  occurrences: number;
+  per_million_words: number | null;
+  share_of_articles: number | null;
+}
+
+describe('timeline measures', () => {
+  it('shows per million words and the share of articles, smooths with a stated moving average, keeps both in the URL', async () => {
+    const page = await live.open('?q=Trump');
+    const t = await api<{ periods: TimelinePeriod[] }>('timeline', { query: 'Trump' });
+    const withData = t.periods.filter((p) => p.occurrences > 0).map((p) => p.period);
+    const shown = t.periods.slice(
+      t.periods.findIndex((p) => p.period === withData[0]),
+      t.periods.findIndex((p) => p.period === withData.at(-1)) + 1,
+    );
+    const fmt = (v: number) => new Intl.NumberFormat('en', { maximumSignificantDigits: 3 }).format(v);
+    const rows = () =>
+      page
+        .locator('[data-testid=chart] tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+    await page.locator('[data-testid=chart] tbody').waitFor({ state: 'attached' });
+
+    await page.getByRole('radio', { name: 'Per million words' }).check();
+    expect((await rows()).map((r) => r[1])).toEqual(shown.map((p) => fmt(p.per_million_words!)));
+    expect(await page.locator('[data-testid=chart] figcaption').textContent()).toMatch(
+      /^Occurrences per million words/,
+    );
+    await page.getByRole('radio', { name: 'Share of articles' }).check();
+    expect((await rows()).map((r) => r[1])).toEqual(
+      shown.map((p) => (p.share_of_articles === null ? 'not counted' : fmt(p.share_of_articles * 100))),
+    );
+    expect(new URL(page.url()).searchParams.get('measure')).toBe('share_of_articles');
+
+    await page.getByLabel('Smoothing').selectOption('3');
+    expect(await page.locator('[data-testid=chart] figcaption').textContent()).toContain(
+      'moving average over 3 periods',
+    );
+    const values = shown.map((p) => p.share_of_articles! * 100);
+    const smoothed = values.map((_, i) => {
+      const w = values.slice(Math.max(0, i - 2), i + 1);
+      return fmt(w.reduce((a, b) => a + b, 0) / w.length);
+    });
+    expect((await rows()).map((r) => r[1])).toEqual(smoothed);
+    expect(new URL(page.url()).searchParams.get('smooth')).toBe('3');
+    await checkPage(page);
+    if (shots) await page.locator('[data-testid=chart]').screenshot({ path: doc('timeline-measures.png') });
+    const phone = await live.open(new URL(page.url()).search, 390);
+    await phone.locator('[data-testid=chart] tbody').waitFor({ state: 'attached' });
+    expect(await phone.getByRole('radio', { name: 'Share of articles' }).isChecked()).toBe(true);
+    await checkPage(phone);
+    if (shots) await phone.locator('[data-testid=chart]').screenshot({ path: doc('timeline-measures-390.png') });
+    await phone.close();
+    await page.close();
+  }, 120_000);
+});
+
+describe('count stories, not copies', () => {
+  it('counts stories with exact duplicates merged, a card saying how many copies it stands for', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'client-stories-'));
+    const article = (n: number, text: string) => ({
+      text,
+      title: `Schleusenbericht ${n}`,
+      url: `https://schleuse${n}.example.org/a`,
+      hostname: `schleuse${n}.example.org`,
+      language: 'de',
+      warc_date: '2025-04-0' + n + 'T10:00:00',
+      warc_record_id: `<urn:uuid:00000000-0000-4000-8000-00000000010${n}>`,
+    });
+    const copy = 'Der Schleusenwärter Quill öffnete am Morgen das Tor, und drei Frachter fuhren ein.';
+    const input = join(dir, 'stories.jsonl');
+    await writeFile(
+      input,
+      [article(1, copy), article(2, copy), article(3, 'Schleusenwärter Quill ging am Abend nach Hause.')]
+        .map((a) => JSON.stringify(a))
+        .join('\n') + '\n',
+    );
+    await buildRelease({ inputs: [input], out: join(dir, 'release'), indexVersion: 'stories-a', concurrency: 1 });
+    const service = await startService(join(dir, 'release'), 'stories-a');
+    try {
+      const page = await live.open();
+      await page.goto(`${service.url}/?q=${encodeURIComponent('Schleusenwärter AND Quill')}`);
+      const heading = page.locator('#query-heading');
+      await heading.filter({ hasText: '3 articles match' }).waitFor();
+      await page.getByLabel('Count stories, not copies').selectOption('exact');
+      await heading.filter({ hasText: /stor/ }).waitFor();
+      expect(await heading.textContent()).toBe('2 stories (3 matching articles) match the query');
+      expect(new URL(page.url()).searchParams.get('dedupe')).toBe('exact');
+      const cards = page.locator('#query-results article.result');
+      await expect.poll(() => cards.count()).toBe(2);
+      expect(await page.locator('#query-results .copies').allTextContents()).toEqual(['and 1 copy']);
+      await checkPage(page);
+      // A shared link counts stories at once.
+      const again = await live.open();
+      await again.goto(page.url());
+      await again.locator('#query-heading', { hasText: '2 stories' }).waitFor();
+      expect(await again.inputValue('#dedupe')).toBe('exact');
+      if (shots) await again.locator('#query-results').screenshot({ path: doc('stories.png') });
+      await again.close();
+      await page.close();
+    } finally {
+      await service.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

@@ -205,7 +205,14 @@ export class ApiClient {
    * form) replaces the text form, e.g. to search a phrase as one term whatever characters it holds.
    */
   search(
-    p: SearchParams & { filters: FilterLists; pageSize: number; cursor?: string | null; queryTree?: unknown },
+    p: SearchParams & {
+      filters: FilterLists;
+      pageSize: number;
+      cursor?: string | null;
+      queryTree?: unknown;
+      /** Count and list stories instead of articles (exact or near duplicates merged); left out: every article. */
+      dedupe?: 'exact' | 'near';
+    },
   ): Promise<QuerySearchResponse> {
     return this.call<QuerySearchResponse>('POST', '/api/v2/search', {
       ...(p.queryTree === undefined ? { query: p.query } : { query_tree: p.queryTree }),
@@ -215,6 +222,7 @@ export class ApiClient {
       ...matchingFields(p.matching ?? DEFAULT_MATCHING),
       ...filterFields(p.filters),
       page_size: p.pageSize,
+      ...(p.dedupe === undefined ? {} : { dedupe: p.dedupe }),
       ...(p.cursor ? { cursor: p.cursor } : {}),
     });
   }

@@ -14,6 +14,7 @@ export const VIEW_KEYS = [
   'next_words',
   'kw_a',
   'kw_b',
+  'dedupe',
 ] as const;
 export type ViewKey = (typeof VIEW_KEYS)[number];
 /** Keys that point into one search's answer (a concordance page): a new phrase starts again from the first. */
