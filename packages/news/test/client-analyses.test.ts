@@ -43,6 +43,12 @@ async function download(page: Page, click: () => Promise<void>): Promise<{ name:
 const collocateWords = (page: Page) =>
   page.locator('[data-testid=collocations] tbody th').evaluateAll((ths) => ths.map((t) => t.textContent));
 
+/** A viewport-sized PNG from `selector`'s top (small files; the views' tables run long). */
+async function shot(page: Page, selector: string, name: string): Promise<void> {
+  await page.evaluate((sel) => document.querySelector(sel)?.scrollIntoView(), selector);
+  await page.screenshot({ path: doc(name) });
+}
+
 async function checkPage(page: Page): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
   const s = await sideways(page);
@@ -120,12 +126,12 @@ describe('collocations view', () => {
     const page = await live.open('?q=Trump&tab=collocations', 390);
     await page.locator('[data-testid=collocations] tbody tr').first().waitFor();
     await checkPage(page);
-    if (shots) await page.locator('#results').screenshot({ path: doc('collocations-390.png') });
+    if (shots) await shot(page, '#results', 'collocations-390.png');
     await page.close();
     if (shots) {
       const wide = await live.open('?q=Trump&tab=collocations');
       await wide.locator('[data-testid=collocations] tbody tr').first().waitFor();
-      await wide.locator('#results').screenshot({ path: doc('collocations.png') });
+      await shot(wide, '#results', 'collocations.png');
       await wide.close();
     }
   });
@@ -172,12 +178,12 @@ describe('what follows / what precedes', () => {
     await page.locator('[data-testid=continuations] li').first().waitFor();
     expect(await page.inputValue('#next-words')).toBe('2');
     await checkPage(page);
-    if (shots) await page.locator('#results').screenshot({ path: doc('continuations-390.png') });
+    if (shots) await shot(page, '#results', 'continuations-390.png');
     await page.close();
     if (shots) {
       const wide = await live.open('?q=die&tab=continuations');
       await wide.locator('[data-testid=continuations] li').first().waitFor();
-      await wide.locator('#results').screenshot({ path: doc('continuations.png') });
+      await shot(wide, '#results', 'continuations.png');
       await wide.close();
     }
   });
@@ -237,8 +243,8 @@ describe('key words', () => {
       expected.a_over_b.map((w) => w.word),
     );
     await checkPage(phone);
-    if (shots) await phone.locator('#results').screenshot({ path: doc('keywords-390.png') });
-    if (shots) await page.locator('#results').screenshot({ path: doc('keywords.png') });
+    if (shots) await shot(phone, '#results', 'keywords-390.png');
+    if (shots) await shot(page, '#results', 'keywords.png');
     await phone.close();
     await page.close();
   }, 120_000);
@@ -290,12 +296,12 @@ describe('timeline measures', () => {
     expect((await rows()).map((r) => r[1])).toEqual(smoothed);
     expect(new URL(page.url()).searchParams.get('smooth')).toBe('3');
     await checkPage(page);
-    if (shots) await page.locator('[data-testid=chart]').screenshot({ path: doc('timeline-measures.png') });
+    if (shots) await shot(page, '[data-testid=chart]', 'timeline-measures.png');
     const phone = await live.open(new URL(page.url()).search, 390);
     await phone.locator('[data-testid=chart] tbody').waitFor({ state: 'attached' });
     expect(await phone.getByRole('radio', { name: 'Share of articles' }).isChecked()).toBe(true);
     await checkPage(phone);
-    if (shots) await phone.locator('[data-testid=chart]').screenshot({ path: doc('timeline-measures-390.png') });
+    if (shots) await shot(phone, '[data-testid=chart]', 'timeline-measures-390.png');
     await phone.close();
     await page.close();
   }, 120_000);
@@ -341,7 +347,7 @@ describe('count stories, not copies', () => {
       await again.goto(page.url());
       await again.locator('#query-heading', { hasText: '2 stories' }).waitFor();
       expect(await again.inputValue('#dedupe')).toBe('exact');
-      if (shots) await again.locator('#query-results').screenshot({ path: doc('stories.png') });
+      if (shots) await shot(again, '#query-results', 'stories.png');
       await again.close();
       await page.close();
     } finally {
