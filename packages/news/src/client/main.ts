@@ -39,6 +39,7 @@ import { renderFacets, toggleFilterValue } from './view/facets-view.ts';
 import { showEstimate } from './view/filtered-total.ts';
 import type { EstimateResponse } from './api/types.ts';
 import { ResultViews } from './result-views.ts';
+import { carriedViewKeys, withViewKeys } from './view/url-keys.ts';
 import { parseTimelineView, writeTimelineView } from './timeline/index.ts';
 import {
   ignoreCapitalsOffer,
@@ -541,6 +542,10 @@ async function runSearch(state: SearchState): Promise<void> {
       exportContext: () => exportContext(s),
       onError: reportError,
       current: () => gen === generation,
+      searchFor: (phrase) => {
+        byId<HTMLInputElement>('q').value = phrase;
+        submit();
+      },
     });
     if (filteredEstimate !== null) void loadEstimate(s, gen, filteredEstimate);
     await examining;
@@ -562,15 +567,19 @@ function submit(): void {
     byId('q').focus();
     return;
   }
-  // The chart's measure and compared phrases carry over to the next search (a phrase that became the search is dropped).
+  // The chart's measure and compared phrases carry over to the next search (a phrase that became the search is
+  // dropped), and so do the result tab and its settings (not a concordance page: that belongs to one answer).
   const view = parseTimelineView(location.search);
   const qs =
     state.query === ''
       ? ''
-      : writeTimelineView(serializeSearchState(state), {
-          ...view,
-          compare: view.compare.filter((c) => c !== state.query),
-        });
+      : withViewKeys(
+          writeTimelineView(serializeSearchState(state), {
+            ...view,
+            compare: view.compare.filter((c) => c !== state.query),
+          }),
+          carriedViewKeys(location.search),
+        );
   if (qs !== location.search.replace(/^\?/, '')) history.pushState(null, '', qs === '' ? location.pathname : `?${qs}`);
   writeForm(state);
   void runSearch(state);

@@ -4,12 +4,16 @@
  */
 import type { ApiClient } from './api/api-client.ts';
 import type { EstimateResponse } from './api/types.ts';
+import { CollocationsPanel } from './collocations/index.ts';
 import { ConcordancePanel, openArticle, parseOccurrenceHash } from './concordance/index.ts';
+import { ContinuationsPanel } from './continuations/index.ts';
+import { KeynessPanel } from './keyness/index.ts';
 import type { ExportContext } from './export/export-data.ts';
 import type { SearchSession } from './search/search-session.ts';
 import { TimelinePanel } from './timeline/index.ts';
 import { byId, replaceChildren } from './view/dom.ts';
 import { setupTabs } from './view/tabs.ts';
+import { readViewKey, saveViewKeys } from './view/url-keys.ts';
 
 export interface ResultViewsInput {
   readonly session: SearchSession;
@@ -21,15 +25,30 @@ export interface ResultViewsInput {
   onError(e: unknown, retry?: () => void): void;
   /** False once another search has started: late answers are dropped. */
   current(): boolean;
+  /** Starts a new search for a phrase (a continuation extends the search's phrase). */
+  searchFor(phrase: string): void;
+}
+
+/** The result tabs by their URL name (`tab=…`); the articles tab is the default and leaves no key. */
+const TABS = ['articles', 'concordance', 'collocations', 'continuations', 'keywords'] as const;
+type TabName = (typeof TABS)[number];
+const tabName = (id: string): TabName => TABS.find((t) => `tab-${t}` === id) ?? 'articles';
+
+/** A view that loads when its tab is first opened. */
+interface LazyPanel {
+  readonly element: HTMLElement;
+  open(): void;
 }
 
 export class ResultViews {
-  private concordance: ConcordancePanel | null = null;
+  private panels: Partial<Record<TabName, LazyPanel>> = {};
   private input: ResultViewsInput | null = null;
   private readonly chart = byId('chart');
-  private readonly kwic = byId('panel-concordance');
   private readonly tabs = setupTabs(byId('result-tabs'), (id) => {
-    if (id === 'tab-concordance') this.concordance?.open();
+    const name = tabName(id);
+    this.panels[name]?.open();
+    // reset() selects the articles tab before the next search reads the URL's tab: only a shown search writes it.
+    if (this.input !== null) saveViewKeys({ tab: name === 'articles' ? null : name });
   });
 
   /** The concordance link that opened the reader; focus returns to it on close. */
@@ -39,30 +58,31 @@ export class ResultViews {
     window.addEventListener('hashchange', () => this.openFromHash());
     // A plain click opens the reader in place: following the fragment link would fire popstate, which reruns the
     // search. The link stays a real URL for a new tab, a copied link or a bookmark.
-    this.kwic.addEventListener('click', (ev) => {
-      const link = (ev.target as Element | null)?.closest<HTMLAnchorElement>('a[href^="#occurrence="]');
-      if (
-        link === null ||
-        link === undefined ||
-        ev.button !== 0 ||
-        ev.ctrlKey ||
-        ev.metaKey ||
-        ev.shiftKey ||
-        ev.altKey
-      )
-        return;
-      ev.preventDefault();
-      this.opener = link;
-      history.replaceState(history.state, '', link.hash);
-      this.openFromHash();
-    });
+    for (const name of TABS.slice(1))
+      byId(`panel-${name}`).addEventListener('click', (ev) => {
+        const link = (ev.target as Element | null)?.closest<HTMLAnchorElement>('a[href^="#occurrence="]');
+        if (
+          link === null ||
+          link === undefined ||
+          ev.button !== 0 ||
+          ev.ctrlKey ||
+          ev.metaKey ||
+          ev.shiftKey ||
+          ev.altKey
+        )
+          return;
+        ev.preventDefault();
+        this.opener = link;
+        history.replaceState(history.state, '', link.hash);
+        this.openFromHash();
+      });
   }
 
   reset(): void {
     this.input = null;
-    this.concordance = null;
+    this.panels = {};
     this.chart.replaceChildren();
-    this.kwic.replaceChildren();
+    for (const name of TABS.slice(1)) byId(`panel-${name}`).replaceChildren();
     this.tabs.select('tab-articles');
   }
 
@@ -82,17 +102,18 @@ export class ResultViews {
           if (input.current()) input.onError(e);
         });
     });
-    this.concordance = new ConcordancePanel({
-      api: this.api,
-      found: s.found,
-      search: s.state,
-      release: s.release,
-      exportContext: () => input.exportContext(),
-      onError: (e, retry) => {
-        if (input.current()) input.onError(e, retry);
-      },
-    });
-    replaceChildren(this.kwic, this.concordance.element);
+    const onError = (e: unknown, retry?: () => void) => {
+      if (input.current()) input.onError(e, retry);
+    };
+    const common = { api: this.api, search: s.state, exportContext: () => input.exportContext(), onError };
+    this.panels = {
+      concordance: new ConcordancePanel({ ...common, found: s.found, release: s.release }),
+      collocations: new CollocationsPanel(common),
+      continuations: new ContinuationsPanel({ ...common, searchFor: (phrase) => input.searchFor(phrase) }),
+      keywords: new KeynessPanel({ ...common, release: s.release }),
+    };
+    for (const [name, panel] of Object.entries(this.panels)) replaceChildren(byId(`panel-${name}`), panel.element);
+    this.tabs.select(`tab-${tabName(`tab-${readViewKey('tab') ?? ''}`)}`);
     this.openFromHash();
   }
 

@@ -1,6 +1,7 @@
 import type { MatchingOptions } from '../search/matching-options.ts';
 import { DEFAULT_MATCHING, matchingFields } from '../search/matching-options.ts';
 import type { ContextsResponse, TimelineResponse } from './research-types.ts';
+import type { AnalysisCalls } from './analysis-types.ts';
 import { callSlots } from './call-slots.ts';
 import type {
   DocumentsResponse,
@@ -91,6 +92,21 @@ export interface SearchParams {
 /** Only the filter lists that have values, as request fields. */
 function filterFields(filters: FilterLists): Partial<Record<keyof FilterLists, readonly string[]>> {
   return Object.fromEntries(Object.entries(filters).filter(([, v]) => (v as string[]).length > 0));
+}
+
+/**
+ * A search's selection as the body fields of the calls that take a query (collocations, ngrams, estimate…): the
+ * query, index, years, matching options and the filters that have values.
+ */
+export function selectionFields(p: SearchParams & { filters: FilterLists }) {
+  return {
+    query: p.query,
+    index: p.index,
+    year_min: p.yearMin,
+    year_max: p.yearMax,
+    ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+    ...filterFields(p.filters),
+  };
 }
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
@@ -189,7 +205,14 @@ export class ApiClient {
    * form) replaces the text form, e.g. to search a phrase as one term whatever characters it holds.
    */
   search(
-    p: SearchParams & { filters: FilterLists; pageSize: number; cursor?: string | null; queryTree?: unknown },
+    p: SearchParams & {
+      filters: FilterLists;
+      pageSize: number;
+      cursor?: string | null;
+      queryTree?: unknown;
+      /** Count and list stories instead of articles (exact or near duplicates merged); left out: every article. */
+      dedupe?: 'exact' | 'near';
+    },
   ): Promise<QuerySearchResponse> {
     return this.call<QuerySearchResponse>('POST', '/api/v2/search', {
       ...(p.queryTree === undefined ? { query: p.query } : { query_tree: p.queryTree }),
@@ -199,6 +222,7 @@ export class ApiClient {
       ...matchingFields(p.matching ?? DEFAULT_MATCHING),
       ...filterFields(p.filters),
       page_size: p.pageSize,
+      ...(p.dedupe === undefined ? {} : { dedupe: p.dedupe }),
       ...(p.cursor ? { cursor: p.cursor } : {}),
     });
   }
@@ -255,6 +279,17 @@ export class ApiClient {
       },
       p.version,
     );
+  }
+
+  /**
+   * A word analysis (collocations, continuations, frequency lists, keyness): one POST, typed by its path.
+   * @example await api.analysis('/api/v2/ngrams', { index: 'news', query: 'oil' }) // { continuations: [...] }
+   */
+  analysis<P extends keyof AnalysisCalls>(
+    path: P,
+    body: AnalysisCalls[P]['request'],
+  ): Promise<AnalysisCalls[P]['answer']> {
+    return this.call<AnalysisCalls[P]['answer']>('POST', path, body);
   }
 
   private call<T>(method: 'GET' | 'POST', path: string, body?: unknown, version?: string): Promise<T> {

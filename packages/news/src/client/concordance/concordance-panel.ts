@@ -9,6 +9,7 @@ import { CONCORDANCE_PAGE, concordancePage, concordanceSize } from './concordanc
 import { sortLines, type ConcordanceOrder } from './concordance-sort.ts';
 import { lineDirection } from './line-direction.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
+import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 
 export interface ConcordanceContext {
   readonly api: ApiClient;
@@ -34,7 +35,9 @@ export class ConcordancePanel {
   readonly element: HTMLElement;
   private page = 0;
   private rows: ConcordanceRow[] = [];
-  private order: ConcordanceOrder = 'position';
+  /** The order and page start as the URL says (`kwic_sort`, `kwic_page`, 1-based), so a shared link shows them. */
+  private order: ConcordanceOrder =
+    (Object.keys(ORDER_NAMES) as ConcordanceOrder[]).find((o) => o === readViewKey('kwic_sort')) ?? 'position';
   private loaded = false;
   private readonly total: number;
   private readonly status = h('p', { class: 'kwic-status', 'aria-live': 'polite' });
@@ -58,10 +61,13 @@ export class ConcordancePanel {
         id: 'kwic-order',
         onchange: () => {
           this.order = sort.value as ConcordanceOrder;
+          saveViewKeys({ kwic_sort: this.order === 'position' ? null : this.order });
           this.render();
         },
       },
-      ...(Object.keys(ORDER_NAMES) as ConcordanceOrder[]).map((o) => h('option', { value: o }, ORDER_NAMES[o])),
+      ...(Object.keys(ORDER_NAMES) as ConcordanceOrder[]).map((o) =>
+        h('option', { value: o, selected: o === this.order }, ORDER_NAMES[o]),
+      ),
     );
     const exportAs = (ext: 'csv' | 'json') => () => {
       const c = this.ctx.exportContext();
@@ -117,7 +123,9 @@ export class ConcordancePanel {
   open(): void {
     if (!this.loaded) {
       this.loaded = true;
-      void this.show(0);
+      const page = Number(readViewKey('kwic_page') ?? '1');
+      const last = Math.max(0, Math.ceil(this.total / CONCORDANCE_PAGE) - 1);
+      void this.show(Number.isInteger(page) && page >= 1 ? Math.min(page - 1, last) : 0);
     }
   }
 
@@ -135,6 +143,7 @@ export class ConcordancePanel {
       }
       this.page = page;
       this.rows = rows;
+      saveViewKeys({ kwic_page: page === 0 ? null : String(page + 1) });
       this.render();
     } catch (e) {
       this.status.textContent = 'The concordance could not be loaded.';

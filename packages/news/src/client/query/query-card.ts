@@ -32,6 +32,13 @@ export function renderQueryCard(a: QueryArticle, release: string): HTMLElement {
     ...cardMeta(m, source, href),
     h('p', { class: 'snippet' }, cutStart ? `…${left}` : left, h('mark', {}, match), right === '' ? '' : `${right}…`),
     h('p', { class: 'muted first-match' }, `First match of ${a.first.term}`),
+    a.copies !== undefined && a.copies > 1
+      ? h(
+          'p',
+          { class: 'copies' },
+          `and ${a.copies - 1 === 1 ? '1 copy' : `${(a.copies - 1).toLocaleString('en')} copies`}`,
+        )
+      : null,
     h(
       'div',
       { class: 'actions' },

@@ -18,6 +18,8 @@ export function queryRefusal(e: unknown): string | null {
       return `The query has too many terms or a word* that stands for too many words: ${e.message}. Use fewer terms or a longer prefix.`;
     case 'query_too_expensive':
       return 'This query takes too long to answer exactly. Add a rarer term with AND, narrow the crawl years, or add filters.';
+    case 'stories_unavailable':
+      return 'This corpus cannot count stories (it was built without them, or its years are split over several servers). Choose “every article” under Count stories, not copies.';
     default:
       return null;
   }

@@ -6,11 +6,21 @@ import { drawTimeline, MAX_WIDTH } from '../timeline/timeline-svg.ts';
 import { timelineChart } from '../timeline/timeline-data.ts';
 import { formatCount, h, plural, replaceChildren } from '../view/dom.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
+import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import { renderQueryCard } from './query-card.ts';
 import { caretIndex, errorPosition, markedQuery, queryRefusal } from './query-errors.ts';
 
 /** Cards per page of a query-language search (the API allows up to 100). */
 export const QUERY_PAGE_SIZE = 25;
+/** "Count stories, not copies" (URL key `dedupe`): every article, or stories merging exact or near duplicates. */
+type Dedupe = 'none' | 'exact' | 'near';
+const DEDUPE_NAMES: Readonly<Record<Dedupe, string>> = {
+  none: 'every article',
+  exact: 'stories: exact copies merged',
+  near: 'stories: near copies merged too',
+};
+const readDedupe = (): Dedupe => (['exact', 'near'] as const).find((d) => d === readViewKey('dedupe')) ?? 'none';
+
 /** Words shown of what a `word*` stood for. */
 const EXPANSION_WORDS = 8;
 
@@ -40,9 +50,11 @@ export interface QueryViewContext {
 export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
   const { state, root } = ctx;
   ctx.status(`Searching for ${quotedQuery(state.query)}…`, true);
+  const dedupe = readDedupe();
+  const request = { ...state, pageSize: QUERY_PAGE_SIZE, ...(dedupe === 'none' ? {} : { dedupe }) };
   let answer: QuerySearchResponse;
   try {
-    answer = await ctx.api.search({ ...state, pageSize: QUERY_PAGE_SIZE });
+    answer = await ctx.api.search(request);
   } catch (e) {
     if (!ctx.current()) return;
     const refusal = queryRefusal(e);
@@ -68,14 +80,17 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
         h(
           'h2',
           { id: 'query-heading' },
-          h('span', { class: 'big' }, formatCount(answer.articles)),
+          h('span', { class: 'big' }, formatCount(answer.stories ?? answer.articles)),
           ' ',
           h(
             'span',
             {},
-            `${answer.articles === 1 ? 'article matches' : 'articles match'} the query${hasFilters(state.filters) ? ' and the filters' : ''}`,
+            answer.stories === undefined
+              ? `${answer.articles === 1 ? 'article matches' : 'articles match'} the query${hasFilters(state.filters) ? ' and the filters' : ''}`
+              : `${answer.stories === 1 ? 'story' : 'stories'} (${plural(answer.articles, 'matching article', 'matching articles')}) match the query${hasFilters(state.filters) ? ' and the filters' : ''}`,
           ),
         ),
+        dedupeControl(dedupe, () => void runQuerySearch(ctx)),
         h('p', { class: 'query-read' }, 'Searched for: ', h('code', {}, answer.query)),
         answer.notes.length === 0
           ? null
@@ -115,15 +130,18 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
   let cursor = answer.next_cursor;
   const addPage = (page: QuerySearchResponse, focus: boolean): void => {
     const cards = page.page.map((a) => renderQueryCard(a, answer.index_version));
+    // Cards list stories with dedupe: the number of matching articles is what `following` counts then.
     list.append(...cards);
     shown += cards.length;
     cursor = page.next_cursor;
     more.hidden = cursor === null;
-    const left = answer.articles - shown;
-    more.textContent = `Show the next ${formatCount(Math.min(QUERY_PAGE_SIZE, left))} of ${formatCount(left)} articles`;
+    const total = answer.stories ?? answer.articles;
+    const unit = answer.stories === undefined ? 'articles' : 'stories';
+    const left = total - shown;
+    more.textContent = `Show the next ${formatCount(Math.min(QUERY_PAGE_SIZE, left))} of ${formatCount(left)} ${unit}`;
     if (focus) cards[0]?.querySelector<HTMLElement>('h3 a, button')?.focus();
     ctx.status(
-      `Showing ${formatCount(shown)} of ${plural(answer.articles, 'matching article', 'matching articles')}.`,
+      `Showing ${formatCount(shown)} of ${answer.stories === undefined ? plural(answer.articles, 'matching article', 'matching articles') : plural(answer.stories, 'story', 'stories')}.`,
       false,
     );
   };
@@ -132,7 +150,7 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
     if (cursor === null) return;
     more.disabled = true;
     ctx.api
-      .search({ ...state, pageSize: QUERY_PAGE_SIZE, cursor })
+      .search({ ...request, cursor })
       .then(
         (page) => {
           if (ctx.current()) addPage(page, true);
@@ -149,9 +167,17 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
 
 /** Matching articles per crawl period, on the timeline's calendar axis. */
 function periodChart(answer: QuerySearchResponse, root: HTMLElement): HTMLElement {
-  const caption = 'Matching articles per crawl period';
+  // A sampled answer's periods are estimates: their 95% intervals are drawn as a band.
+  const caption = `Matching articles per crawl period${answer.exact ? '' : ' (estimated from a sample; shaded: 95% interval)'}`;
+  const intervals = answer.exact ? undefined : new Map(answer.periods.map((p) => [p.period, p.interval]));
   const chart = timelineChart(
-    [{ phrase: answer.query, periods: answer.periods.map((p) => ({ ...p, occurrences: p.articles, text_bytes: 0 })) }],
+    [
+      {
+        phrase: answer.query,
+        periods: answer.periods.map((p) => ({ ...p, occurrences: p.articles, text_bytes: 0 })),
+        ...(intervals === undefined ? {} : { intervals }),
+      },
+    ],
     'raw',
   );
   if (chart.periods.length === 0)
@@ -218,4 +244,22 @@ function showRefusal(ctx: QueryViewContext, message: string, position: number | 
     ctx.input.focus();
     ctx.input.setSelectionRange(at, at + 1);
   }
+}
+
+/** The "Count stories, not copies" choice; a change is kept in the URL and searches again. */
+function dedupeControl(current: Dedupe, rerun: () => void): HTMLElement {
+  const select = h(
+    'select',
+    {
+      id: 'dedupe',
+      onchange: () => {
+        saveViewKeys({ dedupe: select.value === 'none' ? null : select.value });
+        rerun();
+      },
+    },
+    ...(Object.keys(DEDUPE_NAMES) as Dedupe[]).map((d) =>
+      h('option', { value: d, selected: d === current }, DEDUPE_NAMES[d]),
+    ),
+  );
+  return h('p', { class: 'dedupe' }, h('label', { for: 'dedupe' }, 'Count stories, not copies: '), select);
 }

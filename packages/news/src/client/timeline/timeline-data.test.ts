@@ -5,6 +5,7 @@ import {
   filteredPeriods,
   formatMeasure,
   measureValue,
+  SMOOTHING_SPANS,
   timelineChart,
   timelineTicks,
   type TimelineSeries,
@@ -163,5 +164,70 @@ describe('filtered timeline', () => {
         },
       ),
     );
+  });
+});
+
+describe('per million words, share of articles, smoothing and bands (issue 29)', () => {
+  const period = (p: string, occurrences: number, extra: Partial<TimelinePeriod> = {}): TimelinePeriod => ({
+    period: p,
+    year: p.slice(0, 4),
+    occurrences,
+    articles: 200,
+    text_bytes: 1_000_000,
+    shard_ids: [p],
+    words: 500_000,
+    articles_with_match: 10,
+    ...extra,
+  });
+
+  it('divides by the words of the period and gives the share of articles with a match in percent', () => {
+    expect(measureValue(period('2024-01', 5), 'per_million_words')).toBe(10);
+    expect(measureValue(period('2024-01', 5), 'share_of_articles')).toBe(5);
+    expect(measureValue(period('2024-01', 5, { words: null }), 'per_million_words')).toBeNull();
+    expect(measureValue(period('2024-01', 5, { articles_with_match: null }), 'share_of_articles')).toBeNull();
+    expect(formatMeasure(null, 'share_of_articles')).toBe('not counted');
+  });
+
+  it('leaves a filtered series without a share (its matches are not counted over the filtered articles)', () => {
+    const [p] = filteredPeriods([period('2024-01', 5)], [{ period: '2024-01', occurrences: 2 }]);
+    expect(measureValue(p!, 'share_of_articles')).toBeNull();
+    expect(measureValue(p!, 'per_million_words')).toBe(4);
+  });
+
+  it('averages each value over the periods ending at it, within their range; span 1 changes nothing', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 1, maxLength: 30 }),
+        fc.constantFrom(...SMOOTHING_SPANS),
+        (counts, span) => {
+          const periods = counts.map((c, i) => period(`2024-${String(i + 1).padStart(2, '0')}`, c));
+          const series = [{ phrase: 'x', periods }];
+          const plain = timelineChart(series, 'raw').series[0]!.points;
+          const smooth = timelineChart(series, 'raw', span).series[0]!.points;
+          if (span === 1) expect(smooth).toEqual(plain);
+          smooth.forEach((p, i) => {
+            const window = plain.slice(Math.max(0, i - span + 1), i + 1).map((q) => q.value as number);
+            expect(p.value).toBeCloseTo(window.reduce((a, b) => a + b, 0) / window.length, 9);
+            expect(p.value! >= Math.min(...window) - 1e-9 && p.value! <= Math.max(...window) + 1e-9).toBe(true);
+          });
+        },
+      ),
+    );
+  });
+
+  it('turns the interval of an estimated count into a band of the measured value', () => {
+    const chart = timelineChart(
+      [
+        {
+          phrase: 'x',
+          periods: [period('2024-01', 50)],
+          intervals: new Map([['2024-01', { low: 40, high: 60 }]]),
+        },
+      ],
+      'per_million_bytes',
+    );
+    expect(chart.series[0]!.points[0]!.band).toEqual({ low: 40, high: 60 });
+    expect(chart.max).toBe(60);
+    expect(chart.smoothing).toBe(1);
   });
 });

@@ -14,6 +14,8 @@ import {
   measureLabel,
   timelineChart,
   TIMELINE_MEASURES,
+  SMOOTHING_SPANS,
+  type SmoothingSpan,
   type TimelineMeasure,
   type TimelineSeries,
 } from './timeline-data.ts';
@@ -35,6 +37,8 @@ export interface TimelineContext {
 }
 
 const MEASURE_NAMES: Record<TimelineMeasure, string> = {
+  per_million_words: 'Per million words',
+  share_of_articles: 'Share of articles',
   per_million_bytes: 'Per million bytes',
   per_1000_articles: 'Per 1,000 articles',
   raw: 'Raw counts',
@@ -52,6 +56,7 @@ export class TimelinePanel {
   private readonly series: TimelineSeries[] = [];
   /** The measure and compared phrases start as the URL says (`measure`, `compare`), so a shared link shows this chart. */
   private measure: TimelineMeasure = parseTimelineView(location.search).measure;
+  private smoothing: SmoothingSpan = parseTimelineView(location.search).smoothing;
   private cursor: number | null = null;
   /** The width the plot was drawn for; a resize redraws it when the width changes by more than a few pixels. */
   private drawnWidth = 0;
@@ -86,6 +91,24 @@ export class TimelinePanel {
         MEASURE_NAMES[m],
       ),
     );
+    const smooth = h(
+      'select',
+      {
+        id: `${this.id}-smooth`,
+        onchange: () => {
+          this.smoothing = Number(smooth.value) as SmoothingSpan;
+          this.render();
+          this.saveView();
+        },
+      },
+      ...SMOOTHING_SPANS.map((n) =>
+        h(
+          'option',
+          { value: n, selected: n === this.smoothing },
+          n === 1 ? 'No smoothing' : `${n}-period moving average`,
+        ),
+      ),
+    );
     const compare = h(
       'form',
       {
@@ -108,6 +131,7 @@ export class TimelinePanel {
       'figure',
       { class: 'chart timeline', 'data-testid': 'chart' },
       h('fieldset', { class: 'measure' }, h('legend', { class: 'visually-hidden' }, 'Chart measure'), ...radios),
+      h('div', { class: 'smoothing' }, h('label', { for: `${this.id}-smooth` }, 'Smoothing'), smooth),
       this.body,
       this.problem,
       h('div', { class: 'timeline-actions' }, compare, csv),
@@ -181,6 +205,7 @@ export class TimelinePanel {
     const qs = writeTimelineView(location.search, {
       measure: this.measure,
       compare: this.series.slice(1).map((s) => s.phrase),
+      smoothing: this.smoothing,
     });
     history.replaceState(history.state, '', `${location.pathname}${qs === '' ? '' : `?${qs}`}${location.hash}`);
   }
@@ -209,9 +234,10 @@ export class TimelinePanel {
   }
 
   private render(): void {
-    const chart = timelineChart(this.series, this.measure);
+    const chart = timelineChart(this.series, this.measure, this.smoothing);
     const unit = chart.yearly ? 'crawl year' : 'crawl month';
-    const caption = `${measureLabel(this.measure).replace(/^o/, 'O')}, per ${unit}${this.filterCaption()}`;
+    const smoothed = this.smoothing > 1 ? `, moving average over ${this.smoothing} periods` : '';
+    const caption = `${measureLabel(this.measure).replace(/^[o%]/, (c) => (c === 'o' ? 'O' : c))}, per ${unit}${smoothed}${this.filterCaption()}`;
     const legend = h(
       'ul',
       { class: 'legend' },

@@ -96,6 +96,12 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
   const dots: SVGElement[][] = [];
   chart.series.forEach((s, k) => {
     const colour = SERIES_COLOURS[k % SERIES_COLOURS.length] as string;
+    // Estimated values get their 95% interval as a shaded band, one piece per run of estimated periods.
+    for (const run of bandRuns(s.points, gapAfter)) {
+      const upper = run.map((i) => `${x(i).toFixed(1)},${y(s.points[i]?.band?.high ?? 0).toFixed(1)}`);
+      const lower = run.map((i) => `${x(i).toFixed(1)},${y(s.points[i]?.band?.low ?? 0).toFixed(1)}`).reverse();
+      root.append(svg('path', { d: `M${[...upper, ...lower].join('L')}Z`, class: 'band', fill: colour }));
+    }
     // A period without articles has no rate: the line breaks there instead of dropping to zero.
     let d = '';
     let pen = false;
@@ -146,4 +152,19 @@ export function drawTimeline(chart: TimelineChart, label: string, width = MAX_WI
         row.forEach((dot, i) => dot.setAttribute('r', String(i === index ? 5.5 : n <= 60 ? 3 : 0)));
     },
   };
+}
+
+/** Runs of consecutive periods with a band (a calendar gap or a period without a value ends a run). */
+function bandRuns(points: TimelineChart['series'][number]['points'], gapAfter: ReadonlySet<number>): number[][] {
+  const runs: number[][] = [];
+  let run: number[] = [];
+  points.forEach((p, i) => {
+    if (p.band === null || p.value === null || gapAfter.has(i - 1)) {
+      if (run.length > 0) runs.push(run);
+      run = [];
+    }
+    if (p.band !== null && p.value !== null) run.push(i);
+  });
+  if (run.length > 0) runs.push(run);
+  return runs;
 }

@@ -1,18 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MAX_PHRASES, TIMELINE_MEASURES } from './timeline-data.ts';
+import { MAX_PHRASES, SMOOTHING_SPANS, TIMELINE_MEASURES } from './timeline-data.ts';
 import { DEFAULT_MEASURE, parseTimelineView, writeTimelineView } from './timeline-url.ts';
 
 describe('timeline URL state', () => {
   it('reads the measure and compared phrases, and leaves defaults out of the URL', () => {
-    expect(parseTimelineView('?q=oil&measure=raw&compare=gas&compare=%E6%9D%B1%E4%BA%AC')).toEqual({
+    expect(parseTimelineView('?q=oil&measure=raw&compare=gas&compare=%E6%9D%B1%E4%BA%AC&smooth=3')).toEqual({
       measure: 'raw',
       compare: ['gas', '東京'],
+      smoothing: 3,
     });
-    expect(parseTimelineView('?q=oil&measure=bogus')).toEqual({ measure: DEFAULT_MEASURE, compare: [] });
-    expect(writeTimelineView('q=oil&measure=raw&compare=x', { measure: DEFAULT_MEASURE, compare: [] })).toBe('q=oil');
-    expect(writeTimelineView('q=oil', { measure: 'per_1000_articles', compare: ['a b'] })).toBe(
-      'q=oil&measure=per_1000_articles&compare=a+b',
+    expect(parseTimelineView('?q=oil&measure=bogus&smooth=4')).toEqual({
+      measure: DEFAULT_MEASURE,
+      compare: [],
+      smoothing: 1,
+    });
+    expect(
+      writeTimelineView('q=oil&measure=raw&compare=x&smooth=5', {
+        measure: DEFAULT_MEASURE,
+        compare: [],
+        smoothing: 1,
+      }),
+    ).toBe('q=oil');
+    expect(writeTimelineView('q=oil', { measure: 'per_1000_articles', compare: ['a b'], smoothing: 12 })).toBe(
+      'q=oil&measure=per_1000_articles&smooth=12&compare=a+b',
     );
   });
 
@@ -31,10 +42,11 @@ describe('timeline URL state', () => {
           { maxLength: MAX_PHRASES - 1 },
         ),
         fc.string({ maxLength: 20 }),
-        (measure, compare, q) => {
+        fc.constantFrom(...SMOOTHING_SPANS),
+        (measure, compare, q, smoothing) => {
           const base = new URLSearchParams({ q, case: 'insensitive' }).toString();
-          const written = writeTimelineView(base, { measure, compare });
-          expect(parseTimelineView(`?${written}`)).toEqual({ measure, compare });
+          const written = writeTimelineView(base, { measure, compare, smoothing });
+          expect(parseTimelineView(`?${written}`)).toEqual({ measure, compare, smoothing });
           const p = new URLSearchParams(written);
           expect([p.get('q'), p.get('case')]).toEqual([q, 'insensitive']);
         },

@@ -1,10 +1,18 @@
-import { MAX_PHRASES, TIMELINE_MEASURES, type TimelineMeasure } from './timeline-data.ts';
+import {
+  MAX_PHRASES,
+  SMOOTHING_SPANS,
+  TIMELINE_MEASURES,
+  type SmoothingSpan,
+  type TimelineMeasure,
+} from './timeline-data.ts';
 
 /** The timeline's own part of the URL: the measure and the compared phrases, so a shared link shows the same chart. */
 export interface TimelineView {
   readonly measure: TimelineMeasure;
   /** Compared phrases besides the search's own, in the order they were added. */
   readonly compare: readonly string[];
+  /** Moving-average span (1: none); URL key `smooth`. */
+  readonly smoothing: SmoothingSpan;
 }
 
 export const DEFAULT_MEASURE: TimelineMeasure = 'per_million_bytes';
@@ -23,7 +31,8 @@ export function parseTimelineView(search: string): TimelineView {
   const compare = [...new Set(p.getAll('compare'))]
     .filter((c) => c.trim() !== '' && c.length <= MAX_COMPARE_LENGTH)
     .slice(0, MAX_PHRASES - 1);
-  return { measure, compare };
+  const smoothing = SMOOTHING_SPANS.find((n) => String(n) === p.get('smooth')) ?? 1;
+  return { measure, compare, smoothing };
 }
 
 /** `search` with the timeline's keys replaced by `view` (the default measure and no phrases leave no key). */
@@ -31,7 +40,9 @@ export function writeTimelineView(search: string, view: TimelineView): string {
   const p = new URLSearchParams(search);
   p.delete('measure');
   p.delete('compare');
+  p.delete('smooth');
   if (view.measure !== DEFAULT_MEASURE) p.set('measure', view.measure);
+  if (view.smoothing > 1) p.set('smooth', String(view.smoothing));
   for (const c of view.compare) p.append('compare', c);
   return p.toString();
 }
