@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES, startService, type Service } from './support/harness.ts';
+import { STORES, countWritten, createEvent, startService, type Service } from './support/harness.ts';
+import { IcsImportError, type IcsImportOptions } from '../src/import/index.ts';
 import { calendar, icsImporter, vevent, type Importer } from './support/ics-import.ts';
 
 // Issue 30 item 2: iCalendar import. VEVENTs become events keyed by UID (RECURRENCE-ID for overrides), written
@@ -70,7 +71,8 @@ describe.each(STORES)('iCalendar import ($name)', (factory) => {
       utc_start_date: '2025-07-04 17:30:00',
       timezone: 'Europe/Paris',
       all_day: false,
-      website: 'https://other.test/jazz',
+      // URL is the event's page on the feed's site, not a website of the event: the event gets its own page here.
+      website: 'http://wordpress.test/event/jazz-night/',
       venue: { venue: 'Blue Room', address: '12 Rue de la Paix, Paris' },
     });
     expect(jazz.description).toContain('Live music, all night');
@@ -145,5 +147,195 @@ describe.each(STORES)('iCalendar import ($name)', (factory) => {
       '2026-02-02 18:00:00 Meetup v2',
       '2026-02-10 18:00:00 Meetup v2',
     ]);
+  });
+
+  const byUid = (uid: string, summary: string, day: string) =>
+    vevent(`UID:${uid}`, `DTSTART:${day}T100000Z`, `DTEND:${day}T110000Z`, `SUMMARY:${summary}`);
+  const single = async (id: number) => {
+    const res = await svc.get(`/events/${id}`);
+    return { status: res.status, etag: res.headers.get('etag'), title: res.body?.title as string | undefined };
+  };
+
+  it('re-syncs: unchanged events keep their ETag, changed ones are updated, vanished ones trashed unless kept', async () => {
+    const feed = (...events: string[][]) => calendar(...events.flat());
+    const a = byUid('a@resync', 'Alpha', '20270101');
+    const b = byUid('b@resync', 'Beta', '20270102');
+    const c = byUid('c@resync', 'Gamma', '20270103');
+    const d = byUid('d@resync', 'Delta', '20270104');
+    expect(await importer.run(feed(a, b, c, d), {}, 'test:resync')).toMatchObject({ created: 4 });
+    const ids = Object.fromEntries(
+      await Promise.all(['Alpha', 'Beta', 'Gamma', 'Delta'].map(async (t) => [t, (await eventNamed(t)).id])),
+    ) as Record<string, number>;
+    const before = await single(ids.Alpha!);
+    expect(await importer.run(feed(a, b, c, d), {}, 'test:resync')).toMatchObject({
+      created: 0,
+      updated: 0,
+      unchanged: 4,
+      trashed: 0,
+    });
+    expect(await single(ids.Alpha!)).toEqual(before);
+    const changed = byUid('b@resync', 'Beta renamed', '20270102');
+    expect(await importer.run(feed(a, changed, d), {}, 'test:resync')).toMatchObject({
+      created: 0,
+      updated: 1,
+      unchanged: 2,
+      trashed: 1,
+    });
+    expect(await single(ids.Alpha!)).toEqual(before);
+    expect(await single(ids.Beta!)).toMatchObject({ status: 200, title: 'Beta renamed' });
+    expect((await svc.get(`/events/${ids.Gamma!}`, { as: 'administrator' })).body.code).toBe(
+      'event-no-longer-available',
+    );
+    // trashVanished off (`--keep-vanished`): Delta leaves the feed and stays published.
+    expect(await importer.run(feed(a, changed), { trashVanished: false }, 'test:resync')).toMatchObject({ trashed: 0 });
+    expect((await single(ids.Delta!)).status).toBe(200);
+    // A dry run reports and writes nothing (Beta and the kept Delta would leave with trashVanished on).
+    const dry = await importer.run(feed(byUid('a@resync', 'Alpha 2', '20270101')), { dryRun: true }, 'test:resync');
+    expect(dry).toMatchObject({ dryRun: true, updated: 1, trashed: 2 });
+    expect(await single(ids.Alpha!)).toEqual(before);
+  });
+
+  it('refuses hostile and broken feeds with a bounded, clear error and writes nothing', async () => {
+    const before = await countWritten(svc);
+    const good = calendar(...byUid('h1@hostile', 'Fine', '20270201'), ...byUid('h2@hostile', 'Fine too', '20270202'));
+    const refusal = (ics: string | Uint8Array, opts: Partial<IcsImportOptions> = {}) =>
+      importer.run(ics, opts, 'test:hostile').then(
+        () => undefined,
+        (err: unknown) => {
+          if (!(err instanceof IcsImportError)) throw err;
+          return { kind: err.kind, message: err.message, problems: err.problems };
+        },
+      );
+    expect(await refusal(good, { limits: { maxBytes: 100, maxEvents: 10 } })).toMatchObject({
+      kind: 'too_large',
+      message: expect.stringContaining('at most 100 are read'),
+    });
+    expect(await refusal(good, { limits: { maxBytes: 10_000, maxEvents: 1 } })).toMatchObject({
+      kind: 'too_large',
+      message: 'the feed has 2 VEVENTs; at most 1 are imported',
+    });
+    expect(await refusal(Buffer.from(`\ufeff${good}`, 'utf16le'))).toMatchObject({ kind: 'encoding' });
+    const latin1 = Buffer.from(good.replace('Fine too', 'Caf\u00e9'), 'latin1');
+    expect(await refusal(latin1)).toMatchObject({
+      kind: 'encoding',
+      message: expect.stringMatching(/not UTF-8 \(an invalid byte near offset \d+\)/),
+    });
+    expect(await refusal('hello')).toMatchObject({
+      kind: 'malformed',
+      message: expect.stringContaining('BEGIN:VCALENDAR'),
+    });
+    expect(await refusal(good.slice(0, good.length - 40))).toMatchObject({ kind: 'malformed' });
+    expect(await refusal(good.replace('SUMMARY:Fine\r\n', 'SUMMARY Fine\r\n'))).toMatchObject({ kind: 'malformed' });
+    expect(await refusal(good.replace('Fine too', 'Fine\u0000'))).toMatchObject({ kind: 'malformed' });
+    // VEVENTs the REST rules or RFC 5545 refuse: every one listed, none of the feed written.
+    const bad = calendar(
+      ...byUid('h1@hostile', 'Fine', '20270201'),
+      ...vevent('UID:hourly@hostile', 'DTSTART:20270203T100000Z', 'SUMMARY:Hourly', 'RRULE:FREQ=HOURLY;COUNT=3'),
+      ...vevent('DTSTART:20270204T100000Z', 'SUMMARY:No UID'),
+      ...vevent('UID:zone@hostile', 'DTSTART;TZID=Nowhere/Special:20270205T100000', 'SUMMARY:Zone'),
+      ...vevent('UID:long@hostile', 'DTSTART:20270206T100000Z', 'SUMMARY:Long', 'RRULE:FREQ=DAILY;COUNT=5000'),
+    );
+    const refused = await refusal(bad);
+    expect(refused?.kind).toBe('bad_events');
+    expect(refused?.problems.map((p) => p.uid)).toEqual(['(none)', 'hourly@hostile', 'zone@hostile']);
+    expect(refused?.problems.find((p) => p.uid === 'zone@hostile')?.reason).toContain('TZID "Nowhere/Special"');
+    expect(await countWritten(svc)).toEqual(before);
+    // --skip-bad: the good VEVENT is imported, the others reported (a series over the occurrence limit is found
+    // when its occurrences are expanded, in the write: that series alone is undone).
+    const skipped = await importer.run(bad, { skipBad: true }, 'test:hostile');
+    expect(skipped).toMatchObject({ created: 1 });
+    expect(skipped.refused).toHaveLength(4);
+  });
+});
+
+describe.each(STORES)('iCalendar round trip ($name)', (factory) => {
+  let source: Service;
+  let target: Service;
+  let importer: Importer;
+  beforeAll(async () => {
+    source = await startService(factory);
+    target = await startService(factory);
+    importer = await icsImporter(target);
+  });
+  afterAll(async () => {
+    await importer.close();
+    await source.close();
+    await target.close();
+  });
+
+  /** What the REST list says of every event, but for row ids (the target store numbers its rows itself). */
+  const answers = async (svc: Service) => {
+    const res = await svc.get('/events', { query: WIDE });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST bodies
+    return res.body.events.map((e: any) => ({
+      title: e.title,
+      slug: e.slug,
+      description: e.description,
+      url: e.url,
+      website: e.website,
+      start_date: e.start_date,
+      end_date: e.end_date,
+      utc_start_date: e.utc_start_date,
+      utc_end_date: e.utc_end_date,
+      timezone: e.timezone,
+      all_day: e.all_day,
+      venue: Array.isArray(e.venue)
+        ? e.venue
+        : { venue: e.venue.venue, geo_lat: e.venue.geo_lat, geo_lng: e.venue.geo_lng },
+      organizer: e.organizer.map((o: { organizer: string; email: string }) => [o.organizer, o.email]),
+      categories: e.categories.map((c: { name: string; slug: string }) => [c.name, c.slug]),
+    }));
+  };
+
+  it('imports our own feed into an empty store with the same REST answers', async () => {
+    await createEvent(source, {
+      title: 'Concert',
+      description: 'An evening of music',
+      start_date: '2026-03-10 20:00:00',
+      end_date: '2026-03-10 22:30:00',
+      timezone: 'Europe/Paris',
+      venue: { venue: 'Hall', geo_lat: 48.1, geo_lng: 2.2 },
+      organizer: [{ organizer: 'Ann Lee', email: 'ann@example.test' }],
+      categories: ['Music', 'Evening'],
+    });
+    await createEvent(source, {
+      title: 'Fair',
+      start_date: '2026-03-12',
+      end_date: '2026-03-13',
+      all_day: true,
+    });
+    const series = await createEvent(source, {
+      title: 'Club',
+      start_date: '2026-03-02 18:00:00',
+      end_date: '2026-03-02 19:00:00',
+      timezone: 'America/New_York',
+      recurrence: { rrule: 'FREQ=WEEKLY;COUNT=6', exdate: ['2026-03-16'], rdate: ['2026-04-20 18:00'] },
+    });
+    const list = await source.get('/events', { query: { ...WIDE, post_parent: series.id } });
+    const [second, third] = list.body.events as Array<{ id: number }>;
+    expect(
+      (
+        await source.request('PATCH', `/events/${second!.id}`, {
+          json: { title: 'Club (special)' },
+          as: 'administrator',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await source.request('DELETE', `/events/${third!.id}`, { as: 'administrator' })).status).toBe(200);
+    const feed = await source.get('/wp-json/tribe/events/v1/events.ics', {
+      query: { start_date: '2000-01-01', end_date: '2100-01-01' },
+    });
+    expect(feed.status).toBe(200);
+    const r = await importer.run(feed.text, {}, 'http://wordpress.test/events/?ical=1');
+    expect(r.refused).toEqual([]);
+    const want = await answers(source);
+    expect(want.length).toBeGreaterThan(6);
+    expect(await answers(target)).toEqual(want);
+    // Importing the same feed again changes nothing.
+    expect(await importer.run(feed.text, {}, 'http://wordpress.test/events/?ical=1')).toMatchObject({
+      created: 0,
+      updated: 0,
+      trashed: 0,
+    });
   });
 });

@@ -67,6 +67,8 @@ function reasonOf(err: ApiError): string {
   return err.message;
 }
 
+const byUid = (a: ItemProblem, b: ItemProblem) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
+
 const badEvents = (problems: readonly ItemProblem[]) =>
   new IcsImportError(
     'bad_events',
@@ -168,6 +170,7 @@ export async function importIcs(
       }
       planned.push({ group: g, digest, same, checked, overrides });
     }
+    problems.sort(byUid);
     if (problems.length > 0 && !opts.skipBad) throw badEvents(problems);
     const present = new Set<string>();
     for (const p of planned) {
@@ -218,7 +221,7 @@ export async function importIcs(
       }
       if (!opts.dryRun) await repo.remove(link.uid, link.recurrence_id);
     }
-    problems.sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+    problems.sort(byUid);
     return { source, dryRun: opts.dryRun, vevents: file.vevents.length, ...counts, refused: problems };
   };
   // A dry run only reads; an import reads and writes in one transaction, so its checks see what it writes.

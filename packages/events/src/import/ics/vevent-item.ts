@@ -125,7 +125,8 @@ function categoriesOf(v: ICAL.Component): string[] | undefined {
 /**
  * The REST create a VEVENT stands for: SUMMARY, DESCRIPTION (plain text, escaped as HTML), DTSTART with DTEND or
  * DURATION in the start's zone (a DATE: an all-day event whose exclusive end becomes the day before's 23:59:59),
- * RRULE/RDATE/EXDATE, LOCATION and GEO, ORGANIZER, CATEGORIES, URL. Throws ItemRefused for what no write could hold.
+ * RRULE/RDATE/EXDATE, LOCATION and GEO, ORGANIZER, CATEGORIES. Not URL: feeds (ours, the plugin's, Google's) give
+ * the event's page on their own site there, not a website of the event. Throws ItemRefused for what no write holds.
  * @example const item = veventItem(vevent, { zones, siteZone: 'UTC', now: Date.now() })
  */
 export function veventItem(v: ICAL.Component, ctx: ItemContext): VeventItem {
@@ -148,7 +149,6 @@ export function veventItem(v: ICAL.Component, ctx: ItemContext): VeventItem {
       wallToEpoch(last) < wallToEpoch(startWall) ? makeWall(startWall.y, startWall.mo, startWall.d, 23, 59, 59) : last;
   } else if (wallToEpoch(endWall) < wallToEpoch(startWall)) endWall = startWall;
   const description = text(v, 'description');
-  const url = text(v, 'url');
   const params: Record<string, unknown> = {
     title: textToHtml(text(v, 'summary') ?? ''),
     status: 'publish',
@@ -157,7 +157,6 @@ export function veventItem(v: ICAL.Component, ctx: ItemContext): VeventItem {
     all_day: start.date,
     timezone: zone ?? ctx.siteZone,
     ...(description === undefined ? {} : { description: textToHtml(description) }),
-    ...(url === undefined ? {} : { website: url.trim() }),
   };
   if (recurrenceId === undefined) {
     const recurrence = ruleOf(v, startWall, zone, ctx);
@@ -178,7 +177,6 @@ export function veventItem(v: ICAL.Component, ctx: ItemContext): VeventItem {
  * the description: the REST write refuses an empty one (as the plugin does), so a dropped DESCRIPTION stays.
  */
 export const CLEARED: Readonly<Record<string, unknown>> = {
-  website: '',
   venue: '',
   organizer: '',
   categories: '',
