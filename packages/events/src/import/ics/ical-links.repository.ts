@@ -25,6 +25,21 @@ export function icalLinksRepository(db: Kysely<Database>) {
         out.set(linkKey(r.uid, r.recurrence_id), r);
       return out;
     },
+    /** Which of these posts still exist as events: one query per 500 ids, not one per linked VEVENT. */
+    async existingEvents(ids: readonly number[]): Promise<Set<number>> {
+      const out = new Set<number>();
+      const distinct = [...new Set(ids)];
+      for (let i = 0; i < distinct.length; i += CHUNK) {
+        const rows = await db
+          .selectFrom('posts')
+          .select('id')
+          .where('id', 'in', distinct.slice(i, i + CHUNK))
+          .where('type', '=', 'tribe_events')
+          .execute();
+        for (const r of rows) out.add(r.id);
+      }
+      return out;
+    },
     async save(row: IcalLinksTable, existed: boolean): Promise<void> {
       if (!existed) {
         await db.insertInto('ical_links').values(row).execute();

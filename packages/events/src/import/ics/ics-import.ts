@@ -8,6 +8,7 @@ import { eventWriteArgs } from '../../event/index.ts';
 import { writeTransaction, WriteGeneration } from '../../post/index.ts';
 import { composeServices, type Services } from '../../services.ts';
 import type { CsvImportDeps } from '../csv/csv-import.ts';
+import { linkedMemo } from '../csv/linked-memo.ts';
 import { IcsImportError, ItemRefused, type ItemProblem } from './ics-error.ts';
 import { DEFAULT_ICS_LIMITS, readIcs, type IcsLimits } from './ics-file.ts';
 import { icalLinksRepository, linkKey } from './ical-links.repository.ts';
@@ -137,7 +138,9 @@ export async function importIcs(
       groups.map((g) => g.master.uid),
       source,
     );
+    const stored = await repo.existingEvents([...links.values()].map((l) => l.post_id));
     const counts = { created: 0, updated: 0, unchanged: 0, trashed: 0 };
+    let memo = linkedMemo(s.events);
     const check = async (item: VeventItem, rid: string, update: boolean) => {
       try {
         const raw = update ? { ...CLEARED, ...item.params } : item.params;
@@ -158,7 +161,7 @@ export async function importIcs(
       const link = links.get(linkKey(g.master.uid, g.rid));
       const digest = digestOf(g.master.params);
       // A link whose post was deleted since is created again: checked as a create.
-      const update = link !== undefined && (await s.events.findById(link.post_id)) !== undefined;
+      const update = link !== undefined && stored.has(link.post_id);
       const same = update && link.digest === digest;
       const checked = same ? undefined : await check(g.master, g.rid, update);
       if (!same && checked === undefined) continue;
@@ -186,7 +189,7 @@ export async function importIcs(
       }
     } else {
       for (const p of planned) {
-        const write = () => writeGroup(s, deps, source, p, links, counts, repo);
+        const write = () => writeGroup(s, deps, source, p, links, counts, repo, memo);
         if (!opts.skipBad) {
           await write().catch((err: unknown) => {
             if (err instanceof ApiError) throw badEvents([{ uid: p.group.master.uid, reason: reasonOf(err) }]);
@@ -205,6 +208,8 @@ export async function importIcs(
           if (!(err instanceof ApiError) && !(err instanceof ItemRefused)) throw err;
           await sql`rollback to savepoint ics_item`.execute(db);
           Object.assign(counts, before);
+          // Venues and organizers the undone series created are gone again: forget every id learnt.
+          memo = linkedMemo(s.events);
           problems.push({ uid: p.group.master.uid, reason: err instanceof ApiError ? reasonOf(err) : err.message });
         }
       }
@@ -249,6 +254,7 @@ async function writeGroup(
   links: Map<string, { post_id: number; digest: string; source: string }>,
   counts: { created: number; updated: number; unchanged: number; trashed: number },
   repo: ReturnType<typeof icalLinksRepository>,
+  memo: ReturnType<typeof linkedMemo>,
 ): Promise<void> {
   const { master } = p.group;
   const link = links.get(linkKey(master.uid, p.group.rid));
@@ -258,7 +264,9 @@ async function writeGroup(
     const row = id === undefined ? undefined : await s.events.findById(id);
     if (row === undefined) {
       // Never imported, or its post was deleted since (then checked as a create): created (again).
-      id = await s.events.create(deps.caller, p.checked!.params, p.checked!.sent, deps.now);
+      const { params, pending } = memo.apply(p.checked!.params);
+      id = await s.events.create(deps.caller, params, p.checked!.sent, deps.now);
+      if (pending) await memo.learn(id, params);
       counts.created++;
     } else {
       await s.events.update(deps.caller, row, p.checked!.params, p.checked!.sent, deps.now);
