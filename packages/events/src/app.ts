@@ -10,7 +10,7 @@ import { EVENT_FIELD_SHAPES, eventListArgs, eventRoutes } from './event/index.ts
 import { feedPages } from './ical/index.ts';
 import { attemptBuckets, storeAttemptCounter } from './user/index.ts';
 import { discoveryRoutes, describeRoute, namespaceIndexRoute } from './discovery/index.ts';
-import { csvImportRoutes, SERVICE_NAMESPACE } from './import/index.ts';
+import { csvImportRoutes, SERVICE_NAMESPACE, startSubscriptionRunner } from './import/index.ts';
 import { apiRootRoutes, WP_NAMESPACE, wpV2Routes, type WpCoreDeps } from './wp-core/index.ts';
 import { serveUploads, UPLOADS_PATH } from './media/index.ts';
 import { composeServices } from './services.ts';
@@ -80,7 +80,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     ]),
   ];
 
-  return createHttpApp({
+  const app = createHttpApp({
     siteUrl: site.home,
     bodyLimitBytes: config.bodyLimitBytes,
     routes: compiled,
@@ -96,4 +96,13 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     files: { path: UPLOADS_PATH, handler: serveUploads(config.uploadsDir) },
     pages: feeds,
   });
+  // iCalendar subscriptions run inside the service, on their schedule (README, "iCalendar import").
+  if (config.icalPollMs > 0) {
+    const runner = startSubscriptionRunner(
+      { db, site, config, clock, logger, afterWrite: () => generation.bump() },
+      config.icalPollMs,
+    );
+    app.addHook('onClose', () => runner.stop());
+  }
+  return app;
 }

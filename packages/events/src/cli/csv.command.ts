@@ -25,7 +25,7 @@ const collectMap = (v: string, acc: Record<string, string>) => {
 };
 
 /** The writing user of an operator's import: `--author`, else the first administrator (as WordPress's importer runs as one). */
-async function operator(store: Store, login: string | undefined): Promise<Caller> {
+export async function operator(store: Store, login: string | undefined): Promise<Caller> {
   const users = userService(store.db);
   const row =
     login === undefined ? await users.firstAdministrator() : (await users.list()).find((u) => u.login === login);

@@ -10,6 +10,7 @@ import { mediaDepsFromConfig, mediaService } from '../media/index.ts';
 import { reportBadStoredDates } from '../event/index.ts';
 import { csvImportCommand } from './csv.command.ts';
 import { dumpCommands } from './dump.command.ts';
+import { icsImportCommand, subscriptionCommands } from './ics.command.ts';
 
 const DEFAULT_DB = 'sqlite:./data/events.sqlite';
 const program = new Command()
@@ -194,8 +195,10 @@ program
 
 const imports = program
   .command('import')
-  .description('import data: a CSV file of events, venues or organizers, or a dump');
+  .description('import data: a CSV file of events, venues or organizers, an iCalendar feed, or a dump');
 csvImportCommand(imports, withStore);
+icsImportCommand(imports, withStore);
+subscriptionCommands(program, withStore);
 dumpCommands(program, imports, withStore, DEFAULT_DB);
 
 try {

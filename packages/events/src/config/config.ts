@@ -37,6 +37,8 @@ export interface Config {
   readonly mediaAllowPrivateHosts: boolean;
   /** Most occurrences a recurring series may have, its first event included (more is a 400 before any write). */
   readonly recurrenceMaxOccurrences: number;
+  /** How often the service looks for iCalendar subscriptions due to run; 0: it runs none (another instance does). */
+  readonly icalPollMs: number;
   /** Queries slower than this many ms are printed to stderr (a diagnostic); 0 prints none. */
   readonly slowQueryMs: number;
   /** SQLite `synchronous`: NORMAL loses at most the last commits on a power cut, FULL fsyncs every commit. */
@@ -72,6 +74,7 @@ export const defaultConfig: Config = Object.freeze({
   mediaAllowPrivateHosts: false,
   // Two years of a daily series: Pro creates occurrences up to 24 months ahead by default.
   recurrenceMaxOccurrences: 730,
+  icalPollMs: 60_000,
   slowQueryMs: 0,
   sqliteSync: 'NORMAL',
   zoneinfoDir: '/usr/share/zoneinfo',
@@ -151,6 +154,9 @@ export function parseConfig(
   if (!Number.isInteger(recurrenceMax) || recurrenceMax < 1 || recurrenceMax > 100_000) {
     throw new ConfigError('EVENTS_RECURRENCE_MAX_OCCURRENCES must be an integer from 1 to 100000');
   }
+  const icalPollMs = Number(env.EVENTS_ICAL_POLL_MS || defaultConfig.icalPollMs);
+  if (!Number.isInteger(icalPollMs) || icalPollMs < 0)
+    throw new ConfigError('EVENTS_ICAL_POLL_MS must be an integer ≥ 0 (0: this instance runs no subscriptions)');
   const adminEmail = (env.EVENTS_ADMIN_EMAIL ?? defaultConfig.adminEmail).trim();
   if (adminEmail !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail))
     throw new ConfigError(`EVENTS_ADMIN_EMAIL must be an e-mail address, got ${adminEmail}`);
@@ -161,6 +167,7 @@ export function parseConfig(
     throw new ConfigError(`EVENTS_SQLITE_SYNC must be NORMAL or FULL, got ${sqliteSync}`);
   return Object.freeze({
     recurrenceMaxOccurrences: recurrenceMax,
+    icalPollMs,
     slowQueryMs,
     sqliteSync,
     zoneinfoDir: env.TZDIR || defaultConfig.zoneinfoDir,

@@ -33,6 +33,7 @@ import { termOneReservedMigration } from './migrations/012-term-one-reserved.ts'
 import { postGuidMigration } from './migrations/013-post-guid.ts';
 import { userUrlMigration } from './migrations/014-user-url.ts';
 import { slugHintsMigration } from './migrations/015-slug-hints.ts';
+import { icalImportMigration } from './migrations/016-ical-import.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -94,6 +95,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '013-post-guid': postGuidMigration,
     '014-user-url': userUrlMigration,
     '015-slug-hints': slugHintsMigration(kind),
+    '016-ical-import': icalImportMigration,
   };
 }
 

@@ -177,6 +177,28 @@ export interface SlugHintsTable {
   hint: ColumnType<number | string, number, number>;
 }
 
+/** A VEVENT imported from an iCalendar feed and the event post it became (migration 016). */
+export interface IcalLinksTable {
+  uid: string;
+  recurrence_id: string;
+  source: string;
+  post_id: number;
+  digest: string;
+}
+
+/** An iCalendar feed the service imports on a schedule (migration 016); times in ms (strings on PostgreSQL). */
+export interface IcalSubscriptionsTable {
+  url: string;
+  every_seconds: number;
+  trash_vanished: number;
+  author_id: number | null;
+  next_run_ms: ColumnType<number | string, number, number>;
+  last_run_ms: ColumnType<number | string | null, number | null, number | null>;
+  last_status: ColumnType<string, string | undefined, string>;
+  last_message: ColumnType<string, string | undefined, string>;
+  created_ms: ColumnType<number | string, number, number>;
+}
+
 export interface Database {
   posts: PostsTable;
   events: EventsTable;
@@ -192,4 +214,6 @@ export interface Database {
   event_series: EventSeriesTable;
   event_occurrences: EventOccurrencesTable;
   slug_hints: SlugHintsTable;
+  ical_links: IcalLinksTable;
+  ical_subscriptions: IcalSubscriptionsTable;
 }

@@ -12,6 +12,9 @@ export interface SafeFetchOptions {
   readonly allowPrivateHosts: boolean;
   readonly timeoutMs: number;
   readonly maxRedirects: number;
+  /** The `Accept` header and the noun of the messages ('image' unless said: an iCalendar feed says 'feed'). */
+  readonly accept?: string;
+  readonly what?: string;
 }
 
 export const defaultSafeFetchOptions: SafeFetchOptions = {
@@ -98,7 +101,7 @@ function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Pro
       {
         lookup: guardedLookup(opts) as never,
         signal,
-        headers: { 'user-agent': 'events-media/1.0', accept: 'image/*' },
+        headers: { 'user-agent': 'events-media/1.0', accept: opts.accept ?? 'image/*' },
       },
       (res) => {
         const status = res.statusCode ?? 0;
@@ -113,7 +116,9 @@ function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Pro
         const declared = Number(res.headers['content-length'] ?? NaN);
         if (declared > opts.maxBytes) {
           res.destroy();
-          return reject(new FetchError('the image is larger than the limit'));
+          return reject(
+            new FetchError(`the ${opts.what ?? 'image'} is larger than the limit (${opts.maxBytes} bytes)`),
+          );
         }
         // Read at most maxBytes: a server that lies about (or omits) its length cannot make us buffer more.
         const chunks: Buffer[] = [];
@@ -122,7 +127,7 @@ function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Pro
           size += chunk.length;
           if (size > opts.maxBytes) {
             res.destroy();
-            reject(new FetchError('the image is larger than the limit'));
+            reject(new FetchError(`the ${opts.what ?? 'image'} is larger than the limit (${opts.maxBytes} bytes)`));
             return;
           }
           chunks.push(chunk);
@@ -131,7 +136,8 @@ function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Pro
         res.on('error', reject);
         // A connection cut mid-body may end without 'end' or 'error'; settling twice is harmless.
         res.on('close', () => {
-          if (!res.complete) reject(new FetchError('the connection closed before the whole image arrived'));
+          if (!res.complete)
+            reject(new FetchError(`the connection closed before the whole ${opts.what ?? 'image'} arrived`));
         });
       },
     );

@@ -2,19 +2,20 @@ import type { EventService } from '../../event/index.ts';
 
 type Params = Record<string, unknown>;
 
-/** The name of inline data that is only a name (`{venue: "Park"}`, as rows give them), else undefined. */
+/**
+ * The memo key of inline data (`{venue: "Park"}` as CSV rows give them, `{venue, address, geo_lat, geo_lng}` from an
+ * iCalendar LOCATION): its JSON, so only the very same data reuses an id; undefined for an id or anything else.
+ */
 function nameOnly(ref: unknown, field: 'venue' | 'organizer'): string | undefined {
   if (ref === null || typeof ref !== 'object' || Array.isArray(ref)) return undefined;
-  const keys = Object.keys(ref);
-  const name = (ref as Params)[field];
-  return keys.length === 1 && typeof name === 'string' ? name : undefined;
+  return typeof (ref as Params)[field] === 'string' ? JSON.stringify(ref) : undefined;
 }
 
 /**
- * Venue and organizer ids that the event writer resolved for names earlier in one import. A later row naming the
- * same venue exactly would be de-duplicated to that same post (the rule finds the oldest post of that name, and
- * this import's rows send nothing else), so it links the id instead: one lookup and one detail rewrite less per
- * row. Names are kept as written (not case-folded), so the rule decides every spelling once.
+ * Venue and organizer ids that the event writer resolved for inline data earlier in one import. A later row sending
+ * the same data exactly would be de-duplicated to that same post (the rule finds the oldest post of that name, and
+ * this import sends nothing else), so it links the id instead: one lookup and one detail rewrite less per row.
+ * Data is kept as written (not case-folded), so the rule decides every spelling once.
  */
 export function linkedMemo(events: EventService) {
   const venues = new Map<string, number>();
