@@ -388,6 +388,38 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
       if (c.exact) expect(c.words).toEqual(w.words.slice(0, 20));
     });
 
+    it('frequencies and keyness of filtered and query subcorpora merge exactly across workers or say exact: false', async () => {
+      // On one worker: the whole answer, the rest of a query's articles included.
+      await same('/api/v2/keyness', {
+        index: 'news',
+        a: { year_min: 2025, year_max: 2025, query: 'Berlin' },
+        b: 'rest',
+        limit: 30,
+      });
+      await same('/api/v2/frequencies', { index: 'news', year_min: 2025, year_max: 2026, query: 'Berlin', limit: 40 });
+      // 2016-05 over two workers: each counts its parts' articles exactly, so the totals add up; the lists are lower
+      // bounds, the whole answer whenever exact.
+      const freq = (url: string, limit: number) =>
+        post(`${url}/api/v2/frequencies`, { index: 'news', periods: ['2016-05'], query: 'Berlin', limit });
+      const [split, whole] = await Promise.all([freq(cluster.url, 20), freq(single.gateway.url, 1000)]);
+      expect([split.status, whole.status]).toEqual([200, 200]);
+      type Freq = { tokens: number; exact: boolean; words: { word: string; count: number }[] };
+      const [c, w] = [split.body as Freq, whole.body as Freq];
+      expect(w.exact).toBe(true);
+      expect(c.tokens).toBe(w.tokens);
+      const truth = new Map(w.words.map((x) => [x.word, x.count]));
+      for (const x of c.words) expect(x.count).toBeLessThanOrEqual(truth.get(x.word) ?? Infinity);
+      if (c.exact) expect(c.words).toEqual(w.words.slice(0, 20));
+      const key = (url: string) =>
+        post(`${url}/api/v2/keyness`, { index: 'news', a: { periods: ['2016-05'], query: 'Berlin' }, b: 'rest' });
+      const [ks, kw] = await Promise.all([key(cluster.url), key(single.gateway.url)]);
+      type Key = { a: { tokens: number }; b: { tokens: number }; exact: boolean };
+      expect([ks.status, kw.status], JSON.stringify(ks.body)).toEqual([200, 200]);
+      const [x, y] = [ks.body as Key, kw.body as Key];
+      expect([x.a.tokens, x.b.tokens, x.exact]).toEqual([y.a.tokens, y.b.tokens, false]);
+      expect(y.exact).toBe(true);
+    });
+
     it('never uses a worker of another release, and names the shards it would have served when it is their only one', async () => {
       const other = await buildFixtureRelease(
         [{ text: 'Eine andere Ausgabe.', warc_date: '2025-01-02T00:00:00Z' }],

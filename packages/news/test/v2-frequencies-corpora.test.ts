@@ -25,6 +25,9 @@ let stack: V2Processes;
 const brute = new Map<string, Map<string, number>>();
 /** Per crawl period: articles, and those whose text holds `oil` (byte-exact, as the timeline matches). */
 const oilArticles = new Map<string, [number, number]>();
+/** Case-sensitive counts of the 1987-03 articles holding `oil` (a query term matches bytes) and of the others. */
+const withOil = new Map<string, number>();
+const withoutOil = new Map<string, number>();
 
 async function scanCorpora(files: readonly string[]): Promise<void> {
   for await (const r of readArticles(await discoverInputFiles(files), { skipBad: false }, { records: 0, skipped: 0 })) {
@@ -34,6 +37,10 @@ async function scanCorpora(files: readonly string[]): Promise<void> {
     for (const w of wordList(r.text)) counts.set(w, (counts.get(w) ?? 0) + 1);
     const [n, oil] = oilArticles.get(period) ?? [0, 0];
     oilArticles.set(period, [n + 1, oil + (r.text.includes('oil') ? 1 : 0)]);
+    if (period === '1987-03') {
+      const side = r.text.includes('oil') ? withOil : withoutOil;
+      for (const w of wordList(r.text)) side.set(w, (side.get(w) ?? 0) + 1);
+    }
   }
 }
 
@@ -186,6 +193,38 @@ describe('POST /api/v2/keyness on the real corpora', () => {
       });
     }
     expect(body.exact).toBe(true);
+  });
+});
+
+describe("POST /api/v2/keyness of a query's articles against the rest", () => {
+  it('counts the matching articles of a month split into parts, and the rest as its tables minus them, exactly', async () => {
+    const res = await v2(stack.url, 'keyness', {
+      index: 'news',
+      a: { periods: ['1987-03'], query: 'oil' },
+      b: 'rest',
+      limit: 200,
+    });
+    expect(res.status).toBe(200);
+    type Listed = { word: string; count_a: number; count_b: number; log_likelihood: number }[];
+    const body = res.body as {
+      a: { tokens: number; sample: unknown };
+      b: { tokens: number };
+      a_over_b: Listed;
+      b_over_a: Listed;
+      exact: boolean;
+    };
+    expect([body.a.tokens, body.b.tokens, body.exact, body.a.sample]).toEqual([
+      tokens(withOil),
+      tokens(withoutOil),
+      true,
+      null,
+    ]);
+    expect(body.a_over_b[0]?.word).toBe('oil');
+    for (const w of [...body.a_over_b, ...body.b_over_a]) {
+      const [a, b] = [withOil.get(w.word) ?? 0, withoutOil.get(w.word) ?? 0];
+      expect([w.word, w.count_a, w.count_b]).toEqual([w.word, a, b]);
+      expect(w.log_likelihood).toBeCloseTo(bruteScores(a, b, tokens(withOil), tokens(withoutOil)).ll, 6);
+    }
   });
 });
 

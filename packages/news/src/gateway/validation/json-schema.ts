@@ -14,6 +14,8 @@ export interface JsonSchema {
   readonly pattern?: string;
   /** Allowed string values (pydantic's Literal): anything else is a literal_error. */
   readonly enum?: readonly string[];
+  /** The one allowed string value (TypeBox's Literal). */
+  readonly const?: string;
   readonly minimum?: number;
   readonly maximum?: number;
   readonly default?: unknown;

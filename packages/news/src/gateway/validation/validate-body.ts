@@ -59,6 +59,8 @@ function validateString(s: JsonSchema, v: unknown, loc: Loc): Result {
   }
   if (s.pattern !== undefined && !regex(s.pattern).test(v)) return fail(issue.stringPattern(loc, v, s.pattern));
   if (s.enum !== undefined && !s.enum.includes(v)) return fail(issue.literal(loc, v, s.enum));
+  // TypeBox's Literal('x') emits `const`, a one-value enum.
+  if (s.const !== undefined && v !== s.const) return fail(issue.literal(loc, v, [s.const]));
   return { ok: true, value: v };
 }
 
@@ -145,11 +147,18 @@ function validateObject(s: JsonSchema, v: unknown, loc: Loc): Result {
 
 function validateValue(s: JsonSchema, v: unknown, loc: Loc): Result {
   if (s.anyOf !== undefined) {
-    // Only `X | null` unions occur: pydantic treats them as nullable X, reporting X's error at the field's loc.
+    // `X | null` is pydantic's nullable X, reporting X's error at the field's loc. A union of several members (keyness's
+    // `b`: a subcorpus or "rest") takes the first member the value passes, else reports the first member's errors.
     if (v === null && s.anyOf.some((a) => a.type === 'null')) return { ok: true, value: null };
-    const inner = s.anyOf.find((a) => a.type !== 'null');
-    if (inner === undefined) return fail(issue.intType(loc, v));
-    return validateValue(inner, v, loc);
+    const members = s.anyOf.filter((a) => a.type !== 'null');
+    if (members.length === 0) return fail(issue.intType(loc, v));
+    let first: Result | undefined;
+    for (const m of members) {
+      const r = validateValue(m, v, loc);
+      if (r.ok) return r;
+      first ??= r;
+    }
+    return first!;
   }
   switch (s.type) {
     case 'string':
