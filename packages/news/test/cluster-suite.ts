@@ -14,6 +14,7 @@ import { spawnNews, type NewsProcess } from './e2e-processes.ts';
 import { buildFixtureRelease, get, OPERATOR_ENV, post, silentLogger, type AnyJson } from './gateway-harness.ts';
 import { bruteOccurrences, buildV2Release, scanRelease, type BuiltRelease, type ScannedArticle } from './v2-support.ts';
 import { CORPORA } from './v2-support.ts';
+import { bruteExactStories, storiesByPeriod } from './support/story-brute.ts';
 import type { Hosts } from './cluster-hosts.ts';
 
 const VERSION = 'cluster-1';
@@ -21,6 +22,28 @@ const VERSION = 'cluster-1';
 /** Worker subsets: the 2016 crawl month is split into three parts across two workers; 2025–2026 has two replicas. */
 export const SUBSETS = ['2016-05.p001,2016-05.p002', '2016-05.p003,2023..2024', '2025..2026', '2025..2026'] as const;
 const QUERIES = ['die', 'Berlin', 'the', ' und ', 'e', 'Trump', '2025', 'zzqqx'];
+
+// Planted syndicated copies (made-up words, no third-party text): one wire story in months held by different workers
+// (2023–2024 on one, 2025–2026 on another), two edited copies (1 word in 20) and one other story, so stories span
+// workers; the real German and multilingual corpora hold no repeated text.
+const plantedWords = (seed: number, n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `q${(seed * 7919 + i * 104729) % 99991}`);
+const WIRE = ['Quorvexa', ...plantedWords(1, 79)];
+const PLANTED = [
+  ['2023-04-20T10:00:00', WIRE],
+  ['2024-08-02T10:00:00', WIRE.map((w, i) => (i % 20 === 7 ? `edit${i}` : w))],
+  ['2024-12-02T10:00:00', WIRE],
+  ['2025-01-05T10:00:00', WIRE],
+  ['2025-02-05T10:00:00', ['Quorvexa', ...plantedWords(2, 79)]],
+  ['2025-06-05T10:00:00', WIRE.map((w, i) => (i % 20 === 11 ? `edit${i}` : w))],
+  ['2026-01-05T10:00:00', WIRE],
+].map(([warc, words], i) => ({
+  text: `${(words as string[]).join(' ')}.`,
+  warc_date: warc,
+  url: `https://planted${i}.synthetic.example/a`,
+  hostname: `planted${i}.synthetic.example`,
+  title: `PLANTED ${i}`,
+}));
 
 interface Worker {
   proc: NewsProcess;
@@ -98,6 +121,7 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
           join(CORPORA, 'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz'),
           join(CORPORA, '10kgnad-de/10kgnad-de.jsonl.gz'),
         ],
+        records: PLANTED,
         partBytes: 1_000_000,
       });
       articles = await scanRelease(release);
@@ -339,6 +363,36 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
           expect(answer.by_shard.reduce((n: number, s: { articles: number }) => n + s.articles, 0)).toBe(
             answer.articles,
           );
+      }
+    });
+
+    it('dedupe: timeline and estimate count stories across workers as one worker, equal to grouping equal texts', async () => {
+      for (const query of ['Quorvexa', 'Berlin', 'Trump', 'Regierung', 'zzqqx']) {
+        for (const [yearMin, yearMax] of [
+          [null, null],
+          [2016, 2016],
+          [2023, 2026],
+        ] as const) {
+          const sel = { index: 'news', query, year_min: yearMin, year_max: yearMax };
+          const truth = bruteExactStories(articles, query, yearMin, yearMax);
+          const timeline = await same('/api/v2/timeline', { ...sel, dedupe: 'exact' });
+          expect(timeline.total_stories).toBe(truth.total);
+          expect(storiesByPeriod(timeline.periods)).toEqual(truth.perPeriod);
+          expect(JSON.stringify(timeline)).not.toMatch(/spanning_stories/);
+          const estimate = await same('/api/v2/estimate', { ...sel, dedupe: 'exact' });
+          if (estimate.mode === 'exact') {
+            expect(estimate.matching_stories).toEqual({ value: truth.total, low: truth.total, high: truth.total });
+            expect(storiesByPeriod(estimate.periods)).toEqual(truth.perPeriod);
+          } else expect(estimate.code).toBe('query_too_expensive');
+          // near: no brute force here (planted copies are checked elsewhere), but one worker's answer all the same.
+          const near = await same('/api/v2/timeline', { ...sel, dedupe: 'near' });
+          expect(near.total_stories).toBeLessThanOrEqual(truth.total);
+          if (query === 'Quorvexa' && yearMin === null) {
+            // 7 planted articles: the wire story with its 3 exact copies and 2 edited ones, and one other story.
+            expect(truth).toEqual({ total: 4, perPeriod: { '2023-04': 1, '2024-08': 1, '2025-02': 1, '2025-06': 1 } });
+            expect(storiesByPeriod(near.periods)).toEqual({ '2023-04': 1, '2025-02': 1 });
+          }
+        }
       }
     });
 

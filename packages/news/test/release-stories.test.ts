@@ -13,6 +13,8 @@ import {
 import type { StoryTable } from '../src/stories/index.ts';
 import { corpusFiles, readJsonlGz } from './support/corpora.ts';
 import { tempDir } from './support/fixtures.ts';
+import { bruteExactStories, storiesByPeriod } from './support/story-brute.ts';
+import { estimate, timeline } from '../src/search-v2/index.ts';
 
 const tmp = tempDir('release-stories-');
 let real: OpenRelease;
@@ -67,6 +69,29 @@ describe('story clustering on the real corpora', () => {
     expect(duplicates).toBe(269);
     expect([...sizeOfText.values()].filter((s) => s > 1)).toHaveLength(264);
   });
+
+  it('dedupe: timeline and estimate count the stories of grouping equal texts, per period of the first matching article', async () => {
+    const records = releaseOrder(
+      corpusFiles().flatMap((f) => readJsonlGz(f) as { text: string; warc_date: string }[]),
+    ).map(({ record, year }) => ({ year, text: Buffer.from(record.text), meta: { warc_date: record.warc_date } }));
+    let merged = 0;
+    for (const query of ['oil', 'said', 'Tokyo', 'の']) {
+      const truth = bruteExactStories(records, query, null, null);
+      const t = await timeline(real, { index: 'news', query, dedupe: 'exact' });
+      expect(t.total_stories).toBe(truth.total);
+      expect(storiesByPeriod(t.periods)).toEqual(truth.perPeriod);
+      const e = await estimate(real, { index: 'news', query, dedupe: 'exact', year_min: 1987, year_max: 1987 }).catch(
+        (err: unknown) => err,
+      );
+      const truth1987 = bruteExactStories(records, query, 1987, 1987);
+      // Past 20,000 occurrences ('said'): refused, never sampled.
+      if (e instanceof Error) expect(e.message).toMatch(/query_too_expensive: dedupe exact is counted exactly only/);
+      else expect((e as { matching_stories?: { value: number } }).matching_stories?.value).toBe(truth1987.total);
+      merged += records.filter((r) => r.text.includes(query)).length - truth.total;
+    }
+    // The queries do meet repeated texts.
+    expect(merged).toBeGreaterThan(0);
+  }, 120_000);
 
   it('writes 8 bytes per article and lists the files with the clustering parameters in the metadata manifest', () => {
     const manifest = JSON.parse(

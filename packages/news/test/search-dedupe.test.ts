@@ -3,28 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease } from '../src/release/index.ts';
-import { post, startStack, useFixtureStack, type FixtureArticle, type Stack } from './gateway-harness.ts';
+import { post, startStack, useFixtureStack, type Stack } from './gateway-harness.ts';
+import { ARTICLES } from './support/planted-stories.ts';
 
-// Made-up words (no third-party text): a wire story, its exact copy, a copy with 3 of 60 words edited, and another
-// story that also mentions oil prices.
-const words = (seed: number, n: number): string[] =>
-  Array.from({ length: n }, (_, i) => `w${(seed * 7919 + i * 104729) % 99991}`);
-const wire = ['Oil', 'prices', ...words(1, 58)];
-const edited = wire.map((w, i) => (i % 20 === 7 ? `edit${i}` : w));
-const other = ['Oil', 'prices', ...words(2, 58)];
-const site = (n: number, warc: string, text: string[]): FixtureArticle => ({
-  text: text.join(' ') + '.',
-  warc_date: warc,
-  url: `https://s${n}.synthetic.example/a`,
-  hostname: `s${n}.synthetic.example`,
-  title: `SYNTHETIC ${n}`,
-});
-const ARTICLES = [
-  site(1, '2023-12-30T10:00:00', wire),
-  site(2, '2024-01-02T10:00:00', wire),
-  site(3, '2024-01-03T10:00:00', other),
-  site(4, '2024-02-05T10:00:00', edited),
-];
 const VERSION = 'dedupe-test-1';
 const { url } = useFixtureStack(ARTICLES, VERSION);
 const search = (body: Record<string, unknown>) =>
@@ -106,5 +87,20 @@ describe('dedupe on a release built without stories', () => {
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('stories_unavailable');
     expect(r.body.detail).toMatch(/rebuild with stories/);
+    for (const path of ['timeline', 'estimate']) {
+      const other = await post(`${stack.gatewayUrl}/api/v2/${path}`, { index: 'news', query: 'Oil', dedupe: 'exact' });
+      expect(other.status).toBe(422);
+      expect(other.body.code).toBe('stories_unavailable');
+    }
+    const documents = await post(`${stack.gatewayUrl}/api/v2/documents`, {
+      index: 'news',
+      shard_id: '2024-01',
+      rank_from: 0,
+      rank_to: 1,
+      expected_index_version: 'no-stories-1',
+      dedupe: 'near',
+    });
+    expect(documents.status).toBe(422);
+    expect(documents.body.code).toBe('stories_unavailable');
   });
 });

@@ -33,7 +33,7 @@ export { V2_LIMITS } from '../search-v2/limits.ts';
 export { QUERY_LIMITS } from '../search-v2/query/limits.ts';
 export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
-export { combineEstimate, estimateDraws } from '../search-v2/estimate.ts';
+export { combineEstimate, estimateDraws, sampledDedupeRefusal } from '../search-v2/estimate.ts';
 export { byShardOrder } from '../search-v2/shard-order.ts';
 export type { V2ErrorBody, V2ErrorCode } from '../search-v2/errors.ts';
 export type {

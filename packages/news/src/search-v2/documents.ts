@@ -4,6 +4,7 @@ import { compileFilters } from './filters.ts';
 import { V2_LIMITS } from './limits.ts';
 import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
 import { continuationMatch, wholeWordFilter } from './matching.ts';
+import { storiesOf, type Stories } from './stories/index.ts';
 import type { DocumentRecord, DocumentsRequest, DocumentsResult } from './types.ts';
 
 /**
@@ -23,6 +24,7 @@ export async function documents(
   checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.documentsRanks, match);
   const keep = wholeWordFilter(match);
   const passes = compileFilters(request, index);
+  const stories = storiesOf(index, request.dedupe);
 
   // Insertion order of a Map is first-seen order, and ranks are visited in increasing order: first-rank order.
   const byDoc = new Map<number, { firstRank: number; occurrences: number }>();
@@ -53,6 +55,7 @@ export async function documents(
     matchingOccurrences += occurrences;
   });
 
+  const listed = stories === undefined ? undefined : firstOfStories(stories, matching);
   return {
     index_version: release.indexVersion,
     shard_id: shard.shardId,
@@ -62,6 +65,21 @@ export async function documents(
     page_distinct_documents: byDoc.size,
     page_matching_documents: matching.length,
     page_matching_occurrences: matchingOccurrences,
-    documents: matching,
+    ...(listed === undefined ? {} : { page_matching_stories: listed.length }),
+    documents: listed ?? matching,
   };
+}
+
+/** One record per story (its first on the page), with the story's id, size and matching documents on the page. */
+function firstOfStories(stories: Stories, matching: readonly DocumentRecord[]): DocumentRecord[] {
+  const byStory = new Map<number, DocumentRecord & { page_copies: number }>();
+  for (const d of matching) {
+    // A document missing from the story files would be its own story.
+    const story = stories.table.storyOf(d.year, d.doc_ix, stories.mode) ?? -1 - byStory.size;
+    const seen = byStory.get(story);
+    if (seen !== undefined) seen.page_copies++;
+    else
+      byStory.set(story, { ...d, story, story_size: stories.table.sizeOf(story, stories.mode) || 1, page_copies: 1 });
+  }
+  return [...byStory.values()];
 }

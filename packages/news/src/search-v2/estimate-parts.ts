@@ -14,6 +14,7 @@ import { compileFilters } from './filters.ts';
 import { shardsInYears } from './find.ts';
 import { lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
 import { RequestMatcher } from './matching.ts';
+import { storiesOf } from './stories/index.ts';
 import type { EstimateRequest } from './types.ts';
 import type { WireOf } from './schema/fields.ts';
 import type {
@@ -39,6 +40,7 @@ export function estimateIntervals(
   if (request.query.length === 0) throw new V2Error('invalid_query', 'estimate needs a non-empty query');
   const index = lookupIndex(release, request.index);
   compileFilters(request, index);
+  storiesOf(index, request.dedupe);
   const matcher = new RequestMatcher(request.query, request, work);
   const intervals: (readonly [string, number, number])[] = [];
   const shardIds: string[] = [];
@@ -87,7 +89,7 @@ export async function resolveEstimate(
   if (draws === null) {
     // Without whole_word every rank of the intervals counts: no per-rank test on this loop of up to 20,000 ranks.
     const wholeWord = matcher.options.wholeWord;
-    const perDoc = new Map<string, { shard: ShardHandle; n: number }>();
+    const perDoc = new Map<string, { shard: ShardHandle; n: number; ix: number }>();
     for (const shard of shardsInYears(release, request)) {
       for (const { lo, hi } of matcher.match(shard).intervals) {
         for (let rank = lo; rank < hi; rank++) {
@@ -97,17 +99,18 @@ export async function resolveEstimate(
           addTo(byYear, shard.year, ix);
           const key = `${shard.year}:${ix}`;
           const d = perDoc.get(key);
-          if (d === undefined) perDoc.set(key, { shard, n: 1 });
+          if (d === undefined) perDoc.set(key, { shard, n: 1, ix });
           else d.n++;
         }
       }
     }
     const meta = readMetadata(index, byYear);
-    return [...perDoc].map(([key, { shard, n }]) => {
+    const stories = storiesOf(index, request.dedupe);
+    return [...perDoc].map(([key, { shard, n, ix }]) => {
       const m = meta.get(key) as ArticleMetadata;
-      return passes(m)
-        ? { shard_id: shard.shardId, key, n, labels: facetMetadataOf(m) }
-        : { shard_id: shard.shardId, key, n: 0, labels: null };
+      if (!passes(m)) return { shard_id: shard.shardId, key, n: 0, labels: null };
+      const story = stories?.table.storyOf(shard.year, ix, stories.mode);
+      return { shard_id: shard.shardId, key, n, labels: facetMetadataOf(m), ...(story === undefined ? {} : { story }) };
     });
   }
   const located: { handle: ShardHandle; doc: number; rank: number; key: string }[] = [];

@@ -4,7 +4,8 @@ import { FacetCounter } from './facets.ts';
 import { V2_LIMITS } from './limits.ts';
 import { meanInterval, sampleRanks, wilsonInterval } from './sampling.ts';
 import { estimateIntervals, resolveEstimate, type EstimateIntervals, type ResolvedDoc } from './estimate-parts.ts';
-import { crawlPeriodOf } from './timeline.ts';
+import { V2Error } from './errors.ts';
+import { crawlPeriodOf } from './crawl-period.ts';
 import type { EstimatePeriod, EstimateRequest, EstimateResult } from './types.ts';
 
 const DEFAULT_SEED = 1;
@@ -27,6 +28,38 @@ function periodTally(
     counts.set(p, (counts.get(p) ?? 0) + (isExact ? d.n : 1));
   }
   return [...counts].map(([period, n]) => ({ period, occurrences: Math.round(n * scale) }));
+}
+
+/**
+ * The refusal of a request with dedupe past the exact bound (a sample cannot tell which article of a story comes
+ * first), or null: 422 `query_too_expensive`, checked before any draw is resolved.
+ */
+export function sampledDedupeRefusal(request: EstimateRequest, plan: EstimateIntervals): V2Error | null {
+  const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
+  if (total <= V2_LIMITS.estimateExactRanks || (request.dedupe !== 'exact' && request.dedupe !== 'near')) return null;
+  return new V2Error(
+    'query_too_expensive',
+    `dedupe ${request.dedupe} is counted exactly only, up to ${V2_LIMITS.estimateExactRanks} occurrences, and the query has ${total} in the selected years; narrow the years or use a rarer phrase`,
+    { limit: V2_LIMITS.estimateExactRanks },
+  );
+}
+
+/**
+ * Distinct stories of the passing articles (exact mode: one entry per article), each counted in the crawl period of
+ * its first matching article in release order (year, then doc_ix).
+ */
+function storyPeriods(resolved: readonly ResolvedDoc[]): { total: number; perPeriod: Map<string, number> } {
+  const first = new Map<number, { year: string; ix: number; period: string }>();
+  for (const d of resolved) {
+    if (d.labels === null || d.story === undefined) continue;
+    const [year = '', ix = '0'] = d.key.split(':');
+    const at = { year, ix: Number(ix), period: crawlPeriodOf(d.shard_id) };
+    const seen = first.get(d.story);
+    if (seen === undefined || at.year < seen.year || (at.year === seen.year && at.ix < seen.ix)) first.set(d.story, at);
+  }
+  const perPeriod = new Map<string, number>();
+  for (const { period } of first.values()) perPeriod.set(period, (perPeriod.get(period) ?? 0) + 1);
+  return { total: first.size, perPeriod };
 }
 
 /** Exact mode (every rank) when the intervals hold at most this many ranks; else the draws to resolve, in order. */
@@ -56,6 +89,7 @@ export function combineEstimate(
   const isExact = total <= V2_LIMITS.estimateExactRanks;
   const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
   const facets = new FacetCounter(plan.facet_fields);
+  const stories = request.dedupe === 'exact' || request.dedupe === 'near' ? storyPeriods(resolved) : undefined;
   let occurrences: EstimateResult['matching_occurrences'];
   let articles: EstimateResult['matching_articles'];
   if (isExact) {
@@ -104,8 +138,13 @@ export function combineEstimate(
     confidence: 0.95,
     matching_occurrences: occurrences,
     matching_articles: articles,
+    ...(stories === undefined
+      ? {}
+      : { matching_stories: { value: stories.total, low: stories.total, high: stories.total } }),
     facets: facets.top(V2_LIMITS.facetValues, isExact ? 1 : total / size),
-    periods: periodTally(plan, resolved, isExact, isExact ? 1 : total / size),
+    periods: periodTally(plan, resolved, isExact, isExact ? 1 : total / size).map((p) =>
+      stories === undefined ? p : { ...p, stories: stories.perPeriod.get(p.period) ?? 0 },
+    ),
   };
 }
 
@@ -123,6 +162,8 @@ export async function estimate(
   work: WorkBudget = WorkBudget.unlimited(),
 ): Promise<EstimateResult> {
   const plan = estimateIntervals(release, request, work);
+  const refusal = sampledDedupeRefusal(request, plan);
+  if (refusal !== null) throw refusal;
   return combineEstimate(
     release.indexVersion,
     request,

@@ -12,16 +12,13 @@ import { sumIntervals } from './query/sample.ts';
 import { RequestMatcher } from './matching.ts';
 import { positionIn } from './shard-order.ts';
 import type { CombineContext } from './calls/define.ts';
-import type { FindRequest, TimelinePeriod, TimelineResult } from './types.ts';
+import { lookupIndex } from './release-lookup.ts';
+import { mergeTimelineStories, storiesOf, timelineStories, type TimelineStories } from './stories/index.ts';
+import type { FindRequest, TimelinePeriod, TimelineRequest, TimelineResult } from './types.ts';
 
-/**
- * The crawl period a shard belongs to: its id up to the first `.` (a part of a period, `2019-03.p001`, counts
- * toward `2019-03`; monthly `YYYY-MM` and yearly `YYYY` shards are their own period).
- */
-export function crawlPeriodOf(shardId: string): string {
-  const dot = shardId.indexOf('.');
-  return dot === -1 ? shardId : shardId.slice(0, dot);
-}
+import { crawlPeriodOf } from './crawl-period.ts';
+
+export { crawlPeriodOf };
 
 /**
  * v2 timeline: per crawl period of the selected years, the query's occurrences, the articles in the period and
@@ -33,13 +30,14 @@ export function crawlPeriodOf(shardId: string): string {
  */
 export async function timeline(
   release: OpenRelease,
-  request: FindRequest,
+  request: TimelineRequest,
   work: WorkBudget = WorkBudget.unlimited(),
   shareOptions: ShareOptions = defaultShareOptions,
 ): Promise<TimelineResult> {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'timeline needs a non-empty query');
   const matcher = new RequestMatcher(request.query, request, work);
   const shards = shardsInYears(release, request);
+  const stories = storiesOf(lookupIndex(release, request.index), request.dedupe);
   const parts: TimelineResult[] = [];
   for (const shard of shards) {
     const { docCount, textBytes } = shard.reader.stats;
@@ -63,10 +61,26 @@ export async function timeline(
     });
   }
   // With no shard selected there is no part to take the query from.
-  return {
+  const whole = {
     ...combineTimeline(parts, { order: shards.map((s) => s.shardId), indexVersion: release.indexVersion }),
     query: request.query,
   };
+  return stories === undefined
+    ? whole
+    : withStories(whole, await timelineStories(stories, shards, matcher, request, work));
+}
+
+/** The answer with each period's `stories` (and the ids a gateway needs to merge them, where there are any). */
+function withStories(result: TimelineResult, counted: TimelineStories): TimelineResult {
+  const periods = result.periods.map((t) => {
+    const ids = counted.spanning.get(t.period);
+    return {
+      ...t,
+      stories: counted.perPeriod.get(t.period) ?? 0,
+      ...(ids === undefined ? {} : { spanning_stories: ids }),
+    };
+  });
+  return { ...result, total_stories: periods.reduce((n, t) => n + t.stories, 0), periods };
 }
 
 /** A period's words and its rate per million words; both null when a shard of it has no word-count table. */
@@ -138,7 +152,10 @@ export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineCo
       shard_ids: string[];
       words?: number | null;
       per_million_words?: number | null;
-    } & Partial<ReturnType<typeof share>>
+    } & Partial<ReturnType<typeof share>> & {
+        stories?: number;
+        spanning_stories?: readonly number[];
+      }
   >();
   for (const p of parts) {
     for (const t of p.periods) {
@@ -158,10 +175,22 @@ export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineCo
     }
   }
   for (const m of periods.values()) m.shard_ids.sort((a, b) => pos(a) - pos(b));
+  const ordered = [...periods.values()].sort((a, b) => pos(a.shard_ids[0] ?? '') - pos(b.shard_ids[0] ?? ''));
+  const stories = mergeTimelineStories(
+    parts,
+    ordered.map((m) => m.period),
+  );
+  if (stories !== undefined) {
+    for (const m of ordered) {
+      m.stories = stories.get(m.period) ?? 0;
+      delete m.spanning_stories;
+    }
+  }
   return {
     index_version: ctx.indexVersion,
     query: parts[0]?.query ?? '',
     total_occurrences: parts.reduce((n, p) => n + p.total_occurrences, 0),
-    periods: [...periods.values()].sort((a, b) => pos(a.shard_ids[0] ?? '') - pos(b.shard_ids[0] ?? '')),
+    ...(stories === undefined ? {} : { total_stories: [...stories.values()].reduce((n, k) => n + k, 0) }),
+    periods: ordered,
   };
 }

@@ -25,6 +25,7 @@ export type FindRequest = WireOf<typeof find.FindRequest>;
 export type FindResult = WireOf<typeof find.FindAnswer>;
 export type CountRequest = WireOf<typeof count.CountRequest>;
 export type CountResult = WireOf<typeof count.CountAnswer>;
+export type TimelineRequest = WireOf<typeof timeline.TimelineRequest>;
 export type TimelinePeriod = WireOf<typeof timeline.TimelinePeriod>;
 export type TimelineResult = WireOf<typeof timeline.TimelineAnswer>;
 

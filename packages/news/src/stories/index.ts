@@ -8,4 +8,4 @@ export {
   STORY_FILE_FORMAT_VERSION,
   type StoryFile,
 } from './story-file.ts';
-export { StoryTable, type StoryMode } from './story-table.ts';
+export { StoryTable, type ReleaseSpan, type StoryMode } from './story-table.ts';

@@ -3,16 +3,25 @@ import type { StoryFile } from './story-file.ts';
 /** How articles are merged into stories: equal texts, or near duplicates too (`none` is no table at all). */
 export type StoryMode = 'exact' | 'near';
 
+/** Release numbers `[from, to)`: a run of articles in (year, doc_ix) order across the release. */
+export interface ReleaseSpan {
+  readonly from: number;
+  readonly to: number;
+}
+
 /**
  * Every article's story across the release, from the per-year story files, with each story's size counted on
- * open (8 bytes per article in memory).
+ * open (8 bytes per article in memory) and, on first use of a mode across workers, its last article (4 more).
  * @example table.storyOf('2024', 17, 'near') // release number of the story's first article
  */
 export class StoryTable {
   private readonly byYear: ReadonlyMap<string, StoryFile>;
   private readonly sizes: Readonly<Record<StoryMode, Uint32Array>>;
+  private readonly lasts: Partial<Record<StoryMode, Uint32Array>> = {};
+  private readonly files: readonly StoryFile[];
 
   constructor(files: readonly StoryFile[]) {
+    this.files = [...files].sort((a, b) => a.base - b.base);
     this.byYear = new Map(files.map((f) => [f.year, f]));
     const releaseDocs = files[0]?.releaseDocs ?? 0;
     const exact = new Uint32Array(releaseDocs);
@@ -32,5 +41,38 @@ export class StoryTable {
   /** How many articles of the release the story holds. */
   sizeOf(story: number, mode: StoryMode): number {
     return this.sizes[mode][story] ?? 0;
+  }
+
+  /** The release number of article `docIx` of `year` (its place in (year, doc_ix) order), or undefined. */
+  releaseNumber(year: string, docIx: number): number | undefined {
+    const f = this.byYear.get(year);
+    return f === undefined || docIx >= f.exact.length ? undefined : f.base + docIx;
+  }
+
+  /** The release numbers of the years from `min` to `max` (inclusive, null for no bound): one run, years being in order. */
+  spanOfYears(min: number | null, max: number | null): ReleaseSpan {
+    const inside = this.files.filter(
+      (f) => (min === null || Number(f.year) >= min) && (max === null || Number(f.year) <= max),
+    );
+    const first = inside[0];
+    const last = inside[inside.length - 1];
+    return first === undefined || last === undefined
+      ? { from: 0, to: 0 }
+      : { from: first.base, to: last.base + last.exact.length };
+  }
+
+  /**
+   * The release numbers from the story's first article (its id) to its last: every article of the story lies in
+   * `[story, lastOf(story)]`.
+   */
+  lastOf(story: number, mode: StoryMode): number {
+    let last = this.lasts[mode];
+    if (last === undefined) {
+      last = new Uint32Array(this.sizes[mode].length);
+      // Years come in release order, so the last write for a story is its last article.
+      for (const f of this.files) f[mode].forEach((id, i) => ((last as Uint32Array)[id] = f.base + i));
+      this.lasts[mode] = last;
+    }
+    return last[story] ?? story;
   }
 }

@@ -2,6 +2,7 @@ import {
   byShardOrder,
   combineEstimate,
   estimateDraws,
+  sampledDedupeRefusal,
   type V2EstimateBody,
   type V2EstimateIntervals,
   type V2ResolvedDoc,
@@ -59,6 +60,9 @@ export async function estimateAcross(
     shard_ids: shardIds,
     facet_fields: first.values[0]?.facet_fields ?? [],
   };
+  const refusal = sampledDedupeRefusal(body, plan);
+  if (refusal !== null)
+    return { kind: 'v2_estimate', indexVersion: set.expected, outcome: { ok: false, error: refusal.toBody() } };
   const draws = estimateDraws(body, plan);
 
   let resolved: V2ResolvedDoc[];

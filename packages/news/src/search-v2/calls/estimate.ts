@@ -2,7 +2,18 @@ import { Type } from '@sinclair/typebox';
 import { estimate } from '../estimate.ts';
 import { estimateIntervals, resolveEstimate } from '../estimate-parts.ts';
 import { V2_LIMITS } from '../limits.ts';
-import { closed, filters, indexVersion, nullable, query, sampling, selection, str, tuple } from '../schema/fields.ts';
+import {
+  closed,
+  dedupe,
+  filters,
+  indexVersion,
+  nullable,
+  query,
+  sampling,
+  selection,
+  str,
+  tuple,
+} from '../schema/fields.ts';
 import { defineV2Call, REFUSALS } from './define.ts';
 
 export const EstimateRequest = Type.Object(
@@ -10,6 +21,7 @@ export const EstimateRequest = Type.Object(
     ...selection,
     query: query(1),
     ...filters,
+    ...dedupe,
     ...sampling(
       V2_LIMITS.estimateSampleDefault,
       V2_LIMITS.estimateSampleMax,
@@ -47,7 +59,18 @@ export const FacetValue = Type.Object(
   closed,
 );
 
-export const EstimatePeriod = Type.Object({ period: Type.String(), occurrences: Type.Integer() }, closed);
+export const EstimatePeriod = Type.Object(
+  {
+    period: Type.String(),
+    occurrences: Type.Integer(),
+    stories: Type.Optional(
+      Type.Integer({
+        description: 'With dedupe: matching stories whose first matching article (release order) is in this period.',
+      }),
+    ),
+  },
+  closed,
+);
 
 export const EstimateAnswer = Type.Object(
   {
@@ -60,6 +83,8 @@ export const EstimateAnswer = Type.Object(
     confidence: Type.Number(),
     matching_occurrences: Estimated,
     matching_articles: Estimated,
+    // With dedupe: distinct stories among the matching articles (exact only: past the bound, 422).
+    matching_stories: Type.Optional(Estimated),
     facets: Type.Record(Type.String(), Type.Array(FacetValue), {
       description:
         'Top 20 values of language, lang, topic, source and (with an attribution table) country among matching articles.',
@@ -83,7 +108,11 @@ export const estimateCall = defineV2Call({
     summary: `Occurrences and articles passing the metadata filters, with facet counts: exact up to ${V2_LIMITS.estimateExactRanks.toLocaleString('en')} occurrences, else estimated from a seeded uniform sample with 95% intervals.`,
     refusals: [
       REFUSALS.cpuLimit,
-      { status: 422, description: 'unknown_index, invalid_year_range, invalid_query.' },
+      {
+        status: 422,
+        description:
+          'unknown_index, invalid_year_range, invalid_query, stories_unavailable (dedupe on a release without story files), query_too_expensive (dedupe past the exact bound: stories are counted exactly only).',
+      },
       REFUSALS.noCountryTable,
     ],
   },
@@ -119,6 +148,7 @@ export const ResolvedDoc = Type.Object(
     key: Type.String({ description: '`year:doc_ix`.' }),
     n: Type.Integer(),
     labels: nullable(FacetLabels),
+    story: Type.Optional(Type.Integer({ description: "With dedupe, exact mode: the article's story id." })),
   },
   closed,
 );

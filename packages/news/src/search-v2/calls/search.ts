@@ -7,6 +7,7 @@ import { REQUEST_BOUNDS } from '../limits.ts';
 import {
   ArticleMetadata,
   closed,
+  dedupe,
   filters,
   index,
   indexVersion,
@@ -63,16 +64,7 @@ export const SearchRequest = Type.Object(
         description: 'Matching articles listed, the first in chronological order.',
       }),
     ),
-    dedupe: Type.Optional(
-      Type.Union(
-        [Type.Unsafe<'none' | 'exact' | 'near'>(Type.String({ enum: ['none', 'exact', 'near'] })), Type.Null()],
-        {
-          default: 'none',
-          description:
-            'Count and list stories instead of articles: exact merges equal texts, near also near duplicates (MinHash of word 5-shingles, Jaccard ≥ 0.2); 422 stories_unavailable on a release built without stories.',
-        },
-      ),
-    ),
+    ...dedupe,
     cursor: Type.Optional(
       Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {
         default: null,

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { combineTimeline, timeline } from '../timeline.ts';
-import { closed, indexVersion, nullable, query, selection } from '../schema/fields.ts';
+import { closed, dedupe, indexVersion, nullable, query, selection } from '../schema/fields.ts';
 import { byYears, defineV2Call, REFUSALS } from './define.ts';
 
 export const TimelineRequest = Type.Object(
-  { ...selection, query: query(1) },
+  { ...selection, query: query(1), ...dedupe },
   {
     title: 'TimelineRequest',
     description: "Occurrences per crawl period with the period's articles and text bytes, for normalised charts.",
@@ -76,6 +76,19 @@ export const TimelinePeriod = Type.Object(
         }),
       ),
     ),
+    stories: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'With dedupe: distinct stories whose first matching article (release order, in the selected years) was crawled in this period; periods add up to total_stories.',
+      }),
+    ),
+    spanning_stories: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 0 }), {
+        description:
+          "Between workers only (a gateway's answer never has it): ids of the period's stories that other workers' shards may also hold.",
+      }),
+    ),
   },
   closed,
 );
@@ -85,6 +98,9 @@ export const TimelineAnswer = Type.Object(
     index_version: indexVersion,
     query: Type.String(),
     total_occurrences: Type.Integer(),
+    total_stories: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'With dedupe: distinct stories among the articles with a match.' }),
+    ),
     periods: Type.Array(TimelinePeriod, { description: 'Chronological; periods without a match are listed with 0.' }),
   },
   { title: 'TimelineResponse', ...closed },
@@ -100,7 +116,14 @@ export const timelineCall = defineV2Call({
     cost: 'expensive',
     summary:
       'Occurrences per crawl period with the articles and text bytes of each period (for per-million-bytes or per-1,000-articles charts).',
-    refusals: [REFUSALS.cpuLimit, { status: 422, description: 'unknown_index, invalid_year_range, invalid_query.' }],
+    refusals: [
+      REFUSALS.cpuLimit,
+      {
+        status: 422,
+        description:
+          'unknown_index, invalid_year_range, invalid_query, stories_unavailable (dedupe on a release without story files), query_too_expensive (dedupe with more than 1,000,000 occurrences to locate).',
+      },
+    ],
   },
   routing: byYears(combineTimeline),
   run: timeline,

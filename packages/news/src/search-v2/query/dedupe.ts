@@ -1,11 +1,8 @@
 import type { ReleaseIndex, ShardHandle } from '../../release/types.ts';
 import type { StoryMode, StoryTable } from '../../stories/index.ts';
-import { V2Error } from '../errors.ts';
+import { storiesOf, type Dedupe } from '../stories/index.ts';
 import type { ArticleMatch } from './evaluate.ts';
 import type { SearchArticle } from './types.ts';
-
-/** `dedupe` of a request: count articles (`none`), or stories of equal texts (`exact`) or of near duplicates (`near`). */
-export type Dedupe = 'none' | StoryMode;
 
 /**
  * Articles → stories for one search (issue 28 item 1): every match is counted under its story, in release order,
@@ -59,13 +56,6 @@ export class StoryDedupe {
 
 /** The dedupe of a request, or undefined for `none`; 422 `stories_unavailable` when the release has no story files. */
 export function storyDedupe(index: ReleaseIndex, dedupe: Dedupe | null | undefined): StoryDedupe | undefined {
-  if (dedupe === undefined || dedupe === null || dedupe === 'none') return undefined;
-  if (!index.stories) {
-    throw new V2Error(
-      'stories_unavailable',
-      `dedupe ${dedupe} needs the release's story files, which this release does not have: rebuild with stories (news build without --no-stories)`,
-      { dedupe },
-    );
-  }
-  return new StoryDedupe(index.stories, dedupe);
+  const stories = storiesOf(index, dedupe);
+  return stories && new StoryDedupe(stories.table, stories.mode);
 }

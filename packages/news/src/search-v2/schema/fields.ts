@@ -91,6 +91,23 @@ export const sampling = (sizeDefault: number, sizeMax: number, when: string) => 
   ),
 });
 
+/**
+ * `dedupe` (issue 28): count stories instead of articles. A story is counted once, in the crawl period of its first
+ * matching article (release order); `none` (default) counts articles as before.
+ */
+export const dedupe = {
+  dedupe: Type.Optional(
+    Type.Union(
+      [Type.Unsafe<'none' | 'exact' | 'near'>(Type.String({ enum: ['none', 'exact', 'near'] })), Type.Null()],
+      {
+        default: 'none',
+        description:
+          'Count stories instead of articles: exact merges equal texts, near also near duplicates (MinHash of word 5-shingles, Jaccard ≥ 0.2); a story counts once, in the crawl period of its first matching article. 422 stories_unavailable on a release built without stories.',
+      },
+    ),
+  ),
+};
+
 /** A query over the crawl years [year_min, year_max] of one index. */
 export const selection = { query: query(), index, year_min: year('First'), year_max: year('Last'), ...matching };
 

@@ -1,0 +1,8 @@
+export { storiesOf, type Dedupe, type Stories } from './story-mode.ts';
+export { StoryFirsts, coveredSpans } from './first-matches.ts';
+export {
+  mergeTimelineStories,
+  timelineStories,
+  STORY_TIMELINE_OCCURRENCES,
+  type TimelineStories,
+} from './timeline-stories.ts';
