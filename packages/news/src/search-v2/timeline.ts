@@ -14,7 +14,7 @@ import { positionIn } from './shard-order.ts';
 import type { CombineContext } from './calls/define.ts';
 import { lookupIndex } from './release-lookup.ts';
 import { mergeTimelineStories, storiesOf, timelineStories, type TimelineStories } from './stories/index.ts';
-import type { FindRequest, TimelinePeriod, TimelineRequest, TimelineResult } from './types.ts';
+import type { TimelinePeriod, TimelineRequest, TimelineResult } from './types.ts';
 
 import { crawlPeriodOf } from './crawl-period.ts';
 
