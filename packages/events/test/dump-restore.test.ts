@@ -19,10 +19,17 @@ import { makeImages, startImageServer } from './support/image-server.ts';
 const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
 const run = promisify(execFile);
 
-/** A Writable that keeps the text; `hold` makes it stop after the first line until `release` (an export in flight). */
+/**
+ * A Writable that keeps the text; `hold` makes it stop after the first line until `release` (an export in flight).
+ * `started` resolves on the first line: the export writes its header only once its snapshot is open.
+ */
 function sink(hold = false) {
   let text = '';
   let release: () => void = () => undefined;
+  let begin: () => void = () => undefined;
+  const started = new Promise<void>((r) => {
+    begin = r;
+  });
   const gate = hold
     ? new Promise<void>((r) => {
         release = r;
@@ -32,10 +39,11 @@ function sink(hold = false) {
     highWaterMark: 1,
     write(chunk, _enc, done) {
       text += String(chunk);
+      begin();
       void gate.then(() => done());
     },
   });
-  return { out, text: () => text, release: () => release() };
+  return { out, started, text: () => text, release: () => release() };
 }
 
 async function* linesOf(text: string): AsyncIterable<string> {
@@ -194,7 +202,8 @@ describe.each(STORES)('export and restore from $name', (factory) => {
   it('exports one consistent snapshot while the service keeps writing', async () => {
     const held = sink(true);
     const exporting = exportDump(svc.dbUrl, held.out, Date.now());
-    await new Promise((r) => setTimeout(r, 50));
+    // Waiting on a clock raced a loaded machine (the write landed before the snapshot opened); the header proves it open.
+    await held.started;
     // Written after the export's snapshot began: not in this dump.
     const late = await createEvent(svc, { title: 'Written during export', status: 'publish' });
     held.release();
