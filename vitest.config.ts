@@ -12,6 +12,9 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 300_000,
+          // The Chromium tests poll the page; a loaded 2-core CI machine took over the default 1 s to render a page of
+          // cards, failing a test whose page was right.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       {
