@@ -19,8 +19,8 @@ export interface MergedStories {
  * the entries kept. Undefined without dedupe.
  */
 export function mergeSearchStories(
-  parts: readonly SearchResult[],
-  body: SearchRequest,
+  parts: readonly Pick<SearchResult, 'stories' | 'following' | 'page' | 'spanning_stories'>[],
+  body: Pick<SearchRequest, 'cursor'>,
   pos: (shardId: string) => number,
 ): MergedStories | undefined {
   if (parts.every((p) => p.stories === undefined)) return undefined;
