@@ -1,16 +1,59 @@
-import { V2Error } from '../errors.ts';
-import type { SearchRequest, SearchResult } from '../query/types.ts';
+import { decodeCursor, isAfter } from '../query/cursor.ts';
+import type { SearchArticle, SearchRequest, SearchResult, SpanningStory } from '../query/types.ts';
+
+/** What dedupe changes in a merged search answer: the story count, the stories after the cursor and the page. */
+export interface MergedStories {
+  readonly stories: number;
+  readonly following: number;
+  /** In release order, before the cut to page_size. */
+  readonly page: readonly SearchArticle[];
+}
 
 /**
- * Stories cannot be counted from several workers' answers: a story's copies may lie in years another worker holds,
- * and the answers carry counts, not story ids. Until they do, dedupe over split years is refused, not approximated.
+ * Stories of search answers for disjoint shard sets (issue 28 item 1). A story whose articles all lie in one worker's
+ * shards is counted and listed by that worker alone; every other story a worker counted comes with its first match
+ * and copies there (`spanning_stories`, `StoryDedupe.spanning`). Per such story the earliest first match (release
+ * order, `pos` of its shard) is the story's first: the other workers' entries are taken off the story count, the
+ * count after the cursor and the page, and the listed first gets the summed copies. Each worker listed its first
+ * matches until `page_size` of its own stories (`StoryDedupe.pageOf`), so the merged first `page_size` are among
+ * the entries kept. Undefined without dedupe.
  */
-export function refuseSplitDedupe(parts: readonly SearchResult[], body: SearchRequest): void {
-  if (parts.length > 1 && body.dedupe !== undefined && body.dedupe !== null && body.dedupe !== 'none') {
-    throw new V2Error(
-      'stories_unavailable',
-      `dedupe ${body.dedupe} needs one worker holding every selected year; this cluster splits them (select fewer years or serve them from one worker)`,
-      { dedupe: body.dedupe },
+export function mergeSearchStories(
+  parts: readonly Pick<SearchResult, 'stories' | 'following' | 'page' | 'spanning_stories'>[],
+  body: Pick<SearchRequest, 'cursor'>,
+  pos: (shardId: string) => number,
+): MergedStories | undefined {
+  if (parts.every((p) => p.stories === undefined)) return undefined;
+  const cursor = body.cursor === undefined || body.cursor === null ? undefined : decodeCursor(body.cursor);
+  const after = (s: SpanningStory) => isAfter(cursor, s.shard_id, s.doc_ix);
+  const byStory = new Map<number, SpanningStory[]>();
+  for (const p of parts)
+    for (const s of p.spanning_stories ?? []) {
+      const held = byStory.get(s.story);
+      if (held === undefined) byStory.set(s.story, [s]);
+      else held.push(s);
+    }
+  let stories = parts.reduce((n, p) => n + (p.stories ?? 0), 0);
+  let following = parts.reduce((n, p) => n + p.following, 0);
+  // Entries (shard/doc_ix) that are not their story's first, and the copies of those that are.
+  const dropped = new Set<string>();
+  const copies = new Map<string, number>();
+  const key = (a: { shard_id: string; doc_ix: number }) => `${a.shard_id}/${a.doc_ix}`;
+  for (const held of byStory.values()) {
+    if (held.length === 1) continue;
+    const first = held.reduce((a, b) => ((pos(b.shard_id) - pos(a.shard_id) || b.doc_ix - a.doc_ix) < 0 ? b : a));
+    stories -= held.length - 1;
+    following -= held.filter(after).length - (after(first) ? 1 : 0);
+    for (const s of held) if (s !== first) dropped.add(key(s));
+    copies.set(
+      key(first),
+      held.reduce((n, s) => n + s.copies, 0),
     );
   }
+  const page = parts
+    .flatMap((p) => p.page)
+    .filter((a) => !dropped.has(key(a)))
+    .map((a) => (copies.has(key(a)) ? { ...a, copies: copies.get(key(a)) } : a))
+    .sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix);
+  return { stories, following, page };
 }

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { QUERY_LIMITS } from '../query/limits.ts';
 import { nextCursor } from '../query/cursor.ts';
 import { search } from '../query/search.ts';
+import { SPANNING_STORIES_MAX } from '../query/dedupe.ts';
 import type { SearchRequest as SearchBody, SearchPeriod, SearchResult } from '../query/types.ts';
 import { REQUEST_BOUNDS } from '../limits.ts';
 import {
@@ -20,7 +21,7 @@ import { listedWords } from '../query/expand.ts';
 import { FacetCounter } from '../facets.ts';
 import type { FacetField } from '../types.ts';
 import { byYears, defineV2Call, REFUSALS, type CombineContext } from './define.ts';
-import { refuseSplitDedupe } from './dedupe-combine.ts';
+import { mergeSearchStories } from './dedupe-combine.ts';
 import { FacetValue } from './estimate.ts';
 
 const count = Type.Integer({ minimum: 0 });
@@ -171,6 +172,12 @@ export const SearchAnswer = Type.Object(
     next_cursor: Type.Union([Type.String(), Type.Null()], {
       description: 'Send back as cursor for the next page; null on the last page.',
     }),
+    spanning_stories: Type.Optional(
+      Type.Array(Type.Object({ story: count, shard_id: Type.String(), doc_ix: count, copies: count }, closed), {
+        description:
+          "Between workers only (a gateway's answer never has it): with dedupe, the stories this worker counted that other workers' shards may also hold, each with its first match and copies here.",
+      }),
+    ),
   },
   { title: 'SearchResponse', ...closed },
 );
@@ -183,9 +190,9 @@ export const SearchAnswer = Type.Object(
  * add with their intervals' half-widths in quadrature (`sumIntervals`).
  */
 export function combineSearch(parts: readonly SearchResult[], ctx: CombineContext, body: SearchBody): SearchResult {
-  refuseSplitDedupe(parts, body);
   const at = new Map(ctx.order.map((id, i) => [id, i]));
   const pos = (id: string) => at.get(id) ?? Number.MAX_SAFE_INTEGER;
+  const stories = mergeSearchStories(parts, body, pos);
   const first = parts[0];
   const periods = new Map<string, { period: string; year: string; parts: SearchPeriod[]; shard_ids: string[] }>();
   const expansions = new Map<string, Map<string, number>>();
@@ -209,11 +216,11 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
     }
   }
   for (const m of periods.values()) m.shard_ids.sort((a, b) => pos(a) - pos(b));
-  const following = parts.reduce((n, p) => n + p.following, 0);
-  const page = parts
-    .flatMap((p) => p.page)
-    .sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix)
-    .slice(0, body.page_size ?? QUERY_LIMITS.pageDefault);
+  const following = stories?.following ?? parts.reduce((n, p) => n + p.following, 0);
+  const page = (
+    stories?.page ??
+    parts.flatMap((p) => p.page).sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix)
+  ).slice(0, body.page_size ?? QUERY_LIMITS.pageDefault);
   const sampled = parts.flatMap((p) => (p.sample === null ? [] : [p.sample]));
   // An estimate's interval sums (value, low, high) of independent parts; an exact sum keeps its zero width.
   const sum = (xs: readonly { articles: number; interval: { low: number; high: number } }[]) =>
@@ -224,8 +231,7 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
     query_tree: first?.query_tree ?? null,
     notes: first?.notes ?? [],
     articles: parts.reduce((n, p) => n + p.articles, 0),
-    // With dedupe there is one part (refuseSplitDedupe): its story count is the answer's.
-    ...(first?.stories === undefined ? {} : { stories: first.stories }),
+    ...(stories === undefined ? {} : { stories: stories.stories }),
     exact: sampled.length === 0,
     interval: sum(parts),
     sample:
@@ -272,8 +278,7 @@ export const searchCall = defineV2Call({
       REFUSALS.cpuLimit,
       {
         status: 422,
-        description:
-          'invalid_query (with position for syntax errors; NOT-only queries; NEAR between a title: term and an article term), query_too_expensive (a sample whose distinct articles hold more than the verified-bytes bound, the CPU allowance, or past the exact bound with dedupe, which is answered exactly only), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, headlines_not_indexed (title: on a release built without a headline index), stories_unavailable (dedupe on a release without story files: rebuild with stories; or over workers that split the selected years).',
+        description: `invalid_query (with position for syntax errors; NOT-only queries; NEAR between a title: term and an article term), query_too_expensive (a sample whose distinct articles hold more than the verified-bytes bound, the CPU allowance, or past the exact bound with dedupe, which is answered exactly only), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, headlines_not_indexed (title: on a release built without a headline index), stories_unavailable (dedupe on a release without story files: rebuild with stories), query_too_expensive (dedupe over workers that split the selected years, when one worker holds more than ${SPANNING_STORIES_MAX.toLocaleString('en')} stories that others may share).`,
       },
       REFUSALS.noCountryTable,
     ],

@@ -1,8 +1,15 @@
 import type { ReleaseIndex, ShardHandle } from '../../release/types.ts';
 import type { StoryMode, StoryTable } from '../../stories/index.ts';
-import { storiesOf, type Dedupe } from '../stories/index.ts';
+import { V2Error } from '../errors.ts';
+import { coveredSpans, storiesOf, type Dedupe } from '../stories/index.ts';
 import type { ArticleMatch } from './evaluate.ts';
-import type { SearchArticle } from './types.ts';
+import type { SearchArticle, SpanningStory } from './types.ts';
+
+/**
+ * Stories one worker's search answer may list for a cluster to merge (`spanning_stories`): past it 422
+ * `query_too_expensive`. ~60 bytes of JSON each, so at most ~6 MB between a worker and its gateway.
+ */
+export const SPANNING_STORIES_MAX = 100_000;
 
 /**
  * Articles → stories for one search (issue 28 item 1): every match is counted under its story, in release order,
@@ -13,6 +20,8 @@ import type { SearchArticle } from './types.ts';
 export class StoryDedupe {
   private readonly copies = new Map<number, number>();
   private readonly storyOfListed = new Map<string, number>();
+  /** Each story's first match here (shards are counted in release order). */
+  private readonly firstAt = new Map<number, { shard_id: string; doc_ix: number }>();
 
   constructor(
     private readonly table: StoryTable,
@@ -32,6 +41,7 @@ export class StoryDedupe {
       const story = this.table.storyOf(shard.year, docIx, this.mode) ?? -1 - this.copies.size;
       const seen = this.copies.get(story);
       this.copies.set(story, (seen ?? 0) + 1);
+      if (seen === undefined) this.firstAt.set(story, { shard_id: shard.shardId, doc_ix: docIx });
       if (seen === undefined && listable(m)) {
         first.push(m);
         this.storyOfListed.set(`${shard.shardId}/${docIx}`, story);
@@ -43,6 +53,60 @@ export class StoryDedupe {
   /** Distinct stories among the matches counted. */
   get stories(): number {
     return this.copies.size;
+  }
+
+  /**
+   * The stories counted here whose articles (first to last, clipped to the selected years) leave the runs of `shards`, the
+   * selection's shards this worker holds: another worker may count them too. Each with its first match here and its
+   * copies here, for the gateway to keep one first and sum the copies (`calls/dedupe-combine.ts`). Empty when the
+   * shards cover the whole selection.
+   */
+  spanning(
+    years: { year_min?: number | null; year_max?: number | null },
+    shards: readonly ShardHandle[],
+  ): SpanningStory[] {
+    const selection = this.table.spanOfYears(years.year_min ?? null, years.year_max ?? null);
+    const covered = coveredSpans({ table: this.table, mode: this.mode }, shards);
+    const out: SpanningStory[] = [];
+    for (const [story, at] of this.firstAt) {
+      if (story < 0) continue;
+      const from = Math.max(story, selection.from);
+      const to = Math.min(this.table.lastOf(story, this.mode) + 1, selection.to);
+      if (covered.some((c) => c.from <= from && to <= c.to)) continue;
+      if (out.length === SPANNING_STORIES_MAX) {
+        throw new V2Error(
+          'query_too_expensive',
+          `dedupe across workers merges the stories that several workers hold, and this worker holds more than ${SPANNING_STORIES_MAX} of them for the query; narrow the years or serve them from one worker`,
+          { limit: SPANNING_STORIES_MAX },
+        );
+      }
+      out.push({ story, ...at, copies: this.copies.get(story) ?? 1 });
+    }
+    return out;
+  }
+
+  /**
+   * The matches to list from `after` (listable first matches, release order): the first `size`, or, when some start
+   * stories in `spanning`, as many as it takes to hold `size` that do not. The gateway drops a spanning story's entry
+   * when another worker holds an earlier match of it, so this keeps its merged page whole.
+   */
+  pageOf<T>(
+    after: readonly T[],
+    size: number,
+    at: (t: T) => { shard_id: string; doc_ix: number },
+    spanning: readonly SpanningStory[],
+  ): T[] {
+    if (spanning.length === 0) return after.slice(0, size);
+    const shared = new Set(spanning.map((s) => `${s.shard_id}/${s.doc_ix}`));
+    const page: T[] = [];
+    let own = 0;
+    for (const t of after) {
+      if (own === size) break;
+      page.push(t);
+      const { shard_id, doc_ix } = at(t);
+      if (!shared.has(`${shard_id}/${doc_ix}`)) own++;
+    }
+    return page;
   }
 
   /** The page with each article's `copies`: its story's matching articles (itself included). */

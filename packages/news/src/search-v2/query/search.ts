@@ -185,15 +185,20 @@ export async function search(
             )
             .map((match) => ({ shard: i, match }));
         });
-  const listed = after
-    .slice(0, request.page_size ?? QUERY_LIMITS.pageDefault)
-    .map((l) =>
+  const pageSize = request.page_size ?? QUERY_LIMITS.pageDefault;
+  const at = (l: { shard: number; match: ArticleMatch }) => ({
+    shard_id: (shards[l.shard] as ShardHandle).shardId,
+    doc_ix: (shards[l.shard] as ShardHandle).docBase + l.match.doc,
+  });
+  const spanning = dedupe?.spanning(request, shards) ?? [];
+  const listed = (dedupe === undefined ? after.slice(0, pageSize) : dedupe.pageOf(after, pageSize, at, spanning)).map(
+    (l) =>
       pageArticle(
         shards[l.shard] as ShardHandle,
         l.match,
         stores[l.shard]?.get((shards[l.shard] as ShardHandle).docBase + l.match.doc) ?? null,
       ),
-    );
+  );
   const page = dedupe === undefined ? listed : dedupe.withCopies(listed);
   const periods = new Map<string, SearchPeriod & { shard_ids: string[] }>();
   shards.forEach((shard) => {
@@ -232,6 +237,7 @@ export async function search(
     following: after.length,
     page,
     next_cursor: nextCursor(release.indexVersion, after.length, page),
+    ...(spanning.length === 0 ? {} : { spanning_stories: spanning }),
   };
 }
 

@@ -58,6 +58,17 @@ export interface SearchArticle {
   readonly copies?: number;
 }
 
+/** Between workers only: a story this worker counted that another worker's shards may also hold. */
+export interface SpanningStory {
+  /** The release-wide story id. */
+  readonly story: number;
+  /** Its first matching article on this worker. */
+  readonly shard_id: string;
+  readonly doc_ix: number;
+  /** Its matching articles on this worker. */
+  readonly copies: number;
+}
+
 export interface SearchShardCount {
   readonly shard_id: string;
   readonly year: string;
@@ -116,4 +127,6 @@ export interface SearchResult {
   readonly page: readonly SearchArticle[];
   /** Send back as `cursor` for the next page; null on the last page. */
   readonly next_cursor: string | null;
+  /** Between workers only (a gateway's answer never has it), with dedupe over split years: see `SpanningStory`. */
+  readonly spanning_stories?: readonly SpanningStory[];
 }
