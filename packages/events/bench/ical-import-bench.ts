@@ -7,16 +7,11 @@
  * runs in a worker thread with a 1.5 s budget that a machine at load 30 can exceed (recurrence/DESIGN.md), which
  * would measure the machine, not the import; series imports are tested in test/ical-import.test.ts.
  */
-import { loadavg } from 'node:os';
-import { parseConfig } from '../src/config/index.ts';
-import { openStore } from '../src/db/index.ts';
-import { createSite } from '../src/post/index.ts';
-import { toCaller, userService } from '../src/user/index.ts';
 import { defaultIcsImportOptions, importIcs } from '../src/import/index.ts';
-import { benchStore } from './bench-store.ts';
+import { benchStores, loadLine, withImportStore } from './import-setup.ts';
 
 const EVENTS = Number(process.env.EVENTS_BENCH_EVENTS ?? 10_000);
-const STORES = (process.env.EVENTS_BENCH_STORES ?? 'sqlite,postgres').split(',');
+const STORES = benchStores();
 const ZONES = ['Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'UTC'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -47,20 +42,12 @@ function benchFeed(n: number): Buffer {
 
 const feed = benchFeed(EVENTS);
 console.log(
-  `iCalendar import, ${EVENTS} VEVENTs (${(feed.length / 1e6).toFixed(1)} MB); load average before ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`,
+  `iCalendar import, ${EVENTS} VEVENTs (${(feed.length / 1e6).toFixed(1)} MB); load average before ${loadLine()}`,
 );
 console.log('| store | first import (s) | created | VEVENTs/s | re-sync (s) | unchanged |');
 console.log('|---|---|---|---|---|---|');
 for (const kind of STORES) {
-  const db = await benchStore(kind as 'sqlite' | 'postgres', 'events_ical_import');
-  const store = await openStore(db.url);
-  try {
-    const config = parseConfig({ db: db.url, siteUrl: 'http://bench.test' }, {});
-    const admin = await userService(store.db).add('bench', 'administrator', { appPassword: 'bench-password-0001' });
-    const caller = toCaller((await userService(store.db).findById(admin.id))!);
-    const deps = { db: store.db, site: createSite(config), config, caller, now: Date.UTC(2026, 5, 1) };
+  await withImportStore(kind, 'events_ical_import', Date.UTC(2026, 5, 1), async (deps) => {
     let t = performance.now();
     const first = await importIcs(deps, feed, 'bench:feed', defaultIcsImportOptions);
     const firstS = (performance.now() - t) / 1000;
@@ -71,13 +58,6 @@ for (const kind of STORES) {
     console.log(
       `| ${kind} | ${firstS.toFixed(2)} | ${first.created} | ${(EVENTS / firstS).toFixed(0)} | ${againS.toFixed(2)} | ${again.unchanged} |`,
     );
-  } finally {
-    await store.close();
-    await db.dispose();
-  }
+  });
 }
-console.log(
-  `load average after ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`,
-);
+console.log(`load average after ${loadLine()}`);

@@ -5,34 +5,19 @@
  * rows/s for the whole call: parse, per-row REST validation, key checks, writes and commit. Then imports the same
  * file again (every row found by its key). EVENTS_BENCH_STORES=sqlite,postgres picks the stores.
  */
-import { loadavg } from 'node:os';
-import { parseConfig } from '../src/config/index.ts';
-import { openStore } from '../src/db/index.ts';
-import { createSite } from '../src/post/index.ts';
-import { toCaller, userService } from '../src/user/index.ts';
 import { defaultCsvImportOptions, importCsv } from '../src/import/index.ts';
-import { benchStore } from './bench-store.ts';
+import { benchStores, loadLine, withImportStore } from './import-setup.ts';
 import { benchCsv } from './bench-csv.ts';
 
 const ROWS = Number(process.env.EVENTS_BENCH_ROWS ?? 10_000);
-const STORES = (process.env.EVENTS_BENCH_STORES ?? 'sqlite,postgres').split(',');
+const STORES = benchStores();
 
 const file = benchCsv(ROWS);
-console.log(
-  `CSV import, ${ROWS} rows (${(file.length / 1e6).toFixed(1)} MB); load average before ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`,
-);
+console.log(`CSV import, ${ROWS} rows (${(file.length / 1e6).toFixed(1)} MB); load average before ${loadLine()}`);
 console.log('| store | first import (rows/s) | created | re-import (rows/s) | existing |');
 console.log('|---|---|---|---|---|');
 for (const kind of STORES) {
-  const db = await benchStore(kind as 'sqlite' | 'postgres', 'events_import');
-  const store = await openStore(db.url);
-  try {
-    const config = parseConfig({ db: db.url, siteUrl: 'http://bench.test' }, {});
-    const admin = await userService(store.db).add('bench', 'administrator', { appPassword: 'bench-password-0001' });
-    const caller = toCaller((await userService(store.db).findById(admin.id))!);
-    const deps = { db: store.db, site: createSite(config), config, caller, now: Date.now() };
+  await withImportStore(kind, 'events_import', Date.now(), async (deps) => {
     const opts = { ...defaultCsvImportOptions, type: 'events' as const };
     let t = performance.now();
     const first = await importCsv(deps, file, opts);
@@ -43,13 +28,6 @@ for (const kind of STORES) {
     console.log(
       `| ${kind} | ${firstRate.toFixed(0)} | ${first.created} | ${againRate.toFixed(0)} | ${again.existing} |`,
     );
-  } finally {
-    await store.close();
-    await db.dispose();
-  }
+  });
 }
-console.log(
-  `load average after ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`,
-);
+console.log(`load average after ${loadLine()}`);

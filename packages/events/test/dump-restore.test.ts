@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/db/index.ts';
 import { postRepository } from '../src/post/index.ts';
 import { DumpError, exportDump, restoreDump } from '../src/dump/index.ts';
+import { subscriptionRepository } from '../src/import/subscription/index.ts';
 import { STORES, createEvent, startService, startSibling, type Service, type StoreFactory } from './support/harness.ts';
 import { makeImages, startImageServer } from './support/image-server.ts';
 
@@ -99,6 +100,28 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       })
     ).body.events;
     expect(list.length).toBeGreaterThanOrEqual(6);
+    // iCalendar import state (dump version 2): subscriptions and VEVENT links, with keys whose byte order differs
+    // from a locale's (upper case before lower, accents after), so both stores must order them alike.
+    const subs = subscriptionRepository(svc.store.db);
+    await subs.add(
+      { url: 'https://feeds.test/Zürich.ics', everySeconds: 3600, trashVanished: true, authorId: null },
+      1_764_350_000_123,
+    );
+    await subs.add(
+      { url: 'https://feeds.test/a.ics', everySeconds: 86_400, trashVanished: false, authorId: 1 },
+      1_764_350_000_456,
+    );
+    for (const [uid, recurrence_id] of [
+      ['b@x', ''],
+      ['é@x', ''],
+      ['B@x', ''],
+      ['a@x', '2018-01-19 10:00:00'],
+      ['a@x', ''],
+    ] as const)
+      await svc.store.db
+        .insertInto('ical_links')
+        .values({ uid, recurrence_id, source: 'https://feeds.test/a.ics', post_id: series.id, digest: `d-${uid}` })
+        .execute();
     urls.push(
       '/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01',
       '/events?per_page=2&page=2&start_date=2000-01-01&end_date=2100-01-01',
@@ -169,6 +192,22 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     // The imported photo and its generated sizes travel with the rows.
     expect(exported.files).toBeGreaterThan(1);
     expect(exported.missingFiles).toEqual([]);
+    const rowsOf = (text: string, table: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(`{"table":"${table}"`))
+        .map((l) => (JSON.parse(l) as { row: Record<string, unknown> }).row);
+    expect(rowsOf(first.text(), 'ical_links').map((r) => [r.uid, r.recurrence_id])).toEqual([
+      ['B@x', ''],
+      ['a@x', ''],
+      ['a@x', '2018-01-19 10:00:00'],
+      ['b@x', ''],
+      ['é@x', ''],
+    ]);
+    expect(rowsOf(first.text(), 'ical_subscriptions')).toMatchObject([
+      { url: 'https://feeds.test/Zürich.ics', every_seconds: 3600, next_run_ms: 1_764_350_000_123, author_id: null },
+      { url: 'https://feeds.test/a.ics', trash_vanished: 0, next_run_ms: 1_764_350_000_456 },
+    ]);
     const uploads = mkdtempSync(join(tmpdir(), 'events-restored-uploads-'));
     made.push({ dispose: async () => rmSync(uploads, { recursive: true, force: true }) });
     const otherUrl = await restoreInto(other, first.text(), uploads);
@@ -244,9 +283,33 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       await refusal([...lines.slice(0, 5), '{"table":"posts","row":', ...lines.slice(5)].join('\n'), 'malformed'),
     ).toMatch(/line 6 is not JSON/);
     expect(
-      await refusal([lines[0]!.replace('"version":1', '"version":99'), ...lines.slice(1)].join('\n'), 'version'),
+      await refusal([lines[0]!.replace('"version":2', '"version":99'), ...lines.slice(1)].join('\n'), 'version'),
     ).toContain('version 99');
     expect(await refusal('{"hello":"world"}', 'not_a_dump')).toContain('not an events dump');
+    // Version 1 (before the iCalendar state) still restores; iCalendar rows in a version-1 file are refused.
+    const v1Header = lines[0]!.replace('"version":2', '"version":1');
+    const ical = (l: string) => /^\{"table":"ical_/.test(l);
+    const v1Rows = lines.slice(1, -1).filter((l) => !ical(l));
+    expect(lines.slice(1, -1).filter(ical).length).toBe(7);
+    expect(await refusal([v1Header, ...lines.slice(1)].join('\n'), 'malformed')).toMatch(
+      /line \d+: expected .* \(dump version 1\)/,
+    );
+    {
+      const db = await other.create();
+      made.push(db);
+      const store = await openStore(db.url);
+      try {
+        const report = await restoreDump(
+          store,
+          linesOf([v1Header, ...v1Rows, JSON.stringify({ end: true, rows: v1Rows.length, files: 0 })].join('\n')),
+        );
+        expect(report.rows).toBe(v1Rows.length);
+        expect(report.tables).not.toHaveProperty('ical_links');
+        expect(await store.db.selectFrom('ical_subscriptions').select('url').execute()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    }
     expect(
       await refusal([lines[0]!, ...lines.slice(1, -1), '{"end":true,"rows":3}'].join('\n'), 'truncated'),
     ).toContain('trailer counts 3');
@@ -295,7 +358,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       const exported = await run(process.execPath, [BIN, 'export', '--db', svc.dbUrl], { maxBuffer: 64 * 2 ** 20 });
       expect(JSON.parse(exported.stdout.split('\n')[0]!)).toMatchObject({
         format: 'events-dump',
-        version: 1,
+        version: 2,
         source: factory.name,
       });
       const target = await other.create();

@@ -6,8 +6,11 @@ import type { Database } from '../db/index.ts';
  * whose absence marks a truncated file. Values are JSON numbers, strings and null, as both stores hold them.
  */
 export const DUMP_FORMAT = 'events-dump';
-/** Bumped when the line shapes or their meaning change; a restore refuses any other version. */
-export const DUMP_VERSION = 1;
+/**
+ * Bumped when the line shapes or their meaning change. Version 2 added the iCalendar import state (migration 016);
+ * a restore still reads version 1, whose files hold the first 12 tables only.
+ */
+export const DUMP_VERSION = 2;
 
 export interface DumpHeader {
   readonly format: typeof DUMP_FORMAT;
@@ -47,8 +50,18 @@ export const TABLES = [
   'event_terms',
   'event_series',
   'event_occurrences',
+  // Version 2: which event each feed's VEVENT became (so a re-sync after a restore updates instead of duplicating),
+  // and the subscribed feeds with their schedules.
+  'ical_links',
+  'ical_subscriptions',
 ] as const satisfies ReadonlyArray<keyof Database>;
 export type DumpTable = (typeof TABLES)[number];
+
+/** The tables each readable version carries, in file order. */
+export const TABLES_OF_VERSION: Readonly<Record<number, readonly DumpTable[]>> = {
+  1: TABLES.slice(0, TABLES.indexOf('ical_links')),
+  2: TABLES,
+};
 
 /** A stable row order per table (its primary key), so two exports of one store are the same file but for the header. */
 export const ORDER_BY: Record<DumpTable, string> = {
@@ -64,7 +77,21 @@ export const ORDER_BY: Record<DumpTable, string> = {
   event_terms: 'event_id, term_id',
   event_series: 'post_id',
   event_occurrences: 'post_id',
+  ical_links: 'uid, recurrence_id',
+  ical_subscriptions: 'url',
 };
+
+/** Tables keyed by text: PostgreSQL orders them by byte ("C" collation), as SQLite's BINARY does, not by locale. */
+const TEXT_KEYED: ReadonlySet<DumpTable> = new Set(['ical_links', 'ical_subscriptions']);
+
+/** The ORDER BY clause of a table on one store: the same row order on both, so their exports are the same file. */
+export const orderBy = (table: DumpTable, kind: 'sqlite' | 'postgres'): string =>
+  kind === 'postgres' && TEXT_KEYED.has(table)
+    ? ORDER_BY[table]
+        .split(', ')
+        .map((c) => `${c} collate "C"`)
+        .join(', ')
+    : ORDER_BY[table];
 
 /** Tables with a generated id, whose counters the header carries. */
 export const ID_TABLES = ['users', 'app_passwords', 'posts', 'terms'] as const;

@@ -3,10 +3,10 @@ import { isPostgres, type Database, type Store } from '../db/index.ts';
 import { DumpError } from './dump-error.ts';
 import {
   DUMP_FORMAT,
-  DUMP_VERSION,
   ID_TABLES,
   isDumpTable,
   TABLES,
+  TABLES_OF_VERSION,
   type DumpHeader,
   type DumpTable,
 } from './dump-format.ts';
@@ -37,10 +37,10 @@ function checkHeader(value: unknown, schema: string): DumpHeader {
   const h = value as Partial<DumpHeader> | null;
   if (h === null || typeof h !== 'object' || h.format !== DUMP_FORMAT)
     throw new DumpError('not_a_dump', `not an events dump (line 1 must be its header, made by \`events export\`)`);
-  if (h.version !== DUMP_VERSION)
+  if (typeof h.version !== 'number' || TABLES_OF_VERSION[h.version] === undefined)
     throw new DumpError(
       'version',
-      `dump format version ${String(h.version)}; this service reads version ${DUMP_VERSION}`,
+      `dump format version ${String(h.version)}; this service reads versions ${Object.keys(TABLES_OF_VERSION).join(' and ')}`,
     );
   if (h.schema !== schema)
     throw new DumpError(
@@ -92,6 +92,7 @@ export async function restoreDump(
   const first = await it.next();
   if (first.done === true) throw new DumpError('not_a_dump', 'the file is empty');
   const header = checkHeader(parseLine(first.value, 1), await schemaOf(store.db));
+  const tables = TABLES_OF_VERSION[header.version]!;
   await checkEmpty(store.db);
   const written: string[] = [];
   return store.db
@@ -147,17 +148,26 @@ export async function restoreDump(
           // Without an uploads folder (a test, a store whose images are copied by hand) the rows alone are restored.
           if (uploadsDir !== undefined)
             await writeDumpFile(uploadsDir, { file: line.file, data: line.data }, n, written);
-          order = TABLES.length;
+          order = tables.length;
           files++;
           continue;
         }
-        if (!isDumpTable(line.table) || line.row === null || typeof line.row !== 'object' || Array.isArray(line.row)) {
-          throw new DumpError('malformed', `line ${n}: expected {"table": one of ${TABLES.join(', ')}, "row": {…}}`);
+        if (
+          !isDumpTable(line.table) ||
+          !tables.includes(line.table) ||
+          line.row === null ||
+          typeof line.row !== 'object' ||
+          Array.isArray(line.row)
+        ) {
+          throw new DumpError(
+            'malformed',
+            `line ${n}: expected {"table": one of ${tables.join(', ')}, "row": {…}} (dump version ${header.version})`,
+          );
         }
         // Parents before children: a table never comes back once the next one started.
-        const at = TABLES.indexOf(line.table);
+        const at = tables.indexOf(line.table);
         if (at < order)
-          throw new DumpError('malformed', `line ${n}: ${line.table} rows after ${TABLES[order] ?? 'the image files'}`);
+          throw new DumpError('malformed', `line ${n}: ${line.table} rows after ${tables[order] ?? 'the image files'}`);
         if (line.table !== batchTable || batch.length >= BATCH_ROWS) await flush();
         order = at;
         batchTable = line.table;

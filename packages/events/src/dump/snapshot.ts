@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { DumpTable } from './dump-format.ts';
-import { ID_TABLES, ORDER_BY } from './dump-format.ts';
+import { ID_TABLES, orderBy } from './dump-format.ts';
 
 /** One consistent read of a whole store: every table as it was at one instant, while the service keeps writing. */
 export interface Snapshot {
@@ -33,9 +33,9 @@ function sqliteSnapshot(path: string): Snapshot {
       return Object.fromEntries(ID_TABLES.map((t) => [t, rows.find((r) => r.name === t)?.seq ?? 0]));
     },
     async *rows(table) {
-      yield* handle.prepare(`select * from ${table} order by ${ORDER_BY[table]}`).iterate() as IterableIterator<
-        Record<string, unknown>
-      >;
+      yield* handle
+        .prepare(`select * from ${table} order by ${orderBy(table, 'sqlite')}`)
+        .iterate() as IterableIterator<Record<string, unknown>>;
     },
     async close() {
       handle.exec('commit');
@@ -46,7 +46,13 @@ function sqliteSnapshot(path: string): Snapshot {
 
 /** PostgreSQL: one REPEATABLE READ, READ ONLY transaction; each table streams through a cursor. */
 async function pgSnapshot(url: string): Promise<Snapshot> {
-  const client = new pg.Client({ connectionString: url });
+  // bigint columns (the subscriptions' millisecond times) as JSON numbers, as SQLite gives them: pg's default is a
+  // string, which would make the two stores' dumps differ. They stay far below 2^53.
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+  const client = new pg.Client({ connectionString: url, types });
   await client.connect();
   await client.query('begin isolation level repeatable read read only');
   return {
@@ -64,7 +70,9 @@ async function pgSnapshot(url: string): Promise<Snapshot> {
       return out;
     },
     async *rows(table) {
-      await client.query(`declare dump_rows no scroll cursor for select * from ${table} order by ${ORDER_BY[table]}`);
+      await client.query(
+        `declare dump_rows no scroll cursor for select * from ${table} order by ${orderBy(table, 'postgres')}`,
+      );
       try {
         for (;;) {
           const { rows } = await client.query<Record<string, unknown>>(`fetch ${FETCH_ROWS} from dump_rows`);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config/index.ts';
 import type { Database } from '../../db/index.ts';
 import { checkArgs, type ArgSet } from '../../http/args.ts';
@@ -13,6 +13,7 @@ import { CsvImportError, type RowProblem } from './import-error.ts';
 import { importRepository, keyText } from './import.repository.ts';
 import { rowParams, RowRefused, type RowWrite } from './row-params.ts';
 import { linkedMemo } from './linked-memo.ts';
+import { writeItems } from '../item-writes.ts';
 
 export interface CsvImportOptions {
   readonly type: CsvImportType;
@@ -182,26 +183,12 @@ async function writeRows(
     // out names that exist, so this creates.
     return (opts.type === 'venues' ? s.venues : s.organizers).create(deps.caller, r.params, r.sent, deps.now);
   };
-  let created = 0;
-  for (const r of rows) {
-    if (!opts.skipBad) {
-      await write(r).catch((err: unknown) => {
-        throw err instanceof ApiError ? badRows([{ line: r.line, reason: reasonOf(err) }]) : err;
-      });
-      created++;
-      continue;
-    }
-    await sql`savepoint csv_row`.execute(db);
-    try {
-      await write(r);
-      await sql`release savepoint csv_row`.execute(db);
-      created++;
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      await sql`rollback to savepoint csv_row`.execute(db);
-      refused.push({ line: r.line, reason: reasonOf(err) });
-    }
-  }
+  const created = await writeItems(db, rows, write, {
+    skipBad: opts.skipBad,
+    reasonOf: (err) => (err instanceof ApiError ? reasonOf(err) : undefined),
+    refuseAll: (r, reason) => badRows([{ line: r.line, reason }]),
+    skipped: (r, reason) => refused.push({ line: r.line, reason }),
+  });
   refused.sort((a, b) => a.line - b.line);
   return created;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type ICAL from 'ical.js';
 import type { Database } from '../../db/index.ts';
 import { checkArgs } from '../../http/args.ts';
@@ -13,6 +13,7 @@ import { IcsImportError, ItemRefused, type ItemProblem } from './ics-error.ts';
 import { DEFAULT_ICS_LIMITS, readIcs, type IcsLimits } from './ics-file.ts';
 import { icalLinksRepository, linkKey } from './ical-links.repository.ts';
 import { CLEARED, recurrenceKey, veventItem, type VeventItem } from './vevent-item.ts';
+import { writeItems } from '../item-writes.ts';
 
 export interface IcsImportOptions {
   /** Check every VEVENT and report what would change; write nothing. */
@@ -188,31 +189,28 @@ export async function importIcs(
         else counts.updated++;
       }
     } else {
-      for (const p of planned) {
-        const write = () => writeGroup(s, deps, source, p, links, counts, repo, memo);
-        if (!opts.skipBad) {
-          await write().catch((err: unknown) => {
-            if (err instanceof ApiError) throw badEvents([{ uid: p.group.master.uid, reason: reasonOf(err) }]);
-            if (err instanceof ItemRefused) throw badEvents([{ uid: p.group.master.uid, reason: err.message }]);
-            throw err;
-          });
-          continue;
-        }
-        // One savepoint per series: a write refused late (a date out of range) undoes that series alone.
-        await sql`savepoint ics_item`.execute(db);
-        const before = { ...counts };
-        try {
-          await write();
-          await sql`release savepoint ics_item`.execute(db);
-        } catch (err) {
-          if (!(err instanceof ApiError) && !(err instanceof ItemRefused)) throw err;
-          await sql`rollback to savepoint ics_item`.execute(db);
-          Object.assign(counts, before);
-          // Venues and organizers the undone series created are gone again: forget every id learnt.
-          memo = linkedMemo(s.events);
-          problems.push({ uid: p.group.master.uid, reason: err instanceof ApiError ? reasonOf(err) : err.message });
-        }
-      }
+      // One savepoint per series with skipBad: a write refused late (a date out of range) undoes that series alone.
+      let before = { ...counts };
+      await writeItems(
+        db,
+        planned,
+        (p) => {
+          before = { ...counts };
+          return writeGroup(s, deps, source, p, links, counts, repo, memo);
+        },
+        {
+          skipBad: opts.skipBad,
+          reasonOf: (err) =>
+            err instanceof ApiError ? reasonOf(err) : err instanceof ItemRefused ? err.message : undefined,
+          refuseAll: (p, reason) => badEvents([{ uid: p.group.master.uid, reason }]),
+          skipped: (p, reason) => {
+            Object.assign(counts, before);
+            // Venues and organizers the undone series created are gone again: forget every id learnt.
+            memo = linkedMemo(s.events);
+            problems.push({ uid: p.group.master.uid, reason });
+          },
+        },
+      );
     }
     // Events imported from this source before and gone from it now. A gone override only loses its link (its
     // occurrence keeps its edits); trashing it would exclude the start from a series that still has it.
