@@ -3,11 +3,8 @@
  * answers checked against a brute-force streaming scan of the corpora's JSONL with the same word segmenter
  * (test/support/analyses-brute.ts); the HTTP route through a real worker and gateway.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRelease, openRelease, type OpenRelease } from '../src/release/index.ts';
+import { openRelease, type OpenRelease } from '../src/release/index.ts';
 import {
   collocations,
   ngrams,
@@ -24,39 +21,35 @@ import {
   type BruteArticle,
   type BruteNgramsOptions,
 } from './support/analyses-brute.ts';
+import { SHARED_VERSION as VERSION, sharedRelease } from './support/shared-release.ts';
 import { corpusFiles, startV2Processes, v2, type V2Processes } from './v2-support.ts';
 
-const VERSION = 'analyses-1';
-let root: string;
 let articles: BruteArticle[];
 const releases: Record<'sa' | 'compressed', OpenRelease | undefined> = { sa: undefined, compressed: undefined };
 let stack: V2Processes;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'analyses-'));
   const inputs = corpusFiles();
-  await Promise.all(
-    (['sa', 'compressed'] as const).map((kind) =>
-      buildRelease({ inputs, out: join(root, kind), indexVersion: VERSION, concurrency: 1, kind }),
-    ),
-  );
+  const built = {
+    sa: await sharedRelease({ inputs, kind: 'sa' }),
+    compressed: await sharedRelease({ inputs, kind: 'compressed' }),
+  };
   articles = [];
   for await (const a of scanJsonl(inputs)) articles.push(a);
   for (const kind of ['sa', 'compressed'] as const) {
-    releases[kind] = await openRelease(join(root, kind), {
+    releases[kind] = await openRelease(built[kind].dir, {
       mode: 'memory',
       expectedIndexVersion: VERSION,
       verify: 'sizes',
     });
   }
-  stack = await startV2Processes({ dir: join(root, 'sa'), version: VERSION, cleanup: async () => {} });
+  stack = await startV2Processes(built.sa);
 }, 600_000);
 
 afterAll(async () => {
   releases.sa?.close();
   releases.compressed?.close();
   await stack?.stop();
-  if (root !== undefined) await rm(root, { recursive: true, force: true });
 });
 
 /** The brute-force distribution over the articles `keep` selects. */

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTextHasher } from '../src/corpus/index.ts';
-import { buildRelease, openRelease, type OpenRelease, type ReleaseIndex } from '../src/release/index.ts';
+import { openRelease, type OpenRelease, type ReleaseIndex } from '../src/release/index.ts';
 import { BucketScan, bruteCount, corpusFiles, readJsonlGz, seededRandom } from './support/corpora.ts';
+import { sharedRelease } from './support/shared-release.ts';
 
 /** One reference shard: the articles of one crawl month in input order, each preceded by 0xFF, like the index. */
 interface RefShard {
@@ -14,7 +12,6 @@ interface RefShard {
 }
 
 const files = corpusFiles();
-let workDir: string;
 let release: OpenRelease;
 let index: ReleaseIndex;
 const ref = new Map<string, RefShard>();
@@ -24,9 +21,9 @@ let scan: BucketScan;
 const shardStarts: { id: string; start: number; end: number }[] = [];
 
 beforeAll(async () => {
-  workDir = mkdtempSync(join(tmpdir(), 'release-corpora-'));
-  await buildRelease({ inputs: files, out: join(workDir, 'release'), indexVersion: 'corpora-test-1', period: 'month' });
-  release = await openRelease(join(workDir, 'release'), { mode: 'memory', expectedIndexVersion: 'corpora-test-1' });
+  // Month shards are the builder's default: the release every real-corpora suite shares.
+  const built = await sharedRelease({ inputs: files });
+  release = await openRelease(built.dir, { mode: 'memory', expectedIndexVersion: built.version });
   index = release.indexes.get('news') as ReleaseIndex;
   const parts = new Map<string, Buffer[]>();
   for (const file of files) {
@@ -54,7 +51,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   release?.close();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
 /** ≥ 300 deterministic queries: drawn from every corpus (short and long), fixed words, cross-article and absent strings. */

@@ -13,11 +13,13 @@ import {
 import type { StoryTable } from '../src/stories/index.ts';
 import { corpusFiles, readJsonlGz } from './support/corpora.ts';
 import { tempDir } from './support/fixtures.ts';
+import { sharedRelease } from './support/shared-release.ts';
 import { bruteExactStories, storiesByPeriod } from './support/story-brute.ts';
 import { estimate, timeline } from '../src/search-v2/index.ts';
 
 const tmp = tempDir('release-stories-');
 let real: OpenRelease;
+let realDir: string;
 afterAll(() => {
   real?.close();
   tmp.cleanup();
@@ -46,8 +48,8 @@ const storiesOf = (index: ReleaseIndex): StoryTable => {
 
 describe('story clustering on the real corpora', () => {
   beforeAll(async () => {
-    await buildRelease({ inputs: corpusFiles(), out: join(tmp.dir, 'real'), indexVersion: 'stories-real-1' });
-    real = await openRelease(join(tmp.dir, 'real'), { mode: 'disk' });
+    realDir = (await sharedRelease({ inputs: corpusFiles() })).dir;
+    real = await openRelease(realDir, { mode: 'disk' });
   }, 180_000);
 
   it('puts exactly the articles of equal text in one exact story, as grouping the texts by brute force does', () => {
@@ -94,9 +96,7 @@ describe('story clustering on the real corpora', () => {
   }, 120_000);
 
   it('writes 8 bytes per article and lists the files with the clustering parameters in the metadata manifest', () => {
-    const manifest = JSON.parse(
-      readFileSync(join(tmp.dir, 'real', METADATA_MANIFEST_FILE), 'utf8'),
-    ) as MetadataManifest;
+    const manifest = JSON.parse(readFileSync(join(realDir, METADATA_MANIFEST_FILE), 'utf8')) as MetadataManifest;
     const stories = manifest.indexes[0]?.stories;
     expect(stories).toMatchObject({
       format_version: 1,

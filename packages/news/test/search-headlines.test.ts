@@ -11,15 +11,8 @@ import { bruteMatches, type BruteArticle } from '../src/search-v2/query/brute-fo
 import { parseQuery, search, type QueryNode } from '../src/search-v2/query/index.ts';
 import { readJsonlGz } from './support/corpora.ts';
 import { tempDir } from './support/fixtures.ts';
-import {
-  buildV2Release,
-  corpusFiles,
-  CORPORA,
-  startV2Processes,
-  v2,
-  type BuiltRelease,
-  type V2Processes,
-} from './v2-support.ts';
+import { corpusFiles, CORPORA, startV2Processes, v2, type BuiltRelease, type V2Processes } from './v2-support.ts';
+import { sharedRelease } from './support/shared-release.ts';
 
 const VERSION = 'headlines-1';
 const asArticle = (r: Record<string, unknown>): BruteArticle => ({
@@ -34,8 +27,8 @@ describe('title: over the real corpora (Reuters-21578, livedoor, 10kGNAD, fundus
   beforeAll(async () => {
     const inputs = corpusFiles();
     articles = inputs.flatMap((f) => readJsonlGz(f).map(asArticle));
-    built = await buildV2Release(VERSION, { inputs });
-    release = await openRelease(built.dir, { mode: 'memory', expectedIndexVersion: VERSION });
+    built = await sharedRelease({ inputs });
+    release = await openRelease(built.dir, { mode: 'memory', expectedIndexVersion: built.version });
   }, 300_000);
   afterAll(async () => {
     release.close();

@@ -20,7 +20,6 @@ import {
   bruteMatchCount,
   bruteOccurrences,
   bruteTotals,
-  buildV2Release,
   corpusFiles,
   scanRelease,
   startV2Processes,
@@ -29,15 +28,15 @@ import {
   type ScannedArticle,
   type V2Processes,
 } from './v2-support.ts';
+import { SHARED_VERSION as VERSION, sharedRelease } from './support/shared-release.ts';
 
-const VERSION = 'v2-research-1';
 let release: BuiltRelease;
 let stack: V2Processes;
 let articles: ScannedArticle[];
 let inProcess: OpenRelease;
 
 beforeAll(async () => {
-  release = await buildV2Release(VERSION, { inputs: corpusFiles() });
+  release = await sharedRelease({ inputs: corpusFiles() });
   [stack, articles, inProcess] = await Promise.all([
     startV2Processes(release),
     scanRelease(release),
