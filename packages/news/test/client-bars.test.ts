@@ -71,10 +71,15 @@ describe('search page bars', () => {
         expect(m.scrollWidth, `${state}: ${m.wide}`).toBe(m.clientWidth);
         if (!state.includes('timeline') && !state.includes('compared')) return;
         // The plot is drawn at its own width, so 11-unit labels stay ~11 CSS px on a phone instead of shrinking by half.
-        const heights = await page
-          .locator('[data-testid=chart] text.tick')
-          .evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
-        expect(Math.min(...heights), state).toBeGreaterThanOrEqual(10);
+        // Polled: the filtered timeline is drawn again when its exact counts arrive, and a label read while the old
+        // plot is being replaced measures 0.
+        const smallest = async () =>
+          Math.min(
+            ...(await page
+              .locator('[data-testid=chart] text.tick')
+              .evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height))),
+          );
+        await expect.poll(smallest, { message: state }).toBeGreaterThanOrEqual(10);
       });
     },
   );
