@@ -27,3 +27,18 @@ export function byShardOrder<T>(
   const pos = positionIn(order);
   return [...groups.entries()].sort((a, b) => pos(a[0]) - pos(b[0])).flatMap(([, g]) => g);
 }
+
+/** An article's place in a release: its shard and its index there, as answers across processes name it. */
+export interface ArticleAt {
+  readonly shard_id: string;
+  readonly doc_ix: number;
+}
+
+/** A Map/Set key of one article of the release. */
+export const articleKey = (a: ArticleAt): string => `${a.shard_id}/${a.doc_ix}`;
+
+/** Compares articles in release order, given each shard's position (`positionIn`). */
+export const inArticleOrder =
+  (pos: (shardId: string) => number) =>
+  (a: ArticleAt, b: ArticleAt): number =>
+    pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix;

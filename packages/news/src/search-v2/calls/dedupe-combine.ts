@@ -1,4 +1,5 @@
 import { decodeCursor, isAfter } from '../query/cursor.ts';
+import { articleKey as key, inArticleOrder } from '../shard-order.ts';
 import type { SearchArticle, SearchRequest, SearchResult, SpanningStory } from '../query/types.ts';
 
 /** What dedupe changes in a merged search answer: the story count, the stories after the cursor and the page. */
@@ -33,15 +34,15 @@ export function mergeSearchStories(
       if (held === undefined) byStory.set(s.story, [s]);
       else held.push(s);
     }
+  const order = inArticleOrder(pos);
   let stories = parts.reduce((n, p) => n + (p.stories ?? 0), 0);
   let following = parts.reduce((n, p) => n + p.following, 0);
   // Entries (shard/doc_ix) that are not their story's first, and the copies of those that are.
   const dropped = new Set<string>();
   const copies = new Map<string, number>();
-  const key = (a: { shard_id: string; doc_ix: number }) => `${a.shard_id}/${a.doc_ix}`;
   for (const held of byStory.values()) {
     if (held.length === 1) continue;
-    const first = held.reduce((a, b) => ((pos(b.shard_id) - pos(a.shard_id) || b.doc_ix - a.doc_ix) < 0 ? b : a));
+    const first = held.reduce((a, b) => (order(b, a) < 0 ? b : a));
     stories -= held.length - 1;
     following -= held.filter(after).length - (after(first) ? 1 : 0);
     for (const s of held) if (s !== first) dropped.add(key(s));
@@ -54,6 +55,6 @@ export function mergeSearchStories(
     .flatMap((p) => p.page)
     .filter((a) => !dropped.has(key(a)))
     .map((a) => (copies.has(key(a)) ? { ...a, copies: copies.get(key(a)) } : a))
-    .sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix);
+    .sort(order);
   return { stories, following, page };
 }

@@ -22,6 +22,7 @@ import { FacetCounter } from '../facets.ts';
 import type { FacetField } from '../types.ts';
 import { byYears, defineV2Call, REFUSALS, type CombineContext } from './define.ts';
 import { mergeSearchStories } from './dedupe-combine.ts';
+import { inArticleOrder, positionIn } from '../shard-order.ts';
 import { FacetValue } from './estimate.ts';
 
 const count = Type.Integer({ minimum: 0 });
@@ -190,8 +191,7 @@ export const SearchAnswer = Type.Object(
  * add with their intervals' half-widths in quadrature (`sumIntervals`).
  */
 export function combineSearch(parts: readonly SearchResult[], ctx: CombineContext, body: SearchBody): SearchResult {
-  const at = new Map(ctx.order.map((id, i) => [id, i]));
-  const pos = (id: string) => at.get(id) ?? Number.MAX_SAFE_INTEGER;
+  const pos = positionIn(ctx.order);
   const stories = mergeSearchStories(parts, body, pos);
   const first = parts[0];
   const periods = new Map<string, { period: string; year: string; parts: SearchPeriod[]; shard_ids: string[] }>();
@@ -217,10 +217,10 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
   }
   for (const m of periods.values()) m.shard_ids.sort((a, b) => pos(a) - pos(b));
   const following = stories?.following ?? parts.reduce((n, p) => n + p.following, 0);
-  const page = (
-    stories?.page ??
-    parts.flatMap((p) => p.page).sort((a, b) => pos(a.shard_id) - pos(b.shard_id) || a.doc_ix - b.doc_ix)
-  ).slice(0, body.page_size ?? QUERY_LIMITS.pageDefault);
+  const page = (stories?.page ?? parts.flatMap((p) => p.page).sort(inArticleOrder(pos))).slice(
+    0,
+    body.page_size ?? QUERY_LIMITS.pageDefault,
+  );
   const sampled = parts.flatMap((p) => (p.sample === null ? [] : [p.sample]));
   // An estimate's interval sums (value, low, high) of independent parts; an exact sum keeps its zero width.
   const sum = (xs: readonly { articles: number; interval: { low: number; high: number } }[]) =>

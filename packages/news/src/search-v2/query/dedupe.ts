@@ -3,6 +3,7 @@ import type { StoryMode, StoryTable } from '../../stories/index.ts';
 import { V2Error } from '../errors.ts';
 import { coveredSpans, storiesOf, type Dedupe } from '../stories/index.ts';
 import type { ArticleMatch } from './evaluate.ts';
+import { articleKey, type ArticleAt } from '../shard-order.ts';
 import type { SearchArticle, SpanningStory } from './types.ts';
 
 /**
@@ -21,7 +22,7 @@ export class StoryDedupe {
   private readonly copies = new Map<number, number>();
   private readonly storyOfListed = new Map<string, number>();
   /** Each story's first match here (shards are counted in release order). */
-  private readonly firstAt = new Map<number, { shard_id: string; doc_ix: number }>();
+  private readonly firstAt = new Map<number, ArticleAt>();
 
   constructor(
     private readonly table: StoryTable,
@@ -44,7 +45,7 @@ export class StoryDedupe {
       if (seen === undefined) this.firstAt.set(story, { shard_id: shard.shardId, doc_ix: docIx });
       if (seen === undefined && listable(m)) {
         first.push(m);
-        this.storyOfListed.set(`${shard.shardId}/${docIx}`, story);
+        this.storyOfListed.set(articleKey({ shard_id: shard.shardId, doc_ix: docIx }), story);
       }
     }
     return first;
@@ -90,21 +91,15 @@ export class StoryDedupe {
    * stories in `spanning`, as many as it takes to hold `size` that do not. The gateway drops a spanning story's entry
    * when another worker holds an earlier match of it, so this keeps its merged page whole.
    */
-  pageOf<T>(
-    after: readonly T[],
-    size: number,
-    at: (t: T) => { shard_id: string; doc_ix: number },
-    spanning: readonly SpanningStory[],
-  ): T[] {
+  pageOf<T>(after: readonly T[], size: number, at: (t: T) => ArticleAt, spanning: readonly SpanningStory[]): T[] {
     if (spanning.length === 0) return after.slice(0, size);
-    const shared = new Set(spanning.map((s) => `${s.shard_id}/${s.doc_ix}`));
+    const shared = new Set(spanning.map(articleKey));
     const page: T[] = [];
     let own = 0;
     for (const t of after) {
       if (own === size) break;
       page.push(t);
-      const { shard_id, doc_ix } = at(t);
-      if (!shared.has(`${shard_id}/${doc_ix}`)) own++;
+      if (!shared.has(articleKey(at(t)))) own++;
     }
     return page;
   }
@@ -113,7 +108,7 @@ export class StoryDedupe {
   withCopies(page: readonly SearchArticle[]): SearchArticle[] {
     return page.map((a) => ({
       ...a,
-      copies: this.copies.get(this.storyOfListed.get(`${a.shard_id}/${a.doc_ix}`) ?? -1) ?? 1,
+      copies: this.copies.get(this.storyOfListed.get(articleKey(a)) ?? -1) ?? 1,
     }));
   }
 }
