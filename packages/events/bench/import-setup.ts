@@ -7,6 +7,7 @@ import { parseConfig } from '../src/config/index.ts';
 import { openStore } from '../src/db/index.ts';
 import { createSite } from '../src/post/index.ts';
 import { toCaller, userService } from '../src/user/index.ts';
+import type { CsvImportDeps } from '../src/import/index.ts';
 import { benchStore } from './bench-store.ts';
 
 export const benchStores = (): Array<'sqlite' | 'postgres'> =>
@@ -22,13 +23,7 @@ export async function withImportStore<T>(
   kind: 'sqlite' | 'postgres',
   name: string,
   now: number,
-  body: (deps: {
-    db: Awaited<ReturnType<typeof openStore>>['db'];
-    site: ReturnType<typeof createSite>;
-    config: ReturnType<typeof parseConfig>;
-    caller: ReturnType<typeof toCaller>;
-    now: number;
-  }) => Promise<T>,
+  body: (deps: CsvImportDeps) => Promise<T>,
 ): Promise<T> {
   const db = await benchStore(kind, name);
   const store = await openStore(db.url);

@@ -1,6 +1,12 @@
 // Data in and out of a store: CSV import (csv/), iCalendar import (ics/) and subscriptions (subscription/). Built on the domain services, never on HTTP internals beyond the
 // route definitions: the same rules as the REST writes, reached through `composeServices`.
-export { importCsv, defaultCsvImportOptions, type CsvImportOptions, type CsvImportReport } from './csv/csv-import.ts';
+export {
+  importCsv,
+  defaultCsvImportOptions,
+  type CsvImportDeps,
+  type CsvImportOptions,
+  type CsvImportReport,
+} from './csv/csv-import.ts';
 export { CsvImportError, type RowProblem } from './csv/import-error.ts';
 export { CSV_IMPORT_TYPES, type CsvImportType } from './csv/columns.ts';
 export { DEFAULT_CSV_LIMITS } from './csv/csv-file.ts';
