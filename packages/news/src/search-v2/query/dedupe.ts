@@ -1,7 +1,7 @@
 import type { ReleaseIndex, ShardHandle } from '../../release/types.ts';
 import type { StoryMode, StoryTable } from '../../stories/index.ts';
 import { V2Error } from '../errors.ts';
-import { coveredSpans, storiesOf, type Dedupe } from '../stories/index.ts';
+import { coveredSpans, leavesCovered, storiesOf, type Dedupe } from '../stories/index.ts';
 import type { ArticleMatch } from './evaluate.ts';
 import { articleKey, type ArticleAt } from '../shard-order.ts';
 import type { SearchArticle, SpanningStory } from './types.ts';
@@ -66,14 +66,12 @@ export class StoryDedupe {
     years: { year_min?: number | null; year_max?: number | null },
     shards: readonly ShardHandle[],
   ): SpanningStory[] {
+    const stories = { table: this.table, mode: this.mode };
     const selection = this.table.spanOfYears(years.year_min ?? null, years.year_max ?? null);
-    const covered = coveredSpans({ table: this.table, mode: this.mode }, shards);
+    const covered = coveredSpans(stories, shards);
     const out: SpanningStory[] = [];
     for (const [story, at] of this.firstAt) {
-      if (story < 0) continue;
-      const from = Math.max(story, selection.from);
-      const to = Math.min(this.table.lastOf(story, this.mode) + 1, selection.to);
-      if (covered.some((c) => c.from <= from && to <= c.to)) continue;
+      if (story < 0 || !leavesCovered(stories, story, selection, covered)) continue;
       if (out.length === SPANNING_STORIES_MAX) {
         throw new V2Error(
           'query_too_expensive',

@@ -43,11 +43,8 @@ export class StoryFirsts {
    */
   spanning(selection: ReleaseSpan, covered: readonly ReleaseSpan[]): Map<string, number[]> {
     const out = new Map<string, number[]>();
-    const { table, mode } = this.stories;
     for (const [story, { period }] of this.first) {
-      const from = Math.max(story, selection.from);
-      const to = Math.min(table.lastOf(story, mode) + 1, selection.to);
-      if (covered.some((c) => c.from <= from && to <= c.to)) continue;
+      if (!leavesCovered(this.stories, story, selection, covered)) continue;
       let ids = out.get(period);
       if (ids === undefined) out.set(period, (ids = []));
       ids.push(story);
@@ -55,6 +52,21 @@ export class StoryFirsts {
     for (const ids of out.values()) ids.sort((a, b) => a - b);
     return out;
   }
+}
+
+/**
+ * Whether `story`'s articles, first to last and clipped to `selection`, leave the `covered` runs: shards of the
+ * selection that an answer does not hold may then hold some of them, so a gateway must merge the story across workers.
+ */
+export function leavesCovered(
+  stories: Stories,
+  story: number,
+  selection: ReleaseSpan,
+  covered: readonly ReleaseSpan[],
+): boolean {
+  const from = Math.max(story, selection.from);
+  const to = Math.min(stories.table.lastOf(story, stories.mode) + 1, selection.to);
+  return !covered.some((c) => c.from <= from && to <= c.to);
 }
 
 /** The release numbers of `shards` (chronological) as runs of consecutive articles. */

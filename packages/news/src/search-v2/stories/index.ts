@@ -1,5 +1,5 @@
 export { storiesOf, type Dedupe, type Stories } from './story-mode.ts';
-export { StoryFirsts, coveredSpans } from './first-matches.ts';
+export { StoryFirsts, coveredSpans, leavesCovered } from './first-matches.ts';
 export {
   mergeTimelineStories,
   timelineStories,
