@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/index.ts';
-import { isDatabaseUnavailable, type Store } from './db/index.ts';
+import { type Store } from './db/index.ts';
 import { createHttpApp } from './http/app.ts';
 import { compileRoutes, type CompiledRoute } from './http/route.ts';
 import { createSite, linkedRoutes, NAMESPACE, WriteGeneration } from './post/index.ts';
@@ -92,7 +92,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     consistency: store.changes,
     cacheTtlMs: config.cacheTtlMs,
     validatorTtlMs: config.validatorTtlMs,
-    isUnavailable: isDatabaseUnavailable,
+    isUnavailable: store.isUnavailable,
     files: { path: UPLOADS_PATH, handler: serveUploads(config.uploadsDir) },
     pages: feeds,
   });

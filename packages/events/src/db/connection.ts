@@ -35,6 +35,7 @@ import { userUrlMigration } from './migrations/014-user-url.ts';
 import { slugHintsMigration } from './migrations/015-slug-hints.ts';
 import { icalImportMigration } from './migrations/016-ical-import.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
+import { ConnectionLosses, isDatabaseUnavailable } from './unavailable.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -60,6 +61,8 @@ export interface Store {
   readonly kind: DbKind;
   /** Changes when another connection or process committed a write (for caches). */
   readonly changes: ChangeSignal;
+  /** True when `err` means the store is unreachable or restarting (503 with Retry-After, not 500). */
+  isUnavailable(err: unknown): boolean;
   close(): Promise<void>;
 }
 
@@ -117,6 +120,7 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
   let sqliteHandle: SQLite.Database | undefined;
   let readHandle: SQLite.Database | undefined;
   let dialect: Dialect;
+  let isUnavailable = isDatabaseUnavailable;
   const sync = opts.sqliteSync ?? 'NORMAL';
   const log = slowQueryLog(opts.slowQueryMs ?? 0);
   if (url.startsWith('sqlite:')) {
@@ -141,19 +145,25 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
     kind = 'postgres';
     // A server that accepts TCP but never answers would otherwise hold requests forever; 5 s then 503.
     const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+    const losses = new ConnectionLosses();
+    isUnavailable = (err) => losses.explains(err);
     // node-postgres emits 'error' on a client whose server went away (57P01 on restart, a reset socket); without a
     // listener that event kills the process. The pool listens only on idle clients, so every client gets one for
     // the time it is checked out: its running query rejects (503 to the caller) and the pool drops the broken
     // client on release, connecting afresh (prepared statements are re-prepared per connection, pg-prepared.ts).
     pool.on('error', () => {
-      /* idle client lost: the pool removes it by itself */
+      // An idle client lost: the pool removes it by itself.
+      losses.lost();
     });
     pool.on('connect', (client) => {
       client.on('error', () => {
-        /* see above: the query in progress reports it */
+        // See above: the query in progress reports it.
+        losses.lost();
       });
     });
-    prepared = preparingPool(pool);
+    prepared = preparingPool(pool, (err) => {
+      if (isDatabaseUnavailable(err)) losses.lost();
+    });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared }), log });
   }
   const migrator = new Migrator({ db, provider: new StaticProvider(kind) });
@@ -186,6 +196,7 @@ export async function openStore(url: string, opts: StoreOptions = {}): Promise<S
     db,
     kind,
     changes,
+    isUnavailable,
     close: async () => {
       await changes.close();
       await db.destroy();

@@ -13,32 +13,41 @@ export interface PreparingPool extends PostgresPool {
   enabled: boolean;
 }
 
-/** Wraps a pg pool so data queries become named (prepared) statements, at most 300 per connection. */
-export function preparingPool(pool: pg.Pool): PreparingPool {
+/**
+ * Wraps a pg pool so data queries become named (prepared) statements, at most 300 per connection. `onFailure` sees
+ * every error of a connect or a query (the pool's and the clients' `error` events miss a connection lost mid-query).
+ */
+export function preparingPool(pool: pg.Pool, onFailure: (err: unknown) => void = () => {}): PreparingPool {
+  const watched = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((err: unknown) => {
+      onFailure(err);
+      throw err;
+    });
   const names = new Map<string, string>();
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const state: PreparingPool = {
     enabled: false,
     end: () => pool.end(),
     async connect(): Promise<PostgresPoolClient> {
-      const client = await pool.connect();
+      const client = await watched(pool.connect());
       let wrapper = wrappers.get(client);
       if (wrapper === undefined) {
         const prepared = new Set<string>();
         wrapper = {
           query: ((text: unknown, parameters?: ReadonlyArray<unknown>) => {
+            // A cursor (streamed query) is returned as it is: its errors come through its own reads.
             if (typeof text !== 'string') return client.query(text as never);
             if (
               !state.enabled ||
               !DML.test(text) ||
               (prepared.size >= MAX_NAMED_PER_CONNECTION && !prepared.has(text))
             ) {
-              return client.query(text, parameters as unknown[]);
+              return watched(client.query(text, parameters as unknown[]));
             }
             let name = names.get(text);
             if (name === undefined) names.set(text, (name = `k${names.size}`));
             prepared.add(text);
-            return client.query({ name, text, values: parameters as unknown[] });
+            return watched(client.query({ name, text, values: parameters as unknown[] }));
           }) as unknown as PostgresPoolClient['query'],
           release: () => client.release(),
         };

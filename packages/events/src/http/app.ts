@@ -189,7 +189,10 @@ export function createHttpApp(opts: HttpOptions): FastifyInstance {
     if (err instanceof ApiError)
       return send(reply, req, { status: err.status, body: err.toBody(), headers: { ...err.headers } }, { loggedIn });
     if (opts.isUnavailable?.(err)) {
-      req.log.warn({ err: (err as Error).message, url: req.url, method: req.method }, 'database unavailable');
+      // The code and message name the failure, so an error answered as an outage only because a connection was just
+      // lost (db/unavailable.ts, ConnectionLosses) still shows what it was.
+      const { code, message } = err as { code?: unknown; message?: unknown };
+      req.log.warn({ err: message, code, url: req.url, method: req.method }, 'database unavailable');
       const e = dbUnavailable();
       return send(reply, req, { status: e.status, body: e.toBody(), headers: { ...e.headers } }, { loggedIn });
     }
