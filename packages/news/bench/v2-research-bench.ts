@@ -113,6 +113,15 @@ export async function researchRows(ctx: ResearchContext): Promise<string[][]> {
     200,
   );
   rows.push(['timeline (per crawl month, 4 queries rotated)', ...tl.cells, '']);
+  // The share of articles, which the timeline counts only when asked (`share: true`): its extra cost.
+  const share = await both(
+    ctx,
+    '/api/v2/timeline',
+    'v2_timeline',
+    ['the', 'Bundesregierung', '東京', 'oil prices'].flatMap((q) => est(q, { share: true })),
+    100,
+  );
+  rows.push(['… with the share of articles (`share: true`)', ...share.cells, '']);
   return rows;
 }
 

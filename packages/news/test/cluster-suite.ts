@@ -286,6 +286,7 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
         year_min: 2016,
         year_max: 2025,
         whole_word: true,
+        share: true,
       });
       await same('/api/v2/info');
       const refs = [

@@ -230,7 +230,7 @@ describe("POST /api/v2/keyness of a query's articles against the rest", () => {
 
 describe('POST /api/v2/timeline per million words', () => {
   it('gives every period its word tokens and the share of its articles with a match, as a brute-force scan counts them', async () => {
-    const res = await v2(stack.url, 'timeline', { index: 'news', query: 'oil' });
+    const res = await v2(stack.url, 'timeline', { index: 'news', query: 'oil', share: true });
     expect(res.status).toBe(200);
     const periods = (
       res.body as {

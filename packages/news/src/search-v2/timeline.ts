@@ -24,7 +24,8 @@ export { crawlPeriodOf };
  * v2 timeline: per crawl period of the selected years, the query's occurrences, the articles in the period and
  * their text bytes (separators excluded), so a client can plot occurrences per million bytes or per 1,000
  * articles instead of raw counts that mostly show how big each crawl month is. Periods without a match are
- * listed too (a zero is data). Parts of one period are summed.
+ * listed too (a zero is data). Parts of one period are summed. The articles holding a match (the share of
+ * articles) are counted only when the request asks (`share`): they cost several times the counts.
  *
  * @example (await timeline(release, { index: 'news', query: 'oil prices' })).periods[0] // { period: '1987-03', occurrences: 12, … }
  */
@@ -55,7 +56,9 @@ export async function timeline(
           text_bytes: textBytes - docCount,
           shard_ids: [shard.shardId],
           ...perWords(n, shard.wordCounts?.tokens ?? null),
-          ...share(await articlesWithMatch(shard, matcher, shareOptions, work), docCount),
+          ...(request.share === true
+            ? share(await articlesWithMatch(shard, matcher, shareOptions, work), docCount)
+            : {}),
         },
       ],
     });

@@ -99,6 +99,16 @@ describe('API client', () => {
     expect(invalid.message).toBe('query: String should have at least 1 character');
   });
 
+  it('asks the timeline for the share of articles only when told to', async () => {
+    const api = new ApiClient(base);
+    const search = { query: 'x', index: 'news', yearMin: null, yearMax: null };
+    bodies.length = 0;
+    await api.timeline(search);
+    await api.timeline(search, { share: false });
+    await api.timeline(search, { share: true });
+    expect(bodies.map((b) => (b as Record<string, unknown>)['share'])).toEqual([undefined, undefined, true]);
+  });
+
   it('reports an unreachable service as a network error', async () => {
     const err = (await new ApiClient('http://127.0.0.1:9').info().catch((e: unknown) => e)) as ApiError;
     expect([err.status, err.code]).toEqual([0, 'network']);

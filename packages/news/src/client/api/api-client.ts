@@ -138,14 +138,18 @@ export class ApiClient {
     return this.call<InfoResponse>('GET', `/api/v2/info${q}`);
   }
 
-  /** Occurrences, articles and text bytes per crawl period, for normalised charts. */
-  timeline(p: SearchParams): Promise<TimelineResponse> {
+  /**
+   * Occurrences, articles and text bytes per crawl period, for normalised charts; with `share`, also the articles
+   * holding a match (several times the cost, so asked for only when the chart shows the share of articles).
+   */
+  timeline(p: SearchParams, opts: { share?: boolean } = {}): Promise<TimelineResponse> {
     return this.call<TimelineResponse>('POST', '/api/v2/timeline', {
       query: p.query,
       index: p.index,
       year_min: p.yearMin,
       year_max: p.yearMax,
       ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+      ...(opts.share === true ? { share: true } : {}),
     });
   }
 

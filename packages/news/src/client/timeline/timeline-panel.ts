@@ -85,6 +85,7 @@ export class TimelinePanel {
             this.measure = m;
             this.render();
             this.saveView();
+            if (this.needsShare()) void this.loadShares();
           },
         }),
         ' ',
@@ -150,7 +151,10 @@ export class TimelinePanel {
   /** Loads the search's own phrase; errors go to `onError` (the page's alert) since the chart is the search's. */
   async load(onError: (e: unknown) => void): Promise<void> {
     try {
-      const [t, est] = await Promise.all([this.ctx.api.timeline(this.ctx.search), this.ctx.filteredEstimate]);
+      const [t, est] = await Promise.all([
+        this.ctx.api.timeline(this.ctx.search, { share: this.wantsShare() }),
+        this.ctx.filteredEstimate,
+      ]);
       this.series.splice(0, this.series.length, seriesOf(this.ctx.search.query, t, est));
       this.render();
       for (const phrase of parseTimelineView(location.search).compare) await this.addPhrase(phrase);
@@ -175,7 +179,7 @@ export class TimelinePanel {
     try {
       const search = { ...this.ctx.search, query: phrase };
       const [t, est] = await Promise.all([
-        this.ctx.api.timeline(search),
+        this.ctx.api.timeline(search, { share: this.wantsShare() }),
         this.ctx.filteredEstimate === null ? null : this.ctx.api.estimate(search),
       ]);
       if (t.index_version !== this.ctx.release || (est !== null && est.index_version !== this.ctx.release))
@@ -188,6 +192,45 @@ export class TimelinePanel {
     } catch (e) {
       refuse(`${quotedQuery(phrase)} could not be added: ${(e as Error).message}`);
     }
+  }
+
+  /**
+   * The chart shows the share of articles, which the server counts only when asked (it costs several times the
+   * counts); with metadata filters there is no share to show (it counts all articles, timeline-data.ts).
+   */
+  private wantsShare(): boolean {
+    return this.measure === 'share_of_articles' && this.ctx.filteredEstimate === null;
+  }
+
+  /** Some phrase was loaded without its share of articles while the chart now shows it. */
+  private needsShare(): boolean {
+    return this.wantsShare() && this.series.some((s) => s.periods.some((p) => p.articles_with_match === undefined));
+  }
+
+  /** Loads the share of articles of every phrase in the chart (when the measure is switched to it), then redraws. */
+  private async loadShares(): Promise<void> {
+    this.problem.hidden = true;
+    replaceChildren(this.body, h('p', { class: 'muted' }, 'Counting the articles with a match…'));
+    try {
+      const phrases = this.series.map((s) => s.phrase);
+      const answers = await Promise.all(
+        phrases.map((query) => this.ctx.api.timeline({ ...this.ctx.search, query }, { share: true })),
+      );
+      if (answers.some((t) => t.index_version !== this.ctx.release)) {
+        this.problem.textContent = 'The corpus was updated since this search; rerun the search to see the share.';
+        this.problem.hidden = false;
+      } else {
+        // By phrase: one may have been removed (or added, with its share) while these were counted.
+        answers.forEach((t, i) => {
+          const at = this.series.findIndex((s) => s.phrase === phrases[i]);
+          if (at !== -1) this.series[at] = { ...this.series[at]!, periods: t.periods };
+        });
+      }
+    } catch (e) {
+      this.problem.textContent = `The share of articles could not be counted: ${(e as Error).message}`;
+      this.problem.hidden = false;
+    }
+    this.render();
   }
 
   private remove(phrase: string): void {

@@ -4,7 +4,18 @@ import { closed, dedupe, indexVersion, nullable, query, selection } from '../sch
 import { byYears, defineV2Call, REFUSALS } from './define.ts';
 
 export const TimelineRequest = Type.Object(
-  { ...selection, query: query(1), ...dedupe },
+  {
+    ...selection,
+    query: query(1),
+    ...dedupe,
+    share: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Also count the articles holding a match per period (articles_with_match, share_of_articles, their intervals and share_exact). Off by default: it locates up to 20,000 occurrences or reads a 400-article sample per shard, several times the cost of the counts.',
+      }),
+    ),
+  },
   {
     title: 'TimelineRequest',
     description: "Occurrences per crawl period with the period's articles and text bytes, for normalised charts.",
@@ -31,7 +42,7 @@ export const TimelinePeriod = Type.Object(
       nullable(
         Type.Integer({
           description:
-            'Articles of the period holding an occurrence that counts: exact when every part of the period has at most 20,000 candidate occurrences (each located), else estimated from a seeded sample of 400 articles per part (share_exact false); null only in answers of older workers.',
+            'With share: articles of the period holding an occurrence that counts: exact when every part of the period has at most 20,000 candidate occurrences (each located), else estimated from a seeded sample of 400 articles per part (share_exact false); null only in answers of older workers.',
         }),
       ),
     ),

@@ -11,13 +11,32 @@ describe('timeline share_of_articles', () => {
       { shard: '2020-01', text: 'boiler' },
       { shard: '2020-02', text: 'oil' },
     ]);
-    const loose = await timeline(release, { index: 'news', query: 'oil' });
+    const loose = await timeline(release, { index: 'news', query: 'oil', share: true });
     expect(loose.periods.map((p) => [p.period, p.articles_with_match, p.share_of_articles])).toEqual([
       ['2020-01', 2, 2 / 3],
       ['2020-02', 1, 1],
     ]);
-    const whole = await timeline(release, { index: 'news', query: 'oil', whole_word: true });
+    const whole = await timeline(release, { index: 'news', query: 'oil', whole_word: true, share: true });
     expect(whole.periods[0]).toMatchObject({ occurrences: 3, articles_with_match: 1, share_of_articles: 1 / 3 });
+  });
+
+  it('is counted only when asked for: without `share` the periods carry the counts alone', async () => {
+    const release = await buildMemoryRelease([
+      { shard: '2020-01', text: 'oil oil' },
+      { shard: '2020-01', text: 'calm' },
+    ]);
+    for (const share of [undefined, false]) {
+      const t = await timeline(release, { index: 'news', query: 'oil', share });
+      expect(t.periods[0]).toMatchObject({ occurrences: 2, articles: 2 });
+      for (const key of [
+        'articles_with_match',
+        'share_of_articles',
+        'articles_with_match_interval',
+        'share_of_articles_interval',
+        'share_exact',
+      ])
+        expect(t.periods[0], key).not.toHaveProperty(key);
+    }
   });
 
   it(`is exact up to ${SHARE_EXACT_OCCURRENCES} occurrences in a shard and estimated from a sample of articles beyond`, async () => {
@@ -27,7 +46,7 @@ describe('timeline share_of_articles', () => {
       { shard: '2020-02', text: 'x '.repeat(SHARE_EXACT_OCCURRENCES + 1) },
       { shard: '2020-02', text: 'none' },
     ]);
-    const t = await timeline(release, { index: 'news', query: 'x' });
+    const t = await timeline(release, { index: 'news', query: 'x', share: true });
     expect(t.periods.map((p) => [p.occurrences, p.articles_with_match, p.share_of_articles, p.share_exact])).toEqual([
       [SHARE_EXACT_OCCURRENCES, 1, 0.5, true],
       // Both articles of the shard are read (fewer than the sample size): exact again.
@@ -47,7 +66,7 @@ describe('timeline share_of_articles', () => {
     const truth = 110;
     let covered = 0;
     for (let seed = 1; seed <= 100; seed++) {
-      const t = await timeline(release, { index: 'news', query: 'oil', whole_word: true }, undefined, {
+      const t = await timeline(release, { index: 'news', query: 'oil', whole_word: true, share: true }, undefined, {
         exactOccurrences: 10,
         sampleArticles: 30,
         seed,
