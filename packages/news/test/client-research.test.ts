@@ -230,6 +230,30 @@ describe('timeline in the URL', () => {
   });
 });
 
+/**
+ * Whether concordance contexts are in the order the client sorts by (words nearest the match first), decided by the
+ * browser's own word segmenter and collation (ICU differs between Node and Chromium).
+ */
+function inBrowserOrder(page: Page, contexts: readonly string[], side: 'left' | 'right'): Promise<boolean> {
+  return page.evaluate(
+    ([texts, s]) => {
+      const seg = new Intl.Segmenter(undefined, { granularity: 'word' });
+      const coll = new Intl.Collator(undefined, { sensitivity: 'base' });
+      const words = (t: string) => [...seg.segment(t)].filter((x) => x.isWordLike).map((x) => x.segment);
+      const keys = texts.map((t) => (s === 'left' ? words(t).reverse() : words(t)));
+      const cmp = (a: string[], b: string[]) => {
+        for (let i = 0; i < Math.min(a.length, b.length); i++) {
+          const c = coll.compare(a[i]!, b[i]!);
+          if (c !== 0) return c;
+        }
+        return a.length - b.length;
+      };
+      return keys.every((k, i) => i === 0 || cmp(keys[i - 1]!, k) <= 0);
+    },
+    [contexts, side] as const,
+  );
+}
+
 describe('concordance', () => {
   const openTab = async (page: Page) => {
     await page.locator('#examined-summary', { hasText: 'Examined' }).waitFor();
@@ -294,24 +318,12 @@ describe('concordance', () => {
     await openTab(page);
     const before = await lines(page);
     const key = (l: { left: string; match: string; right: string }) => JSON.stringify(l);
-    /** The browser's own word segmenter and collation decide the order (ICU differs between Node and Chromium). */
-    const inOrder = (side: 'left' | 'right') =>
-      page.locator('.kwic-table tbody').evaluate((tbody, s) => {
-        const seg = new Intl.Segmenter(undefined, { granularity: 'word' });
-        const coll = new Intl.Collator(undefined, { sensitivity: 'base' });
-        const words = (t: string) => [...seg.segment(t)].filter((x) => x.isWordLike).map((x) => x.segment);
-        const keys = [...tbody.querySelectorAll(`.kwic-${s === 'left' ? 'before' : 'after'} span`)].map((e) =>
-          s === 'left' ? words(e.textContent ?? '').reverse() : words(e.textContent ?? ''),
-        );
-        const cmp = (a: string[], b: string[]) => {
-          for (let i = 0; i < Math.min(a.length, b.length); i++) {
-            const c = coll.compare(a[i]!, b[i]!);
-            if (c !== 0) return c;
-          }
-          return a.length - b.length;
-        };
-        return keys.every((k, i) => i === 0 || cmp(keys[i - 1]!, k) <= 0);
-      }, side);
+    const inOrder = async (side: 'left' | 'right') =>
+      inBrowserOrder(
+        page,
+        await page.locator(`.kwic-table tbody .kwic-${side === 'left' ? 'before' : 'after'} span`).allTextContents(),
+        side,
+      );
     await page.getByLabel('Sort this page by').selectOption('left');
     const byLeft = await lines(page);
     expect(byLeft.map(key).sort()).toEqual(before.map(key).sort());
@@ -348,6 +360,59 @@ describe('concordance', () => {
       metadata_filters_applied: false,
     });
     expect(json.lines.map((l) => ({ left: l.left, match: l.match, right: l.right }))).toEqual(byRight);
+    await page.close();
+  });
+
+  it('loads all lines, sorts, pages and exports them as one list, and keeps that mode in the URL', async () => {
+    const found = await api<{ total_occurrences: number; shard_ids: string[]; segment_by_shard: [number, number][] }>(
+      '/api/v2/find',
+      { index: 'news', query: 'die' },
+    );
+    const n = found.total_occurrences;
+    expect(n).toBeGreaterThan(2000);
+    const total = n.toLocaleString('en');
+    const page = await open('?q=die');
+    await openTab(page);
+    await page.getByRole('button', { name: `All ${total} lines` }).click();
+    await page
+      .locator('.kwic-status', { hasText: `Lines 1–1,000 of all ${total} occurrences, corpus order.` })
+      .waitFor();
+    expect(await lines(page)).toHaveLength(1000);
+    expect(new URL(page.url()).searchParams.get('kwic_all')).toBe('1');
+
+    await page.getByLabel('Sort all lines by').selectOption('right');
+    await page.locator('.kwic-status', { hasText: 'words right of the match' }).waitFor();
+    const csv = await download(page, () => page.getByRole('button', { name: 'Concordance (CSV)' }).click());
+    expect(csv.name).toBe('news-concordance-all-die.csv');
+    const [header, ...rows] = parseCsv(csv.text);
+    const col = (name: string) => header!.indexOf(name);
+    // Every occurrence of the search once: the find answer's ranks, shard by shard.
+    const want = found.segment_by_shard.flatMap(([a, b], i) =>
+      Array.from({ length: b - a }, (_, k) => `${found.shard_ids[i]}:${a + k}`),
+    );
+    // A crawl month is written with a leading tab so spreadsheets keep it as text.
+    expect(rows.map((r) => `${r[col('shard_id')]!.replace(/^\t/, '')}:${r[col('rank')]}`).sort()).toEqual(want.sort());
+    expect(new Set(rows.map((r) => r[col('export_scope')]))).toEqual(new Set(['concordance_all']));
+    // Sorted as one list by the browser's own segmenter and collation (ICU differs between Node and Chromium).
+    const rights = rows.map((r) => r[col('right_context')]!.replace(/^\t/, ''));
+    const sortedInBrowser = await inBrowserOrder(page, rights, 'right');
+    expect(sortedInBrowser).toBe(true);
+    // The page shows the first 1,000 of that list, the next page the next 1,000.
+    expect((await lines(page)).map((l) => l.right)).toEqual(rights.slice(0, 1000));
+    await page.getByRole('button', { name: 'Next 1,000' }).click();
+    await page.locator('.kwic-status', { hasText: `Lines 1,001–2,000 of all ${total}` }).waitFor();
+    expect((await lines(page)).map((l) => l.right)).toEqual(rights.slice(1000, 2000));
+
+    // A link to this view loads all lines again, sorted, at that page.
+    const linked = await open(new URL(page.url()).search);
+    await linked.getByRole('tab', { name: 'Concordance' }).waitFor();
+    await linked.locator('.kwic-status', { hasText: `Lines 1,001–2,000 of all ${total} occurrences` }).waitFor();
+    expect((await lines(linked)).map((l) => l.right)).toEqual(rights.slice(1000, 2000));
+    await linked.close();
+
+    await page.getByRole('button', { name: 'One page at a time' }).click();
+    await page.locator('.kwic-status', { hasText: 'Occurrences 1–1,000' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('kwic_all')).toBeNull();
     await page.close();
   });
 

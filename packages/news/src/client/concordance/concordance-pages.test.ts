@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { concordancePage, concordanceSize } from './concordance-pages.ts';
+import { concordancePage, concordanceSize, wholeConcordancePages } from './concordance-pages.ts';
 
 describe('concordance pages', () => {
   it("takes a page across a shard's end from the next shards", () => {
@@ -39,6 +39,29 @@ describe('concordance pages', () => {
         expect(paged).toEqual(naive);
         expect(concordanceSize(found)).toBe(naive.length);
       }),
+    );
+  });
+
+  it('loads every occurrence up to the bound for the whole concordance, the first ones in corpus order past it', () => {
+    const seg = fc.tuple(fc.nat(30), fc.nat(30)).map(([a, w]) => [a, a + w] as [number, number]);
+    fc.assert(
+      fc.property(
+        fc.array(seg, { maxLength: 6 }),
+        fc.integer({ min: 1, max: 25 }),
+        fc.integer({ min: 1, max: 120 }),
+        (segments, size, max) => {
+          const found = { shard_ids: segments.map((_, i) => `s${i}`), segment_by_shard: segments };
+          const naive = segments.flatMap(([a, b], i) => Array.from({ length: b - a }, (_, k) => `s${i}:${a + k}`));
+          const pages = wholeConcordancePages(found, max, size);
+          const ranks = pages.map((slices) =>
+            slices.flatMap((s) =>
+              Array.from({ length: s.rankTo - s.rankFrom }, (_, k) => `${s.shardId}:${s.rankFrom + k}`),
+            ),
+          );
+          for (const page of ranks) expect(page.length).toBeLessThanOrEqual(size);
+          expect(ranks.flat()).toEqual(naive.slice(0, max));
+        },
+      ),
     );
   });
 });

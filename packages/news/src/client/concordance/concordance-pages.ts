@@ -3,6 +3,35 @@ import type { FindResponse } from '../api/types.ts';
 /** Lines per concordance page: the contexts API's limit per call, so a page within one shard is one request. */
 export const CONCORDANCE_PAGE = 1000;
 
+/**
+ * Occurrences the whole concordance loads at most (sorted and exported together): 50 pages, a few megabytes of JSON
+ * and a sort of about a second in a phone's browser. Past it the whole concordance is the first 50,000 in corpus order.
+ */
+export const WHOLE_CONCORDANCE_MAX = 50_000;
+
+/** The pages the whole concordance loads: every page of the find answer up to `max` occurrences. */
+export function wholeConcordancePages(
+  found: Pick<FindResponse, 'shard_ids' | 'segment_by_shard'>,
+  max = WHOLE_CONCORDANCE_MAX,
+  size = CONCORDANCE_PAGE,
+): ContextsSlice[][] {
+  const wanted = Math.min(concordanceSize(found), max);
+  const pages: ContextsSlice[][] = [];
+  for (let p = 0; p * size < wanted; p++) {
+    // The last page stops at `max` even when `max` is not a multiple of the page size.
+    let room = Math.min(size, wanted - p * size);
+    const slices: ContextsSlice[] = [];
+    for (const s of concordancePage(found, p, size)) {
+      if (room === 0) break;
+      const to = Math.min(s.rankTo, s.rankFrom + room);
+      slices.push({ ...s, rankTo: to });
+      room -= to - s.rankFrom;
+    }
+    pages.push(slices);
+  }
+  return pages;
+}
+
 /** One contexts request: a rank range of one shard. */
 export interface ContextsSlice {
   readonly shardId: string;

@@ -5,7 +5,14 @@ import { concordanceCsv, concordanceJson, type ConcordanceRow } from '../export/
 import { exportFileName, type ExportContext } from '../export/export-data.ts';
 import { downloadText, formatCount, h, replaceChildren } from '../view/dom.ts';
 import { occurrenceHash } from './article-reader.ts';
-import { CONCORDANCE_PAGE, concordancePage, concordanceSize } from './concordance-pages.ts';
+import {
+  CONCORDANCE_PAGE,
+  concordancePage,
+  concordanceSize,
+  WHOLE_CONCORDANCE_MAX,
+  wholeConcordancePages,
+  type ContextsSlice,
+} from './concordance-pages.ts';
 import { sortLines, type ConcordanceOrder } from './concordance-sort.ts';
 import { lineDirection } from './line-direction.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
@@ -27,14 +34,24 @@ const ORDER_NAMES: Record<ConcordanceOrder, string> = {
   right: 'Words right of the match',
 };
 
+/** Contexts requests the whole concordance keeps in flight: enough to hide the round trips, few enough to share. */
+const WHOLE_IN_FLIGHT = 3;
+
 /**
  * The concordance (keyword in context) tab: one line per occurrence with the left context right-aligned against
  * the match, 1,000 lines a page from the contexts API, sortable by the words either side, exportable as shown.
+ * "All lines" loads the whole concordance (up to WHOLE_CONCORDANCE_MAX occurrences), which is then sorted, paged
+ * and exported as one list (URL key `kwic_all`).
  */
 export class ConcordancePanel {
   readonly element: HTMLElement;
   private page = 0;
   private rows: ConcordanceRow[] = [];
+  /** The whole concordance once loaded, and its lines in the current order (sorted once per order). */
+  private all: ConcordanceRow[] | null = null;
+  private sortedAll: { order: ConcordanceOrder; rows: ConcordanceRow[] } | null = null;
+  /** Bumped to abandon a whole-concordance load (Stop, or One page at a time). */
+  private loadId = 0;
   /** The order and page start as the URL says (`kwic_sort`, `kwic_page`, 1-based), so a shared link shows them. */
   private order: ConcordanceOrder =
     (Object.keys(ORDER_NAMES) as ConcordanceOrder[]).find((o) => o === readViewKey('kwic_sort')) ?? 'position';
@@ -52,9 +69,26 @@ export class ConcordancePanel {
     `Next ${formatCount(CONCORDANCE_PAGE)}`,
   );
   private readonly lines = h('div', { class: 'kwic-lines' });
+  private readonly sortLabel = h('label', { for: 'kwic-order' }, 'Sort this page by');
+  private readonly allButton = h('button', { type: 'button', onclick: () => void this.loadAll() });
+  private readonly stopButton = h(
+    'button',
+    { type: 'button', hidden: true, onclick: () => this.leaveAll('Stopped: one page at a time again.') },
+    'Stop',
+  );
+  private readonly pagesButton = h(
+    'button',
+    { type: 'button', hidden: true, onclick: () => this.leaveAll() },
+    'One page at a time',
+  );
 
   constructor(private readonly ctx: ConcordanceContext) {
     this.total = concordanceSize(ctx.found);
+    this.allButton.textContent =
+      this.total > WHOLE_CONCORDANCE_MAX
+        ? `First ${formatCount(WHOLE_CONCORDANCE_MAX)} lines`
+        : `All ${formatCount(this.total)} lines`;
+    this.allButton.hidden = this.total <= CONCORDANCE_PAGE;
     const sort = h(
       'select',
       {
@@ -71,10 +105,12 @@ export class ConcordancePanel {
     );
     const exportAs = (ext: 'csv' | 'json') => () => {
       const c = this.ctx.exportContext();
-      const rows = sortLines(this.rows, this.order);
+      const whole = this.all !== null;
+      const rows = whole ? this.sorted() : sortLines(this.rows, this.order);
+      const scope = whole ? { lines: 'all' as const, totalOccurrences: this.total } : undefined;
       downloadText(
-        exportFileName('concordance', c.query, ext),
-        ext === 'csv' ? concordanceCsv(c, this.order, rows) : concordanceJson(c, this.order, rows),
+        exportFileName(whole ? 'concordance-all' : 'concordance', c.query, ext),
+        ext === 'csv' ? concordanceCsv(c, this.order, rows, scope) : concordanceJson(c, this.order, rows, scope),
         ext === 'csv' ? 'text/csv;charset=utf-8' : 'application/json',
       );
     };
@@ -84,10 +120,13 @@ export class ConcordancePanel {
       h(
         'div',
         { class: 'toolbar kwic-toolbar' },
-        h('label', { for: 'kwic-order' }, 'Sort this page by'),
+        this.sortLabel,
         sort,
         this.prev,
         this.next,
+        this.allButton,
+        this.stopButton,
+        this.pagesButton,
         h('span', { class: 'spacer' }),
         h(
           'button',
@@ -119,28 +158,119 @@ export class ConcordancePanel {
     );
   }
 
-  /** Loads the first page the first time the tab is opened. */
+  /** Loads the first page (or the whole concordance, as the URL says) the first time the tab is opened. */
   open(): void {
     if (!this.loaded) {
       this.loaded = true;
       const page = Number(readViewKey('kwic_page') ?? '1');
-      const last = Math.max(0, Math.ceil(this.total / CONCORDANCE_PAGE) - 1);
-      void this.show(Number.isInteger(page) && page >= 1 ? Math.min(page - 1, last) : 0);
+      const start = Number.isInteger(page) && page >= 1 ? page - 1 : 0;
+      if (readViewKey('kwic_all') === '1' && this.total > CONCORDANCE_PAGE) void this.loadAll(start);
+      else void this.show(Math.min(start, this.lastPage()));
     }
+  }
+
+  /** The lines the pages run over: the whole concordance once loaded, else the find answer's occurrences. */
+  private lineCount(): number {
+    return this.all?.length ?? this.total;
+  }
+
+  private lastPage(): number {
+    return Math.max(0, Math.ceil(this.lineCount() / CONCORDANCE_PAGE) - 1);
+  }
+
+  /** The whole concordance in the chosen order, sorted once per order. */
+  private sorted(): ConcordanceRow[] {
+    const all = this.all ?? [];
+    if (this.sortedAll?.order !== this.order) this.sortedAll = { order: this.order, rows: sortLines(all, this.order) };
+    return this.sortedAll.rows;
+  }
+
+  /**
+   * Loads every occurrence up to the bound, a few contexts requests at a time, saying how far it got; then the pages,
+   * the sort and the exports run over all of them. `page` is the page to show when done (a shared link's).
+   */
+  private async loadAll(page = 0): Promise<void> {
+    const id = ++this.loadId;
+    const pages = wholeConcordancePages(this.ctx.found);
+    const wanted = Math.min(this.total, WHOLE_CONCORDANCE_MAX);
+    const got: ConcordanceRow[][] = new Array<ConcordanceRow[]>(pages.length);
+    let lines = 0;
+    this.allButton.hidden = true;
+    this.stopButton.hidden = false;
+    this.prev.disabled = true;
+    this.next.disabled = true;
+    const progress = () => {
+      this.status.textContent = `Loading all lines: ${formatCount(lines)} of ${formatCount(wanted)}…`;
+    };
+    progress();
+    try {
+      let next = 0;
+      const worker = async () => {
+        while (next < pages.length && id === this.loadId) {
+          const at = next++;
+          const slices = pages[at] ?? [];
+          got[at] = await this.linesOf(slices);
+          lines += slices.reduce((n, s) => n + (s.rankTo - s.rankFrom), 0);
+          if (id === this.loadId) progress();
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(WHOLE_IN_FLIGHT, pages.length) }, worker));
+      if (id !== this.loadId) return;
+      this.all = got.flat();
+      this.sortedAll = null;
+      this.stopButton.hidden = true;
+      this.pagesButton.hidden = false;
+      this.sortLabel.textContent = 'Sort all lines by';
+      saveViewKeys({ kwic_all: '1' });
+      await this.show(Math.min(page, this.lastPage()));
+    } catch (e) {
+      if (id !== this.loadId) return;
+      this.leaveAll('The whole concordance could not be loaded: one page at a time again.');
+      this.ctx.onError(e, () => void this.loadAll(page));
+    }
+  }
+
+  /** The lines of some contexts requests (rank ranges of shards), in their order. */
+  private async linesOf(slices: readonly ContextsSlice[]): Promise<ConcordanceRow[]> {
+    const rows: ConcordanceRow[] = [];
+    for (const slice of slices) {
+      const r = await this.ctx.api.contexts({ ...this.ctx.search, ...slice, version: this.ctx.release });
+      rows.push(...r.contexts.map((c) => ({ ...c, shardId: r.shard_id })));
+    }
+    return rows;
+  }
+
+  /** Back to one page at a time (Stop during a load, or the button after it), at the first page. */
+  private leaveAll(note?: string): void {
+    this.loadId++;
+    this.all = null;
+    this.sortedAll = null;
+    this.stopButton.hidden = true;
+    this.pagesButton.hidden = true;
+    this.allButton.hidden = this.total <= CONCORDANCE_PAGE;
+    this.sortLabel.textContent = 'Sort this page by';
+    saveViewKeys({ kwic_all: null });
+    void this.show(0).then(() => {
+      if (note !== undefined) this.status.textContent = `${note} ${this.status.textContent ?? ''}`;
+    });
   }
 
   private async show(page: number): Promise<void> {
     const from = page * CONCORDANCE_PAGE;
-    if (page < 0 || (from >= this.total && this.total > 0)) return;
+    if (page < 0 || (from >= this.lineCount() && this.lineCount() > 0)) return;
+    if (this.all !== null) {
+      this.page = page;
+      saveViewKeys({ kwic_page: page === 0 ? null : String(page + 1) });
+      this.render();
+      this.prev.disabled = page === 0;
+      this.next.disabled = from + CONCORDANCE_PAGE >= this.lineCount();
+      return;
+    }
     this.prev.disabled = true;
     this.next.disabled = true;
     this.status.textContent = `Loading occurrences ${formatCount(from + 1)}–${formatCount(Math.min(this.total, from + CONCORDANCE_PAGE))}…`;
     try {
-      const rows: ConcordanceRow[] = [];
-      for (const slice of concordancePage(this.ctx.found, page)) {
-        const r = await this.ctx.api.contexts({ ...this.ctx.search, ...slice, version: this.ctx.release });
-        rows.push(...r.contexts.map((c) => ({ ...c, shardId: r.shard_id })));
-      }
+      const rows = await this.linesOf(concordancePage(this.ctx.found, page));
       this.page = page;
       this.rows = rows;
       saveViewKeys({ kwic_page: page === 0 ? null : String(page + 1) });
@@ -157,6 +287,8 @@ export class ConcordancePanel {
   private render(): void {
     const from = this.page * CONCORDANCE_PAGE;
     const order = ORDER_NAMES[this.order].toLowerCase();
+    if (this.all !== null)
+      return this.renderLines(this.sorted().slice(from, from + CONCORDANCE_PAGE), this.allStatus());
     // Under whole words the pages run over find's candidate ranks; the lines are the whole-word ones among them.
     this.status.textContent =
       this.total === 0
@@ -164,7 +296,26 @@ export class ConcordancePanel {
         : this.ctx.search.matching.wholeWord
           ? `Occurrences among candidates ${formatCount(from + 1)}–${formatCount(Math.min(this.total, from + CONCORDANCE_PAGE))} of ${formatCount(this.total)}: ${formatCount(this.rows.length)} whole-word ${this.rows.length === 1 ? 'line' : 'lines'}, ${order}.`
           : `Occurrences ${formatCount(from + 1)}–${formatCount(from + this.rows.length)} of ${formatCount(this.total)}, ${order}.`;
-    const rows = sortLines(this.rows, this.order);
+    this.renderLines(sortLines(this.rows, this.order));
+  }
+
+  /** What the whole concordance's status line says: which lines of how many, in which order, and the bound. */
+  private allStatus(): string {
+    const all = this.all ?? [];
+    const from = this.page * CONCORDANCE_PAGE;
+    const shown = `Lines ${formatCount(Math.min(all.length, from + 1))}–${formatCount(Math.min(all.length, from + CONCORDANCE_PAGE))}`;
+    const order = ORDER_NAMES[this.order].toLowerCase();
+    const over = this.total > WHOLE_CONCORDANCE_MAX;
+    const of = this.ctx.search.matching.wholeWord
+      ? `of ${formatCount(all.length)} whole-word lines among ${over ? `the first ${formatCount(WHOLE_CONCORDANCE_MAX)} of ` : ''}${formatCount(this.total)} candidates`
+      : over
+        ? `of the first ${formatCount(all.length)} of ${formatCount(this.total)} occurrences (the whole concordance stops at ${formatCount(WHOLE_CONCORDANCE_MAX)})`
+        : `of all ${formatCount(all.length)} occurrences`;
+    return `${shown} ${of}, ${order}.`;
+  }
+
+  private renderLines(rows: readonly ConcordanceRow[], status?: string): void {
+    if (status !== undefined) this.status.textContent = status;
     replaceChildren(
       this.lines,
       h(

@@ -29,15 +29,28 @@ export const CONCORDANCE_CSV_HEADER = [
   'hostname',
 ] as const;
 
+/** Set when the export is the whole concordance rather than one page; the total says whether the bound cut it. */
+export interface WholeConcordance {
+  readonly lines: 'all';
+  /** The search's occurrences (candidates under whole words); more than the lines when the bound cut the list. */
+  readonly totalOccurrences: number;
+}
+
 /**
- * The concordance page as shown (in the chosen order): one row per occurrence with its left context, match and
- * right context as separate columns, and what identifies the article.
+ * The concordance page as shown (in the chosen order), or the whole concordance (`export_scope` `concordance_all`):
+ * one row per occurrence with its left context, match and right context as separate columns, and what identifies
+ * the article.
  */
-export function concordanceCsv(ctx: ExportContext, order: string, rows: readonly ConcordanceRow[]): string {
+export function concordanceCsv(
+  ctx: ExportContext,
+  order: string,
+  rows: readonly ConcordanceRow[],
+  whole?: WholeConcordance,
+): string {
   return toCsv(
     CONCORDANCE_CSV_HEADER,
     rows.map((r) => [
-      'concordance',
+      whole === undefined ? 'concordance' : 'concordance_all',
       ctx.release,
       ctx.query,
       ctx.index,
@@ -59,12 +72,19 @@ export function concordanceCsv(ctx: ExportContext, order: string, rows: readonly
   );
 }
 
-export function concordanceJson(ctx: ExportContext, order: string, rows: readonly ConcordanceRow[]): string {
+export function concordanceJson(
+  ctx: ExportContext,
+  order: string,
+  rows: readonly ConcordanceRow[],
+  whole?: WholeConcordance,
+): string {
   return JSON.stringify(
     {
       format: 'news-search-export',
       format_version: EXPORT_FORMAT_VERSION,
-      scope: 'concordance',
+      scope: whole === undefined ? 'concordance' : 'concordance_all',
+      // The whole concordance: how many occurrences the search has, so a reader sees whether the bound cut the list.
+      ...(whole === undefined ? {} : { total_occurrences: whole.totalOccurrences }),
       release: ctx.release,
       query: ctx.query,
       index: ctx.index,

@@ -8,6 +8,7 @@ export const VIEW_KEYS = [
   'tab',
   'kwic_sort',
   'kwic_page',
+  'kwic_all',
   'coll_sort',
   'coll_window',
   'next_dir',
