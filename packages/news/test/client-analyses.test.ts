@@ -250,6 +250,73 @@ describe('key words', () => {
   }, 120_000);
 });
 
+describe('key words of narrowed subcorpora', () => {
+  it("compares one outlet's articles with the phrase against the rest of their periods, as the API does, from a link too", async () => {
+    const info = (await (await fetch(`${live.service.url}/api/v2/info`)).json()) as { shards: { shard_id: string }[] };
+    const periods = [...new Set(info.shards.map((s) => s.shard_id.split('.')[0]!))].sort();
+    const est = await api<{ facets: Record<string, { value: string; count: number }[]> }>('estimate', {
+      query: 'Trump',
+    });
+    const outlet = est.facets['source']![0]!.value;
+    const page = await live.open('?q=Trump&tab=keywords');
+    await page.locator('#kw-a-from option').first().waitFor({ state: 'attached' });
+    await page.selectOption('#kw-a-from', periods[0]!);
+    await page.fill('#kw-a-source', outlet);
+    await page.getByLabel('only articles with “Trump”').check();
+    await page.getByLabel("the rest of A's periods instead").check();
+    expect(await page.locator('#kw-b-source').isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    const sideA = page.locator('[data-side=a] tbody th');
+    await sideA.first().waitFor();
+    const expected = await api<Keyness>('keyness', {
+      a: { periods, sources: [outlet], query: '"Trump"', query_case: 'sensitive', whole_word: false },
+      b: 'rest',
+      limit: 50,
+    });
+    expect(expected.a_over_b.length).toBeGreaterThan(0);
+    expect(await sideA.allTextContents()).toEqual(expected.a_over_b.map((w) => w.word));
+    expect(await page.locator('[data-side=b] tbody th').allTextContents()).toEqual(
+      expected.b_over_a.map((w) => w.word),
+    );
+    expect(await page.locator('[data-side=a] h3').textContent()).toBe(
+      `Key words of A (${periods[0]} to ${periods.at(-1)}, ${outlet}, articles with “Trump”)`,
+    );
+    const url = new URL(page.url());
+    expect([...['kw_a', 'kw_a_src', 'kw_a_q', 'kw_b'].map((k) => url.searchParams.get(k))]).toEqual([
+      `${periods[0]}..${periods.at(-1)}`,
+      outlet,
+      '1',
+      'rest',
+    ]);
+    const csv = await download(page, () => page.getByRole('button', { name: 'Key words (CSV)' }).click());
+    const rows = parseCsv(csv.bytes.toString('utf8'));
+    expect(rows[1]![rows[0]!.indexOf('subcorpus_a')]).toBe(
+      `${periods[0]}..${periods.at(-1)}; source=${outlet}; query="Trump"`,
+    );
+    expect(rows[1]![rows[0]!.indexOf('subcorpus_b')]).toBe('rest');
+
+    const linked = await live.open(url.search, 390);
+    await linked.locator('[data-side=a] tbody th').first().waitFor();
+    expect(await linked.locator('[data-side=a] tbody th').allTextContents()).toEqual(
+      expected.a_over_b.map((w) => w.word),
+    );
+    expect(await linked.getByLabel("the rest of A's periods instead").isChecked()).toBe(true);
+    await checkPage(linked);
+    await linked.close();
+    await page.close();
+  }, 120_000);
+
+  it('says why a comparison cannot run: the rest of an A that is not narrowed', async () => {
+    const page = await live.open('?q=Trump&tab=keywords');
+    await page.locator('#kw-a-from option').first().waitFor({ state: 'attached' });
+    await page.getByLabel("the rest of A's periods instead").check();
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.locator('.analysis-status', { hasText: "The rest of A's periods is empty" }).waitFor();
+    expect(await page.locator('[data-side=a]').count()).toBe(0);
+    await page.close();
+  });
+});
+
 interface TimelinePeriod {
   period: string;
   occurrences: number;

@@ -15,6 +15,9 @@ export const VIEW_KEYS = [
   'next_words',
   'kw_a',
   'kw_b',
+  'kw_a_src',
+  'kw_b_src',
+  'kw_a_q',
   'dedupe',
 ] as const;
 export type ViewKey = (typeof VIEW_KEYS)[number];
