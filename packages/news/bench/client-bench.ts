@@ -77,6 +77,24 @@ async function wholeConcordanceMs(context: BrowserContext, url: string): Promise
   }
 }
 
+/** Phrases whose collocations view is timed: a frequent English phrase, a German word, a Japanese one. */
+const COLLOCATION_QUERIES = ['oil prices', 'Bundesregierung', '東京'];
+
+/** From the click on the Collocations tab (the search's page already drawn) to the collocates table drawn. */
+async function collocationsViewMs(context: BrowserContext, url: string, phrase: string): Promise<number> {
+  const page = await context.newPage();
+  try {
+    await page.goto(`${url}/?q=${encodeURIComponent(phrase)}`);
+    await page.locator('article.result').first().waitFor({ timeout: 60_000 });
+    const t0 = Date.now();
+    await page.getByRole('tab', { name: 'Collocations' }).click();
+    await page.locator('[data-testid=collocations] tbody tr').first().waitFor({ timeout: 60_000 });
+    return Date.now() - t0;
+  } finally {
+    await page.close();
+  }
+}
+
 async function firstLoadBytes(context: BrowserContext, base: string): Promise<{ total: number; parts: string }> {
   const page = await context.newPage();
   await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
@@ -145,6 +163,14 @@ async function main(): Promise<void> {
       ]);
       console.error(`${q.label}: p50 ${p50.toFixed(0)} ms${baseline === null ? '' : ` (baseline ${compared[0]} ms)`}`);
     }
+    const collocations: string[][] = [];
+    for (const phrase of COLLOCATION_QUERIES) {
+      const ms: number[] = [];
+      for (let i = 0; i < 5; i++) ms.push(await collocationsViewMs(context, stack.url, phrase));
+      ms.sort((a, b) => a - b);
+      collocations.push([`“${phrase}”`, pct(ms, 50).toFixed(0), `${ms[0]!.toFixed(0)}–${ms.at(-1)!.toFixed(0)}`]);
+      console.error(`collocations view “${phrase}”: p50 ${pct(ms, 50).toFixed(0)} ms`);
+    }
     const whole: { load: number; sort: number }[] = [];
     for (let i = 0; i < 3; i++) whole.push(await wholeConcordanceMs(context, stack.url));
     const wholeP50 = (k: 'load' | 'sort') =>
@@ -178,7 +204,14 @@ ${
 
 `
     : ''
-}Whole concordance of “the” (the first ${WHOLE_LINES} of its occurrences, 50 contexts pages, 3 in flight), median
+}Collocations view (issue 29: ≤ 1 s): from the click on its tab, the search's page drawn, to the collocates table
+drawn (one \`POST /api/v2/collocations\`, window 5 left and 5 right), 5 visits each:
+
+| phrase | p50 (ms) | range (ms) | within 1 s |
+| --- | ---: | ---: | --- |
+${collocations.map((r) => `| ${r.join(' | ')} | ${Number(r[1]) <= 1000 ? 'yes' : 'no'} |`).join('\n')}
+
+Whole concordance of “the” (the first ${WHOLE_LINES} of its occurrences, 50 contexts pages, 3 in flight), median
 of 3: **${wholeP50('load')} ms** from the click to the first page drawn, **${wholeP50('sort')} ms** to sort all of them by the words right
 of the match (no target in the issue; at least 50,000 lines is its bound).
 
