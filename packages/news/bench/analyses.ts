@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     '',
     `Machine: ${cpus().length} × ${cpu}, load average ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')} at the end (other helpers' jobs share it). ` +
+      .join(' ')} at the end (the machine is shared; above ~2 the times include waiting for a core). ` +
       `Data: the four real corpora (30,230 articles, 45.6 MB of text, 83 monthly shards), releases of both index kinds opened in memory. ` +
       `Calls in process (no HTTP), ${RUNS} runs each (collocations ${Math.max(3, Math.floor(RUNS / 3))}) after one warm-up; p50 / p90 in ms. ` +
       'Targets: ngrams p50 ≤ 100 ms, collocations (≤ 50,000 occurrences, exact) p50 ≤ 500 ms. `npm run bench:analyses`.',
@@ -140,6 +140,12 @@ async function main(): Promise<void> {
     '',
     `Brute force (streaming scan of the gzipped JSONL with src/words, one query): ngrams "oil prices" ${bruteNgrams.toFixed(1)} s, ` +
       `collocations "oil prices" ${bruteColl.toFixed(1)} s (scores would need a second pass for each collocate's frequency).`,
+    '',
+    "Where the time goes: per occurrence one `locate` (the compressed kind's sampled-SA locate dominates its column), " +
+      'one `readText` and one segmentation of a small window. Collocate frequencies come from the word-count tables on ' +
+      'whole shards (a binary search per shard and candidate); a metadata filter (the German row) takes the index ' +
+      'path instead, counting each candidate through the index in the filtered articles, which is what makes that row ' +
+      'slow on the compressed kind.',
   ].join('\n');
   writeBenchmarkSection('## Word analyses: ngrams and collocations (issue 28)', section);
   console.log(section);
