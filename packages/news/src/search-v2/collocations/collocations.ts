@@ -25,7 +25,7 @@ type Collocate = CollocationsResult['collocates'][number];
 interface Tally {
   count: number;
   readonly positions: number[];
-  readonly example: { readonly shard_id: string; readonly rank: number };
+  example: { readonly shard_id: string; readonly rank: number };
 }
 
 /**
@@ -120,6 +120,9 @@ export async function collocations(
             example: { shard_id: o.shard.shardId, rank: o.occurrence.rank },
           }),
         );
+      // The example is the word's lowest rank in the first shard that has it: occurrences come in text order.
+      if (t.example.shard_id === o.shard.shardId && o.occurrence.rank < t.example.rank)
+        t.example = { shard_id: o.shard.shardId, rank: o.occurrence.rank };
       t.count += o.weight;
       t.positions[at] = (t.positions[at] ?? 0) + o.weight;
     }

@@ -39,6 +39,10 @@ export interface ShardOccurrences {
   readonly read: number;
   /** Occurrences each read rank stands for: 1, or candidates / sample size. */
   readonly weight: number;
+  /**
+   * In text order (by position), not rank order: reading their windows in that order touches each compressed text
+   * block once instead of once per occurrence (the compressed kind caches a few decoded blocks).
+   */
   readonly occurrences: readonly Occurrence[];
 }
 
@@ -105,6 +109,7 @@ export async function* occurrencesOf(
         article: { doc: loc.doc, docStart, docEnd: docStart + shard.reader.documentLength(loc.doc) },
       });
     }
+    located.sort((a, b) => a.pos - b.pos);
     let kept = located;
     if (filtered && located.length > 0) {
       const docs = [...new Set(located.map((o) => shard.docBase + o.article.doc))];
