@@ -417,6 +417,16 @@ describe('count stories, not copies', () => {
       const cards = page.locator('#query-results article.result');
       await expect.poll(() => cards.count()).toBe(2);
       expect(await page.locator('#query-results .copies').allTextContents()).toEqual(['and 1 copy']);
+      // The export lists the stories too: one row each, with the story's matching copies.
+      const csv = await download(page, () => page.getByRole('button', { name: 'Matching stories (CSV)' }).click());
+      expect(csv.name).toBe('news-matching-stories-schleusenwarter-and-quill.csv');
+      const [header, ...rows] = parseCsv(csv.bytes.toString('utf8'));
+      const col = (n: string) => header!.indexOf(n);
+      expect(rows.map((r) => [r[col('export_scope')], r[col('dedupe')], r[col('copies')]])).toEqual([
+        ['query_stories', 'exact', '2'],
+        ['query_stories', 'exact', '1'],
+      ]);
+      expect(rows.every((r) => r[col('matching_stories')] === '2' && r[col('matching_articles')] === '3')).toBe(true);
       await checkPage(page);
       // A shared link counts stories at once.
       const again = await live.open();

@@ -5,7 +5,9 @@
  * finds some; a plain phrase keeps the occurrence view, with stray spaces trimmed visibly.
  */
 import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import { parseCsv } from '../src/client/export/index.ts';
 import { FIXTURE_PHRASE } from './client-support/stack.ts';
 import { useLivePages } from './client-support/live-page.ts';
 import { seriousViolations, sideways } from './client-support/page-checks.ts';
@@ -72,6 +74,45 @@ describe('the query language in the search box', () => {
     expect(new Set(keys).size).toBe(keys.length);
     // The chart's periods are the answer's: as many points as periods from the first to the last with a match.
     expect(await page.locator('[data-testid=query-chart] svg').count()).toBe(1);
+    await page.close();
+  });
+
+  it('exports every matching article, paged from the API, with the query as the server read it', async () => {
+    const page = await live.open();
+    const query = 'die OR der';
+    const all: { year: string; doc_ix: number }[] = [];
+    let first: (SearchAnswer & { next_cursor: string | null }) | undefined;
+    for (let cursor: string | null = null; ;) {
+      const next: SearchAnswer & { next_cursor: string | null } = await api('search', {
+        query,
+        page_size: 100,
+        ...(cursor === null ? {} : { cursor }),
+      });
+      first ??= next;
+      all.push(...next.page);
+      cursor = next.next_cursor;
+      if (cursor === null) break;
+    }
+    expect(all.length).toBe(first!.articles);
+    expect(all.length).toBeGreaterThan(100);
+    await search(page, query);
+    await heading(page).waitFor();
+    const [dl] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Matching articles (CSV)' }).click(),
+    ]);
+    expect(dl.suggestedFilename()).toBe('news-matching-articles-die-or-der.csv');
+    const [header, ...rows] = parseCsv(await readFile((await dl.path())!, 'utf8'));
+    const col = (n: string) => header!.indexOf(n);
+    expect(rows.map((r) => `${r[col('year')]!.replace(/^\t/, '')}/${r[col('doc_ix')]}`)).toEqual(
+      all.map((a) => `${a.year}/${a.doc_ix}`),
+    );
+    expect(new Set(rows.map((r) => `${r[col('export_scope')]} ${r[col('query')]} ${r[col('counts_exact')]}`))).toEqual(
+      new Set([`query_articles ${first!.query} yes`]),
+    );
+    await page
+      .locator('.query-export-status', { hasText: `Exported ${all.length.toLocaleString('en-US')} articles.` })
+      .waitFor();
     await page.close();
   });
 

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { buildRelease, openRelease } from '../src/release/index.ts';
 import { startWorker, type RunningServer } from '../src/worker/index.ts';
 import { parseGatewayConfig, startGateway, type RunningGateway } from '../src/gateway/index.ts';
+import { pooledFetch } from './support/pooled-fetch.ts';
 
 // Response bodies are checked field by field in the tests; a precise type per endpoint would add nothing there.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -121,7 +122,7 @@ export async function post(
       : typeof body === 'string' && contentType !== 'application/json'
         ? body
         : JSON.stringify(body);
-  const res = await fetch(url, { method: 'POST', headers, body: payload as BodyInit });
+  const res = await pooledFetch(url, { method: 'POST', headers, body: payload as BodyInit });
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -1,3 +1,4 @@
+import { pooledFetch } from '../support/pooled-fetch.ts';
 /**
  * A test's own reference call to the gateway. It comes from the same address as the page under test, which may have
  * the gateway's expensive calls per client under way (429 rate_limited): then it waits the Retry-After and asks
@@ -5,7 +6,7 @@
  */
 export async function referenceCall(url: string, body: unknown): Promise<Response> {
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(url, {
+    const res = await pooledFetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

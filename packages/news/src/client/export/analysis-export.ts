@@ -15,8 +15,8 @@ export interface AnalysisTable {
   readonly rows: readonly (readonly XlsxCell[])[];
 }
 
-const SELECTION_COLUMNS = ['release', 'query', 'index', 'year_min', 'year_max', 'matching', 'filters'] as const;
-const selection = (ctx: ExportContext): XlsxCell[] => [
+export const SELECTION_COLUMNS = ['release', 'query', 'index', 'year_min', 'year_max', 'matching', 'filters'] as const;
+export const selection = (ctx: ExportContext): XlsxCell[] => [
   ctx.release,
   ctx.query,
   ctx.index,

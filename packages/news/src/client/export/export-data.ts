@@ -58,7 +58,7 @@ export function firstContextKey(shardId: string, rank: number): string {
 }
 
 /** Metadata columns of the CSV exports, in order. Identifiers first: they are what a reader looks up later. */
-const METADATA_COLUMNS = [
+export const METADATA_COLUMNS = [
   'warc_record_id',
   'text_xxhash64',
   'title',
@@ -83,7 +83,7 @@ export function filterText(filters: FilterLists): string {
     .join(' & ');
 }
 
-function metadataCells(m: ArticleMetadata): (string | null)[] {
+export function metadataCells(m: ArticleMetadata): (string | null)[] {
   return METADATA_COLUMNS.map((c) => {
     const v = m[c];
     return v === null || v === undefined ? null : String(v);

@@ -8,6 +8,7 @@ import { formatCount, h, plural, replaceChildren } from '../view/dom.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import { renderQueryCard } from './query-card.ts';
+import { queryExportButtons } from './query-export-buttons.ts';
 import { caretIndex, errorPosition, markedQuery, queryRefusal } from './query-errors.ts';
 
 /** Cards per page of a query-language search (the API allows up to 100). */
@@ -117,6 +118,7 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
       ),
       periodChart(answer, root),
     ),
+    answer.articles === 0 ? null : queryExportButtons({ api: ctx.api, state, dedupe, answer, onError: ctx.onError }),
     list,
     h('div', { class: 'more' }, more),
   );
