@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, useFixtureStack, type AnyJson } from './gateway-harness.ts';
+import { get, post, useFixtureStack, type AnyJson } from './gateway-harness.ts';
 import { ARTICLES } from './support/planted-stories.ts';
 
 // Planted copies: the wire story in 2023-12 and 2024-01, its edited copy in 2024-02, another story in 2024-01.
@@ -106,5 +106,17 @@ describe('POST /api/v2/search/copies', () => {
     const other = Buffer.from(JSON.stringify([1, 'another-release', ...rest])).toString('base64url');
     const stale = await copies({ dedupe: 'near', story: 0, cursor: other });
     expect([stale.status, stale.body.code]).toEqual([409, 'stale_index_version']);
+  });
+
+  it('is documented in /api-docs and /openapi.json with its fields and refusals', async () => {
+    const spec = (await get(url('/openapi.json'))).body;
+    const op = spec.paths['/api/v2/search/copies'].post;
+    expect(Object.keys(op.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['query', 'query_tree', 'dedupe', 'story', 'page_size', 'cursor', 'sources']),
+    );
+    expect(JSON.stringify(op.responses)).toMatch(/unknown_story/);
+    const html = (await get(url('/api-docs'))).text;
+    expect(html).toContain('/api/v2/search/copies');
+    expect(html).toContain('unknown_story');
   });
 });
