@@ -9,6 +9,7 @@ import {
   silentLogger,
   startStack,
   type AnyJson,
+  type FixtureArticle,
   type Stack,
 } from './gateway-harness.ts';
 import { defaultSyntheticCorpusOptions, plantCopies, syntheticArticles } from '../src/corpus/index.ts';
@@ -20,7 +21,7 @@ const VERSION = 'copies-cluster-1';
 const CORPUS = { ...defaultSyntheticCorpusOptions, textBytes: 300_000 };
 const ARTICLES = [
   ...plantCopies(syntheticArticles(CORPUS), { share: 0.3, editShare: 0.05, maxCopies: 3 }, CORPUS.seed),
-].map((p) => p.article);
+].map((p): FixtureArticle => ({ ...p.article }));
 const evenMonth = (id: string) => Number(id.slice(5, 7)) % 2 === 0;
 const SPLIT = [evenMonth, (id: string) => !evenMonth(id)];
 let cleanup: () => Promise<void>;

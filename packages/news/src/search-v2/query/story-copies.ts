@@ -164,15 +164,28 @@ export async function storyCopies(
     const docIx = s.docBase + match.doc;
     return { shard_id: s.shardId, year: s.year, doc_ix: docIx, metadata: stores[i]?.get(docIx) ?? null };
   });
+  return pageOfCopies(release.indexVersion, request, size, copies);
+}
+
+/**
+ * One answer from all the copies a process found (any order): the count, those after the cursor and the first
+ * `page_size` of them. A worker's answer over its shards; the gateway merges such answers (`calls/copies.ts`).
+ */
+export function pageOfCopies(
+  indexVersion: string,
+  request: Pick<CopiesRequest, 'story' | 'cursor' | 'page_size'>,
+  storySize: number,
+  copies: readonly StoryCopy[],
+): CopiesResult {
   const after = copiesAfter(request.cursor, copies);
   const page = after.slice(0, request.page_size ?? COPIES_PAGE.default);
   return {
-    index_version: release.indexVersion,
+    index_version: indexVersion,
     story: request.story,
-    story_size: size,
+    story_size: storySize,
     copies: copies.length,
     following: after.length,
     page,
-    next_cursor: nextCopiesCursor(release.indexVersion, after.length, page),
+    next_cursor: nextCopiesCursor(indexVersion, after.length, page),
   };
 }
