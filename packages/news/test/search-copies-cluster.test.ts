@@ -89,7 +89,11 @@ describe('POST /api/v2/search/copies over two workers that split the crawl month
       expect(entries).toHaveLength(s.stories);
       let listed = 0;
       for (const entry of entries) {
-        const whole = await both('/api/v2/search/copies', { ...body, story: entry.story });
+        const whole = await both('/api/v2/search/copies', {
+          expected_index_version: VERSION,
+          ...body,
+          story: entry.story,
+        });
         expect(whole.page).toHaveLength(entry.copies);
         expect(whole.copies).toBe(entry.copies);
         listed += whole.page.length;
@@ -99,7 +103,13 @@ describe('POST /api/v2/search/copies over two workers that split the crawl month
         const paged: AnyJson[] = [];
         let cursor: string | null = null;
         do {
-          const r: AnyJson = await both('/api/v2/search/copies', { ...body, story: entry.story, page_size: 1, cursor });
+          const r: AnyJson = await both('/api/v2/search/copies', {
+            expected_index_version: VERSION,
+            ...body,
+            story: entry.story,
+            page_size: 1,
+            cursor,
+          });
           paged.push(...r.page);
           cursor = r.next_cursor;
         } while (cursor !== null);
@@ -115,7 +125,13 @@ describe('POST /api/v2/search/copies over two workers that split the crawl month
 
   it('answers a story id no article has with 422 unknown_story from the cluster too', async () => {
     for (const story of [ARTICLES.length, 2 ** 32 - 1]) {
-      const r = await both('/api/v2/search/copies', { index: 'news', query: 'a OR e', dedupe: 'exact', story });
+      const r = await both('/api/v2/search/copies', {
+        expected_index_version: VERSION,
+        index: 'news',
+        query: 'a OR e',
+        dedupe: 'exact',
+        story,
+      });
       expect(r.code).toBe('unknown_story');
     }
   });

@@ -7,7 +7,8 @@ const VERSION = 'copies-test-1';
 const { url } = useFixtureStack(ARTICLES, VERSION);
 const QUERY = { index: 'news', query: '"Oil prices"' };
 const search = (body: Record<string, unknown>) => post(url('/api/v2/search'), { ...QUERY, ...body });
-const copies = (body: Record<string, unknown>) => post(url('/api/v2/search/copies'), { ...QUERY, ...body });
+const copies = (body: Record<string, unknown>) =>
+  post(url('/api/v2/search/copies'), { ...QUERY, expected_index_version: VERSION, ...body });
 const hosts = (page: AnyJson[]) => page.map((c) => c.metadata.hostname as string);
 
 describe('POST /api/v2/search/copies', () => {
@@ -96,7 +97,7 @@ describe('POST /api/v2/search/copies', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('refuses an unknown index, a bad cursor and a cursor of another release with their codes', async () => {
+  it('refuses an unknown index, a bad cursor, and a cursor or story of another release with their codes', async () => {
     const unknown = await copies({ dedupe: 'near', story: 0, index: 'nope' });
     expect([unknown.status, unknown.body.code]).toEqual([422, 'unknown_index']);
     const bad = await copies({ dedupe: 'near', story: 0, cursor: 'not-a-cursor' });
@@ -106,13 +107,28 @@ describe('POST /api/v2/search/copies', () => {
     const other = Buffer.from(JSON.stringify([1, 'another-release', ...rest])).toString('base64url');
     const stale = await copies({ dedupe: 'near', story: 0, cursor: other });
     expect([stale.status, stale.body.code]).toEqual([409, 'stale_index_version']);
+    // A story id belongs to one release: another release's is refused before anything is read.
+    const swapped = await copies({ dedupe: 'near', story: 0, expected_index_version: 'another-release' });
+    expect([swapped.status, swapped.body.code]).toEqual([409, 'stale_index_version']);
+    const missing = await post(url('/api/v2/search/copies'), { ...QUERY, dedupe: 'near', story: 0 });
+    expect(missing.status).toBe(422);
+    expect(JSON.stringify(missing.body.detail)).toMatch(/expected_index_version/);
   });
 
   it('is documented in /api-docs and /openapi.json with its fields and refusals', async () => {
     const spec = (await get(url('/openapi.json'))).body;
     const op = spec.paths['/api/v2/search/copies'].post;
     expect(Object.keys(op.requestBody.content['application/json'].schema.properties)).toEqual(
-      expect.arrayContaining(['query', 'query_tree', 'dedupe', 'story', 'page_size', 'cursor', 'sources']),
+      expect.arrayContaining([
+        'query',
+        'query_tree',
+        'dedupe',
+        'story',
+        'expected_index_version',
+        'page_size',
+        'cursor',
+        'sources',
+      ]),
     );
     expect(JSON.stringify(op.responses)).toMatch(/unknown_story/);
     const html = (await get(url('/api-docs'))).text;

@@ -97,6 +97,7 @@ describe('dedupe on a release built without stories', () => {
       query: '"Oil prices"',
       dedupe: 'near',
       story: 0,
+      expected_index_version: 'no-stories-1',
     });
     expect([copies.status, copies.body.code]).toEqual([422, 'stories_unavailable']);
     const documents = await post(`${stack.gatewayUrl}/api/v2/documents`, {

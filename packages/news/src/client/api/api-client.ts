@@ -245,17 +245,25 @@ export class ApiClient {
       queryTree?: unknown;
       dedupe: 'exact' | 'near';
       story: number;
+      /** The search answer's release: its story ids mean nothing in another. */
+      version: string;
       pageSize: number;
       cursor?: string | null;
     },
   ): Promise<QueryCopiesResponse> {
-    return this.call<QueryCopiesResponse>('POST', '/api/v2/search/copies', {
-      ...queryFields(p),
-      dedupe: p.dedupe,
-      story: p.story,
-      page_size: p.pageSize,
-      ...(p.cursor ? { cursor: p.cursor } : {}),
-    });
+    return this.call<QueryCopiesResponse>(
+      'POST',
+      '/api/v2/search/copies',
+      {
+        ...queryFields(p),
+        dedupe: p.dedupe,
+        story: p.story,
+        expected_index_version: p.version,
+        page_size: p.pageSize,
+        ...(p.cursor ? { cursor: p.cursor } : {}),
+      },
+      p.version,
+    );
   }
 
   documents(p: {

@@ -132,7 +132,15 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
   const copies: CopiesLoader | undefined =
     dedupe === 'none'
       ? undefined
-      : (story, after) => ctx.api.searchCopies({ ...state, dedupe, story, pageSize: COPIES_PAGE_SIZE, cursor: after });
+      : (story, after) =>
+          ctx.api.searchCopies({
+            ...state,
+            dedupe,
+            story,
+            version: answer.index_version,
+            pageSize: COPIES_PAGE_SIZE,
+            cursor: after,
+          });
   const addPage = (page: QuerySearchResponse, focus: boolean): void => {
     const cards = page.page.map((a) => renderQueryCard(a, answer.index_version, copies));
     // Cards list stories with dedupe: the number of matching articles is what `following` counts then.

@@ -57,7 +57,7 @@ describe('copies of a story across workers', () => {
               ),
             ),
             { order: SHARDS, indexVersion: 'v' },
-            { index: 'news', dedupe: 'exact', ...request(cursor) },
+            { index: 'news', dedupe: 'exact', expected_index_version: 'v', ...request(cursor) },
           ),
         );
         expect(merged).toEqual(one);

@@ -24,6 +24,12 @@ export const CopiesRequest = Type.Object(
     dedupe: Type.Unsafe<'exact' | 'near'>(
       Type.String({ enum: ['exact', 'near'], description: 'The dedupe of the search whose story this is.' }),
     ),
+    expected_index_version: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "The search answer's index_version: story ids belong to one release, so another one is a 409 before anything is read.",
+    }),
     story: Type.Integer({
       minimum: 0,
       maximum: 2 ** 32 - 1,
@@ -109,7 +115,11 @@ export const copiesCall = defineV2Call({
     cost: 'expensive',
     summary: `The copies of one story of a search with dedupe: its articles that match the same query in the same years and pass the same filters (as many as the page entry's copies), ${COPIES_PAGE.max} at most per page, by date then release order, with their metadata (outlet, date, headline, link).`,
     refusals: [
-      REFUSALS.stale,
+      {
+        status: 409,
+        description:
+          'stale_index_version: expected_index_version (or the cursor) is not the release served now; search again and list the copies of its answer.',
+      },
       REFUSALS.cpuLimit,
       {
         status: 422,

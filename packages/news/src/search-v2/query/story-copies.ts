@@ -17,6 +17,8 @@ export const COPIES_PAGE = { default: 50, max: 100 } as const;
 /** `POST /api/v2/search/copies`: the search's query, selection and filters, one story and a page of it. */
 export interface CopiesRequest extends Omit<SearchRequest, 'dedupe' | 'page_size' | 'sample_size' | 'seed'> {
   readonly dedupe: 'exact' | 'near';
+  /** The search answer's `index_version`: story ids are release-wide, so valid in that release only. */
+  readonly expected_index_version: string;
   /** The release-wide story id a search page entry gives (`story`). */
   readonly story: number;
   readonly page_size?: number | null;
@@ -125,6 +127,7 @@ export async function storyCopies(
   request: CopiesRequest,
   work: WorkBudget = WorkBudget.unlimited(),
 ): Promise<CopiesResult> {
+  assertIndexVersion(release, request.expected_index_version);
   const version = cursorVersion(request.cursor);
   if (version !== undefined) assertIndexVersion(release, version);
   const { tree } = queryOf(request);
