@@ -114,6 +114,12 @@ describe('"and N copies" under a story card', () => {
     expect(await big.locator('.copies-status').textContent()).toBe('50 of 53 shown.');
     await big.getByRole('button', { name: 'Show 3 more of 3' }).click();
     await expect.poll(() => items.count()).toBe(53);
+    // The focus goes on at the first new copy's headline, not lost with the vanished button.
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('li') === document.querySelectorAll('.copies-items li')[50],
+      ),
+    ).toBe(true);
     const keys = await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-key')));
     expect(new Set(keys).size).toBe(53);
     expect(await big.getByRole('button', { name: /^Show/ }).isHidden()).toBe(true);

@@ -42,7 +42,10 @@ export function copiesDisclosure(a: QueryArticle & { copies: number; story: numb
     status.replaceChildren(shown === 0 ? 'Loading the copies…' : 'Loading more copies…');
     load(a.story, cursor).then(
       (page) => {
-        list.append(...page.page.map((c) => copyItem(c, articleKey(c.year, c.doc_ix) === own)));
+        const items = page.page.map((c) => copyItem(c, articleKey(c.year, c.doc_ix) === own));
+        list.append(...items);
+        // After "Show more" the reader goes on at the first new copy (the button may disappear under the focus).
+        if (shown > 0) items[0]?.querySelector<HTMLElement>('a')?.focus();
         shown += page.page.length;
         cursor = page.next_cursor;
         const left = page.following - page.page.length;
