@@ -13,8 +13,10 @@ import { launchBrowser } from './client-support/browser.ts';
 import { seriousViolations, sideways } from './client-support/page-checks.ts';
 import { startService, type LiveService } from './client-support/stack.ts';
 
-// Made-up words (no third-party text): a wire story run by 4 outlets, another by 53, and a story of its own.
+// Made-up words (no third-party text): a wire story run by 4 outlets, another by 53, one by 3 (one in English),
+// and a story of its own.
 const WIRE = 'Brakvoll meldet: Tessmer eröffnet die Fähre über den Lindsee am Morgen, zwei Boote fahren.';
+const TRIO = 'Brakvoll schreibt: Tessmer baut am Lindsee einen neuen Steg für die Ruderer.';
 const BIG = 'Brakvoll berichtet: Tessmer und der Hafenrat einigen sich auf neue Liegeplätze im Winter.';
 const article = (n: number, text: string, day: number) => ({
   text,
@@ -30,6 +32,8 @@ const ARTICLES = [
   ...[1, 2, 3, 4].map((n) => article(n, WIRE, n * 5)),
   ...Array.from({ length: 53 }, (_, i) => article(100 + i, BIG, i)),
   article(9, 'Brakvoll und Tessmer gehen am Abend gemeinsam nach Hause.', 2),
+  // A story run in German twice and once in English: a language filter leaves one copy out of the search.
+  ...[200, 201, 202].map((n) => ({ ...article(n, TRIO, n), language: n === 202 ? 'en' : 'de' })),
 ];
 const QUERY = 'Brakvoll AND Tessmer';
 
@@ -50,14 +54,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function open(width = 1280): Promise<Page> {
+async function open(width = 1280, filters = ''): Promise<Page> {
   const page = await browser!.context.newPage();
   page.on('pageerror', (e) => {
     throw e;
   });
   await page.setViewportSize({ width, height: 900 });
-  await page.goto(`${service!.url}/?q=${encodeURIComponent(QUERY)}&dedupe=exact`);
-  await page.locator('#query-heading', { hasText: '3 stories' }).waitFor();
+  await page.goto(`${service!.url}/?q=${encodeURIComponent(QUERY)}&dedupe=exact${filters}`);
+  await page.locator('#query-heading', { hasText: '4 stories' }).waitFor();
   return page;
 }
 
@@ -92,7 +96,7 @@ describe('"and N copies" under a story card', () => {
       [4, 3, 2, 1].map((n) => [`https://outlet${n}.example.org/story`, '_blank']),
     );
     expect(await wire.locator('li', { hasText: '(this card)' }).count()).toBe(1);
-    expect(await wire.locator('.copies-status').textContent()).toBe('All 4 articles of this story.');
+    expect(await wire.locator('.copies-status').textContent()).toBe('All 4 articles of this story in this search.');
     expect(await seriousViolations(page)).toEqual([]);
     // The keyboard closes and opens it again without a second request's list.
     await toggle.focus();
@@ -143,7 +147,18 @@ describe('"and N copies" under a story card', () => {
     await page.unroute('**/api/v2/search/copies');
     await wire.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => wire.locator('.copies-items li').count()).toBe(4);
-    expect(await status.textContent()).toBe('All 4 articles of this story.');
+    expect(await status.textContent()).toBe('All 4 articles of this story in this search.');
+    await page.close();
+  });
+
+  it('says how many articles of the story the search leaves out, without listing them', async () => {
+    const page = await open(1280, '&languages=de');
+    const trio = card(page, 'and 1 copy');
+    await trio.getByRole('button', { name: 'and 1 copy' }).click();
+    await expect.poll(() => trio.locator('.copies-items li').count()).toBe(2);
+    expect(await trio.locator('.copies-status').textContent()).toBe(
+      'All 2 articles of this story in this search. The corpus holds 1 more article of this story that the search leaves out (its query, years or filters).',
+    );
     await page.close();
   });
 });

@@ -14,7 +14,7 @@ export type CopiesLoader = (story: number, cursor: string | null) => Promise<Que
  * A card's "and N copies" as a disclosure button: pressed, it loads the story's articles matching the same search
  * (`POST /api/v2/search/copies`, as many as the card counts: the card's own article among them, marked) and lists
  * them under the card by date with outlet, day and headline linking to the article in a new tab; "Show more" pages
- * on. Loading and failure are said in the list's status line, a failure with Retry.
+ * on. How many more the whole corpus holds (`story_size`) is said, not listed. Loading and failure are said in the list's status line, a failure with Retry.
  */
 export function copiesDisclosure(a: QueryArticle & { copies: number; story: number }, load: CopiesLoader): HTMLElement {
   const others = a.copies - 1;
@@ -52,10 +52,16 @@ export function copiesDisclosure(a: QueryArticle & { copies: number; story: numb
         more.hidden = cursor === null;
         more.disabled = false;
         more.textContent = `Show ${formatCount(Math.min(COPIES_PAGE_SIZE, left))} more of ${formatCount(left)}`;
+        // Copies the search leaves out (other years, filtered away, or edited so the query no longer matches) are
+        // said, not listed: the card counted the search's copies only.
+        const outside = page.story_size - page.copies;
         status.replaceChildren(
           cursor === null
-            ? `All ${plural(shown, 'article', 'articles')} of this story.`
+            ? `All ${plural(shown, 'article', 'articles')} of this story in this search.`
             : `${formatCount(shown)} of ${formatCount(page.copies)} shown.`,
+          outside > 0
+            ? ` The corpus holds ${plural(outside, 'more article', 'more articles')} of this story that the search leaves out (its query, years or filters).`
+            : '',
         );
       },
       (e: unknown) => {
