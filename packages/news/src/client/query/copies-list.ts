@@ -14,7 +14,8 @@ export type CopiesLoader = (story: number, cursor: string | null) => Promise<Que
  * A card's "and N copies" as a disclosure button: pressed, it loads the story's articles matching the same search
  * (`POST /api/v2/search/copies`, as many as the card counts: the card's own article among them, marked) and lists
  * them under the card by date with outlet, day and headline linking to the article in a new tab; "Show more" pages
- * on. How many more the whole corpus holds (`story_size`) is said, not listed. Loading and failure are said in the list's status line, a failure with Retry.
+ * on. How many more the whole corpus holds (`story_size`) is said, not listed. Loading and failure are said in the
+ * list's status line, a failure with Retry.
  */
 export function copiesDisclosure(a: QueryArticle & { copies: number; story: number }, load: CopiesLoader): HTMLElement {
   const others = a.copies - 1;
