@@ -92,6 +92,14 @@ describe('dedupe on a release built without stories', () => {
       expect(other.status).toBe(422);
       expect(other.body.code).toBe('stories_unavailable');
     }
+    const copies = await post(`${stack.gatewayUrl}/api/v2/search/copies`, {
+      index: 'news',
+      query: '"Oil prices"',
+      dedupe: 'near',
+      story: 0,
+      expected_index_version: 'no-stories-1',
+    });
+    expect([copies.status, copies.body.code]).toEqual([422, 'stories_unavailable']);
     const documents = await post(`${stack.gatewayUrl}/api/v2/documents`, {
       index: 'news',
       shard_id: '2024-01',

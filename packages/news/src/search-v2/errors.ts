@@ -33,6 +33,8 @@ export const V2_ERROR_STATUS = {
   invalid_subcorpus: 422,
   /** `dedupe` against a release built without story files (issue 28), or over workers that split the years. */
   stories_unavailable: 422,
+  /** A story id that no article of the release has in the request's dedupe mode (search/copies). */
+  unknown_story: 422,
   /** The request used its CPU allowance on the worker (per index kind, gateway DESIGN.md "Work limits"). */
   query_too_expensive: 422,
   /** Its deadline passed or its client went away before the worker finished; the gateway no longer waits for it. */

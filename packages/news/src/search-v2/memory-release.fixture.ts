@@ -36,7 +36,7 @@ export interface FixtureOptions {
   readonly wordCountsDir?: string;
 }
 
-const EMPTY_METADATA: ArticleMetadata = {
+export const EMPTY_METADATA: ArticleMetadata = {
   url: null,
   title: null,
   author: null,

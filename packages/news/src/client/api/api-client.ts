@@ -10,6 +10,7 @@ import type {
   FindResponse,
   GetDocResponse,
   InfoResponse,
+  QueryCopiesResponse,
   QuerySearchResponse,
 } from './types.ts';
 
@@ -101,6 +102,18 @@ function filterFields(filters: FilterLists): Partial<Record<keyof FilterLists, r
 export function selectionFields(p: SearchParams & { filters: FilterLists }) {
   return {
     query: p.query,
+    index: p.index,
+    year_min: p.yearMin,
+    year_max: p.yearMax,
+    ...matchingFields(p.matching ?? DEFAULT_MATCHING),
+    ...filterFields(p.filters),
+  };
+}
+
+/** The body fields of a query-language call (search and its copies): the query in either form and the selection. */
+function queryFields(p: SearchParams & { filters: FilterLists; queryTree?: unknown }) {
+  return {
+    ...(p.queryTree === undefined ? { query: p.query } : { query_tree: p.queryTree }),
     index: p.index,
     year_min: p.yearMin,
     year_max: p.yearMax,
@@ -219,16 +232,42 @@ export class ApiClient {
     },
   ): Promise<QuerySearchResponse> {
     return this.call<QuerySearchResponse>('POST', '/api/v2/search', {
-      ...(p.queryTree === undefined ? { query: p.query } : { query_tree: p.queryTree }),
-      index: p.index,
-      year_min: p.yearMin,
-      year_max: p.yearMax,
-      ...matchingFields(p.matching ?? DEFAULT_MATCHING),
-      ...filterFields(p.filters),
+      ...queryFields(p),
       page_size: p.pageSize,
       ...(p.dedupe === undefined ? {} : { dedupe: p.dedupe }),
       ...(p.cursor ? { cursor: p.cursor } : {}),
     });
+  }
+
+  /**
+   * A page of one story's copies (`POST /api/v2/search/copies`): its articles matching the same search (query,
+   * years, filters, matching, dedupe) that the card's `copies` counts, by date; `cursor` continues.
+   */
+  searchCopies(
+    p: SearchParams & {
+      filters: FilterLists;
+      queryTree?: unknown;
+      dedupe: 'exact' | 'near';
+      story: number;
+      /** The search answer's release: its story ids mean nothing in another. */
+      version: string;
+      pageSize: number;
+      cursor?: string | null;
+    },
+  ): Promise<QueryCopiesResponse> {
+    return this.call<QueryCopiesResponse>(
+      'POST',
+      '/api/v2/search/copies',
+      {
+        ...queryFields(p),
+        dedupe: p.dedupe,
+        story: p.story,
+        expected_index_version: p.version,
+        page_size: p.pageSize,
+        ...(p.cursor ? { cursor: p.cursor } : {}),
+      },
+      p.version,
+    );
   }
 
   documents(p: {

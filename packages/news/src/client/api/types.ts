@@ -19,6 +19,7 @@ import type {
 } from '../../search-v2/types.ts';
 import type { FilterName } from '../../search-v2/filter-names.ts';
 import type { SearchArticle, SearchResult } from '../../search-v2/query/types.ts';
+import type { CopiesResult, StoryCopy } from '../../search-v2/query/story-copies.ts';
 
 // The one value the client takes from the server's code: a list of five names in a dependency-free file.
 export { FILTER_NAMES, type FilterName } from '../../search-v2/filter-names.ts';
@@ -63,6 +64,11 @@ export type EstimateResponse = Omit<EstimateResult, 'facets'> & {
 export type QueryArticle = Omit<SearchArticle, 'metadata'> & { readonly metadata: ArticleMetadata | null };
 /** `POST /api/v2/search`'s answer. */
 export type QuerySearchResponse = Omit<SearchResult, 'page'> & { readonly page: readonly QueryArticle[] };
+
+/** One article of a story (`POST /api/v2/search/copies`), its metadata read leniently. */
+export type QueryCopy = Omit<StoryCopy, 'metadata'> & { readonly metadata: ArticleMetadata | null };
+/** `POST /api/v2/search/copies`'s answer: a page of the copies a card's "and N copies" counts. */
+export type QueryCopiesResponse = Omit<CopiesResult, 'page'> & { readonly page: readonly QueryCopy[] };
 
 /** Body of every non-validation v2 error. */
 export interface ApiErrorBody {

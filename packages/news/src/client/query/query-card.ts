@@ -3,14 +3,16 @@ import { articleKey } from '../search/article-merge.ts';
 import { cardMeta, leadWords, metadataText, safeHref } from '../view/article-view.ts';
 import { citationButton } from '../view/citation-button.ts';
 import { h } from '../view/dom.ts';
+import { copiesDisclosure, type CopiesLoader } from './copies-list.ts';
 
 const NO_METADATA: ArticleMetadata = {};
 
 /**
  * One article of a query-language search: heading, source and dates, and its first match in context as the search
  * answer sent it (no further request), with Copy citation. An untitled article is headed by that context's words.
+ * With dedupe and `copies`, "and N copies" lists the story's other articles on demand (copies-list.ts).
  */
-export function renderQueryCard(a: QueryArticle, release: string): HTMLElement {
+export function renderQueryCard(a: QueryArticle, release: string, copies?: CopiesLoader): HTMLElement {
   const m = a.metadata ?? NO_METADATA;
   const title = metadataText(m, 'title');
   const href = safeHref(metadataText(m, 'url'));
@@ -32,12 +34,8 @@ export function renderQueryCard(a: QueryArticle, release: string): HTMLElement {
     ...cardMeta(m, source, href),
     h('p', { class: 'snippet' }, cutStart ? `…${left}` : left, h('mark', {}, match), right === '' ? '' : `${right}…`),
     h('p', { class: 'muted first-match' }, `First match of ${a.first.term}`),
-    a.copies !== undefined && a.copies > 1
-      ? h(
-          'p',
-          { class: 'copies' },
-          `and ${a.copies - 1 === 1 ? '1 copy' : `${(a.copies - 1).toLocaleString('en')} copies`}`,
-        )
+    a.copies !== undefined && a.copies > 1 && a.story !== undefined && copies !== undefined
+      ? copiesDisclosure({ ...a, copies: a.copies, story: a.story }, copies)
       : null,
     h(
       'div',

@@ -7,6 +7,7 @@ import { timelineChart } from '../timeline/timeline-data.ts';
 import { formatCount, h, plural, replaceChildren } from '../view/dom.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
+import { COPIES_PAGE_SIZE, type CopiesLoader } from './copies-list.ts';
 import { renderQueryCard } from './query-card.ts';
 import { queryExportButtons } from './query-export-buttons.ts';
 import { caretIndex, errorPosition, markedQuery, queryRefusal } from './query-errors.ts';
@@ -130,8 +131,20 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
   }
   let shown = 0;
   let cursor = answer.next_cursor;
+  const copies: CopiesLoader | undefined =
+    dedupe === 'none'
+      ? undefined
+      : (story, after) =>
+          ctx.api.searchCopies({
+            ...state,
+            dedupe,
+            story,
+            version: answer.index_version,
+            pageSize: COPIES_PAGE_SIZE,
+            cursor: after,
+          });
   const addPage = (page: QuerySearchResponse, focus: boolean): void => {
-    const cards = page.page.map((a) => renderQueryCard(a, answer.index_version));
+    const cards = page.page.map((a) => renderQueryCard(a, answer.index_version, copies));
     // Cards list stories with dedupe: the number of matching articles is what `following` counts then.
     list.append(...cards);
     shown += cards.length;

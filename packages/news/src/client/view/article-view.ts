@@ -23,7 +23,7 @@ export function metadataText(m: ArticleMetadata, key: string): string | null {
 }
 
 /** A date as its calendar day; the API keeps full timestamps, a reader wants the day. */
-function day(v: string | null): string | null {
+export function day(v: string | null): string | null {
   return v === null ? null : (/^\d{4}-\d{2}-\d{2}/.exec(v)?.[0] ?? v);
 }
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OpenRelease } from '../../release/types.ts';
+import type { OpenRelease, ReleaseIndex } from '../../release/types.ts';
+import { StoryTable } from '../../stories/index.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { ARTICLES, VERSION } from '../continuations.fixture.ts';
 import { buildMemoryRelease } from '../memory-release.fixture.ts';
@@ -28,6 +29,7 @@ beforeAll(async () => {
     [...ARTICLES, { shard: '2017-01.p002', text: 'Berlin, Berlin und Berlin', meta: { scores: { iptc_topic: 0.5 } } }],
     { indexVersion: VERSION, wordCountsDir },
   );
+  release = withOneStory(release);
   const found = (await V2_CALLS.v2_find.run(
     release,
     { index: 'news', query: 'Berlin' },
@@ -43,6 +45,20 @@ beforeAll(async () => {
     query: 'Berlin',
   };
 });
+/** The release with story files in which every article is a copy of the first (story 0), for dedupe calls. */
+function withOneStory(r: OpenRelease): OpenRelease {
+  const index = r.indexes.get('news') as ReleaseIndex;
+  const docs = new Map<string, number>();
+  for (const s of index.shards) docs.set(s.year, (docs.get(s.year) ?? 0) + s.reader.stats.docCount);
+  const total = [...docs.values()].reduce((a, b) => a + b, 0);
+  let base = 0;
+  const files = [...docs].map(([year, n]) => {
+    const file = { year, base, releaseDocs: total, exact: new Uint32Array(n), near: new Uint32Array(n) };
+    base += n;
+    return file;
+  });
+  return { ...r, indexes: new Map([['news', { ...index, stories: new StoryTable(files) }]]) };
+}
 const estimateBody = { ...selection, languages: ['de'], sample_size: 100, seed: 3 };
 
 /** One real request per call: the mapped type makes a new call fail to compile here until it has one. */
@@ -70,6 +86,14 @@ const SAMPLES: { readonly [K in V2Kind]: (r: OpenRelease) => V2RequestOf<K> } = 
   }),
   v2_info: () => ({ index: null }),
   v2_search: () => ({ index: 'news', query: 'Berlin OR Wien', page_size: 2 }),
+  v2_search_copies: () => ({
+    index: 'news',
+    query: 'Berlin OR Wien',
+    dedupe: 'exact',
+    story: 0,
+    expected_index_version: VERSION,
+    page_size: 2,
+  }),
   v2_ngrams: () => ({ index: 'news', query: 'Berlin', direction: 'left', words: 1 }),
   v2_collocations: () => ({ index: 'news', query: 'Berlin', min_frequency: 1, by_position: true }),
   v2_frequencies: () => ({ index: 'news', periods: ['2017-01'], case: 'insensitive', limit: 3 }),

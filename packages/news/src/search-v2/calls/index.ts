@@ -6,6 +6,7 @@ import type { WireOf } from '../schema/fields.ts';
 import { contextsCall } from './contexts.ts';
 import { ngramsCall } from './ngrams.ts';
 import { collocationsCall } from './collocations.ts';
+import { copiesCall } from './copies.ts';
 import { countCall } from './count.ts';
 import type { V2Call } from './define.ts';
 import { documentsCall } from './documents.ts';
@@ -32,6 +33,7 @@ export const V2_CALLS = {
   v2_estimate: estimateCall,
   v2_info: infoCall,
   v2_search: searchCall,
+  v2_search_copies: copiesCall,
   v2_ngrams: ngramsCall,
   v2_collocations: collocationsCall,
   v2_frequencies: frequenciesCall,

@@ -166,6 +166,13 @@ export const SearchAnswer = Type.Object(
               description: "With dedupe: matching articles of this article's story (itself included).",
             }),
           ),
+          story: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              description:
+                "With dedupe: the story's release-wide id (the same on every worker); POST /api/v2/search/copies lists its matching articles.",
+            }),
+          ),
         },
         closed,
       ),

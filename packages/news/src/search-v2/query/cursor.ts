@@ -16,13 +16,17 @@ export function encodeCursor(p: SearchPosition): string {
   return Buffer.from(JSON.stringify([1, p.index_version, p.shard_id, p.doc_ix])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): SearchPosition {
-  let value: unknown;
+/** The JSON value inside a cursor (base64url of JSON), or null when it is not one; the caller checks its shape. */
+export function cursorJson(cursor: string): unknown {
   try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
   } catch {
-    value = null;
+    return null;
   }
+}
+
+export function decodeCursor(cursor: string): SearchPosition {
+  const value = cursorJson(cursor);
   if (
     !Array.isArray(value) ||
     value.length !== 4 ||

@@ -102,12 +102,15 @@ export class StoryDedupe {
     return page;
   }
 
-  /** The page with each article's `copies`: its story's matching articles (itself included). */
+  /**
+   * The page with each article's `copies` (its story's matching articles, itself included) and `story` (the
+   * release-wide id `POST /api/v2/search/copies` lists them by; left out for an article the story files miss).
+   */
   withCopies(page: readonly SearchArticle[]): SearchArticle[] {
-    return page.map((a) => ({
-      ...a,
-      copies: this.copies.get(this.storyOfListed.get(articleKey(a)) ?? -1) ?? 1,
-    }));
+    return page.map((a) => {
+      const story = this.storyOfListed.get(articleKey(a)) ?? -1;
+      return { ...a, ...(story < 0 ? {} : { story }), copies: this.copies.get(story) ?? 1 };
+    });
   }
 }
 

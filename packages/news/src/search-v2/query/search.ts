@@ -2,10 +2,7 @@ import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
 import { FacetCounter, facetFieldsOf, facetMetadataOf } from '../facets.ts';
-import { compileFilters, hasNoFilter } from '../filters.ts';
-import { shardsInYears } from '../find.ts';
 import { matchOptionsOf } from '../matching.ts';
-import { lookupIndex } from '../release-lookup.ts';
 import { crawlPeriodOf } from '../timeline.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
@@ -21,6 +18,7 @@ import {
   type ShardPlan,
 } from './evaluate.ts';
 import { fieldReader } from './fields.ts';
+import { filteredShards } from './filtered-shards.ts';
 import { storyDedupe } from './dedupe.ts';
 import { prefixExpansions } from './expand.ts';
 import { estimateArticles, sampleArticles, sampleSeed, type SampledDraw } from './sample.ts';
@@ -67,7 +65,7 @@ function termLabel(t: TermNode): string {
 }
 
 /** What either way of answering gives for the selected shards (index into `plans`). */
-interface Tallies {
+export interface Tallies {
   /** Per shard: matching articles (estimated when sampled). */
   readonly byShard: number[];
   readonly total: { value: number } & SearchInterval;
@@ -94,27 +92,7 @@ export async function search(
   const position = request.cursor === undefined || request.cursor === null ? undefined : decodeCursor(request.cursor);
   if (position !== undefined) assertIndexVersion(release, position.index_version);
   const { tree, notes } = queryOf(request);
-  const index = lookupIndex(release, request.index);
-  const shards = shardsInYears(release, { ...request, query: '' });
-  const filtered = !hasNoFilter(request);
-  const predicate = compileFilters(request, index);
-  const stores = shards.map((shard) => {
-    const store = index.metadata(shard.year);
-    if (filtered && store === undefined) {
-      throw new V2Error(
-        'year_store_missing',
-        `the metadata of ${shard.year} is not available, so the filters cannot be applied`,
-        { year: shard.year },
-      );
-    }
-    return store;
-  });
-  const keep = (i: number, doc: number): boolean => {
-    if (!filtered) return true;
-    // Only the filterable fields: store format 3 answers them without decompressing the article's row.
-    const m = stores[i]?.filterFields((shards[i] as ShardHandle).docBase + doc);
-    return m !== undefined && predicate(m);
-  };
+  const { index, shards, stores, keep } = filteredShards(release, request);
   const budget = queryBudget(work, limits);
   const options = matchOptionsOf(request);
   const dedupe = storyDedupe(index, request.dedupe);
@@ -245,7 +223,7 @@ export async function search(
  * The exact answer when the work fits: the drivers' occurrences within `locatedOccurrences` and the candidates that
  * pass the filters within `verifiedBytes` (summed before any is read); null past either, for a sample to answer.
  */
-async function exactTallies(
+export async function exactTallies(
   plans: readonly ShardPlan[],
   tree: QueryNode,
   keep: (shard: number, doc: number) => boolean,

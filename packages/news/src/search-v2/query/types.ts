@@ -56,6 +56,8 @@ export interface SearchArticle {
   readonly first: FirstOccurrence;
   /** With dedupe: the matching articles of this article's story (itself included). */
   readonly copies?: number;
+  /** With dedupe: the story's release-wide id, to list its matching articles (`POST /api/v2/search/copies`). */
+  readonly story?: number;
 }
 
 /** Between workers only: a story this worker counted that another worker's shards may also hold. */
