@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, STORES, countWritten, createEvent, startService, type Service } from './support/harness.ts';
-import { tecImporter, type TecImporter } from './support/tec-import.ts';
+import { tecImporter, tecTarget } from './support/tec-import.ts';
 
 // Issue 30 item 3: `events import tec URL`. The source is a second instance of this service (it speaks the plugin's
 // API), seeded through its REST API; the target runs on each store. Into an empty target ids and slugs are kept.
@@ -70,28 +70,19 @@ afterAll(async () => {
 });
 
 describe.each(STORES)('import from a site running the plugin into $name', (factory) => {
-  let target: Service;
-  let importer: TecImporter;
-  beforeAll(async () => {
-    target = await startService(factory);
-    importer = await tecImporter(target);
-  });
-  afterAll(async () => {
-    await importer.close();
-    await target.close();
-  });
+  const t = tecTarget(factory);
 
   it('dry run counts what would be created and writes nothing', async () => {
-    const before = await countWritten(target);
-    const r = await importer.run(source.base, { auth: AUTH, dryRun: true });
+    const before = await countWritten(t.target);
+    const r = await t.importer.run(source.base, { auth: AUTH, dryRun: true });
     expect(r.counts.events.created).toBe(4);
     expect(r.counts.venues.created).toBe(1);
-    expect(await countWritten(target)).toEqual(before);
+    expect(await countWritten(t.target)).toEqual(before);
   });
 
   it('keeps ids and slugs into an empty store: the target answers as the source does', async () => {
     const pages: string[] = [];
-    const r = await importer.run(`${source.base}/wp-json/tribe/events/v1/`, {
+    const r = await t.importer.run(`${source.base}/wp-json/tribe/events/v1/`, {
       auth: AUTH,
       onPage: (list, page, pages_) => pages.push(`${list} ${page}/${pages_}`),
     });
@@ -107,31 +98,33 @@ describe.each(STORES)('import from a site running the plugin into $name', (facto
     });
     const eventIds = await listIds(source, '/events', WIDE);
     expect(eventIds).toHaveLength(4);
-    expect(await listIds(target, '/events', WIDE)).toEqual(eventIds);
+    expect(await listIds(t.target, '/events', WIDE)).toEqual(eventIds);
     for (const id of eventIds) {
-      const [a, b] = await Promise.all([source, target].map((s) => s.get(`/events/${id}`, { as: 'administrator' })));
+      const [a, b] = await Promise.all([source, t.target].map((s) => s.get(`/events/${id}`, { as: 'administrator' })));
       expect(b!.status).toBe(200);
       expect(strip(b!.body)).toEqual(strip(a!.body));
     }
     for (const path of ['/venues', '/organizers', '/categories', '/tags']) {
       const query: Record<string, number> = path === '/categories' || path === '/tags' ? { hide_empty: 0 } : {};
       const ids = await listIds(source, path, query);
-      expect(await listIds(target, path, query)).toEqual(ids);
+      expect(await listIds(t.target, path, query)).toEqual(ids);
       for (const id of ids) {
-        const [a, b] = await Promise.all([source, target].map((s) => s.get(`${path}/${id}`, { as: 'administrator' })));
+        const [a, b] = await Promise.all(
+          [source, t.target].map((s) => s.get(`${path}/${id}`, { as: 'administrator' })),
+        );
         expect(strip(b!.body)).toEqual(strip(a!.body));
       }
     }
   });
 
   it('importing again changes nothing and duplicates nothing', async () => {
-    const before = await countWritten(target);
-    const r = await importer.run(source.base, { auth: AUTH });
+    const before = await countWritten(t.target);
+    const r = await t.importer.run(source.base, { auth: AUTH });
     expect(r.keptIds).toBe(false);
     for (const kind of ['categories', 'tags', 'venues', 'organizers', 'events'] as const)
       expect(r.counts[kind]).toMatchObject({ created: 0, updated: 0 });
     expect(r.counts.events.unchanged).toBe(4);
-    expect(await countWritten(target)).toEqual(before);
+    expect(await countWritten(t.target)).toEqual(before);
   });
 
   it('without credentials reads published events only', async () => {

@@ -5,7 +5,8 @@ import { openStore, type Store } from '../../src/db/index.ts';
 import { createSite } from '../../src/post/index.ts';
 import { toCaller, userService } from '../../src/user/index.ts';
 import { defaultTecSourceOptions, importTec, readTecSite, type TecSourceOptions } from '../../src/import/index.ts';
-import type { Service } from './harness.ts';
+import { beforeAll, afterAll } from 'vitest';
+import { startService, type Service, type StoreFactory } from './harness.ts';
 
 export interface TecImporter {
   run(url: string, opts?: Partial<TecSourceOptions> & { dryRun?: boolean }): ReturnType<typeof importTec>;
@@ -29,4 +30,18 @@ export async function tecImporter(svc: Service): Promise<TecImporter> {
     },
     close: () => store.close(),
   };
+}
+
+/** A target service on `factory`'s store with its importer, started before the suite's tests and closed after. */
+export function tecTarget(factory: StoreFactory): { target: Service; importer: TecImporter } {
+  const t = {} as { target: Service; importer: TecImporter };
+  beforeAll(async () => {
+    t.target = await startService(factory);
+    t.importer = await tecImporter(t.target);
+  });
+  afterAll(async () => {
+    await t.importer.close();
+    await t.target.close();
+  });
+  return t;
 }

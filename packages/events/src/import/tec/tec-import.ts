@@ -105,7 +105,11 @@ export async function importTec(
       if (id !== item.id) remapped++;
     };
     const terms = new TermWrites(db, s, keepIds, map, created, counts, ids);
-    for (const kind of ['categories', 'tags'] as const) await terms.write(kind, site[kind]);
+    // One id sequence for both taxonomies (WordPress numbers all terms together): ascending ids keep them all.
+    await terms.write([
+      ...site.categories.map((item) => ({ kind: 'categories' as const, item })),
+      ...site.tags.map((item) => ({ kind: 'tags' as const, item })),
+    ]);
     const posts = [
       ...site.venues.map((item) => ({ kind: 'venues' as const, item })),
       ...site.organizers.map((item) => ({ kind: 'organizers' as const, item })),
@@ -218,10 +222,10 @@ class TermWrites {
     private readonly ids: Record<TecKind, Map<number, number>>,
   ) {}
 
-  async write(kind: 'categories' | 'tags', items: readonly TecItem[]): Promise<void> {
-    const taxonomy = TAXONOMY[kind];
-    const later: TecItem[] = [];
-    for (const item of [...items].sort((a, b) => a.id - b.id)) {
+  async write(terms: ReadonlyArray<{ kind: 'categories' | 'tags'; item: TecItem }>): Promise<void> {
+    const later: Array<(typeof terms)[number]> = [];
+    for (const { kind, item } of [...terms].sort((a, b) => a.item.id - b.item.id)) {
+      const taxonomy = TAXONOMY[kind];
       const w = termParams(item, this.map(kind));
       if (w.name.trim() === '') throw new TecImportError('bad_items', `${describe(kind, item)}: the name is empty`);
       const { items: found } = await this.s.terms.list(taxonomy, {
@@ -233,7 +237,7 @@ class TermWrites {
         slug: item.slug,
       });
       const stored = found[0];
-      if (typeof item.json.parent === 'number' && item.json.parent > 0 && w.parent === 0) later.push(item);
+      if (typeof item.json.parent === 'number' && item.json.parent > 0 && w.parent === 0) later.push({ kind, item });
       const wrap = (err: unknown) => {
         throw err instanceof ApiError ? refusal(kind, item, err) : err;
       };
@@ -251,9 +255,9 @@ class TermWrites {
       await this.s.terms.update(taxonomy, stored.id, w).catch(wrap);
       this.counts[kind].updated++;
     }
-    for (const item of later) {
+    for (const { kind, item } of later) {
       const parent = this.map(kind)(item.json.parent as number) ?? 0;
-      await this.s.terms.update(taxonomy, this.ids[kind].get(item.id)!, { parent });
+      await this.s.terms.update(TAXONOMY[kind], this.ids[kind].get(item.id)!, { parent });
     }
   }
 }

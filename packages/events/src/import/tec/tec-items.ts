@@ -15,9 +15,11 @@ export interface TecEvent extends TecItem {
   readonly organizerIds: readonly number[];
   readonly categoryIds: readonly number[];
   readonly tagIds: readonly number[];
-  /** The nested venue and organizer answers: a draft venue of an event is not in the public venue list. */
+  /** The nested answers: a draft venue or an empty term of an event may be missing from the lists. */
   readonly venues: readonly TecItem[];
   readonly organizers: readonly TecItem[];
+  readonly categories: readonly TecItem[];
+  readonly tags: readonly TecItem[];
 }
 
 /** Where an answer was read, for errors naming the URL and the field. */
@@ -72,17 +74,18 @@ export function readEvent(v: unknown, at: At): TecEvent {
   for (const key of ['start_date', 'end_date'] as const) stringAt(json[key], child(at, key));
   const venues = listOf(json.venue).map((x, i) => readItem(x, 'venue', child(child(at, 'venue'), i)));
   const organizers = listOf(json.organizer).map((x, i) => readItem(x, 'organizer', child(child(at, 'organizer'), i)));
-  const termIds = (key: string) =>
-    listOf(json[key]).map((x, i) =>
-      idAt(objectAt(x, child(child(at, key), i)).id, child(child(child(at, key), i), 'id')),
-    );
+  const terms = (key: string) => listOf(json[key]).map((x, i) => readItem(x, 'name', child(child(at, key), i)));
+  const categories = terms('categories');
+  const tags = terms('tags');
   return {
     ...item,
     venueId: venues[0]?.id,
     organizerIds: organizers.map((o) => o.id),
-    categoryIds: termIds('categories'),
-    tagIds: termIds('tags'),
+    categoryIds: categories.map((c) => c.id),
+    tagIds: tags.map((t) => t.id),
     venues,
     organizers,
+    categories,
+    tags,
   };
 }

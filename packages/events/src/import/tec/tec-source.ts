@@ -134,8 +134,8 @@ export async function readTecSite(source: string, opts: TecSourceOptions): Promi
   const events = await readList(api, 'events', { ...ALL_TIME, ...status }, readEvent, opts);
   return {
     api,
-    categories: distinct(categories),
-    tags: distinct(tags),
+    categories: distinct([...categories, ...events.flatMap((e) => e.categories)]),
+    tags: distinct([...tags, ...events.flatMap((e) => e.tags)]),
     venues: distinct([...venues, ...events.flatMap((e) => e.venues)]),
     organizers: distinct([...organizers, ...events.flatMap((e) => e.organizers)]),
     events: distinct(events),
