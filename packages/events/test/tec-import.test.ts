@@ -138,4 +138,36 @@ describe.each(STORES)('import from a site running the plugin into $name', (facto
       await other.close();
     }
   });
+
+  it('a changed source event is updated on the next import, the rest left alone', async () => {
+    const title = `Night show (${factory.name})`;
+    const night = (await source.get('/events/by-slug/night-show')).body as { id: number };
+    expect((await source.post(`/events/${night.id}`, { title })).status).toBe(200);
+    const r = await t.importer.run(source.base, { auth: AUTH });
+    expect(r.counts.events).toEqual({ created: 0, updated: 1, unchanged: 3 });
+    expect(((await t.target.get(`/events/${night.id}`)).body as { title: string }).title).toBe(title);
+  });
+
+  it('into a store holding other items, ids are mapped and references follow', async () => {
+    const other = await startService(factory);
+    const imp = await tecImporter(other);
+    try {
+      await createEvent(other, { title: 'Already here', venue: { venue: 'Local venue' } });
+      const r = await imp.run(source.base, { auth: AUTH });
+      expect(r.keptIds).toBe(false);
+      expect(r.remapped).toBeGreaterThan(0);
+      expect(r.counts.events.created).toBe(4);
+      const slugs = (v: unknown) => (Array.isArray(v) ? v : v ? [v] : []).map((x: { slug: string }) => x.slug);
+      for (const slug of ['early-bird', 'night-show', 'all-day-fair']) {
+        const [a, b] = (await Promise.all([source, other].map((s) => s.get(`/events/by-slug/${slug}`)))).map(
+          (res) => res.body as Record<string, unknown>,
+        );
+        expect(b!.id).not.toBe(a!.id);
+        for (const key of ['venue', 'organizer', 'categories', 'tags']) expect(slugs(b![key])).toEqual(slugs(a![key]));
+      }
+    } finally {
+      await imp.close();
+      await other.close();
+    }
+  });
 });
