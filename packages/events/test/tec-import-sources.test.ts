@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, STORES, countWritten } from './support/harness.ts';
 import { tecTarget, type TecImporter } from './support/tec-import.ts';
+import { makeImages, startImageServer } from './support/image-server.ts';
 import { json, recordedAnswer, startTecSource, type Answer } from './support/tec-source-server.ts';
 import { TecImportError } from '../src/import/index.ts';
 
@@ -167,6 +168,54 @@ describe.each(STORES)('import tec from recorded and broken sources into $name', 
       expect(again.counts.events).toMatchObject({ created: 0 });
     } finally {
       await src.close();
+    }
+  });
+
+  it('sets featured images through the media library; one that fails is reported and its post imported without', async () => {
+    const img = await startImageServer(await makeImages());
+    const src = await startTecSource(
+      lists({
+        '/venues': json({
+          venues: [
+            { id: 70, slug: 'lost-image-hall', venue: 'Lost image hall', image: { url: `${img.url}/gone.jpg` } },
+          ],
+          total: 1,
+          total_pages: 1,
+        }),
+        '/events': json({
+          events: [
+            {
+              id: 71,
+              slug: 'pictured',
+              title: 'Pictured',
+              start_date: '2030-02-01 10:00:00',
+              end_date: '2030-02-01 11:00:00',
+              image: { url: `${img.url}/photo.jpg`, width: 1200, height: 800 },
+            },
+          ],
+          total: 1,
+          total_pages: 1,
+        }),
+      }),
+    );
+    try {
+      const r = await t.importer.run(src.url);
+      expect(r.images.imported).toBe(1);
+      expect(r.images.failed).toEqual([
+        { item: 'venues 70 (lost-image-hall)', url: `${img.url}/gone.jpg`, reason: 'image: Invalid parameter.' },
+      ]);
+      const event = (await t.target.get('/events/by-slug/pictured')).body as { image: { width: number; url: string } };
+      expect(event.image.width).toBe(1200);
+      expect(event.image.url).toMatch(/^http:\/\/wordpress\.test\/wp-content\/uploads\//);
+      expect((await t.target.get('/venues/by-slug/lost-image-hall')).status).toBe(200);
+      const hits = img.hits();
+      const again = await t.importer.run(src.url);
+      expect(again.images.imported).toBe(0);
+      expect(again.counts.events).toMatchObject({ created: 0, unchanged: 1 });
+      expect(img.hits()).toBe(hits + 1); // only the failing one is tried again
+    } finally {
+      await src.close();
+      await img.close();
     }
   });
 });

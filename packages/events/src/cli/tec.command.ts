@@ -44,6 +44,8 @@ export function tecImportCommand(imports: Command, withStore: WithStore): void {
             const c = r.counts[kind];
             console.log(`${kind}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`);
           }
+          console.log(`featured images: ${r.images.imported} set, ${r.images.failed.length} failed`);
+          for (const f of r.images.failed) console.log(`${f.item}: image ${f.url}: ${f.reason}`);
         } catch (err) {
           if (err instanceof TecImportError) throw new UserError(`${err.message} (nothing imported)`);
           throw err;

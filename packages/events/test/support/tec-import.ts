@@ -17,7 +17,11 @@ export interface TecImporter {
 /** An importer writing as the administrator into `svc`'s database; loopback sources are allowed (tests only). */
 export async function tecImporter(svc: Service): Promise<TecImporter> {
   const store = await openStore(svc.dbUrl);
-  const config = parseConfig({ port: 0, db: svc.dbUrl, siteUrl: 'http://wordpress.test', timezone: 'UTC' }, {});
+  // Images are downloaded from loopback servers into the service's own uploads folder.
+  const config = parseConfig(
+    { port: 0, db: svc.dbUrl, siteUrl: 'http://wordpress.test', timezone: 'UTC' },
+    { EVENTS_MEDIA_ALLOW_PRIVATE_HOSTS: '1', EVENTS_UPLOADS_DIR: svc.uploadsDir },
+  );
   const site = createSite(config);
   return {
     store,

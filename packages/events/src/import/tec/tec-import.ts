@@ -8,6 +8,7 @@ import { composeServices, type Services } from '../../services.ts';
 import { reasonOf, type CsvImportDeps } from '../csv/csv-import.ts';
 import { writeItems, type ItemRefusals } from '../item-writes.ts';
 import { claimNextId, isEmptyStore } from './keep-ids.ts';
+import { imageUrl, writeImages, type ImageReport } from './tec-images.ts';
 import { TecImportError } from './tec-error.ts';
 import { readEvent, readItem, type TecEvent, type TecItem } from './tec-items.ts';
 import { eventParams, linkedParams, sameParams, termParams, type IdMap } from './tec-params.ts';
@@ -29,6 +30,8 @@ export interface TecImportReport {
   /** Items written under another id than the source's (all of them into a store that was not empty). */
   readonly remapped: number;
   readonly counts: Readonly<Record<TecKind, KindCounts>>;
+  /** Featured images set (or, in a dry run, to set) on posts without one, and those that failed. */
+  readonly images: ImageReport;
 }
 
 /** Who writes and where: the same as a CSV import's. */
@@ -200,7 +203,18 @@ export async function importTec(
       },
       refuseWhole(),
     );
-    const report = { source: site.api, dryRun: opts.dryRun, keptIds: keepIds, remapped, counts };
+    const images = await writeImages(
+      db,
+      s,
+      deps,
+      posts.flatMap(({ kind, item }) => {
+        const url = imageUrl(item);
+        const postId = ids[kind].get(item.id);
+        return url === undefined || postId === undefined ? [] : [{ kind, item, postId, url }];
+      }),
+      opts.dryRun,
+    );
+    const report = { source: site.api, dryRun: opts.dryRun, keptIds: keepIds, remapped, counts, images };
     if (opts.dryRun) throw new DryRunDone(report);
     return report;
   };

@@ -84,7 +84,11 @@ export function eventParams(
   return { params, complete };
 }
 
-/** Params compared field by field in one key order: equal params mean the stored item is as the source's. */
-export const sameParams = (a: Params, b: Params): boolean =>
-  JSON.stringify(Object.entries(a).sort(([x], [y]) => (x < y ? -1 : 1))) ===
-  JSON.stringify(Object.entries(b).sort(([x], [y]) => (x < y ? -1 : 1)));
+/**
+ * Whether the stored item's params hold the source's: compared on the fields the source sent (an update writes only
+ * those), in one key order.
+ */
+export function sameParams(stored: Params, source: Params): boolean {
+  const keys = Object.keys(source).sort();
+  return JSON.stringify(keys.map((k) => stored[k])) === JSON.stringify(keys.map((k) => source[k]));
+}
