@@ -218,4 +218,37 @@ describe.each(STORES)('import tec from recorded and broken sources into $name', 
       await img.close();
     }
   });
+
+  it('pages through a list until total_pages, asking for every status and all dates', async () => {
+    const event = (id: number) => ({
+      id,
+      slug: `paged-${id}`,
+      title: `Paged ${id}`,
+      start_date: '2031-03-01 10:00:00',
+      end_date: '2031-03-01 11:00:00',
+    });
+    const paged: Answer = (req, url, res) => {
+      const page = Number(url.searchParams.get('page'));
+      const ids = page === 3 ? [205] : [200 + 2 * page - 1, 200 + 2 * page];
+      json({ events: ids.map(event), total: 5, total_pages: 3 })(req, url, res);
+    };
+    const src = await startTecSource(lists({ '/events': paged }));
+    try {
+      const r = await t.importer.run(src.url, { auth: 'administrator:x' });
+      expect(r.counts.events.created).toBe(5);
+      const asked = src.requests.filter((line) => line.startsWith('/wp-json/tribe/events/v1/events?'));
+      expect(asked).toHaveLength(3);
+      const query = new URLSearchParams(asked[2]!.split(' ')[0]!.split('?')[1]);
+      expect(Object.fromEntries(query)).toEqual({
+        start_date: '1900-01-01 00:00:00',
+        end_date: '2199-12-31 23:59:59',
+        status: 'publish,future,draft,pending,private',
+        per_page: '50',
+        page: '3',
+      });
+      for (const id of [201, 205]) expect((await t.target.get(`/events/by-slug/paged-${id}`)).status).toBe(200);
+    } finally {
+      await src.close();
+    }
+  });
 });
