@@ -106,6 +106,22 @@ describe.each(STORES)('import tec from recorded and broken sources into $name', 
     expect(err.message).toMatch(/organizers\?.*: \$\.organizers is not an array/);
   });
 
+  it('JSON of another shape: an array, or a string id', async () => {
+    const array = await refused({ '/venues': json([{ id: 1 }]) });
+    expect(array.message).toMatch(/venues\?.*: \$ is not an object/);
+    const id = await refused({
+      '/tags': json({ tags: [{ id: '4', slug: 'a', name: 'A' }], total: 1, total_pages: 1 }),
+    });
+    expect(id.message).toMatch(/tags\?.*: \$\.tags\[0\]\.id is not a positive integer id/);
+  });
+
+  it('a source that never answers is given up after the time limit', async () => {
+    const silent: Answer = () => undefined;
+    const err = await refused({ '/categories': silent }, { timeoutMs: 300 });
+    expect(err.kind).toBe('fetch');
+    expect(err.message).toMatch(/categories\?.*: the URL did not answer in time/);
+  });
+
   it('more pages than the limit', async () => {
     const page = json({ tags: [{ id: 1, slug: 'a', name: 'A' }], total: 900, total_pages: 900 });
     const err = await refused({ '/tags': page }, { maxPages: 3 });
