@@ -1,26 +1,20 @@
 import type { Kysely } from 'kysely';
-import type { Database, Taxonomy } from '../../db/index.ts';
+import type { Database } from '../../db/index.ts';
 import { checkArgs, type ArgSet } from '../../http/args.ts';
 import { ApiError } from '../../http/errors.ts';
 import { eventWriteArgs } from '../../event/index.ts';
 import { linkedWriteArgs, writeTransaction, WriteGeneration } from '../../post/index.ts';
-import { composeServices, type Services } from '../../services.ts';
-import { reasonOf, type CsvImportDeps } from '../csv/csv-import.ts';
+import { composeServices } from '../../services.ts';
+import type { CsvImportDeps } from '../csv/csv-import.ts';
 import { writeItems, type ItemRefusals } from '../item-writes.ts';
 import { claimNextId, isEmptyStore } from './keep-ids.ts';
+import { POST_TYPES, storedPostIds, type PostKind } from './stored-posts.ts';
+import { TermWrites } from './tec-terms.ts';
 import { imageUrl, writeImages, type ImageReport } from './tec-images.ts';
-import { TecImportError } from './tec-error.ts';
+import { refusal, TEC_KINDS, TecImportError, type KindCounts, type TecKind } from './tec-error.ts';
 import { readEvent, readItem, type TecEvent, type TecItem } from './tec-items.ts';
-import { eventParams, linkedParams, sameParams, termParams, type IdMap } from './tec-params.ts';
+import { eventParams, linkedParams, sameParams, type IdMap } from './tec-params.ts';
 import type { TecSite } from './tec-source.ts';
-
-export const TEC_KINDS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
-export type TecKind = (typeof TEC_KINDS)[number];
-export interface KindCounts {
-  created: number;
-  updated: number;
-  unchanged: number;
-}
 
 export interface TecImportReport {
   readonly source: string;
@@ -37,21 +31,12 @@ export interface TecImportReport {
 /** Who writes and where: the same as a CSV import's. */
 export type TecImportDeps = CsvImportDeps;
 
-const POST_TYPES = { venues: 'tribe_venue', organizers: 'tribe_organizer', events: 'tribe_events' } as const;
-const TAXONOMY: Record<'categories' | 'tags', Taxonomy> = { categories: 'tribe_events_cat', tags: 'post_tag' };
-type PostKind = keyof typeof POST_TYPES;
-
 /** Thrown to roll a dry run back after it wrote everything: its counts are exact. */
 class DryRunDone extends Error {
   constructor(readonly report: TecImportReport) {
     super('dry run');
   }
 }
-
-const describe = (kind: TecKind, item: TecItem) => `${kind} ${item.id} (${item.slug})`;
-
-const refusal = (kind: TecKind, item: TecItem, err: ApiError) =>
-  new TecImportError('bad_items', `${describe(kind, item)} refused, nothing imported: ${reasonOf(err)}`);
 
 /** A refused item refuses the whole import (the write loop's rule without --skip-bad); its message names the item. */
 const refuseWhole = <T>(): ItemRefusals<T> => ({
@@ -60,18 +45,6 @@ const refuseWhole = <T>(): ItemRefusals<T> => ({
   refuseAll: (_, reason) => new TecImportError('bad_items', reason),
   skipped: () => undefined,
 });
-
-/**
- * The stored post an item was imported as: the one with its slug, or for a draft (the plugin answers drafts with an
- * empty slug) the post under its id with its title, as an import into an empty store leaves it.
- */
-async function storedPostId(db: Kysely<Database>, kind: PostKind, item: TecItem): Promise<number | undefined> {
-  let q = db.selectFrom('posts').select('id').where('type', '=', POST_TYPES[kind]).where('status', '!=', 'trash');
-  const title = item.json[kind === 'events' ? 'title' : kind === 'venues' ? 'venue' : 'organizer'];
-  q =
-    item.slug !== '' ? q.where('slug', '=', item.slug) : q.where('id', '=', item.id).where('title', '=', String(title));
-  return (await q.executeTakeFirst())?.id;
-}
 
 /**
  * Imports what `readTecSite` read, in one transaction through the services the REST writes use (README, "Import from
@@ -119,10 +92,9 @@ export async function importTec(
       ...site.events.map((item) => ({ kind: 'events' as const, item })),
     ].sort((a, b) => a.item.id - b.item.id);
     // Posts stored by an earlier import, found first so every reference maps whatever the order of the writes.
-    for (const { kind, item } of posts) {
-      const id = await storedPostId(db, kind, item);
-      if (id !== undefined) ids[kind].set(item.id, id);
-    }
+    const stored = await storedPostIds(db, posts);
+    for (const kind of Object.keys(POST_TYPES) as PostKind[])
+      for (const [from, to] of stored[kind]) ids[kind].set(from, to);
     const linkLater: TecEvent[] = [];
     const args = {
       venues: linkedWriteArgs({ service: s.venues, userExists: s.userExists, imageArg: s.imageArg }, true),
@@ -222,56 +194,4 @@ export async function importTec(
     if (err instanceof DryRunDone) return err.report;
     throw err;
   });
-}
-
-/** Categories and tags: parents before children where ids allow, a parent with a higher id linked after. */
-class TermWrites {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly s: Services,
-    private readonly keepIds: boolean,
-    private readonly map: (kind: TecKind) => IdMap,
-    private readonly created: (kind: TecKind, item: TecItem, id: number) => void,
-    private readonly counts: Record<TecKind, KindCounts>,
-    private readonly ids: Record<TecKind, Map<number, number>>,
-  ) {}
-
-  async write(terms: ReadonlyArray<{ kind: 'categories' | 'tags'; item: TecItem }>): Promise<void> {
-    const later: Array<(typeof terms)[number]> = [];
-    for (const { kind, item } of [...terms].sort((a, b) => a.item.id - b.item.id)) {
-      const taxonomy = TAXONOMY[kind];
-      const w = termParams(item, this.map(kind));
-      if (w.name.trim() === '') throw new TecImportError('bad_items', `${describe(kind, item)}: the name is empty`);
-      const { items: found } = await this.s.terms.list(taxonomy, {
-        page: 1,
-        perPage: 1,
-        order: 'asc',
-        orderby: 'id',
-        hideEmpty: false,
-        slug: item.slug,
-      });
-      const stored = found[0];
-      if (typeof item.json.parent === 'number' && item.json.parent > 0 && w.parent === 0) later.push({ kind, item });
-      const wrap = (err: unknown) => {
-        throw err instanceof ApiError ? refusal(kind, item, err) : err;
-      };
-      if (stored === undefined) {
-        if (this.keepIds) await claimNextId(this.db, 'terms', item.id);
-        const t = await this.s.terms.create(taxonomy, { ...w, slug: item.slug }).catch(wrap);
-        this.created(kind, item, t!.id);
-        continue;
-      }
-      this.ids[kind].set(item.id, stored.id);
-      if (stored.name === w.name && stored.description === w.description && stored.parent === w.parent) {
-        this.counts[kind].unchanged++;
-        continue;
-      }
-      await this.s.terms.update(taxonomy, stored.id, w).catch(wrap);
-      this.counts[kind].updated++;
-    }
-    for (const { kind, item } of later) {
-      const parent = this.map(kind)(item.json.parent as number) ?? 0;
-      await this.s.terms.update(TAXONOMY[kind], this.ids[kind].get(item.id)!, { parent });
-    }
-  }
 }
