@@ -33,6 +33,13 @@ async function seed(src: Service) {
   // An event with a lower id than its venue: linked after the venue is written.
   const early = await createEvent(src, { title: 'Early bird', categories: [theatre.id], tags: [kids.id] });
   const hall = await post('/venues', { venue: 'Town Hall', city: 'Ghent', country: 'Belgium', address: 'Markt 1' });
+  await post('/venues', {
+    venue: 'Map-less park',
+    show_map: 'false',
+    show_map_link: '0',
+    geo_lat: 51.05,
+    geo_lng: 3.72,
+  });
   const guild = await post('/organizers', { organizer: 'Arts Guild', email: 'guild@example.com', phone: '123' });
   await src.post(`/events/${early.id}`, { venue: hall.id, organizer: [guild.id] });
   await createEvent(src, {
@@ -76,7 +83,7 @@ describe.each(STORES)('import from a site running the plugin into $name', (facto
     const before = await countWritten(t.target);
     const r = await t.importer.run(source.base, { auth: AUTH, dryRun: true });
     expect(r.counts.events.created).toBe(4);
-    expect(r.counts.venues.created).toBe(1);
+    expect(r.counts.venues.created).toBe(2);
     expect(await countWritten(t.target)).toEqual(before);
   });
 
@@ -92,7 +99,7 @@ describe.each(STORES)('import from a site running the plugin into $name', (facto
     expect(r.counts).toEqual({
       categories: { created: 2, updated: 0, unchanged: 0 },
       tags: { created: 2, updated: 0, unchanged: 0 },
-      venues: { created: 1, updated: 0, unchanged: 0 },
+      venues: { created: 2, updated: 0, unchanged: 0 },
       organizers: { created: 1, updated: 0, unchanged: 0 },
       events: { created: 4, updated: 0, unchanged: 0 },
     });
@@ -145,7 +152,12 @@ describe.each(STORES)('import from a site running the plugin into $name', (facto
     expect((await source.post(`/events/${night.id}`, { title })).status).toBe(200);
     const r = await t.importer.run(source.base, { auth: AUTH });
     expect(r.counts.events).toEqual({ created: 0, updated: 1, unchanged: 3 });
-    expect(((await t.target.get(`/events/${night.id}`)).body as { title: string }).title).toBe(title);
+    // The import wrote through another connection: on PostgreSQL the service's cache hears of it by NOTIFY, a moment later.
+    await expect
+      .poll(async () => ((await t.target.get(`/events/${night.id}`)).body as { title: string }).title, {
+        timeout: 3000,
+      })
+      .toBe(title);
   });
 
   it('into a store holding other items, ids are mapped and references follow', async () => {

@@ -7,9 +7,10 @@ type Params = Record<string, unknown>;
 export type IdMap = (id: number) => number | undefined;
 
 // The fields written, as the plugin's answers name them and its write routes take them. Left out: `author` (users
-// are not imported: the operator writes), images, and fields the service derives (urls, counts, json_ld).
+// are not imported: the operator writes), images (set last, tec-images.ts), and fields the service derives (urls,
+// counts, json_ld).
 const LINKED_FIELDS = ['description', 'excerpt', 'status', 'date', 'website'];
-const VENUE_FIELDS = ['venue', ...LINKED_FIELDS, ...venueKind.textFields];
+const VENUE_FIELDS = ['venue', ...LINKED_FIELDS, ...venueKind.textFields, 'geo_lat', 'geo_lng'];
 const ORGANIZER_FIELDS = ['organizer', ...LINKED_FIELDS, ...organizerKind.textFields];
 const EVENT_FIELDS = [
   'title',
@@ -33,8 +34,14 @@ function pick(json: Params, fields: readonly string[]): Params {
   return out;
 }
 
-export const linkedParams = (kind: 'venue' | 'organizer', item: TecItem): Params =>
-  pick(item.json, kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS);
+/** A venue's or organizer's write; a venue's map flags go as the strings its write takes (`"1"`, `"0"`). */
+export function linkedParams(kind: 'venue' | 'organizer', item: TecItem): Params {
+  if (kind === 'organizer') return pick(item.json, ORGANIZER_FIELDS);
+  const params = pick(item.json, VENUE_FIELDS);
+  for (const flag of ['show_map', 'show_map_link'])
+    if (typeof item.json[flag] === 'boolean') params[flag] = item.json[flag] ? '1' : '0';
+  return params;
+}
 
 /** A term's write: name, description and its parent mapped (0 until the parent is written). */
 export function termParams(item: TecItem, map: IdMap): { name: string; description: string; parent: number } {
