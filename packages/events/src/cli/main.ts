@@ -11,6 +11,7 @@ import { reportBadStoredDates } from '../event/index.ts';
 import { csvImportCommand } from './csv.command.ts';
 import { dumpCommands } from './dump.command.ts';
 import { icsImportCommand, subscriptionCommands } from './ics.command.ts';
+import { tecImportCommand } from './tec.command.ts';
 
 const DEFAULT_DB = 'sqlite:./data/events.sqlite';
 const program = new Command()
@@ -195,9 +196,12 @@ program
 
 const imports = program
   .command('import')
-  .description('import data: a CSV file of events, venues or organizers, an iCalendar feed, or a dump');
+  .description(
+    'import data: a CSV file of events, venues or organizers, an iCalendar feed, a site running the plugin, or a dump',
+  );
 csvImportCommand(imports, withStore);
 icsImportCommand(imports, withStore);
+tecImportCommand(imports, withStore);
 subscriptionCommands(program, withStore);
 dumpCommands(program, imports, withStore, DEFAULT_DB);
 

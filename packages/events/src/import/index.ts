@@ -1,4 +1,5 @@
-// Data in and out of a store: CSV import (csv/), iCalendar import (ics/) and subscriptions (subscription/). Built on the domain services, never on HTTP internals beyond the
+// Data in and out of a store: CSV import (csv/), iCalendar import (ics/), import from a site running the plugin (tec/)
+// and subscriptions (subscription/). Built on the domain services, never on HTTP internals beyond the
 // route definitions: the same rules as the REST writes, reached through `composeServices`.
 export {
   importCsv,
@@ -22,6 +23,17 @@ export {
   type IcsImportReport,
   type IcsImportOptions,
 } from './ics/index.ts';
+export {
+  readTecSite,
+  tecApiRoot,
+  defaultTecSourceOptions,
+  importTec,
+  TEC_KINDS,
+  TecImportError,
+  type TecSite,
+  type TecSourceOptions,
+  type TecImportReport,
+} from './tec/index.ts';
 export {
   subscriptionRepository,
   startSubscriptionRunner,

@@ -20,6 +20,10 @@ describe('safeFetch', () => {
       if (req.url?.startsWith('/hop'))
         return res.writeHead(302, { location: `/hop${Number(req.url.slice(4)) + 1}` }).end();
       if (req.url === '/silent') return; // never answers
+      if (req.url === '/echo') return res.end(req.headers.authorization ?? 'none');
+      if (req.url === '/same') return res.writeHead(302, { location: '/echo' }).end();
+      if (req.url === '/away')
+        return res.writeHead(302, { location: `${base.replace('127.0.0.1', 'localhost')}/echo` }).end();
       res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -39,6 +43,15 @@ describe('safeFetch', () => {
   });
   it('follows at most five redirects', async () => {
     await expect(safeFetch(`${base}/hop0`, local)).rejects.toThrow(/too many redirects/);
+  });
+  it('sends extra headers to the first origin only: a redirect to another host does not get the credentials', async () => {
+    const auth = { ...local, headers: { authorization: 'Basic c2VjcmV0' } };
+    expect((await safeFetch(`${base}/echo`, auth)).toString()).toBe('Basic c2VjcmV0');
+    expect((await safeFetch(`${base}/same`, auth)).toString()).toBe('Basic c2VjcmV0');
+    expect((await safeFetch(`${base}/away`, auth)).toString()).toBe('none');
+  });
+  it('tells the status of a refusal', async () => {
+    await expect(safeFetch(`${base}/missing`, local)).rejects.toMatchObject({ status: 404 });
   });
   it('gives up after the time limit', async () => {
     await expect(safeFetch(`${base}/silent`, local)).rejects.toThrow(/in time/);

@@ -4,7 +4,15 @@ import http from 'node:http';
 import https from 'node:https';
 
 /** Why a fetch was refused or failed; the service answers every one of them with a 400 on `image`. */
-export class FetchError extends Error {}
+export class FetchError extends Error {
+  /** The HTTP status that refused the fetch, when the server answered (a 401 is not a network failure). */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export interface SafeFetchOptions {
   readonly maxBytes: number;
@@ -15,6 +23,8 @@ export interface SafeFetchOptions {
   /** The `Accept` header and the noun of the messages ('image' unless said: an iCalendar feed says 'feed'). */
   readonly accept?: string;
   readonly what?: string;
+  /** More request headers (an import's `Authorization`): sent only to the first URL's origin, never after a redirect elsewhere. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const defaultSafeFetchOptions: SafeFetchOptions = {
@@ -93,7 +103,7 @@ interface Hop {
   body?: Buffer;
 }
 
-function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Promise<Hop> {
+function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal, origin: string): Promise<Hop> {
   return new Promise((resolve, reject) => {
     const get = url.protocol === 'https:' ? https.get : http.get;
     const req = get(
@@ -101,7 +111,11 @@ function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Pro
       {
         lookup: guardedLookup(opts) as never,
         signal,
-        headers: { 'user-agent': 'events-media/1.0', accept: opts.accept ?? 'image/*' },
+        headers: {
+          ...(url.origin === origin ? opts.headers : undefined),
+          'user-agent': 'events-media/1.0',
+          accept: opts.accept ?? 'image/*',
+        },
       },
       (res) => {
         const status = res.statusCode ?? 0;
@@ -111,7 +125,7 @@ function requestOnce(url: URL, opts: SafeFetchOptions, signal: AbortSignal): Pro
         }
         if (status !== 200) {
           res.resume();
-          return reject(new FetchError(`the server answered ${status}`));
+          return reject(new FetchError(`the server answered ${status}`, status));
         }
         const declared = Number(res.headers['content-length'] ?? NaN);
         if (declared > opts.maxBytes) {
@@ -158,9 +172,10 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
   try {
     let url = new URL(rawUrl);
+    const origin = url.origin;
     for (let hop = 0; ; hop++) {
       checkUrl(url, opts);
-      const res = await requestOnce(url, opts, controller.signal);
+      const res = await requestOnce(url, opts, controller.signal, origin);
       if (res.body) return res.body;
       if (hop >= opts.maxRedirects) throw new FetchError('too many redirects');
       url = new URL(res.location!, url);

@@ -71,7 +71,7 @@ function createArgs(type: CsvImportType, s: Services): ArgSet {
 }
 
 /** A REST refusal as one line: `start_date: Invalid parameter.` or the error's message. */
-function reasonOf(err: ApiError): string {
+export function reasonOf(err: ApiError): string {
   const params = err.extra.params;
   if (err.code === 'rest_invalid_param' && params !== null && typeof params === 'object') {
     return Object.entries(params as Record<string, string>)
