@@ -43,7 +43,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     changes: store.changes,
   });
   const { users, terms, venues, organizers, posts, isEvent, userExists, imageArg, events, eventArgDeps } = services;
-  const send = { allowPrivateHosts: config.mediaAllowPrivateHosts, timeoutMs: defaultDeliveryOptions.timeoutMs };
+  const send = { allowPrivateHosts: config.mediaAllowPrivateHosts, timeoutMs: config.webhookTimeoutMs };
   const feeds = feedPages({
     events,
     terms,

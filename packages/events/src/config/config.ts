@@ -43,6 +43,8 @@ export interface Config {
   readonly webhookPollMs: number;
   /** The first webhook retry's delay; each next one doubles it (with jitter), up to an hour, for 24 hours. */
   readonly webhookRetryBaseMs: number;
+  /** How long one webhook POST may take; a claimed message is held for three times this (an instance that died). */
+  readonly webhookTimeoutMs: number;
   /** Queries slower than this many ms are printed to stderr (a diagnostic); 0 prints none. */
   readonly slowQueryMs: number;
   /** SQLite `synchronous`: NORMAL loses at most the last commits on a power cut, FULL fsyncs every commit. */
@@ -81,6 +83,7 @@ export const defaultConfig: Config = Object.freeze({
   icalPollMs: 60_000,
   webhookPollMs: 100,
   webhookRetryBaseMs: 5_000,
+  webhookTimeoutMs: 10_000,
   slowQueryMs: 0,
   sqliteSync: 'NORMAL',
   zoneinfoDir: '/usr/share/zoneinfo',
@@ -169,6 +172,9 @@ export function parseConfig(
   const webhookRetryBaseMs = Number(env.EVENTS_WEBHOOK_RETRY_BASE_MS || defaultConfig.webhookRetryBaseMs);
   if (!Number.isInteger(webhookRetryBaseMs) || webhookRetryBaseMs < 1)
     throw new ConfigError('EVENTS_WEBHOOK_RETRY_BASE_MS must be an integer ≥ 1');
+  const webhookTimeoutMs = Number(env.EVENTS_WEBHOOK_TIMEOUT_MS || defaultConfig.webhookTimeoutMs);
+  if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 100 || webhookTimeoutMs > 60_000)
+    throw new ConfigError('EVENTS_WEBHOOK_TIMEOUT_MS must be an integer from 100 to 60000');
   const adminEmail = (env.EVENTS_ADMIN_EMAIL ?? defaultConfig.adminEmail).trim();
   if (adminEmail !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail))
     throw new ConfigError(`EVENTS_ADMIN_EMAIL must be an e-mail address, got ${adminEmail}`);
@@ -182,6 +188,7 @@ export function parseConfig(
     icalPollMs,
     webhookPollMs,
     webhookRetryBaseMs,
+    webhookTimeoutMs,
     slowQueryMs,
     sqliteSync,
     zoneinfoDir: env.TZDIR || defaultConfig.zoneinfoDir,

@@ -21,6 +21,8 @@ export async function startReceiver() {
   /** Gets the attempt number of this `webhook-id` (1 for its first request). */
   let answer: (attempt: number) => number = () => 200;
   const attemptsOf = new Map<string, number>();
+  let delayMs = 0;
+  let inFlight = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -32,8 +34,14 @@ export async function startReceiver() {
         const id = headers['webhook-id']!;
         attemptsOf.set(id, (attemptsOf.get(id) ?? 0) + 1);
         const status = answer(attemptsOf.get(id)!);
-        if (status >= 200 && status < 300) received.push({ id, timestamp: Number(headers['webhook-timestamp']), body });
-        res.writeHead(status).end();
+        inFlight++;
+        setTimeout(() => {
+          inFlight--;
+          // Counted when answered: a message whose answer never left (the sender died) is not received.
+          if (status >= 200 && status < 300)
+            received.push({ id, timestamp: Number(headers['webhook-timestamp']), body });
+          res.writeHead(status).end();
+        }, delayMs);
       } catch (err) {
         rejected.push(String(err));
         res.writeHead(401).end();
@@ -53,6 +61,14 @@ export async function startReceiver() {
     },
     answerWith(f: (attempt: number) => number) {
       answer = f;
+    },
+    /** Requests verified and not yet answered. */
+    get inFlight() {
+      return inFlight;
+    },
+    /** Answers each request this much later (deliveries stay in flight). */
+    delayAnswers(ms: number) {
+      delayMs = ms;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
