@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { STORES, createEvent, startService, type Service, type StoreFactory } from './support/harness.ts';
+import { STORES, createEvent, startService, startSibling, type Service, type StoreFactory } from './support/harness.ts';
 import { startReceiver, waitFor, type Receiver } from './support/webhook-receiver.ts';
 
 const HOOKS = '/wp-json/events-service/v1/webhooks';
@@ -49,6 +49,11 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
   beforeEach(async () => {
     shift.offset = 0;
     rx.answerWith(() => 200);
+    rx.delayAnswers(0);
+    // The last test's messages are settled first (a late one would land in this test's list).
+    const unsettled = () =>
+      svc.store.db.selectFrom('webhook_outbox').select('id').where('status', '=', 'pending').execute();
+    await waitFor(async () => (await unsettled()).length === 0).catch(() => undefined);
     for (const s of (await svc.request('GET', HOOKS, { as: 'administrator' })).body)
       await svc.request('DELETE', `${HOOKS}/${s.id}`, { as: 'administrator' });
     rx.received.length = 0;
@@ -182,5 +187,71 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
     expect(r.body.delivered).toBe(true);
     await waitFor(() => rx.received.length >= 1);
     expect(rx.received[0]!.body.type).toBe('webhook.test');
+  });
+
+  it('announces venues, organizers and categories, and not a term recount', async () => {
+    await svc.request('DELETE', `${HOOKS}/${sub.id}`, { as: 'administrator' });
+    sub = await subscribe(['venue.created', 'organizer.updated', 'category.created', 'category.updated']);
+    const venue = await svc.request('POST', '/venues', { form: { venue: 'Barn' }, as: 'administrator' });
+    const org = await svc.request('POST', '/organizers', { form: { organizer: 'Ann' }, as: 'administrator' });
+    await svc.request('POST', `/organizers/${org.body.id}`, { form: { organizer: 'Ann B' }, as: 'administrator' });
+    const cat = await svc.request('POST', '/categories', { form: { name: 'Jazz' }, as: 'administrator' });
+    // Tagging an event recounts the category: no category.updated for that.
+    await createEvent(svc, { title: 'Gig', categories: String(cat.body.id) });
+    await waitFor(() => rx.received.length >= 3);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(rx.received.map((m) => [m.body.type, m.body.data.id])).toEqual([
+      ['venue.created', venue.body.id],
+      ['organizer.updated', org.body.id],
+      ['category.created', cat.body.id],
+    ]);
+    expect(rx.received[1]!.body.data.organizer).toBe('Ann B');
+    // The GET body; its count is the one at the first attempt (the event may have been written before it).
+    const get = (await svc.get(`/categories/${cat.body.id}`, { as: 'administrator' })).body;
+    expect(rx.received[2]!.body.data).toEqual({ ...get, count: rx.received[2]!.body.data.count });
+  });
+});
+
+describe('two instances on one PostgreSQL', () => {
+  it('deliver each message once', { timeout: 60_000 }, async () => {
+    const svc = await startService(
+      STORES.find((s) => s.name === 'postgres')!,
+      { env: ENV },
+    );
+    realClock(svc);
+    const sibling = await startSibling(svc, { env: ENV });
+    const rx = await startReceiver();
+    try {
+      const r = await svc.request('POST', HOOKS, {
+        json: { url: rx.url, event_types: ['event.created', 'event.updated'] },
+        as: 'administrator',
+      });
+      rx.useSecret(r.body.secret);
+      rx.delayAnswers(5);
+      const ids = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => createEvent(svc, { title: `Twin ${i}` }).then((e) => e.id as number)),
+      );
+      // One request first: the sibling verifies the password once, not 60 times at once (the login throttle's limit).
+      expect((await sibling.get('/events', { as: 'administrator' })).status).toBe(200);
+      const updates = await Promise.all(
+        ids.map((id, i) =>
+          sibling.request('POST', `/events/${id}`, { form: { title: `Twin ${i}b` }, as: 'administrator' }),
+        ),
+      );
+      expect(updates.map((u) => u.status)).toEqual(Array(60).fill(200));
+      await waitFor(() => rx.received.length >= 120, 30_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(rx.received).toHaveLength(120);
+      expect([...rx.attemptsOf.values()].every((n) => n === 1)).toBe(true);
+      // Per event: created before updated, whichever instance sent them.
+      for (const id of ids) {
+        const types = rx.received.filter((m) => m.body.data.id === id).map((m) => m.body.type);
+        expect(types).toEqual(['event.created', 'event.updated']);
+      }
+    } finally {
+      await sibling.close();
+      await svc.close();
+      await rx.close();
+    }
   });
 });
