@@ -6,7 +6,7 @@ import type { Clock } from '../time/index.ts';
 import type { EntityKind } from './event-types.ts';
 import { renderEntity } from './render.ts';
 import { sendMessage, type SendOptions } from './send.ts';
-import { webhookRepository, type Claimed } from './webhook.repository.ts';
+import { webhookRepository, type Claimed, type Outcome } from './webhook.repository.ts';
 
 const HOUR_MS = 3_600_000;
 /** Retries stop, and a failing subscription is paused, after a day. */
@@ -51,35 +51,47 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
   let busy = false;
   let stopped = false;
 
-  const deliverOne = async (m: Claimed): Promise<void> => {
+  /** One claimed batch: bodies fixed for first attempts, all sent side by side, then settled together. */
+  const deliverBatch = async (claimed: readonly Claimed[]): Promise<void> => {
     const now = deps.clock();
-    let body = m.payload;
-    if (body === null) {
-      const data = await renderEntity(
-        deps.services,
-        m.entity_kind as EntityKind,
-        m.entity_id,
-        m.event_type.endsWith('.deleted'),
-      );
-      body = JSON.stringify({ type: m.event_type, timestamp: new Date(now).toISOString(), data });
-      await repo.setPayload(m.id, body, now);
-    }
-    const first = m.first_attempt_ms === null ? now : Number(m.first_attempt_ms);
-    let error: string;
-    try {
-      const status = await sendMessage(
-        m.url,
-        { id: m.msg_id, secret: m.secret, body, timestampS: Math.floor(now / 1000) },
-        opts,
-      );
-      if (status >= 200 && status < 300) return repo.delivered(m, deps.clock());
-      error = `the receiver answered ${status}`;
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    }
-    const at = deps.clock();
-    const retryAt = at + retryDelayMs(m.attempts + 1, opts.retryBaseMs);
-    await repo.attemptFailed(m, error, retryAt - first > RETRY_WINDOW_MS ? null : retryAt, at);
+    const fresh = claimed.filter((m) => m.payload === null);
+    const bodies = new Map<Claimed, string>();
+    const rendered = await Promise.all(
+      fresh.map(async (m) => {
+        const data = await renderEntity(
+          deps.services,
+          m.entity_kind as EntityKind,
+          m.entity_id,
+          m.event_type.endsWith('.deleted'),
+        );
+        const payload = JSON.stringify({ type: m.event_type, timestamp: new Date(now).toISOString(), data });
+        bodies.set(m, payload);
+        return { id: m.id, payload };
+      }),
+    );
+    await repo.setPayloads(rendered, now);
+    const outcomes = await Promise.all(
+      claimed.map(async (m): Promise<Outcome> => {
+        const body = m.payload ?? bodies.get(m)!;
+        const at = deps.clock();
+        let error: string;
+        try {
+          const status = await sendMessage(
+            m.url,
+            { id: m.msg_id, secret: m.secret, body, timestampS: Math.floor(at / 1000) },
+            opts,
+          );
+          if (status >= 200 && status < 300) return { m, ok: true };
+          error = `the receiver answered ${status}`;
+        } catch (err) {
+          error = err instanceof Error ? err.message : String(err);
+        }
+        const first = m.first_attempt_ms === null ? now : Number(m.first_attempt_ms);
+        const retryAt = deps.clock() + retryDelayMs(m.attempts + 1, opts.retryBaseMs);
+        return { m, ok: false, error, retryAt: retryAt - first > RETRY_WINDOW_MS ? null : retryAt };
+      }),
+    );
+    await repo.settle(outcomes, deps.clock());
   };
 
   const round = async (): Promise<number> => {
@@ -88,12 +100,9 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
       if (stopped) return sent;
       const claimed = await repo.claim(deps.clock(), opts.batch, leaseMs);
       if (claimed.length === 0) break;
-      await Promise.all(
-        claimed.map((m) =>
-          deliverOne(m).catch((err: unknown) =>
-            deps.logger.warn({ err: String(err), msgId: m.msg_id }, 'webhook message could not be settled'),
-          ),
-        ),
+      // A batch that cannot be settled stays claimed: its messages are sent again when the lease ends.
+      await deliverBatch(claimed).catch((err: unknown) =>
+        deps.logger.warn({ err: String(err), messages: claimed.length }, 'webhook messages could not be settled'),
       );
       sent += claimed.length;
     }
