@@ -213,6 +213,34 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
   });
 });
 
+describe('webhook addresses', () => {
+  it('refuses loopback, private and odd-port receivers unless private hosts are allowed', async () => {
+    const svc = await startService(STORES[0]!);
+    try {
+      for (const url of [
+        'http://127.0.0.1/hook',
+        'http://10.0.0.8/hook',
+        'http://[::1]/hook',
+        'http://93.184.215.14:22/',
+      ]) {
+        const r = await svc.request('POST', HOOKS, {
+          json: { url, event_types: ['event.created'] },
+          as: 'administrator',
+        });
+        expect(r.status, url).toBe(400);
+        expect(r.body.code).toBe('rest_invalid_param');
+      }
+      const ok = await svc.request('POST', HOOKS, {
+        json: { url: 'https://93.184.215.14/hook', event_types: ['event.created'] },
+        as: 'administrator',
+      });
+      expect(ok.status).toBe(201);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe('two instances on one PostgreSQL', () => {
   it('deliver each message once', { timeout: 60_000 }, async () => {
     const svc = await startService(
