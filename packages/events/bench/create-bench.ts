@@ -8,32 +8,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { benchStore } from './bench-store.ts';
+import { createLoad } from './create-load.ts';
 
 const BIN = process.env.EVENTS_BENCH_BIN ?? fileURLToPath(new URL('../bin/events.js', import.meta.url));
 const DURATION = Number(process.env.EVENTS_BENCH_SECONDS ?? 10);
 const SHARED = Number(process.env.EVENTS_BENCH_SHARED ?? 10_000);
-const AUTH = `Basic ${Buffer.from('bench:bench-password-0001').toString('base64')}`;
-
-const body = (title: string) =>
-  `title=${encodeURIComponent(title)}&start_date=tomorrow+9am&end_date=tomorrow+11am&cost=10`;
-const creates = (base: string, title: (i: number) => string, opts: { duration?: number; amount?: number }) => {
-  let i = 0;
-  return autocannon({
-    url: base,
-    connections: 4,
-    ...opts,
-    requests: [
-      {
-        method: 'POST',
-        path: '/wp-json/tribe/events/v1/events',
-        headers: { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
-        setupRequest: (req) => ({ ...req, body: body(title(i++)) }),
-      },
-    ],
-  });
-};
+const creates = createLoad;
 
 async function run(kind: 'sqlite' | 'postgres'): Promise<string[]> {
   const db = await benchStore(kind, 'events_creates');

@@ -16,6 +16,7 @@ import { serveUploads, UPLOADS_PATH } from './media/index.ts';
 import { composeServices } from './services.ts';
 import type { Clock } from './time/index.ts';
 import { TEC_NAMESPACE, tecRoutes } from './tec-v1/index.ts';
+import { defaultDeliveryOptions, startDeliveryRunner, webhookRoutes } from './webhook/index.ts';
 
 /** The most events one iCalendar feed holds (README, "iCalendar feeds"). */
 const FEED_MAX_EVENTS = 1000;
@@ -37,8 +38,12 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   const db = store.db;
   const site = createSite(config);
   const generation = new WriteGeneration(store.changes);
-  const { users, terms, venues, organizers, posts, isEvent, userExists, imageArg, events, eventArgDeps } =
-    composeServices(db, site, generation, config, { itemCacheBytes: config.itemCacheBytes, changes: store.changes });
+  const services = composeServices(db, site, generation, config, {
+    itemCacheBytes: config.itemCacheBytes,
+    changes: store.changes,
+  });
+  const { users, terms, venues, organizers, posts, isEvent, userExists, imageArg, events, eventArgDeps } = services;
+  const send = { allowPrivateHosts: config.mediaAllowPrivateHosts, timeoutMs: config.webhookTimeoutMs };
   const feeds = feedPages({
     events,
     terms,
@@ -77,6 +82,7 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     ...compileRoutes(SERVICE_NAMESPACE, [
       namespaceIndexRoute(site, SERVICE_NAMESPACE, () => compiled),
       ...csvImportRoutes({ db, site, config, afterWrite: () => generation.bump() }),
+      ...webhookRoutes({ db, send }),
     ]),
   ];
 
@@ -103,6 +109,14 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
       config.icalPollMs,
     );
     app.addHook('onClose', () => runner.stop());
+  }
+  // Webhook deliveries run in every instance; the outbox claim keeps them from sending a message twice.
+  if (config.webhookPollMs > 0) {
+    const delivery = startDeliveryRunner(
+      { db, services, clock, logger },
+      { ...defaultDeliveryOptions, ...send, pollMs: config.webhookPollMs, retryBaseMs: config.webhookRetryBaseMs },
+    );
+    app.addHook('onClose', () => delivery.stop());
   }
   return app;
 }

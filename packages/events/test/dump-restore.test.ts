@@ -10,6 +10,7 @@ import { openStore } from '../src/db/index.ts';
 import { postRepository } from '../src/post/index.ts';
 import { DumpError, exportDump, restoreDump } from '../src/dump/index.ts';
 import { subscriptionRepository } from '../src/import/subscription/index.ts';
+import { webhookRepository } from '../src/webhook/index.ts';
 import { STORES, createEvent, startService, startSibling, type Service, type StoreFactory } from './support/harness.ts';
 import { makeImages, startImageServer } from './support/image-server.ts';
 
@@ -111,6 +112,13 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       { url: 'https://feeds.test/a.ics', everySeconds: 86_400, trashVanished: false, authorId: 1 },
       1_764_350_000_456,
     );
+    // Webhook subscriptions (dump version 3), their secrets with them; the outbox is not carried.
+    await webhookRepository(svc.store.db).add(
+      'https://hooks.test/in',
+      'whsec_c2VjcmV0',
+      ['event.created'],
+      1_764_350_000_789,
+    );
     for (const [uid, recurrence_id] of [
       ['b@x', ''],
       ['é@x', ''],
@@ -208,6 +216,14 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       { url: 'https://feeds.test/Zürich.ics', every_seconds: 3600, next_run_ms: 1_764_350_000_123, author_id: null },
       { url: 'https://feeds.test/a.ics', trash_vanished: 0, next_run_ms: 1_764_350_000_456 },
     ]);
+    expect(rowsOf(first.text(), 'webhook_subscriptions')).toMatchObject([
+      {
+        url: 'https://hooks.test/in',
+        secret: 'whsec_c2VjcmV0',
+        event_types: ',event.created,',
+        created_ms: 1_764_350_000_789,
+      },
+    ]);
     const uploads = mkdtempSync(join(tmpdir(), 'events-restored-uploads-'));
     made.push({ dispose: async () => rmSync(uploads, { recursive: true, force: true }) });
     const otherUrl = await restoreInto(other, first.text(), uploads);
@@ -283,14 +299,14 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       await refusal([...lines.slice(0, 5), '{"table":"posts","row":', ...lines.slice(5)].join('\n'), 'malformed'),
     ).toMatch(/line 6 is not JSON/);
     expect(
-      await refusal([lines[0]!.replace('"version":2', '"version":99'), ...lines.slice(1)].join('\n'), 'version'),
+      await refusal([lines[0]!.replace('"version":3', '"version":99'), ...lines.slice(1)].join('\n'), 'version'),
     ).toContain('version 99');
     expect(await refusal('{"hello":"world"}', 'not_a_dump')).toContain('not an events dump');
     // Version 1 (before the iCalendar state) still restores; iCalendar rows in a version-1 file are refused.
-    const v1Header = lines[0]!.replace('"version":2', '"version":1');
-    const ical = (l: string) => /^\{"table":"ical_/.test(l);
+    const v1Header = lines[0]!.replace('"version":3', '"version":1');
+    const ical = (l: string) => /^\{"table":"(ical_|webhook_)/.test(l);
     const v1Rows = lines.slice(1, -1).filter((l) => !ical(l));
-    expect(lines.slice(1, -1).filter(ical).length).toBe(7);
+    expect(lines.slice(1, -1).filter(ical).length).toBe(8);
     expect(await refusal([v1Header, ...lines.slice(1)].join('\n'), 'malformed')).toMatch(
       /line \d+: expected .* \(dump version 1\)/,
     );
@@ -358,7 +374,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       const exported = await run(process.execPath, [BIN, 'export', '--db', svc.dbUrl], { maxBuffer: 64 * 2 ** 20 });
       expect(JSON.parse(exported.stdout.split('\n')[0]!)).toMatchObject({
         format: 'events-dump',
-        version: 2,
+        version: 3,
         source: factory.name,
       });
       const target = await other.create();

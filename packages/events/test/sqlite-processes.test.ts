@@ -1,46 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { formEncode } from './support/harness.ts';
+import { BIN, serveProcess } from './support/serve-process.ts';
 import { openStore } from '../src/db/index.ts';
 
 // Issue 23 item 6: two `events serve` processes on one SQLite file failed half of 1,600 writes (503 at once, 500
 // SQLITE_BUSY_SNAPSHOT). Writes now begin IMMEDIATE and wait for the other process's write lock.
-const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
 const run = promisify(execFile);
 const AUTH = `Basic ${Buffer.from('writer:writer-password-1').toString('base64')}`;
 const WRITES_PER_INSTANCE = 400;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-async function serve(dbUrl: string): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', dbUrl], {
-    stdio: 'ignore',
-    env: { ...process.env, EVENTS_LOG_LEVEL: 'fatal' },
-  });
-  for (let i = 0; i < 400; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      await fetch(`http://127.0.0.1:${port}/wp-json/`);
-      return { port, child };
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error('server did not start');
-}
+const serve = (dbUrl: string) => serveProcess(dbUrl);
 
 const create = (port: number, title: string) =>
   fetch(`http://127.0.0.1:${port}/wp-json/tribe/events/v1/events`, {

@@ -39,6 +39,12 @@ export interface Config {
   readonly recurrenceMaxOccurrences: number;
   /** How often the service looks for iCalendar subscriptions due to run; 0: it runs none (another instance does). */
   readonly icalPollMs: number;
+  /** How often the service looks for due webhook deliveries; 0: it delivers none (another instance does). */
+  readonly webhookPollMs: number;
+  /** The first webhook retry's delay; each next one doubles it (with jitter), up to an hour, for 24 hours. */
+  readonly webhookRetryBaseMs: number;
+  /** How long one webhook POST may take; a claimed message is held for three times this (an instance that died). */
+  readonly webhookTimeoutMs: number;
   /** Queries slower than this many ms are printed to stderr (a diagnostic); 0 prints none. */
   readonly slowQueryMs: number;
   /** SQLite `synchronous`: NORMAL loses at most the last commits on a power cut, FULL fsyncs every commit. */
@@ -75,6 +81,9 @@ export const defaultConfig: Config = Object.freeze({
   // Two years of a daily series: Pro creates occurrences up to 24 months ahead by default.
   recurrenceMaxOccurrences: 730,
   icalPollMs: 60_000,
+  webhookPollMs: 100,
+  webhookRetryBaseMs: 5_000,
+  webhookTimeoutMs: 10_000,
   slowQueryMs: 0,
   sqliteSync: 'NORMAL',
   zoneinfoDir: '/usr/share/zoneinfo',
@@ -157,6 +166,15 @@ export function parseConfig(
   const icalPollMs = Number(env.EVENTS_ICAL_POLL_MS || defaultConfig.icalPollMs);
   if (!Number.isInteger(icalPollMs) || icalPollMs < 0)
     throw new ConfigError('EVENTS_ICAL_POLL_MS must be an integer ≥ 0 (0: this instance runs no subscriptions)');
+  const webhookPollMs = Number(env.EVENTS_WEBHOOK_POLL_MS || defaultConfig.webhookPollMs);
+  if (!Number.isInteger(webhookPollMs) || webhookPollMs < 0)
+    throw new ConfigError('EVENTS_WEBHOOK_POLL_MS must be an integer ≥ 0 (0: this instance delivers no webhooks)');
+  const webhookRetryBaseMs = Number(env.EVENTS_WEBHOOK_RETRY_BASE_MS || defaultConfig.webhookRetryBaseMs);
+  if (!Number.isInteger(webhookRetryBaseMs) || webhookRetryBaseMs < 1)
+    throw new ConfigError('EVENTS_WEBHOOK_RETRY_BASE_MS must be an integer ≥ 1');
+  const webhookTimeoutMs = Number(env.EVENTS_WEBHOOK_TIMEOUT_MS || defaultConfig.webhookTimeoutMs);
+  if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 100 || webhookTimeoutMs > 60_000)
+    throw new ConfigError('EVENTS_WEBHOOK_TIMEOUT_MS must be an integer from 100 to 60000');
   const adminEmail = (env.EVENTS_ADMIN_EMAIL ?? defaultConfig.adminEmail).trim();
   if (adminEmail !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail))
     throw new ConfigError(`EVENTS_ADMIN_EMAIL must be an e-mail address, got ${adminEmail}`);
@@ -168,6 +186,9 @@ export function parseConfig(
   return Object.freeze({
     recurrenceMaxOccurrences: recurrenceMax,
     icalPollMs,
+    webhookPollMs,
+    webhookRetryBaseMs,
+    webhookTimeoutMs,
     slowQueryMs,
     sqliteSync,
     zoneinfoDir: env.TZDIR || defaultConfig.zoneinfoDir,

@@ -34,6 +34,7 @@ import { postGuidMigration } from './migrations/013-post-guid.ts';
 import { userUrlMigration } from './migrations/014-user-url.ts';
 import { slugHintsMigration } from './migrations/015-slug-hints.ts';
 import { icalImportMigration } from './migrations/016-ical-import.ts';
+import { webhooksMigration } from './migrations/017-webhooks.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 import { ConnectionLosses, isDatabaseUnavailable } from './unavailable.ts';
 
@@ -99,6 +100,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '014-user-url': userUrlMigration,
     '015-slug-hints': slugHintsMigration(kind),
     '016-ical-import': icalImportMigration,
+    '017-webhooks': webhooksMigration(kind),
   };
 }
 

@@ -187,6 +187,35 @@ export interface IcalLinksTable {
 }
 
 /** An iCalendar feed the service imports on a schedule (migration 016); times in ms (strings on PostgreSQL). */
+/** Webhook subscriptions (migration 017); `event_types` is the list between commas: `,event.created,tag.deleted,`. */
+export interface WebhookSubscriptionsTable {
+  id: Generated<number>;
+  url: string;
+  secret: string;
+  event_types: string;
+  paused: Generated<number>;
+  failing_since_ms: number | string | null;
+  created_ms: number | string;
+}
+
+/** One message to one subscription (migration 017): written by triggers in the transaction of the change. */
+export interface WebhookOutboxTable {
+  id: Generated<number | string>;
+  msg_id: string;
+  subscription_id: number;
+  entity_kind: string;
+  entity_id: number;
+  event_type: string;
+  payload: string | null;
+  attempts: Generated<number>;
+  next_attempt_ms: number | string;
+  first_attempt_ms: number | string | null;
+  status: Generated<string>;
+  last_error: Generated<string>;
+  created_ms: number | string;
+  delivered_ms: number | string | null;
+}
+
 export interface IcalSubscriptionsTable {
   url: string;
   every_seconds: number;
@@ -216,4 +245,6 @@ export interface Database {
   slug_hints: SlugHintsTable;
   ical_links: IcalLinksTable;
   ical_subscriptions: IcalSubscriptionsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_outbox: WebhookOutboxTable;
 }

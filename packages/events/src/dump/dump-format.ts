@@ -7,10 +7,10 @@ import type { Database } from '../db/index.ts';
  */
 export const DUMP_FORMAT = 'events-dump';
 /**
- * Bumped when the line shapes or their meaning change. Version 2 added the iCalendar import state (migration 016);
- * a restore still reads version 1, whose files hold the first 12 tables only.
+ * Bumped when the line shapes or their meaning change. Version 2 added the iCalendar import state (migration 016),
+ * version 3 the webhook subscriptions (migration 017); a restore still reads versions 1 and 2.
  */
-export const DUMP_VERSION = 2;
+export const DUMP_VERSION = 3;
 
 export interface DumpHeader {
   readonly format: typeof DUMP_FORMAT;
@@ -54,13 +54,18 @@ export const TABLES = [
   // and the subscribed feeds with their schedules.
   'ical_links',
   'ical_subscriptions',
+  // Version 3: webhook subscriptions with their secrets (receivers keep verifying after a move). Not the outbox: a
+  // restored store starts with no messages owed, and, last in the file, the subscriptions see no restored row as a
+  // change (the outbox triggers find no subscription while posts and terms are restored).
+  'webhook_subscriptions',
 ] as const satisfies ReadonlyArray<keyof Database>;
 export type DumpTable = (typeof TABLES)[number];
 
 /** The tables each readable version carries, in file order. */
 export const TABLES_OF_VERSION: Readonly<Record<number, readonly DumpTable[]>> = {
   1: TABLES.slice(0, TABLES.indexOf('ical_links')),
-  2: TABLES,
+  2: TABLES.slice(0, TABLES.indexOf('webhook_subscriptions')),
+  3: TABLES,
 };
 
 /** A stable row order per table (its primary key), so two exports of one store are the same file but for the header. */
@@ -79,6 +84,7 @@ export const ORDER_BY: Record<DumpTable, string> = {
   event_occurrences: 'post_id',
   ical_links: 'uid, recurrence_id',
   ical_subscriptions: 'url',
+  webhook_subscriptions: 'id',
 };
 
 /** Tables keyed by text: PostgreSQL orders them by byte ("C" collation), as SQLite's BINARY does, not by locale. */
@@ -94,7 +100,7 @@ export const orderBy = (table: DumpTable, kind: 'sqlite' | 'postgres'): string =
     : ORDER_BY[table];
 
 /** Tables with a generated id, whose counters the header carries. */
-export const ID_TABLES = ['users', 'app_passwords', 'posts', 'terms'] as const;
+export const ID_TABLES = ['users', 'app_passwords', 'posts', 'terms', 'webhook_subscriptions'] as const;
 
 export const isDumpTable = (t: unknown): t is DumpTable =>
   typeof t === 'string' && (TABLES as readonly string[]).includes(t);

@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   // Our own namespace (src/import): a CSV file refused as a whole.
   csv_invalid: 400,
   csv_too_large: 413,
+  // Our own namespace (src/webhook): an unknown subscription or delivery.
+  webhook_not_found: 404,
   // Not in the plugin (WordPress would answer its own database error page): the store is unreachable or restarting.
   db_unavailable: 503,
 } as const;

@@ -66,7 +66,7 @@ export const isPublicAddress = (ip: string): boolean => !BLOCKED.check(ip, isIP(
 const ALLOWED_PORTS = new Set([80, 443, 8080]);
 
 /** Checks scheme, port and (for a literal) the address of one hop before it is requested. */
-function checkUrl(url: URL, opts: SafeFetchOptions): void {
+export function checkUrl(url: URL, opts: SafeFetchOptions): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new FetchError('only http and https URLs are fetched');
   if (url.username || url.password) throw new FetchError('URLs with credentials are not fetched');
@@ -80,7 +80,7 @@ function checkUrl(url: URL, opts: SafeFetchOptions): void {
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A DNS lookup that refuses non-public answers, so the address checked is the address connected to (no rebinding). */
-function guardedLookup(opts: SafeFetchOptions) {
+export function guardedLookup(opts: SafeFetchOptions) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');

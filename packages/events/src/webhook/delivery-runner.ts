@@ -1,0 +1,141 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../db/index.ts';
+import type { Services } from '../services.ts';
+import type { Clock } from '../time/index.ts';
+import type { EntityKind } from './event-types.ts';
+import { renderEntity } from './render.ts';
+import { sendMessage, type SendOptions } from './send.ts';
+import { webhookRepository, type Claimed, type Outcome } from './webhook.repository.ts';
+
+const HOUR_MS = 3_600_000;
+/** Retries stop, and a failing subscription is paused, after a day. */
+export const RETRY_WINDOW_MS = 24 * HOUR_MS;
+
+export interface DeliveryOptions extends SendOptions {
+  readonly pollMs: number;
+  readonly retryBaseMs: number;
+  /** Messages claimed per round and sent side by side (different entities; one entity's stay in order). */
+  readonly batch: number;
+}
+
+export const defaultDeliveryOptions: DeliveryOptions = {
+  pollMs: 100,
+  retryBaseMs: 5_000,
+  batch: 64,
+  allowPrivateHosts: false,
+  timeoutMs: 10_000,
+};
+
+/** Exponential backoff with full jitter in its upper half: base·2^(n−1), capped at an hour, times 0.5–1. */
+export const retryDelayMs = (attempt: number, baseMs: number): number =>
+  Math.round(Math.min(baseMs * 2 ** Math.min(attempt - 1, 30), HOUR_MS) * (0.5 + Math.random() / 2));
+
+export interface DeliveryDeps {
+  readonly db: Kysely<Database>;
+  readonly services: Services;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/**
+ * Delivers the outbox, every `pollMs`, in every instance: claims due messages (webhook.repository `claim`), fixes
+ * each one's body at its first attempt, POSTs it signed, and settles it: 2xx delivered; otherwise retried with
+ * backoff until 24 hours after the first attempt, then failed. Subscriptions failing for 24 hours are paused.
+ * @example const runner = startDeliveryRunner(deps, defaultDeliveryOptions); …; await runner.stop()
+ */
+export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
+  const repo = webhookRepository(deps.db);
+  const leaseMs = opts.timeoutMs * 3;
+  let current: Promise<number> = Promise.resolve(0);
+  let busy = false;
+  let stopped = false;
+
+  /** One claimed batch: bodies fixed for first attempts, all sent side by side, then settled together. */
+  const deliverBatch = async (claimed: readonly Claimed[]): Promise<void> => {
+    const now = deps.clock();
+    const fresh = claimed.filter((m) => m.payload === null);
+    const bodies = new Map<Claimed, string>();
+    const rendered = await Promise.all(
+      fresh.map(async (m) => {
+        const data = await renderEntity(
+          deps.services,
+          m.entity_kind as EntityKind,
+          m.entity_id,
+          m.event_type.endsWith('.deleted'),
+        );
+        const payload = JSON.stringify({ type: m.event_type, timestamp: new Date(now).toISOString(), data });
+        bodies.set(m, payload);
+        return { id: m.id, payload };
+      }),
+    );
+    await repo.setPayloads(rendered, now);
+    const outcomes = await Promise.all(
+      claimed.map(async (m): Promise<Outcome> => {
+        const body = m.payload ?? bodies.get(m)!;
+        const at = deps.clock();
+        let error: string;
+        try {
+          const status = await sendMessage(
+            m.url,
+            { id: m.msg_id, secret: m.secret, body, timestampS: Math.floor(at / 1000) },
+            opts,
+          );
+          if (status >= 200 && status < 300) return { m, ok: true };
+          error = `the receiver answered ${status}`;
+        } catch (err) {
+          error = err instanceof Error ? err.message : String(err);
+        }
+        const first = m.first_attempt_ms === null ? now : Number(m.first_attempt_ms);
+        const retryAt = deps.clock() + retryDelayMs(m.attempts + 1, opts.retryBaseMs);
+        return { m, ok: false, error, retryAt: retryAt - first > RETRY_WINDOW_MS ? null : retryAt };
+      }),
+    );
+    await repo.settle(outcomes, deps.clock());
+  };
+
+  const round = async (): Promise<number> => {
+    let sent = 0;
+    for (;;) {
+      if (stopped) return sent;
+      const claimed = await repo.claim(deps.clock(), opts.batch, leaseMs);
+      if (claimed.length === 0) break;
+      // A batch that cannot be settled stays claimed: its messages are sent again when the lease ends.
+      await deliverBatch(claimed).catch((err: unknown) =>
+        deps.logger.warn({ err: String(err), messages: claimed.length }, 'webhook messages could not be settled'),
+      );
+      sent += claimed.length;
+    }
+    const paused = await repo.pauseFailingSince(deps.clock() - RETRY_WINDOW_MS);
+    if (paused.length > 0)
+      deps.logger.warn({ subscriptions: paused }, 'webhook subscriptions paused after a day of failures');
+    return sent;
+  };
+  const tick = () => {
+    if (busy || stopped) return;
+    busy = true;
+    current = round()
+      .catch((err: unknown) => {
+        deps.logger.warn({ err: String(err) }, 'webhook outbox could not be read');
+        return 0;
+      })
+      .finally(() => {
+        busy = false;
+      });
+  };
+  const timer = setInterval(tick, opts.pollMs);
+  timer.unref();
+  return {
+    /** Delivers what is due now and waits for it (tests; the timer does the same every `pollMs`). */
+    async runDue(): Promise<number> {
+      await current;
+      tick();
+      return current;
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      clearInterval(timer);
+      await current;
+    },
+  };
+}
