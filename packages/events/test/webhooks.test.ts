@@ -189,6 +189,22 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
     expect(rx.received[0]!.body.type).toBe('webhook.test');
   });
 
+  it('announces what a CSV import writes, and nothing of a refused (rolled back) import', async () => {
+    const route = '/wp-json/events-service/v1/import/csv';
+    const csv = 'Event Name,Event Start Date\nFrom CSV one,2026-03-01 10:00\nFrom CSV two,2026-03-02 10:00\n';
+    const ok = await svc.request('POST', route, { json: { type: 'events', csv }, as: 'administrator' });
+    expect(ok.status).toBe(201);
+    const refused = await svc.request('POST', route, {
+      json: { type: 'events', csv: 'Event Name,Event Start Date\nGood row,2026-03-03 10:00\nBad row,not a date\n' },
+      as: 'administrator',
+    });
+    expect(refused.status).toBe(400);
+    await waitFor(() => rx.received.filter((m) => m.body.type === 'event.created').length >= 2);
+    await new Promise((r) => setTimeout(r, 150));
+    const created = rx.received.filter((m) => m.body.type === 'event.created').map((m) => m.body.data.title);
+    expect(created.sort()).toEqual(['From CSV one', 'From CSV two']);
+  });
+
   it('announces venues, organizers and categories, and not a term recount', async () => {
     await svc.request('DELETE', `${HOOKS}/${sub.id}`, { as: 'administrator' });
     sub = await subscribe(['venue.created', 'organizer.updated', 'category.created', 'category.updated']);
