@@ -92,6 +92,8 @@ const eventsLayers = {
   ical: ['event', 'http', 'post', 'recurrence', 'term', 'time'],
   'tec-v1': ['discovery', 'event', 'http', 'post', 'term', 'time'],
   'wp-core': ['discovery', 'http', 'post', 'user'],
+  // Renders bodies through the domain services (src/services.ts, passed in) and sends with media's address rules.
+  webhook: ['db', 'http', 'media', 'term', 'time', 'user'],
 };
 const eventsFolders = [...Object.keys(eventsLayers), 'cli'];
 const eventsRules = Object.entries(eventsLayers).map(([folder, allowed]) => ({

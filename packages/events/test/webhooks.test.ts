@@ -106,8 +106,9 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
     expect(updated.url).toBe(created.url);
     expect(rx.received[4]!.body.data).toEqual({ id: created.id, type: 'event' });
     expect(new Set(rx.received.map((m) => m.id)).size).toBe(5);
-    const log = await deliveries();
-    expect(log.map((d) => d.status)).toEqual(Array(5).fill('delivered'));
+    // The receiver counts a message before it answers; the service records the answer just after.
+    await waitFor(async () => (await deliveries()).every((d) => d.status === 'delivered'));
+    expect(await deliveries()).toHaveLength(5);
   });
 
   it('sends the body the REST GET returns', async () => {
@@ -123,6 +124,7 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
     await waitFor(() => rx.received.length >= 2);
     expect(rx.received.map((m) => m.body.type)).toEqual(['event.created', 'event.published']);
     expect(rx.received[0]!.body.data.id).toBe(e.id);
+    await waitFor(async () => (await deliveries()).every((d) => d.status === 'delivered'));
     for (const d of await deliveries()) {
       expect(d.status).toBe('delivered');
       expect(d.attempts).toBe(3);
@@ -187,6 +189,22 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
     expect(r.body.delivered).toBe(true);
     await waitFor(() => rx.received.length >= 1);
     expect(rx.received[0]!.body.type).toBe('webhook.test');
+  });
+
+  it('announces what a CSV import writes, and nothing of a refused (rolled back) import', async () => {
+    const route = '/wp-json/events-service/v1/import/csv';
+    const csv = 'Event Name,Event Start Date\nFrom CSV one,2026-03-01 10:00\nFrom CSV two,2026-03-02 10:00\n';
+    const ok = await svc.request('POST', route, { json: { type: 'events', csv }, as: 'administrator' });
+    expect(ok.status).toBe(201);
+    const refused = await svc.request('POST', route, {
+      json: { type: 'events', csv: 'Event Name,Event Start Date\nGood row,2026-03-03 10:00\nBad row,not a date\n' },
+      as: 'administrator',
+    });
+    expect(refused.status).toBe(400);
+    await waitFor(() => rx.received.filter((m) => m.body.type === 'event.created').length >= 2);
+    await new Promise((r) => setTimeout(r, 150));
+    const created = rx.received.filter((m) => m.body.type === 'event.created').map((m) => m.body.data.title);
+    expect(created.sort()).toEqual(['From CSV one', 'From CSV two']);
   });
 
   it('announces venues, organizers and categories, and not a term recount', async () => {

@@ -98,6 +98,15 @@ export function webhookRepository(db: Kysely<Database>) {
      * `next_attempt_ms`) keeps a claimed row from others until it is settled, or until its instance died.
      */
     async claim(now: number, limit: number, leaseMs: number): Promise<Claimed[]> {
+      // A read first: an idle poll (the usual case, and always without subscriptions) takes no write lock.
+      const due = await db
+        .selectFrom('webhook_outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_ms', '<=', now)
+        .limit(1)
+        .executeTakeFirst();
+      if (due === undefined) return [];
       return inTransaction(async (trx) => {
         let q = trx
           .selectFrom('webhook_outbox as o')
