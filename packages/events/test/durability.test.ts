@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { STORES, startService, createEvent, formEncode, type Service, type StoreFactory } from './support/harness.ts';
 import { openStore } from '../src/db/index.ts';
+import { freePort } from './support/serve-process.ts';
 
 const BIN = fileURLToPath(new URL('../bin/events.js', import.meta.url));
 const run = promisify(execFile);
@@ -114,7 +115,8 @@ describe.each(STORES)('SIGKILL during a write burst ($name)', (factory: StoreFac
     ]);
     const { stdout } = await run(process.execPath, [BIN, 'user', 'list', '--db', db.url]);
     expect(stdout).toContain('burst\teditor');
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // The OS picks the port: a random one collided with another test file's server once two files ran at a time.
+    const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db.url], {
       stdio: 'ignore',
       env: { ...process.env, EVENTS_LOG_LEVEL: 'warn' },

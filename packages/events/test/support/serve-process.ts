@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/events.js', import.meta.url));
 
-const freePort = () =>
+/** A loopback port nothing listens on right now (the OS picks it, so parallel test files do not collide). */
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const { port } = s.address() as { port: number };
