@@ -40,7 +40,10 @@ describe('writeTransaction on PostgreSQL', () => {
         await sql`update lock_probe set runs = runs + 1 where id = ${b}`.execute(trx);
       });
     await Promise.all([writer(1, 2), writer(2, 1)]);
-    expect(runs).toBe(3);
+    // At least one run was rolled back and run again (a loaded machine once needed a fourth run); the rows below show
+    // each writer's work landed exactly once.
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(runs).toBeLessThanOrEqual(2 * MAX_CONFLICT_ATTEMPTS);
     const rows = await sql<{ id: number; runs: number }>`select id, runs from lock_probe order by id`.execute(store.db);
     expect(rows.rows).toEqual([
       { id: 1, runs: 2 },
