@@ -202,14 +202,27 @@ export function webhookRepository(db: Kysely<Database>) {
     },
     /** Pauses the subscriptions failing since before `since`; their names for the log. */
     async pauseFailingSince(since: number): Promise<number[]> {
-      const rows = await db
-        .updateTable('webhook_subscriptions')
-        .set({ paused: 1 })
+      // Every poll asks this, so a read first, as in `claim`: on SQLite a plain write statement waits for another
+      // process's write lock synchronously (the busy timeout), which held this process's event loop for seconds
+      // while a CSV import or another writer had the lock. Only when a subscription is due is it paused, in a
+      // transaction that waits for the lock without blocking (`retryWhileBusy`).
+      const failing = await db
+        .selectFrom('webhook_subscriptions')
+        .select('id')
         .where('paused', '=', 0)
         .where('failing_since_ms', '<=', since)
-        .returning('id')
-        .execute();
-      return rows.map((r) => r.id);
+        .executeTakeFirst();
+      if (failing === undefined) return [];
+      return inTransaction(async (trx) => {
+        const rows = await trx
+          .updateTable('webhook_subscriptions')
+          .set({ paused: 1 })
+          .where('paused', '=', 0)
+          .where('failing_since_ms', '<=', since)
+          .returning('id')
+          .execute();
+        return rows.map((r) => r.id);
+      });
     },
   };
 }

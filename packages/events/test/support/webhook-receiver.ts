@@ -77,7 +77,7 @@ export async function startReceiver() {
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** Polls `check` every 20 ms until it holds or `ms` pass. */
-export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');
