@@ -11,6 +11,7 @@ import {
   examinedCsv,
   examinedJson,
   examinedXlsx,
+  exportContextOf,
   exportFileName,
   sampleCsv,
   sampleJson,
@@ -169,17 +170,7 @@ function noCountryFilter(state: SearchState): void {
 }
 
 function exportContext(s: SearchSession): ExportContext {
-  const { query, index, yearMin, yearMax, filters, matching } = s.state;
-  return {
-    release: s.release,
-    query,
-    index,
-    yearMin,
-    yearMax,
-    filters,
-    matching,
-    exportedAt: new Date().toISOString(),
-  };
+  return exportContextOf(s.state, s.release);
 }
 
 function renderSummary(s: SearchSession): void {

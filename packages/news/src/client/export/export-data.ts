@@ -2,6 +2,7 @@ import { FILTER_NAMES, type ArticleMetadata, type FilterLists } from '../api/typ
 import type { ExaminedInterval, ExaminationTotals, MergedArticle } from '../search/article-merge.ts';
 import { formatIntervals } from '../search/article-merge.ts';
 import { describeMatching, matchingFields, type MatchingOptions } from '../search/matching-options.ts';
+import type { SearchState } from '../search/url-state.ts';
 import { toCsv } from './csv.ts';
 import { xlsxWorkbook, type XlsxCell } from './xlsx.ts';
 
@@ -24,6 +25,12 @@ export interface ExportContext {
   readonly matching: MatchingOptions;
   /** ISO 8601 time of the export. */
   readonly exportedAt: string;
+}
+
+/** What an export records about `state`, searched on `release`, now. */
+export function exportContextOf(state: SearchState, release: string): ExportContext {
+  const { query, index, yearMin, yearMax, filters, matching } = state;
+  return { release, query, index, yearMin, yearMax, filters, matching, exportedAt: new Date().toISOString() };
 }
 
 /** One occurrence whose context the page loaded (get_doc) and showed. */

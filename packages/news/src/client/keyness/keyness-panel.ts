@@ -5,7 +5,14 @@ import type { SearchState } from '../search/url-state.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
 import { exportButtons } from '../view/export-buttons.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
-import { defaultRanges, MAX_RANGE_PERIODS, periodsOfShards, rangePeriods, type PeriodRange } from './period-range.ts';
+import {
+  defaultRanges,
+  formatRange,
+  MAX_RANGE_PERIODS,
+  periodsOfShards,
+  rangePeriods,
+  type PeriodRange,
+} from './period-range.ts';
 import {
   choiceKeys,
   choiceProblem,
@@ -101,7 +108,7 @@ export class KeynessPanel {
           () =>
             this.answer === null
               ? ''
-              : `${this.answer.a.range.from}..${this.answer.a.range.to}-vs-${this.answer.b === 'rest' ? 'rest' : `${this.answer.b.range.from}..${this.answer.b.range.to}`}`,
+              : `${formatRange(this.answer.a.range)}-vs-${this.answer.b === 'rest' ? 'rest' : formatRange(this.answer.b.range)}`,
           () =>
             this.answer === null
               ? null

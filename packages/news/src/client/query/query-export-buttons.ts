@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/api-client.ts';
 import type { QueryArticle, QuerySearchResponse } from '../api/types.ts';
 import { tableCsv, tableXlsx } from '../export/analysis-export.ts';
-import { exportFileName } from '../export/export-data.ts';
+import { exportContextOf, exportFileName } from '../export/export-data.ts';
 import { QUERY_EXPORT_MAX, queryArticlesTable } from '../export/query-export.ts';
 import { XLSX_TYPE } from '../export/xlsx.ts';
 import type { SearchState } from '../search/url-state.ts';
@@ -60,16 +60,7 @@ export function queryExportButtons(ctx: QueryExportContext): HTMLElement {
           try {
             const rows = await load();
             const table = queryArticlesTable(
-              {
-                release: ctx.answer.index_version,
-                query: ctx.state.query,
-                index: ctx.state.index,
-                yearMin: ctx.state.yearMin,
-                yearMax: ctx.state.yearMax,
-                filters: ctx.state.filters,
-                matching: ctx.state.matching,
-                exportedAt: new Date().toISOString(),
-              },
+              exportContextOf(ctx.state, ctx.answer.index_version),
               {
                 canonical: ctx.answer.query,
                 dedupe: ctx.dedupe,
