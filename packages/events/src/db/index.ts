@@ -6,5 +6,6 @@ export { reusableByIds } from './reusable.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export { conflictBackoffMs, isTransactionConflict, MAX_CONFLICT_ATTEMPTS } from './conflict.ts';
 export { retryWhileBusy } from './sqlite-writes.ts';
+export { lockWaitingTransaction } from './lock-waiting-transaction.ts';
 export type * from './schema.ts';
 export type { EventColumnName, OccurrenceColumns, OccurrenceRule } from './event-columns.ts';

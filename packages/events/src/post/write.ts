@@ -2,11 +2,10 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import {
   conflictBackoffMs,
-  isPostgres,
   isTransactionConflict,
   isUniqueViolation,
+  lockWaitingTransaction,
   MAX_CONFLICT_ATTEMPTS,
-  retryWhileBusy,
 } from '../db/index.ts';
 
 /**
@@ -24,7 +23,7 @@ export async function writeTransaction<T>(
   for (let attempt = 1; ; attempt++) {
     try {
       // SQLite: in this process's write queue, waiting for other processes' locks (db/sqlite-writes.ts).
-      return await (isPostgres(db) ? db.transaction().execute(fn) : retryWhileBusy(() => db.transaction().execute(fn)));
+      return await lockWaitingTransaction(db, fn);
     } catch (err) {
       if (isTransactionConflict(err) && attempt < MAX_CONFLICT_ATTEMPTS) {
         await new Promise((r) => setTimeout(r, conflictBackoffMs(attempt)));

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { isPostgres, retryWhileBusy, type Database } from '../db/index.ts';
+import { isPostgres, lockWaitingTransaction, type Database } from '../db/index.ts';
 import type { WebhookOutboxTable } from '../db/schema.ts';
 import { eventTypesOf, storedEventTypes } from './event-types.ts';
 
@@ -38,10 +38,7 @@ export type Outcome = { m: Claimed; ok: true } | { m: Claimed; ok: false; error:
 export function webhookRepository(db: Kysely<Database>) {
   // One transaction per batch step (claim, payloads, settle) rather than one per message: on SQLite every write
   // waits for the one writer, which the service's own writes need.
-  const inTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> => {
-    const run = () => db.transaction().execute(fn);
-    return isPostgres(db) ? run() : retryWhileBusy(run);
-  };
+  const inTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> => lockWaitingTransaction(db, fn);
   return {
     async add(url: string, secret: string, types: readonly string[], now: number): Promise<Subscription> {
       const r = await db
@@ -205,7 +202,7 @@ export function webhookRepository(db: Kysely<Database>) {
       // Every poll asks this, so a read first, as in `claim`: on SQLite a plain write statement waits for another
       // process's write lock synchronously (the busy timeout), which held this process's event loop for seconds
       // while a CSV import or another writer had the lock. Only when a subscription is due is it paused, in a
-      // transaction that waits for the lock without blocking (`retryWhileBusy`).
+      // transaction that waits for the lock without blocking (`lockWaitingTransaction`).
       const failing = await db
         .selectFrom('webhook_subscriptions')
         .select('id')
