@@ -27,7 +27,7 @@ export const COMPONENT_FILES: Record<Component, string> = {
   wavelet: '`fm-*` (wavelet bits, symbol counts)',
   text: '`text*` (zstd blocks, block offsets, dictionary)',
   samples: '`sa-*` (SA samples and their marks)',
-  'doc table': '`docs.u64` (article starts)',
+  'doc table': '`docs.gaps` (format 7) or `docs.u64` (article starts)',
   metadata: 'the per-year `*.sqlite` metadata stores',
   headlines: "every file of the shards' `titles/` headline indexes",
   'word counts': '`*.nwc` word-count tables',
@@ -48,7 +48,7 @@ function componentOf(file: string, dir: string): Component {
   if (file.startsWith('fm-')) return 'wavelet';
   if (file.startsWith('text')) return 'text';
   if (file.startsWith('sa-')) return 'samples';
-  if (file === 'docs.u64') return 'doc table';
+  if (file === 'docs.u64' || file === 'docs.gaps') return 'doc table';
   if (file.endsWith('.sqlite')) return 'metadata';
   return 'other';
 }

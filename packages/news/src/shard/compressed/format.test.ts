@@ -8,15 +8,19 @@ import {
   bwtBlocks,
   CFILES,
   chunkStartEntries,
+  CHUNK_COUNTS_FILE,
   COMPACT_SAMPLE_CHUNKS,
   COMPRESSED_FORMAT_VERSION,
+  DOC_GAPS_FILE,
+  DOC_GAPS_MIN_VERSION,
   FROM_INDEX,
   HYBRID_BITS_FILE,
 } from './format.ts';
+import { decodeChunkCounts, decodeDocGaps } from './varint-gaps.ts';
 import { blockTree } from './huffman.ts';
 import { blockChunks, blockWords, chunkBytes, encodeHybrid, RankBits } from './rank-bits.ts';
 import { RRR } from './rrr-chunk.ts';
-import { decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
+import { decodeBlockSymbols, decodeChunkStarts, encodeChunkStarts } from './stored-tables.ts';
 import { BROTLI_FALLBACK } from './text-codec.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'compressed-format-'));
@@ -59,7 +63,39 @@ async function denseShard(name: string): Promise<string> {
   return dir;
 }
 
+/**
+ * Rewrites a version-7 shard's varint tables as versions 1–6 store them: the document table as u64 positions in
+ * `docs.u64`, the sample chunk starts as version 3's `sa-chunks.bin`.
+ */
+function storeAsVersion6Files(dir: string): void {
+  const file = path.join(dir, 'header.json');
+  const header = JSON.parse(readFileSync(file, 'utf8')) as {
+    textBytes: number;
+    docCount: number;
+    files: Record<string, { name: string }>;
+  };
+  if (header.files['docOffsets']?.name !== DOC_GAPS_FILE) return;
+  const put = (key: string, from: string, name: string, bytes: Uint8Array): void => {
+    rmSync(path.join(dir, from));
+    writeFileSync(path.join(dir, name), bytes);
+    header.files[key] = { name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } as {
+      name: string;
+    };
+  };
+  const read = (name: string): Buffer => readFileSync(path.join(dir, name));
+  put(
+    'docOffsets',
+    DOC_GAPS_FILE,
+    CFILES.docOffsets,
+    decodeDocGaps(read(DOC_GAPS_FILE), header.docCount, header.textBytes),
+  );
+  const starts = decodeChunkCounts(read(CHUNK_COUNTS_FILE), chunkStartEntries(header.textBytes));
+  put('sampleChunks', CHUNK_COUNTS_FILE, COMPACT_SAMPLE_CHUNKS, encodeChunkStarts(starts));
+  writeFileSync(file, JSON.stringify(header, null, 2));
+}
+
 function withVersion(dir: string, version: number): void {
+  if (version < DOC_GAPS_MIN_VERSION) storeAsVersion6Files(dir);
   const file = path.join(dir, 'header.json');
   writeFileSync(file, readFileSync(file, 'utf8').replace(/"formatVersion": \d+/, `"formatVersion": ${version}`));
 }
@@ -88,6 +124,7 @@ function plainWords(stream: Uint8Array, blockBits: number[]): Uint32Array {
 
 /** Rewrites a version-5 shard as version 4 stores it: its hybrid stream without RRR chunks. */
 function storeAsVersion4(dir: string): void {
+  storeAsVersion6Files(dir);
   const headerFile = path.join(dir, 'header.json');
   const header = JSON.parse(readFileSync(headerFile, 'utf8')) as {
     textBytes: number;
@@ -119,6 +156,7 @@ function chunkHeaders(dir: string): number[] {
 
 /** Rewrites a version-4 shard as versions 1–2 store it: symbol table and chunk starts as they lie in RAM. */
 function storeAsVersion(dir: string, version: 1 | 2): void {
+  storeAsVersion6Files(dir);
   const headerFile = path.join(dir, 'header.json');
   const header = JSON.parse(readFileSync(headerFile, 'utf8')) as {
     textBytes: number;
@@ -160,14 +198,18 @@ const refusal = (dir: string): unknown => {
 };
 
 describe('compressed format versions', () => {
-  it('writes version 6 (hybrid wavelet bits with RRR chunks, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
+  it('writes version 7 (document table as varint gaps, hybrid wavelet bits with RRR chunks, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
     const dir = await shardWithRate('rate-36', 36);
     expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({
       formatVersion: COMPRESSED_FORMAT_VERSION,
       sampleRate: 36,
     });
-    expect(COMPRESSED_FORMAT_VERSION).toBe(6);
-    expect(readdirSync(dir)).toEqual(expect.arrayContaining([CFILES.symbols, COMPACT_SAMPLE_CHUNKS, HYBRID_BITS_FILE]));
+    expect(COMPRESSED_FORMAT_VERSION).toBe(7);
+    expect(readdirSync(dir)).toEqual(
+      expect.arrayContaining([DOC_GAPS_FILE, CFILES.symbols, CHUNK_COUNTS_FILE, HYBRID_BITS_FILE]),
+    );
+    expect(readdirSync(dir)).not.toContain(CFILES.docOffsets);
+    expect(readdirSync(dir)).not.toContain(COMPACT_SAMPLE_CHUNKS);
     expect(readdirSync(dir)).not.toContain(CFILES.bits);
     expect(readdirSync(dir)).not.toContain(CFILES.counts);
     const reader = openShard(dir, 'memory');
@@ -209,11 +251,41 @@ describe('compressed format versions', () => {
   });
 
   it('refuses a version it does not read, saying which it reads', async () => {
-    const dir = await shardWithRate('v7', 48);
-    withVersion(dir, 7);
+    const dir = await shardWithRate('v8', 48);
+    withVersion(dir, 8);
     expect(String(refusal(dir))).toMatch(
-      /compressed format version 7, this reader supports 1, 2, 3, 4, 5, 6; rebuild the shard/,
+      /compressed format version 8, this reader supports 1, 2, 3, 4, 5, 6, 7; rebuild the shard/,
     );
+  });
+
+  it('still reads version 6 (the document table in docs.u64) with the same answers, in both modes', async () => {
+    const dir = await shardWithRate('v6-docs', 36);
+    const answers = (mode: 'memory' | 'disk'): unknown => {
+      const r = openShard(dir, mode);
+      const out = {
+        docs: Array.from({ length: r.stats.docCount }, (_, d) => r.documentBytes(d).toString()),
+        at: Array.from({ length: r.stats.textBytes }, (_, rank) => r.locate(rank)),
+      };
+      r.close();
+      return out;
+    };
+    const v7 = answers('memory');
+    withVersion(dir, 6);
+    expect(readdirSync(dir)).toContain(CFILES.docOffsets);
+    expect(readdirSync(dir)).not.toContain(DOC_GAPS_FILE);
+    expect(answers('memory')).toEqual(v7);
+    expect(answers('disk')).toEqual(v7);
+  });
+
+  it('refuses a damaged document table with a ShardFormatError naming docs.gaps', async () => {
+    const dir = await shardWithRate('damaged-docs', 36);
+    const file = path.join(dir, DOC_GAPS_FILE);
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 1] = 0x80; // the last gap cut short; the size stays the header's
+    writeFileSync(file, bytes);
+    const e = refusal(dir);
+    expect(e).toBeInstanceOf(ShardFormatError);
+    expect(String(e)).toMatch(/docs\.gaps.*document table ends in entry 29 of 30/);
   });
 
   it('still reads version 5 (text blocks, the files of version 6 without from-index) with the same answers', async () => {
@@ -242,11 +314,11 @@ describe('compressed format versions', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({ textCodec: FROM_INDEX });
     expect(readdirSync(dir).sort()).toEqual([
       'doc-rows.bin',
-      'docs.u64',
+      'docs.gaps',
       'fm-bits.hyb',
       'fm-symbols.bin',
       'header.json',
-      'sa-chunks.bin',
+      'sa-counts.bin',
       'sa-rows.u8',
       'sa-values.u32',
     ]);
@@ -304,10 +376,17 @@ describe('compressed format versions', () => {
     expect(e).toBeInstanceOf(ShardFormatError);
     expect(String(e)).toMatch(/fm-symbols.bin.*block 0 of the symbol table is empty/);
     const dir2 = await shardWithRate('damaged-chunks', 36);
-    const chunks = path.join(dir2, COMPACT_SAMPLE_CHUNKS);
+    const chunks = path.join(dir2, CHUNK_COUNTS_FILE);
     const c = readFileSync(chunks);
-    c.writeUInt16LE(0xffff, c.length - 2); // the last entry: more samples than the shard has
+    c[c.length - 1] = (c[c.length - 1] as number) + 1; // the last chunk: one more sample than the shard has
     writeFileSync(chunks, c);
-    expect(String(refusal(dir2))).toMatch(/sa-chunks.bin.*samples, expected/);
+    expect(String(refusal(dir2))).toMatch(/sa-counts.bin.*samples, expected/);
+    const dir3 = await shardWithRate('damaged-chunks-v6', 36);
+    withVersion(dir3, 6);
+    const v3chunks = path.join(dir3, COMPACT_SAMPLE_CHUNKS);
+    const c3 = readFileSync(v3chunks);
+    c3.writeUInt16LE(0xffff, c3.length - 2); // version 3's encoding: the last entry past the samples
+    writeFileSync(v3chunks, c3);
+    expect(String(refusal(dir3))).toMatch(/sa-chunks.bin.*samples, expected/);
   });
 });

@@ -15,10 +15,14 @@ import { TEXT_CODECS, ZSTD_DICT_MIN_VERSION, type TextCodecName, type TextCodecP
  * symbol table and the sample chunk starts compactly (stored-tables.ts). Version 4 may name the `zstd-dict` text
  * codec (text-codec.ts), whose shards add a dictionary file. Version 5 has version 4's files, with RRR chunks allowed
  * in `fm-bits.hyb` (rrr-chunk.ts). Version 6 has version 5's files, and may name the text codec `from-index`: no
- * text blocks, documents read back from the FM-index (index-text.ts), with `doc-rows.bin`. All six are read.
+ * text blocks, documents read back from the FM-index (index-text.ts), with `doc-rows.bin`. Version 7 stores the
+ * document table and the sample chunk starts as varint gaps (`docs.gaps`, `sa-counts.bin`; varint-gaps.ts) instead of
+ * `docs.u64` and `sa-chunks.bin`. All seven are read.
  */
-export const COMPRESSED_FORMAT_VERSION = 6;
-export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6];
+export const COMPRESSED_FORMAT_VERSION = 7;
+export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, 7];
+/** First version whose document table and sample chunk starts are varint gaps (varint-gaps.ts). */
+export const DOC_GAPS_MIN_VERSION = 7;
 
 /** Header `textCodec` of a shard that stores no text blocks (index-text.ts); format version 6 and later. */
 export const FROM_INDEX = 'from-index';
@@ -42,13 +46,13 @@ export interface CompressedParams {
 
 /**
  * Defaults chosen in DESIGN.md ("Costs", "Text block size"): block sizes, sample rate, text codec quality. Text blocks
- * of 64 KiB (32 KiB before; the header records the size, so shards of either read alike): −0.006 bytes per text byte
- * on real news with zstd-dict, get_doc p50 +20–40 µs.
+ * of 128 KiB (32 KiB, then 64 KiB before; the header records the size, so shards of any size read alike): with a
+ * 512 KiB dictionary, −0.008 bytes per text byte on real news against 64 KiB, get_doc p50 ≈ 100 → 200 µs (≤ 300).
  */
 export const COMPRESSED_DEFAULTS: CompressedParams = {
   blockSymbols: 1 << 15,
   sampleRate: 36,
-  textBlockBytes: 64 << 10,
+  textBlockBytes: 128 << 10,
   brotliQuality: 6,
 };
 
@@ -76,6 +80,12 @@ export const HYBRID_BITS_FILE = 'fm-bits.hyb';
 /** Version 3's file of the samples' chunk starts (stored-tables.ts), under the key `sampleChunks`. */
 export const COMPACT_SAMPLE_CHUNKS = 'sa-chunks.bin';
 
+/** Version 7's document table (under the key `docOffsets`): varint gaps, varint-gaps.ts. */
+export const DOC_GAPS_FILE = 'docs.gaps';
+
+/** Version 7's sample chunk starts (under the key `sampleChunks`): samples per 256 rows as varints, varint-gaps.ts. */
+export const CHUNK_COUNTS_FILE = 'sa-counts.bin';
+
 /** The zstd-dict codec's text file (under the key `text`); its dictionary is `textDict`. */
 export const ZSTD_TEXT = 'text.zst';
 
@@ -89,14 +99,19 @@ export function dataFiles(version: number, codec: HeaderTextCodec = 'brotli'): P
           textBlocks: CFILES.textBlocks,
         };
   const common = {
-    docOffsets: CFILES.docOffsets,
+    docOffsets: version >= DOC_GAPS_MIN_VERSION ? DOC_GAPS_FILE : CFILES.docOffsets,
     ...text,
     bits: CFILES.bits,
     sampleRows: CFILES.sampleRows,
     sampleValues: CFILES.sampleValues,
   };
   if (version >= 4)
-    return { ...common, bits: HYBRID_BITS_FILE, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS };
+    return {
+      ...common,
+      bits: HYBRID_BITS_FILE,
+      symbols: CFILES.symbols,
+      sampleChunks: version >= DOC_GAPS_MIN_VERSION ? CHUNK_COUNTS_FILE : COMPACT_SAMPLE_CHUNKS,
+    };
   return version >= 3
     ? { ...common, symbols: CFILES.symbols, sampleChunks: COMPACT_SAMPLE_CHUNKS }
     : { ...common, counts: CFILES.counts, lengths: CFILES.lengths, sampleChunks: CFILES.sampleChunks };
@@ -127,7 +142,8 @@ export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Recor
   const blocks = bwtBlocks(h.textBytes, h.blockSymbols);
   const samples = Math.ceil(h.textBytes / h.sampleRate);
   const common = {
-    docOffsets: 8 * h.docCount,
+    // Version 7's varint gaps have no size given by the header: their decode checks them.
+    ...(h.formatVersion >= DOC_GAPS_MIN_VERSION ? {} : { docOffsets: 8 * h.docCount }),
     ...(h.textCodec === FROM_INDEX
       ? { docRows: 4 * docRowWords(h.docCount) }
       : { textBlocks: 8 * (Math.ceil(h.textBytes / h.textBlockBytes) + 1) }),
@@ -135,6 +151,8 @@ export function expectedSizes(h: Omit<CompressedHeader, 'files'>): Partial<Recor
     sampleValues: 4 * packedValueWords(h.textBytes, h.sampleRate),
   };
   // Version 3's symbol table has 32 + 3k bytes per block (k distinct bytes): checked when it is decoded.
+  // Version 7's varint chunk counts are checked by their decode and chunkStartsProblem.
+  if (h.formatVersion >= DOC_GAPS_MIN_VERSION) return common;
   return h.formatVersion >= 3
     ? { ...common, sampleChunks: chunkStartsBytes(chunkStartEntries(h.textBytes)) }
     : {

@@ -3,7 +3,7 @@ import { endianness } from 'node:os';
 import path from 'node:path';
 import { buildSuffixArray } from '../../suffix-array/index.ts';
 import { sha256ChunkedParts } from '../chunked-io.ts';
-import { POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
+import { FILES as SA_FILES, POINTER_BYTES, SEPARATOR, SHARD_MAGIC } from '../format.ts';
 import { readShardInput } from '../shard-input.ts';
 import type { IndexShardOptions, ShardFileInfo, ShardFileSet } from '../types.ts';
 import type { DocTable } from '../doc-table.ts';
@@ -20,7 +20,8 @@ import {
   type CompressedParams,
   type DataFile,
 } from './format.ts';
-import { encodeBlockSymbols, encodeChunkStarts } from './stored-tables.ts';
+import { encodeBlockSymbols } from './stored-tables.ts';
+import { encodeChunkCounts, encodeDocGaps } from './varint-gaps.ts';
 import { buildDocRows } from './index-text.ts';
 import { NativeLocator } from './native-locate.ts';
 import { walkToSample } from './reader.ts';
@@ -66,11 +67,11 @@ export async function indexCompressedShard(
     : [['docRows', [bytesOf(docRowsOf(parts, samples, docs, d))]]];
 
   const data: [DataFile, readonly Uint8Array[]][] = [
-    ['docOffsets', [docsRaw]],
+    ['docOffsets', [encodeDocGaps(docsRaw)]],
     ...textData,
     ['symbols', [encodeBlockSymbols(parts.counts, parts.lengths)]],
     ['bits', [parts.bits.hybrid]],
-    ['sampleChunks', [encodeChunkStarts(samples.chunkStart)]],
+    ['sampleChunks', [encodeChunkCounts(samples.chunkStart)]],
     ['sampleRows', [samples.rowLow]],
     ['sampleValues', [bytesOf(samples.values)]],
   ];
@@ -80,7 +81,7 @@ export async function indexCompressedShard(
   for (const [key, chunks] of data) {
     const name = names[key] as string;
     files[key] = info(name, chunks);
-    if (key !== 'docOffsets') await writeAtomically(path.join(dir, name), chunks);
+    await writeAtomically(path.join(dir, name), chunks);
   }
   const header: CompressedHeader = {
     magic: SHARD_MAGIC,
@@ -99,8 +100,9 @@ export async function indexCompressedShard(
   };
   const headerBytes = Buffer.from(`${JSON.stringify(header, null, 2)}\n`);
   await writeAtomically(path.join(dir, CFILES.header), [headerBytes]);
-  // The raw text now lives in text.br; keeping it would double the index.
+  // The raw text now lives in text blocks (or the index), the offsets in docs.gaps; keeping them would double both.
   await rm(textFile, { force: true });
+  await rm(path.join(dir, SA_FILES.docOffsets), { force: true });
   progress('done', size, size);
   return {
     formatVersion: COMPRESSED_FORMAT_VERSION,

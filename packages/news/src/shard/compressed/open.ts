@@ -5,10 +5,12 @@ import { ShardFormatError } from '../errors.ts';
 import { checkShardFileSizes } from '../format.ts';
 import type { ShardOpenMode, ShardReader } from '../types.ts';
 import { FmIndex } from './fm-index.ts';
+import { decodeChunkCounts, decodeDocGaps } from './varint-gaps.ts';
 import { IndexText } from './index-text.ts';
 import {
   bwtBlocks,
   CFILES,
+  DOC_GAPS_MIN_VERSION,
   FROM_INDEX,
   chunkStartEntries,
   readCompressedHeader,
@@ -64,7 +66,9 @@ function chunkStarts(
     const starts =
       header.formatVersion < 3
         ? readFileTyped(name, Uint32Array, read)
-        : decodeChunkStarts(readFileBuffer(name, read), entries);
+        : header.formatVersion < DOC_GAPS_MIN_VERSION
+          ? decodeChunkStarts(readFileBuffer(name, read), entries)
+          : decodeChunkCounts(readFileBuffer(name, read), entries);
     const problem = chunkStartsProblem(starts, Math.ceil(header.textBytes / header.sampleRate));
     if (problem !== undefined) throw new RangeError(problem);
     return starts;
@@ -128,7 +132,15 @@ export function openCompressedShard(
   const header = readCompressedHeader(dir);
   checkShardFileSizes(dir, header);
   const file = shardFile(dir, header);
-  const docs = new DocTable(readFileBuffer(file('docOffsets'), read), header.textBytes, file('docOffsets'));
+  const docsFile = file('docOffsets');
+  const docsRaw = readFileBuffer(docsFile, read);
+  const docs = new DocTable(
+    header.formatVersion >= DOC_GAPS_MIN_VERSION
+      ? guarded(docsFile, () => decodeDocGaps(docsRaw, header.docCount, header.textBytes))
+      : docsRaw,
+    header.textBytes,
+    docsFile,
+  );
   const { fm, samples } = loadFmParts(dir, header, read);
   const native = NativeLocator.open(fm, samples);
   const codec = header.textCodec;

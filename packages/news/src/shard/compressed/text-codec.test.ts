@@ -129,10 +129,10 @@ describe.skipIf(loadZstd() === undefined)('text codec zstd-dict (format version 
     r.close();
   });
 
-  it('writes 64 KiB blocks by default and still reads shards of the earlier 32 KiB default, article for article', async () => {
+  it('writes 128 KiB blocks by default and still reads shards of the earlier 32 KiB default, article for article', async () => {
     const now = await build('default-blocks', docs);
     const before = await build('blocks-32k', docs, { ...COMPRESSED_DEFAULTS, textBlockBytes: 32 << 10 });
-    expect(header(now)).toMatchObject({ textBlockBytes: 64 << 10, textCodec: 'zstd-dict' });
+    expect(header(now)).toMatchObject({ textBlockBytes: 128 << 10, textCodec: 'zstd-dict' });
     expect(header(before)).toMatchObject({ textBlockBytes: 32 << 10 });
     // several blocks, so articles that straddle a block boundary are read too
     expect(statSync(path.join(now, CFILES.textBlocks)).size / 8 - 1).toBeGreaterThan(3);
