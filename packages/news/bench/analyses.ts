@@ -143,9 +143,9 @@ async function main(): Promise<void> {
     '',
     "Where the time goes: per occurrence one `locate` (the compressed kind's sampled-SA locate dominates its column), " +
       'one `readText` and one segmentation of a small window. Collocate frequencies come from the word-count tables on ' +
-      'whole shards (a binary search per shard and candidate); a metadata filter (the German row) takes the index ' +
-      'path instead, counting each candidate through the index in the filtered articles, which is what makes that row ' +
-      'slow on the compressed kind.',
+      'whole shards (a binary search per shard and candidate); with a metadata filter (the German row) they are counted ' +
+      'in the passing articles, read once per shard, or through the index where that is cheaper ' +
+      '(search-v2/DESIGN.md, "Collocations"); the sampled function words of the German month still cost a `locate` per draw.',
   ].join('\n');
   writeBenchmarkSection('## Word analyses: ngrams and collocations (issue 28)', section);
   console.log(section);

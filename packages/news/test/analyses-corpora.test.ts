@@ -4,7 +4,10 @@
  * (test/support/analyses-brute.ts); the HTTP route through a real worker and gateway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countInArticle } from '../src/matching/index.ts';
 import { openRelease, type OpenRelease } from '../src/release/index.ts';
+import { filteredFrequencies } from '../src/search-v2/collocations/index.ts';
+import { ANALYSIS_LIMITS } from '../src/search-v2/ngrams/limits.ts';
 import {
   collocations,
   ngrams,
@@ -261,6 +264,32 @@ describe('collocations against the brute-force scan of the corpora', { timeout: 
       'sensitive',
     );
     expect(Math.abs(r.corpus_words.value - total) / total).toBeLessThan(0.03);
+  });
+
+  it('counts filtered f_y the same through the index and through the German articles, as brute force does', async () => {
+    const request = { index: 'news', query: 'Bundesregierung', languages: ['de'] };
+    const listed = await collocations(releases.sa as OpenRelease, request);
+    const words = listed.collocates.map((c) => c.word);
+    const german = articles.filter((a) => a.language === 'de').map((a) => Buffer.from(a.text));
+    const all = articles.map((a) => Buffer.from(a.text));
+    const occurrences = (texts: readonly Buffer[], w: Buffer, wholeWord: boolean) =>
+      texts.reduce((n, t) => n + countInArticle(t, [w], wholeWord), 0);
+    let checked = 0;
+    for (const kind of ['sa', 'compressed'] as const) {
+      const release = releases[kind] as OpenRelease;
+      const located = await filteredFrequencies(release, request, words, undefined, 'located');
+      expect(await filteredFrequencies(release, request, words, undefined, 'text')).toEqual(located);
+      const answer = await collocations(release, request);
+      for (const c of answer.collocates) expect(c.frequency, c.word).toEqual(located.get(c.word));
+      for (const w of words) {
+        const bytes = Buffer.from(w);
+        // At most the exact bound of candidates in all articles: no shard samples, the figure is a count.
+        if (occurrences(all, bytes, false) > ANALYSIS_LIMITS.frequencyExactRanks) continue;
+        expect(located.get(w)?.value, w).toBe(occurrences(german, bytes, true));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
   });
 
   it('gives each collocate an example occurrence whose window holds it', async () => {

@@ -18,7 +18,7 @@ export {
   type VariantInterval,
 } from './case-variants.ts';
 export { charactersFoldingTo, foldedCodePoints } from './case-folding.ts';
-export { isWholeWordIn } from './word-boundary.ts';
+export { isWholeWordAtOffset, isWholeWordIn } from './word-boundary.ts';
 
 export interface MatchOptions {
   readonly caseInsensitive: boolean;

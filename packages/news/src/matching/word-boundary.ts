@@ -96,3 +96,13 @@ export function isWholeWordIn(article: Buffer, at: number, length: number): bool
   const after = article.toString('utf8', at + length, Math.min(article.length, at + length + 4));
   return isBoundary(lastChar(before.replace(/^\uFFFD+/, ''))) && isBoundary(firstChar(after));
 }
+
+/**
+ * The rule of `isWholeWordAt` over an article's bytes, for a match at byte `at` of `length` bytes: the same bytes
+ * around it and the same decoding, so the same answer (where `isWholeWordIn`'s string decoding may differ on
+ * malformed UTF-8). For callers that read the article anyway instead of locating each occurrence.
+ */
+export function isWholeWordAtOffset(article: Uint8Array, at: number, length: number): boolean {
+  if (isWordCodePoint(codePointBefore(article.subarray(Math.max(0, at - 4), at), Math.min(at, 4)))) return false;
+  return !isWordCodePoint(codePointAt(article.subarray(at + length, Math.min(article.length, at + length + 4)), 0));
+}

@@ -9,12 +9,14 @@ import type { WordCase } from '../../words/index.ts';
 import type { CollocationsAnswer, CollocationsRequest } from '../calls/collocations.ts';
 import type { CombineContext } from '../calls/define.ts';
 import { V2Error } from '../errors.ts';
+import { hasNoFilter } from '../filters.ts';
 import type { WireOf } from '../schema/fields.ts';
 import { ANALYSIS_LIMITS } from '../ngrams/limits.ts';
 import { tallyOccurrences, type Occurrence } from '../ngrams/occurrence-sample.ts';
 import { edgeWord, wordsBackward, wordsForward, type EdgeWord, type WindowWord } from '../ngrams/occurrence-words.ts';
 import type { ShardReader } from '../../shard/types.ts';
 import { scoresOf } from './scores.ts';
+import { filteredFrequencies } from './filtered-frequency.ts';
 import { subcorpusWords, wordFrequency } from './subcorpus.ts';
 import { tableSubcorpus } from './table-subcorpus.ts';
 
@@ -133,12 +135,21 @@ export async function collocations(
     .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
     .slice(0, limit * ANALYSIS_LIMITS.candidatesPerListed);
   const tables = candidates.length === 0 ? null : tableSubcorpus(release, request);
+  const filtered =
+    tables === null && candidates.length > 0 && !hasNoFilter(request)
+      ? await filteredFrequencies(
+          release,
+          request,
+          candidates.map(([word]) => word),
+          work,
+        )
+      : null;
   const items = [];
   for (const [word, t] of candidates) {
     items.push({
       word,
       window_frequency: t.count,
-      frequency: tables?.frequency(word) ?? (await wordFrequency(release, request, word, work)),
+      frequency: tables?.frequency(word) ?? filtered?.get(word) ?? (await wordFrequency(release, request, word, work)),
       positions: request.by_position === true ? t.positions : null,
       example: t.example,
     });

@@ -6,3 +6,4 @@ export {
   type CollocationsResult,
 } from './collocations.ts';
 export { scoresOf, type Frequencies, type Scores } from './scores.ts';
+export { filteredFrequencies, type FrequencyPath } from './filtered-frequency.ts';

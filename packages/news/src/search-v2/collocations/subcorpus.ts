@@ -12,7 +12,7 @@ import { compileFilters, hasNoFilter } from '../filters.ts';
 import { shardsInYears } from '../find.ts';
 import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
 import { sampleRanks } from '../sampling.ts';
-import { occurrencesOf, shardSeed, type OccurrenceRequest, type SampleBounds } from '../ngrams/occurrence-sample.ts';
+import { shardSeed, type OccurrenceRequest, type SampleBounds } from '../ngrams/occurrence-sample.ts';
 import { RequestMatcher } from '../matching.ts';
 import { ANALYSIS_LIMITS } from '../ngrams/limits.ts';
 
@@ -23,11 +23,12 @@ export interface Counted {
 }
 
 /**
- * Whole-word occurrences of `word` in the request's subcorpus (years, filters, case): the fallback where the
- * word-count tables are not exact for the subcorpus (table-subcorpus.ts). Words of scripts without spaces (where the
- * whole-word rule does not apply) are counted as substrings. Per shard, counted up to `frequencyExactRanks`
- * candidates, else from a seeded sample; never `exact`, since the word's count as a segment differs (a word inside a
- * longer segment counts here: "world" in "world's", 都 in 東京都).
+ * Whole-word occurrences of `word` in the request's years (case as the request): the fallback of an unfiltered
+ * request where the word-count tables are not exact for the subcorpus (table-subcorpus.ts); a filtered request counts
+ * through filtered-frequency.ts. Words of scripts without spaces (where the whole-word rule does not apply) are
+ * counted as substrings. Per shard, counted up to `frequencyExactRanks` candidates, else from a seeded sample; never
+ * `exact`, since the word's count as a segment differs (a word inside a longer segment counts here: "world" in
+ * "world's", 都 in 東京都).
  */
 export async function wordFrequency(
   release: OpenRelease,
@@ -36,18 +37,8 @@ export async function wordFrequency(
   work: WorkBudget,
 ): Promise<Counted> {
   const bounds = { exactRanks: ANALYSIS_LIMITS.frequencyExactRanks, sampleSize: ANALYSIS_LIMITS.frequencySampleSize };
-  const run = async (wholeWord: boolean): Promise<Counted> => {
-    const req = { ...request, query: word, whole_word: wholeWord };
-    // Without filters no occurrence needs its article: count the ranks (testing the whole-word rule only).
-    if (hasNoFilter(request)) return countRanks(release, req, bounds, work);
-    let value = 0;
-    let exact = true;
-    for await (const part of occurrencesOf(release, req, bounds, work)) {
-      value += part.occurrences.length * part.weight;
-      if (part.weight !== 1) exact = false;
-    }
-    return { value, exact };
-  };
+  const run = (wholeWord: boolean) =>
+    countRanks(release, { ...request, query: word, whole_word: wholeWord }, bounds, work);
   const counted = await run(true).catch((e: unknown) => {
     if (e instanceof V2Error && e.code === 'whole_word_unsupported') return run(false);
     throw e;
