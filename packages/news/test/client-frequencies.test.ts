@@ -210,8 +210,8 @@ describe('frequency list', () => {
   });
 });
 
-/** A viewport-sized PNG from the results' top (small files; the list runs long). */
+/** A viewport-sized PNG from the result tabs down (small files; the list runs long). */
 async function shot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => document.querySelector('#results')?.scrollIntoView());
+  await page.evaluate(() => document.querySelector('#result-tabs')?.scrollIntoView());
   await page.screenshot({ path: doc(name) });
 }
