@@ -7,7 +7,7 @@ import { describeSide, formatSide, rangeProblem, subcorpusBody, type SideChoice 
 import type { SearchState } from '../search/url-state.ts';
 import { bar } from '../view/bar.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { exportButtons } from '../view/export-buttons.ts';
+import { analysisPanel, analysisTable, sortHeading } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import { SubcorpusFields } from '../keyness/subcorpus-fields.ts';
@@ -62,8 +62,8 @@ export class FrequencyPanel {
       this.render();
     },
   });
-  private readonly status = h('p', { class: 'analysis-status', 'aria-live': 'polite' });
-  private readonly body = h('div', { class: 'analysis-body' });
+  private readonly status: HTMLParagraphElement;
+  private readonly body: HTMLDivElement;
   private readonly list = h('button', { type: 'submit', class: 'primary', disabled: true }, 'List words');
 
   constructor(private readonly ctx: FrequencyContext) {
@@ -71,49 +71,34 @@ export class FrequencyPanel {
     this.sort = view.sort;
     this.filter.value = view.filter;
     this.fields = new SubcorpusFields('fl', 'Subcorpus', `articles with ${quotedQuery(ctx.search.query)} only`);
-    this.element = h(
-      'div',
-      { class: 'analysis frequencies', 'data-testid': 'frequencies' },
-      h(
-        'form',
-        {
-          class: 'keyness-form',
-          onsubmit: (ev: Event) => {
-            ev.preventDefault();
-            void this.load();
-          },
-        },
-        this.fields.element,
-        this.list,
-      ),
-      h(
-        'div',
-        { class: 'toolbar analysis-toolbar' },
-        h('label', { for: 'fl-filter' }, 'Find a word'),
-        this.filter,
-        h('span', { class: 'spacer' }),
-        ...exportButtons(
-          'frequency-list',
-          'Frequency list',
-          () => (this.answer === null ? '' : formatSide(this.answer.choice, ctx.search.query)),
-          () =>
-            this.answer === null
-              ? null
-              : frequencyTable(
-                  { release: ctx.release, index: ctx.search.index },
-                  {
-                    subcorpus: formatSide(this.answer.choice, ctx.search.query),
-                    sort: this.sort,
-                    filter: this.filter.value.trim(),
-                  },
-                  this.answer.f,
-                  shownWords(this.answer.words, this.filter.value, this.sort),
-                ),
-        ),
-      ),
-      this.status,
-      this.body,
-    );
+    ({
+      element: this.element,
+      status: this.status,
+      body: this.body,
+    } = analysisPanel({
+      name: 'frequencies',
+      testId: 'frequencies',
+      form: { fields: [this.fields.element, this.list], onSubmit: () => void this.load() },
+      controls: [h('label', { for: 'fl-filter' }, 'Find a word'), this.filter],
+      exports: {
+        kind: 'frequency-list',
+        label: 'Frequency list',
+        name: () => (this.answer === null ? '' : formatSide(this.answer.choice, ctx.search.query)),
+        table: () =>
+          this.answer === null
+            ? null
+            : frequencyTable(
+                { release: ctx.release, index: ctx.search.index },
+                {
+                  subcorpus: formatSide(this.answer.choice, ctx.search.query),
+                  sort: this.sort,
+                  filter: this.filter.value.trim(),
+                },
+                this.answer.f,
+                shownWords(this.answer.words, this.filter.value, this.sort),
+              ),
+      },
+    }));
   }
 
   private linkKeys() {
@@ -213,57 +198,41 @@ export class FrequencyPanel {
     const max = a.words[0]?.count ?? 0;
     replaceChildren(
       this.body,
-      h(
-        'table',
-        { class: 'analysis-table' },
-        h(
-          'caption',
-          { class: 'visually-hidden' },
-          'Word frequencies; the Word and Count headings sort by them; each word searches for itself',
-        ),
-        h(
-          'thead',
-          {},
+      analysisTable(
+        'Word frequencies; the Word and Count headings sort by them; each word searches for itself',
+        [
+          h('th', { scope: 'col', class: 'num' }, 'Rank'),
+          this.heading('word', 'Word', ''),
+          this.heading('count', 'Count', 'num'),
+          h('th', { scope: 'col', class: 'num' }, 'Per million'),
+          h('th', { scope: 'col', class: 'num' }, 'Share'),
+        ],
+        shown.map((w) =>
           h(
             'tr',
             {},
-            h('th', { scope: 'col', class: 'num' }, 'Rank'),
-            this.heading('word', 'Word', ''),
-            this.heading('count', 'Count', 'num'),
-            h('th', { scope: 'col', class: 'num' }, 'Per million'),
-            h('th', { scope: 'col', class: 'num' }, 'Share'),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          ...shown.map((w) =>
+            h('td', { class: 'num' }, formatCount(w.rank)),
             h(
-              'tr',
-              {},
-              h('td', { class: 'num' }, formatCount(w.rank)),
+              'th',
+              { scope: 'row', class: 'word' },
               h(
-                'th',
-                { scope: 'row', class: 'word' },
-                h(
-                  'button',
-                  {
-                    type: 'button',
-                    class: 'link-button',
-                    title: `Search for ${quotedQuery(w.word)}`,
-                    onclick: () => {
-                      // The word's own occurrences are what its search shows first.
-                      saveViewKeys({ tab: null });
-                      this.ctx.searchFor(w.word);
-                    },
+                'button',
+                {
+                  type: 'button',
+                  class: 'link-button',
+                  title: `Search for ${quotedQuery(w.word)}`,
+                  onclick: () => {
+                    // The word's own occurrences are what its search shows first.
+                    saveViewKeys({ tab: null });
+                    this.ctx.searchFor(w.word);
                   },
-                  w.word,
-                ),
+                },
+                w.word,
               ),
-              h('td', { class: 'num' }, formatCount(w.count), bar(max > 0 ? w.count / max : 0)),
-              h('td', { class: 'num' }, rate.format(w.perMillion)),
-              h('td', { class: 'num' }, formatWordShare(w.share)),
             ),
+            h('td', { class: 'num' }, formatCount(w.count), bar(max > 0 ? w.count / max : 0)),
+            h('td', { class: 'num' }, rate.format(w.perMillion)),
+            h('td', { class: 'num' }, formatWordShare(w.share)),
           ),
         ),
       ),
@@ -293,26 +262,18 @@ export class FrequencyPanel {
   private heading(column: 'count' | 'word', label: string, cls: string): HTMLElement {
     const on = this.sort.startsWith(column);
     const descending = this.sort === 'count' || this.sort === 'word_desc';
-    return h(
-      'th',
-      { scope: 'col', class: cls, 'aria-sort': on ? (descending ? 'descending' : 'ascending') : null },
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'sort-button',
-          'data-sort': column,
-          onclick: () => {
-            this.sort = nextSort(this.sort, column);
-            this.saveKeys();
-            this.render();
-            // The table is drawn anew: keyboard focus stays on the heading that sorted it.
-            this.body.querySelector<HTMLButtonElement>(`[data-sort=${column}]`)?.focus();
-          },
-        },
-        label,
-        on ? h('span', { 'aria-hidden': 'true' }, descending ? ' ▼' : ' ▲') : null,
-      ),
+    return sortHeading(
+      label,
+      column,
+      on ? (descending ? 'descending' : 'ascending') : null,
+      () => {
+        this.sort = nextSort(this.sort, column);
+        this.saveKeys();
+        this.render();
+        // The table is drawn anew: keyboard focus stays on the heading that sorted it.
+        this.body.querySelector<HTMLButtonElement>(`[data-sort=${column}]`)?.focus();
+      },
+      cls,
     );
   }
 }

@@ -4,7 +4,7 @@ import type { KeynessResponse, KeyWord } from '../api/analysis-types.ts';
 import { keynessTable } from '../export/analysis-export.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { exportButtons } from '../view/export-buttons.ts';
+import { analysisPanel, analysisTable } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import { defaultRanges, formatRange, MAX_RANGE_PERIODS, rangePeriods, type PeriodRange } from './period-range.ts';
@@ -44,8 +44,8 @@ export class KeynessPanel {
   private periods: string[] = [];
   private answer: { a: SideChoice; b: OtherSide; k: KeynessResponse } | null = null;
   private loaded = false;
-  private readonly status = h('p', { class: 'analysis-status', 'aria-live': 'polite' });
-  private readonly body = h('div', { class: 'analysis-body keyness-sides' });
+  private readonly status: HTMLParagraphElement;
+  private readonly body: HTMLDivElement;
   private readonly compare = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Compare');
   private readonly rest = h('input', {
     type: 'checkbox',
@@ -70,49 +70,35 @@ export class KeynessPanel {
         ),
       ),
     };
-    this.element = h(
-      'div',
-      { class: 'analysis keyness', 'data-testid': 'keywords' },
-      h(
-        'form',
-        {
-          class: 'keyness-form',
-          onsubmit: (ev: Event) => {
-            ev.preventDefault();
-            void this.load();
-          },
-        },
-        this.sides.a.element,
-        this.sides.b.element,
-        this.compare,
-      ),
-      h(
-        'div',
-        { class: 'toolbar analysis-toolbar' },
-        h('span', { class: 'spacer' }),
-        ...exportButtons(
-          'key-words',
-          'Key words',
-          () =>
-            this.answer === null
-              ? ''
-              : `${formatRange(this.answer.a.range)}-vs-${this.answer.b === 'rest' ? 'rest' : formatRange(this.answer.b.range)}`,
-          () =>
-            this.answer === null
-              ? null
-              : keynessTable(
-                  { release: this.ctx.release, index: this.ctx.search.index },
-                  {
-                    a: formatSide(this.answer.a, this.ctx.search.query),
-                    b: formatSide(this.answer.b, this.ctx.search.query),
-                  },
-                  this.answer.k,
-                ),
-        ),
-      ),
-      this.status,
-      this.body,
-    );
+    ({
+      element: this.element,
+      status: this.status,
+      body: this.body,
+    } = analysisPanel({
+      name: 'keyness',
+      testId: 'keywords',
+      bodyClass: 'keyness-sides',
+      form: { fields: [this.sides.a.element, this.sides.b.element, this.compare], onSubmit: () => void this.load() },
+      exports: {
+        kind: 'key-words',
+        label: 'Key words',
+        name: () =>
+          this.answer === null
+            ? ''
+            : `${formatRange(this.answer.a.range)}-vs-${this.answer.b === 'rest' ? 'rest' : formatRange(this.answer.b.range)}`,
+        table: () =>
+          this.answer === null
+            ? null
+            : keynessTable(
+                { release: this.ctx.release, index: this.ctx.search.index },
+                {
+                  a: formatSide(this.answer.a, this.ctx.search.query),
+                  b: formatSide(this.answer.b, this.ctx.search.query),
+                },
+                this.answer.k,
+              ),
+      },
+    }));
   }
 
   /** B's own periods and outlet do not apply while B is the rest of A's periods. */
@@ -216,35 +202,24 @@ function keyTable(title: string, words: readonly KeyWord[], side: 'a' | 'b'): HT
     h('h3', {}, title),
     words.length === 0
       ? h('p', { class: 'muted' }, 'No word is relatively more frequent here.')
-      : h(
-          'table',
-          { class: 'analysis-table' },
-          h(
-            'thead',
-            {},
+      : analysisTable(
+          null,
+          [
+            h('th', { scope: 'col' }, 'Word'),
+            h('th', { scope: 'col', class: 'num' }, 'In A'),
+            h('th', { scope: 'col', class: 'num' }, 'In B'),
+            h('th', { scope: 'col', class: 'num', 'aria-sort': 'descending' }, 'LL'),
+            h('th', { scope: 'col', class: 'num' }, 'Log ratio'),
+          ],
+          words.map((w) =>
             h(
               'tr',
               {},
-              h('th', { scope: 'col' }, 'Word'),
-              h('th', { scope: 'col', class: 'num' }, 'In A'),
-              h('th', { scope: 'col', class: 'num' }, 'In B'),
-              h('th', { scope: 'col', class: 'num', 'aria-sort': 'descending' }, 'LL'),
-              h('th', { scope: 'col', class: 'num' }, 'Log ratio'),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            ...words.map((w) =>
-              h(
-                'tr',
-                {},
-                h('th', { scope: 'row', class: 'word' }, w.word),
-                h('td', { class: 'num' }, formatCount(w.count_a)),
-                h('td', { class: 'num' }, formatCount(w.count_b)),
-                h('td', { class: 'num' }, score.format(w.log_likelihood)),
-                h('td', { class: 'num' }, score.format(w.log_ratio)),
-              ),
+              h('th', { scope: 'row', class: 'word' }, w.word),
+              h('td', { class: 'num' }, formatCount(w.count_a)),
+              h('td', { class: 'num' }, formatCount(w.count_b)),
+              h('td', { class: 'num' }, score.format(w.log_likelihood)),
+              h('td', { class: 'num' }, score.format(w.log_ratio)),
             ),
           ),
         ),
