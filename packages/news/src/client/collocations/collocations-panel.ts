@@ -6,7 +6,7 @@ import type { ExportContext } from '../export/export-data.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { bar } from '../view/bar.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { analysisPanel, analysisTable, sortHeading } from '../view/analysis-panel.ts';
+import { analysisPanel, firstOpen, analysisTable, sortHeading } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import {
@@ -43,7 +43,6 @@ export class CollocationsPanel {
   private sort: CollocationSort;
   private window: CollocationWindow;
   private answer: CollocationsResponse | null = null;
-  private loaded = false;
   private readonly cache = new Map<string, Promise<CollocationsResponse>>();
   private readonly status: HTMLParagraphElement;
   private readonly body: HTMLDivElement;
@@ -81,12 +80,7 @@ export class CollocationsPanel {
   }
 
   /** Loads the table the first time the tab is opened. */
-  open(): void {
-    if (!this.loaded) {
-      this.loaded = true;
-      void this.load();
-    }
-  }
+  readonly open = firstOpen(() => void this.load());
 
   private request(): Promise<CollocationsResponse> {
     const key = `${this.window}|${this.sort}`;

@@ -5,7 +5,7 @@ import type { ExportContext } from '../export/export-data.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { bar } from '../view/bar.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { analysisPanel } from '../view/analysis-panel.ts';
+import { analysisPanel, firstOpen } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import {
@@ -40,7 +40,6 @@ export class ContinuationsPanel {
   private direction: Direction;
   private words: number;
   private answer: NgramsResponse | null = null;
-  private loaded = false;
   private readonly status: HTMLParagraphElement;
   private readonly body: HTMLDivElement;
 
@@ -95,12 +94,7 @@ export class ContinuationsPanel {
   }
 
   /** Loads the list the first time the tab is opened. */
-  open(): void {
-    if (!this.loaded) {
-      this.loaded = true;
-      void this.load();
-    }
-  }
+  readonly open = firstOpen(() => void this.load());
 
   private async load(): Promise<void> {
     saveViewKeys({

@@ -7,7 +7,7 @@ import { describeSide, formatSide, rangeProblem, subcorpusBody, type SideChoice 
 import type { SearchState } from '../search/url-state.ts';
 import { bar } from '../view/bar.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { analysisPanel, analysisTable, sortHeading } from '../view/analysis-panel.ts';
+import { analysisPanel, firstOpen, analysisTable, sortHeading } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import { SubcorpusFields } from '../keyness/subcorpus-fields.ts';
@@ -47,7 +47,6 @@ export class FrequencyPanel {
   readonly element: HTMLElement;
   private periods: string[] = [];
   private answer: { choice: SideChoice; f: FrequenciesResponse; words: RankedWord[] } | null = null;
-  private loaded = false;
   private shownRows = FREQUENCY_PAGE;
   private sort: FrequencySort;
   private readonly fields: SubcorpusFields;
@@ -116,11 +115,7 @@ export class FrequencyPanel {
   }
 
   /** Reads the release's periods the first time the tab is opened, then lists the linked (or newest) period's words. */
-  open(): void {
-    if (this.loaded) return;
-    this.loaded = true;
-    void this.init();
-  }
+  readonly open = firstOpen(() => void this.init());
 
   private async init(): Promise<void> {
     const periods = await readPeriods(this.ctx, this.status, () => void this.init());

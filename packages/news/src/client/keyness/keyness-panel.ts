@@ -4,7 +4,7 @@ import type { KeynessResponse, KeyWord } from '../api/analysis-types.ts';
 import { keynessTable } from '../export/analysis-export.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { analysisPanel, analysisTable } from '../view/analysis-panel.ts';
+import { analysisPanel, firstOpen, analysisTable } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import { defaultRanges, formatRange, MAX_RANGE_PERIODS, rangePeriods, type PeriodRange } from './period-range.ts';
@@ -43,7 +43,6 @@ export class KeynessPanel {
   readonly element: HTMLElement;
   private periods: string[] = [];
   private answer: { a: SideChoice; b: OtherSide; k: KeynessResponse } | null = null;
-  private loaded = false;
   private readonly status: HTMLParagraphElement;
   private readonly body: HTMLDivElement;
   private readonly compare = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Compare');
@@ -107,11 +106,7 @@ export class KeynessPanel {
   }
 
   /** Reads the release's periods the first time the tab is opened; compares at once when the URL names two ranges. */
-  open(): void {
-    if (this.loaded) return;
-    this.loaded = true;
-    void this.init();
-  }
+  readonly open = firstOpen(() => void this.init());
 
   private async init(): Promise<void> {
     const periods = await readPeriods(this.ctx, this.status, () => void this.init());

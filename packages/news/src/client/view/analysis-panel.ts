@@ -79,6 +79,19 @@ export function analysisPanel(parts: PanelParts): PanelSkeleton {
   return { element, status, body };
 }
 
+/**
+ * `start` run on the first call only: a tab's view loads when the tab is first opened.
+ * @example readonly open = firstOpen(() => void this.load());
+ */
+export function firstOpen(start: () => void): () => void {
+  let opened = false;
+  return () => {
+    if (opened) return;
+    opened = true;
+    start();
+  };
+}
+
 /** A sortable column heading: a button (`data-sort`), `aria-sort` and an arrow while the column is the sort. */
 export function sortHeading(
   label: string,
