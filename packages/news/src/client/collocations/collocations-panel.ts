@@ -6,7 +6,7 @@ import type { ExportContext } from '../export/export-data.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { bar } from '../view/bar.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { analysisPanel, firstOpen, analysisTable, sortHeading } from '../view/analysis-panel.ts';
+import { analysisPanel, analysisTable, firstOpen, sortHeading } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import {

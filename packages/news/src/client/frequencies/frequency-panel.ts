@@ -1,16 +1,16 @@
-import { readPeriods } from '../keyness/release-periods.ts';
 import type { ApiClient } from '../api/api-client.ts';
 import type { FrequenciesResponse } from '../api/analysis-types.ts';
 import { frequencyTable } from '../export/analysis-export.ts';
 import { rangePeriods, MAX_RANGE_PERIODS } from '../keyness/period-range.ts';
+import { readPeriods } from '../keyness/release-periods.ts';
 import { describeSide, formatSide, rangeProblem, subcorpusBody, type SideChoice } from '../keyness/subcorpus-choice.ts';
+import { SubcorpusFields } from '../keyness/subcorpus-fields.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { bar } from '../view/bar.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { analysisPanel, firstOpen, analysisTable, sortHeading } from '../view/analysis-panel.ts';
+import { analysisPanel, analysisTable, firstOpen, sortHeading } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
-import { SubcorpusFields } from '../keyness/subcorpus-fields.ts';
 import {
   FREQUENCY_LISTED,
   FREQUENCY_PAGE,

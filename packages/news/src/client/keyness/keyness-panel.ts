@@ -1,13 +1,13 @@
-import { readPeriods } from './release-periods.ts';
 import type { ApiClient } from '../api/api-client.ts';
 import type { KeynessResponse, KeyWord } from '../api/analysis-types.ts';
 import { keynessTable } from '../export/analysis-export.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { analysisPanel, firstOpen, analysisTable } from '../view/analysis-panel.ts';
+import { analysisPanel, analysisTable, firstOpen } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import { defaultRanges, formatRange, MAX_RANGE_PERIODS, rangePeriods, type PeriodRange } from './period-range.ts';
+import { readPeriods } from './release-periods.ts';
 import { SubcorpusFields } from './subcorpus-fields.ts';
 import {
   choiceKeys,
