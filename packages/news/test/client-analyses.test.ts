@@ -3,7 +3,8 @@
  * table (sort by each score, window sides, bars, a collocate opening its example occurrence, CSV/XLSX export),
  * "what follows / what precedes" (ranked continuations with shares; one extends the phrase) and the key words of two
  * ranges of crawl periods. The tab and its settings live in the URL. Set NEWS_SCREENSHOT=1 to refresh
- * docs/collocations*.png, docs/continuations*.png and docs/keywords*.png.
+ * docs/collocations*.png, docs/continuations*.png and docs/keywords*.png (keywords-narrowed*.png: one outlet's
+ * articles with the phrase against the rest).
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -302,6 +303,8 @@ describe('key words of narrowed subcorpora', () => {
     );
     expect(await linked.getByLabel("the rest of A's periods instead").isChecked()).toBe(true);
     await checkPage(linked);
+    if (shots) await shot(linked, '#result-tabs', 'keywords-narrowed-390.png');
+    if (shots) await shot(page, '#result-tabs', 'keywords-narrowed.png');
     await linked.close();
     await page.close();
   }, 120_000);

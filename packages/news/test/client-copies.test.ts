@@ -2,9 +2,11 @@
  * A card's "and N copies" in real Chromium (issue 29, "Distinct stories"): the button discloses the story's articles
  * matching the search (as many as the card counts), by date, with outlet, day and headline linking out in a new
  * tab; "Show more" pages past 50; keyboard and screen-reader state; a 390 px phone; a failed load offers Retry.
+ * Set NEWS_SCREENSHOT=1 to refresh docs/story-copies.png and docs/story-copies-390.png.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -36,6 +38,13 @@ const ARTICLES = [
   ...[200, 201, 202].map((n) => ({ ...article(n, TRIO, n), language: n === 202 ? 'en' : 'de' })),
 ];
 const QUERY = 'Brakvoll AND Tessmer';
+
+const shots = process.env['NEWS_SCREENSHOT'] === '1';
+/** A viewport-sized PNG with `card` at the top, its list open. */
+async function shot(page: Page, card: ReturnType<Page['locator']>, name: string): Promise<void> {
+  await card.evaluate((e) => e.scrollIntoView());
+  await page.screenshot({ path: fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url)) });
+}
 
 let dir = '';
 let service: LiveService | undefined;
@@ -98,6 +107,7 @@ describe('"and N copies" under a story card', () => {
     expect(await wire.locator('li', { hasText: '(this card)' }).count()).toBe(1);
     expect(await wire.locator('.copies-status').textContent()).toBe('All 4 articles of this story in this search.');
     expect(await seriousViolations(page)).toEqual([]);
+    if (shots) await shot(page, wire, 'story-copies.png');
     // The keyboard closes and opens it again without a second request's list.
     await toggle.focus();
     await page.keyboard.press('Enter');
@@ -132,6 +142,7 @@ describe('"and N copies" under a story card', () => {
     const s = await sideways(page);
     expect(s.scrollWidth, s.wide).toBeLessThanOrEqual(s.clientWidth);
     expect(await seriousViolations(page)).toEqual([]);
+    if (shots) await shot(page, card(page, 'and 3 copies'), 'story-copies-390.png');
     await page.close();
   });
 

@@ -2,16 +2,18 @@
  * The research views of the search page in real Chromium against a live worker + gateway: the normalised
  * timeline with compared phrases (toggle, legend, hover and keys, counts-per-month CSV), the concordance tab
  * (paging, sorting, exports, the article reader with the match in view). Set NEWS_SCREENSHOT=1 to refresh
- * docs/timeline.png, docs/timeline-390.png, docs/concordance.png and docs/article-reader.png.
+ * docs/timeline.png, docs/timeline-390.png, docs/concordance.png, docs/concordance-loading*.png (all lines
+ * loading), docs/concordance-all*.png (all lines in) and docs/article-reader.png.
  */
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { parseCsv } from '../src/client/export/index.ts';
 import { FIXTURE_PHRASE } from './client-support/stack.ts';
 import { useLivePages } from './client-support/live-page.ts';
 import { referenceCall } from './client-support/reference-call.ts';
+import { seriousViolations, sideways } from './client-support/page-checks.ts';
 
 const live = useLivePages('research-a', 900);
 const open = live.open;
@@ -30,6 +32,19 @@ interface Period {
   articles: number;
   text_bytes: number;
 }
+/** A PNG of the top 600 px from the result tabs down (dense concordance lines make larger files, kept < 200 KB). */
+async function shotOf(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => document.querySelector('#result-tabs')?.scrollIntoView());
+  const width = page.viewportSize()?.width ?? 1280;
+  await page.screenshot({ path: doc(name), clip: { x: 0, y: 0, width, height: 600 } });
+}
+
+async function checkPage(page: Page): Promise<void> {
+  expect(await seriousViolations(page)).toEqual([]);
+  const s = await sideways(page);
+  expect(s.scrollWidth, s.wide).toBeLessThanOrEqual(s.clientWidth);
+}
+
 const timeline = (query: string) => api<{ periods: Period[] }>('/api/v2/timeline', { index: 'news', query });
 
 async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
@@ -414,6 +429,36 @@ describe('concordance', () => {
     await page.locator('.kwic-status', { hasText: 'Occurrences 1–1,000' }).waitFor();
     expect(new URL(page.url()).searchParams.get('kwic_all')).toBeNull();
     await page.close();
+  });
+
+  it('passes axe and fits 390 px while all lines load (progress, Stop) and once they are in', async () => {
+    const total = (
+      await api<{ total_occurrences: number }>('/api/v2/find', { index: 'news', query: 'die' })
+    ).total_occurrences.toLocaleString('en');
+    for (const width of shots ? [390, 1280] : [390]) {
+      const page = await open('?q=die', width);
+      await openTab(page);
+      // The whole concordance's contexts requests wait until released, so the progress state holds still.
+      const held: Route[] = [];
+      let holding = true;
+      await page.route('**/api/v2/contexts', (route) => {
+        if (holding) held.push(route);
+        else void route.continue();
+      });
+      await page.getByRole('button', { name: `All ${total} lines` }).click();
+      await page.locator('.kwic-status', { hasText: `Loading all lines: 0 of ${total}…` }).waitFor();
+      expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
+      await checkPage(page);
+      if (shots) await shotOf(page, `concordance-loading${width === 390 ? '-390' : ''}.png`);
+      holding = false;
+      for (const r of held.splice(0)) await r.continue();
+      await page.locator('.kwic-status', { hasText: `Lines 1–1,000 of all ${total} occurrences` }).waitFor();
+      expect(await page.getByRole('button', { name: 'One page at a time' }).isVisible()).toBe(true);
+      expect(await page.getByLabel('Sort all lines by').isVisible()).toBe(true);
+      await checkPage(page);
+      if (shots) await shotOf(page, `concordance-all${width === 390 ? '-390' : ''}.png`);
+      await page.close();
+    }
   });
 
   it("opens each line's article with that match marked and scrolled into view, and back", async () => {

@@ -7,6 +7,7 @@ import type { EstimateResponse } from './api/types.ts';
 import { CollocationsPanel } from './collocations/index.ts';
 import { ConcordancePanel, openArticle, parseOccurrenceHash } from './concordance/index.ts';
 import { ContinuationsPanel } from './continuations/index.ts';
+import { FrequencyPanel } from './frequencies/index.ts';
 import { KeynessPanel } from './keyness/index.ts';
 import type { ExportContext } from './export/export-data.ts';
 import type { SearchSession } from './search/search-session.ts';
@@ -30,7 +31,7 @@ export interface ResultViewsInput {
 }
 
 /** The result tabs by their URL name (`tab=…`); the articles tab is the default and leaves no key. */
-const TABS = ['articles', 'concordance', 'collocations', 'continuations', 'keywords'] as const;
+const TABS = ['articles', 'concordance', 'collocations', 'continuations', 'keywords', 'frequencies'] as const;
 type TabName = (typeof TABS)[number];
 const tabName = (id: string): TabName => TABS.find((t) => `tab-${t}` === id) ?? 'articles';
 
@@ -111,6 +112,11 @@ export class ResultViews {
       collocations: new CollocationsPanel(common),
       continuations: new ContinuationsPanel({ ...common, searchFor: (phrase) => input.searchFor(phrase) }),
       keywords: new KeynessPanel({ ...common, release: s.release }),
+      frequencies: new FrequencyPanel({
+        ...common,
+        release: s.release,
+        searchFor: (word) => input.searchFor(word),
+      }),
     };
     for (const [name, panel] of Object.entries(this.panels)) replaceChildren(byId(`panel-${name}`), panel.element);
     this.tabs.select(`tab-${tabName(`tab-${readViewKey('tab') ?? ''}`)}`);

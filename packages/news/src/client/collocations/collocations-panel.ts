@@ -6,7 +6,7 @@ import type { ExportContext } from '../export/export-data.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { bar } from '../view/bar.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { exportButtons } from '../view/export-buttons.ts';
+import { analysisPanel, analysisTable, firstOpen, sortHeading } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import {
@@ -43,10 +43,9 @@ export class CollocationsPanel {
   private sort: CollocationSort;
   private window: CollocationWindow;
   private answer: CollocationsResponse | null = null;
-  private loaded = false;
   private readonly cache = new Map<string, Promise<CollocationsResponse>>();
-  private readonly status = h('p', { class: 'analysis-status', 'aria-live': 'polite' });
-  private readonly body = h('div', { class: 'analysis-body' });
+  private readonly status: HTMLParagraphElement;
+  private readonly body: HTMLDivElement;
 
   constructor(private readonly ctx: CollocationsContext) {
     const view = parseCollocationView(readViewKey('coll_sort'), readViewKey('coll_window'));
@@ -63,34 +62,25 @@ export class CollocationsPanel {
       },
       ...COLLOCATION_WINDOWS.map((w) => h('option', { value: w, selected: w === this.window }, WINDOW_NAMES[w])),
     );
-    this.element = h(
-      'div',
-      { class: 'analysis collocations', 'data-testid': 'collocations' },
-      h(
-        'div',
-        { class: 'toolbar analysis-toolbar' },
-        h('label', { for: 'coll-window' }, 'Window'),
-        windowSelect,
-        h('span', { class: 'spacer' }),
-        ...exportButtons(
-          'collocations',
-          'Collocations',
-          () => ctx.search.query,
-          () => (this.answer === null ? null : collocationsTable(ctx.exportContext(), this.answer, this.sort)),
-        ),
-      ),
-      this.status,
-      this.body,
-    );
+    ({
+      element: this.element,
+      status: this.status,
+      body: this.body,
+    } = analysisPanel({
+      name: 'collocations',
+      testId: 'collocations',
+      controls: [h('label', { for: 'coll-window' }, 'Window'), windowSelect],
+      exports: {
+        kind: 'collocations',
+        label: 'Collocations',
+        name: () => ctx.search.query,
+        table: () => (this.answer === null ? null : collocationsTable(ctx.exportContext(), this.answer, this.sort)),
+      },
+    }));
   }
 
   /** Loads the table the first time the tab is opened. */
-  open(): void {
-    if (!this.loaded) {
-      this.loaded = true;
-      void this.load();
-    }
-  }
+  readonly open = firstOpen(() => void this.load());
 
   private request(): Promise<CollocationsResponse> {
     const key = `${this.window}|${this.sort}`;
@@ -142,59 +132,35 @@ export class CollocationsPanel {
     }
     const max = Math.max(...a.collocates.map((c) => c.window_frequency));
     const heading = (s: CollocationSort) =>
-      h(
-        'th',
-        { scope: 'col', class: 'num', 'aria-sort': s === this.sort ? 'descending' : null },
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'sort-button',
-            'data-sort': s,
-            onclick: () => {
-              this.sort = s;
-              void this.load();
-            },
-          },
-          SORT_NAMES[s],
-          s === this.sort ? h('span', { 'aria-hidden': 'true' }, ' ▼') : null,
-        ),
-      );
+      sortHeading(SORT_NAMES[s], s, s === this.sort ? 'descending' : null, () => {
+        this.sort = s;
+        void this.load();
+      });
     replaceChildren(
       this.body,
-      h(
-        'table',
-        { class: 'analysis-table' },
-        h(
-          'caption',
-          { class: 'visually-hidden' },
-          `Collocates of ${quotedQuery(a.query)}; a column heading sorts by it; each word opens an occurrence with it`,
-        ),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Collocate'), ...COLLOCATION_SORTS.map(heading))),
-        h(
-          'tbody',
-          {},
-          ...a.collocates.map((c) =>
+      analysisTable(
+        `Collocates of ${quotedQuery(a.query)}; a column heading sorts by it; each word opens an occurrence with it`,
+        [h('th', { scope: 'col' }, 'Collocate'), ...COLLOCATION_SORTS.map(heading)],
+        a.collocates.map((c) =>
+          h(
+            'tr',
+            {},
             h(
-              'tr',
-              {},
+              'th',
+              { scope: 'row', class: 'word' },
               h(
-                'th',
-                { scope: 'row', class: 'word' },
-                h(
-                  'a',
-                  {
-                    href: occurrenceHash(c.example.shard_id, c.example.rank),
-                    title: `Open an occurrence of ${quotedQuery(a.query)} with “${c.word}” nearby`,
-                  },
-                  c.word,
-                ),
+                'a',
+                {
+                  href: occurrenceHash(c.example.shard_id, c.example.rank),
+                  title: `Open an occurrence of ${quotedQuery(a.query)} with “${c.word}” nearby`,
+                },
+                c.word,
               ),
-              h('td', { class: 'num' }, formatFrequency(c.window_frequency), bar(barShare(c.window_frequency, max))),
-              h('td', { class: 'num' }, formatScore(c.log_dice)),
-              h('td', { class: 'num' }, formatScore(c.mi)),
-              h('td', { class: 'num' }, formatScore(c.log_likelihood)),
             ),
+            h('td', { class: 'num' }, formatFrequency(c.window_frequency), bar(barShare(c.window_frequency, max))),
+            h('td', { class: 'num' }, formatScore(c.log_dice)),
+            h('td', { class: 'num' }, formatScore(c.mi)),
+            h('td', { class: 'num' }, formatScore(c.log_likelihood)),
           ),
         ),
       ),

@@ -5,7 +5,7 @@ import type { ExportContext } from '../export/export-data.ts';
 import type { SearchState } from '../search/url-state.ts';
 import { bar } from '../view/bar.ts';
 import { formatCount, h, replaceChildren } from '../view/dom.ts';
-import { exportButtons } from '../view/export-buttons.ts';
+import { analysisPanel, firstOpen } from '../view/analysis-panel.ts';
 import { quotedQuery } from '../view/quoted-query.ts';
 import { readViewKey, saveViewKeys } from '../view/url-keys.ts';
 import {
@@ -40,9 +40,8 @@ export class ContinuationsPanel {
   private direction: Direction;
   private words: number;
   private answer: NgramsResponse | null = null;
-  private loaded = false;
-  private readonly status = h('p', { class: 'analysis-status', 'aria-live': 'polite' });
-  private readonly body = h('div', { class: 'analysis-body' });
+  private readonly status: HTMLParagraphElement;
+  private readonly body: HTMLDivElement;
 
   constructor(private readonly ctx: ContinuationsContext) {
     const view = parseContinuationView(readViewKey('next_dir'), readViewKey('next_words'));
@@ -72,36 +71,30 @@ export class ContinuationsPanel {
         h('option', { value: n, selected: n === this.words }, n === 1 ? '1 word' : `${n} words`),
       ),
     );
-    this.element = h(
-      'div',
-      { class: 'analysis continuations', 'data-testid': 'continuations' },
-      h(
-        'div',
-        { class: 'toolbar analysis-toolbar' },
+    ({
+      element: this.element,
+      status: this.status,
+      body: this.body,
+    } = analysisPanel({
+      name: 'continuations',
+      testId: 'continuations',
+      controls: [
         h('label', { for: 'next-direction' }, 'Show'),
         dir,
         h('label', { for: 'next-words', class: 'visually-hidden' }, 'Words in each continuation'),
         words,
-        h('span', { class: 'spacer' }),
-        ...exportButtons(
-          'continuations',
-          'Continuations',
-          () => ctx.search.query,
-          () => (this.answer === null ? null : continuationsTable(ctx.exportContext(), this.answer)),
-        ),
-      ),
-      this.status,
-      this.body,
-    );
+      ],
+      exports: {
+        kind: 'continuations',
+        label: 'Continuations',
+        name: () => ctx.search.query,
+        table: () => (this.answer === null ? null : continuationsTable(ctx.exportContext(), this.answer)),
+      },
+    }));
   }
 
   /** Loads the list the first time the tab is opened. */
-  open(): void {
-    if (!this.loaded) {
-      this.loaded = true;
-      void this.load();
-    }
-  }
+  readonly open = firstOpen(() => void this.load());
 
   private async load(): Promise<void> {
     saveViewKeys({

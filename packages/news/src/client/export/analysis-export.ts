@@ -1,8 +1,14 @@
 /**
- * Exports of the word analyses (collocations, continuations, key words): one table each, as CSV or XLSX, every row
+ * Exports of the word analyses (collocations, continuations, key words, frequency list): one table each, as CSV or XLSX, every row
  * naming the release, the selection and the analysis settings, so a file read later says what it counted.
  */
-import type { CollocationsResponse, KeynessResponse, NgramsResponse } from '../api/analysis-types.ts';
+import type {
+  CollocationsResponse,
+  FrequenciesResponse,
+  KeynessResponse,
+  NgramsResponse,
+} from '../api/analysis-types.ts';
+import type { RankedWord } from '../frequencies/frequency-view.ts';
 import { describeMatching } from '../search/matching-options.ts';
 import { toCsv } from './csv.ts';
 import { filterText, type ExportContext } from './export-data.ts';
@@ -131,6 +137,51 @@ export function keynessTable(
       'log_ratio',
     ],
     rows: [...rows('a', k.a_over_b), ...rows('b', k.b_over_a)],
+  };
+}
+
+/**
+ * A frequency list as shown (the filter's words in the table's order, every page), each row with its rank in the
+ * subcorpus, count, rate per million words and share of the subcorpus's word tokens.
+ */
+export function frequencyTable(
+  ctx: Pick<ExportContext, 'release' | 'index'>,
+  list: { readonly subcorpus: string; readonly sort: string; readonly filter: string },
+  f: FrequenciesResponse,
+  words: readonly RankedWord[],
+): AnalysisTable {
+  return {
+    sheet: 'frequency list',
+    header: [
+      'release',
+      'index',
+      'case',
+      'subcorpus',
+      'tokens',
+      'exact',
+      'sort',
+      'word_filter',
+      'rank',
+      'word',
+      'count',
+      'per_million',
+      'share',
+    ],
+    rows: words.map((w) => [
+      ctx.release,
+      ctx.index,
+      f.case,
+      list.subcorpus,
+      f.tokens,
+      f.exact,
+      list.sort,
+      list.filter,
+      w.rank,
+      w.word,
+      w.count,
+      w.perMillion,
+      w.share,
+    ]),
   };
 }
 

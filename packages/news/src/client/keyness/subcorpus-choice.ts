@@ -41,13 +41,20 @@ export function subcorpusBody(side: SideChoice, periods: readonly string[], sear
   };
 }
 
+/** Why one side's periods cannot be counted, in plain words; null when they can. */
+export function rangeProblem(side: SideChoice, periods: readonly string[], max: number): string | null {
+  const n = rangePeriods(periods, side.range).length;
+  if (n === 0) return 'Each subcorpus needs a first period no later than its last.';
+  if (n > max) return `A subcorpus spans at most ${max} crawl periods.`;
+  return null;
+}
+
 /** Why the two sides cannot be compared as chosen, in plain words; null when they can. */
 export function choiceProblem(a: SideChoice, b: OtherSide, periods: readonly string[], max: number): string | null {
-  const sides = b === 'rest' ? [a] : [a, b];
-  if (sides.some((s) => rangePeriods(periods, s.range).length === 0))
-    return 'Each subcorpus needs a first period no later than its last.';
-  if (sides.some((s) => rangePeriods(periods, s.range).length > max))
-    return `A subcorpus spans at most ${max} crawl periods.`;
+  for (const s of b === 'rest' ? [a] : [a, b]) {
+    const problem = rangeProblem(s, periods, max);
+    if (problem !== null) return problem;
+  }
   if (b === 'rest' && a.source === null && !a.query)
     return "The rest of A's periods is empty unless A is narrowed to an outlet or to the articles with the phrase.";
   return null;
@@ -85,7 +92,8 @@ export interface ChoiceKeys {
   readonly kw_a_q: string | null;
 }
 
-const sourceOf = (text: string | null): string | null => {
+/** An outlet as a link gives it: trimmed, null when empty or too long. */
+export const sourceOf = (text: string | null): string | null => {
   const s = (text ?? '').trim();
   return s === '' || s.length > MAX_SOURCE_LENGTH ? null : s;
 };

@@ -18,6 +18,11 @@ export const VIEW_KEYS = [
   'kw_a_src',
   'kw_b_src',
   'kw_a_q',
+  'fl',
+  'fl_src',
+  'fl_q',
+  'fl_sort',
+  'fl_filter',
   'dedupe',
 ] as const;
 export type ViewKey = (typeof VIEW_KEYS)[number];
