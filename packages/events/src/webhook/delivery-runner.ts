@@ -4,7 +4,7 @@ import type { Database } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import type { Clock } from '../time/index.ts';
 import type { EntityKind } from './event-types.ts';
-import { renderEntity } from './render.ts';
+import { renderEntities } from './render.ts';
 import { sendLeaseMs, sendMessage, type SendOptions } from './send.ts';
 import { webhookRepository, type Claimed, type Outcome } from './webhook.repository.ts';
 
@@ -65,19 +65,21 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
     const now = deps.clock();
     const fresh = claimed.filter((m) => m.payload === null);
     const bodies = new Map<Claimed, string>();
-    const rendered = await Promise.all(
-      fresh.map(async (m) => {
-        const data = await renderEntity(
-          deps.services,
-          m.entity_kind as EntityKind,
-          m.entity_id,
-          m.event_type.endsWith('.deleted'),
-        );
-        const payload = JSON.stringify({ type: m.event_type, timestamp: new Date(now).toISOString(), data });
-        bodies.set(m, payload);
-        return { id: m.id, payload };
-      }),
+    const data = await renderEntities(
+      deps.services,
+      fresh.map((m) => ({
+        kind: m.entity_kind as EntityKind,
+        id: m.entity_id,
+        deleted: m.event_type.endsWith('.deleted'),
+      })),
     );
+    // Byte for byte what JSON.stringify({ type, timestamp, data }) gives, without parsing `data` back.
+    const timestamp = JSON.stringify(new Date(now).toISOString());
+    const rendered = fresh.map((m, i) => {
+      const payload = `{"type":${JSON.stringify(m.event_type)},"timestamp":${timestamp},"data":${data[i]}}`;
+      bodies.set(m, payload);
+      return { id: m.id, payload };
+    });
     await repo.setPayloads(rendered, now);
     const outcomes = await Promise.all(
       claimed.map(async (m): Promise<Outcome> => {

@@ -196,14 +196,22 @@ export function webhookRepository(db: Kysely<Database>) {
     /** Fixes the bodies of first attempts (before they are sent, so a repeat after a crash sends the same bytes). */
     async setPayloads(items: ReadonlyArray<{ id: number | string; payload: string }>, now: number): Promise<void> {
       if (items.length === 0) return;
-      await inTransaction(async (trx) => {
-        for (const { id, payload } of items)
-          await trx
-            .updateTable('webhook_outbox')
-            .set({ payload, first_attempt_ms: now })
-            .where('id', '=', id)
-            .execute();
-      });
+      // One statement for the batch (a round trip each on PostgreSQL was most of the step's cost).
+      const payload = sql<string>`case id ${sql.join(
+        items.map(({ id, payload }) => sql`when ${Number(id)} then ${payload}`),
+        sql` `,
+      )} end`;
+      await inTransaction((trx) =>
+        trx
+          .updateTable('webhook_outbox')
+          .set({ payload, first_attempt_ms: now })
+          .where(
+            'id',
+            'in',
+            items.map(({ id }) => Number(id)),
+          )
+          .execute(),
+      );
     },
     /** Records a batch's attempts: delivered ones at once, failed ones with their retry time or as failed. */
     async settle(outcomes: readonly Outcome[], now: number): Promise<void> {
