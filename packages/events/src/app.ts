@@ -114,7 +114,13 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
   if (config.webhookPollMs > 0) {
     const delivery = startDeliveryRunner(
       { db, services, clock, logger },
-      { ...defaultDeliveryOptions, ...send, pollMs: config.webhookPollMs, retryBaseMs: config.webhookRetryBaseMs },
+      {
+        ...defaultDeliveryOptions,
+        ...send,
+        pollMs: config.webhookPollMs,
+        retryBaseMs: config.webhookRetryBaseMs,
+        logKeepMs: config.webhookLogDays * 24 * 3_600_000,
+      },
     );
     app.addHook('onClose', () => delivery.stop());
   }

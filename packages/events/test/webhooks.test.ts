@@ -10,6 +10,7 @@ interface Delivery {
   id: number;
   webhook_id: string;
   event_type: string;
+  entity: { kind: string; id: number };
   status: string;
   attempts: number;
   last_error: string;
@@ -133,6 +134,9 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
   });
 
   it('fails a message after 24 hours, pauses the subscription, and redelivers it by hand with its webhook-id', async () => {
+    // One message only: a second one of the event would be tried (and put off a day) once the first fails.
+    await svc.request('DELETE', `${HOOKS}/${sub.id}`, { as: 'administrator' });
+    sub = await subscribe(['event.created']);
     rx.answerWith(() => 503);
     await createEvent(svc, { title: 'Down all day' });
     await waitFor(async () => ((await deliveries()).at(-1)?.attempts ?? 0) >= 1);
@@ -150,6 +154,46 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
     expect(r.status).toBe(202);
     await waitFor(() => rx.received.length >= 1);
     expect(rx.received[0]!.id).toBe(failed!.webhook_id);
+  });
+
+  it('prunes delivered and failed messages 14 days after their last attempt, never pending or in-flight ones', async () => {
+    const DAY = 24 * 3_600_000;
+    await svc.request('DELETE', `${HOOKS}/${sub.id}`, { as: 'administrator' });
+    sub = await subscribe(['event.created']);
+    // A failed message (a day of 503s) and a delivered one, both settled now.
+    rx.answerWith(() => 503);
+    await createEvent(svc, { title: 'Refused' });
+    await waitFor(async () => ((await deliveries())[0]?.attempts ?? 0) >= 1);
+    shift.offset = 25 * 3_600_000;
+    await waitFor(async () => (await deliveries())[0]?.status === 'failed');
+    shift.offset = 0;
+    rx.answerWith(() => 200);
+    await svc.request('POST', `${HOOKS}/${sub.id}/resume`, { as: 'administrator' });
+    await createEvent(svc, { title: 'Delivered' });
+    await waitFor(async () => (await deliveries())[0]?.status === 'delivered');
+    const settled = await deliveries();
+    expect(settled.map((d) => d.status)).toEqual(['delivered', 'failed']);
+    // One message in flight (the receiver holds its answer) and one waiting behind the busy round.
+    rx.delayAnswers(4000);
+    const inFlight = await createEvent(svc, { title: 'In flight' });
+    await waitFor(() => rx.inFlight === 1);
+    const waiting = await createEvent(svc, { title: 'Waiting' });
+    shift.offset = 16 * DAY;
+    await waitFor(async () => (await deliveries()).length === 2);
+    const kept = await deliveries();
+    shift.offset = 0;
+    expect(kept.map((d) => [d.entity.id, d.status])).toEqual([
+      [waiting.id, 'pending'],
+      [inFlight.id, 'pending'],
+    ]);
+    for (const gone of settled)
+      expect(
+        (await svc.request('POST', `${HOOKS}/deliveries/${gone.id}/redeliver`, { as: 'administrator' })).status,
+      ).toBe(404);
+    // Both are still delivered, and stay in the log (their last attempt is recent).
+    await waitFor(async () => (await deliveries()).every((d) => d.status === 'delivered'));
+    expect((await deliveries()).map((d) => d.entity.id)).toEqual([waiting.id, inFlight.id]);
+    expect(rx.received.map((m) => m.body.data.title)).toEqual(['Delivered', 'In flight', 'Waiting']);
   });
 
   it('holds messages while paused and sends them on resume; writes nothing for a paused subscription', async () => {
@@ -183,12 +227,57 @@ describe.each(STORES)('webhooks ($name)', (factory: StoreFactory) => {
     expect(versions.at(-1)).toBe(10);
   });
 
-  it('sends a test message on request and reports the answer', async () => {
+  it('sends a test message on request, reports the answer and logs it like any delivery', async () => {
     const r = await svc.request('POST', `${HOOKS}/${sub.id}/test`, { as: 'administrator' });
     expect(r.status).toBe(200);
-    expect(r.body.delivered).toBe(true);
+    expect(r.body).toMatchObject({ delivered: true, status: 200, error: '' });
     await waitFor(() => rx.received.length >= 1);
     expect(rx.received[0]!.body.type).toBe('webhook.test');
+    expect(rx.received[0]!.id).toBe(r.body.webhook_id);
+    expect((await deliveries())[0]).toMatchObject({
+      id: r.body.id,
+      webhook_id: r.body.webhook_id,
+      event_type: 'webhook.test',
+      entity: { kind: 'subscription', id: sub.id },
+      status: 'delivered',
+      attempts: 1,
+    });
+    // A refused test is logged as failed at once (not retried) and leaves the subscription's failing state alone.
+    rx.answerWith(() => 503);
+    const refused = await svc.request('POST', `${HOOKS}/${sub.id}/test`, { as: 'administrator' });
+    expect(refused.body).toMatchObject({ delivered: false, status: 503, error: 'the receiver answered 503' });
+    await new Promise((res) => setTimeout(res, 200));
+    expect((await deliveries())[0]).toMatchObject({
+      id: refused.body.id,
+      status: 'failed',
+      attempts: 1,
+      last_error: 'the receiver answered 503',
+    });
+    expect(rx.attemptsOf.get(refused.body.webhook_id)).toBe(1);
+    expect((await svc.request('GET', HOOKS, { as: 'administrator' })).body[0].failing_since).toBeNull();
+    // Redelivered by hand: the same webhook-id and body.
+    rx.answerWith(() => 200);
+    const again = await svc.request('POST', `${HOOKS}/deliveries/${refused.body.id}/redeliver`, {
+      as: 'administrator',
+    });
+    expect(again.status).toBe(202);
+    await waitFor(() => rx.received.length >= 2);
+    expect(rx.received[1]!.id).toBe(refused.body.webhook_id);
+    expect(rx.received[1]!.body.data).toEqual({ subscription_id: sub.id });
+    await waitFor(async () => (await deliveries())[0]?.status === 'delivered');
+    expect((await deliveries())[0]).toMatchObject({ id: refused.body.id, attempts: 2 });
+  });
+
+  it('fails a redelivered message again once it has failed for 24 hours since the redelivery', async () => {
+    rx.answerWith(() => 503);
+    const refused = await svc.request('POST', `${HOOKS}/${sub.id}/test`, { as: 'administrator' });
+    await svc.request('POST', `${HOOKS}/deliveries/${refused.body.id}/redeliver`, { as: 'administrator' });
+    await waitFor(async () => ((await deliveries())[0]?.attempts ?? 0) >= 3);
+    expect((await deliveries())[0]!.status).toBe('pending');
+    shift.offset = 25 * 3_600_000;
+    await waitFor(async () => (await deliveries())[0]?.status === 'failed');
+    shift.offset = 0;
+    await svc.request('POST', `${HOOKS}/${sub.id}/resume`, { as: 'administrator' });
   });
 
   it('announces what a CSV import writes, and nothing of a refused (rolled back) import', async () => {

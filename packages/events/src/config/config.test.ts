@@ -58,6 +58,13 @@ describe('parseConfig', () => {
       );
     }
   });
+  it('keeps the webhook delivery log 14 days by default, 0 forever, and refuses other values', () => {
+    expect(parseConfig({}, {}).webhookLogDays).toBe(14);
+    expect(parseConfig({}, { EVENTS_WEBHOOK_LOG_DAYS: '0' }).webhookLogDays).toBe(0);
+    expect(parseConfig({}, { EVENTS_WEBHOOK_LOG_DAYS: '90' }).webhookLogDays).toBe(90);
+    for (const bad of ['-1', '1.5', '3651', 'week'])
+      expect(() => parseConfig({}, { EVENTS_WEBHOOK_LOG_DAYS: bad })).toThrow(/EVENTS_WEBHOOK_LOG_DAYS/);
+  });
   it.each([
     [{ port: 'x' }, {}],
     [{ db: 'mysql://x' }, {}],

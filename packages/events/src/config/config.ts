@@ -45,6 +45,8 @@ export interface Config {
   readonly webhookRetryBaseMs: number;
   /** How long one webhook POST may take; a claimed message is held for three times this (an instance that died). */
   readonly webhookTimeoutMs: number;
+  /** Days a delivered or failed webhook message stays in the delivery log after its last attempt; 0 keeps it forever. */
+  readonly webhookLogDays: number;
   /** Queries slower than this many ms are printed to stderr (a diagnostic); 0 prints none. */
   readonly slowQueryMs: number;
   /** SQLite `synchronous`: NORMAL loses at most the last commits on a power cut, FULL fsyncs every commit. */
@@ -84,6 +86,7 @@ export const defaultConfig: Config = Object.freeze({
   webhookPollMs: 100,
   webhookRetryBaseMs: 5_000,
   webhookTimeoutMs: 10_000,
+  webhookLogDays: 14,
   slowQueryMs: 0,
   sqliteSync: 'NORMAL',
   zoneinfoDir: '/usr/share/zoneinfo',
@@ -175,6 +178,11 @@ export function parseConfig(
   const webhookTimeoutMs = Number(env.EVENTS_WEBHOOK_TIMEOUT_MS || defaultConfig.webhookTimeoutMs);
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 100 || webhookTimeoutMs > 60_000)
     throw new ConfigError('EVENTS_WEBHOOK_TIMEOUT_MS must be an integer from 100 to 60000');
+  const webhookLogDays = Number(env.EVENTS_WEBHOOK_LOG_DAYS || defaultConfig.webhookLogDays);
+  if (!Number.isInteger(webhookLogDays) || webhookLogDays < 0 || webhookLogDays > 3650)
+    throw new ConfigError(
+      'EVENTS_WEBHOOK_LOG_DAYS must be an integer from 0 to 3650 (0: keep the delivery log forever)',
+    );
   const adminEmail = (env.EVENTS_ADMIN_EMAIL ?? defaultConfig.adminEmail).trim();
   if (adminEmail !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail))
     throw new ConfigError(`EVENTS_ADMIN_EMAIL must be an e-mail address, got ${adminEmail}`);
@@ -189,6 +197,7 @@ export function parseConfig(
     webhookPollMs,
     webhookRetryBaseMs,
     webhookTimeoutMs,
+    webhookLogDays,
     slowQueryMs,
     sqliteSync,
     zoneinfoDir: env.TZDIR || defaultConfig.zoneinfoDir,

@@ -173,6 +173,9 @@ export function eventRepository(db: Kysely<Database>) {
         .orderBy('post_id')
         .execute(),
     findById: async (id: number): Promise<EventRow | undefined> => (await byId([id]))[0],
+    /** The events of `ids` that exist, in no particular order. */
+    findByIds: (ids: readonly number[]): Promise<EventRow[]> =>
+      ids.length === 0 ? Promise.resolve([]) : base().where('posts.id', 'in', ids).execute(),
     findBySlug: (slug: string): Promise<EventRow | undefined> =>
       base().where('posts.slug', '=', slug).executeTakeFirst(),
     async list(f: EventListFilter): Promise<{ rows: EventRow[]; total: number }> {

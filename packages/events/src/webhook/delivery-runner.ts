@@ -4,25 +4,33 @@ import type { Database } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import type { Clock } from '../time/index.ts';
 import type { EntityKind } from './event-types.ts';
-import { renderEntity } from './render.ts';
-import { sendMessage, type SendOptions } from './send.ts';
+import { renderEntities } from './render.ts';
+import { sendLeaseMs, sendMessage, type SendOptions } from './send.ts';
 import { webhookRepository, type Claimed, type Outcome } from './webhook.repository.ts';
 
 const HOUR_MS = 3_600_000;
 /** Retries stop, and a failing subscription is paused, after a day. */
 export const RETRY_WINDOW_MS = 24 * HOUR_MS;
+/** How often (by the service clock) the delivery log is pruned. */
+const PRUNE_EVERY_MS = 60_000;
 
 export interface DeliveryOptions extends SendOptions {
   readonly pollMs: number;
   readonly retryBaseMs: number;
   /** Messages claimed per round and sent side by side (different entities; one entity's stay in order). */
   readonly batch: number;
+  /** How long a delivered or failed message stays in the delivery log after its last attempt; 0: forever. */
+  readonly logKeepMs: number;
+  /** Settled messages deleted per transaction when pruning the log (each one holds SQLite's write lock briefly). */
+  readonly pruneBatch: number;
 }
 
 export const defaultDeliveryOptions: DeliveryOptions = {
   pollMs: 100,
   retryBaseMs: 5_000,
   batch: 64,
+  logKeepMs: 14 * 24 * HOUR_MS,
+  pruneBatch: 500,
   allowPrivateHosts: false,
   timeoutMs: 10_000,
 };
@@ -42,11 +50,12 @@ export interface DeliveryDeps {
  * Delivers the outbox, every `pollMs`, in every instance: claims due messages (webhook.repository `claim`), fixes
  * each one's body at its first attempt, POSTs it signed, and settles it: 2xx delivered; otherwise retried with
  * backoff until 24 hours after the first attempt, then failed. Subscriptions failing for 24 hours are paused.
+ * Settled messages leave the delivery log `logKeepMs` after their last attempt.
  * @example const runner = startDeliveryRunner(deps, defaultDeliveryOptions); …; await runner.stop()
  */
 export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
   const repo = webhookRepository(deps.db);
-  const leaseMs = opts.timeoutMs * 3;
+  const leaseMs = sendLeaseMs(opts);
   let current: Promise<number> = Promise.resolve(0);
   let busy = false;
   let stopped = false;
@@ -56,19 +65,21 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
     const now = deps.clock();
     const fresh = claimed.filter((m) => m.payload === null);
     const bodies = new Map<Claimed, string>();
-    const rendered = await Promise.all(
-      fresh.map(async (m) => {
-        const data = await renderEntity(
-          deps.services,
-          m.entity_kind as EntityKind,
-          m.entity_id,
-          m.event_type.endsWith('.deleted'),
-        );
-        const payload = JSON.stringify({ type: m.event_type, timestamp: new Date(now).toISOString(), data });
-        bodies.set(m, payload);
-        return { id: m.id, payload };
-      }),
+    const data = await renderEntities(
+      deps.services,
+      fresh.map((m) => ({
+        kind: m.entity_kind as EntityKind,
+        id: m.entity_id,
+        deleted: m.event_type.endsWith('.deleted'),
+      })),
     );
+    // Byte for byte what JSON.stringify({ type, timestamp, data }) gives, without parsing `data` back.
+    const timestamp = JSON.stringify(new Date(now).toISOString());
+    const rendered = fresh.map((m, i) => {
+      const payload = `{"type":${JSON.stringify(m.event_type)},"timestamp":${timestamp},"data":${data[i]}}`;
+      bodies.set(m, payload);
+      return { id: m.id, payload };
+    });
     await repo.setPayloads(rendered, now);
     const outcomes = await Promise.all(
       claimed.map(async (m): Promise<Outcome> => {
@@ -123,7 +134,38 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
         busy = false;
       });
   };
-  const timer = setInterval(tick, opts.pollMs);
+  /** Deletes the settled messages past the log's keep time, a batch per short transaction, until none is left. */
+  let lastPrune = -Infinity;
+  let pruning: Promise<void> = Promise.resolve();
+  let pruneBusy = false;
+  const prune = async (): Promise<void> => {
+    const now = deps.clock();
+    if (opts.logKeepMs === 0 || Math.abs(now - lastPrune) < PRUNE_EVERY_MS) return;
+    lastPrune = now;
+    let total = 0;
+    for (;;) {
+      const n = await repo.prune(now - opts.logKeepMs, opts.pruneBatch);
+      total += n;
+      if (n < opts.pruneBatch || stopped) break;
+      // Between batches the service's own writes take the lock.
+      await new Promise((r) => setImmediate(r));
+    }
+    if (total > 0) deps.logger.info({ messages: total }, 'webhook delivery log pruned');
+  };
+  const pruneTick = () => {
+    if (pruneBusy || stopped) return;
+    pruneBusy = true;
+    pruning = prune()
+      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'webhook delivery log could not be pruned'))
+      .finally(() => {
+        pruneBusy = false;
+      });
+  };
+  // Pruning runs beside deliveries, not after them: a slow receiver holding a round must not stop it.
+  const timer = setInterval(() => {
+    tick();
+    pruneTick();
+  }, opts.pollMs);
   timer.unref();
   return {
     /** Delivers what is due now and waits for it (tests; the timer does the same every `pollMs`). */
@@ -135,7 +177,7 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
-      await current;
+      await Promise.all([current, pruning]);
     },
   };
 }

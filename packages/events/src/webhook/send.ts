@@ -11,6 +11,9 @@ export interface SendOptions {
 
 export const defaultSendOptions: SendOptions = { allowPrivateHosts: false, timeoutMs: 10_000 };
 
+/** How long a message being sent is kept from other senders: past it, its sender is taken for dead. */
+export const sendLeaseMs = (opts: SendOptions): number => opts.timeoutMs * 3;
+
 /**
  * POSTs one signed message (Standard Webhooks headers); resolves with the receiver's status, rejects when it could
  * not be reached. The address rules are the safe fetch's: public addresses on ports 80/443/8080, checked on the

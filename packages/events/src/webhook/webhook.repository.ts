@@ -17,6 +17,12 @@ export type OutboxRow = Selectable<WebhookOutboxTable>;
 /** A claimed message with what sending it needs. */
 export type Claimed = OutboxRow & { url: string; secret: string; failing_since: number | string | null };
 
+/** The event type of the test route's messages (not a change; `entity_kind` 'subscription'). */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** The statuses of messages whose delivery is over; only these are ever pruned. */
+const SETTLED = ['delivered', 'failed'];
+
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 function toSubscription(r: Selectable<Database['webhook_subscriptions']>): Subscription {
@@ -88,6 +94,50 @@ export function webhookRepository(db: Kysely<Database>) {
     },
 
     /**
+     * Logs a `webhook.test` message about to be sent by the test route: claimed by the caller for `leaseMs` (the
+     * runner sends it again after that only if the route never settled it: a crash) with its body fixed.
+     */
+    async addTest(subscriptionId: number, msgId: string, payload: string, now: number, leaseMs: number) {
+      const row = await inTransaction((trx) =>
+        trx
+          .insertInto('webhook_outbox')
+          .values({
+            msg_id: msgId,
+            subscription_id: subscriptionId,
+            entity_kind: 'subscription',
+            entity_id: subscriptionId,
+            event_type: TEST_EVENT_TYPE,
+            payload,
+            first_attempt_ms: now,
+            next_attempt_ms: now + leaseMs,
+            created_ms: now,
+            delivered_ms: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
+      return Number(row.id);
+    },
+    /**
+     * Settles a test message: delivered, or failed at once (a test is not retried; redelivering it sends it again).
+     * Unlike a change's message it leaves the subscription's failing state alone, so a test cannot pause it.
+     */
+    async settleTest(id: number, outcome: { delivered: boolean; error: string }, now: number): Promise<void> {
+      await inTransaction((trx) =>
+        trx
+          .updateTable('webhook_outbox')
+          .set({
+            attempts: sql`attempts + 1`,
+            last_error: outcome.error.slice(0, 500),
+            ...(outcome.delivered ? { status: 'delivered', delivered_ms: now } : { status: 'failed' }),
+          })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .execute(),
+      );
+    },
+
+    /**
      * Takes up to `limit` due messages for `leaseMs`: each is the oldest pending one of its entity for its
      * subscription (order per entity), of an active subscription. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets several
      * instances claim side by side without taking the same row; on SQLite the claim is one write transaction, and
@@ -146,14 +196,22 @@ export function webhookRepository(db: Kysely<Database>) {
     /** Fixes the bodies of first attempts (before they are sent, so a repeat after a crash sends the same bytes). */
     async setPayloads(items: ReadonlyArray<{ id: number | string; payload: string }>, now: number): Promise<void> {
       if (items.length === 0) return;
-      await inTransaction(async (trx) => {
-        for (const { id, payload } of items)
-          await trx
-            .updateTable('webhook_outbox')
-            .set({ payload, first_attempt_ms: now })
-            .where('id', '=', id)
-            .execute();
-      });
+      // One statement for the batch (a round trip each on PostgreSQL was most of the step's cost).
+      const payload = sql<string>`case id ${sql.join(
+        items.map(({ id, payload }) => sql`when ${Number(id)} then ${payload}`),
+        sql` `,
+      )} end`;
+      await inTransaction((trx) =>
+        trx
+          .updateTable('webhook_outbox')
+          .set({ payload, first_attempt_ms: now })
+          .where(
+            'id',
+            'in',
+            items.map(({ id }) => Number(id)),
+          )
+          .execute(),
+      );
     },
     /** Records a batch's attempts: delivered ones at once, failed ones with their retry time or as failed. */
     async settle(outcomes: readonly Outcome[], now: number): Promise<void> {
@@ -182,6 +240,8 @@ export function webhookRepository(db: Kysely<Database>) {
             .updateTable('webhook_outbox')
             .set({
               attempts: sql`attempts + 1`,
+              // A redelivered message has none: its 24 hours of retries count from this attempt.
+              first_attempt_ms: sql`coalesce(first_attempt_ms, ${now})`,
               last_error: f.error.slice(0, 500),
               ...(f.retryAt === null ? { status: 'failed' } : { next_attempt_ms: f.retryAt }),
             })
@@ -195,6 +255,33 @@ export function webhookRepository(db: Kysely<Database>) {
             .where('id', 'in', failing)
             .where('failing_since_ms', 'is', null)
             .execute();
+      });
+    },
+    /**
+     * Deletes up to `limit` settled (delivered or failed) messages whose last attempt ended before `before`; how many.
+     * A settled row's `next_attempt_ms` is the end of the lease of its last claim, after its last attempt, so the
+     * existing `(status, next_attempt_ms)` index finds them. Pending rows (new, retrying or in flight) are never
+     * taken: the outer condition is checked again on the row deleted, so a row redelivered meanwhile (pending again)
+     * stays, on PostgreSQL too (read committed re-evaluates a concurrently updated row).
+     */
+    async prune(before: number, limit: number): Promise<number> {
+      const settledIds = (h: Kysely<Database>) =>
+        h
+          .selectFrom('webhook_outbox')
+          .select('id')
+          .where('status', 'in', SETTLED)
+          .where('next_attempt_ms', '<', before)
+          .limit(limit);
+      // A read first, as in `claim`: most rounds have nothing to prune and take no write lock.
+      if ((await settledIds(db).executeTakeFirst()) === undefined) return 0;
+      return inTransaction(async (trx) => {
+        const r = await trx
+          .deleteFrom('webhook_outbox')
+          .where('id', 'in', settledIds(trx))
+          .where('status', 'in', SETTLED)
+          .where('next_attempt_ms', '<', before)
+          .executeTakeFirst();
+        return Number(r.numDeletedRows);
       });
     },
     /** Pauses the subscriptions failing since before `since`; their names for the log. */

@@ -9,8 +9,8 @@ import { RowIdType } from '../http/row-id.ts';
 import { checkUrl, defaultSafeFetchOptions, FetchError } from '../media/index.ts';
 import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
 import { newSecret } from './signature.ts';
-import { sendMessage, type SendOptions } from './send.ts';
-import { webhookRepository, type OutboxRow, type Subscription } from './webhook.repository.ts';
+import { sendLeaseMs, sendMessage, type SendOptions } from './send.ts';
+import { TEST_EVENT_TYPE, webhookRepository, type OutboxRow, type Subscription } from './webhook.repository.ts';
 
 export interface WebhookRouteDeps {
   readonly db: Kysely<Database>;
@@ -93,21 +93,29 @@ export function webhookRoutes(deps: WebhookRouteDeps): RouteDef[] {
     if (!(await repo.setPaused(id, paused))) throw notFound('webhook subscription');
     return { body: shown((await repo.find(id))!) };
   };
-  /** Sent now and not kept: the answer says what the receiver said. */
+  /**
+   * Sent now, and logged like any delivery (event type `webhook.test`): the answer says what the receiver said and
+   * gives the log row's `id`, which can be redelivered.
+   */
   const sendTest = async (ctx: RequestContext, subscriptionId: number) => {
     const s = await existing(subscriptionId);
     const id = `msg_${randomBytes(16).toString('hex')}`;
     const body = JSON.stringify({
-      type: 'webhook.test',
+      type: TEST_EVENT_TYPE,
       timestamp: new Date(ctx.now).toISOString(),
       data: { subscription_id: s.id },
     });
+    const logId = await repo.addTest(s.id, id, body, ctx.now, sendLeaseMs(deps.send));
     const msg = { id, secret: s.secret, body, timestampS: Math.floor(ctx.now / 1000) };
     const outcome = await sendMessage(s.url, msg, deps.send).then(
-      (status) => ({ delivered: status >= 200 && status < 300, status, error: '' }),
+      (status) =>
+        status >= 200 && status < 300
+          ? { delivered: true, status, error: '' }
+          : { delivered: false, status, error: `the receiver answered ${status}` },
       (err: unknown) => ({ delivered: false, status: 0, error: err instanceof Error ? err.message : String(err) }),
     );
-    return { body: { webhook_id: id, ...outcome } };
+    await repo.settleTest(logId, outcome, ctx.now);
+    return { body: { id: logId, webhook_id: id, ...outcome } };
   };
 
   return [
