@@ -17,3 +17,4 @@ export type Clock = () => number;
 export const systemClock: Clock = () => Date.now();
 export { STORABLE_RANGE, isStorableInstant, readStoredWall, shownStoredDate } from './range.ts';
 export { useZoneinfoDir } from './tzif.ts';
+export { singleFlight } from './single-flight.ts';

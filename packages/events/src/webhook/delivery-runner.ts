@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/index.ts';
 import type { Services } from '../services.ts';
-import type { Clock } from '../time/index.ts';
+import { singleFlight, type Clock } from '../time/index.ts';
 import type { EntityKind } from './event-types.ts';
 import { renderEntities } from './render.ts';
 import { sendLeaseMs, sendMessage, type SendOptions } from './send.ts';
@@ -56,8 +56,6 @@ export interface DeliveryDeps {
 export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
   const repo = webhookRepository(deps.db);
   const leaseMs = sendLeaseMs(opts);
-  let current: Promise<number> = Promise.resolve(0);
-  let busy = false;
   let stopped = false;
 
   /** One claimed batch: bodies fixed for first attempts, all sent side by side, then settled together. */
@@ -122,22 +120,16 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
       deps.logger.warn({ subscriptions: paused }, 'webhook subscriptions paused after a day of failures');
     return sent;
   };
-  const tick = () => {
-    if (busy || stopped) return;
-    busy = true;
-    current = round()
-      .catch((err: unknown) => {
-        deps.logger.warn({ err: String(err) }, 'webhook outbox could not be read');
-        return 0;
-      })
-      .finally(() => {
-        busy = false;
-      });
-  };
+  const delivery = singleFlight(
+    round,
+    (err: unknown) => {
+      deps.logger.warn({ err: String(err) }, 'webhook outbox could not be read');
+      return 0;
+    },
+    0,
+  );
   /** Deletes the settled messages past the log's keep time, a batch per short transaction, until none is left. */
   let lastPrune = -Infinity;
-  let pruning: Promise<void> = Promise.resolve();
-  let pruneBusy = false;
   const prune = async (): Promise<void> => {
     const now = deps.clock();
     if (opts.logKeepMs === 0 || Math.abs(now - lastPrune) < PRUNE_EVERY_MS) return;
@@ -152,32 +144,29 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
     }
     if (total > 0) deps.logger.info({ messages: total }, 'webhook delivery log pruned');
   };
-  const pruneTick = () => {
-    if (pruneBusy || stopped) return;
-    pruneBusy = true;
-    pruning = prune()
-      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'webhook delivery log could not be pruned'))
-      .finally(() => {
-        pruneBusy = false;
-      });
-  };
+  const pruning = singleFlight(
+    prune,
+    (err: unknown) => deps.logger.warn({ err: String(err) }, 'webhook delivery log could not be pruned'),
+    undefined,
+  );
   // Pruning runs beside deliveries, not after them: a slow receiver holding a round must not stop it.
   const timer = setInterval(() => {
-    tick();
-    pruneTick();
+    if (stopped) return;
+    delivery.trigger();
+    pruning.trigger();
   }, opts.pollMs);
   timer.unref();
   return {
     /** Delivers what is due now and waits for it (tests; the timer does the same every `pollMs`). */
     async runDue(): Promise<number> {
-      await current;
-      tick();
-      return current;
+      await delivery.current;
+      if (!stopped) delivery.trigger();
+      return delivery.current;
     },
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
-      await Promise.all([current, pruning]);
+      await Promise.all([delivery.current, pruning.current]);
     },
   };
 }

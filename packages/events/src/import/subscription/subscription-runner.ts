@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/index.ts';
 import type { Database } from '../../db/index.ts';
 import type { Site } from '../../post/index.ts';
-import type { Clock } from '../../time/index.ts';
+import { singleFlight, type Clock } from '../../time/index.ts';
 import { toCaller, userService } from '../../user/index.ts';
 import { defaultIcsImportOptions, importIcs, readFeedSource, type IcsImportReport } from '../ics/index.ts';
 import { subscriptionRepository, type Subscription } from './subscription.repository.ts';
@@ -56,8 +56,6 @@ export async function runSubscription(deps: RunnerDeps, s: Subscription): Promis
  */
 export function startSubscriptionRunner(deps: RunnerDeps, pollMs: number) {
   const repo = subscriptionRepository(deps.db);
-  let current: Promise<void> = Promise.resolve();
-  let busy = false;
   let stopped = false;
   const runDue = async (): Promise<void> => {
     for (const s of await repo.due(deps.clock())) {
@@ -76,14 +74,13 @@ export function startSubscriptionRunner(deps: RunnerDeps, pollMs: number) {
       }
     }
   };
+  const job = singleFlight(
+    runDue,
+    (err: unknown) => deps.logger.warn({ err: String(err) }, 'iCalendar subscriptions could not be read'),
+    undefined,
+  );
   const tick = () => {
-    if (busy || stopped) return;
-    busy = true;
-    current = runDue()
-      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'iCalendar subscriptions could not be read'))
-      .finally(() => {
-        busy = false;
-      });
+    if (!stopped) job.trigger();
   };
   const timer = setInterval(tick, pollMs);
   timer.unref();
@@ -91,12 +88,12 @@ export function startSubscriptionRunner(deps: RunnerDeps, pollMs: number) {
     /** Runs what is due now (tests; the timer does the same every `pollMs`). */
     async runDue(): Promise<void> {
       tick();
-      await current;
+      await job.current;
     },
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
-      await current;
+      await job.current;
     },
   };
 }
