@@ -7,6 +7,7 @@
  * word. Segmenting from there makes the phrase's own edge a boundary of the window, so a phrase that ends (or
  * begins) inside a longer word is recognised: its first word there is longer than the phrase's.
  */
+import { isAscii } from 'node:buffer';
 import type { ShardReader } from '../../shard/types.ts';
 import { wordsOf, type WordCase } from '../../words/index.ts';
 
@@ -31,6 +32,18 @@ const MAX_WINDOW_BYTES = 12_288;
 const BREAK = /[\s、。，！？「」『』（）【】]/u;
 
 const decoder = new TextDecoder('utf-8');
+
+/**
+ * The memo of a window, or none for an ASCII one: its words take the segmenter's plain-word path, which costs less
+ * than building and hashing the window's key (ngrams "said it": 1.5% hits, 19% less CPU without the memo), while
+ * other scripts go through ICU and gain from it (東京: 11% hits).
+ */
+function memoFor(
+  bytes: Uint8Array,
+  memo: Map<string, WindowWord[]> | undefined,
+): Map<string, WindowWord[]> | undefined {
+  return memo === undefined || isAscii(bytes) ? undefined : memo;
+}
 
 /** The article bytes [start, end) of the shard text; readers without `readText` (test doubles) via the article. */
 export function readShardText(
@@ -84,7 +97,7 @@ export interface ArticleSpan {
 
 /**
  * The first `count` words of the article text from byte `from` (fewer only at the article's end), as the
- * segmenter splits the text from `from` to the article's end. `memo` caches segmentations of equal windows
+ * segmenter splits the text from `from` to the article's end. `memo` caches segmentations of equal non-ASCII windows
  * (occurrences of a phrase often share what follows); keys name the direction, so one memo serves both.
  */
 export function wordsForward(
@@ -100,8 +113,9 @@ export function wordsForward(
     const atEnd = end === article.docEnd || size >= MAX_WINDOW_BYTES;
     const bytes = readShardText(reader, article.doc, article.docStart, from, end);
     const text = decoder.decode(end === article.docEnd ? bytes : wholeCharsEnd(bytes));
-    const key = `F${count}\u0000${atEnd ? 1 : 0}\u0000${text}`;
-    const known = memo?.get(key);
+    const windowMemo = memoFor(bytes, memo);
+    const key = windowMemo === undefined ? '' : `F${count}\u0000${atEnd ? 1 : 0}\u0000${text}`;
+    const known = windowMemo?.get(key);
     if (known !== undefined) return { text, words: known };
     const limit = atEnd ? text.length : lastBreak(text);
     const words: WindowWord[] = [];
@@ -110,7 +124,7 @@ export function wordsForward(
       words.push(w);
     }
     if (words.length === count || atEnd) {
-      memo?.set(key, words);
+      windowMemo?.set(key, words);
       return { text, words };
     }
   }
@@ -133,14 +147,15 @@ export function wordsBackward(
     const atStart = start === article.docStart || size >= MAX_WINDOW_BYTES;
     const bytes = readShardText(reader, article.doc, article.docStart, start, to);
     const text = decoder.decode(start === article.docStart ? bytes : wholeCharsStart(bytes));
-    const key = `B${count}\u0000${atStart ? 1 : 0}\u0000${text}`;
-    const known = memo?.get(key);
+    const windowMemo = memoFor(bytes, memo);
+    const key = windowMemo === undefined ? '' : `B${count}\u0000${atStart ? 1 : 0}\u0000${text}`;
+    const known = windowMemo?.get(key);
     if (known !== undefined) return { text, words: known };
     const limit = atStart ? 0 : firstBreak(text) + 1;
     const all = [...wordsOf(text, wordCase)].filter((w) => w.start >= limit);
     const words = all.slice(Math.max(0, all.length - count));
     if (words.length === count || atStart) {
-      memo?.set(key, words);
+      windowMemo?.set(key, words);
       return { text, words };
     }
   }
