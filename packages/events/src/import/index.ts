@@ -32,7 +32,10 @@ export {
   TecImportError,
   type TecSite,
   type TecSourceOptions,
+  type TecImportOptions,
   type TecImportReport,
+  type TecSkipped,
+  type TecUnlinked,
 } from './tec/index.ts';
 export {
   subscriptionRepository,

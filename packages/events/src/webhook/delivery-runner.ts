@@ -103,6 +103,8 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
     await repo.settle(outcomes, deps.clock());
   };
 
+  /** Set by `runDue`: its round goes on until nothing is due, not only while batches come full. */
+  let drainAll = false;
   const round = async (): Promise<number> => {
     let sent = 0;
     for (;;) {
@@ -114,6 +116,12 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
         deps.logger.warn({ err: String(err), messages: claimed.length }, 'webhook messages could not be settled'),
       );
       sent += claimed.length;
+      // A part batch leaves no backlog: what arrives meanwhile waits for the next poll. Claiming again at once
+      // delivered a steady stream of writes one or two messages at a time, each batch paying its three transactions
+      // and its queries (bench: ~7 messages a batch, and twice the CPU per message of full batches).
+      if (claimed.length < opts.batch && !drainAll) break;
+      // Between batches of a backlog the service's own writes go first.
+      await new Promise((r) => setImmediate(r));
     }
     const paused = await repo.pauseFailingSince(deps.clock() - RETRY_WINDOW_MS);
     if (paused.length > 0)
@@ -160,8 +168,14 @@ export function startDeliveryRunner(deps: DeliveryDeps, opts: DeliveryOptions) {
     /** Delivers what is due now and waits for it (tests; the timer does the same every `pollMs`). */
     async runDue(): Promise<number> {
       await delivery.current;
-      if (!stopped) delivery.trigger();
-      return delivery.current;
+      if (stopped) return delivery.current;
+      drainAll = true;
+      delivery.trigger();
+      try {
+        return await delivery.current;
+      } finally {
+        drainAll = false;
+      }
     },
     async stop(): Promise<void> {
       stopped = true;

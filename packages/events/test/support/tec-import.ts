@@ -9,7 +9,10 @@ import { beforeAll, afterAll } from 'vitest';
 import { startService, type Service, type StoreFactory } from './harness.ts';
 
 export interface TecImporter {
-  run(url: string, opts?: Partial<TecSourceOptions> & { dryRun?: boolean }): ReturnType<typeof importTec>;
+  run(
+    url: string,
+    opts?: Partial<TecSourceOptions> & { dryRun?: boolean; skipBad?: boolean },
+  ): ReturnType<typeof importTec>;
   readonly store: Store;
   close(): Promise<void>;
 }
@@ -30,6 +33,7 @@ export async function tecImporter(svc: Service): Promise<TecImporter> {
       const read = await readTecSite(url, { ...defaultTecSourceOptions, allowPrivateHosts: true, ...opts });
       return importTec({ db: store.db, site, config, caller: toCaller(admin), now: svc.clock.now }, read, {
         dryRun: opts.dryRun === true,
+        skipBad: opts.skipBad === true,
       });
     },
     close: () => store.close(),

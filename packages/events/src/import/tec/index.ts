@@ -1,5 +1,11 @@
 // Import from a site running the plugin: its tribe/events/v1 lists read page by page (tec-source), checked into named
 // types (tec-items), then written through the services the REST writes use (tec-import).
 export { readTecSite, tecApiRoot, defaultTecSourceOptions, type TecSite, type TecSourceOptions } from './tec-source.ts';
-export { importTec, type TecImportReport } from './tec-import.ts';
+export {
+  importTec,
+  type TecImportOptions,
+  type TecImportReport,
+  type TecSkipped,
+  type TecUnlinked,
+} from './tec-import.ts';
 export { TecImportError, TEC_KINDS, type TecErrorKind, type TecKind } from './tec-error.ts';

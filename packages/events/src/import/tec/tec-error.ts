@@ -1,5 +1,3 @@
-import type { ApiError } from '../../http/errors.ts';
-import { reasonOf } from '../csv/csv-import.ts';
 import type { TecItem } from './tec-items.ts';
 
 /**
@@ -31,6 +29,6 @@ export interface KindCounts {
 /** An item as errors and the summary name it: `events 12 (night-show)`. */
 export const describe = (kind: TecKind, item: TecItem) => `${kind} ${item.id} (${item.slug})`;
 
-/** An item the REST write rules refuse, with their reason, refuses the import. */
-export const refusal = (kind: TecKind, item: TecItem, err: ApiError) =>
-  new TecImportError('bad_items', `${describe(kind, item)} refused, nothing imported: ${reasonOf(err)}`);
+/** An item the REST write rules refuse, with their reason (`reasonOf` an ApiError), refuses the import. */
+export const refusal = (kind: TecKind, item: TecItem, reason: string) =>
+  new TecImportError('bad_items', `${describe(kind, item)} refused, nothing imported: ${reason}`);

@@ -11,7 +11,8 @@ import { claimNextId, isEmptyStore } from './keep-ids.ts';
 import { POST_TYPES, storedPostIds, type PostKind } from './stored-posts.ts';
 import { TermWrites } from './tec-terms.ts';
 import { imageUrl, writeImages, type ImageReport } from './tec-images.ts';
-import { refusal, TEC_KINDS, TecImportError, type KindCounts, type TecKind } from './tec-error.ts';
+import { describe, refusal, TEC_KINDS, type KindCounts, type TecKind } from './tec-error.ts';
+import { reasonOf } from '../csv/csv-import.ts';
 import { readEvent, readItem, type TecEvent, type TecItem } from './tec-items.ts';
 import { eventParams, linkedParams, sameParams, type IdMap } from './tec-params.ts';
 import type { TecSite } from './tec-source.ts';
@@ -26,6 +27,30 @@ export interface TecImportReport {
   readonly counts: Readonly<Record<TecKind, KindCounts>>;
   /** Featured images set (or, in a dry run, to set) on posts without one, and those that failed. */
   readonly images: ImageReport;
+  /** Venues, organizers and events the write rules refused, left out (only with `skipBad`). */
+  readonly skipped: readonly TecSkipped[];
+  /** Events written without a venue or organizer they name (it was skipped, or linking it was refused). */
+  readonly unlinked: readonly TecUnlinked[];
+}
+
+/** An item left out by `--skip-bad`: its list, its source id and slug, and why the write rules refused it. */
+export interface TecSkipped {
+  readonly kind: TecKind;
+  readonly id: number;
+  readonly slug: string;
+  readonly reason: string;
+}
+
+/** An event written without some of its links: `events 7 (gala)`, and what is missing. */
+export interface TecUnlinked {
+  readonly event: string;
+  readonly reason: string;
+}
+
+export interface TecImportOptions {
+  readonly dryRun: boolean;
+  /** Leave out the items the write rules refuse (each undone alone, reported) instead of refusing the import. */
+  readonly skipBad?: boolean;
 }
 
 /** Who writes and where: the same as a CSV import's. */
@@ -38,12 +63,20 @@ class DryRunDone extends Error {
   }
 }
 
-/** A refused item refuses the whole import (the write loop's rule without --skip-bad); its message names the item. */
-const refuseWhole = <T>(): ItemRefusals<T> => ({
-  skipBad: false,
-  reasonOf: (err) => (err instanceof TecImportError || err instanceof ApiError ? err.message : undefined),
-  refuseAll: (_, reason) => new TecImportError('bad_items', reason),
-  skipped: () => undefined,
+type Posted = { readonly kind: TecKind; readonly item: TecItem };
+
+/**
+ * The write loop's rules for posts (item-writes.ts): an item the REST write rules refuse refuses the whole import,
+ * its message naming it, or with `skipBad` is undone alone and handed to `skipped`.
+ */
+const postRefusals = <T extends Posted>(
+  skipBad: boolean,
+  skipped: (p: T, reason: string) => void,
+): ItemRefusals<T> => ({
+  skipBad,
+  reasonOf: (err) => (err instanceof ApiError ? reasonOf(err) : undefined),
+  refuseAll: ({ kind, item }, reason) => refusal(kind, item, reason),
+  skipped,
 });
 
 /**
@@ -51,14 +84,12 @@ const refuseWhole = <T>(): ItemRefusals<T> => ({
  * a site running the plugin"): terms first, then venues, organizers and events in ascending source id. Into an empty
  * store every item keeps its id and slug; otherwise the store assigns ids and references are mapped. An item whose
  * slug is stored already (an earlier import) is updated when it differs and left alone when not, so importing again
- * writes nothing. Any item the write rules refuse refuses the whole import.
+ * writes nothing. A venue, organizer or event the write rules refuse refuses the whole import, or with `skipBad` is
+ * left out and reported; an event naming a venue or organizer left out is written without it and reported too.
+ * A refused category or tag always refuses the import (events would lose it silently).
  * @example await importTec({ db, site, config, caller, now }, await readTecSite(url, options), { dryRun: false })
  */
-export async function importTec(
-  deps: TecImportDeps,
-  site: TecSite,
-  opts: { dryRun: boolean },
-): Promise<TecImportReport> {
+export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImportOptions): Promise<TecImportReport> {
   const run = async (db: Kysely<Database>): Promise<TecImportReport> => {
     const s = composeServices(db, deps.site, new WriteGeneration(), deps.config, { itemCacheBytes: 0 });
     const keepIds = await isEmptyStore(db);
@@ -96,6 +127,9 @@ export async function importTec(
     for (const kind of Object.keys(POST_TYPES) as PostKind[])
       for (const [from, to] of stored[kind]) ids[kind].set(from, to);
     const linkLater: TecEvent[] = [];
+    const skipped: TecSkipped[] = [];
+    const skippedKeys = new Set<string>();
+    const isSkipped = (kind: TecKind, id: number) => skippedKeys.has(`${kind} ${id}`);
     const args = {
       venues: linkedWriteArgs({ service: s.venues, userExists: s.userExists, imageArg: s.imageArg }, true),
       organizers: linkedWriteArgs({ service: s.organizers, userExists: s.userExists, imageArg: s.imageArg }, true),
@@ -103,9 +137,7 @@ export async function importTec(
       eventUpdate: eventWriteArgs(s.eventArgDeps, false),
     };
     const check = async (kind: TecKind, item: TecItem, set: ArgSet, raw: Record<string, unknown>) => {
-      const params = await checkArgs<Record<string, unknown>>(set, raw, deps.caller).catch((err: unknown) => {
-        throw err instanceof ApiError ? refusal(kind, item, err) : err;
-      });
+      const params = await checkArgs<Record<string, unknown>>(set, raw, deps.caller);
       // The slug is not a tribe/events/v1 field of venues and organizers; it is kept the way tec/v1 writes it.
       if (item.slug === '') return { params, sent: new Set(Object.keys(raw)) };
       return { params: { ...params, slug: item.slug }, sent: new Set([...Object.keys(raw), 'slug']) };
@@ -120,7 +152,7 @@ export async function importTec(
       const existing = ids[kind].get(item.id);
       if (kind === 'events') {
         const e = item as TecEvent;
-        const { params: raw, complete } = eventParams(e, eventMaps);
+        const { params: raw, complete } = eventParams(e, eventMaps, isSkipped);
         const row = existing === undefined ? undefined : await s.events.findById(existing);
         if (row !== undefined) {
           ids.events.set(e.id, row.id);
@@ -163,18 +195,33 @@ export async function importTec(
       if (keepIds) await claimNextId(db, 'posts', item.id);
       created(kind, item, await service.create(deps.caller, c.params, c.sent, deps.now, { dedupe: false }));
     };
-    await writeItems(db, posts, writePost, refuseWhole());
-    // Events whose venue or organizer had a higher id than theirs: linked now that every post is written.
+    const unlinked: TecUnlinked[] = [];
+    const skipBad = opts.skipBad === true;
     await writeItems(
       db,
-      linkLater,
-      async (e) => {
+      posts,
+      writePost,
+      // Nothing to reset: ids and counts change only once an item's write went through.
+      postRefusals(skipBad, ({ kind, item }, reason) => {
+        skipped.push({ kind, id: item.id, slug: item.slug, reason });
+        skippedKeys.add(`${kind} ${item.id}`);
+      }),
+    );
+    // Events whose venue or organizer had a higher id than theirs: linked now that every post is written. A link
+    // refused (with `skipBad`) leaves the event as first written, without it.
+    await writeItems(
+      db,
+      linkLater.filter((e) => ids.events.has(e.id)).map((item) => ({ kind: 'events' as const, item })),
+      async ({ item: e }) => {
         const row = (await s.events.findById(ids.events.get(e.id)!))!;
         const c = await check('events', e, args.eventUpdate, eventParams(e, eventMaps).params);
         await s.events.update(deps.caller, row, c.params, c.sent, deps.now);
       },
-      refuseWhole(),
+      postRefusals(skipBad, ({ kind, item }, reason) =>
+        unlinked.push({ event: describe(kind, item), reason: `its venue and organizers not linked: ${reason}` }),
+      ),
     );
+    unlinked.push(...skippedLinks(site.events, ids, skipped));
     const images = await writeImages(
       db,
       s,
@@ -186,12 +233,44 @@ export async function importTec(
       }),
       opts.dryRun,
     );
-    const report = { source: site.api, dryRun: opts.dryRun, keptIds: keepIds, remapped, counts, images };
+    const report = {
+      source: site.api,
+      dryRun: opts.dryRun,
+      keptIds: keepIds,
+      remapped,
+      counts,
+      images,
+      skipped,
+      unlinked,
+    };
     if (opts.dryRun) throw new DryRunDone(report);
     return report;
   };
   return writeTransaction(deps.db, run).catch((err: unknown) => {
     if (err instanceof DryRunDone) return err.report;
     throw err;
+  });
+}
+
+/** The written events naming a venue or organizer that was left out (skipped, so never written): written without it. */
+function skippedLinks(
+  events: readonly TecEvent[],
+  ids: Record<TecKind, Map<number, number>>,
+  skipped: readonly TecSkipped[],
+): TecUnlinked[] {
+  const gone = new Map(skipped.map((x) => [`${x.kind} ${x.id}`, x] as const));
+  return events.flatMap((e) => {
+    if (!ids.events.has(e.id)) return [];
+    const refs = [
+      ...(e.venueId === undefined ? [] : [{ kind: 'venues' as const, id: e.venueId }]),
+      ...e.organizerIds.map((id) => ({ kind: 'organizers' as const, id })),
+    ];
+    const missing = refs.flatMap(({ kind, id }) => {
+      const x = gone.get(`${kind} ${id}`);
+      return x === undefined || ids[kind].has(id) ? [] : [`${kind} ${id} (${x.slug})`];
+    });
+    return missing.length === 0
+      ? []
+      : [{ event: describe('events', e), reason: `written without ${missing.join(', ')}, which was skipped` }];
   });
 }

@@ -69,11 +69,13 @@ function costOf(details: unknown): string[] | undefined {
 
 /**
  * An event's write with its references mapped to target ids; a venue or organizer not written yet is left out
- * (`complete: false`) and linked by a second write once it is.
+ * (`complete: false`) and linked by a second write once it is. One `skipped` (refused, never to be written) is left
+ * out for good: the write is complete without it.
  */
 export function eventParams(
   e: TecEvent,
   maps: { venue: IdMap; organizer: IdMap; category: IdMap; tag: IdMap },
+  skipped: (kind: 'venues' | 'organizers', id: number) => boolean = () => false,
 ): { params: Params; complete: boolean } {
   const params = pick(e.json, EVENT_FIELDS);
   // Without a website of its own an event shows its permalink there: that is the source's page, not a website.
@@ -87,7 +89,9 @@ export function eventParams(
   if (organizers.length > 0) params.organizer = organizers.filter((id) => id !== undefined);
   params.categories = mapped(e.categoryIds, maps.category);
   params.tags = mapped(e.tagIds, maps.tag);
-  const complete = (e.venueId === undefined || venue !== undefined) && organizers.every((id) => id !== undefined);
+  const complete =
+    (e.venueId === undefined || venue !== undefined || skipped('venues', e.venueId)) &&
+    organizers.every((id, i) => id !== undefined || skipped('organizers', e.organizerIds[i]!));
   return { params, complete };
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Taxonomy } from '../../db/index.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { Services } from '../../services.ts';
+import { reasonOf } from '../csv/csv-import.ts';
 import { claimNextId } from './keep-ids.ts';
 import { describe, refusal, TecImportError, type KindCounts, type TecKind } from './tec-error.ts';
 import type { TecItem } from './tec-items.ts';
@@ -38,7 +39,7 @@ export class TermWrites {
       const stored = found[0];
       if (typeof item.json.parent === 'number' && item.json.parent > 0 && w.parent === 0) later.push({ kind, item });
       const wrap = (err: unknown) => {
-        throw err instanceof ApiError ? refusal(kind, item, err) : err;
+        throw err instanceof ApiError ? refusal(kind, item, reasonOf(err)) : err;
       };
       if (stored === undefined) {
         if (this.keepIds) await claimNextId(this.db, 'terms', item.id);
