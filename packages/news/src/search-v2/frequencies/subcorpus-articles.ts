@@ -2,7 +2,8 @@ import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { compileFilters, hasNoFilter } from '../filters.ts';
 import { matchOptionsOf } from '../matching.ts';
-import { candidateArticles, planShard, queryBudget, tooExpensive, verifyArticles } from '../query/evaluate.ts';
+import { candidateArticles, queryBudget, tooExpensive, verifyArticles } from '../query/evaluate.ts';
+import { planShards } from '../query/plan.ts';
 import { prefixExpansions } from '../query/expand.ts';
 import { fieldReader } from '../query/fields.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from '../query/limits.ts';
@@ -50,7 +51,7 @@ export async function subcorpusArticles(
   const { tree } = queryOf({ index: indexName, query: sub.query ?? null, query_tree: sub.query_tree ?? null });
   const budget = queryBudget(work, limits);
   const options = matchOptionsOf({ case: sub.query_case ?? null, whole_word: sub.whole_word ?? null });
-  const plans = shards.map((shard) => planShard(shard, tree, options, budget));
+  const plans = planShards(shards, tree, options, budget);
   await prefixExpansions(plans, tree, work);
   const located = plans.reduce((n, p) => n + p.located, 0);
   if (located > limits.locatedOccurrences)

@@ -9,14 +9,13 @@ import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
 import {
   candidateArticles,
-  planShard,
   queryBudget,
   tooExpensive,
   verifyArticles,
   type ArticleMatch,
   type QueryBudget,
-  type ShardPlan,
 } from './evaluate.ts';
+import { planShards, type ShardPlan } from './plan.ts';
 import { fieldReader } from './fields.ts';
 import { filteredShards } from './filtered-shards.ts';
 import { storyDedupe } from './dedupe.ts';
@@ -96,7 +95,7 @@ export async function search(
   const budget = queryBudget(work, limits);
   const options = matchOptionsOf(request);
   const dedupe = storyDedupe(index, request.dedupe);
-  const plans = shards.map((shard) => planShard(shard, tree, options, budget));
+  const plans = planShards(shards, tree, options, budget);
   // The prefixes' bound is checked before any article is located or read.
   const expansions = await prefixExpansions(plans, tree, work);
   const facets = new FacetCounter(facetFieldsOf(index), { shownOnly: true });
