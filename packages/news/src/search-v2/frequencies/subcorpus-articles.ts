@@ -5,7 +5,6 @@ import { matchOptionsOf } from '../matching.ts';
 import { candidateArticles, queryBudget, tooExpensive, verifyArticles } from '../query/evaluate.ts';
 import { planShards } from '../query/plan.ts';
 import { prefixExpansions } from '../query/expand.ts';
-import { fieldReader } from '../query/fields.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from '../query/limits.ts';
 import { queryOf } from '../query/search.ts';
 import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
@@ -58,22 +57,13 @@ export async function subcorpusArticles(
     throw tooExpensive(
       `a query subcorpus is counted from all its articles, and the query's ${located} driver occurrences exceed ${limits.locatedOccurrences}`,
     );
-  const candidates: number[][] = [];
-  let bytes = 0;
-  for (const [i, plan] of plans.entries()) {
-    const docs = (await candidateArticles(plan, work)).filter((doc) => keep(i, doc));
-    for (const doc of docs)
-      for (const field of plan.fields) bytes += fieldReader(plan.shard, field).documentLength(doc);
-    candidates.push(docs);
-  }
-  if (bytes > limits.verifiedBytes)
+  const candidates = await candidateArticles(plans, keep, work);
+  if (candidates.bytes > limits.verifiedBytes)
     throw tooExpensive(
-      `a query subcorpus is counted from all its articles, and its candidates hold ${bytes} bytes, over ${limits.verifiedBytes}`,
+      `a query subcorpus is counted from all its articles, and its candidates hold ${candidates.bytes} bytes, over ${limits.verifiedBytes}`,
     );
-  const out: number[][] = [];
-  for (const [i, plan] of plans.entries()) {
-    const matches = await verifyArticles(plan, tree, candidates[i] as number[], budget);
-    out.push(matches.map((m) => m.doc).sort((a, b) => a - b));
-  }
+  const out = (await verifyArticles(plans, tree, candidates, budget)).map((matches) =>
+    matches.map((m) => m.doc).sort((a, b) => a - b),
+  );
   return out;
 }

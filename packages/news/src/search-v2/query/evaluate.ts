@@ -49,17 +49,46 @@ function positiveTerms(node: QueryNode): TermNode[] {
   }
 }
 
-/** Step 2, exact: the articles holding a driver occurrence, sorted (one `locate` per occurrence). */
-export async function candidateArticles(plan: ShardPlan, work: WorkBudget): Promise<number[]> {
-  const docs = new Set<number>();
-  for (const [lo, hi, field] of plan.intervals) {
-    const reader = fieldReader(plan.shard, field);
-    for (let r = lo; r < hi; r++) {
-      if (work.due()) await work.pause();
-      docs.add(reader.locate(r).doc);
+/** Candidates of every shard that pass the filters, and the text verifying them would read (known before reading). */
+export interface Candidates {
+  /** Per shard (index into the plans): the articles holding a driver occurrence, ascending. */
+  readonly docs: readonly (readonly number[])[];
+  /** Each candidate's length in every field the query looks in: an upper bound of the verified bytes. */
+  readonly bytes: number;
+}
+
+/**
+ * Step 2, exact: per shard, the articles holding a driver occurrence (one `locate` each) that pass `keep`. One async
+ * function over all shards, awaiting only when the budget asks for a pause: an await per shard was a measurable part
+ * of a rare query over 83 shards.
+ */
+export async function candidateArticles(
+  plans: readonly ShardPlan[],
+  keep: (shard: number, doc: number) => boolean,
+  work: WorkBudget,
+): Promise<Candidates> {
+  const out: number[][] = [];
+  let bytes = 0;
+  for (let i = 0; i < plans.length; i++) {
+    const plan = plans[i] as ShardPlan;
+    const seen = new Set<number>();
+    for (const [lo, hi, field] of plan.intervals) {
+      const reader = fieldReader(plan.shard, field);
+      for (let r = lo; r < hi; r++) {
+        if (work.due()) await work.pause();
+        seen.add(reader.locate(r).doc);
+      }
     }
+    const docs: number[] = [];
+    for (const doc of seen) if (keep(i, doc)) docs.push(doc);
+    docs.sort((a, b) => a - b);
+    for (const field of plan.fields) {
+      const reader = fieldReader(plan.shard, field);
+      for (const doc of docs) bytes += reader.documentLength(doc);
+    }
+    out.push(docs);
   }
-  return [...docs].sort((a, b) => a - b);
+  return { docs: out, bytes };
 }
 
 /**
@@ -168,20 +197,24 @@ export function verifyArticle(plan: ShardPlan, tree: QueryNode, doc: number, bud
   return first === undefined ? null : { doc, ...first, occurrences };
 }
 
-/** The matching articles among `docs` (candidates that passed the filters, in article order), exactly. */
+/** Step 3, exact: per shard, the matching articles among its candidates (in article order). */
 export async function verifyArticles(
-  plan: ShardPlan,
+  plans: readonly ShardPlan[],
   tree: QueryNode,
-  docs: readonly number[],
+  candidates: Candidates,
   budget: QueryBudget,
-): Promise<ArticleMatch[]> {
-  const matches: ArticleMatch[] = [];
-  for (const doc of docs) {
-    if (budget.work.due()) await budget.work.pause();
-    const m = verifyArticle(plan, tree, doc, budget);
-    if (m !== null) matches.push(m);
+): Promise<ArticleMatch[][]> {
+  const out: ArticleMatch[][] = [];
+  for (let i = 0; i < plans.length; i++) {
+    const matches: ArticleMatch[] = [];
+    for (const doc of candidates.docs[i] ?? []) {
+      if (budget.work.due()) await budget.work.pause();
+      const m = verifyArticle(plans[i] as ShardPlan, tree, doc, budget);
+      if (m !== null) matches.push(m);
+    }
+    out.push(matches);
   }
-  return matches;
+  return out;
 }
 
 export function tooExpensive(why: string): V2Error {

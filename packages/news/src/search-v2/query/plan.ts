@@ -10,9 +10,11 @@ import {
   type MatchBudget,
   type MatchOptions,
   type PreparedMatch,
+  type VariantInterval,
 } from '../../matching/index.ts';
 import type { ShardHandle } from '../../release/types.ts';
-import { withMatchingErrors } from '../matching.ts';
+import type { ShardReader } from '../../shard/index.ts';
+import { asV2Error, withMatchingErrors } from '../matching.ts';
 import type { TermProbe } from './article-text.ts';
 import { termsOf, type QueryNode, type TermField, type TermNode } from './ast.ts';
 import type { QueryBudget } from './evaluate.ts';
@@ -85,32 +87,60 @@ export interface ShardPlan {
 /** A term in one shard: its probe, and the rank interval of each of its spellings (same order). */
 interface ShardTerm {
   readonly probe: TermProbe;
-  readonly ranks: readonly (readonly [number, number])[];
-  /** Occurrences in `ranks`: the term's cost as a driver. */
+  readonly found: readonly VariantInterval[];
+  /** Occurrences in `found`: the term's cost as a driver. */
   readonly size: number;
+}
+
+// Plain loops and no closures below: this runs per term and shard (83 shards on the real corpora), and under tsx
+// every named closure costs a `__name` property definition, which profiled as a large part of planning.
+
+/** A part's rank interval(s) in one shard: case-sensitive one binary search (kept when empty: its one spelling). */
+function partIntervals(
+  reader: ShardReader,
+  part: PreparedMatch,
+  options: MatchOptions,
+  budget: MatchBudget,
+): readonly VariantInterval[] {
+  if (!options.caseInsensitive) {
+    const { lo, hi } = reader.find(part.bytes);
+    return [{ lo, hi, bytes: part.bytes }];
+  }
+  try {
+    return matchPrepared(reader, part, budget).intervals;
+  } catch (e) {
+    throw asV2Error(e);
+  }
+}
+
+function sizeOf(intervals: readonly VariantInterval[]): number {
+  let n = 0;
+  for (const iv of intervals) n += iv.hi - iv.lo;
+  return n;
+}
+
+function spellingsOf(intervals: readonly VariantInterval[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const iv of intervals) out.push(iv.bytes);
+  return out;
 }
 
 function shardTerm(shard: ShardHandle, t: PreparedTerm, options: MatchOptions, budget: MatchBudget): ShardTerm {
   const reader = fieldReader(shard, t.term.field);
-  // Case-sensitive: one binary search, and the term's one spelling whether it occurs or not.
-  const intervalsOf = (part: PreparedMatch): { lo: number; hi: number; bytes: Uint8Array }[] =>
-    options.caseInsensitive
-      ? withMatchingErrors(() => matchPrepared(reader, part, budget)).intervals.slice()
-      : [{ ...reader.find(part.bytes), bytes: part.bytes }];
-  if (t.parts.length === 1 && !t.term.wildcard_word) {
-    const found = intervalsOf(t.parts[0] as PreparedMatch);
+  if (!t.term.wildcard_word) {
+    const found = partIntervals(reader, t.parts[0] as PreparedMatch, options, budget);
     return {
-      probe: { term: t.term, spellings: found.map((iv) => iv.bytes), wholeWord: t.wholeWord },
-      ranks: found.map((iv) => [iv.lo, iv.hi] as const),
-      size: found.reduce((n, iv) => n + iv.hi - iv.lo, 0),
+      probe: { term: t.term, spellings: spellingsOf(found), wholeWord: t.wholeWord },
+      found,
+      size: sizeOf(found),
     };
   }
   // A `*` phrase: its rarest literal segment drives; the pattern decides. Case-insensitively each segment's
   // spellings in this shard (the case walk's intervals) are what the pattern accepts for it.
   const segments = new Map(
     t.parts.map((part) => {
-      const found = intervalsOf(part).filter((iv) => iv.hi > iv.lo);
-      return [part.query, { found, size: found.reduce((n, iv) => n + iv.hi - iv.lo, 0) }] as const;
+      const found = partIntervals(reader, part, options, budget).filter((iv) => iv.hi > iv.lo);
+      return [part.query, { found, size: sizeOf(found) }] as const;
     }),
   );
   const rarest = [...segments.values()].reduce((best, s) => (s.size < best.size ? s : best));
@@ -118,26 +148,28 @@ function shardTerm(shard: ShardHandle, t: PreparedTerm, options: MatchOptions, b
   const pattern =
     t.pattern ??
     phrasePattern(t.term.text, (part) => segments.get(part)?.found.map((iv) => decoder.decode(iv.bytes)) ?? []);
-  return {
-    probe: { term: t.term, spellings: rarest.found.map((iv) => iv.bytes), wholeWord: t.wholeWord, pattern },
-    ranks: rarest.found.map((iv) => [iv.lo, iv.hi] as const),
-    size: rarest.size,
-  };
+  const probe = { term: t.term, spellings: spellingsOf(rarest.found), wholeWord: t.wholeWord, pattern };
+  return { probe, found: rarest.found, size: rarest.size };
 }
 
 /**
- * The terms whose occurrences every match must contain: a term itself, the rarer side of a NEAR, every branch of an
- * OR, the cheapest positive child of an AND (cost = interval sizes). NOT children never drive.
+ * Adds to `out` the terms whose occurrences every match must contain: a term itself, the rarer side of a NEAR,
+ * every branch of an OR, the cheapest positive child of an AND (cost = interval sizes). NOT children never drive.
  */
-function driversOf(node: QueryNode, terms: ReadonlyMap<TermNode, ShardTerm>): TermNode[] {
-  const size = (t: TermNode) => terms.get(t)?.size ?? 0;
+function addDrivers(node: QueryNode, terms: ReadonlyMap<TermNode, ShardTerm>, out: TermNode[]): void {
   switch (node.type) {
     case 'term':
-      return [node];
-    case 'near':
-      return [size(node.left) <= size(node.right) ? node.left : node.right];
+      if (!out.includes(node)) out.push(node);
+      return;
+    case 'near': {
+      const left = terms.get(node.left)?.size ?? 0;
+      const right = terms.get(node.right)?.size ?? 0;
+      addDrivers(left <= right ? node.left : node.right, terms, out);
+      return;
+    }
     case 'or':
-      return node.children.flatMap((c) => driversOf(c, terms));
+      for (const c of node.children) addDrivers(c, terms, out);
+      return;
     case 'not':
       throw new Error('a NOT has no occurrences to drive a search (validate.ts refuses such queries)');
     case 'and': {
@@ -145,11 +177,14 @@ function driversOf(node: QueryNode, terms: ReadonlyMap<TermNode, ShardTerm>): Te
       let bestCost = 0;
       for (const c of node.children) {
         if (c.type === 'not') continue;
-        const d = driversOf(c, terms);
-        const cost = d.reduce((n, t) => n + size(t), 0);
+        const d: TermNode[] = [];
+        addDrivers(c, terms, d);
+        let cost = 0;
+        for (const t of d) cost += terms.get(t)?.size ?? 0;
         if (best === undefined || cost < bestCost) [best, bestCost] = [d, cost];
       }
-      return best ?? [];
+      for (const t of best ?? []) if (!out.includes(t)) out.push(t);
+      return;
     }
   }
 }
@@ -157,22 +192,25 @@ function driversOf(node: QueryNode, terms: ReadonlyMap<TermNode, ShardTerm>): Te
 /** Step 1 for one shard: every term's rank intervals and the drivers, from the request's prepared query. */
 export function planShard(shard: ShardHandle, query: PreparedQuery, budget: QueryBudget): ShardPlan {
   const terms = new Map<TermNode, ShardTerm>();
-  for (const t of query.terms) terms.set(t.term, shardTerm(shard, t, query.options, budget.match));
   const probes = new Map<TermNode, TermProbe>();
-  for (const [t, st] of terms) probes.set(t, st.probe);
+  for (const t of query.terms) {
+    const st = shardTerm(shard, t, query.options, budget.match);
+    terms.set(t.term, st);
+    probes.set(t.term, st.probe);
+  }
+  const drivers: TermNode[] = [];
+  addDrivers(query.tree, terms, drivers);
   const driverSpellings: (readonly [Uint8Array, TermField])[] = [];
   const intervals: (readonly [number, number, TermField])[] = [];
   let located = 0;
-  for (const t of new Set(driversOf(query.tree, terms))) {
-    const st = terms.get(t) as ShardTerm;
-    st.probe.spellings.forEach((spelling, i) => {
-      driverSpellings.push([spelling, t.field]);
-      const [lo, hi] = st.ranks[i] as readonly [number, number];
-      if (hi > lo) {
-        intervals.push([lo, hi, t.field]);
-        located += hi - lo;
+  for (const t of drivers) {
+    for (const iv of (terms.get(t) as ShardTerm).found) {
+      driverSpellings.push([iv.bytes, t.field]);
+      if (iv.hi > iv.lo) {
+        intervals.push([iv.lo, iv.hi, t.field]);
+        located += iv.hi - iv.lo;
       }
-    });
+    }
   }
   return { shard, probes, driverSpellings, intervals, fields: query.fields, located };
 }
