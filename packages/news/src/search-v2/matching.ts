@@ -22,7 +22,7 @@ export function matchOptionsOf(request: MatchingRequest): MatchOptions {
 }
 
 /** An engine matching refusal as the documented v2 error (422, with its bound); anything else as it is. */
-function asV2Error(e: unknown): unknown {
+export function asV2Error(e: unknown): unknown {
   return e instanceof MatchingError
     ? new V2Error(e.code, e.message, e.limit === undefined ? {} : { limit: e.limit })
     : e;

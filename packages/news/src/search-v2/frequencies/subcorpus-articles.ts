@@ -2,9 +2,9 @@ import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { compileFilters, hasNoFilter } from '../filters.ts';
 import { matchOptionsOf } from '../matching.ts';
-import { candidateArticles, planShard, queryBudget, tooExpensive, verifyArticles } from '../query/evaluate.ts';
+import { candidateArticles, queryBudget, tooExpensive, verifyArticles } from '../query/evaluate.ts';
+import { planShards } from '../query/plan.ts';
 import { prefixExpansions } from '../query/expand.ts';
-import { fieldReader } from '../query/fields.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from '../query/limits.ts';
 import { queryOf } from '../query/search.ts';
 import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
@@ -50,29 +50,20 @@ export async function subcorpusArticles(
   const { tree } = queryOf({ index: indexName, query: sub.query ?? null, query_tree: sub.query_tree ?? null });
   const budget = queryBudget(work, limits);
   const options = matchOptionsOf({ case: sub.query_case ?? null, whole_word: sub.whole_word ?? null });
-  const plans = shards.map((shard) => planShard(shard, tree, options, budget));
+  const plans = planShards(shards, tree, options, budget);
   await prefixExpansions(plans, tree, work);
   const located = plans.reduce((n, p) => n + p.located, 0);
   if (located > limits.locatedOccurrences)
     throw tooExpensive(
       `a query subcorpus is counted from all its articles, and the query's ${located} driver occurrences exceed ${limits.locatedOccurrences}`,
     );
-  const candidates: number[][] = [];
-  let bytes = 0;
-  for (const [i, plan] of plans.entries()) {
-    const docs = (await candidateArticles(plan, work)).filter((doc) => keep(i, doc));
-    for (const doc of docs)
-      for (const field of plan.fields) bytes += fieldReader(plan.shard, field).documentLength(doc);
-    candidates.push(docs);
-  }
-  if (bytes > limits.verifiedBytes)
+  const candidates = await candidateArticles(plans, keep, work);
+  if (candidates.bytes > limits.verifiedBytes)
     throw tooExpensive(
-      `a query subcorpus is counted from all its articles, and its candidates hold ${bytes} bytes, over ${limits.verifiedBytes}`,
+      `a query subcorpus is counted from all its articles, and its candidates hold ${candidates.bytes} bytes, over ${limits.verifiedBytes}`,
     );
-  const out: number[][] = [];
-  for (const [i, plan] of plans.entries()) {
-    const matches = await verifyArticles(plan, tree, candidates[i] as number[], budget);
-    out.push(matches.map((m) => m.doc).sort((a, b) => a - b));
-  }
+  const out = (await verifyArticles(plans, tree, candidates, budget)).map((matches) =>
+    matches.map((m) => m.doc).sort((a, b) => a - b),
+  );
   return out;
 }

@@ -57,47 +57,45 @@ function isWordCodePoint(cp: number): boolean {
 }
 
 /**
- * Byte offsets where each word of the article starts (words are runs of letters and digits), so an occurrence's
- * word position is the number of word starts at or before it, minus one. Decodes UTF-8 in place: decoding the
- * article to a string and mapping each match back to bytes was most of a NEAR query's time.
+ * The code point at byte `i` and its byte length, packed as `cp * 8 + length` (no object per character). Decodes
+ * UTF-8 in place: decoding the article to a string and mapping each match back to bytes was most of a NEAR query's
+ * time. A stray continuation byte is U+FFFD, one byte (valid text has none).
  */
-export function wordStarts(article: Buffer): number[] {
-  const starts: number[] = [];
-  let inWord = false;
-  const at = (i: number) => (article[i] ?? 0) & 0x3f;
-  for (let i = 0; i < article.length;) {
-    const b = article[i] as number;
-    let cp = 0xfffd; // a stray continuation byte: not a letter (valid text has none)
-    let length = 1;
-    if (b < 0x80) cp = b;
-    else if (b >= 0xf0) {
-      cp = ((b & 0x07) << 18) | (at(i + 1) << 12) | (at(i + 2) << 6) | at(i + 3);
-      length = 4;
-    } else if (b >= 0xe0) {
-      cp = ((b & 0x0f) << 12) | (at(i + 1) << 6) | at(i + 2);
-      length = 3;
-    } else if (b >= 0xc0) {
-      cp = ((b & 0x1f) << 6) | at(i + 1);
-      length = 2;
-    }
-    const word = cp <= 0x10ffff && isWordCodePoint(cp);
-    if (word && !inWord) starts.push(i);
-    inWord = word;
-    i += length;
-  }
-  return starts;
+function charAt(article: Buffer, i: number): number {
+  const b = article[i] as number;
+  if (b < 0x80) return b * 8 + 1;
+  const b1 = (article[i + 1] ?? 0) & 0x3f;
+  if (b >= 0xf0)
+    return (
+      (((b & 0x07) << 18) | (b1 << 12) | (((article[i + 2] ?? 0) & 0x3f) << 6) | ((article[i + 3] ?? 0) & 0x3f)) * 8 + 4
+    );
+  if (b >= 0xe0) return (((b & 0x0f) << 12) | (b1 << 6) | ((article[i + 2] ?? 0) & 0x3f)) * 8 + 3;
+  if (b >= 0xc0) return (((b & 0x1f) << 6) | b1) * 8 + 2;
+  return 0xfffd * 8 + 1;
 }
 
-/** Word position of byte `at`: index of the last word starting at or before it (-1 before the first word). */
-export function wordIndexAt(starts: readonly number[], at: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((starts[mid] as number) <= at) lo = mid + 1;
-    else hi = mid;
+function isWordChar(packed: number): boolean {
+  const cp = packed >>> 3;
+  return cp <= 0x10ffff && isWordCodePoint(cp);
+}
+
+/**
+ * Word starts in (from, to], counted up to `limit + 1` (enough to tell "more than limit"): the word distance from an
+ * occurrence at `from` to one at `to`, as `wordIndexAt(wordStarts(article), to) - wordIndexAt(…, from)`, reading
+ * only the bytes between them. `from` must be a character boundary (an occurrence's start is one).
+ */
+export function wordStartsBetween(article: Buffer, from: number, to: number, limit: number): number {
+  if (from >= article.length) return 0;
+  let n = 0;
+  let c = charAt(article, from);
+  let inWord = isWordChar(c);
+  for (let i = from + (c & 7); i <= to && i < article.length; i += c & 7) {
+    c = charAt(article, i);
+    const word = isWordChar(c);
+    if (word && !inWord && ++n > limit) return n;
+    inWord = word;
   }
-  return lo - 1;
+  return n;
 }
 
 /** Matches of a `*` phrase, as byte offsets and lengths, under the whole-word rule when asked. */

@@ -10,7 +10,7 @@ import { V2Error } from '../errors.ts';
 import type { TermProbe } from './article-text.ts';
 import { termsOf, type QueryNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
-import type { ShardPlan } from './evaluate.ts';
+import type { ShardPlan } from './plan.ts';
 import { QUERY_LIMITS } from './limits.ts';
 import type { SearchExpansion } from './types.ts';
 

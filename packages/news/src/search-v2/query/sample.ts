@@ -7,7 +7,8 @@ import { countInArticle } from '../../matching/index.ts';
 import { meanInterval, sampleRanks, wilsonInterval } from '../sampling.ts';
 import type { QueryNode } from './ast.ts';
 import { fieldReader } from './fields.ts';
-import { verifyArticle, type ArticleMatch, type QueryBudget, type ShardPlan } from './evaluate.ts';
+import { verifyArticle, type ArticleMatch, type QueryBudget } from './evaluate.ts';
+import type { ShardPlan } from './plan.ts';
 import type { SearchInterval } from './types.ts';
 
 /** One draw: its shard (index into the plans), its article, the verdict (null: fails a filter or the query), and k. */

@@ -9,14 +9,13 @@ import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
 import {
   candidateArticles,
-  planShard,
   queryBudget,
   tooExpensive,
   verifyArticles,
   type ArticleMatch,
   type QueryBudget,
-  type ShardPlan,
 } from './evaluate.ts';
+import { planShards, type ShardPlan } from './plan.ts';
 import { fieldReader } from './fields.ts';
 import { filteredShards } from './filtered-shards.ts';
 import { storyDedupe } from './dedupe.ts';
@@ -96,23 +95,24 @@ export async function search(
   const budget = queryBudget(work, limits);
   const options = matchOptionsOf(request);
   const dedupe = storyDedupe(index, request.dedupe);
-  const plans = shards.map((shard) => planShard(shard, tree, options, budget));
+  const plans = planShards(shards, tree, options, budget);
   // The prefixes' bound is checked before any article is located or read.
   const expansions = await prefixExpansions(plans, tree, work);
   const facets = new FacetCounter(facetFieldsOf(index), { shownOnly: true });
+  // Shards without a match read no metadata.
   const rowsOf = (i: number, docs: readonly number[]) =>
-    stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? [];
+    docs.length === 0 ? [] : (stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? []);
   const exact = await exactTallies(plans, tree, keep, budget);
   let tallies: Tallies;
   if (exact !== null) {
     tallies = exact;
-    plans.forEach((_, i) => {
-      const matches = exact.listed.filter((l) => l.shard === i).map((l) => l.match);
+    perShard(exact.listed, plans.length).forEach((listed, i) => {
       rowsOf(
         i,
-        matches.map((m) => m.doc),
+        listed.map((l) => l.match.doc),
       ).forEach((row, j) => {
-        if (row !== undefined) facets.add(facetMetadataOf(row), (matches[j] as ArticleMatch).occurrences, 1);
+        const m = (listed[j] as { match: ArticleMatch }).match;
+        if (row !== undefined) facets.add(facetMetadataOf(row), m.occurrences, 1);
       });
     });
   } else {
@@ -135,8 +135,10 @@ export async function search(
       keep,
     );
     tallies = sampledTallies(plans, draws, { size, seed, population: plans.reduce((n, p) => n + p.located, 0) });
-    plans.forEach((_, i) => {
-      const hits = draws.filter((d) => d.shard === i && d.match !== null);
+    perShard(
+      draws.filter((d) => d.match !== null),
+      plans.length,
+    ).forEach((hits, i) => {
       rowsOf(
         i,
         hits.map((d) => d.doc),
@@ -230,21 +232,14 @@ export async function exactTallies(
   budget: QueryBudget,
 ): Promise<Tallies | null> {
   if (plans.reduce((n, p) => n + p.located, 0) > budget.limits.locatedOccurrences) return null;
-  const candidates: number[][] = [];
-  let bytes = 0;
-  for (const [i, plan] of plans.entries()) {
-    const docs = (await candidateArticles(plan, budget.work)).filter((doc) => keep(i, doc));
-    // An upper bound before anything is read: each candidate's text in every field the query looks in.
-    for (const doc of docs)
-      for (const field of plan.fields) bytes += fieldReader(plan.shard, field).documentLength(doc);
-    candidates.push(docs);
-  }
-  if (bytes > budget.limits.verifiedBytes) return null;
+  const candidates = await candidateArticles(plans, keep, budget.work);
+  if (candidates.bytes > budget.limits.verifiedBytes) return null;
   const listed: Tallies['listed'] = [];
   const byShard: number[] = [];
   const periods = new Map<string, { value: number; low: number; high: number }>();
+  const matched = await verifyArticles(plans, tree, candidates, budget);
   for (const [i, plan] of plans.entries()) {
-    const matches = await verifyArticles(plan, tree, candidates[i] as number[], budget);
+    const matches = matched[i] as ArticleMatch[];
     for (const match of matches) listed.push({ shard: i, match });
     byShard.push(matches.length);
     const key = crawlPeriodOf(plan.shard.shardId);
@@ -253,6 +248,13 @@ export async function exactTallies(
   }
   const total = listed.length;
   return { byShard, total: { value: total, low: total, high: total }, periods, listed, sample: null };
+}
+
+/** Items grouped by their `shard` (index into the plans), in their order: one pass instead of a filter per shard. */
+function perShard<T extends { readonly shard: number }>(items: readonly T[], shards: number): T[][] {
+  const out: T[][] = Array.from({ length: shards }, () => []);
+  for (const item of items) out[item.shard]?.push(item);
+  return out;
 }
 
 /** The estimates of a sample: per shard, per period and in all, and the distinct matches it saw, in release order. */

@@ -5,7 +5,8 @@ import { matchOptionsOf } from '../matching.ts';
 import { assertIndexVersion, lookupIndex } from '../release-lookup.ts';
 import { storiesOf } from '../stories/index.ts';
 import { cursorJson } from './cursor.ts';
-import { planShard, queryBudget, tooExpensive } from './evaluate.ts';
+import { queryBudget, tooExpensive } from './evaluate.ts';
+import { planShards } from './plan.ts';
 import { filteredShards } from './filtered-shards.ts';
 import { QUERY_LIMITS } from './limits.ts';
 import { exactTallies, queryOf } from './search.ts';
@@ -151,7 +152,7 @@ export async function storyCopies(
   const { shards, stores, keep } = filteredShards(release, request, holdsSpan);
   const budget = queryBudget(work, QUERY_LIMITS);
   const options = matchOptionsOf(request);
-  const plans = shards.map((shard) => planShard(shard, tree, options, budget));
+  const plans = planShards(shards, tree, options, budget);
   // Articles of other stories are dropped before any text is read.
   const inStory = (i: number, doc: number) => {
     const s = shards[i] as ShardHandle;
