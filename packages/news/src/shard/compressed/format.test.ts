@@ -17,6 +17,7 @@ import {
   HYBRID_BITS_FILE,
   PACKED_TABLES_MIN_VERSION,
   readCompressedHeader,
+  type DataFile,
 } from './format.ts';
 import { readShardTable } from './open.ts';
 import { packTable, unpackTable, type PackedTablesInfo, type TableCodec } from './packed-tables.ts';
@@ -83,7 +84,7 @@ async function repackTables(dir: string, codec: TableCodec | undefined): Promise
   for (const [key, bytes] of Object.entries(packed.bytes)) {
     const entry = header.files[key]!;
     const raw = unpackTable(readFileSync(path.join(dir, entry.name)), packed.codec, bytes);
-    const stored = codec === undefined ? raw : await packTable(raw, codec);
+    const stored = codec === undefined ? raw : await packTable(raw, codec, key as DataFile);
     writeFileSync(path.join(dir, entry.name), stored);
     header.files[key] = { name: entry.name, bytes: stored.length, sha256: sha256(stored) };
   }

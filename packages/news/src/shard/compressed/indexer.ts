@@ -127,7 +127,7 @@ async function packTables(
       if (!PACKED_TABLES.includes(key)) return [key, chunks];
       const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       bytes[key] = raw.length;
-      return [key, [await packTable(raw, codec)]];
+      return [key, [await packTable(raw, codec, key)]];
     }),
   );
   return { tables, packedTables: { codec, bytes } };

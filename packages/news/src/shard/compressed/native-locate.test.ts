@@ -179,7 +179,7 @@ describe('native locate (native/fm_locate.c)', () => {
     const header = JSON.parse(readFileSync(headerFile, 'utf8')) as CompressedHeader;
     const stored = readShardTable(dir, header, 'bits');
     const codec = header.packedTables?.codec ?? 'zstd';
-    writeFileSync(bits, await packTable(Buffer.alloc(stored.length, 0xa5), codec));
+    writeFileSync(bits, await packTable(Buffer.alloc(stored.length, 0xa5), codec, 'bits'));
     const rewrite = (bytes: number): void =>
       writeFileSync(
         headerFile,
@@ -197,7 +197,7 @@ describe('native locate (native/fm_locate.c)', () => {
     const damaged = Buffer.concat(
       Array.from({ length: chunks }, () => Buffer.from([PLAIN, ...new Array<number>(32).fill(0xa5)])),
     );
-    writeFileSync(bits, await packTable(damaged, codec));
+    writeFileSync(bits, await packTable(damaged, codec, 'bits'));
     rewrite(damaged.length); // as if built so: only the bits are wrong
     const reader = openShard(dir, 'memory');
     let refused = 0;

@@ -23,12 +23,17 @@ export interface PackedTablesInfo {
 }
 
 /**
- * Tables up to this size get the strongest level (≤ ~0.3 s each); larger ones (the wavelet bits: 0.2–0.25 of the
- * text, hundreds of MB in a 1 GB part) a fast level: zstd 3 keeps 80 % of level 19's gain on them at ~100× its speed.
+ * Levels, measured on the real corpora as one month (DESIGN.md "Packed tables"). The wavelet bits (0.2–0.25 of the
+ * text, hundreds of MB in a 1 GiB part) get a fast level: zstd 3 keeps 80 % of level 19's gain at a small fraction
+ * of its time. The other tables get the strongest level from 64 KiB to 1 MiB (the text dictionary, a large shard's
+ * symbol table and chunk counts: −15 % against level 3, ≤ ~0.3 s CPU each); below that zstd 19's set-up (~0.1 s CPU
+ * whatever the input) would cost every small shard (a headline index, a test's) more than it saves, above it the time.
  */
-const SMALL_TABLE_BYTES = 1 << 20;
-const level = (codec: TableCodec, bytes: number): number =>
-  codec === 'zstd' ? (bytes <= SMALL_TABLE_BYTES ? 19 : 3) : bytes <= SMALL_TABLE_BYTES ? 11 : 5;
+const STRONG_TABLE_BYTES: readonly [number, number] = [64 << 10, 1 << 20];
+function level(codec: TableCodec, key: DataFile, bytes: number): number {
+  const strong = key !== 'bits' && bytes >= STRONG_TABLE_BYTES[0] && bytes <= STRONG_TABLE_BYTES[1];
+  return codec === 'zstd' ? (strong ? 19 : 3) : strong ? 11 : 5;
+}
 
 const brotli = promisify(brotliCompress);
 
@@ -36,18 +41,18 @@ const brotli = promisify(brotliCompress);
 export const buildTableCodec = (): TableCodec => (loadZstd() === undefined ? 'brotli' : 'zstd');
 
 /** One table as one frame (same input, same bytes: the distributed build compares parts byte for byte). */
-export async function packTable(raw: Uint8Array, codec: TableCodec): Promise<Buffer> {
+export async function packTable(raw: Uint8Array, codec: TableCodec, key: DataFile): Promise<Buffer> {
   if (codec === 'brotli')
     return brotli(raw, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: level(codec, raw.length),
+        [constants.BROTLI_PARAM_QUALITY]: level(codec, key, raw.length),
         [constants.BROTLI_PARAM_LGWIN]: 24,
         [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
       },
     });
   const zstd = loadZstd();
   if (!zstd) throw new Error('zstd-packed tables need the native addon: run `npm run postinstall`');
-  return zstd.zstdCompress(zstd.zstdCompressor(new Uint8Array(0), level(codec, raw.length)), raw);
+  return zstd.zstdCompress(zstd.zstdCompressor(new Uint8Array(0), level(codec, key, raw.length)), raw);
 }
 
 /** A packed table back to exactly `bytes` bytes, or throws (the caller names the file). */
