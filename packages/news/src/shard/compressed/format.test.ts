@@ -73,6 +73,12 @@ type HeaderJson = {
   files: Record<string, { name: string; bytes: number; sha256: string }>;
   packedTables?: PackedTablesInfo;
 };
+/** Positions as `docs.u64` stores them (u64 LE). */
+function u64Table(positions: Float64Array): Buffer {
+  const out = Buffer.alloc(positions.length * 8);
+  positions.forEach((p, i) => out.writeBigUInt64LE(BigInt(p), i * 8));
+  return out;
+}
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Rewrites a version-8 shard's packed tables (header `packedTables`) with `codec`, or unpacked as version 7 stores them. */
@@ -120,7 +126,7 @@ async function storeAsVersion6Files(dir: string): Promise<void> {
     'docOffsets',
     DOC_GAPS_FILE,
     CFILES.docOffsets,
-    decodeDocGaps(read(DOC_GAPS_FILE), header.docCount, header.textBytes),
+    u64Table(decodeDocGaps(read(DOC_GAPS_FILE), header.docCount, header.textBytes)),
   );
   const starts = decodeChunkCounts(read(CHUNK_COUNTS_FILE), chunkStartEntries(header.textBytes));
   put('sampleChunks', CHUNK_COUNTS_FILE, COMPACT_SAMPLE_CHUNKS, encodeChunkStarts(starts));

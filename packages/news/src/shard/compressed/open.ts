@@ -167,13 +167,15 @@ export function openCompressedShard(
   const table = tableReader(header, file, read);
   const docsFile = file('docOffsets');
   const docsRaw = table('docOffsets');
-  const docs = new DocTable(
+  // Version 7's gaps decode straight to the positions DocTable keeps; older versions store them as u64.
+  const docs =
     header.formatVersion >= DOC_GAPS_MIN_VERSION
-      ? guarded(docsFile, () => decodeDocGaps(docsRaw, header.docCount, header.textBytes))
-      : docsRaw,
-    header.textBytes,
-    docsFile,
-  );
+      ? new DocTable(
+          guarded(docsFile, () => decodeDocGaps(docsRaw, header.docCount, header.textBytes)),
+          header.textBytes,
+          docsFile,
+        )
+      : DocTable.fromU64(docsRaw, header.textBytes, docsFile);
   const { fm, samples } = loadFmParts(dir, header, read);
   const native = NativeLocator.open(fm, samples);
   const codec = header.textCodec;
