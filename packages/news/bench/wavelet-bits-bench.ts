@@ -5,21 +5,17 @@
  * (versions 4–5) or as plain words (1–3), then cut as the reader cuts them (whole chunks from the block's first
  * bit); per encoding the payload only, the RAM directories are not counted (rebuilt on load).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { bwtBlocks, readCompressedHeader } from '../src/shard/compressed/format.ts';
 import { blockTree } from '../src/shard/compressed/huffman.ts';
+import { readShardTable } from '../src/shard/compressed/open.ts';
 import { blockChunks, blockWords, RankBits } from '../src/shard/compressed/rank-bits.ts';
 import { decodeBlockSymbols } from '../src/shard/compressed/stored-tables.ts';
 
 const dir = process.argv[2] ?? '';
 const h = readCompressedHeader(dir);
-const raw = readFileSync(join(dir, h.files.bits?.name ?? 'fm-bits.u32'));
+const raw = readShardTable(dir, h, 'bits');
 const blocks = bwtBlocks(h.textBytes, h.blockSymbols);
-const { counts, lengths } = decodeBlockSymbols(
-  readFileSync(join(dir, h.files.symbols?.name ?? 'fm-symbols.bin')),
-  blocks,
-);
+const { counts, lengths } = decodeBlockSymbols(readShardTable(dir, h, 'symbols'), blocks);
 const blockBits = Array.from(
   { length: blocks },
   (_, b) => blockTree(lengths.subarray(b * 256, (b + 1) * 256), counts.subarray(b * 256, (b + 1) * 256)).bits,

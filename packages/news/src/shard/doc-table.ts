@@ -17,28 +17,37 @@ export class DocTable {
   private readonly shift: number;
 
   /**
-   * @param raw u64 LE separator positions (the docs.u64 file)
+   * The table of u64 LE separator positions as `docs.u64` holds them (SA kind, compressed formats 1–6).
+   * @example DocTable.fromU64(readFileSync('shard/docs.u64'), header.textBytes, 'shard/docs.u64')
+   */
+  static fromU64(raw: Buffer, textBytes: number, file: string, byteAt?: (pos: number) => number | undefined): DocTable {
+    if (raw.length % 8 !== 0)
+      throw new ShardFormatError(file, `${raw.length} bytes is not a whole number of u64 offsets`);
+    const starts = new Float64Array(raw.length / 8);
+    for (let i = 0; i < starts.length; i++) starts[i] = Number(raw.readBigUInt64LE(i * 8));
+    return new DocTable(starts, textBytes, file, byteAt);
+  }
+
+  /**
+   * @param starts each article's separator position, in text order (kept: the caller hands it over)
    * @param textBytes shard text length
    * @param byteAt optional reader of one text byte, to check that each offset points at a separator
    */
   constructor(
-    raw: Buffer,
+    starts: Float64Array,
     readonly textBytes: number,
     file: string,
     byteAt?: (pos: number) => number | undefined,
   ) {
-    if (raw.length % 8 !== 0)
-      throw new ShardFormatError(file, `${raw.length} bytes is not a whole number of u64 offsets`);
-    this.docCount = raw.length / 8;
-    this.starts = new Float64Array(this.docCount);
+    this.docCount = starts.length;
+    this.starts = starts;
     let prev = -1;
     for (let i = 0; i < this.docCount; i++) {
-      const off = Number(raw.readBigUInt64LE(i * 8));
+      const off = starts[i] as number;
       const ok = i === 0 ? off === 0 : off > prev && off < textBytes;
       if (!ok || (byteAt && byteAt(off) !== SEPARATOR)) {
         throw new ShardFormatError(file, `offset of article ${i} (${off}) is not a separator position in order`);
       }
-      this.starts[i] = off;
       prev = off;
     }
     if (this.docCount === 0 && textBytes !== 0)

@@ -44,7 +44,7 @@ export async function readShardInput(
   } catch {
     throw new ShardFormatError(docsFile, 'missing (write the shard with createShardWriter first)');
   }
-  const docs = new DocTable(docsRaw, size, docsFile, (pos) => text[pos]);
+  const docs = DocTable.fromU64(docsRaw, size, docsFile, (pos) => text[pos]);
   let separators = 0;
   for (let at = text.indexOf(SEPARATOR); at !== -1; at = text.indexOf(SEPARATOR, at + 1)) separators++;
   if (separators !== docs.docCount) {

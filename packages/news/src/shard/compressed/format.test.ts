@@ -15,13 +15,18 @@ import {
   DOC_GAPS_MIN_VERSION,
   FROM_INDEX,
   HYBRID_BITS_FILE,
+  PACKED_TABLES_MIN_VERSION,
+  readCompressedHeader,
+  type DataFile,
 } from './format.ts';
+import { readShardTable } from './open.ts';
+import { packTable, unpackTable, type PackedTablesInfo, type TableCodec } from './packed-tables.ts';
 import { decodeChunkCounts, decodeDocGaps } from './varint-gaps.ts';
 import { blockTree } from './huffman.ts';
 import { blockChunks, blockWords, chunkBytes, encodeHybrid, RankBits } from './rank-bits.ts';
 import { RRR } from './rrr-chunk.ts';
 import { decodeBlockSymbols, decodeChunkStarts, encodeChunkStarts } from './stored-tables.ts';
-import { BROTLI_FALLBACK } from './text-codec.ts';
+import { BROTLI_FALLBACK, loadZstd } from './text-codec.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'compressed-format-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -63,11 +68,45 @@ async function denseShard(name: string): Promise<string> {
   return dir;
 }
 
+type HeaderJson = {
+  formatVersion: number;
+  files: Record<string, { name: string; bytes: number; sha256: string }>;
+  packedTables?: PackedTablesInfo;
+};
+/** Positions as `docs.u64` stores them (u64 LE). */
+function u64Table(positions: Float64Array): Buffer {
+  const out = Buffer.alloc(positions.length * 8);
+  positions.forEach((p, i) => out.writeBigUInt64LE(BigInt(p), i * 8));
+  return out;
+}
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Rewrites a version-8 shard's packed tables (header `packedTables`) with `codec`, or unpacked as version 7 stores them. */
+async function repackTables(dir: string, codec: TableCodec | undefined): Promise<void> {
+  const file = path.join(dir, 'header.json');
+  const header = JSON.parse(readFileSync(file, 'utf8')) as HeaderJson;
+  const packed = header.packedTables;
+  if (packed === undefined) return;
+  for (const [key, bytes] of Object.entries(packed.bytes)) {
+    const entry = header.files[key]!;
+    const raw = unpackTable(readFileSync(path.join(dir, entry.name)), packed.codec, bytes);
+    const stored = codec === undefined ? raw : await packTable(raw, codec, key as DataFile);
+    writeFileSync(path.join(dir, entry.name), stored);
+    header.files[key] = { name: entry.name, bytes: stored.length, sha256: sha256(stored) };
+  }
+  if (codec === undefined) {
+    delete header.packedTables;
+    header.formatVersion = 7;
+  } else header.packedTables = { ...packed, codec };
+  writeFileSync(file, JSON.stringify(header, null, 2));
+}
+
 /**
  * Rewrites a version-7 shard's varint tables as versions 1–6 store them: the document table as u64 positions in
  * `docs.u64`, the sample chunk starts as version 3's `sa-chunks.bin`.
  */
-function storeAsVersion6Files(dir: string): void {
+async function storeAsVersion6Files(dir: string): Promise<void> {
+  await repackTables(dir, undefined);
   const file = path.join(dir, 'header.json');
   const header = JSON.parse(readFileSync(file, 'utf8')) as {
     textBytes: number;
@@ -87,15 +126,16 @@ function storeAsVersion6Files(dir: string): void {
     'docOffsets',
     DOC_GAPS_FILE,
     CFILES.docOffsets,
-    decodeDocGaps(read(DOC_GAPS_FILE), header.docCount, header.textBytes),
+    u64Table(decodeDocGaps(read(DOC_GAPS_FILE), header.docCount, header.textBytes)),
   );
   const starts = decodeChunkCounts(read(CHUNK_COUNTS_FILE), chunkStartEntries(header.textBytes));
   put('sampleChunks', CHUNK_COUNTS_FILE, COMPACT_SAMPLE_CHUNKS, encodeChunkStarts(starts));
   writeFileSync(file, JSON.stringify(header, null, 2));
 }
 
-function withVersion(dir: string, version: number): void {
-  if (version < DOC_GAPS_MIN_VERSION) storeAsVersion6Files(dir);
+async function withVersion(dir: string, version: number): Promise<void> {
+  if (version < PACKED_TABLES_MIN_VERSION) await repackTables(dir, undefined);
+  if (version < DOC_GAPS_MIN_VERSION) await storeAsVersion6Files(dir);
   const file = path.join(dir, 'header.json');
   writeFileSync(file, readFileSync(file, 'utf8').replace(/"formatVersion": \d+/, `"formatVersion": ${version}`));
 }
@@ -123,8 +163,8 @@ function plainWords(stream: Uint8Array, blockBits: number[]): Uint32Array {
 }
 
 /** Rewrites a version-5 shard as version 4 stores it: its hybrid stream without RRR chunks. */
-function storeAsVersion4(dir: string): void {
-  storeAsVersion6Files(dir);
+async function storeAsVersion4(dir: string): Promise<void> {
+  await storeAsVersion6Files(dir);
   const headerFile = path.join(dir, 'header.json');
   const header = JSON.parse(readFileSync(headerFile, 'utf8')) as {
     textBytes: number;
@@ -148,15 +188,15 @@ function storeAsVersion4(dir: string): void {
 
 /** Headers of the chunks of a hybrid stream. */
 function chunkHeaders(dir: string): number[] {
-  const stream = readFileSync(path.join(dir, HYBRID_BITS_FILE));
+  const stream = readShardTable(dir, readCompressedHeader(dir), 'bits');
   const out: number[] = [];
   for (let at = 0; at < stream.length; at += chunkBytes(stream, at, true)) out.push(stream[at] as number);
   return out;
 }
 
 /** Rewrites a version-4 shard as versions 1–2 store it: symbol table and chunk starts as they lie in RAM. */
-function storeAsVersion(dir: string, version: 1 | 2): void {
-  storeAsVersion6Files(dir);
+async function storeAsVersion(dir: string, version: 1 | 2): Promise<void> {
+  await storeAsVersion6Files(dir);
   const headerFile = path.join(dir, 'header.json');
   const header = JSON.parse(readFileSync(headerFile, 'utf8')) as {
     textBytes: number;
@@ -198,13 +238,21 @@ const refusal = (dir: string): unknown => {
 };
 
 describe('compressed format versions', () => {
-  it('writes version 7 (document table as varint gaps, hybrid wavelet bits with RRR chunks, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
+  it('writes version 8 (packed tables; document table as varint gaps, hybrid wavelet bits with RRR chunks, compact symbol table and chunk starts), with a sample rate that is not a power of two', async () => {
     const dir = await shardWithRate('rate-36', 36);
     expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).toMatchObject({
       formatVersion: COMPRESSED_FORMAT_VERSION,
       sampleRate: 36,
     });
-    expect(COMPRESSED_FORMAT_VERSION).toBe(7);
+    expect(COMPRESSED_FORMAT_VERSION).toBe(8);
+    const header = JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8')) as HeaderJson;
+    expect(header.packedTables?.codec).toBe(loadZstd() === undefined ? 'brotli' : 'zstd');
+    expect(Object.keys(header.packedTables?.bytes ?? {}).sort()).toEqual([
+      'bits',
+      'docOffsets',
+      'sampleChunks',
+      'symbols',
+    ]);
     expect(readdirSync(dir)).toEqual(
       expect.arrayContaining([DOC_GAPS_FILE, CFILES.symbols, CHUNK_COUNTS_FILE, HYBRID_BITS_FILE]),
     );
@@ -222,7 +270,7 @@ describe('compressed format versions', () => {
     const v4 = openShard(dir, 'memory');
     const expected = Array.from({ length: v4.stats.textBytes }, (_, rank) => v4.locate(rank).pos);
     v4.close();
-    storeAsVersion(dir, 2);
+    await storeAsVersion(dir, 2);
     const v2 = openShard(dir, 'memory');
     expect(Array.from({ length: v2.stats.textBytes }, (_, rank) => v2.locate(rank).pos)).toEqual(expected);
     expect(v2.count(Buffer.from('article 1'))).toBe(11); // 1, 10–19
@@ -231,12 +279,12 @@ describe('compressed format versions', () => {
 
   it('reads version 1 shards (powers of two), and refuses version 1 with another rate', async () => {
     const pow2 = await shardWithRate('v1-rate-16', 16);
-    storeAsVersion(pow2, 1);
+    await storeAsVersion(pow2, 1);
     const reader = openShard(pow2, 'memory');
     expect(reader.count(Buffer.from('article 1'))).toBe(11); // 1, 10–19
     reader.close();
     const odd = await shardWithRate('v1-rate-48', 48);
-    storeAsVersion(odd, 1);
+    await storeAsVersion(odd, 1);
     const e = refusal(odd);
     expect(e).toBeInstanceOf(ShardFormatError);
     expect(String(e)).toMatch(/sampleRate 48 is not supported by format version 1/);
@@ -244,18 +292,56 @@ describe('compressed format versions', () => {
 
   it('refuses a version-2 or -3 header over version-4 files, naming the missing file', async () => {
     const dir = await shardWithRate('v4-as-v2', 36);
-    withVersion(dir, 2);
+    await withVersion(dir, 2);
     expect(String(refusal(dir))).toMatch(/entry for fm-bits.u32 is missing/);
-    withVersion(dir, 3);
+    await withVersion(dir, 3);
     expect(String(refusal(dir))).toMatch(/entry for fm-bits.u32 is missing/);
   });
 
   it('refuses a version it does not read, saying which it reads', async () => {
-    const dir = await shardWithRate('v8', 48);
-    withVersion(dir, 8);
+    const dir = await shardWithRate('v9', 48);
+    await withVersion(dir, 9);
     expect(String(refusal(dir))).toMatch(
-      /compressed format version 8, this reader supports 1, 2, 3, 4, 5, 6, 7; rebuild the shard/,
+      /compressed format version 9, this reader supports 1, 2, 3, 4, 5, 6, 7, 8; rebuild the shard/,
     );
+  });
+
+  it('still reads version 7 (tables unpacked) and tables packed with brotli, with the same answers, in both modes', async () => {
+    const dir = await denseShard('v7-unpacked');
+    const answers = (mode: 'memory' | 'disk'): unknown => {
+      const r = openShard(dir, mode);
+      const out = {
+        docs: Array.from({ length: r.stats.docCount }, (_, d) => r.documentBytes(d).toString()),
+        at: Array.from({ length: r.stats.textBytes }, (_, rank) => r.locate(rank)),
+        counts: ['ab', 'bba', 'aaaa', 'abcab'].map((q) => r.count(Buffer.from(q))),
+      };
+      r.close();
+      return out;
+    };
+    const v8 = answers('memory');
+    await repackTables(dir, 'brotli');
+    expect(answers('memory')).toEqual(v8);
+    expect(answers('disk')).toEqual(v8);
+    await withVersion(dir, 7);
+    expect(JSON.parse(readFileSync(path.join(dir, 'header.json'), 'utf8'))).not.toHaveProperty('packedTables');
+    expect(answers('memory')).toEqual(v8);
+    expect(answers('disk')).toEqual(v8);
+  });
+
+  it('refuses a damaged packed table, or a version-8 header without packedTables, naming the file', async () => {
+    const dir = await shardWithRate('damaged-packed', 36);
+    const bits = path.join(dir, HYBRID_BITS_FILE);
+    const bytes = readFileSync(bits);
+    bytes.fill(0x55, Math.floor(bytes.length / 2)); // the frame's second half overwritten; the size stays the header's
+    writeFileSync(bits, bytes);
+    const e = refusal(dir);
+    expect(e).toBeInstanceOf(ShardFormatError);
+    expect(String(e)).toMatch(/fm-bits\.hyb: /);
+    const file = path.join(dir, 'header.json');
+    const header = JSON.parse(readFileSync(file, 'utf8')) as HeaderJson;
+    delete header.packedTables;
+    writeFileSync(file, JSON.stringify(header));
+    expect(String(refusal(dir))).toMatch(/packedTables missing/);
   });
 
   it('still reads version 6 (the document table in docs.u64) with the same answers, in both modes', async () => {
@@ -270,7 +356,7 @@ describe('compressed format versions', () => {
       return out;
     };
     const v7 = answers('memory');
-    withVersion(dir, 6);
+    await withVersion(dir, 6);
     expect(readdirSync(dir)).toContain(CFILES.docOffsets);
     expect(readdirSync(dir)).not.toContain(DOC_GAPS_FILE);
     expect(answers('memory')).toEqual(v7);
@@ -279,6 +365,7 @@ describe('compressed format versions', () => {
 
   it('refuses a damaged document table with a ShardFormatError naming docs.gaps', async () => {
     const dir = await shardWithRate('damaged-docs', 36);
+    await withVersion(dir, 7); // the varint bytes themselves, not their packed frame
     const file = path.join(dir, DOC_GAPS_FILE);
     const bytes = readFileSync(file);
     bytes[bytes.length - 1] = 0x80; // the last gap cut short; the size stays the header's
@@ -296,7 +383,7 @@ describe('compressed format versions', () => {
       (_, rank) => v6.window(rank, Buffer.from('ab'), 50).text,
     );
     v6.close();
-    withVersion(dir, 5);
+    await withVersion(dir, 5);
     const v5 = openShard(dir, 'memory');
     expect(
       Array.from({ length: v5.stats.textBytes }, (_, rank) => v5.window(rank, Buffer.from('ab'), 50).text),
@@ -328,7 +415,7 @@ describe('compressed format versions', () => {
       expect(reader.count(Buffer.from('eins'))).toBe(1);
       reader.close();
     }
-    withVersion(dir, 5);
+    await withVersion(dir, 5);
     expect(String(refusal(dir))).toMatch(/textCodec from-index is not supported by format version 5/);
   });
 
@@ -354,11 +441,11 @@ describe('compressed format versions', () => {
     const expected = Array.from({ length: v5.stats.textBytes }, (_, rank) => v5.locate(rank).pos);
     const counts = ['ab', 'bba', 'aaaa', 'abcab'].map((q) => v5.count(Buffer.from(q)));
     v5.close();
-    withVersion(dir, 4);
+    await withVersion(dir, 4);
     const e = refusal(dir);
     expect(e).toBeInstanceOf(ShardFormatError);
     expect(String(e)).toMatch(/fm-bits.hyb.*header 254/);
-    storeAsVersion4(dir);
+    await storeAsVersion4(dir);
     expect(chunkHeaders(dir)).not.toContain(RRR);
     const v4 = openShard(dir, 'memory');
     expect(Array.from({ length: v4.stats.textBytes }, (_, rank) => v4.locate(rank).pos)).toEqual(expected);
@@ -368,6 +455,7 @@ describe('compressed format versions', () => {
 
   it('refuses damaged compact tables with a ShardFormatError naming the file', async () => {
     const dir = await shardWithRate('damaged', 36);
+    await withVersion(dir, 7);
     const symbols = path.join(dir, CFILES.symbols);
     const bytes = readFileSync(symbols);
     bytes.fill(0, 0, 32); // the first block's bitmap: no byte at all
@@ -376,13 +464,14 @@ describe('compressed format versions', () => {
     expect(e).toBeInstanceOf(ShardFormatError);
     expect(String(e)).toMatch(/fm-symbols.bin.*block 0 of the symbol table is empty/);
     const dir2 = await shardWithRate('damaged-chunks', 36);
+    await withVersion(dir2, 7);
     const chunks = path.join(dir2, CHUNK_COUNTS_FILE);
     const c = readFileSync(chunks);
     c[c.length - 1] = (c[c.length - 1] as number) + 1; // the last chunk: one more sample than the shard has
     writeFileSync(chunks, c);
     expect(String(refusal(dir2))).toMatch(/sa-counts.bin.*samples, expected/);
     const dir3 = await shardWithRate('damaged-chunks-v6', 36);
-    withVersion(dir3, 6);
+    await withVersion(dir3, 6);
     const v3chunks = path.join(dir3, COMPACT_SAMPLE_CHUNKS);
     const c3 = readFileSync(v3chunks);
     c3.writeUInt16LE(0xffff, c3.length - 2); // version 3's encoding: the last entry past the samples

@@ -7,6 +7,7 @@ import { ALPHABET } from './huffman.ts';
 import { docRowWords } from './index-text.ts';
 import { packedValueWords } from './sa-samples.ts';
 import { chunkStartsBytes } from './stored-tables.ts';
+import { PACKED_TABLES, TABLE_CODECS, type PackedTablesInfo } from './packed-tables.ts';
 import { TEXT_CODECS, ZSTD_DICT_MIN_VERSION, type TextCodecName, type TextCodecParams } from './text-codec.ts';
 
 /**
@@ -17,12 +18,15 @@ import { TEXT_CODECS, ZSTD_DICT_MIN_VERSION, type TextCodecName, type TextCodecP
  * in `fm-bits.hyb` (rrr-chunk.ts). Version 6 has version 5's files, and may name the text codec `from-index`: no
  * text blocks, documents read back from the FM-index (index-text.ts), with `doc-rows.bin`. Version 7 stores the
  * document table and the sample chunk starts as varint gaps (`docs.gaps`, `sa-counts.bin`; varint-gaps.ts) instead of
- * `docs.u64` and `sa-chunks.bin`. All seven are read.
+ * `docs.u64` and `sa-chunks.bin`. Version 8 has version 7's files, with the tables of PACKED_TABLES stored as one
+ * compressed frame each (packed-tables.ts; header `packedTables`). All eight are read.
  */
-export const COMPRESSED_FORMAT_VERSION = 7;
-export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, 7];
+export const COMPRESSED_FORMAT_VERSION = 8;
+export const COMPRESSED_READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8];
 /** First version whose document table and sample chunk starts are varint gaps (varint-gaps.ts). */
 export const DOC_GAPS_MIN_VERSION = 7;
+/** First version whose PACKED_TABLES are compressed frames (packed-tables.ts). */
+export const PACKED_TABLES_MIN_VERSION = 8;
 
 /** Header `textCodec` of a shard that stores no text blocks (index-text.ts); format version 6 and later. */
 export const FROM_INDEX = 'from-index';
@@ -135,6 +139,8 @@ export interface CompressedHeader {
   readonly textCodec: HeaderTextCodec;
   /** Every data file of `dataFiles(formatVersion, textCodec)`, by key. */
   readonly files: Readonly<Partial<Record<DataFile, ShardFileInfo>>>;
+  /** Version 8 and later: the codec of the packed tables and each one's unpacked size (`files` has the packed). */
+  readonly packedTables?: PackedTablesInfo;
 }
 
 /** Sizes every data file must have, given the header's numbers (fm-bits and text.br are checked on load). */
@@ -236,9 +242,27 @@ export function readCompressedHeader(dir: string): CompressedHeader {
     checked[key] = { name, bytes: o?.bytes as number, sha256: o?.sha256 as string };
   }
   const header = { ...(v as unknown as CompressedHeader), files: checked };
+  if ((v.formatVersion as number) >= PACKED_TABLES_MIN_VERSION) {
+    const problem = packedTablesProblem(v.packedTables, checked);
+    if (problem !== undefined) fail(`packedTables ${problem}`);
+  } else if (v.packedTables !== undefined)
+    fail(`packedTables is not part of format version ${String(v.formatVersion)}`);
   for (const [key, bytes] of Object.entries(expectedSizes(header)) as [DataFile, number][]) {
     if (checked[key].bytes !== bytes)
       fail(`${checked[key].name} recorded as ${checked[key].bytes} bytes, expected ${bytes}`);
   }
   return header;
+}
+
+/** Why a version-8 header's `packedTables` is wrong (a codec of TABLE_CODECS, a size for each packed file), or undefined. */
+function packedTablesProblem(value: unknown, files: Partial<Record<DataFile, ShardFileInfo>>): string | undefined {
+  const p = value as Partial<PackedTablesInfo> | undefined;
+  if (typeof p !== 'object' || p === null || !TABLE_CODECS.includes(p.codec as never))
+    return `missing or with a codec other than ${TABLE_CODECS.join(', ')}`;
+  const sizes = (p.bytes ?? {}) as Record<string, unknown>;
+  const expected = PACKED_TABLES.filter((key) => files[key] !== undefined);
+  const extra = Object.keys(sizes).find((key) => !expected.includes(key as DataFile));
+  if (extra !== undefined) return `names ${extra}, which is not a packed table of this shard`;
+  const bad = expected.find((key) => !isCount(sizes[key]) || (sizes[key] as number) > 0xffff_ffff);
+  return bad === undefined ? undefined : `has no valid unpacked size for ${bad}`;
 }

@@ -25,6 +25,7 @@ import { encodeChunkCounts, encodeDocGaps } from './varint-gaps.ts';
 import { buildDocRows } from './index-text.ts';
 import { NativeLocator } from './native-locate.ts';
 import { walkToSample } from './reader.ts';
+import { buildTableCodec, PACKED_TABLES, packTable, type PackedTablesInfo } from './packed-tables.ts';
 import { SaSamples, type SampleArrays } from './sa-samples.ts';
 import { effectiveTextCodec, packText, TEXT_CODEC_DEFAULTS, type TextCodecParams } from './text-codec.ts';
 
@@ -77,8 +78,9 @@ export async function indexCompressedShard(
   ];
   const textCodec = codec?.codec ?? FROM_INDEX;
   const names = dataFiles(COMPRESSED_FORMAT_VERSION, textCodec);
+  const { tables, packedTables } = await packTables(data);
   const files = {} as Record<string, ShardFileInfo>;
-  for (const [key, chunks] of data) {
+  for (const [key, chunks] of tables) {
     const name = names[key] as string;
     files[key] = info(name, chunks);
     await writeAtomically(path.join(dir, name), chunks);
@@ -97,6 +99,7 @@ export async function indexCompressedShard(
     textBlockBytes: d.textBlockBytes,
     textCodec,
     files: files as CompressedHeader['files'],
+    packedTables,
   };
   const headerBytes = Buffer.from(`${JSON.stringify(header, null, 2)}\n`);
   await writeAtomically(path.join(dir, CFILES.header), [headerBytes]);
@@ -111,6 +114,23 @@ export async function indexCompressedShard(
     pointerBytes: POINTER_BYTES,
     files: [info(CFILES.header, [headerBytes]), ...Object.values(files)],
   };
+}
+
+/** The data files with PACKED_TABLES packed (all at once, on the thread pool), and what the header records of them. */
+async function packTables(
+  data: readonly [DataFile, readonly Uint8Array[]][],
+): Promise<{ tables: [DataFile, readonly Uint8Array[]][]; packedTables: PackedTablesInfo }> {
+  const codec = buildTableCodec();
+  const bytes: Partial<Record<DataFile, number>> = {};
+  const tables = await Promise.all(
+    data.map(async ([key, chunks]): Promise<[DataFile, readonly Uint8Array[]]> => {
+      if (!PACKED_TABLES.includes(key)) return [key, chunks];
+      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      bytes[key] = raw.length;
+      return [key, [await packTable(raw, codec, key)]];
+    }),
+  );
+  return { tables, packedTables: { codec, bytes } };
 }
 
 /** The text codec a build uses: `params.text`, else zstd-dict, else (no addon) brotli at `params.brotliQuality`. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -8,7 +8,9 @@ import { createShardWriter, indexCompressedShard, openShard } from '../index.ts'
 import { buildSuffixArray } from '../../suffix-array/index.ts';
 import { buildFm } from './fm-build.ts';
 import { FmIndex } from './fm-index.ts';
-import { HYBRID_BITS_FILE } from './format.ts';
+import { HYBRID_BITS_FILE, type CompressedHeader } from './format.ts';
+import { readShardTable } from './open.ts';
+import { packTable } from './packed-tables.ts';
 import { NativeLocator } from './native-locate.ts';
 import { chunkBytes, PLAIN } from './rank-bits.ts';
 import { RRR } from './rrr-chunk.ts';
@@ -173,8 +175,21 @@ describe('native locate (native/fm_locate.c)', () => {
     await writer.finish();
     await indexCompressedShard(dir, {}, { blockSymbols: 64, sampleRate: 16, textBlockBytes: 256, brotliQuality: 1 });
     const bits = path.join(dir, HYBRID_BITS_FILE);
-    const stored = readFileSync(bits);
-    writeFileSync(bits, Buffer.alloc(stored.length, 0xa5));
+    const headerFile = path.join(dir, 'header.json');
+    const header = JSON.parse(readFileSync(headerFile, 'utf8')) as CompressedHeader;
+    const stored = readShardTable(dir, header, 'bits');
+    const codec = header.packedTables?.codec ?? 'zstd';
+    writeFileSync(bits, await packTable(Buffer.alloc(stored.length, 0xa5), codec, 'bits'));
+    const rewrite = (bytes: number): void =>
+      writeFileSync(
+        headerFile,
+        JSON.stringify({
+          ...header,
+          files: { ...header.files, bits: { ...header.files.bits, bytes: statSync(bits).size } },
+          packedTables: { codec, bytes: { ...header.packedTables?.bytes, bits: bytes } },
+        }),
+      );
+    rewrite(stored.length);
     expect(() => openShard(dir, 'memory')).toThrow(ShardFormatError); // 0xa5 is no chunk header
     // The same chunks, each plain with every bit overwritten: well formed, so open's checks pass; wrong bits.
     let chunks = 0;
@@ -182,11 +197,8 @@ describe('native locate (native/fm_locate.c)', () => {
     const damaged = Buffer.concat(
       Array.from({ length: chunks }, () => Buffer.from([PLAIN, ...new Array<number>(32).fill(0xa5)])),
     );
-    writeFileSync(bits, damaged);
-    const headerFile = path.join(dir, 'header.json');
-    const header = JSON.parse(readFileSync(headerFile, 'utf8')) as { files: { bits: { bytes: number } } };
-    header.files.bits.bytes = damaged.length; // as if built so: only the bits are wrong
-    writeFileSync(headerFile, JSON.stringify(header));
+    writeFileSync(bits, await packTable(damaged, codec, 'bits'));
+    rewrite(damaged.length); // as if built so: only the bits are wrong
     const reader = openShard(dir, 'memory');
     let refused = 0;
     for (let rank = 0; rank < reader.stats.textBytes; rank++) {

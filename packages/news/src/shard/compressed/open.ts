@@ -19,6 +19,7 @@ import {
 } from './format.ts';
 import { assertLittleEndian } from './indexer.ts';
 import { NativeLocator } from './native-locate.ts';
+import { unpackTable } from './packed-tables.ts';
 import { CompressedShardReader } from './reader.ts';
 import { SaSamples } from './sa-samples.ts';
 import { chunkStartsProblem, decodeBlockSymbols, decodeChunkStarts } from './stored-tables.ts';
@@ -36,28 +37,48 @@ function guarded<T>(file: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
+    if (e instanceof ShardFormatError) throw e;
     throw new ShardFormatError(file, (e as Error).message);
   }
+}
+
+/** A data file's bytes as the reader uses them: unpacked when the header packs it (version 8, packed-tables.ts). */
+type TableReader = (key: DataFile) => Buffer;
+
+function tableReader(
+  header: CompressedHeader,
+  file: (key: DataFile) => string,
+  read: ReadWholeFileOptions,
+): TableReader {
+  const packed = header.packedTables;
+  return (key) => {
+    const name = file(key);
+    const raw = readFileBuffer(name, read);
+    const bytes = packed?.bytes[key];
+    return packed === undefined || bytes === undefined
+      ? raw
+      : guarded(name, () => unpackTable(raw, packed.codec, bytes));
+  };
 }
 
 /** Per block, 256 symbol counts and 256 code lengths: stored as they lie (versions 1–2) or compactly (3). */
 function blockSymbols(
   header: CompressedHeader,
   file: (key: DataFile) => string,
+  table: TableReader,
   read: ReadWholeFileOptions,
 ): { counts: Uint16Array; lengths: Uint8Array } {
   if (header.formatVersion < 3)
     return { counts: readFileTyped(file('counts'), Uint16Array, read), lengths: readFileBuffer(file('lengths'), read) };
   const name = file('symbols');
-  return guarded(name, () =>
-    decodeBlockSymbols(readFileBuffer(name, read), bwtBlocks(header.textBytes, header.blockSymbols)),
-  );
+  return guarded(name, () => decodeBlockSymbols(table('symbols'), bwtBlocks(header.textBytes, header.blockSymbols)));
 }
 
 /** The samples' chunk starts, checked: a walk trusts them to bound its reads of the sample rows. */
 function chunkStarts(
   header: CompressedHeader,
   file: (key: DataFile) => string,
+  table: TableReader,
   read: ReadWholeFileOptions,
 ): Uint32Array {
   const name = file('sampleChunks');
@@ -68,7 +89,7 @@ function chunkStarts(
         ? readFileTyped(name, Uint32Array, read)
         : header.formatVersion < DOC_GAPS_MIN_VERSION
           ? decodeChunkStarts(readFileBuffer(name, read), entries)
-          : decodeChunkCounts(readFileBuffer(name, read), entries);
+          : decodeChunkCounts(table('sampleChunks'), entries);
     const problem = chunkStartsProblem(starts, Math.ceil(header.textBytes / header.sampleRate));
     if (problem !== undefined) throw new RangeError(problem);
     return starts;
@@ -80,6 +101,16 @@ const shardFile =
   (key: DataFile): string =>
     path.join(dir, header.files[key]?.name ?? CFILES[key]);
 
+/** One data file of a checked shard as the reader uses it (unpacked when packed); benchmarks and tests read with it. */
+export function readShardTable(
+  dir: string,
+  header: CompressedHeader,
+  key: DataFile,
+  read: ReadWholeFileOptions = defaultReadWholeFileOptions,
+): Buffer {
+  return tableReader(header, shardFile(dir, header), read)(key);
+}
+
 /**
  * The FM-index and SA samples of a shard whose header (and file sizes) were checked: fresh arrays on each call,
  * each file read in slices of `read.chunkBytes` (no 2 GiB limit of one read).
@@ -90,12 +121,13 @@ export function loadFmParts(
   read: ReadWholeFileOptions = defaultReadWholeFileOptions,
 ): { fm: FmIndex; samples: SaSamples } {
   const file = shardFile(dir, header);
+  const table = tableReader(header, file, read);
   // Version 4 stores the bits in hybrid chunks (5: with RRR chunks); older versions' plain words are converted on open.
   const bits =
     header.formatVersion >= 4
-      ? { hybrid: readFileBuffer(file('bits'), read), rrr: header.formatVersion >= 5 }
+      ? { hybrid: table('bits'), rrr: header.formatVersion >= 5 }
       : { words: readFileTyped(file('bits'), Uint32Array, read) };
-  const table = blockSymbols(header, file, read);
+  const symbols = blockSymbols(header, file, table, read);
   const fm = guarded(
     file('bits'),
     () =>
@@ -103,12 +135,12 @@ export function loadFmParts(
         textBytes: header.textBytes,
         blockSymbols: header.blockSymbols,
         dollarRank: header.dollarRank,
-        ...table,
+        ...symbols,
         bits,
       }),
   );
   const samples = new SaSamples(
-    chunkStarts(header, file, read),
+    chunkStarts(header, file, table, read),
     readFileBuffer(file('sampleRows'), read),
     readFileTyped(file('sampleValues'), Uint32Array, read),
     header.sampleRate,
@@ -132,15 +164,18 @@ export function openCompressedShard(
   const header = readCompressedHeader(dir);
   checkShardFileSizes(dir, header);
   const file = shardFile(dir, header);
+  const table = tableReader(header, file, read);
   const docsFile = file('docOffsets');
-  const docsRaw = readFileBuffer(docsFile, read);
-  const docs = new DocTable(
+  const docsRaw = table('docOffsets');
+  // Version 7's gaps decode straight to the positions DocTable keeps; older versions store them as u64.
+  const docs =
     header.formatVersion >= DOC_GAPS_MIN_VERSION
-      ? guarded(docsFile, () => decodeDocGaps(docsRaw, header.docCount, header.textBytes))
-      : docsRaw,
-    header.textBytes,
-    docsFile,
-  );
+      ? new DocTable(
+          guarded(docsFile, () => decodeDocGaps(docsRaw, header.docCount, header.textBytes)),
+          header.textBytes,
+          docsFile,
+        )
+      : DocTable.fromU64(docsRaw, header.textBytes, docsFile);
   const { fm, samples } = loadFmParts(dir, header, read);
   const native = NativeLocator.open(fm, samples);
   const codec = header.textCodec;
@@ -154,7 +189,7 @@ export function openCompressedShard(
   const fd = mode === 'disk' ? openSync(file('text'), 'r') : undefined;
   const source: BlockSource =
     fd === undefined ? { kind: 'memory', bytes: readFileBuffer(file('text'), read) } : { kind: 'disk', fd };
-  const dictionary = codec === 'zstd-dict' ? readFileBuffer(file('textDict'), read) : Buffer.alloc(0);
+  const dictionary = codec === 'zstd-dict' ? table('textDict') : Buffer.alloc(0);
   const decode = guarded(file('text'), () => blockDecoder(codec, dictionary));
   const text = new TextBlocks(
     source,

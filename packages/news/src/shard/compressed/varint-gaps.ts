@@ -62,12 +62,9 @@ export function encodeDocGaps(raw: Buffer): Buffer {
   return encodeGaps(Array.from({ length: raw.length / 8 }, (_, i) => Number(raw.readBigUInt64LE(i * 8))));
 }
 
-/** The u64 LE table (as `docs.u64` holds it, for DocTable) of `docCount` positions, each below `textBytes`. */
-export function decodeDocGaps(bytes: Uint8Array, docCount: number, textBytes: number): Buffer {
-  const positions = decodeGaps(bytes, docCount, 'document', Math.max(1, textBytes));
-  const out = Buffer.alloc(docCount * 8);
-  positions.forEach((p, i) => out.writeBigUInt64LE(BigInt(p), i * 8));
-  return out;
+/** The `docCount` separator positions of `docs.gaps`, each below `textBytes` (DocTable takes them as they are). */
+export function decodeDocGaps(bytes: Uint8Array, docCount: number, textBytes: number): Float64Array {
+  return decodeGaps(bytes, docCount, 'document', Math.max(1, textBytes));
 }
 
 /** `sa-counts.bin` of the chunk starts (non-decreasing, as the build writes them). */

@@ -34,11 +34,11 @@ export function openSaShard(dir: string, mode: ShardOpenMode, read: Partial<Read
   if (mode === 'memory') {
     const text = readFileBuffer(path.join(dir, FILES.text), options);
     const sa = readFileTyped(path.join(dir, FILES.suffixArray), Int32Array, options);
-    const docs = new DocTable(docsRaw, header.textBytes, docsFile, (pos) => text[pos]);
+    const docs = DocTable.fromU64(docsRaw, header.textBytes, docsFile, (pos) => text[pos]);
     return new MemoryShardReader(text, sa, docs);
   }
   if (mode !== 'disk') throw new TypeError(`openShard: mode must be 'memory' or 'disk', got ${String(mode)}`);
-  const docs = new DocTable(docsRaw, header.textBytes, docsFile);
+  const docs = DocTable.fromU64(docsRaw, header.textBytes, docsFile);
   const textFd = openSync(path.join(dir, FILES.text), 'r');
   const saFd = openSync(path.join(dir, FILES.suffixArray), 'r');
   return new DiskShardReader(textFd, saFd, docs);
@@ -68,6 +68,6 @@ export async function buildShardInMemory(docs: readonly Uint8Array[]): Promise<S
   return new MemoryShardReader(
     text,
     new Int32Array(sa.buffer, sa.byteOffset, textBytes),
-    new DocTable(offsets, textBytes, '(in memory)'),
+    DocTable.fromU64(offsets, textBytes, '(in memory)'),
   );
 }
