@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly through tsx: no build step between editing and running.
-import { register } from 'tsx/esm/api';
-register();
-await import('../src/cli/main.ts');
+// The bundle of the CLI when it is fresh, else the TypeScript sources through tsx (scripts/cli-launch.mjs).
+import { launchCli } from '../../../scripts/cli-launch.mjs';
+
+await launchCli(import.meta.url);
