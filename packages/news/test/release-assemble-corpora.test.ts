@@ -3,10 +3,11 @@
  * into `YYYY-MM.pNNN` shards) and assembled, are byte-identical in every shard and metadata file to the
  * single-process build, with the same manifest content; both index kinds.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assembleRelease, buildRelease, openRelease, type BuildReleaseInput } from '../src/release/index.ts';
-import { corpusFiles } from './support/corpora.ts';
+import { corpusFiles, corpusSample } from './support/corpora.ts';
 import { tempDir } from './support/fixtures.ts';
 import { expectSameRelease, filesUnder } from './support/release-compare.ts';
 
@@ -35,8 +36,12 @@ async function buildBothWays(
 }
 
 describe('assembling parts of the real corpora', () => {
-  it('suffix-array kind, all four corpora, 400 kB parts, two parts that split 1987 and 2011 by month, out of order', async () => {
-    const { assembled, compared } = await buildBothWays('corpora-sa', { inputs: corpusFiles(), partBytes: 400_000 }, [
+  it('suffix-array kind, every 4th article of all four corpora, 400 kB parts, two parts that split 1987 and 2011 by month, out of order', async () => {
+    // A quarter of each corpus: months still split into several parts, at a quarter of the sorting cost.
+    const inputDir = join(tmp.dir, 'input');
+    mkdirSync(inputDir);
+    const inputs = corpusSample(inputDir, 4);
+    const { assembled, compared } = await buildBothWays('corpora-sa', { inputs, partBytes: 400_000 }, [
       '1987-01..1987-04,2011-07..2016-12',
       '1987-05..2011-06,2017..2026',
     ]);

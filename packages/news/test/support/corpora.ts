@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 /** The shared real corpora (never copied into the repository): `../shared/corpora` beside the repo root. */
 export const CORPORA_DIR = fileURLToPath(new URL('../../../../../shared/corpora', import.meta.url));
@@ -91,4 +91,17 @@ export class BucketScan {
     }
     return out;
   }
+}
+
+/**
+ * Every `every`-th article of each shared corpus, written under `dir` with the corpus file's own name: real text,
+ * dates and sources at a fraction of the build cost, for tests whose point is not the corpora's size.
+ */
+export function corpusSample(dir: string, every: number, files: readonly string[] = corpusFiles()): string[] {
+  return files.map((file) => {
+    const kept = readJsonlGz(file).filter((_, i) => i % every === 0);
+    const out = join(dir, basename(file));
+    writeFileSync(out, gzipSync(kept.map((r) => JSON.stringify(r)).join('\n') + '\n'));
+    return out;
+  });
 }
