@@ -160,6 +160,27 @@ static int64_t rank_bit(const Fm *f, uint32_t base, uint32_t bit, uint32_t *one)
   return ones;
 }
 
+/*
+ * A helper whose only effects are prefetches must be always_inline: GCC 12 deduces such a function is pure (a
+ * prefetch is no side effect to it) and deletes the call, prefetches and all, wherever it is not inlined first
+ * (measured: prefetch_step below was gone from locate_many until this attribute).
+ */
+#define PREFETCH_ONLY static inline __attribute__((always_inline)) void
+
+/*
+ * Fetches child `child`'s directory entries for chunks k and k + 1, k holding its bit `lo` (a leaf < 0 has no bits).
+ * An unsigned position that wraps (a window starting before the node) lands past the directory and fetches nothing.
+ */
+PREFETCH_ONLY prefetch_child(const Fm *f, uint32_t base, int32_t child, uint32_t lo) {
+  if (child >= 0 && 4 * (size_t)child < f->nodes_len) {
+    uint64_t k = (uint64_t)base + (((uint32_t)f->nodes[4 * (size_t)child] + lo) >> 8);
+    if (2 * k + 2 < f->dir_len) {
+      __builtin_prefetch(f->dir + 2 * k);
+      __builtin_prefetch(f->dir + 2 * k + 2);
+    }
+  }
+}
+
 /* LF(i), or -1 for the sentinel's row, or -2 when the index leads outside its arrays. */
 static int64_t lf(const Fm *f, int64_t i) {
   if (i == f->dollar) return -1;
@@ -191,8 +212,20 @@ static int64_t lf(const Fm *f, int64_t i) {
     /* A leaf child's cumulative count is the step's last read: fetch it while this level's chunk is read. */
     if (nd[2] < 0) __builtin_prefetch(f->occ + (b << 8 | (uint32_t)(-(int64_t)nd[2] - 1)));
     if (nd[3] < 0) __builtin_prefetch(f->occ + (b << 8 | (uint32_t)(-(int64_t)nd[3] - 1)));
-    uint32_t one;
-    int64_t r = rank_bit(f, base, (uint32_t)nd[0] + local, &one);
+    uint32_t one, bit = (uint32_t)nd[0] + local;
+    uint64_t j = (uint64_t)base + (bit >> 8);
+    if (2 * j + 1 < f->dir_len) {
+      /*
+       * The next level's directory entry would otherwise be read only after this level's payload: a second miss per
+       * level in the chain. The ones before this chunk (its entry) leave the child's position within p + 1 values
+       * (however many of the chunk's first p bits are set), so fetch the entries for both children now, while the
+       * payload is on its way (cold locate p50 −15 % on the real month, BENCHMARKS.md issue 24).
+       */
+      uint32_t before = (f->dir[2 * j + 1] & ONES_MASK) - (uint32_t)nd[1], p = bit & 255;
+      prefetch_child(f, base, nd[3], before);
+      prefetch_child(f, base, nd[2], local - before - p);
+    }
+    int64_t r = rank_bit(f, base, bit, &one);
     if (r < 0) return -2;
     uint32_t ones = (uint32_t)r - (uint32_t)nd[1];
     if (one) {
@@ -327,7 +360,7 @@ static int64_t locate(const Fm *f, int64_t row) {
 }
 
 /* Where the next step of a walk at `row` reads first: fetched early, so other walks' steps hide the misses. */
-static inline void prefetch_step(const Fm *f, int64_t row) {
+PREFETCH_ONLY prefetch_step(const Fm *f, int64_t row) {
   uint64_t b = (uint64_t)row >> f->log_block;
   if (((uint64_t)row >> 8) < f->sample_chunks_len) __builtin_prefetch(f->sample_chunks + ((uint64_t)row >> 8));
   if (2 * b + 1 < f->block_info_len) {

@@ -3,6 +3,7 @@ import { WorkBudget } from '../work-budget/index.ts';
 import { compileFilters } from './filters.ts';
 import { V2_LIMITS } from './limits.ts';
 import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
+import { locateRange } from './locate-range.ts';
 import { continuationMatch, wholeWordFilter } from './matching.ts';
 import { storiesOf, type Stories } from './stories/index.ts';
 import type { DocumentRecord, DocumentsRequest, DocumentsResult } from './types.ts';
@@ -28,12 +29,10 @@ export async function documents(
 
   // Insertion order of a Map is first-seen order, and ranks are visited in increasing order: first-rank order.
   const byDoc = new Map<number, { firstRank: number; occurrences: number }>();
-  let pageOccurrences = 0;
-  for (let rank = request.rank_from; rank < request.rank_to; rank++) {
-    if (work.due()) await work.pause();
-    if (keep !== undefined && !keep(rank)) continue;
-    pageOccurrences++;
-    const docIx = shard.docBase + shard.reader.locate(rank).doc;
+  const located = await locateRange(shard.reader, request.rank_from, request.rank_to, keep, work);
+  const pageOccurrences = located.length;
+  for (const { rank, at } of located) {
+    const docIx = shard.docBase + at.doc;
     const seen = byDoc.get(docIx);
     if (seen === undefined) byDoc.set(docIx, { firstRank: rank, occurrences: 1 });
     else seen.occurrences++;

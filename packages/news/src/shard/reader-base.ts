@@ -26,7 +26,26 @@ export abstract class ShardReaderBase implements ShardReader {
   }
 
   locate(rank: number): Location {
-    const pos = this.textPosition(rank);
+    return this.location(this.textPosition(rank));
+  }
+
+  locateMany(ranks: readonly number[]): Location[] {
+    for (const rank of ranks) this.assertRank(rank);
+    return this.textPositions(ranks).map((pos) => this.location(pos));
+  }
+
+  /** `textPosition` of every rank, all in range (checked by the caller); a kind with a batch walk overrides it. */
+  protected textPositions(ranks: readonly number[]): number[] {
+    return ranks.map((rank) => this.textPosition(rank));
+  }
+
+  /** Throws RangeError unless `rank` is an integer in [0, textBytes). */
+  protected assertRank(rank: number): void {
+    const n = this.stats.textBytes;
+    if (!Number.isInteger(rank) || rank < 0 || rank >= n) throw new RangeError(`rank ${rank} is outside [0, ${n})`);
+  }
+
+  private location(pos: number): Location {
     const doc = this.docs.docAt(pos);
     return { doc, offset: Math.max(0, pos - this.docs.docStart(doc)), pos };
   }

@@ -82,6 +82,14 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
       });
     });
 
+    it('locates a batch of ranks in its order exactly as one by one, the empty batch included', async () => {
+      await withShard(make, ['über uns', 'Grüße aus Köln', '', 'ünd'], (r) => {
+        const ranks = [...Array.from({ length: r.stats.textBytes }, (_, k) => k).reverse(), 3, 3];
+        expect(r.locateMany(ranks)).toEqual(ranks.map((rank) => r.locate(rank)));
+        expect(r.locateMany([])).toEqual([]);
+      });
+    });
+
     it('cuts the window at byte distances from the match and shrinks it to character boundaries', async () => {
       await withShard(make, ['Die Station 北京 ist groß'], (r) => {
         const q = b('北京');
@@ -166,6 +174,7 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
       await withShard(make, ['abc', 'de'], (r) => {
         for (const rank of [-1, 7, 1.5, Number.NaN]) {
           expect(() => r.locate(rank)).toThrow(RangeError);
+          expect(() => r.locateMany([0, rank])).toThrow(RangeError);
           expect(() => r.window(rank, b('a'), 10)).toThrow(RangeError);
         }
         for (const ctx of [-1, 0.5, Number.NaN]) expect(() => r.window(0, b('a'), ctx)).toThrow(RangeError);

@@ -64,6 +64,8 @@ function checkSearch(r: ShardReader, ref: ReferenceShard, q: Uint8Array): void {
     if (!q.includes(0xff)) expect(at.pos + q.length).toBeLessThanOrEqual(ref.docEnd(doc));
     located.push(at.pos);
   }
+  const ranks = Array.from({ length: hi - lo }, (_, k) => lo + k);
+  expect(r.locateMany(ranks)).toEqual(ranks.map((rank) => r.locate(rank)));
   expect(located.sort((a, x) => a - x)).toEqual(expected);
 }
 

@@ -73,6 +73,12 @@ export interface ShardReader {
   /** Text position of the suffix at `rank`. Throws RangeError outside [0, textBytes). */
   locate(rank: number): Location;
   /**
+   * `locate` of every rank, in order (a page of occurrences): equal to `ranks.map((r) => locate(r))`; a RangeError, before
+   * any walk, if any rank is out of range. The compressed kind walks the ranks in one native call, several
+   * walks interleaved so their cache misses overlap; the SA kind reads the ranks one by one.
+   */
+  locateMany(ranks: readonly number[]): Location[];
+  /**
    * Context window around the match at `rank`: [max(docStart, p − maxCtxLen), min(docEnd, p + needleLen + maxCtxLen)),
    * shrunk inward to UTF-8 character boundaries, with spans marking every non-overlapping occurrence of `query`.
    * `maxCtxLen = Infinity` returns the whole article.

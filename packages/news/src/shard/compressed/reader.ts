@@ -65,14 +65,23 @@ export class CompressedShardReader extends ShardReaderBase {
 
   /** SA[rank]: LF steps back to a sampled row (at most sampleRate − 1 of them), or to text position 0. */
   protected textPosition(rank: number): number {
-    const n = this.stats.textBytes;
-    if (!Number.isInteger(rank) || rank < 0 || rank >= n) throw new RangeError(`rank ${rank} is outside [0, ${n})`);
+    this.assertRank(rank);
     if (this.native === undefined) return walkToSample(this.fm, this.samples, rank + 1);
-    const pos = this.native.position(rank + 1);
-    if (pos < 0)
-      throw new ShardFormatError('fm-bits.u32', `locate of rank ${rank} left the index: the shard is damaged`);
-    return pos;
+    return checkedPosition(this.native.position(rank + 1), rank);
   }
+
+  /** Every rank's walk in one native call (fmLocateMany: 16 walks interleaved, their cache misses overlapping). */
+  protected override textPositions(ranks: readonly number[]): number[] {
+    if (this.native === undefined) return super.textPositions(ranks);
+    const positions = this.native.positions(Float64Array.from(ranks, (rank) => rank + 1));
+    return Array.from(positions, (pos, k) => checkedPosition(pos, ranks[k] as number));
+  }
+}
+
+/** The C walk's answer for `rank`, or ShardFormatError when it left the index (−1). */
+function checkedPosition(pos: number, rank: number): number {
+  if (pos < 0) throw new ShardFormatError('fm-bits.u32', `locate of rank ${rank} left the index: the shard is damaged`);
+  return pos;
 }
 
 /** The TypeScript locate walk (the reference the C walk is tested against): text position of FM row `row`. */
