@@ -384,7 +384,11 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
           if (estimate.mode === 'exact') {
             expect(estimate.matching_stories).toEqual({ value: truth.total, low: truth.total, high: truth.total });
             expect(storiesByPeriod(estimate.periods)).toEqual(truth.perPeriod);
-          } else expect(estimate.code).toBe('query_too_expensive');
+          } else {
+            // Past 20,000 occurrences: stories estimated from the sample (seed 1), the interval holding the truth.
+            expect(estimate.matching_stories.low).toBeLessThanOrEqual(truth.total);
+            expect(estimate.matching_stories.high).toBeGreaterThanOrEqual(truth.total);
+          }
           // near: no brute force here (planted copies are checked elsewhere), but one worker's answer all the same.
           const near = await same('/api/v2/timeline', { ...sel, dedupe: 'near' });
           expect(near.total_stories).toBeLessThanOrEqual(truth.total);
@@ -394,6 +398,21 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
             expect(storiesByPeriod(near.periods)).toEqual({ '2023-04': 1, '2025-02': 1 });
           }
         }
+      }
+    });
+
+    it('dedupe past the exact bound: estimate samples stories across workers as one worker, the interval holding the truth', async () => {
+      const truth = bruteExactStories(articles, 'en', null, null).total;
+      for (const dedupe of ['exact', 'near'] as const) {
+        // The sampled stories' copies are counted on every worker (the estimate's fourth step), then merged.
+        const e = await same('/api/v2/estimate', { index: 'news', query: 'en', dedupe, sample_size: 2000 });
+        expect(e.mode).toBe('sampled');
+        expect(e.matching_stories.low).toBeLessThanOrEqual(e.matching_stories.value);
+        expect(e.matching_stories.value).toBeLessThanOrEqual(e.matching_stories.high);
+        if (dedupe === 'exact') {
+          expect(e.matching_stories.low).toBeLessThanOrEqual(truth);
+          expect(e.matching_stories.high).toBeGreaterThanOrEqual(truth);
+        } else expect(e.matching_stories.value).toBeLessThanOrEqual(e.matching_articles.high);
       }
     });
 

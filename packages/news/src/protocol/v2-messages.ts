@@ -33,7 +33,7 @@ export { V2_LIMITS } from '../search-v2/limits.ts';
 export { QUERY_LIMITS } from '../search-v2/query/limits.ts';
 export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
-export { combineEstimate, estimateDraws, sampledDedupeRefusal } from '../search-v2/estimate.ts';
+export { combineEstimate, estimateDraws, mergeStoryCopies, storiesToCount } from '../search-v2/estimate.ts';
 export { byShardOrder } from '../search-v2/shard-order.ts';
 export type { V2ErrorBody, V2ErrorCode } from '../search-v2/errors.ts';
 export type {
@@ -57,6 +57,7 @@ export type {
   EstimateIntervals as V2EstimateIntervals,
   ResolvedDoc as V2ResolvedDoc,
 };
+export type { StoryCopyCount as V2StoryCopyCount } from '../search-v2/stories/sampled-stories.ts';
 
 /** Step 2 of an estimate spread over workers: the draws to resolve (null: every rank, exact mode). */
 export type V2EstimateResolveBody = V2RequestOf<'v2_estimate_resolve'>;

@@ -10,7 +10,7 @@ import { copiesCall } from './copies.ts';
 import { countCall } from './count.ts';
 import type { V2Call } from './define.ts';
 import { documentsCall } from './documents.ts';
-import { estimateCall, estimateIntervalsCall, estimateResolveCall } from './estimate.ts';
+import { estimateCall, estimateIntervalsCall, estimateResolveCall, estimateStoriesCall } from './estimate.ts';
 import { findCall } from './find.ts';
 import { frequenciesCall } from './frequencies.ts';
 import { getDocCall } from './get-doc.ts';
@@ -41,6 +41,7 @@ export const V2_CALLS = {
   /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
   v2_estimate_intervals: estimateIntervalsCall,
   v2_estimate_resolve: estimateResolveCall,
+  v2_estimate_stories: estimateStoriesCall,
 } as const;
 
 export type V2Calls = typeof V2_CALLS;
