@@ -477,6 +477,19 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
         expect(answer.interval.high).toBeGreaterThanOrEqual(truth);
         expect(answer.by_shard).toHaveLength(36);
       }
+      // With dedupe: stories estimated from the same sample on one worker (copies counted from each story's
+      // articles), counted exactly by the cluster; one story per distinct text among the matches.
+      const matching = articles.filter((a) => letters.some((l) => has(a.text, l)) && !has(a.text, 'Berlin'));
+      const stories = new Set(matching.map((a) => a.text.toString('latin1'))).size;
+      const oneStories = (await post(`${single.gateway.url}/api/v2/search`, { ...body, dedupe: 'exact' })).body;
+      const manyStories = (await post(`${cluster.url}/api/v2/search`, { ...body, dedupe: 'exact' })).body;
+      expect(oneStories).toMatchObject({ exact: false, sample: { size: 2000, seed: 3 } });
+      expect(manyStories).toMatchObject({ exact: true, stories, stories_interval: { low: stories, high: stories } });
+      expect(oneStories.stories_interval.low).toBeLessThanOrEqual(stories);
+      expect(oneStories.stories_interval.high).toBeGreaterThanOrEqual(stories);
+      expect(stories).toBeLessThan(truth);
+      for (const answer of [oneStories, manyStories])
+        expect(JSON.stringify(answer)).not.toMatch(/story_sample|spanning/);
     });
 
     it('frequencies and keyness answer as one worker when one worker holds the subcorpus, and never overstate a count across workers', async () => {

@@ -14,16 +14,17 @@ import type { FanOut } from './fan-out.ts';
 import type { Part } from './merge.ts';
 import type { ReplicaSet } from './replica-set.ts';
 
-/** The part's result, or the refusal to answer with (as the public `v2_estimate` kind). */
-function results<T>(
+/** The part's result, or the refusal to answer with (as the public `kind`, `v2_estimate` by default). */
+export function results<T>(
   parts: readonly Part<WorkerReply>[],
   indexVersion: string,
+  kind: 'v2_estimate' | 'v2_search' = 'v2_estimate',
 ): { ok: true; values: T[] } | { ok: false; reply: WorkerReply } {
   const values: T[] = [];
   for (const { reply } of parts) {
     if (reply.kind === 'error') return { ok: false, reply };
     if (!('outcome' in reply)) return { ok: false, reply };
-    if (!reply.outcome.ok) return { ok: false, reply: { kind: 'v2_estimate', indexVersion, outcome: reply.outcome } };
+    if (!reply.outcome.ok) return { ok: false, reply: { kind, indexVersion, outcome: reply.outcome } };
     values.push(JSON.parse(reply.outcome.json) as T);
   }
   return { ok: true, values };

@@ -18,7 +18,7 @@ import { infoCall } from './info.ts';
 import { keynessCall } from './keyness.ts';
 import { metadataCall } from './metadata.ts';
 import { occurrencesCall } from './occurrences.ts';
-import { searchCall } from './search.ts';
+import { searchCall, searchStoriesCall } from './search.ts';
 import { timelineCall } from './timeline.ts';
 
 export const V2_CALLS = {
@@ -42,6 +42,7 @@ export const V2_CALLS = {
   v2_estimate_intervals: estimateIntervalsCall,
   v2_estimate_resolve: estimateResolveCall,
   v2_estimate_stories: estimateStoriesCall,
+  v2_search_stories: searchStoriesCall,
 } as const;
 
 export type V2Calls = typeof V2_CALLS;

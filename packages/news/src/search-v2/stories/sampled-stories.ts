@@ -9,7 +9,7 @@ import type { ShardHandle } from '../../release/types.ts';
 import type { WorkBudget } from '../../work-budget/index.ts';
 import { crawlPeriodOf } from '../crawl-period.ts';
 import { V2Error } from '../errors.ts';
-import { meanInterval, wilsonInterval } from '../sampling.ts';
+import { wilsonInterval, Z95 } from '../sampling.ts';
 import type { Stories } from './story-mode.ts';
 
 /**
@@ -99,6 +99,117 @@ export function mergeStoryCopies(parts: readonly (readonly StoryCopyCount[])[]):
 export const sampledStoryIds = (draws: readonly StoryDraw[]): number[] =>
   [...new Set(draws.flatMap((d) => (d === null ? [] : [d.story])))].sort((a, b) => a - b);
 
+/** A story whose m_s one worker cannot know (its copies may lie in other workers' shards): its draws' sums here. */
+export interface SharedStory {
+  readonly story: number;
+  /** Σ 1/k over this sample's draws of the story. */
+  readonly u: number;
+  /** Σ 1/k² over them. */
+  readonly v: number;
+}
+
+/**
+ * One independent sample's sums for the story estimate: x_i = 1/(k_i · m_s) summed (`sum`, `sum_sq`) over the draws
+ * of stories whose m_s is known, and the other stories' own sums (`shared`), completed once their m_s is known.
+ */
+export interface StoryTally {
+  /** Draws n. */
+  readonly size: number;
+  /** Occurrences N the draws are from. */
+  readonly population: number;
+  readonly sum: number;
+  readonly sum_sq: number;
+  /** Distinct stories drawn among those summed. */
+  readonly seen: number;
+  readonly shared: readonly SharedStory[];
+}
+
+/**
+ * The sums of `draws` (all n of them) over a `population` of N occurrences, with `copies` giving m_s; the stories
+ * `isShared` names are kept apart, their m_s to come from every worker.
+ */
+export function tallyStories(
+  draws: readonly StoryDraw[],
+  population: number,
+  copies: ReadonlyMap<number, StoryCopyCount>,
+  isShared: (story: number) => boolean = () => false,
+): StoryTally {
+  let sum = 0;
+  let sumSq = 0;
+  const seen = new Set<number>();
+  const shared = new Map<number, { story: number; u: number; v: number }>();
+  for (const d of draws) {
+    if (d === null) continue;
+    if (isShared(d.story)) {
+      const s = shared.get(d.story) ?? { story: d.story, u: 0, v: 0 };
+      s.u += 1 / d.k;
+      s.v += 1 / (d.k * d.k);
+      shared.set(d.story, s);
+      continue;
+    }
+    seen.add(d.story);
+    const x = 1 / (d.k * copiesOf(copies, d.story));
+    sum += x;
+    sumSq += x * x;
+  }
+  return {
+    size: draws.length,
+    population,
+    sum,
+    sum_sq: sumSq,
+    seen: seen.size,
+    shared: [...shared.values()].sort((a, b) => a.story - b.story),
+  };
+}
+
+// The drawn article matches, so m_s ≥ 1; a count that misses it (story files not covering it) is taken as 1.
+const copiesOf = (copies: ReadonlyMap<number, { readonly copies: number }>, story: number): number =>
+  Math.max(1, copies.get(story)?.copies ?? 1);
+
+/**
+ * Stories with a 95% interval from independent samples (workers' samples of disjoint shards, or one sample): per
+ * sample N · mean(x) and the normal interval of the mean, the shared stories completed with `copies` (their m_s over
+ * all workers); values add and half-widths add in quadrature. Every distinct story drawn exists, so their number
+ * floors the value and the interval; a sample with no story drawn has the Wilson upper bound of a rate never observed.
+ */
+export function estimateFromTallies(
+  tallies: readonly StoryTally[],
+  copies: ReadonlyMap<number, { readonly copies: number }> = new Map(),
+): { value: number; low: number; high: number } {
+  let value = 0;
+  let below = 0;
+  let above = 0;
+  let seen = 0;
+  const shared = new Set<number>();
+  for (const t of tallies) {
+    let sum = t.sum;
+    let sumSq = t.sum_sq;
+    for (const s of t.shared) {
+      const m = copiesOf(copies, s.story);
+      sum += s.u / m;
+      sumSq += s.v / (m * m);
+      shared.add(s.story);
+    }
+    seen += t.seen;
+    const n = t.size;
+    if (n === 0) continue;
+    const mean = sum / n;
+    const variance = n > 1 ? Math.max(0, (sumSq - n * mean * mean) / (n - 1)) : 0;
+    const half = ((Z95 * Math.sqrt(variance)) / Math.sqrt(n)) * t.population;
+    value += mean * t.population;
+    below += half * half;
+    const upper = t.seen + t.shared.length === 0 ? wilsonInterval(0, n, t.population).high : half;
+    above += upper * upper;
+  }
+  seen += shared.size;
+  const point = Math.max(seen, Math.round(value));
+  return {
+    value: point,
+    low: Math.max(seen, Math.floor(value - Math.sqrt(below))),
+    high: Math.max(point, Math.ceil(value + Math.sqrt(above))),
+  };
+}
+
 /** Estimated stories with its 95% interval, and point values per crawl period of the stories' first matches. */
 export interface StoryEstimate {
   readonly value: number;
@@ -108,36 +219,23 @@ export interface StoryEstimate {
 }
 
 /**
- * Horvitz–Thompson over the draws (all n of them, in any order) of a `population` of N occurrences: x_i = 1 /
- * (k_i · m_s), stories ≈ N · mean(x), normal 95% interval of the mean. Every distinct story drawn exists, so it floors
- * the value and the interval; with none drawn the upper end is the Wilson bound of a rate never observed.
+ * One sample whose every story's m_s is known (`copies`, merged over workers): the estimate of
+ * `estimateFromTallies`, and per crawl period of the stories' first matching articles N · Σ x / n (point values).
  */
 export function estimateStories(
   draws: readonly StoryDraw[],
   population: number,
   copies: ReadonlyMap<number, StoryCopyCount>,
 ): StoryEstimate {
-  const seen = new Set<number>();
   const periods = new Map<string, number>();
-  const shares = draws.map((d) => {
-    if (d === null) return 0;
-    seen.add(d.story);
-    const c = copies.get(d.story);
-    // The drawn article matches, so m_s ≥ 1; a count that misses it (story files not covering it) is taken as 1.
-    const x = 1 / (d.k * Math.max(1, c?.copies ?? 1));
-    const period = c?.period ?? null;
-    if (period !== null) periods.set(period, (periods.get(period) ?? 0) + x);
-    return x;
-  });
+  for (const d of draws) {
+    const period = d === null ? null : (copies.get(d.story)?.period ?? null);
+    if (d === null || period === null) continue;
+    periods.set(period, (periods.get(period) ?? 0) + 1 / (d.k * copiesOf(copies, d.story)));
+  }
   const n = draws.length;
-  const e = meanInterval(shares, population);
-  const value = Math.max(seen.size, Math.round(e.value));
-  const high = seen.size === 0 ? wilsonInterval(0, n, population).high : e.high;
-  const perPeriod = new Map([...periods].map(([p, x]) => [p, Math.round((x / n) * population)] as const));
   return {
-    value,
-    low: Math.max(seen.size, Math.floor(e.low)),
-    high: Math.max(value, Math.ceil(high)),
-    perPeriod,
+    ...estimateFromTallies([tallyStories(draws, population, copies)]),
+    perPeriod: new Map([...periods].map(([p, x]) => [p, Math.round((x / n) * population)] as const)),
   };
 }
