@@ -4,7 +4,7 @@ import { estimate, search } from '../src/search-v2/index.ts';
 import type { SearchRequest } from '../src/search-v2/query/types.ts';
 import { combineSearch } from '../src/search-v2/calls/search.ts';
 import { storiesToComplete } from '../src/search-v2/calls/dedupe-combine.ts';
-import { searchStoryCopies } from '../src/search-v2/query/dedupe-sample.ts';
+import { searchStoryCopies } from '../src/search-v2/query/search-story-copies.ts';
 import { mergeStoryCopies } from '../src/search-v2/stories/sampled-stories.ts';
 import { bruteMatches } from '../src/search-v2/query/brute-force.fixture.ts';
 import { parseQuery } from '../src/search-v2/query/index.ts';

@@ -25,7 +25,7 @@ import { estimatedStories, mergeSearchStories } from './dedupe-combine.ts';
 import { STORY_COPIES_ARTICLES } from '../stories/sampled-stories.ts';
 import { inArticleOrder, positionIn } from '../shard-order.ts';
 import { FacetValue, StoryCopies } from './estimate.ts';
-import { searchStoryCopies } from '../query/dedupe-sample.ts';
+import { searchStoryCopies } from '../query/search-story-copies.ts';
 
 const count = Type.Integer({ minimum: 0 });
 const year = (which: string) =>

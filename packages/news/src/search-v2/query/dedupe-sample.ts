@@ -2,12 +2,10 @@
  * Search with `dedupe` past its exact bound (DESIGN.md, "Stories past the exact bound"): the stories of the sampled
  * matches, their matching copies on this worker's shards, and the Horvitz–Thompson estimate of the stories. A story
  * whose articles may also lie in other workers' shards is kept apart (`story_sample`) for the gateway to complete
- * with its copies on every worker (`v2_search_stories`).
+ * with its copies on every worker (`v2_search_stories`, search-story-copies.ts).
  */
-import type { OpenRelease, ShardHandle } from '../../release/types.ts';
-import { WorkBudget } from '../../work-budget/index.ts';
-import { matchOptionsOf } from '../matching.ts';
-import { coveredSpans, leavesCovered, storiesOf, type Stories } from '../stories/index.ts';
+import type { ShardHandle } from '../../release/types.ts';
+import { coveredSpans, leavesCovered, type Stories } from '../stories/index.ts';
 import {
   countStoryCopies,
   estimateFromTallies,
@@ -19,12 +17,9 @@ import {
   type StoryTally,
 } from '../stories/sampled-stories.ts';
 import type { QueryNode } from './ast.ts';
-import { queryBudget, verifyArticle, type QueryBudget } from './evaluate.ts';
-import { filteredShards } from './filtered-shards.ts';
-import { QUERY_LIMITS } from './limits.ts';
-import { planShards, type ShardPlan } from './plan.ts';
+import { verifyArticle, type QueryBudget } from './evaluate.ts';
+import type { ShardPlan } from './plan.ts';
 import type { SampledDraw } from './sample.ts';
-import { queryOf } from './search.ts';
 import type { SearchInterval, SearchRequest } from './types.ts';
 
 /** What the stories of a sampled search come to on one worker. */
@@ -37,7 +32,7 @@ export interface SampledStories {
 }
 
 /** The shards' articles that pass the filters and match the query, as search verifies a candidate. */
-const matcher =
+export const matchesSearch =
   (plans: readonly ShardPlan[], tree: QueryNode, keep: (i: number, doc: number) => boolean, budget: QueryBudget) =>
   (i: number, doc: number): boolean =>
     keep(i, doc) && verifyArticle(plans[i] as ShardPlan, tree, doc, budget) !== null;
@@ -65,7 +60,7 @@ export async function sampledStories(
   });
   const ids = sampledStoryIds(storyDraws);
   const copies = mergeStoryCopies([
-    await countStoryCopies(stories, shards, ids, matcher(plans, tree, keep, budget), budget.work),
+    await countStoryCopies(stories, shards, ids, matchesSearch(plans, tree, keep, budget), budget.work),
   ]);
   const selection = stories.table.spanOfYears(request.year_min ?? null, request.year_max ?? null);
   const covered = coveredSpans(stories, shards);
@@ -75,23 +70,4 @@ export async function sampledStories(
     copies,
     tally: tally.shared.length === 0 ? null : tally,
   };
-}
-
-/**
- * `v2_search_stories` (internal): the matching articles of `ids` on this worker's selected shards, under the
- * search's query, filters and matching options (as `sampledStories` counts them).
- */
-export async function searchStoryCopies(
-  release: OpenRelease,
-  request: SearchRequest,
-  ids: readonly number[],
-  work: WorkBudget = WorkBudget.unlimited(),
-): Promise<StoryCopyCount[]> {
-  const { tree } = queryOf(request);
-  const { index, shards, keep } = filteredShards(release, request);
-  const stories = storiesOf(index, request.dedupe);
-  if (stories === undefined) return [];
-  const budget = queryBudget(work, QUERY_LIMITS);
-  const plans = planShards(shards, tree, matchOptionsOf(request), budget);
-  return countStoryCopies(stories, shards, ids, matcher(plans, tree, keep, budget), work);
 }
