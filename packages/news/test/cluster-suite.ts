@@ -384,7 +384,11 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
           if (estimate.mode === 'exact') {
             expect(estimate.matching_stories).toEqual({ value: truth.total, low: truth.total, high: truth.total });
             expect(storiesByPeriod(estimate.periods)).toEqual(truth.perPeriod);
-          } else expect(estimate.code).toBe('query_too_expensive');
+          } else {
+            // Past 20,000 occurrences: stories estimated from the sample (seed 1), the interval holding the truth.
+            expect(estimate.matching_stories.low).toBeLessThanOrEqual(truth.total);
+            expect(estimate.matching_stories.high).toBeGreaterThanOrEqual(truth.total);
+          }
           // near: no brute force here (planted copies are checked elsewhere), but one worker's answer all the same.
           const near = await same('/api/v2/timeline', { ...sel, dedupe: 'near' });
           expect(near.total_stories).toBeLessThanOrEqual(truth.total);
@@ -394,6 +398,21 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
             expect(storiesByPeriod(near.periods)).toEqual({ '2023-04': 1, '2025-02': 1 });
           }
         }
+      }
+    });
+
+    it('dedupe past the exact bound: estimate samples stories across workers as one worker, the interval holding the truth', async () => {
+      const truth = bruteExactStories(articles, 'en', null, null).total;
+      for (const dedupe of ['exact', 'near'] as const) {
+        // The sampled stories' copies are counted on every worker (the estimate's fourth step), then merged.
+        const e = await same('/api/v2/estimate', { index: 'news', query: 'en', dedupe, sample_size: 2000 });
+        expect(e.mode).toBe('sampled');
+        expect(e.matching_stories.low).toBeLessThanOrEqual(e.matching_stories.value);
+        expect(e.matching_stories.value).toBeLessThanOrEqual(e.matching_stories.high);
+        if (dedupe === 'exact') {
+          expect(e.matching_stories.low).toBeLessThanOrEqual(truth);
+          expect(e.matching_stories.high).toBeGreaterThanOrEqual(truth);
+        } else expect(e.matching_stories.value).toBeLessThanOrEqual(e.matching_articles.high);
       }
     });
 
@@ -458,6 +477,19 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
         expect(answer.interval.high).toBeGreaterThanOrEqual(truth);
         expect(answer.by_shard).toHaveLength(36);
       }
+      // With dedupe: stories estimated from the same sample on one worker (copies counted from each story's
+      // articles), counted exactly by the cluster; one story per distinct text among the matches.
+      const matching = articles.filter((a) => letters.some((l) => has(a.text, l)) && !has(a.text, 'Berlin'));
+      const stories = new Set(matching.map((a) => a.text.toString('latin1'))).size;
+      const oneStories = (await post(`${single.gateway.url}/api/v2/search`, { ...body, dedupe: 'exact' })).body;
+      const manyStories = (await post(`${cluster.url}/api/v2/search`, { ...body, dedupe: 'exact' })).body;
+      expect(oneStories).toMatchObject({ exact: false, sample: { size: 2000, seed: 3 } });
+      expect(manyStories).toMatchObject({ exact: true, stories, stories_interval: { low: stories, high: stories } });
+      expect(oneStories.stories_interval.low).toBeLessThanOrEqual(stories);
+      expect(oneStories.stories_interval.high).toBeGreaterThanOrEqual(stories);
+      expect(stories).toBeLessThan(truth);
+      for (const answer of [oneStories, manyStories])
+        expect(JSON.stringify(answer)).not.toMatch(/story_sample|spanning/);
     });
 
     it('frequencies and keyness answer as one worker when one worker holds the subcorpus, and never overstate a count across workers', async () => {

@@ -10,7 +10,7 @@ type SearchFlags = ReleaseQueryFlags & { dedupe: 'none' | 'exact' | 'near' };
 /**
  * `news search`: one JSON line per query of the query language, `{"query","articles","exact","by_shard":{shard_id:
  * articles}}` (query in canonical form, plus `interval`, `sample`, `notes` and `expansions`; with `--dedupe exact|near`
- * also `stories`, the distinct stories among the articles); a refused query prints
+ * also `stories`, the distinct stories among the articles, and `stories_interval`, its 95% interval); a refused query prints
  * `{"query","error":{code,detail,…}}` instead, the other queries still run, and the exit status is 1.
  */
 export const searchCommand: CliCommand = (program: Command, ctx) => {
@@ -53,7 +53,8 @@ async function runSearch(ctx: CliContext, args: string[], flags: SearchFlags): P
           dedupe: flags.dedupe,
         });
         const byShard = Object.fromEntries(r.by_shard.map((s) => [s.shard_id, s.articles]));
-        const stories = r.stories === undefined ? {} : { stories: r.stories };
+        const stories =
+          r.stories === undefined ? {} : { stories: r.stories, stories_interval: r.stories_interval ?? null };
         ctx.stdout.write(
           JSON.stringify({
             query: r.query,

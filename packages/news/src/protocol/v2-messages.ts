@@ -33,8 +33,9 @@ export { V2_LIMITS } from '../search-v2/limits.ts';
 export { QUERY_LIMITS } from '../search-v2/query/limits.ts';
 export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
-export { combineEstimate, estimateDraws, sampledDedupeRefusal } from '../search-v2/estimate.ts';
+export { combineEstimate, estimateDraws, mergeStoryCopies, storiesToCount } from '../search-v2/estimate.ts';
 export { byShardOrder } from '../search-v2/shard-order.ts';
+export { storiesToComplete } from '../search-v2/calls/dedupe-combine.ts';
 export type { V2ErrorBody, V2ErrorCode } from '../search-v2/errors.ts';
 export type {
   CountResult as V2CountResult,
@@ -57,6 +58,8 @@ export type {
   EstimateIntervals as V2EstimateIntervals,
   ResolvedDoc as V2ResolvedDoc,
 };
+export type { StoryCopyCount as V2StoryCopyCount } from '../search-v2/stories/sampled-stories.ts';
+export type { SearchRequest as V2SearchBody, SearchResult as V2SearchResult } from '../search-v2/query/types.ts';
 
 /** Step 2 of an estimate spread over workers: the draws to resolve (null: every rank, exact mode). */
 export type V2EstimateResolveBody = V2RequestOf<'v2_estimate_resolve'>;

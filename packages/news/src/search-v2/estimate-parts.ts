@@ -122,6 +122,7 @@ export async function resolveEstimate(
     located.push({ handle, doc, rank, key: `${handle.year}:${handle.docBase + doc}` });
   }
   const meta = readMetadata(index, byYear);
+  const stories = storiesOf(index, request.dedupe);
   // k of an article: its occurrences of any spelling (every spelling it holds was found in its own shard).
   const spellings = new Map<string, Uint8Array[]>();
   const kOf = new Map<string, number>();
@@ -148,7 +149,14 @@ export async function resolveEstimate(
       k = Math.max(1, countInArticle(d.handle.reader.documentBytes(d.doc), sp, matcher.options.wholeWord));
       kOf.set(d.key, k);
     }
-    resolved.push({ shard_id: d.handle.shardId, key: d.key, n: k, labels: facetMetadataOf(m) });
+    const story = stories?.table.storyOf(d.handle.year, d.handle.docBase + d.doc, stories.mode);
+    resolved.push({
+      shard_id: d.handle.shardId,
+      key: d.key,
+      n: k,
+      labels: facetMetadataOf(m),
+      ...(story === undefined ? {} : { story }),
+    });
   }
   return resolved;
 }

@@ -5,7 +5,6 @@ import { ARTICLES, VERSION } from './continuations.fixture.ts';
 import { bruteForceOffsets, buildMemoryRelease, type FixtureArticle } from './memory-release.fixture.ts';
 import { rejectionOf } from './v2-error.fixture.ts';
 import { filterKey } from './filter-key.ts';
-import { sampledDedupeRefusal } from './estimate.ts';
 
 let small: OpenRelease;
 let big: OpenRelease;
@@ -105,23 +104,5 @@ describe('estimate', () => {
       (await rejectionOf(() => estimate(noCountries, { index: 'news', query: 'Berlin', countries: ['DE'] }))).code,
     ).toBe('country_attribution_unavailable');
     expect((await rejectionOf(() => estimate(small, { index: 'news', query: '' }))).code).toBe('invalid_query');
-  });
-});
-
-describe('estimate with dedupe past the exact bound', () => {
-  const plan = (ranks: number) => ({
-    intervals: [['2024-01', 0, ranks] as const],
-    shard_ids: ['2024-01'],
-    facet_fields: [],
-  });
-  it(`is answered up to ${V2_LIMITS.estimateExactRanks} occurrences and refused with 422 query_too_expensive one past it`, () => {
-    const body = { index: 'news', query: 'x', dedupe: 'near' as const };
-    expect(sampledDedupeRefusal(body, plan(V2_LIMITS.estimateExactRanks))).toBeNull();
-    const refusal = sampledDedupeRefusal(body, plan(V2_LIMITS.estimateExactRanks + 1));
-    expect(refusal?.status).toBe(422);
-    expect(refusal?.toBody()).toMatchObject({ code: 'query_too_expensive', limit: V2_LIMITS.estimateExactRanks });
-    expect(refusal?.detail).toMatch(/counted exactly only.*20001/);
-    // Without dedupe the same request is sampled.
-    expect(sampledDedupeRefusal({ ...body, dedupe: 'none' }, plan(V2_LIMITS.estimateExactRanks + 1))).toBeNull();
   });
 });

@@ -4,9 +4,18 @@ import { FacetCounter } from './facets.ts';
 import { V2_LIMITS } from './limits.ts';
 import { meanInterval, sampleRanks, wilsonInterval } from './sampling.ts';
 import { estimateIntervals, resolveEstimate, type EstimateIntervals, type ResolvedDoc } from './estimate-parts.ts';
-import { V2Error } from './errors.ts';
+import { estimateStoryCopies } from './estimate-stories.ts';
+import {
+  estimateStories,
+  mergeStoryCopies,
+  sampledStoryIds,
+  type StoryCopyCount,
+  type StoryDraw,
+} from './stories/sampled-stories.ts';
 import { crawlPeriodOf } from './crawl-period.ts';
 import type { EstimatePeriod, EstimateRequest, EstimateResult } from './types.ts';
+
+export { mergeStoryCopies };
 
 const DEFAULT_SEED = 1;
 
@@ -31,20 +40,6 @@ function periodTally(
 }
 
 /**
- * The refusal of a request with dedupe past the exact bound (a sample cannot tell which article of a story comes
- * first), or null: 422 `query_too_expensive`, checked before any draw is resolved.
- */
-export function sampledDedupeRefusal(request: EstimateRequest, plan: EstimateIntervals): V2Error | null {
-  const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
-  if (total <= V2_LIMITS.estimateExactRanks || (request.dedupe !== 'exact' && request.dedupe !== 'near')) return null;
-  return new V2Error(
-    'query_too_expensive',
-    `dedupe ${request.dedupe} is counted exactly only, up to ${V2_LIMITS.estimateExactRanks} occurrences, and the query has ${total} in the selected years; narrow the years or use a rarer phrase`,
-    { limit: V2_LIMITS.estimateExactRanks },
-  );
-}
-
-/**
  * Distinct stories of the passing articles (exact mode: one entry per article), each counted in the crawl period of
  * its first matching article in release order (year, then doc_ix).
  */
@@ -63,9 +58,13 @@ function storyPeriods(resolved: readonly ResolvedDoc[]): { total: number; perPer
 }
 
 /** Exact mode (every rank) when the intervals hold at most this many ranks; else the draws to resolve, in order. */
-export function estimateDraws(request: EstimateRequest, plan: EstimateIntervals): (readonly [string, number])[] | null {
+export function estimateDraws(
+  request: EstimateRequest,
+  plan: EstimateIntervals,
+  exactRanks: number = V2_LIMITS.estimateExactRanks,
+): (readonly [string, number])[] | null {
   const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
-  if (total <= V2_LIMITS.estimateExactRanks) return null;
+  if (total <= exactRanks) return null;
   const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
   return sampleRanks(
     plan.intervals.map(([, lo, hi]) => [lo, hi] as const),
@@ -74,22 +73,45 @@ export function estimateDraws(request: EstimateRequest, plan: EstimateIntervals)
   ).map(({ shard, rank }) => [(plan.intervals[shard] as readonly [string, number, number])[0], rank] as const);
 }
 
+/** With dedupe past the bound: the draws as the story estimator sees them, and the stories to count copies of. */
+export function storyDraws(resolved: readonly ResolvedDoc[]): StoryDraw[] {
+  return resolved.map((d) => (d.labels === null || d.story === undefined ? null : { story: d.story, k: d.n }));
+}
+
+/** The sampled stories' ids when the request has dedupe and was sampled (the copies step asks about them), else null. */
+export function storiesToCount(
+  request: EstimateRequest,
+  draws: readonly unknown[] | null,
+  resolved: readonly ResolvedDoc[],
+): number[] | null {
+  if (draws === null || (request.dedupe !== 'exact' && request.dedupe !== 'near')) return null;
+  return sampledStoryIds(storyDraws(resolved));
+}
+
 /**
- * Step 3: the answer from the intervals and the resolved articles (exact, in first-seen order) or draws (sampled,
+ * Step 4: the answer from the intervals and the resolved articles (exact, in first-seen order) or draws (sampled,
  * in draw order). Exact: sums. Sampled: Wilson interval for occurrences, Horvitz–Thompson with a normal interval for
- * articles (an article with k occurrences is drawn k times as often, so each draw of it counts 1/k).
+ * articles (an article with k occurrences is drawn k times as often, so each draw of it counts 1/k) and, with
+ * dedupe, for stories from the sampled stories' `copies` (step 3, merged over workers; `estimateStories`).
  */
 export function combineEstimate(
   indexVersion: string,
   request: EstimateRequest,
   plan: EstimateIntervals,
   resolved: readonly ResolvedDoc[],
+  copies: ReadonlyMap<number, StoryCopyCount> = new Map(),
+  exactRanks: number = V2_LIMITS.estimateExactRanks,
 ): EstimateResult {
   const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
-  const isExact = total <= V2_LIMITS.estimateExactRanks;
+  const isExact = total <= exactRanks;
   const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
   const facets = new FacetCounter(plan.facet_fields);
-  const stories = request.dedupe === 'exact' || request.dedupe === 'near' ? storyPeriods(resolved) : undefined;
+  const dedupe = request.dedupe === 'exact' || request.dedupe === 'near';
+  const stories = !dedupe
+    ? undefined
+    : isExact
+      ? storyPeriods(resolved)
+      : estimateStories(storyDraws(resolved), total, copies);
   let occurrences: EstimateResult['matching_occurrences'];
   let articles: EstimateResult['matching_articles'];
   if (isExact) {
@@ -140,7 +162,12 @@ export function combineEstimate(
     matching_articles: articles,
     ...(stories === undefined
       ? {}
-      : { matching_stories: { value: stories.total, low: stories.total, high: stories.total } }),
+      : {
+          matching_stories:
+            'total' in stories
+              ? { value: stories.total, low: stories.total, high: stories.total }
+              : { value: stories.value, low: stories.low, high: stories.high },
+        }),
     facets: facets.top(V2_LIMITS.facetValues, isExact ? 1 : total / size),
     periods: periodTally(plan, resolved, isExact, isExact ? 1 : total / size).map((p) =>
       stories === undefined ? p : { ...p, stories: stories.perPeriod.get(p.period) ?? 0 },
@@ -150,9 +177,10 @@ export function combineEstimate(
 
 /**
  * v2 estimate: how many occurrences and articles of a query pass the metadata filters, with facet counts of the
- * matching articles. Exact (every rank resolved) when the query has at most 20,000 occurrences in the selected
- * years; otherwise estimated from a seeded uniform sample of ranks with 95% intervals. Facets of a sample are
- * scaled to the population. The same three steps run across workers (estimate-parts.ts).
+ * matching articles (and, with dedupe, stories). Exact (every rank resolved) when the query has at most 20,000
+ * occurrences in the selected years (`exactRanks`, smaller in tests); otherwise estimated from a seeded uniform
+ * sample of ranks with 95% intervals. Facets of a sample are scaled to the population. The same steps run across
+ * workers (estimate-parts.ts, estimate-stories.ts).
  *
  * @example (await estimate(release, { index: 'news', query: 'the', languages: ['ja'] })).matching_articles // { value, low, high }
  */
@@ -160,14 +188,12 @@ export async function estimate(
   release: OpenRelease,
   request: EstimateRequest,
   work: WorkBudget = WorkBudget.unlimited(),
+  exactRanks: number = V2_LIMITS.estimateExactRanks,
 ): Promise<EstimateResult> {
   const plan = estimateIntervals(release, request, work);
-  const refusal = sampledDedupeRefusal(request, plan);
-  if (refusal !== null) throw refusal;
-  return combineEstimate(
-    release.indexVersion,
-    request,
-    plan,
-    await resolveEstimate(release, request, estimateDraws(request, plan), work),
-  );
+  const draws = estimateDraws(request, plan, exactRanks);
+  const resolved = await resolveEstimate(release, request, draws, work);
+  const ids = storiesToCount(request, draws, resolved);
+  const copies = ids === null ? [] : await estimateStoryCopies(release, request, ids, work);
+  return combineEstimate(release.indexVersion, request, plan, resolved, mergeStoryCopies([copies]), exactRanks);
 }

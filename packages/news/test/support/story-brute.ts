@@ -40,3 +40,19 @@ export function bruteExactStories(
 export function storiesByPeriod(periods: readonly { period: string; stories?: number }[]): Record<string, number> {
   return Object.fromEntries(periods.flatMap((p) => ((p.stories ?? 0) > 0 ? [[p.period, p.stories ?? 0]] : [])));
 }
+
+/** The articles of the input in release order (years, then doc_ix: month, then input order), as a reference. */
+export function releaseOrder<T extends { warc_date: string }>(
+  records: readonly T[],
+): { record: T; year: string; docIx: number }[] {
+  const sorted = records
+    .map((record, i) => ({ record, i }))
+    .sort((a, b) => a.record.warc_date.slice(0, 7).localeCompare(b.record.warc_date.slice(0, 7)) || a.i - b.i);
+  const perYear = new Map<string, number>();
+  return sorted.map(({ record }) => {
+    const year = record.warc_date.slice(0, 4);
+    const docIx = perYear.get(year) ?? 0;
+    perYear.set(year, docIx + 1);
+    return { record, year, docIx };
+  });
+}

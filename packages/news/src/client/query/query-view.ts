@@ -44,6 +44,14 @@ export interface QueryViewContext {
   years: string;
 }
 
+/** How the headline count was made: exact, or a seeded sample's estimate with its 95% interval. */
+function countNote(answer: QuerySearchResponse): string {
+  if (answer.exact) return `exact count of ${answer.stories === undefined ? 'articles' : 'stories'}`;
+  const i = answer.stories_interval ?? answer.interval;
+  const unit = answer.stories === undefined ? 'articles' : 'stories';
+  return `estimated from a sample of ${formatCount(answer.sample?.size ?? 0)}: ${formatCount(i.low)}–${formatCount(i.high)} ${unit} (95% interval)`;
+}
+
 /**
  * The article-level view of a query in the query language (`POST /api/v2/search`): the exact number of matching
  * articles, the query as the server read it (canonical form and notes), matching articles per crawl period, and the
@@ -100,7 +108,7 @@ export async function runQuerySearch(ctx: QueryViewContext): Promise<void> {
         h(
           'p',
           { class: 'muted' },
-          `In ${ctx.years}, ${describeMatching(state.matching)}; exact count of articles · release ${answer.index_version}`,
+          `In ${ctx.years}, ${describeMatching(state.matching)}; ${countNote(answer)} · release ${answer.index_version}`,
         ),
         ...answer.expansions.map((x) =>
           h(

@@ -1,4 +1,5 @@
 import type {
+  V2SearchResult,
   IndexIdentity,
   ReplyFor,
   V2CombineContext as CombineContext,
@@ -16,6 +17,7 @@ import { createFanOut, type FanOutOptions } from './fan-out.ts';
 import { mergeV1Count, mergeV1Find, type Part } from './merge.ts';
 import { splitMetadata } from './metadata-split.ts';
 import { estimateAcross } from './estimate-split.ts';
+import { searchAcross } from './search-split.ts';
 import { ReplicaSet, type Replica, type ReplicaStatus } from './replica-set.ts';
 
 export interface ClusterOptions {
@@ -252,6 +254,19 @@ export function createClusterClient(
         if (ids === null || set.oneHolds(b.index, ids))
           return gather(b.index, ids, request, deadline, signal, undefined, { whole: true });
         return estimateAcross(set, fan, b, ids, deadline, signal);
+      }
+      case 'search': {
+        const b = routing.of(request.body);
+        const ids = inYears(set, b.index, b.year_min, b.year_max);
+        return searchAcross(
+          set,
+          fan,
+          b,
+          ids,
+          (parts, ctx, _body, copies) => routing.combine(parts, ctx, request.body, copies) as V2SearchResult,
+          deadline,
+          signal,
+        );
       }
       case 'internal':
         // Steps the gateway sends to workers itself (estimateAcross); no route sends them through this client.

@@ -2,35 +2,39 @@ import {
   byShardOrder,
   combineEstimate,
   estimateDraws,
-  sampledDedupeRefusal,
+  mergeStoryCopies,
+  storiesToCount,
   type V2EstimateBody,
   type V2EstimateIntervals,
   type V2ResolvedDoc,
+  type V2StoryCopyCount,
   type WorkerReply,
 } from '../../protocol/index.ts';
 import type { FanOut } from './fan-out.ts';
 import type { Part } from './merge.ts';
 import type { ReplicaSet } from './replica-set.ts';
 
-/** The part's result, or the refusal to answer with (as the public `v2_estimate` kind). */
-function results<T>(
+/** The part's result, or the refusal to answer with (as the public `kind`, `v2_estimate` by default). */
+export function results<T>(
   parts: readonly Part<WorkerReply>[],
   indexVersion: string,
+  kind: 'v2_estimate' | 'v2_search' = 'v2_estimate',
 ): { ok: true; values: T[] } | { ok: false; reply: WorkerReply } {
   const values: T[] = [];
   for (const { reply } of parts) {
     if (reply.kind === 'error') return { ok: false, reply };
     if (!('outcome' in reply)) return { ok: false, reply };
-    if (!reply.outcome.ok) return { ok: false, reply: { kind: 'v2_estimate', indexVersion, outcome: reply.outcome } };
+    if (!reply.outcome.ok) return { ok: false, reply: { kind, indexVersion, outcome: reply.outcome } };
     values.push(JSON.parse(reply.outcome.json) as T);
   }
   return { ok: true, values };
 }
 
 /**
- * v2 estimate over shards on several workers, in the domain's three steps (search-v2/estimate-parts.ts): the
- * workers list their candidate intervals; the gateway decides exact or sampled and draws the sample over all of
- * them with the request's seed; the workers resolve their ranks or draws; `combineEstimate` sums. The answer is the
+ * v2 estimate over shards on several workers, in the domain's steps (search-v2/estimate-parts.ts): the workers list
+ * their candidate intervals; the gateway decides exact or sampled and draws the sample over all of them with the
+ * request's seed; the workers resolve their ranks or draws; with dedupe past the bound, every worker counts the
+ * sampled stories' matching copies on its shards (estimate-stories.ts); `combineEstimate` sums. The answer is the
  * one a single worker holding every shard gives (same draws, same order, same arithmetic).
  */
 export async function estimateAcross(
@@ -60,9 +64,6 @@ export async function estimateAcross(
     shard_ids: shardIds,
     facet_fields: first.values[0]?.facet_fields ?? [],
   };
-  const refusal = sampledDedupeRefusal(body, plan);
-  if (refusal !== null)
-    return { kind: 'v2_estimate', indexVersion: set.expected, outcome: { ok: false, error: refusal.toBody() } };
   const draws = estimateDraws(body, plan);
 
   let resolved: V2ResolvedDoc[];
@@ -110,6 +111,23 @@ export async function estimateAcross(
       }),
     );
   }
-  const result = combineEstimate(set.expected, body, plan, resolved);
+  // With dedupe past the bound: every worker holding a selected shard counts the sampled stories' copies there.
+  const stories = storiesToCount(body, draws, resolved);
+  let copies: V2StoryCopyCount[][] = [];
+  if (stories !== null && stories.length > 0) {
+    const third = results<{ copies: V2StoryCopyCount[] }>(
+      await fan.run(
+        body.index,
+        ids,
+        () => ({ kind: 'v2_estimate_stories', body: { request: body, stories } }),
+        deadline,
+        options,
+      ),
+      set.expected,
+    );
+    if (!third.ok) return third.reply;
+    copies = third.values.map((v) => v.copies);
+  }
+  const result = combineEstimate(set.expected, body, plan, resolved, mergeStoryCopies(copies));
   return { kind: 'v2_estimate', indexVersion: set.expected, outcome: { ok: true, json: JSON.stringify(result) } };
 }

@@ -84,6 +84,8 @@ const SAMPLES: { readonly [K in V2Kind]: (r: OpenRelease) => V2RequestOf<K> } = 
     request: estimateBody,
     draws: estimateIntervals(r, estimateBody).intervals.map(([shard, lo]) => [shard, lo] as const),
   }),
+  v2_estimate_stories: () => ({ request: { ...estimateBody, dedupe: 'exact' }, stories: [0] }),
+  v2_search_stories: () => ({ request: { index: 'news', query: 'Berlin OR Wien', dedupe: 'exact' }, stories: [0] }),
   v2_info: () => ({ index: null }),
   v2_search: () => ({ index: 'news', query: 'Berlin OR Wien', page_size: 2 }),
   v2_search_copies: () => ({

@@ -8,7 +8,7 @@ const combineOf = <B, A>(routing: Routing<B, A>) => {
   if (!('combine' in routing)) throw new Error(`routing by ${routing.by} has no combine`);
   const combine = routing.combine;
   return (order: readonly string[], parts: readonly A[], indexVersion: string, body?: B) =>
-    combine(parts, { order, indexVersion }, body as B);
+    combine(parts, { order, indexVersion }, body as B, new Map());
 };
 const mergeV2Find = combineOf(V2_CALLS.v2_find.routing);
 const mergeV2Timeline = combineOf(V2_CALLS.v2_timeline.routing);

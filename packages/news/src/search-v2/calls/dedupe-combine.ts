@@ -1,6 +1,8 @@
 import { decodeCursor, isAfter } from '../query/cursor.ts';
 import { articleKey as key, inArticleOrder } from '../shard-order.ts';
 import type { SearchArticle, SearchRequest, SearchResult, SpanningStory } from '../query/types.ts';
+import { sumIntervals } from '../query/sample.ts';
+import { estimateFromTallies } from '../stories/sampled-stories.ts';
 
 /** What dedupe changes in a merged search answer: the story count, the stories after the cursor and the page. */
 export interface MergedStories {
@@ -57,4 +59,52 @@ export function mergeSearchStories(
     .map((a) => (copies.has(key(a)) ? { ...a, copies: copies.get(key(a)) } : a))
     .sort(order);
   return { stories, following, page };
+}
+
+type StoryParts = readonly Pick<
+  SearchResult,
+  'stories' | 'stories_interval' | 'exact' | 'spanning_stories' | 'story_sample'
+>[];
+
+const sampledWithStories = (parts: StoryParts) => parts.some((p) => p.stories !== undefined && !p.exact);
+
+/**
+ * The stories whose matching articles on every worker a merge of sampled dedupe answers needs (the gateway asks
+ * every worker of the selection, `v2_search_stories`): those of the samples' `story_sample` and, beside a sampled
+ * part, the stories exact parts share with other workers. Empty when no part was sampled with dedupe.
+ */
+export function storiesToComplete(parts: StoryParts): number[] {
+  if (!sampledWithStories(parts)) return [];
+  const ids = new Set<number>();
+  for (const p of parts) {
+    for (const s of p.story_sample?.shared ?? []) ids.add(s.story);
+    if (p.exact) for (const s of p.spanning_stories ?? []) ids.add(s.story);
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/**
+ * Stories of answers for disjoint shard sets when some were sampled (undefined otherwise: `mergeSearchStories`
+ * counts exactly). Each story adds up to one over the parts (Horvitz–Thompson): a sampled part gives its estimate,
+ * completed with `copies` (m_s over every worker) for its shared stories; an exact part gives its stories, each
+ * shared one counting as its copies there over m_s. Estimates of independent samples add with their half-widths in
+ * quadrature; exact parts add no width.
+ */
+export function estimatedStories(
+  parts: StoryParts,
+  copies: ReadonlyMap<number, { readonly copies: number }>,
+): { value: number; low: number; high: number } | undefined {
+  if (!sampledWithStories(parts)) return undefined;
+  const terms = parts.flatMap((p) => {
+    if (p.stories === undefined) return [];
+    if (p.story_sample !== undefined) return [estimateFromTallies([p.story_sample], copies)];
+    if (!p.exact) return [{ value: p.stories, ...(p.stories_interval ?? { low: p.stories, high: p.stories }) }];
+    let value = p.stories;
+    for (const s of p.spanning_stories ?? [])
+      value += s.copies / Math.max(s.copies, copies.get(s.story)?.copies ?? 1) - 1;
+    return [{ value, low: value, high: value }];
+  });
+  const value = Math.round(terms.reduce((n, t) => n + t.value, 0));
+  const { low, high } = sumIntervals(terms);
+  return { value, low: Math.min(low, value), high: Math.max(high, value) };
 }

@@ -9,6 +9,7 @@ import type { OpenRelease } from '../../release/types.ts';
 import type { WorkBudget } from '../../work-budget/index.ts';
 import type { WireOf } from '../schema/fields.ts';
 import type { EstimateRequest, MetadataRequest } from '../types.ts';
+import type { SearchRequest } from '../query/types.ts';
 
 /** How admission treats the call: `by_matching` is expensive only with case-insensitive or whole-word matching. */
 export type CallCost = 'cheap' | 'expensive' | 'by_matching';
@@ -54,7 +55,9 @@ export interface YearSelection {
  * - `index`: every shard of the index (`of` gives its name, null for the default), answers combined;
  * - `shard`: the one shard the request names, answered whole by one replica;
  * - `references`: metadata references split by crawl year, put back in request order;
- * - `estimate`: the estimate's three steps (estimate-parts.ts) when no worker holds every shard;
+ * - `estimate`: the estimate's steps (estimate-parts.ts) when no worker holds every shard;
+ * - `search`: as `years`, and with dedupe past the bound a second round counting shared stories' copies on every
+ *   worker (`v2_search_stories`) before `combine`;
  * - `internal`: a step the gateway sends itself; never routed.
  */
 export type Routing<B, A> =
@@ -63,6 +66,17 @@ export type Routing<B, A> =
   | { readonly by: 'shard'; of(body: B): { readonly index: string; readonly shard_id: string } }
   | { readonly by: 'references'; of(body: B): MetadataRequest }
   | { readonly by: 'estimate'; of(body: B): EstimateRequest }
+  | {
+      readonly by: 'search';
+      of(body: B): SearchRequest;
+      /** With the sampled stories' matching articles on every worker (story → copies); empty when none was asked. */
+      combine(
+        parts: readonly A[],
+        ctx: CombineContext,
+        body: B,
+        copies: ReadonlyMap<number, { readonly copies: number }>,
+      ): A;
+    }
   | { readonly by: 'internal' };
 
 /** An answer the domain encoded itself (a large page is built as text directly). */

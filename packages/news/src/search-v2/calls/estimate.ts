@@ -15,6 +15,8 @@ import {
   tuple,
 } from '../schema/fields.ts';
 import { defineV2Call, REFUSALS } from './define.ts';
+import { estimateStoryCopies } from '../estimate-stories.ts';
+import { STORY_COPIES_ARTICLES } from '../stories/sampled-stories.ts';
 
 export const EstimateRequest = Type.Object(
   {
@@ -65,7 +67,8 @@ export const EstimatePeriod = Type.Object(
     occurrences: Type.Integer(),
     stories: Type.Optional(
       Type.Integer({
-        description: 'With dedupe: matching stories whose first matching article (release order) is in this period.',
+        description:
+          'With dedupe: matching stories whose first matching article (release order) is in this period (sampled mode: the estimate, a point value).',
       }),
     ),
   },
@@ -83,8 +86,13 @@ export const EstimateAnswer = Type.Object(
     confidence: Type.Number(),
     matching_occurrences: Estimated,
     matching_articles: Estimated,
-    // With dedupe: distinct stories among the matching articles (exact only: past the bound, 422).
-    matching_stories: Type.Optional(Estimated),
+    matching_stories: Type.Optional(
+      Type.Object(Estimated.properties, {
+        description:
+          "With dedupe: distinct stories among the matching articles, with its 95% interval (equal ends when exact; past the bound a Horvitz–Thompson estimate from the same sample, each draw weighed by its story's matching articles).",
+        ...closed,
+      }),
+    ),
     facets: Type.Record(Type.String(), Type.Array(FacetValue), {
       description:
         'Top 20 values of language, lang, topic, source and (with an attribution table) country among matching articles.',
@@ -110,8 +118,7 @@ export const estimateCall = defineV2Call({
       REFUSALS.cpuLimit,
       {
         status: 422,
-        description:
-          'unknown_index, invalid_year_range, invalid_query, stories_unavailable (dedupe on a release without story files), query_too_expensive (dedupe past the exact bound: stories are counted exactly only).',
+        description: `unknown_index, invalid_year_range, invalid_query, stories_unavailable (dedupe on a release without story files), query_too_expensive (dedupe past the exact bound when the sampled stories hold more than ${STORY_COPIES_ARTICLES.toLocaleString('en')} articles to test).`,
       },
       REFUSALS.noCountryTable,
     ],
@@ -148,7 +155,7 @@ export const ResolvedDoc = Type.Object(
     key: Type.String({ description: '`year:doc_ix`.' }),
     n: Type.Integer(),
     labels: nullable(FacetLabels),
-    story: Type.Optional(Type.Integer({ description: "With dedupe, exact mode: the article's story id." })),
+    story: Type.Optional(Type.Integer({ description: 'With dedupe, where the article passes: its story id.' })),
   },
   closed,
 );
@@ -167,4 +174,29 @@ export const estimateResolveCall = defineV2Call({
   route: null,
   routing: { by: 'internal' },
   run: async (release, body, work) => ({ resolved: await resolveEstimate(release, body.request, body.draws, work) }),
+});
+
+/** A story's matching articles on one worker (`StoryCopyCount`). */
+export const StoryCopies = Type.Object(
+  {
+    story: Type.Integer({ minimum: 0 }),
+    copies: Type.Integer({ minimum: 0 }),
+    first: nullable(Type.Integer({ minimum: 0, description: 'Release number of the first matching article here.' })),
+    period: nullable(Type.String({ description: "Crawl period of that article's shard." })),
+  },
+  closed,
+);
+
+/** Step 3, with dedupe past the bound: the sampled stories' matching articles on each worker's selected shards. */
+export const estimateStoriesCall = defineV2Call({
+  request: Type.Object({
+    request: EstimateRequest,
+    stories: Type.Array(Type.Integer({ minimum: 0 }), { maxItems: V2_LIMITS.estimateSampleMax }),
+  }),
+  answer: Type.Object({ copies: Type.Array(StoryCopies) }, closed),
+  route: null,
+  routing: { by: 'internal' },
+  run: async (release, body, work) => ({
+    copies: await estimateStoryCopies(release, body.request, body.stories, work),
+  }),
 });

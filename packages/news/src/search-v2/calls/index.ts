@@ -10,7 +10,7 @@ import { copiesCall } from './copies.ts';
 import { countCall } from './count.ts';
 import type { V2Call } from './define.ts';
 import { documentsCall } from './documents.ts';
-import { estimateCall, estimateIntervalsCall, estimateResolveCall } from './estimate.ts';
+import { estimateCall, estimateIntervalsCall, estimateResolveCall, estimateStoriesCall } from './estimate.ts';
 import { findCall } from './find.ts';
 import { frequenciesCall } from './frequencies.ts';
 import { getDocCall } from './get-doc.ts';
@@ -18,7 +18,7 @@ import { infoCall } from './info.ts';
 import { keynessCall } from './keyness.ts';
 import { metadataCall } from './metadata.ts';
 import { occurrencesCall } from './occurrences.ts';
-import { searchCall } from './search.ts';
+import { searchCall, searchStoriesCall } from './search.ts';
 import { timelineCall } from './timeline.ts';
 
 export const V2_CALLS = {
@@ -41,6 +41,8 @@ export const V2_CALLS = {
   /** Internal (no public route): the gateway's steps of an estimate over shards on several workers. */
   v2_estimate_intervals: estimateIntervalsCall,
   v2_estimate_resolve: estimateResolveCall,
+  v2_estimate_stories: estimateStoriesCall,
+  v2_search_stories: searchStoriesCall,
 } as const;
 
 export type V2Calls = typeof V2_CALLS;

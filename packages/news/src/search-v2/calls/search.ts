@@ -20,10 +20,12 @@ import { sumIntervals } from '../query/sample.ts';
 import { listedWords } from '../query/expand.ts';
 import { FacetCounter } from '../facets.ts';
 import type { FacetField } from '../types.ts';
-import { byYears, defineV2Call, REFUSALS, type CombineContext } from './define.ts';
-import { mergeSearchStories } from './dedupe-combine.ts';
+import { defineV2Call, REFUSALS, type CombineContext } from './define.ts';
+import { estimatedStories, mergeSearchStories } from './dedupe-combine.ts';
+import { STORY_COPIES_ARTICLES } from '../stories/sampled-stories.ts';
 import { inArticleOrder, positionIn } from '../shard-order.ts';
-import { FacetValue } from './estimate.ts';
+import { FacetValue, StoryCopies } from './estimate.ts';
+import { searchStoryCopies } from '../query/search-story-copies.ts';
 
 const count = Type.Integer({ minimum: 0 });
 const year = (which: string) =>
@@ -83,6 +85,22 @@ export const SearchRequest = Type.Object(
   { title: 'SearchRequest' },
 );
 
+const StoryTallySchema = Type.Object(
+  {
+    size: count,
+    population: count,
+    sum: Type.Number({ minimum: 0 }),
+    sum_sq: Type.Number({ minimum: 0 }),
+    seen: count,
+    shared: Type.Array(Type.Object({ story: count, u: Type.Number(), v: Type.Number() }, closed)),
+  },
+  {
+    description:
+      "Between workers only (a gateway's answer never has it): with dedupe past the bound over split years, this worker's sample sums for the story estimate; the shared stories are completed with their copies on every worker.",
+    ...closed,
+  },
+);
+
 const interval = Type.Object(
   { low: count, high: count },
   { description: '95% interval (both ends equal to the value when exact).', ...closed },
@@ -104,6 +122,16 @@ export const SearchAnswer = Type.Object(
         description:
           'With dedupe: distinct stories among the matching articles; following and page then count and list stories.',
       }),
+    ),
+    stories_interval: Type.Optional(
+      Type.Object(
+        { low: count, high: count },
+        {
+          description:
+            "With dedupe: the 95% interval of stories (both ends equal to it when exact). Past the exact bound stories is a Horvitz–Thompson estimate from the same sample as articles: a draw of a matching article weighs 1/(k·m), k its driver occurrences and m its story's matching articles in the whole selection, counted from the story's articles.",
+          ...closed,
+        },
+      ),
     ),
     exact: Type.Boolean({
       description:
@@ -163,7 +191,8 @@ export const SearchAnswer = Type.Object(
           copies: Type.Optional(
             Type.Integer({
               minimum: 1,
-              description: "With dedupe: matching articles of this article's story (itself included).",
+              description:
+                "With dedupe: matching articles of this article's story (itself included). When sampled the page lists one article per story the sample saw (its earliest sampled match), and copies still counts all of the story's matching articles.",
             }),
           ),
           story: Type.Optional(
@@ -186,6 +215,7 @@ export const SearchAnswer = Type.Object(
           "Between workers only (a gateway's answer never has it): with dedupe, the stories this worker counted that other workers' shards may also hold, each with its first match and copies here.",
       }),
     ),
+    story_sample: Type.Optional(StoryTallySchema),
   },
   { title: 'SearchResponse', ...closed },
 );
@@ -197,9 +227,25 @@ export const SearchAnswer = Type.Object(
  * own first ones, so the merged first ones are among them). Workers' samples are independent, so estimated parts
  * add with their intervals' half-widths in quadrature (`sumIntervals`).
  */
-export function combineSearch(parts: readonly SearchResult[], ctx: CombineContext, body: SearchBody): SearchResult {
+export function combineSearch(
+  parts: readonly SearchResult[],
+  ctx: CombineContext,
+  body: SearchBody,
+  copies: ReadonlyMap<number, { readonly copies: number }> = new Map(),
+): SearchResult {
   const pos = positionIn(ctx.order);
-  const stories = mergeSearchStories(parts, body, pos);
+  const merged = mergeSearchStories(parts, body, pos);
+  const estimated = estimatedStories(parts, copies);
+  // Sampled: the page's copies of a story several workers hold are its matching articles on all of them.
+  const stories =
+    merged === undefined
+      ? undefined
+      : {
+          ...merged,
+          page: merged.page.map((a) =>
+            a.story === undefined || !copies.has(a.story) ? a : { ...a, copies: copies.get(a.story)?.copies },
+          ),
+        };
   const first = parts[0];
   const periods = new Map<string, { period: string; year: string; parts: SearchPeriod[]; shard_ids: string[] }>();
   const expansions = new Map<string, Map<string, number>>();
@@ -238,7 +284,11 @@ export function combineSearch(parts: readonly SearchResult[], ctx: CombineContex
     query_tree: first?.query_tree ?? null,
     notes: first?.notes ?? [],
     articles: parts.reduce((n, p) => n + p.articles, 0),
-    ...(stories === undefined ? {} : { stories: stories.stories }),
+    ...(stories === undefined
+      ? {}
+      : estimated === undefined
+        ? { stories: stories.stories, stories_interval: { low: stories.stories, high: stories.stories } }
+        : { stories: estimated.value, stories_interval: { low: estimated.low, high: estimated.high } }),
     exact: sampled.length === 0,
     interval: sum(parts),
     sample:
@@ -285,11 +335,25 @@ export const searchCall = defineV2Call({
       REFUSALS.cpuLimit,
       {
         status: 422,
-        description: `invalid_query (with position for syntax errors; NOT-only queries; NEAR between a title: term and an article term), query_too_expensive (a sample whose distinct articles hold more than the verified-bytes bound, the CPU allowance, or past the exact bound with dedupe, which is answered exactly only), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, headlines_not_indexed (title: on a release built without a headline index), stories_unavailable (dedupe on a release without story files: rebuild with stories), query_too_expensive (dedupe over workers that split the selected years, when one worker holds more than ${SPANNING_STORIES_MAX.toLocaleString('en')} stories that others may share).`,
+        description: `invalid_query (with position for syntax errors; NOT-only queries; NEAR between a title: term and an article term), query_too_expensive (a sample whose distinct articles hold more than the verified-bytes bound, the CPU allowance, or with dedupe past the exact bound when the sampled stories hold more than ${STORY_COPIES_ARTICLES.toLocaleString('en')} articles to test), query_too_complex (terms or prefix expansions, with limit), unknown_index, invalid_year_range, headlines_not_indexed (title: on a release built without a headline index), stories_unavailable (dedupe on a release without story files: rebuild with stories), query_too_expensive (dedupe over workers that split the selected years, when one worker holds more than ${SPANNING_STORIES_MAX.toLocaleString('en')} stories that others may share).`,
       },
       REFUSALS.noCountryTable,
     ],
   },
-  routing: byYears<SearchResult, SearchBody>(combineSearch),
+  routing: { by: 'search', of: (b) => b, combine: combineSearch },
   run: (release, body, work) => search(release, body satisfies SearchBody, work),
+});
+
+/** Internal, with dedupe past the bound over split years: the named stories' matching articles on one worker. */
+export const searchStoriesCall = defineV2Call({
+  request: Type.Object({
+    request: SearchRequest,
+    stories: Type.Array(Type.Integer({ minimum: 0 }), { maxItems: SPANNING_STORIES_MAX }),
+  }),
+  answer: Type.Object({ copies: Type.Array(StoryCopies) }, closed),
+  route: null,
+  routing: { by: 'internal' },
+  run: async (release, body, work) => ({
+    copies: await searchStoryCopies(release, body.request satisfies SearchBody, body.stories, work),
+  }),
 });

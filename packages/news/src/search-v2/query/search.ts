@@ -7,18 +7,13 @@ import { crawlPeriodOf } from '../timeline.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
-import {
-  candidateArticles,
-  queryBudget,
-  tooExpensive,
-  verifyArticles,
-  type ArticleMatch,
-  type QueryBudget,
-} from './evaluate.ts';
+import { candidateArticles, queryBudget, verifyArticles, type ArticleMatch, type QueryBudget } from './evaluate.ts';
 import { planShards, type ShardPlan } from './plan.ts';
 import { fieldReader } from './fields.ts';
 import { filteredShards } from './filtered-shards.ts';
 import { storyDedupe } from './dedupe.ts';
+import { sampledStories, type SampledStories } from './dedupe-sample.ts';
+import { storiesOf } from '../stories/index.ts';
 import { prefixExpansions } from './expand.ts';
 import { estimateArticles, sampleArticles, sampleSeed, type SampledDraw } from './sample.ts';
 import { assertIndexVersion } from '../release-lookup.ts';
@@ -78,7 +73,8 @@ export interface Tallies {
  * v2 search: the articles matching a query of the news query language (DESIGN.md, "Query language") in the selected
  * years that pass the metadata filters: how many, per shard and crawl period, what each `word*` stands for (from the index), facet
  * counts of the matching articles, and the first `page_size` of them with the first occurrence of a positive term.
- * Exact within the work bound; past it estimated from a seeded sample with 95% intervals (`exact: false`).
+ * Exact within the work bound; past it estimated from a seeded sample with 95% intervals (`exact: false`), stories
+ * too with `dedupe` (Horvitz–Thompson with each story's matching copies, dedupe-sample.ts).
  *
  * @example (await search(release, { index: 'news', query: '"oil prices" NOT "olive oil"' })).articles // 42
  */
@@ -104,6 +100,7 @@ export async function search(
     docs.length === 0 ? [] : (stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? []);
   const exact = await exactTallies(plans, tree, keep, budget);
   let tallies: Tallies;
+  let sampled: SampledStories | undefined;
   if (exact !== null) {
     tallies = exact;
     perShard(exact.listed, plans.length).forEach((listed, i) => {
@@ -116,11 +113,6 @@ export async function search(
       });
     });
   } else {
-    // A sample sees some of a story's articles, not which of them comes first: stories are counted exactly only.
-    if (dedupe !== undefined)
-      throw tooExpensive(
-        `dedupe ${request.dedupe} needs the exact answer, and the query's driver occurrences or candidate articles exceed its bound`,
-      );
     const size = request.sample_size ?? QUERY_LIMITS.sampleDefault;
     const seed = request.seed ?? 1;
     const draws = await sampleArticles(
@@ -135,6 +127,18 @@ export async function search(
       keep,
     );
     tallies = sampledTallies(plans, draws, { size, seed, population: plans.reduce((n, p) => n + p.located, 0) });
+    const stories = storiesOf(index, request.dedupe);
+    if (stories !== undefined)
+      sampled = await sampledStories(
+        stories,
+        request,
+        plans,
+        tree,
+        keep,
+        budget,
+        draws,
+        tallies.sample?.population ?? 0,
+      );
     perShard(
       draws.filter((d) => d.match !== null),
       plans.length,
@@ -179,7 +183,13 @@ export async function search(
         stores[l.shard]?.get((shards[l.shard] as ShardHandle).docBase + l.match.doc) ?? null,
       ),
   );
-  const page = dedupe === undefined ? listed : dedupe.withCopies(listed);
+  // Sampled: a story's copies are its matching articles counted from its members, not the draws that saw it.
+  const page =
+    dedupe === undefined
+      ? listed
+      : dedupe
+          .withCopies(listed)
+          .map((a) => (a.story === undefined ? a : { ...a, copies: sampled?.copies.get(a.story)?.copies ?? a.copies }));
   const periods = new Map<string, SearchPeriod & { shard_ids: string[] }>();
   shards.forEach((shard) => {
     const key = crawlPeriodOf(shard.shardId);
@@ -202,7 +212,7 @@ export async function search(
     query_tree: tree,
     notes,
     articles: tallies.total.value,
-    ...(dedupe === undefined ? {} : { stories: dedupe.stories }),
+    ...(dedupe === undefined ? {} : storyFields(dedupe.stories, sampled)),
     exact: tallies.sample === null,
     interval: { low: tallies.total.low, high: tallies.total.high },
     sample: tallies.sample,
@@ -218,7 +228,18 @@ export async function search(
     page,
     next_cursor: nextCursor(release.indexVersion, after.length, page),
     ...(spanning.length === 0 ? {} : { spanning_stories: spanning }),
+    ...(sampled?.tally ? { story_sample: sampled.tally } : {}),
   };
+}
+
+/** `stories` and its interval: exact (the stories counted) or the sample's estimate. */
+function storyFields(
+  counted: number,
+  sampled: SampledStories | undefined,
+): Pick<SearchResult, 'stories' | 'stories_interval'> {
+  if (sampled === undefined) return { stories: counted, stories_interval: { low: counted, high: counted } };
+  const { value, low, high } = sampled.estimate;
+  return { stories: value, stories_interval: { low, high } };
 }
 
 /**

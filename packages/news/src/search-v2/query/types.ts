@@ -1,3 +1,4 @@
+import type { StoryTally } from '../stories/sampled-stories.ts';
 import type { ArticleMetadata } from '../../release/types.ts';
 import type { DocumentFilters, FacetValue, MatchingRequest } from '../types.ts';
 
@@ -102,8 +103,10 @@ export interface SearchResult {
   readonly notes: readonly string[];
   /** Matching articles in the selected years that pass the filters. */
   readonly articles: number;
-  /** With dedupe: distinct stories among the matching articles. */
+  /** With dedupe: distinct stories among the matching articles (the point estimate when sampled). */
   readonly stories?: number;
+  /** With dedupe: the 95% interval of `stories` (both ends equal to it when exact). */
+  readonly stories_interval?: SearchInterval;
   /** False when estimated from a seeded sample (past the exact bound): `articles` is then the point estimate. */
   readonly exact: boolean;
   /** The 95% interval of `articles`. */
@@ -131,4 +134,9 @@ export interface SearchResult {
   readonly next_cursor: string | null;
   /** Between workers only (a gateway's answer never has it), with dedupe over split years: see `SpanningStory`. */
   readonly spanning_stories?: readonly SpanningStory[];
+  /**
+   * Between workers only, with dedupe past the bound over split years: this worker's sample sums for the story
+   * estimate, whose shared stories the gateway completes with their copies on every worker (`StoryTally`).
+   */
+  readonly story_sample?: StoryTally;
 }
