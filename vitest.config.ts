@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/** Turns each worker's event loop after every test (why: the file's comment). */
+const eventLoopTurns = fileURLToPath(new URL('./scripts/vitest-event-loop.ts', import.meta.url));
 
 // One runner for the whole repository. Each package is a project so its tests can be run alone:
 // `npx vitest run --project news`.
@@ -17,6 +21,7 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 300_000,
+          setupFiles: [eventLoopTurns],
           // The Chromium tests poll the page; a loaded 2-core CI machine took over the default 1 s to render a page of
           // cards, failing a test whose page was right.
           expect: { poll: { timeout: 15_000 } },
@@ -29,6 +34,7 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          setupFiles: [eventLoopTurns],
         },
       },
     ],

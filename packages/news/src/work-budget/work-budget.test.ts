@@ -130,9 +130,16 @@ describe('WorkBudget', () => {
     expect(ranMeanwhile).toBe(true);
   });
 
-  it('unlimited never stops nor asks to pause', () => {
-    const work = WorkBudget.unlimited();
+  it('unlimited never stops, and asks to pause only after a second of work', async () => {
+    let now = 0;
+    const work = WorkBudget.unlimited({ now: () => now });
+    now = 999;
     expect(Array.from({ length: 1000 }, () => work.due()).some(Boolean)).toBe(false);
+    now = 1000;
+    expect(Array.from({ length: 16 }, () => work.due()).some(Boolean)).toBe(true);
+    await work.pause();
+    expect(work.due()).toBe(false);
+    now = 1e12;
     expect(stopOf(() => checkAll(work))).toBeNull();
   });
 });

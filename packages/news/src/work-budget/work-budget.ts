@@ -43,6 +43,9 @@ export const defaultWorkBudgetOptions: Omit<WorkBudgetOptions, 'deadline'> = { c
 /** Calls of `check`/`due` between clock reads: a clock read costs ~40 ns, a rank tested at least ~1 µs. */
 const CLOCK_EVERY = 16;
 
+/** The unlimited budget's slice: long enough to cost nothing, short enough for timers and IPC to keep running. */
+const UNLIMITED_SLICE_MS = 1000;
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function processCpuMs(): number {
@@ -79,9 +82,13 @@ export class WorkBudget {
     this.#sliceCpuStart = this.#cpuNow();
   }
 
-  /** No deadline, no CPU limit, never pauses: for callers outside the worker (tests, the CLI). */
-  static unlimited(): WorkBudget {
-    return new WorkBudget({ deadline: Infinity, cpuLimitMs: Infinity, sliceMs: Infinity });
+  /**
+   * No deadline and no CPU limit, for callers outside the worker (tests, the CLI): asks to pause once a second of
+   * work, so that wherever the caller pauses, the process's own timers and messages still run meanwhile (a CLI's
+   * progress and signals, a test runner's RPC). A turn costs microseconds per second of work.
+   */
+  static unlimited(opts: Pick<WorkBudgetOptions, 'now'> = {}): WorkBudget {
+    return new WorkBudget({ deadline: Infinity, cpuLimitMs: Infinity, sliceMs: UNLIMITED_SLICE_MS, ...opts });
   }
 
   /** The answer is no longer wanted (the client went away); the next `check`, `due` or `pause` throws. */
