@@ -1,7 +1,7 @@
 import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
-import { FacetCounter, facetFieldsOf, facetMetadataOf } from '../facets.ts';
+import { FacetCounter, facetFieldsOf } from '../facets.ts';
 import { matchOptionsOf } from '../matching.ts';
 import { crawlPeriodOf } from '../timeline.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
@@ -99,22 +99,17 @@ export async function search(
   // The prefixes' bound is checked before any article is located or read.
   const expansions = await prefixExpansions(plans, tree, work);
   const facets = new FacetCounter(facetFieldsOf(index), { shownOnly: true });
-  // Shards without a match read no metadata.
-  const rowsOf = (i: number, docs: readonly number[]) =>
-    docs.length === 0 ? [] : (stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? []);
+  // Facets count only the filterable fields (FacetMetadata = FilterFields): a format-3 store answers them from its
+  // profile ids without decompressing the rows, which was most of a frequent query's CPU (BENCHMARKS.md).
+  const facetFieldsAt = (i: number, doc: number) => stores[i]?.filterFields((shards[i] as ShardHandle).docBase + doc);
   const exact = await exactTallies(plans, tree, keep, budget);
   let tallies: Tallies;
   if (exact !== null) {
     tallies = exact;
-    perShard(exact.listed, plans.length).forEach((listed, i) => {
-      rowsOf(
-        i,
-        listed.map((l) => l.match.doc),
-      ).forEach((row, j) => {
-        const m = (listed[j] as { match: ArticleMatch }).match;
-        if (row !== undefined) facets.add(facetMetadataOf(row), m.occurrences, 1);
-      });
-    });
+    for (const { shard, match } of exact.listed) {
+      const fields = facetFieldsAt(shard, match.doc);
+      if (fields !== undefined) facets.add(fields, match.occurrences, 1);
+    }
   } else {
     // A sample sees some of a story's articles, not which of them comes first: stories are counted exactly only.
     if (dedupe !== undefined)
@@ -135,20 +130,17 @@ export async function search(
       keep,
     );
     tallies = sampledTallies(plans, draws, { size, seed, population: plans.reduce((n, p) => n + p.located, 0) });
-    perShard(
+    // Shard by shard, as the tallies are summed (the facet sums are floating point).
+    for (const hits of perShard(
       draws.filter((d) => d.match !== null),
       plans.length,
-    ).forEach((hits, i) => {
-      rowsOf(
-        i,
-        hits.map((d) => d.doc),
-      ).forEach((row, j) => {
-        const d = hits[j] as SampledDraw;
+    ))
+      for (const d of hits) {
+        const fields = facetFieldsAt(d.shard, d.doc);
         // Each draw of an article stands for population / (size × k) articles (Horvitz–Thompson).
         const weight = (tallies.sample as SearchSample).population / (size * d.k);
-        if (row !== undefined) facets.add(facetMetadataOf(row), (d.match as ArticleMatch).occurrences * weight, weight);
-      });
-    });
+        if (fields !== undefined) facets.add(fields, (d.match as ArticleMatch).occurrences * weight, weight);
+      }
   }
   const listable = (l: { shard: number; match: ArticleMatch }) =>
     isAfter(position, (shards[l.shard] as ShardHandle).shardId, (shards[l.shard] as ShardHandle).docBase + l.match.doc);
