@@ -55,4 +55,9 @@ export abstract class ShardReaderBase implements ShardReader {
     // A copy: callers may keep or change it without touching the index.
     return Buffer.from(this.readText(this.docs.docStart(doc), this.docs.docEnd(doc)));
   }
+
+  documentView(doc: number): Buffer {
+    this.docs.checkDoc(doc);
+    return this.readText(this.docs.docStart(doc), this.docs.docEnd(doc));
+  }
 }

@@ -159,6 +159,7 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
         expect(r.documentBytes(1).length).toBe(0);
         expect(r.documentBytes(2).toString()).toBe('drei €');
         expect(r.documentLength(2)).toBe(8);
+        for (const doc of [0, 1, 2]) expect(r.documentView(doc).equals(r.documentBytes(doc))).toBe(true);
       });
     });
 
@@ -171,6 +172,7 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
         for (const ctx of [-1, 0.5, Number.NaN]) expect(() => r.window(0, b('a'), ctx)).toThrow(RangeError);
         for (const doc of [-1, 2, 0.5]) {
           expect(() => r.documentBytes(doc)).toThrow(RangeError);
+          expect(() => r.documentView(doc)).toThrow(RangeError);
           expect(() => r.documentLength(doc)).toThrow(RangeError);
         }
       });

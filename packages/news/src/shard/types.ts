@@ -82,6 +82,11 @@ export interface ShardReader {
   documentLength(doc: number): number;
   /** The UTF-8 bytes of a shard-local article. */
   documentBytes(doc: number): Buffer;
+  /**
+   * The same bytes, possibly a view of the shard's own memory (no copy): read them, never change or keep them. For
+   * scans that read many articles once (verifying a query): the copy was a measured part of their cost.
+   */
+  documentView(doc: number): Buffer;
   close(): void;
 }
 

@@ -7,14 +7,9 @@ import { crawlPeriodOf } from '../timeline.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
-import {
-  candidateArticles,
-  queryBudget,
-  tooExpensive,
-  verifyArticles,
-  type ArticleMatch,
-  type QueryBudget,
-} from './evaluate.ts';
+import { candidateArticles } from './candidates.ts';
+import type { EvaluationPath } from './located.ts';
+import { queryBudget, tooExpensive, verifyArticles, type ArticleMatch, type QueryBudget } from './evaluate.ts';
 import { planShards, type ShardPlan } from './plan.ts';
 import { fieldReader } from './fields.ts';
 import { filteredShards } from './filtered-shards.ts';
@@ -79,6 +74,7 @@ export interface Tallies {
  * years that pass the metadata filters: how many, per shard and crawl period, what each `word*` stands for (from the index), facet
  * counts of the matching articles, and the first `page_size` of them with the first occurrence of a positive term.
  * Exact within the work bound; past it estimated from a seeded sample with 95% intervals (`exact: false`).
+ * `path` chooses how candidates are verified (located occurrences or byte search, `located.ts`): the same answer either way.
  *
  * @example (await search(release, { index: 'news', query: '"oil prices" NOT "olive oil"' })).articles // 42
  */
@@ -87,6 +83,7 @@ export async function search(
   request: SearchRequest,
   work: WorkBudget = WorkBudget.unlimited(),
   limits: QueryWorkLimits = QUERY_LIMITS,
+  path: EvaluationPath = 'auto',
 ): Promise<SearchResult> {
   const position = request.cursor === undefined || request.cursor === null ? undefined : decodeCursor(request.cursor);
   if (position !== undefined) assertIndexVersion(release, position.index_version);
@@ -102,7 +99,7 @@ export async function search(
   // Facets count only the filterable fields (FacetMetadata = FilterFields): a format-3 store answers them from its
   // profile ids without decompressing the rows, which was most of a frequent query's CPU (BENCHMARKS.md).
   const facetFieldsAt = (i: number, doc: number) => stores[i]?.filterFields((shards[i] as ShardHandle).docBase + doc);
-  const exact = await exactTallies(plans, tree, keep, budget);
+  const exact = await exactTallies(plans, tree, keep, budget, path);
   let tallies: Tallies;
   if (exact !== null) {
     tallies = exact;
@@ -222,9 +219,10 @@ export async function exactTallies(
   tree: QueryNode,
   keep: (shard: number, doc: number) => boolean,
   budget: QueryBudget,
+  path: EvaluationPath = 'auto',
 ): Promise<Tallies | null> {
   if (plans.reduce((n, p) => n + p.located, 0) > budget.limits.locatedOccurrences) return null;
-  const candidates = await candidateArticles(plans, keep, budget.work);
+  const candidates = await candidateArticles(plans, keep, budget.work, path);
   if (candidates.bytes > budget.limits.verifiedBytes) return null;
   const listed: Tallies['listed'] = [];
   const byShard: number[] = [];

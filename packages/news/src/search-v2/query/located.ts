@@ -1,0 +1,78 @@
+/**
+ * Terms evaluated from their located occurrences instead of a byte search of each candidate's text (DESIGN.md,
+ * "Query language", step 4). A term's occurrences in a shard are its rank intervals; `locate` gives each one's
+ * article and offset, so an article's hits of a located term are known without reading the article (only the word
+ * rules look at a few bytes around each). Drivers are located anyway to find the candidates; another term is located
+ * when that costs less than searching its spellings in the candidates' text (`cheaperToLocate`).
+ */
+import type { ShardKind } from '../../shard/index.ts';
+import type { TermNode } from './ast.ts';
+import type { Hit } from './article-text.ts';
+import type { ShardTerm } from './plan.ts';
+
+/** How step 4 finds a term's hits: by estimated cost, or forced (tests check that every way gives one answer). */
+export type EvaluationPath = 'auto' | 'text' | 'located';
+
+/**
+ * Estimated costs in ns (real corpora, SA kind in memory, `h27/micro` in BENCHMARKS.md: a locate 220–900 ns with its
+ * article, a byte searched 0.25–1 ns per spelling; the compressed kind's locate walk ~15–20 µs and its text a block
+ * decode, as collocations/filtered-frequency.ts measured). Only speed depends on them: both ways give one answer.
+ */
+const COSTS = {
+  locate: { sa: 600, compressed: 20_000 },
+  readByte: { sa: 0, compressed: 2 },
+  scanByte: 0.5,
+} as const;
+
+/**
+ * Occurrences kept as hits per request, all shards and terms together (8 bytes each, plus a map entry per article):
+ * past it the remaining terms are searched in the text, so memory stays small whatever the query.
+ */
+export const LOCATED_HITS_MAX = 500_000;
+
+/** Offsets are packed with the spelling's index, so one numeric sort orders an article's hits as `hitsIn` does. */
+const SPELLINGS_MAX = 4096;
+
+/** Whether locating a term's `ranks` occurrences costs less than searching its spellings in `bytes` of text. */
+export function cheaperToLocate(kind: ShardKind, ranks: number, bytes: number, spellings: number): boolean {
+  return ranks * COSTS.locate[kind] <= bytes * (COSTS.readByte[kind] + spellings * COSTS.scanByte);
+}
+
+/** Whether a term's hits can come from its located occurrences (a `*` phrase is decided by its pattern in the text). */
+export function locatable(t: ShardTerm): boolean {
+  return !t.probe.term.wildcard_word && t.found.length <= SPELLINGS_MAX;
+}
+
+/** One term's located occurrences in one shard, per article (the word rules not yet applied). */
+export class LocatedTerm {
+  readonly #byDoc = new Map<number, number[]>();
+  readonly #lengths: readonly number[];
+
+  constructor(
+    readonly term: TermNode,
+    t: ShardTerm,
+  ) {
+    this.#lengths = t.found.map((iv) => iv.bytes.length);
+  }
+
+  /** Records an occurrence of spelling `spelling` (index into the term's intervals) at `offset` of article `doc`. */
+  add(doc: number, offset: number, spelling: number): void {
+    const packed = offset * SPELLINGS_MAX + spelling;
+    const list = this.#byDoc.get(doc);
+    if (list === undefined) this.#byDoc.set(doc, [packed]);
+    else list.push(packed);
+  }
+
+  /** The article's occurrences by offset (equal offsets in spelling order, as `hitsIn` lists them). */
+  hitsOf(doc: number): Hit[] {
+    const list = this.#byDoc.get(doc);
+    if (list === undefined) return [];
+    if (list.length > 1) list.sort((a, b) => a - b);
+    const hits: Hit[] = [];
+    for (const packed of list) {
+      const spelling = packed % SPELLINGS_MAX;
+      hits.push({ at: (packed - spelling) / SPELLINGS_MAX, length: this.#lengths[spelling] as number });
+    }
+    return hits;
+  }
+}
