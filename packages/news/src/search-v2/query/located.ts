@@ -14,14 +14,17 @@ import type { ShardTerm } from './plan.ts';
 export type EvaluationPath = 'auto' | 'text' | 'located';
 
 /**
- * Estimated costs in ns (real corpora, SA kind in memory, `h27/micro` in BENCHMARKS.md: a locate 220–900 ns with its
- * article, a byte searched 0.25–1 ns per spelling; the compressed kind's locate walk ~15–20 µs and its text a block
- * decode, as collocations/filtered-frequency.ts measured). Only speed depends on them: both ways give one answer.
+ * Estimated costs in ns, measured on the real corpora (SA kind in memory; BENCHMARKS.md, "News article search",
+ * h27 second pass): a `locate` with its hit recorded ~250–300 ns; a candidate's byte search ~0.8 ns per byte and
+ * spelling, `indexOf` calls per article and per occurrence found included (an AND of a rare and a common word
+ * searched the common one's 4,122 occurrences faster located than in the rare one's 2.8 MB of candidates). The
+ * compressed kind's locate walk ~15–20 µs, and its text a block decode (as collocations/filtered-frequency.ts
+ * measured). Only speed depends on them: both ways give one answer.
  */
 const COSTS = {
-  locate: { sa: 600, compressed: 20_000 },
+  locate: { sa: 300, compressed: 20_000 },
   readByte: { sa: 0, compressed: 2 },
-  scanByte: 0.5,
+  scanByte: 0.8,
 } as const;
 
 /**
