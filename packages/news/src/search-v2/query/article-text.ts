@@ -45,6 +45,16 @@ export function hitsIn(article: Buffer, probe: TermProbe): Hit[] {
   return probe.spellings.length > 1 ? hits.sort((a, b) => a.at - b.at) : hits;
 }
 
+/** Whether the term occurs in the article under its rules: `hitsIn(…).length > 0`, stopping at the first one. */
+export function occursIn(article: Buffer, probe: TermProbe): boolean {
+  if (probe.pattern !== undefined) return patternHits(article, probe.pattern, probe.wholeWord).length > 0;
+  for (const s of probe.spellings) {
+    for (let at = article.indexOf(s); at !== -1; at = article.indexOf(s, at + 1))
+      if (keepsHit(article, probe, at, s.length)) return true;
+  }
+  return false;
+}
+
 /** The whole word a prefix occurrence belongs to from its start (`econom` at "economy," gives "economy"). */
 export function wordAt(article: Buffer, at: number): string {
   const tail = article.toString('utf8', at, Math.min(article.length, at + 256));

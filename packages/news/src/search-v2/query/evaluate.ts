@@ -3,7 +3,7 @@ import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
 import type { QueryNode, TermField, TermNode } from './ast.ts';
 import { fieldReader } from './fields.ts';
-import { hitsIn, keepsHit, wordStartsBetween, type Hit, type TermProbe } from './article-text.ts';
+import { hitsIn, keepsHit, occursIn, wordStartsBetween, type Hit, type TermProbe } from './article-text.ts';
 import type { Candidates } from './candidates.ts';
 import type { LocatedTerm } from './located.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
@@ -102,6 +102,16 @@ class Candidate {
   }
 
   /**
+   * Whether the term occurs: from its hits when known or located, else a search that stops at the first occurrence
+   * passing the word rules (most candidates of an AND fail it, and their full hit lists were never needed).
+   */
+  has(t: TermNode): boolean {
+    const known = this.#hits.get(t);
+    if (known !== undefined || this.located?.has(t) === true) return (known ?? this.hits(t)).length > 0;
+    return occursIn(this.text(t.field), this.plan.probes.get(t) as TermProbe);
+  }
+
+  /**
    * Whether an occurrence of `l` and one of `r` are at most `distance` words apart (validate.ts admits a NEAR only
    * between two terms of one field: words are counted in that text). Word positions only grow with the offset, so
    * the closest pair is adjacent in offset order: walking both sorted lists as one, each neighbouring pair from
@@ -126,7 +136,7 @@ class Candidate {
   matches(node: QueryNode): boolean {
     switch (node.type) {
       case 'term':
-        return this.hits(node).length > 0;
+        return this.has(node);
       case 'near': {
         const l = this.hits(node.left);
         const r = l.length > 0 ? this.hits(node.right) : [];
