@@ -93,7 +93,9 @@ class Candidate {
         h = located.hitsOf(this.doc);
         if (h.length > 0 && (probe.term.prefix || probe.wholeWord)) {
           const text = this.text(t.field);
-          h = h.filter((hit) => keepsHit(text, probe, hit.at, hit.length));
+          const all = h;
+          h = [];
+          for (const hit of all) if (keepsHit(text, probe, hit.at, hit.length)) h.push(hit);
         }
       }
       this.#hits.set(t, h);
