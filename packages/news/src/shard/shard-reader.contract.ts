@@ -79,6 +79,7 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
           { doc: 0, offset: 0, pos: 1 },
           { doc: 1, offset: 2, pos: 10 + 3 },
         ]);
+        for (const at of found) expect(r.documentStart(at.doc)).toBe(at.pos - at.offset);
       });
     });
 
@@ -173,6 +174,7 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
         for (const doc of [-1, 2, 0.5]) {
           expect(() => r.documentBytes(doc)).toThrow(RangeError);
           expect(() => r.documentView(doc)).toThrow(RangeError);
+          expect(() => r.documentStart(doc)).toThrow(RangeError);
           expect(() => r.documentLength(doc)).toThrow(RangeError);
         }
       });

@@ -80,6 +80,8 @@ export interface ShardReader {
   window(rank: number, query: Uint8Array, maxCtxLen: number): DocWindow;
   /** Byte length of a shard-local article. */
   documentLength(doc: number): number;
+  /** Text position of the article's first byte: `locate(r).pos - locate(r).offset` for any rank in it. */
+  documentStart(doc: number): number;
   /** The UTF-8 bytes of a shard-local article. */
   documentBytes(doc: number): Buffer;
   /**

@@ -19,15 +19,15 @@ async function locateTerm(
   plan: ShardPlan,
   t: ShardTerm,
   work: WorkBudget,
-  visit: (doc: number, offset: number, spelling: number) => void,
+  visit: (doc: number, pos: number, spelling: number) => void,
 ): Promise<void> {
   const reader = fieldReader(plan.shard, t.probe.term.field);
   for (let s = 0; s < t.found.length; s++) {
     const { lo, hi } = t.found[s] as ShardTerm['found'][number];
     for (let r = lo; r < hi; r++) {
       if (work.due()) await work.pause();
-      const { doc, offset } = reader.locate(r);
-      visit(doc, offset, s);
+      const { doc, pos } = reader.locate(r);
+      visit(doc, pos, s);
     }
   }
 }
@@ -55,14 +55,17 @@ export async function candidateArticles(
     const seen = new Set<number>();
     for (const d of plan.drivers) {
       const t = plan.terms.get(d) as ShardTerm;
-      const hits = path !== 'text' && locatable(t) && kept + t.size <= LOCATED_HITS_MAX ? new LocatedTerm(d, t) : null;
+      const hits =
+        path !== 'text' && locatable(t) && kept + t.size <= LOCATED_HITS_MAX
+          ? new LocatedTerm(d, t, fieldReader(plan.shard, d.field))
+          : null;
       if (hits !== null) {
         kept += t.size;
         terms.set(d, hits);
       }
-      await locateTerm(plan, t, work, (doc, offset, spelling) => {
+      await locateTerm(plan, t, work, (doc, pos, spelling) => {
         seen.add(doc);
-        hits?.add(doc, offset, spelling);
+        hits?.add(pos, spelling);
       });
     }
     const docs: number[] = [];
@@ -83,10 +86,10 @@ export async function candidateArticles(
         const kind = fieldReader(plan.shard, node.field).kind ?? 'sa';
         if (path === 'auto' && !cheaperToLocate(kind, t.size, scanned, t.found.length)) continue;
         // A term absent from the shard costs nothing to locate, and spares every candidate a search for it.
-        const hits = new LocatedTerm(node, t);
+        const hits = new LocatedTerm(node, t, fieldReader(plan.shard, node.field));
         kept += t.size;
         terms.set(node, hits);
-        await locateTerm(plan, t, work, (doc, offset, spelling) => hits.add(doc, offset, spelling));
+        await locateTerm(plan, t, work, (_doc, pos, spelling) => hits.add(pos, spelling));
       }
     }
     out.push(docs);
