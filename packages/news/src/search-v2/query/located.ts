@@ -28,8 +28,9 @@ const COSTS = {
 } as const;
 
 /**
- * Occurrences kept as hits per request, all shards and terms together (8 bytes each): past it the remaining terms are searched in the text, as before
- * located hits existed. At 500,000, 16 concurrent heavy searches grew the worker by 159 MiB (58–85 MiB without).
+ * Occurrences kept as hits per request, all shards and terms together (8 bytes each, off the JS heap): past it the
+ * remaining terms are searched in the text, as before located hits existed. Bounds the memory of 16 concurrent heavy
+ * searches (BENCHMARKS.md): at 500,000 hits kept in per-article arrays the worker grew by 159 MiB.
  */
 export const LOCATED_HITS_MAX = 100_000;
 
