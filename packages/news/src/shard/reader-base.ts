@@ -69,9 +69,19 @@ export abstract class ShardReaderBase implements ShardReader {
     return this.docs.docEnd(doc) - this.docs.docStart(doc);
   }
 
+  documentStart(doc: number): number {
+    this.docs.checkDoc(doc);
+    return this.docs.docStart(doc);
+  }
+
   documentBytes(doc: number): Buffer {
     this.docs.checkDoc(doc);
     // A copy: callers may keep or change it without touching the index.
     return Buffer.from(this.readText(this.docs.docStart(doc), this.docs.docEnd(doc)));
+  }
+
+  documentView(doc: number): Buffer {
+    this.docs.checkDoc(doc);
+    return this.readText(this.docs.docStart(doc), this.docs.docEnd(doc));
   }
 }

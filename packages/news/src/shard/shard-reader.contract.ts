@@ -79,6 +79,7 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
           { doc: 0, offset: 0, pos: 1 },
           { doc: 1, offset: 2, pos: 10 + 3 },
         ]);
+        for (const at of found) expect(r.documentStart(at.doc)).toBe(at.pos - at.offset);
       });
     });
 
@@ -167,6 +168,7 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
         expect(r.documentBytes(1).length).toBe(0);
         expect(r.documentBytes(2).toString()).toBe('drei €');
         expect(r.documentLength(2)).toBe(8);
+        for (const doc of [0, 1, 2]) expect(r.documentView(doc).equals(r.documentBytes(doc))).toBe(true);
       });
     });
 
@@ -180,6 +182,8 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
         for (const ctx of [-1, 0.5, Number.NaN]) expect(() => r.window(0, b('a'), ctx)).toThrow(RangeError);
         for (const doc of [-1, 2, 0.5]) {
           expect(() => r.documentBytes(doc)).toThrow(RangeError);
+          expect(() => r.documentView(doc)).toThrow(RangeError);
+          expect(() => r.documentStart(doc)).toThrow(RangeError);
           expect(() => r.documentLength(doc)).toThrow(RangeError);
         }
       });

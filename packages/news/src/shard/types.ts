@@ -86,8 +86,15 @@ export interface ShardReader {
   window(rank: number, query: Uint8Array, maxCtxLen: number): DocWindow;
   /** Byte length of a shard-local article. */
   documentLength(doc: number): number;
+  /** Text position of the article's first byte: `locate(r).pos - locate(r).offset` for any rank in it. */
+  documentStart(doc: number): number;
   /** The UTF-8 bytes of a shard-local article. */
   documentBytes(doc: number): Buffer;
+  /**
+   * The same bytes, possibly a view of the shard's own memory (no copy): read them, never change or keep them. For
+   * scans that read many articles once (verifying a query): the copy was a measured part of their cost.
+   */
+  documentView(doc: number): Buffer;
   close(): void;
 }
 

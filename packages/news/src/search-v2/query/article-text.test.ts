@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wordStartsBetween } from './article-text.ts';
+import { hitsIn, occursIn, wordStartsBetween } from './article-text.ts';
 
 /** Naive reference: byte offsets of every word start (a letter or digit after anything else), from the string. */
 function naiveWordStarts(text: string): number[] {
@@ -72,5 +72,33 @@ describe('wordStartsBetween', () => {
     expect(wordStartsBetween(text, 0, 10, 5)).toBe(2);
     expect(wordStartsBetween(text, 0, 10, 1)).toBe(2);
     expect(wordStartsBetween(text, 0, 10, 0)).toBe(1);
+  });
+});
+
+describe('occursIn', () => {
+  it('says whether hitsIn finds any occurrence, under every word rule', () => {
+    const words = ['oil', 'Öl', '東京', 'x1', 'ß'];
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 40 }).map((p) => p.join('')),
+        fc.constantFrom(...words),
+        fc.boolean(),
+        fc.boolean(),
+        (text, word, prefix, wholeWord) => {
+          const term = {
+            type: 'term',
+            text: word,
+            phrase: false,
+            prefix,
+            field: 'body',
+            wildcard_word: false,
+          } as const;
+          const probe = { term, spellings: [Buffer.from(word), Buffer.from(word.toUpperCase())], wholeWord };
+          const article = Buffer.from(text);
+          expect(occursIn(article, probe)).toBe(hitsIn(article, probe).length > 0);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

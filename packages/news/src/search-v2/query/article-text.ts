@@ -28,17 +28,31 @@ function startsWord(article: Buffer, at: number): boolean {
   return last === undefined || !WORD_CHAR.test(last);
 }
 
+/** Whether an occurrence of one of the probe's spellings at `at` passes the term's word rules. */
+export function keepsHit(article: Buffer, probe: TermProbe, at: number, length: number): boolean {
+  return probe.term.prefix ? startsWord(article, at) : !probe.wholeWord || isWholeWordIn(article, at, length);
+}
+
 /** Every occurrence of the term in the article, by offset, under the term's rules. */
 export function hitsIn(article: Buffer, probe: TermProbe): Hit[] {
   if (probe.pattern !== undefined) return patternHits(article, probe.pattern, probe.wholeWord);
   const hits: Hit[] = [];
   for (const s of probe.spellings) {
     for (let at = article.indexOf(s); at !== -1; at = article.indexOf(s, at + 1)) {
-      const ok = probe.term.prefix ? startsWord(article, at) : !probe.wholeWord || isWholeWordIn(article, at, s.length);
-      if (ok) hits.push({ at, length: s.length });
+      if (keepsHit(article, probe, at, s.length)) hits.push({ at, length: s.length });
     }
   }
   return probe.spellings.length > 1 ? hits.sort((a, b) => a.at - b.at) : hits;
+}
+
+/** Whether the term occurs in the article under its rules: `hitsIn(…).length > 0`, stopping at the first one. */
+export function occursIn(article: Buffer, probe: TermProbe): boolean {
+  if (probe.pattern !== undefined) return patternHits(article, probe.pattern, probe.wholeWord).length > 0;
+  for (const s of probe.spellings) {
+    for (let at = article.indexOf(s); at !== -1; at = article.indexOf(s, at + 1))
+      if (keepsHit(article, probe, at, s.length)) return true;
+  }
+  return false;
 }
 
 /** The whole word a prefix occurrence belongs to from its start (`econom` at "economy," gives "economy"). */

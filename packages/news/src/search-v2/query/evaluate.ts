@@ -3,7 +3,9 @@ import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
 import type { QueryNode, TermField, TermNode } from './ast.ts';
 import { fieldReader } from './fields.ts';
-import { hitsIn, wordStartsBetween, type Hit, type TermProbe } from './article-text.ts';
+import { hitsIn, keepsHit, occursIn, wordStartsBetween, type Hit, type TermProbe } from './article-text.ts';
+import type { Candidates } from './candidates.ts';
+import type { LocatedTerm } from './located.ts';
 import { QUERY_LIMITS, type QueryWorkLimits } from './limits.ts';
 import type { ShardPlan } from './plan.ts';
 
@@ -49,48 +51,6 @@ function positiveTerms(node: QueryNode): TermNode[] {
   }
 }
 
-/** Candidates of every shard that pass the filters, and the text verifying them would read (known before reading). */
-export interface Candidates {
-  /** Per shard (index into the plans): the articles holding a driver occurrence, ascending. */
-  readonly docs: readonly (readonly number[])[];
-  /** Each candidate's length in every field the query looks in: an upper bound of the verified bytes. */
-  readonly bytes: number;
-}
-
-/**
- * Step 2, exact: per shard, the articles holding a driver occurrence (one `locate` each) that pass `keep`. One async
- * function over all shards, awaiting only when the budget asks for a pause: an await per shard was a measurable part
- * of a rare query over 83 shards.
- */
-export async function candidateArticles(
-  plans: readonly ShardPlan[],
-  keep: (shard: number, doc: number) => boolean,
-  work: WorkBudget,
-): Promise<Candidates> {
-  const out: number[][] = [];
-  let bytes = 0;
-  for (let i = 0; i < plans.length; i++) {
-    const plan = plans[i] as ShardPlan;
-    const seen = new Set<number>();
-    for (const [lo, hi, field] of plan.intervals) {
-      const reader = fieldReader(plan.shard, field);
-      for (let r = lo; r < hi; r++) {
-        if (work.due()) await work.pause();
-        seen.add(reader.locate(r).doc);
-      }
-    }
-    const docs: number[] = [];
-    for (const doc of seen) if (keep(i, doc)) docs.push(doc);
-    docs.sort((a, b) => a - b);
-    for (const field of plan.fields) {
-      const reader = fieldReader(plan.shard, field);
-      for (const doc of docs) bytes += reader.documentLength(doc);
-    }
-    out.push(docs);
-  }
-  return { docs: out, bytes };
-}
-
 /**
  * One candidate article being verified. A class rather than closures per article: the worker runs through tsx,
  * whose `__name` wrapper of every closure was a measurable part of verifying many short articles.
@@ -105,6 +65,7 @@ class Candidate {
     readonly plan: ShardPlan,
     readonly doc: number,
     readonly budget: QueryBudget,
+    readonly located: ReadonlyMap<TermNode, LocatedTerm> | undefined,
   ) {}
 
   text(field: TermField): Buffer {
@@ -116,15 +77,40 @@ class Candidate {
         throw tooExpensive(
           `verifying the query would read more than ${this.budget.limits.verifiedBytes} bytes of candidate articles`,
         );
-      this.#texts.set(field, (text = reader.documentBytes(this.doc)));
+      this.#texts.set(field, (text = reader.documentView(this.doc)));
     }
     return text;
   }
 
   hits(t: TermNode): Hit[] {
     let h = this.#hits.get(t);
-    if (h === undefined) this.#hits.set(t, (h = hitsIn(this.text(t.field), this.plan.probes.get(t) as TermProbe)));
+    if (h === undefined) {
+      const probe = this.plan.probes.get(t) as TermProbe;
+      const located = this.located?.get(t);
+      // A located term's hits need no byte search: only the word rules read a few bytes around each.
+      if (located === undefined) h = hitsIn(this.text(t.field), probe);
+      else {
+        h = located.hitsOf(this.doc);
+        if (h.length > 0 && (probe.term.prefix || probe.wholeWord)) {
+          const text = this.text(t.field);
+          const all = h;
+          h = [];
+          for (const hit of all) if (keepsHit(text, probe, hit.at, hit.length)) h.push(hit);
+        }
+      }
+      this.#hits.set(t, h);
+    }
     return h;
+  }
+
+  /**
+   * Whether the term occurs: from its hits when known or located, else a search that stops at the first occurrence
+   * passing the word rules (most candidates of an AND fail it, and their full hit lists were never needed).
+   */
+  has(t: TermNode): boolean {
+    const known = this.#hits.get(t);
+    if (known !== undefined || this.located?.has(t) === true) return (known ?? this.hits(t)).length > 0;
+    return occursIn(this.text(t.field), this.plan.probes.get(t) as TermProbe);
   }
 
   /**
@@ -152,7 +138,7 @@ class Candidate {
   matches(node: QueryNode): boolean {
     switch (node.type) {
       case 'term':
-        return this.hits(node).length > 0;
+        return this.has(node);
       case 'near': {
         const l = this.hits(node.left);
         const r = l.length > 0 ? this.hits(node.right) : [];
@@ -177,8 +163,14 @@ const POSITIVE = new WeakMap<QueryNode, readonly TermNode[]>();
  * Step 3: the whole query tested inside one article's text (byte search of each term's spellings, the word rules,
  * word positions for NEAR); its first positive occurrence when it matches, else null. Counts the bytes read.
  */
-export function verifyArticle(plan: ShardPlan, tree: QueryNode, doc: number, budget: QueryBudget): ArticleMatch | null {
-  const article = new Candidate(plan, doc, budget);
+export function verifyArticle(
+  plan: ShardPlan,
+  tree: QueryNode,
+  doc: number,
+  budget: QueryBudget,
+  located?: ReadonlyMap<TermNode, LocatedTerm>,
+): ArticleMatch | null {
+  const article = new Candidate(plan, doc, budget, located);
   if (!article.matches(tree)) return null;
   let positive = POSITIVE.get(tree);
   if (positive === undefined) POSITIVE.set(tree, (positive = [...new Set(positiveTerms(tree))]));
@@ -209,7 +201,7 @@ export async function verifyArticles(
     const matches: ArticleMatch[] = [];
     for (const doc of candidates.docs[i] ?? []) {
       if (budget.work.due()) await budget.work.pause();
-      const m = verifyArticle(plans[i] as ShardPlan, tree, doc, budget);
+      const m = verifyArticle(plans[i] as ShardPlan, tree, doc, budget, candidates.located[i]);
       if (m !== null) matches.push(m);
     }
     out.push(matches);

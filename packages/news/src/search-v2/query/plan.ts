@@ -82,10 +82,14 @@ export interface ShardPlan {
   readonly fields: readonly TermField[];
   /** Occurrences in `intervals`: what an exact answer locates, and the population a sample draws from. */
   readonly located: number;
+  /** The drivers, each once: whose occurrences `intervals` hold. */
+  readonly drivers: readonly TermNode[];
+  /** Every term's rank intervals here: what locating a term instead of searching its bytes would cost. */
+  readonly terms: ReadonlyMap<TermNode, ShardTerm>;
 }
 
 /** A term in one shard: its probe, and the rank interval of each of its spellings (same order). */
-interface ShardTerm {
+export interface ShardTerm {
   readonly probe: TermProbe;
   readonly found: readonly VariantInterval[];
   /** Occurrences in `found`: the term's cost as a driver. */
@@ -212,7 +216,7 @@ export function planShard(shard: ShardHandle, query: PreparedQuery, budget: Quer
       }
     }
   }
-  return { shard, probes, driverSpellings, intervals, fields: query.fields, located };
+  return { shard, probes, driverSpellings, intervals, fields: query.fields, located, drivers, terms };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { FixtureArticle } from '../memory-release.fixture.ts';
 import { parseQuery, search, type QueryNode } from './index.ts';
 import { bruteMatches, occurrences } from './brute-force.fixture.ts';
 import { available, bruteArticles, useNewsRelease } from './search-corpus.fixture.ts';
+import { randomQuery } from './random-query.fixture.ts';
 
 describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)', () => {
   const news = useNewsRelease();
@@ -81,17 +82,7 @@ describe.skipIf(!available)('search over real news (Reuters-21578 and 10kGNAD)',
   });
 
   it('matches random boolean trees over common words as brute force does (property)', async () => {
-    const word = fc.constantFrom('oil', 'price', 'trade', 'bank', 'said', 'Wien', 'die', 'export', 'rate', 'econom');
-    const term = fc.record({ w: word, prefix: fc.boolean() }).map(({ w, prefix }) => `${w}${prefix ? '*' : ''}`);
-    const query = fc
-      .tuple(
-        term,
-        fc.constantFrom(' AND ', ' OR ', ' NOT ', ' NEAR/4 '),
-        term,
-        fc.constantFrom(' OR ', ' AND ', ' NOT '),
-        term,
-      )
-      .map(([a, o1, b, o2, c]) => `${a}${o1}(${b}${o2}${c})`.replace(/NEAR\/4 \((\S+)(.*)\)$/, 'NEAR/4 $1$2'));
+    const query = randomQuery(['oil', 'price', 'trade', 'bank', 'said', 'Wien', 'die', 'export', 'rate', 'econom'], 4);
     await fc.assert(
       fc.asyncProperty(query, async (q) => {
         let tree: QueryNode;

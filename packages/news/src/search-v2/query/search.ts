@@ -1,13 +1,15 @@
 import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
-import { FacetCounter, facetFieldsOf, facetMetadataOf } from '../facets.ts';
+import { FacetCounter, facetFieldsOf } from '../facets.ts';
 import { matchOptionsOf } from '../matching.ts';
 import { crawlPeriodOf } from '../timeline.ts';
 import { termsOf, type QueryNode, type TermNode } from './ast.ts';
 import { canonicalText } from './canonical.ts';
 import { decodeCursor, isAfter, nextCursor } from './cursor.ts';
-import { candidateArticles, queryBudget, verifyArticles, type ArticleMatch, type QueryBudget } from './evaluate.ts';
+import { candidateArticles } from './candidates.ts';
+import type { EvaluationPath } from './located.ts';
+import { queryBudget, verifyArticles, type ArticleMatch, type QueryBudget } from './evaluate.ts';
 import { planShards, type ShardPlan } from './plan.ts';
 import { fieldReader } from './fields.ts';
 import { filteredShards } from './filtered-shards.ts';
@@ -75,6 +77,7 @@ export interface Tallies {
  * counts of the matching articles, and the first `page_size` of them with the first occurrence of a positive term.
  * Exact within the work bound; past it estimated from a seeded sample with 95% intervals (`exact: false`), stories
  * too with `dedupe` (Horvitz–Thompson with each story's matching copies, dedupe-sample.ts).
+ * `path` chooses how candidates are verified (located occurrences or byte search, `located.ts`): the same answer either way.
  *
  * @example (await search(release, { index: 'news', query: '"oil prices" NOT "olive oil"' })).articles // 42
  */
@@ -83,6 +86,7 @@ export async function search(
   request: SearchRequest,
   work: WorkBudget = WorkBudget.unlimited(),
   limits: QueryWorkLimits = QUERY_LIMITS,
+  path: EvaluationPath = 'auto',
 ): Promise<SearchResult> {
   const position = request.cursor === undefined || request.cursor === null ? undefined : decodeCursor(request.cursor);
   if (position !== undefined) assertIndexVersion(release, position.index_version);
@@ -95,23 +99,18 @@ export async function search(
   // The prefixes' bound is checked before any article is located or read.
   const expansions = await prefixExpansions(plans, tree, work);
   const facets = new FacetCounter(facetFieldsOf(index), { shownOnly: true });
-  // Shards without a match read no metadata.
-  const rowsOf = (i: number, docs: readonly number[]) =>
-    docs.length === 0 ? [] : (stores[i]?.getMany(docs.map((d) => (shards[i] as ShardHandle).docBase + d)) ?? []);
-  const exact = await exactTallies(plans, tree, keep, budget);
+  // Facets count only the filterable fields (FacetMetadata = FilterFields): a format-3 store answers them from its
+  // profile ids without decompressing the rows, which was most of a frequent query's CPU (BENCHMARKS.md).
+  const facetFieldsAt = (i: number, doc: number) => stores[i]?.filterFields((shards[i] as ShardHandle).docBase + doc);
+  const exact = await exactTallies(plans, tree, keep, budget, path);
   let tallies: Tallies;
   let sampled: SampledStories | undefined;
   if (exact !== null) {
     tallies = exact;
-    perShard(exact.listed, plans.length).forEach((listed, i) => {
-      rowsOf(
-        i,
-        listed.map((l) => l.match.doc),
-      ).forEach((row, j) => {
-        const m = (listed[j] as { match: ArticleMatch }).match;
-        if (row !== undefined) facets.add(facetMetadataOf(row), m.occurrences, 1);
-      });
-    });
+    for (const { shard, match } of exact.listed) {
+      const fields = facetFieldsAt(shard, match.doc);
+      if (fields !== undefined) facets.add(fields, match.occurrences, 1);
+    }
   } else {
     const size = request.sample_size ?? QUERY_LIMITS.sampleDefault;
     const seed = request.seed ?? 1;
@@ -139,20 +138,17 @@ export async function search(
         draws,
         tallies.sample?.population ?? 0,
       );
-    perShard(
+    // Shard by shard, as the tallies are summed (the facet sums are floating point).
+    for (const hits of perShard(
       draws.filter((d) => d.match !== null),
       plans.length,
-    ).forEach((hits, i) => {
-      rowsOf(
-        i,
-        hits.map((d) => d.doc),
-      ).forEach((row, j) => {
-        const d = hits[j] as SampledDraw;
+    ))
+      for (const d of hits) {
+        const fields = facetFieldsAt(d.shard, d.doc);
         // Each draw of an article stands for population / (size × k) articles (Horvitz–Thompson).
         const weight = (tallies.sample as SearchSample).population / (size * d.k);
-        if (row !== undefined) facets.add(facetMetadataOf(row), (d.match as ArticleMatch).occurrences * weight, weight);
-      });
-    });
+        if (fields !== undefined) facets.add(fields, (d.match as ArticleMatch).occurrences * weight, weight);
+      }
   }
   const listable = (l: { shard: number; match: ArticleMatch }) =>
     isAfter(position, (shards[l.shard] as ShardHandle).shardId, (shards[l.shard] as ShardHandle).docBase + l.match.doc);
@@ -251,9 +247,10 @@ export async function exactTallies(
   tree: QueryNode,
   keep: (shard: number, doc: number) => boolean,
   budget: QueryBudget,
+  path: EvaluationPath = 'auto',
 ): Promise<Tallies | null> {
   if (plans.reduce((n, p) => n + p.located, 0) > budget.limits.locatedOccurrences) return null;
-  const candidates = await candidateArticles(plans, keep, budget.work);
+  const candidates = await candidateArticles(plans, keep, budget.work, path);
   if (candidates.bytes > budget.limits.verifiedBytes) return null;
   const listed: Tallies['listed'] = [];
   const byShard: number[] = [];

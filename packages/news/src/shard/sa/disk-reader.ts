@@ -2,7 +2,7 @@ import { closeSync, readSync } from 'node:fs';
 import type { DocTable } from '../doc-table.ts';
 import { ShardReaderBase } from '../reader-base.ts';
 import type { RankInterval, ShardStats } from '../types.ts';
-import { narrowInterval } from './narrow.ts';
+import { narrowInterval, type SuffixByte } from './narrow.ts';
 
 /** Once a search interval's pointers fit in this many bytes, read them in one go instead of one by one. */
 const SA_BLOCK_BYTES = 4096;
@@ -44,17 +44,16 @@ export class DiskShardReader extends ShardReaderBase {
   }
 
   narrow(iv: RankInterval, depth: number, byte: number): RankInterval {
-    const one = this.probe;
-    // A suffix that ends before `depth` sorts first: its "byte" there counts as -1.
-    const at = (r: number): number => {
-      const p = this.pointer(r) + depth;
-      if (p >= this.n) return -1;
-      readSync(this.textFd, one, 0, 1, p);
-      return one[0] as number;
-    };
     if (iv.hi - iv.lo <= SA_BLOCK_BYTES / 4 && iv.hi > iv.lo) this.readBlock(iv.lo, iv.hi);
-    return narrowInterval(iv, byte, at);
+    return narrowInterval(iv, depth, byte, this.suffixByte);
   }
+
+  private readonly suffixByte: SuffixByte = (r, depth) => {
+    const p = this.pointer(r) + depth;
+    if (p >= this.n) return -1;
+    readSync(this.textFd, this.probe, 0, 1, p);
+    return this.probe[0] as number;
+  };
 
   close(): void {
     if (this.closed) return;

@@ -1,7 +1,7 @@
 import type { DocTable } from '../doc-table.ts';
 import { ShardReaderBase } from '../reader-base.ts';
 import type { RankInterval, ShardStats } from '../types.ts';
-import { narrowInterval } from './narrow.ts';
+import { narrowInterval, type SuffixByte } from './narrow.ts';
 
 /** Written by a lower-bound search: the smallest rank it probed whose |query|-prefix is greater than the query. */
 interface UpperLimit {
@@ -79,15 +79,13 @@ export class MemoryShardReader extends ShardReaderBase {
   }
 
   narrow(iv: RankInterval, depth: number, byte: number): RankInterval {
-    const { text, sa } = this;
-    const n = text.length;
-    // A suffix that ends before `depth` sorts first: its "byte" there counts as -1.
-    const at = (r: number): number => {
-      const p = (sa[r] as number) + depth;
-      return p < n ? (text[p] as number) : -1;
-    };
-    return narrowInterval(iv, byte, at);
+    return narrowInterval(iv, depth, byte, this.suffixByte);
   }
+
+  private readonly suffixByte: SuffixByte = (r, depth) => {
+    const p = (this.sa[r] as number) + depth;
+    return p < this.text.length ? (this.text[p] as number) : -1;
+  };
 
   close(): void {
     // Nothing to release: the buffers go with the reader.
