@@ -3,10 +3,16 @@
  * folding, as disjoint rank intervals) and the whole-word rule (an occurrence counts when the characters around it
  * are not letters or digits). Engine level: no HTTP, no metadata. The v2 layer maps `MatchingError` to 422s.
  */
-import type { ShardReader } from '../shard/types.ts';
+import type { Location, ShardReader } from '../shard/types.ts';
 import { findCaseVariants, stepBudget, type StepBudget, type VariantInterval } from './case-variants.ts';
 import { MatchingError } from './errors.ts';
-import { assertWholeWordSupported, isWholeWordAt, isWholeWordIn } from './word-boundary.ts';
+import {
+  assertWholeWordSupported,
+  isWholeWordAt,
+  isWholeWordAtLocation,
+  isWholeWordIn,
+  type TextReader,
+} from './word-boundary.ts';
 import { WorkBudget } from '../work-budget/index.ts';
 
 export { MatchingError, type MatchingErrorCode } from './errors.ts';
@@ -60,6 +66,11 @@ export interface ShardMatch {
   intervalOf(rank: number): VariantInterval | undefined;
   /** Whether the occurrence at `rank` (inside an interval) counts. */
   counts(rank: number): boolean;
+  /**
+   * `counts` for an occurrence its caller has located (`at` = `locate(rank)`): the rule reads the text there without
+   * locating again; callers going through their occurrences in text order read each compressed text block once.
+   */
+  countsAt(rank: number, at: Location): boolean;
 }
 
 const utf8 = new TextEncoder();
@@ -99,7 +110,8 @@ export function matchPrepared(reader: ShardReader, prepared: PreparedMatch, budg
   const intervalOf = (rank: number): VariantInterval | undefined =>
     intervals.find((iv) => rank >= iv.lo && rank < iv.hi);
   const wholeWord = options.wholeWord && query.length > 0;
-  const counts = (rank: number): boolean => {
+  /** The spelling at `rank` when the rule applies there (the rank charged to the budget), else whether it counts. */
+  const tested = (rank: number): Uint8Array | boolean => {
     if (!wholeWord) return true;
     const iv = intervalOf(rank);
     if (iv === undefined) return false;
@@ -111,7 +123,18 @@ export function matchPrepared(reader: ShardReader, prepared: PreparedMatch, budg
         budget.rankLimit,
       );
     }
-    return isWholeWordAt(reader, rank, iv.bytes);
+    return iv.bytes;
+  };
+  const counts = (rank: number): boolean => {
+    const spelling = tested(rank);
+    return typeof spelling === 'boolean' ? spelling : isWholeWordAt(reader, rank, spelling);
+  };
+  const countsAt = (rank: number, at: Location): boolean => {
+    const spelling = tested(rank);
+    if (typeof spelling === 'boolean') return spelling;
+    return reader.readText === undefined
+      ? isWholeWordAt(reader, rank, spelling)
+      : isWholeWordAtLocation(reader as TextReader, at, spelling);
   };
   const { work } = budget;
   const countAll = async (): Promise<number> => {
@@ -129,7 +152,7 @@ export function matchPrepared(reader: ShardReader, prepared: PreparedMatch, budg
     return n;
   };
   let memo: Promise<number> | undefined;
-  return { intervals, wholeWord, count: () => (memo ??= countAll()), intervalOf, counts };
+  return { intervals, wholeWord, count: () => (memo ??= countAll()), intervalOf, counts, countsAt };
 }
 
 /** Occurrences of any of the spellings in one article's bytes, under the whole-word rule when asked. */

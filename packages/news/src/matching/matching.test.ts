@@ -68,7 +68,7 @@ function naiveCount(articles: readonly string[], query: string, opts: MatchOptio
 }
 
 describe('matching options against a naive scan', () => {
-  it('counts every spelling equal under full case folding, and the whole-word rule, as brute force does', async () => {
+  it('counts every spelling equal under full case folding, and the whole-word rule (countsAt as counts), as brute force does', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(text, { minLength: 1, maxLength: 6 }),
@@ -92,6 +92,9 @@ describe('matching options against a naive scan', () => {
               );
             }
           }
+          // countsAt (the rule at a location the caller already has) agrees with counts at every rank.
+          for (const iv of m.intervals)
+            for (let r = iv.lo; r < iv.hi; r++) expect(m.countsAt(r, reader.locate(r))).toBe(m.counts(r));
           // The article counter used by estimates agrees.
           const perArticle = articles.reduce(
             (s, a) =>

@@ -1,4 +1,4 @@
-import type { ShardReader } from '../shard/types.ts';
+import type { Location, ShardReader } from '../shard/types.ts';
 import { MatchingError } from './errors.ts';
 
 /** A word character: Unicode letters and digits (general categories L and N). */
@@ -80,7 +80,17 @@ export function isWholeWordAt(reader: ShardReader, rank: number, match: Uint8Arr
     const after = bytes.toString('utf8', Math.min(bytes.length, w.needleOffset + match.length));
     return isBoundary(lastChar(before)) && isBoundary(firstChar(after));
   }
-  const { doc, offset, pos } = reader.locate(rank);
+  return isWholeWordAtLocation(reader as TextReader, reader.locate(rank), match);
+}
+
+/** A reader with `readText` (both index kinds; test doubles may lack it). */
+export type TextReader = ShardReader & Required<Pick<ShardReader, 'readText'>>;
+
+/**
+ * `isWholeWordAt` for a match already located, read through `readText`: callers that locate anyway test their
+ * occurrences in text order, so the compressed kind decodes each text block once instead of once per rank.
+ */
+export function isWholeWordAtLocation(reader: TextReader, { doc, offset, pos }: Location, match: Uint8Array): boolean {
   const docStart = pos - offset;
   const docEnd = docStart + reader.documentLength(doc);
   const before = reader.readText(Math.max(docStart, pos - 4), pos);

@@ -4,7 +4,7 @@ import { compileFilters } from './filters.ts';
 import { V2_LIMITS } from './limits.ts';
 import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard, lookupYearStore } from './release-lookup.ts';
 import { locateRange } from './locate-range.ts';
-import { continuationMatch, wholeWordFilter } from './matching.ts';
+import { continuationMatch, wholeWordFilterAt } from './matching.ts';
 import { storiesOf, type Stories } from './stories/index.ts';
 import type { DocumentRecord, DocumentsRequest, DocumentsResult } from './types.ts';
 
@@ -23,7 +23,7 @@ export async function documents(
   const shard = lookupShard(index, request.shard_id);
   const match = continuationMatch(shard, request, work);
   checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.documentsRanks, match);
-  const keep = wholeWordFilter(match);
+  const keep = wholeWordFilterAt(match);
   const passes = compileFilters(request, index);
   const stories = storiesOf(index, request.dedupe);
 

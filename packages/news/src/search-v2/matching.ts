@@ -1,4 +1,5 @@
 import type { ShardHandle } from '../release/types.ts';
+import type { Location } from '../shard/index.ts';
 import {
   EXACT_MATCHING,
   matchBudget,
@@ -81,6 +82,12 @@ export class RequestMatcher {
     const m = this.match(shard);
     return withMatchingErrors(() => m.counts(rank));
   }
+
+  /** `counts` for an occurrence already located (`at` = `locate(rank)`). */
+  countsAt(shard: ShardHandle, rank: number, at: Location): boolean {
+    const m = this.match(shard);
+    return withMatchingErrors(() => m.countsAt(rank, at));
+  }
 }
 
 /**
@@ -105,4 +112,12 @@ export function continuationMatch(
 export function wholeWordFilter(match: ShardMatch | undefined): ((rank: number) => boolean) | undefined {
   if (match === undefined || !match.wholeWord) return undefined;
   return (rank) => withMatchingErrors(() => match.counts(rank));
+}
+
+/** `wholeWordFilter` for ranks already located (`locateRange`): the rule reads the text at the location. */
+export function wholeWordFilterAt(
+  match: ShardMatch | undefined,
+): ((rank: number, at: Location) => boolean) | undefined {
+  if (match === undefined || !match.wholeWord) return undefined;
+  return (rank, at) => withMatchingErrors(() => match.countsAt(rank, at));
 }

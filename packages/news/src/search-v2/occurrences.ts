@@ -1,8 +1,10 @@
 import type { OpenRelease, ShardHandle } from '../release/types.ts';
+import type { Location } from '../shard/index.ts';
 import { WorkBudget } from '../work-budget/index.ts';
 import { V2_LIMITS } from './limits.ts';
+import { forEachLocated, locateRange } from './locate-range.ts';
 import { assertIndexVersion, checkRankRange, lookupIndex, lookupShard } from './release-lookup.ts';
-import { continuationMatch, wholeWordFilter } from './matching.ts';
+import { continuationMatch, wholeWordFilterAt } from './matching.ts';
 import type { Occurrence, OccurrencesResult, RankRangeRequest } from './types.ts';
 
 /** The continuation checks, in order: release, index and shard, rank range (and the query's interval). */
@@ -10,12 +12,12 @@ function checkedShard(
   release: OpenRelease,
   request: RankRangeRequest,
   work: WorkBudget,
-): { shard: ShardHandle; keep: ((rank: number) => boolean) | undefined } {
+): { shard: ShardHandle; keep: ((rank: number, at: Location) => boolean) | undefined } {
   assertIndexVersion(release, request.expected_index_version);
   const shard = lookupShard(lookupIndex(release, request.index), request.shard_id);
   const match = continuationMatch(shard, request, work);
   checkRankRange(shard, { rankFrom: request.rank_from, rankTo: request.rank_to }, V2_LIMITS.occurrencesRanks, match);
-  return { shard, keep: wholeWordFilter(match) };
+  return { shard, keep: wholeWordFilterAt(match) };
 }
 
 /**
@@ -31,13 +33,13 @@ export async function occurrences(
 ): Promise<OccurrencesResult> {
   const { shard, keep } = checkedShard(release, request, work);
   const { reader, year, docBase } = shard;
-  const list: Occurrence[] = [];
-  for (let rank = request.rank_from; rank < request.rank_to; rank++) {
-    if (work.due()) await work.pause();
-    if (keep !== undefined && !keep(rank)) continue;
-    const { doc, offset } = reader.locate(rank);
-    list.push({ rank, year, doc_ix: docBase + doc, offset });
-  }
+  const located = await locateRange(reader, request.rank_from, request.rank_to, keep, work);
+  const list: Occurrence[] = located.map(({ rank, at }) => ({
+    rank,
+    year,
+    doc_ix: docBase + at.doc,
+    offset: at.offset,
+  }));
   return {
     index_version: release.indexVersion,
     shard_id: shard.shardId,
@@ -95,9 +97,7 @@ export async function occurrencesJson(
   // Per entry: the fixed text, three integers of at most 16 digits (< 2^53), a brace and a comma.
   const buf = Buffer.allocUnsafe((to - from) * (rankKey.length + yearPart.length + offsetKey.length + 3 * 16 + 2) + 2);
   let at = 0;
-  for (let rank = from; rank < to; rank++) {
-    if (work.due()) await work.pause();
-    const { doc, offset } = reader.locate(rank);
+  await forEachLocated(reader, from, to, work, (rank, { doc, offset }) => {
     if (rank !== from) buf[at++] = 44; // ,
     at = writeAscii(buf, at, rankKey);
     at = writeDigits(buf, at, rank);
@@ -106,7 +106,7 @@ export async function occurrencesJson(
     at = writeAscii(buf, at, offsetKey);
     at = writeDigits(buf, at, offset);
     buf[at++] = 125; // }
-  }
+  });
   buf[at++] = 93; // ]
   buf[at++] = 125; // }
   return head + buf.toString('latin1', 0, at);

@@ -9,10 +9,12 @@
  */
 import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import { isWholeWordAtOffset } from '../../matching/index.ts';
+import type { Location } from '../../shard/index.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
 import { compileFilters } from '../filters.ts';
 import { shardsInYears } from '../find.ts';
+import { locateRanks } from '../locate-range.ts';
 import { RequestMatcher } from '../matching.ts';
 import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
 import { sampleRanks } from '../sampling.ts';
@@ -94,11 +96,15 @@ async function locateInPassing(
   work: WorkBudget,
   into: Pending[],
 ): Promise<void> {
-  for (const { rank, bytes } of ranks) {
-    if (work.due()) await work.pause();
-    const loc = shard.reader.locate(rank);
+  const at = await locateRanks(
+    shard.reader,
+    ranks.map((r) => r.rank),
+    work,
+  );
+  ranks.forEach(({ bytes }, k) => {
+    const loc = at[k] as Location;
     if (articles.passes[loc.doc] === 1) into.push({ word, doc: loc.doc, offset: loc.offset, length: bytes.length });
-  }
+  });
 }
 
 /**
