@@ -51,7 +51,7 @@ export async function estimateStoryCopies(
         const m = lookupYearStore(index, shard.year).filterFields(shard.docBase + doc);
         if (m === undefined || !passes(m)) return false;
       }
-      return countInArticle(shard.reader.documentBytes(doc), sp, matcher.options.wholeWord) > 0;
+      return countInArticle(shard.reader.documentView(doc), sp, matcher.options.wholeWord) > 0;
     },
     work,
   );

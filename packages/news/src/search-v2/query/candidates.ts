@@ -1,4 +1,5 @@
 import type { WorkBudget } from '../../work-budget/index.ts';
+import { forEachLocated } from '../locate-range.ts';
 import type { TermField, TermNode } from './ast.ts';
 import { fieldReader } from './fields.ts';
 import { cheaperToLocate, locatable, LocatedTerm, LOCATED_HITS_MAX, type EvaluationPath } from './located.ts';
@@ -14,7 +15,7 @@ export interface Candidates {
   readonly located: readonly ReadonlyMap<TermNode, LocatedTerm>[];
 }
 
-/** Locates every occurrence of `t` (one `locate` each), handing each to `visit`; pauses when the budget asks. */
+/** Locates every occurrence of `t` in rank order (batched, `forEachLocated`), handing each to `visit`. */
 async function locateTerm(
   plan: ShardPlan,
   t: ShardTerm,
@@ -24,11 +25,7 @@ async function locateTerm(
   const reader = fieldReader(plan.shard, t.probe.term.field);
   for (let s = 0; s < t.found.length; s++) {
     const { lo, hi } = t.found[s] as ShardTerm['found'][number];
-    for (let r = lo; r < hi; r++) {
-      if (work.due()) await work.pause();
-      const { doc, pos } = reader.locate(r);
-      visit(doc, pos, s);
-    }
+    await forEachLocated(reader, lo, hi, work, (_rank, { doc, pos }) => visit(doc, pos, s));
   }
 }
 
