@@ -378,6 +378,8 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
           const truth = bruteExactStories(articles, query, yearMin, yearMax);
           const timeline = await same('/api/v2/timeline', { ...sel, dedupe: 'exact' });
           expect(timeline.total_stories).toBe(truth.total);
+          // Within the story bound over all workers' candidates (as one worker decides): exact.
+          expect(timeline).toMatchObject({ stories_exact: true });
           expect(storiesByPeriod(timeline.periods)).toEqual(truth.perPeriod);
           expect(JSON.stringify(timeline)).not.toMatch(/spanning_stories/);
           const estimate = await same('/api/v2/estimate', { ...sel, dedupe: 'exact' });
@@ -646,6 +648,12 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
 
     it('answers 503 naming the shards within 1 s when their only replica dies, and recovers within 2 s when it is back', async () => {
       const a = workers[0]!;
+      // A timeline with dedupe (in rounds: every worker's candidates decide exact or sampled, then the counts), its
+      // worker killed while it runs: the documented 503 (or, had it finished first, the one-worker answer), never a
+      // smaller total.
+      const sampled = { index: 'news', query: 'e', dedupe: 'near' };
+      const inFlight = post(`${cluster.url}/api/v2/timeline`, sampled);
+      await new Promise((r) => setTimeout(r, 30));
       const killedAt = performance.now();
       a.proc.child.kill('SIGKILL');
       const refused = await waitFor('503 naming the shards', 1000, async () => {
@@ -658,6 +666,18 @@ export function defineClusterSuite(label: string, makeHosts: () => Hosts, addres
         missing_shards: ['2016-05.p001', '2016-05.p002'],
       });
       expect(refused.headers.get('retry-after')).toBe('1');
+      const lost = await inFlight;
+      if (lost.status === 200)
+        expect(withoutLatency(lost.body)).toEqual(
+          withoutLatency((await post(`${single.gateway.url}/api/v2/timeline`, sampled)).body),
+        );
+      else {
+        expect(lost.status).toBe(503);
+        expect(lost.body.code).toMatch(/^(shards_unavailable|worker_unavailable)$/);
+      }
+      const timeline = await post(`${cluster.url}/api/v2/timeline`, sampled);
+      expect(timeline.status).toBe(503);
+      expect(timeline.body).toMatchObject({ code: 'shards_unavailable' });
       const health = await get(`${cluster.url}/api/v2/health`);
       expect(health.status).toBe(503);
       expect((health.body as AnyJson).missing_shards).toEqual(['2016-05.p001', '2016-05.p002']);

@@ -16,6 +16,10 @@ describe('dedupe on timeline, estimate and documents (planted copies, over HTTP)
     expect(exact.body.total_stories).toBe(3);
     expect(storiesByPeriod(exact.body.periods)).toEqual({ '2023-12': 1, '2024-01': 1, '2024-02': 1 });
     expect(exact.body.total_occurrences).toBe(4);
+    // Within the story bound (1,000,000 occurrences) the count is exact: equal interval ends, no sample.
+    expect(exact.body).toMatchObject({ stories_exact: true, total_stories_interval: { low: 3, high: 3 } });
+    expect(exact.body.stories_sample).toBeUndefined();
+    expect(exact.body.periods[0].stories_interval).toEqual({ low: 1, high: 1 });
     const near = await call('timeline', { dedupe: 'near' });
     expect(near.body.total_stories).toBe(2);
     expect(storiesByPeriod(near.body.periods)).toEqual({ '2023-12': 1, '2024-01': 1 });
@@ -24,6 +28,7 @@ describe('dedupe on timeline, estimate and documents (planted copies, over HTTP)
     expect(JSON.stringify(near.body)).not.toMatch(/spanning/);
     const plain = await call('timeline', {});
     expect(plain.body.total_stories).toBeUndefined();
+    expect(plain.body.stories_exact).toBeUndefined();
   });
 
   it('timeline over later years counts a story in its first matching period inside them', async () => {
@@ -77,6 +82,15 @@ describe('dedupe on timeline, estimate and documents (planted copies, over HTTP)
       expect(byStory.size).toBe(stories);
       expect(seen.sort((a, b) => a - b)).toEqual(sizes);
     }
+  });
+
+  it('refuses a timeline story sample outside its bounds with 422 naming the field', async () => {
+    for (const bad of [{ sample_size: 99 }, { sample_size: 20_001 }, { seed: -1 }, { seed: 'one' }]) {
+      const r = await call('timeline', { dedupe: 'near', ...bad });
+      expect(r.status).toBe(422);
+      expect(JSON.stringify(r.body)).toMatch(new RegExp(Object.keys(bad)[0] as string));
+    }
+    expect((await call('timeline', { dedupe: 'near', sample_size: 100, seed: 9 })).status).toBe(200);
   });
 
   it('refuses an unknown dedupe mode with 422 on every call', async () => {

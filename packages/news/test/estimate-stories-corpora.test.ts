@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRelease, type OpenRelease, type ReleaseIndex } from '../src/release/index.ts';
+import type { OpenRelease, ReleaseIndex } from '../src/release/index.ts';
 import { estimate, search } from '../src/search-v2/index.ts';
 import type { SearchRequest } from '../src/search-v2/query/types.ts';
 import { combineSearch } from '../src/search-v2/calls/search.ts';
@@ -9,9 +9,8 @@ import { mergeStoryCopies } from '../src/search-v2/stories/sampled-stories.ts';
 import { bruteMatches } from '../src/search-v2/query/brute-force.fixture.ts';
 import { parseQuery } from '../src/search-v2/query/index.ts';
 import type { StoryTable } from '../src/stories/index.ts';
-import { corpusFiles, readJsonlGz } from './support/corpora.ts';
-import { sharedRelease } from './support/shared-release.ts';
-import { bruteExactStories, releaseOrder } from './support/story-brute.ts';
+import { bruteExactStories } from './support/story-brute.ts';
+import { openStoryCorpora, type StoryCorpora } from './support/story-corpora.ts';
 
 // Every query is sampled: the exact bound is 0 occurrences (the real one is 20,000).
 const SAMPLED = 0;
@@ -19,17 +18,11 @@ const SEEDS = Array.from({ length: 100 }, (_, i) => i + 1);
 
 let real: OpenRelease;
 let table: StoryTable;
-let records: { year: string; docIx: number; text: Buffer; warc_date: string }[];
+let records: StoryCorpora['records'];
 afterAll(() => real?.close());
 
 beforeAll(async () => {
-  real = await openRelease((await sharedRelease({ inputs: corpusFiles() })).dir, { mode: 'disk' });
-  const stories = (real.indexes.get('news') as ReleaseIndex).stories;
-  if (!stories) throw new Error('the shared release has no story files');
-  table = stories;
-  records = releaseOrder(corpusFiles().flatMap((f) => readJsonlGz(f) as { text: string; warc_date: string }[])).map(
-    ({ record, year, docIx }) => ({ year, docIx, text: Buffer.from(record.text), warc_date: record.warc_date }),
-  );
+  ({ real, table, records } = await openStoryCorpora());
 }, 180_000);
 
 /** Distinct stories (the table's, in `mode`) of the articles holding the query's bytes, by a scan of the JSONL. */

@@ -22,6 +22,7 @@ import type {
   RankRangeRequest,
   OccurrencesResult,
   ReleaseInfo,
+  TimelineRequest,
   TimelineResult,
 } from '../search-v2/types.ts';
 import type { V2ErrorBody } from '../search-v2/errors.ts';
@@ -35,6 +36,9 @@ export { FILTER_NAMES, type FilterName } from '../search-v2/filter-names.ts';
 // How the gateway finishes an estimate whose shards sit on several workers: the same pure step one worker runs.
 export { combineEstimate, estimateDraws, mergeStoryCopies, storiesToCount } from '../search-v2/estimate.ts';
 export { byShardOrder } from '../search-v2/shard-order.ts';
+// How the gateway finishes a timeline whose stories are sampled over several workers (the steps one worker runs).
+export { countsOnly, storySampleDraws, storySampleRequest, withSampledStories } from '../search-v2/timeline-sampled.ts';
+export { STORY_TIMELINE_OCCURRENCES } from '../search-v2/stories/timeline-stories.ts';
 export { storiesToComplete } from '../search-v2/calls/dedupe-combine.ts';
 export type { V2ErrorBody, V2ErrorCode } from '../search-v2/errors.ts';
 export type {
@@ -50,6 +54,7 @@ export type {
   ReleaseInfo as V2ReleaseInfo,
   V2FindBody,
   V2GetDocBody,
+  TimelineRequest as V2TimelineBody,
   TimelineResult as V2TimelineResult,
   ContextsRequest as V2ContextsBody,
   ContextsResult as V2ContextsResult,

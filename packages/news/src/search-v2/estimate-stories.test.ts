@@ -1,58 +1,27 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OpenRelease, ReleaseIndex, ShardHandle } from '../release/types.ts';
-import { StoryTable } from '../stories/index.ts';
+import type { OpenRelease } from '../release/types.ts';
 import { combineEstimate, estimate, estimateDraws, mergeStoryCopies, storiesToCount } from './estimate.ts';
 import { estimateIntervals, resolveEstimate } from './estimate-parts.ts';
 import { estimateStoryCopies } from './estimate-stories.ts';
-import { buildMemoryRelease, type FixtureArticle } from './memory-release.fixture.ts';
+import {
+  buildPlainRelease,
+  hasAb,
+  randomStories as storiesOf,
+  servedBy,
+  SHARDS,
+  withStories as storiesIn,
+} from './sampled-release.fixture.ts';
 import type { EstimateRequest } from './types.ts';
 
-// 240 articles over four months of two years; three in four hold "ab" 1–7 times, hosts alternate.
-const SHARDS = ['2020-01', '2020-02', '2021-01', '2021-02'];
-const ARTICLES: FixtureArticle[] = Array.from({ length: 240 }, (_, i) => ({
-  shard: SHARDS[Math.floor(i / 60)] as string,
-  text: i % 4 === 3 ? `cd x${i}` : `${'ab '.repeat(1 + ((i * 5) % 7))}x${i}`,
-  meta: { hostname: i % 2 === 0 ? 'even.example' : 'odd.example' },
-}));
-const hasAb = (n: number) => n % 4 !== 3;
 // Every query below is sampled: the exact bound is 0 occurrences.
 const SAMPLED = 0;
 
 let plain: OpenRelease;
 beforeAll(async () => {
-  plain = await buildMemoryRelease(ARTICLES, { indexVersion: 'stories-v1' });
+  plain = await buildPlainRelease();
 });
-
-/** `plain` with story files: article n (release order = ARTICLES order) belongs to story `story[n]`. */
-function withStories(story: Uint32Array): OpenRelease {
-  const index = plain.indexes.get('news') as ReleaseIndex;
-  const files = ['2020', '2021'].map((year, y) => ({
-    year,
-    base: y * 120,
-    releaseDocs: 240,
-    exact: story.slice(y * 120, y * 120 + 120),
-    near: story.slice(y * 120, y * 120 + 120),
-  }));
-  return { ...plain, indexes: new Map([['news', { ...index, stories: new StoryTable(files) }]]) };
-}
-
-/** The same release as a worker serving only `shardIds` sees it. */
-function servedBy(release: OpenRelease, shardIds: readonly string[]): OpenRelease {
-  const index = release.indexes.get('news') as ReleaseIndex;
-  const shards = index.shards.filter((s: ShardHandle) => shardIds.includes(s.shardId));
-  return { ...release, indexes: new Map([['news', { ...index, shards }]]) };
-}
-
-/** Random stories: each article joins an earlier one's story or starts its own. */
-const storiesOf = (joins: readonly number[]) => {
-  const story = new Uint32Array(240);
-  for (let i = 0; i < 240; i++) {
-    const j = (joins[i] ?? 0) % (i + 1);
-    story[i] = j === i ? i : (story[j] as number);
-  }
-  return story;
-};
+const withStories = (story: Uint32Array) => storiesIn(plain, story);
 
 describe('estimate with dedupe past the exact bound', () => {
   it('gives the one-worker answer for any split of the shards over workers, from copies that are brute force', async () => {

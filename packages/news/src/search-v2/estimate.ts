@@ -17,7 +17,8 @@ import type { EstimatePeriod, EstimateRequest, EstimateResult } from './types.ts
 
 export { mergeStoryCopies };
 
-const DEFAULT_SEED = 1;
+/** The seed of a sample when the request gives none (estimate, and the timeline's story sample). */
+export const DEFAULT_SEED = 1;
 
 /**
  * Matching occurrences per crawl period of the selected shards, zeros included so a chart's time axis stays whole

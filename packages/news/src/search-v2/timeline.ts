@@ -14,6 +14,8 @@ import { positionIn } from './shard-order.ts';
 import type { CombineContext } from './calls/define.ts';
 import { lookupIndex } from './release-lookup.ts';
 import { mergeTimelineStories, storiesOf, timelineStories, type TimelineStories } from './stories/index.ts';
+import { sampledTimeline } from './timeline-sampled.ts';
+import { STORY_TIMELINE_OCCURRENCES } from './stories/timeline-stories.ts';
 import type { TimelinePeriod, TimelineRequest, TimelineResult } from './types.ts';
 
 import { crawlPeriodOf } from './crawl-period.ts';
@@ -25,7 +27,8 @@ export { crawlPeriodOf };
  * their text bytes (separators excluded), so a client can plot occurrences per million bytes or per 1,000
  * articles instead of raw counts that mostly show how big each crawl month is. Periods without a match are
  * listed too (a zero is data). Parts of one period are summed. The articles holding a match (the share of
- * articles) are counted only when the request asks (`share`): they cost several times the counts.
+ * articles) are counted only when the request asks (`share`): they cost several times the counts. With `dedupe`,
+ * the stories too: exact up to `storyBound` candidate occurrences, else estimated (timeline-sampled.ts).
  *
  * @example (await timeline(release, { index: 'news', query: 'oil prices' })).periods[0] // { period: '1987-03', occurrences: 12, … }
  */
@@ -34,11 +37,23 @@ export async function timeline(
   request: TimelineRequest,
   work: WorkBudget = WorkBudget.unlimited(),
   shareOptions: ShareOptions = defaultShareOptions,
+  storyBound: number = STORY_TIMELINE_OCCURRENCES,
 ): Promise<TimelineResult> {
   if (request.query.length === 0) throw new V2Error('invalid_query', 'timeline needs a non-empty query');
   const matcher = new RequestMatcher(request.query, request, work);
   const shards = shardsInYears(release, request);
   const stories = storiesOf(lookupIndex(release, request.index), request.dedupe);
+  if (stories !== undefined) {
+    // Past the bound the stories are estimated from a sample (null: within it, counted exactly below).
+    const sampled = await sampledTimeline(
+      release,
+      request,
+      work,
+      (r) => timeline(release, r, work, shareOptions),
+      storyBound,
+    );
+    if (sampled !== null) return sampled;
+  }
   const parts: TimelineResult[] = [];
   for (const shard of shards) {
     const { docCount, textBytes } = shard.reader.stats;
@@ -77,14 +92,23 @@ export async function timeline(
 function withStories(result: TimelineResult, counted: TimelineStories): TimelineResult {
   const periods = result.periods.map((t) => {
     const ids = counted.spanning.get(t.period);
+    const stories = counted.perPeriod.get(t.period) ?? 0;
     return {
       ...t,
-      stories: counted.perPeriod.get(t.period) ?? 0,
+      stories,
+      stories_interval: { low: stories, high: stories },
       ...(ids === undefined ? {} : { spanning_stories: ids }),
     };
   });
-  return { ...result, total_stories: periods.reduce((n, t) => n + t.stories, 0), periods };
+  return { ...result, ...exactStories(periods.reduce((n, t) => n + t.stories, 0)), periods };
 }
+
+/** The answer's story fields when every story was counted. */
+const exactStories = (total: number) => ({
+  total_stories: total,
+  total_stories_interval: { low: total, high: total },
+  stories_exact: true,
+});
 
 /** A period's words and its rate per million words; both null when a shard of it has no word-count table. */
 function perWords(
@@ -157,6 +181,7 @@ export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineCo
       per_million_words?: number | null;
     } & Partial<ReturnType<typeof share>> & {
         stories?: number;
+        stories_interval?: { low: number; high: number };
         spanning_stories?: readonly number[];
       }
   >();
@@ -185,7 +210,9 @@ export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineCo
   );
   if (stories !== undefined) {
     for (const m of ordered) {
-      m.stories = stories.get(m.period) ?? 0;
+      const n = stories.get(m.period) ?? 0;
+      m.stories = n;
+      m.stories_interval = { low: n, high: n };
       delete m.spanning_stories;
     }
   }
@@ -193,7 +220,7 @@ export function combineTimeline(parts: readonly TimelineResult[], ctx: CombineCo
     index_version: ctx.indexVersion,
     query: parts[0]?.query ?? '',
     total_occurrences: parts.reduce((n, p) => n + p.total_occurrences, 0),
-    ...(stories === undefined ? {} : { total_stories: [...stories.values()].reduce((n, k) => n + k, 0) }),
+    ...(stories === undefined ? {} : exactStories([...stories.values()].reduce((n, k) => n + k, 0))),
     periods: ordered,
   };
 }

@@ -1,5 +1,6 @@
 import type {
   V2SearchResult,
+  V2TimelineBody,
   IndexIdentity,
   ReplyFor,
   V2CombineContext as CombineContext,
@@ -18,6 +19,7 @@ import { mergeV1Count, mergeV1Find, type Part } from './merge.ts';
 import { splitMetadata } from './metadata-split.ts';
 import { estimateAcross } from './estimate-split.ts';
 import { searchAcross } from './search-split.ts';
+import { timelineAcross } from './timeline-split.ts';
 import { ReplicaSet, type Replica, type ReplicaStatus } from './replica-set.ts';
 
 export interface ClusterOptions {
@@ -254,6 +256,22 @@ export function createClusterClient(
         if (ids === null || set.oneHolds(b.index, ids))
           return gather(b.index, ids, request, deadline, signal, undefined, { whole: true });
         return estimateAcross(set, fan, b, ids, deadline, signal);
+      }
+      case 'timeline': {
+        const b = routing.of(request.body);
+        const ids = inYears(set, b.index, b.year_min, b.year_max);
+        const years = (body: V2TimelineBody) =>
+          gather(
+            b.index,
+            ids,
+            { kind: 'v2_timeline', body },
+            deadline,
+            signal,
+            combined(ids, (p, c) => routing.combine(p, c, body)),
+          );
+        // Without dedupe, or with one replica holding every selected shard, a `years` call (that worker decides).
+        if (ids === null || (b.dedupe ?? 'none') === 'none' || set.oneHolds(b.index, ids)) return years(b);
+        return timelineAcross({ set, fan, ids, deadline, signal, kind: 'v2_timeline' }, b, years);
       }
       case 'search': {
         const b = routing.of(request.body);

@@ -8,7 +8,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import type { OpenRelease } from '../../release/types.ts';
 import type { WorkBudget } from '../../work-budget/index.ts';
 import type { WireOf } from '../schema/fields.ts';
-import type { EstimateRequest, MetadataRequest } from '../types.ts';
+import type { EstimateRequest, MetadataRequest, TimelineRequest } from '../types.ts';
 import type { SearchRequest } from '../query/types.ts';
 
 /** How admission treats the call: `by_matching` is expensive only with case-insensitive or whole-word matching. */
@@ -56,6 +56,8 @@ export interface YearSelection {
  * - `shard`: the one shard the request names, answered whole by one replica;
  * - `references`: metadata references split by crawl year, put back in request order;
  * - `estimate`: the estimate's steps (estimate-parts.ts) when no worker holds every shard;
+ * - `timeline`: as `years`; with dedupe past the story bound, the counts without stories and the estimate's
+ *   steps for the sampled stories (gateway/cluster/timeline-split.ts);
  * - `search`: as `years`, and with dedupe past the bound a second round counting shared stories' copies on every
  *   worker (`v2_search_stories`) before `combine`;
  * - `internal`: a step the gateway sends itself; never routed.
@@ -66,6 +68,7 @@ export type Routing<B, A> =
   | { readonly by: 'shard'; of(body: B): { readonly index: string; readonly shard_id: string } }
   | { readonly by: 'references'; of(body: B): MetadataRequest }
   | { readonly by: 'estimate'; of(body: B): EstimateRequest }
+  | { readonly by: 'timeline'; of(body: B): TimelineRequest; readonly combine: Combine<A, B> }
   | {
       readonly by: 'search';
       of(body: B): SearchRequest;

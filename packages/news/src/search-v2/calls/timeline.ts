@@ -1,13 +1,30 @@
 import { Type } from '@sinclair/typebox';
 import { combineTimeline, timeline } from '../timeline.ts';
-import { closed, dedupe, indexVersion, nullable, query, selection } from '../schema/fields.ts';
-import { byYears, defineV2Call, REFUSALS } from './define.ts';
+import { V2_LIMITS } from '../limits.ts';
+import { closed, dedupe, indexVersion, nullable, query, sampling, selection } from '../schema/fields.ts';
+import { STORY_COPIES_ARTICLES } from '../stories/sampled-stories.ts';
+import { STORY_TIMELINE_OCCURRENCES } from '../stories/timeline-stories.ts';
+import { defineV2Call, REFUSALS } from './define.ts';
+
+const BOUND = STORY_TIMELINE_OCCURRENCES.toLocaleString('en');
+
+/** A 95% interval of a story count (both ends equal to it when exact). */
+const storyInterval = (of: string) =>
+  Type.Object(
+    { low: Type.Integer({ minimum: 0 }), high: Type.Integer({ minimum: 0 }) },
+    { ...closed, description: `With dedupe: 95% interval of ${of} (both ends equal to it when stories_exact).` },
+  );
 
 export const TimelineRequest = Type.Object(
   {
     ...selection,
     query: query(1),
     ...dedupe,
+    ...sampling(
+      V2_LIMITS.estimateSampleDefault,
+      V2_LIMITS.estimateSampleMax,
+      `With dedupe: occurrences sampled to estimate the stories when the query has more than ${BOUND} in the selected years (below that every occurrence is located and the stories are exact).`,
+    ),
     share: Type.Optional(
       Type.Boolean({
         default: false,
@@ -91,9 +108,10 @@ export const TimelinePeriod = Type.Object(
       Type.Integer({
         minimum: 0,
         description:
-          'With dedupe: distinct stories whose first matching article (release order, in the selected years) was crawled in this period; periods add up to total_stories.',
+          'With dedupe: distinct stories whose first matching article (release order, in the selected years) was crawled in this period; exact periods add up to total_stories. Past the bound (stories_exact false) a Horvitz–Thompson estimate from the seeded sample, with its own interval.',
       }),
     ),
+    stories_interval: Type.Optional(storyInterval('stories')),
     spanning_stories: Type.Optional(
       Type.Array(Type.Integer({ minimum: 0 }), {
         description:
@@ -110,7 +128,32 @@ export const TimelineAnswer = Type.Object(
     query: Type.String(),
     total_occurrences: Type.Integer(),
     total_stories: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'With dedupe: distinct stories among the articles with a match.' }),
+      Type.Integer({
+        minimum: 0,
+        description:
+          'With dedupe: distinct stories among the articles with a match (past the bound the point estimate; stories_exact false).',
+      }),
+    ),
+    total_stories_interval: Type.Optional(storyInterval('total_stories')),
+    stories_exact: Type.Optional(
+      Type.Boolean({
+        description: `With dedupe: false when total_stories and each period's stories are estimates (more than ${BOUND} occurrences in the selected years); the occurrence, article and byte counts stay exact.`,
+      }),
+    ),
+    stories_sample: Type.Optional(
+      Type.Object(
+        {
+          size: Type.Integer({ description: 'Occurrences drawn (sample_size).' }),
+          seed: Type.Integer(),
+          occurrences: Type.Integer({ description: 'Candidate occurrences the draws are from.' }),
+          confidence: Type.Number({ description: 'Of every stories interval: 0.95.' }),
+        },
+        {
+          ...closed,
+          description:
+            "With stories_exact false: the seeded uniform sample of occurrences the stories are estimated from (as estimate's, each draw weighed by its story's matching articles).",
+        },
+      ),
     ),
     periods: Type.Array(TimelinePeriod, { description: 'Chronological; periods without a match are listed with 0.' }),
   },
@@ -131,11 +174,10 @@ export const timelineCall = defineV2Call({
       REFUSALS.cpuLimit,
       {
         status: 422,
-        description:
-          'unknown_index, invalid_year_range, invalid_query, stories_unavailable (dedupe on a release without story files), query_too_expensive (dedupe with more than 1,000,000 occurrences to locate).',
+        description: `unknown_index, invalid_year_range, invalid_query, stories_unavailable (dedupe on a release without story files), query_too_expensive (dedupe past the ${BOUND}-occurrence bound when the sampled stories hold more than ${STORY_COPIES_ARTICLES.toLocaleString('en')} articles to test: use a smaller sample_size or narrow the years).`,
       },
     ],
   },
-  routing: byYears(combineTimeline),
+  routing: { by: 'timeline', of: (b) => b, combine: combineTimeline },
   run: timeline,
 });

@@ -17,8 +17,9 @@ export interface TimelineStories {
 
 /**
  * Locates every occurrence that counts in `shards` (the selection's, on this worker) to its article and counts the
- * distinct stories per period of their first matching article. 422 `query_too_expensive` past
- * STORY_TIMELINE_OCCURRENCES candidates: a sample cannot tell which article comes first in a story.
+ * distinct stories per period of their first matching article. Past STORY_TIMELINE_OCCURRENCES candidates the
+ * timeline estimates instead (timeline-sampled.ts) and never calls this; the 422 `query_too_expensive` here guards
+ * any other caller against locating without bound.
  */
 export async function timelineStories(
   stories: Stories,
