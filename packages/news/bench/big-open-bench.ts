@@ -6,8 +6,12 @@
  * Replaces the "One crawl month served in memory" section of BENCHMARKS.md.
  * Environment: BENCH_BIG_OPEN_BYTES (default 7e8 text bytes), BENCH_BIG_OPEN_DIR (/tmp/news-big-open; keep it
  * outside the repository: it is deleted afterwards), BENCH_BIG_OPEN_KEEP=1 keeps the data,
- * BENCH_BIG_OPEN_REUSE=1 serves the release already in the folder instead of building it (no build figures).
+ * BENCH_BIG_OPEN_REUSE=1 serves the release already in the folder instead of building it (no build figures),
+ * BENCH_BIG_OPEN_FROM_SOURCE=1 runs the CLIs from the TypeScript sources through tsx instead of the bundle.
+ * By default the CLI bundle (dist/cli.mjs, what `npm install` builds and a user's `news` runs) is rebuilt from the
+ * sources first, so the figures are the bundle's whatever the checkout's state; the section says which ran.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { INDEX_MANIFEST_FILE, type IndexManifest } from '../src/release/index.ts';
 import {
@@ -19,7 +23,7 @@ import {
   serveRelease,
   type RunResult,
 } from '../test/support/one-month-release.ts';
-import { spawnListening, writeBenchmarkSection } from './bench-support.ts';
+import { REPO, spawnListening, writeBenchmarkSection } from './bench-support.ts';
 import { machine } from './index-bench-measure.ts';
 
 const env = (name: string, fallback: string): string => process.env[name] ?? fallback;
@@ -27,6 +31,7 @@ const TEXT_BYTES = Number(env('BENCH_BIG_OPEN_BYTES', '7e8'));
 const WORK = env('BENCH_BIG_OPEN_DIR', '/tmp/news-big-open');
 const KEEP = process.env['BENCH_BIG_OPEN_KEEP'] === '1';
 const REUSE = process.env['BENCH_BIG_OPEN_REUSE'] === '1';
+const FROM_SOURCE = process.env['BENCH_BIG_OPEN_FROM_SOURCE'] === '1';
 const HEADING = '## One crawl month served in memory (npm run bench:big-open)';
 // Issue 24's targets for the served month.
 const TARGET_RSS_PER_BYTE = 5.2;
@@ -57,8 +62,26 @@ async function loadOnly(release: string, indexVersion: string): Promise<{ ms: nu
   return { ms, rss };
 }
 
+/**
+ * What the bins run (scripts/cli-launch.mjs): the bundle, rebuilt here from the sources, or the sources through tsx
+ * (RUN_FROM_SOURCE=1, inherited by every CLI this bench spawns). The two differ in the worker's RSS (tsx's loader
+ * thread and its compiled modules) and in each process's start.
+ */
+function chooseCli(): string {
+  if (FROM_SOURCE) {
+    process.env['RUN_FROM_SOURCE'] = '1';
+    return 'the TypeScript sources through tsx (BENCH_BIG_OPEN_FROM_SOURCE=1)';
+  }
+  delete process.env['RUN_FROM_SOURCE'];
+  const r = spawnSync(process.execPath, ['scripts/cli-bundle.mjs', 'packages/news'], { cwd: REPO, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`rebuilding the CLI bundle failed: ${r.stderr}`);
+  return 'the bundle `packages/news/dist/cli.mjs`, rebuilt from the sources at the start (what `npm install` builds)';
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadAverage();
+  const cli = chooseCli();
+  log(`CLIs run ${cli}`);
   const started = new Date().toISOString().slice(0, 16);
   const corpus = `${WORK}/one-month.jsonl.gz`;
   const release = `${WORK}/release`;
@@ -102,7 +125,7 @@ async function main(): Promise<void> {
 
 Machine: ${m.nproc} cores (${m.model}), ${m.ramGiB} GiB RAM, Node ${process.version}. Run on ${started}Z; load average ${loadBefore} at the start, ${loadAverage()} at the end.
 Data: \`news demo-corpus --bytes ${TEXT_BYTES} --month 2024-03\` (${gb(textBytes)} GB of text with separators, ${index.totals.documents} articles, ${index.shards.length} shard${index.shards.length === 1 ? '' : 's'}: ${index.shards.map((s) => `${s.shard_id}, ${gb(s.files.find((f) => f.name === 'sa.u32')?.bytes ?? 0)} GB suffix array`).join('; ')}).
-Served by \`news serve\` (worker in memory mode, \`--verify full\`: every file's sha256 checked at start). Issue 24: the worker used to die at start here (readFileSync refuses files over 2 GiB).
+Served by \`news serve\` (worker in memory mode, \`--verify full\`: every file's sha256 checked at start). CLIs run: ${cli}. Issue 24: the worker used to die at start here (readFileSync refuses files over 2 GiB).
 
 | Measurement | this run | target |
 |---|---|---|

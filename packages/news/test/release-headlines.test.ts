@@ -58,9 +58,12 @@ describe('headline index in releases', () => {
         const shards = m.indexes[0]?.shards ?? [];
         expect(shards.some((s) => s.parts > 1)).toBe(true);
         for (const s of shards) expect(s.titles).toMatchObject({ dir: `${s.dir}/titles`, doc_count: s.doc_count });
-        const release = await openRelease(out, { verify: 'full' });
-        expect(expectHeadlinesMatchMetadata(release)).toBe(records.length);
-        release.close();
+        // Headline indexes open from disk by default, also beside shards in memory; 'memory' holds them in RAM.
+        for (const headlineMode of ['disk', 'memory'] as const) {
+          const release = await openRelease(out, { verify: 'full', mode: 'memory', headlineMode });
+          expect(expectHeadlinesMatchMetadata(release)).toBe(records.length);
+          release.close();
+        }
         rmSync(out, { recursive: true });
       });
     }

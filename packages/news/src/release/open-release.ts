@@ -27,6 +27,12 @@ import { firstDigestMismatch, type RecordedFile } from './verify-digests.ts';
 export interface OpenReleaseOptions {
   /** 'memory': whole shards in RAM; 'disk': positional reads, RSS independent of corpus size. */
   readonly mode: 'memory' | 'disk';
+  /**
+   * How each shard's headline index is opened, whatever `mode` is: 'disk' (default) keeps only its offset table in
+   * RAM, so a month served in memory grows by 8 bytes per article, not 5 per headline byte (issue 24's RSS target;
+   * `title:` queries are a small share). 'memory' holds it like a shard in memory mode (bench:headlines' A/B).
+   */
+  readonly headlineMode: 'memory' | 'disk';
   /** Refuse unless the release is this one (the worker's --index-version). */
   readonly expectedIndexVersion?: string | undefined;
   /** 'sizes' (default): every file exists with its recorded size; 'full': also every sha256 (reads everything). */
@@ -38,7 +44,7 @@ export interface OpenReleaseOptions {
   readonly selectShards?: ((index: string, shardIds: readonly string[]) => readonly string[]) | undefined;
 }
 
-export const defaultOpenReleaseOptions: OpenReleaseOptions = { mode: 'memory', verify: 'sizes' };
+export const defaultOpenReleaseOptions: OpenReleaseOptions = { mode: 'memory', headlineMode: 'disk', verify: 'sizes' };
 
 /**
  * Opens a release after checking that its two manifests agree and its files are intact; any difference is a
@@ -113,7 +119,7 @@ export async function openRelease(dir: string, opts: Partial<OpenReleaseOptions>
       for (const s of served) {
         const reader = openShardChecked(dir, s, options.mode);
         closers.push(() => reader.close());
-        const titles = s.titles && openShardChecked(dir, headlineShard(s, s.titles), options.mode);
+        const titles = s.titles && openShardChecked(dir, headlineShard(s, s.titles), options.headlineMode);
         if (titles) closers.push(() => titles.close());
         const wc = s.word_counts;
         const wordCounts = wc && { path: resolveRel(dir, wc.file), tokens: wc.tokens, types: wc.types };

@@ -1,5 +1,9 @@
 import { ShardFormatError } from './errors.ts';
 import { SEPARATOR } from './format.ts';
+import { defaultReadWholeFileOptions, forEachFileSlice, type ReadWholeFileOptions } from './whole-file.ts';
+
+/** Bytes of `docs.u64` read and decoded at a time (a multiple of 8). */
+const U64_SLICE_BYTES = 64 << 10;
 
 /**
  * The document offset table: position of each article's separator, in text order. Kept in RAM by both
@@ -25,6 +29,33 @@ export class DocTable {
       throw new ShardFormatError(file, `${raw.length} bytes is not a whole number of u64 offsets`);
     const starts = new Float64Array(raw.length / 8);
     for (let i = 0; i < starts.length; i++) starts[i] = Number(raw.readBigUInt64LE(i * 8));
+    return new DocTable(starts, textBytes, file, byteAt);
+  }
+
+  /**
+   * The table read from a `docs.u64` file in 64 KiB slices, decoded as it goes: open holds no copy of the file (a
+   * mapped or read one would stay until the next full GC, 8 bytes per article of RSS).
+   * @example DocTable.readU64('shard/docs.u64', header.textBytes)
+   */
+  static readU64(
+    file: string,
+    textBytes: number,
+    byteAt?: (pos: number) => number | undefined,
+    read: ReadWholeFileOptions = defaultReadWholeFileOptions,
+  ): DocTable {
+    let starts = new Float64Array(0);
+    forEachFileSlice(
+      file,
+      U64_SLICE_BYTES,
+      (size) => {
+        if (size % 8 !== 0) throw new ShardFormatError(file, `${size} bytes is not a whole number of u64 offsets`);
+        starts = new Float64Array(size / 8);
+      },
+      (slice, at) => {
+        for (let i = 0; i < slice.length; i += 8) starts[(at + i) / 8] = Number(slice.readBigUInt64LE(i));
+      },
+      read,
+    );
     return new DocTable(starts, textBytes, file, byteAt);
   }
 

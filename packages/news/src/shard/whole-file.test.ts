@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ShardFormatError } from './errors.ts';
-import { readFileArrayBuffer, readFileBuffer, readFileTyped } from './whole-file.ts';
+import { forEachFileSlice, readFileArrayBuffer, readFileBuffer, readFileTyped } from './whole-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'whole-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,6 +19,34 @@ describe('reading a whole file in slices (no limit of one read)', () => {
         expect(Buffer.compare(got, readFileSync(file))).toBe(0);
         expect(got.byteOffset).toBe(0); // owns its memory: typed views of it are aligned
       }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('streams a file through slices of any size that concatenate to its bytes, each at its offset', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 64 }),
+        (bytes, sliceBytes, chunkBytes) => {
+          writeFileSync(file, bytes);
+          const parts: Buffer[] = [];
+          let sized = -1;
+          const size = forEachFileSlice(
+            file,
+            sliceBytes,
+            (n) => (sized = n),
+            (slice, at) => {
+              expect(at).toBe(parts.reduce((n, p) => n + p.length, 0));
+              parts.push(Buffer.from(slice)); // the slice's buffer is reused
+            },
+            { chunkBytes, map: false },
+          );
+          expect([size, sized]).toEqual([bytes.length, bytes.length]);
+          expect(Buffer.compare(Buffer.concat(parts), Buffer.from(bytes))).toBe(0);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -88,6 +88,40 @@ export function readFileTyped<T>(
   return new Kind(memory, 0, memory.byteLength / Kind.BYTES_PER_ELEMENT);
 }
 
+/**
+ * Streams a file through one buffer of `sliceBytes` (filled `chunkBytes` at a time): `begin(size)` first, then
+ * `visit(slice, at)` per slice in order (the last may be shorter). For tables decoded on open (the offset table):
+ * no copy of the whole file is held, mapped or read, beside what it decodes into. Returns the file's size.
+ * @example forEachFileSlice('shard/docs.u64', 65536, (n) => void n, (slice, at) => decode(slice, at))
+ */
+export function forEachFileSlice(
+  file: string,
+  sliceBytes: number,
+  begin: (size: number) => void,
+  visit: (slice: Buffer, at: number) => void,
+  options: ReadWholeFileOptions = defaultReadWholeFileOptions,
+): number {
+  const fd = openOrFail(file);
+  try {
+    const size = fstatSync(fd).size;
+    begin(size);
+    const buffer = Buffer.allocUnsafe(Math.min(sliceBytes, size));
+    for (let at = 0; at < size; at += buffer.length) {
+      const slice = buffer.subarray(0, Math.min(buffer.length, size - at));
+      for (let got = 0; got < slice.length;) {
+        const n = readSync(fd, slice, got, Math.min(options.chunkBytes, slice.length - got), at + got);
+        if (n === 0)
+          throw new ShardFormatError(file, `ended at byte ${at + got} of ${size} while being read (changed on disk?)`);
+        got += n;
+      }
+      visit(slice, at);
+    }
+    return size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Node's largest single read (`kIoMaxLength`, 2^31 − 1): readSync refuses more in one call. */
 const IO_MAX_BYTES = 2 ** 31 - 1;
 

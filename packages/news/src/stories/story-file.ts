@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import type { YearStories } from './story-collector.ts';
 
 /**
@@ -51,26 +51,39 @@ export async function writeStoryFile(path: string, stories: YearStories, release
 
 /** Reads and checks one year's story file against what the manifest says of it. */
 export async function readStoryFile(path: string, expected: { year: string; docCount: number }): Promise<StoryFile> {
-  const buf = await readFile(path);
   const bad = (what: string): StoryFileError => new StoryFileError('file_corrupt', `${path}: ${what}`);
-  if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 8) !== MAGIC) throw bad('not a story file');
-  const version = buf.readUInt32LE(8);
-  if (version !== STORY_FILE_FORMAT_VERSION) {
-    throw new StoryFileError(
-      'format_unsupported',
-      `${path} has story format ${version}, this build reads ${STORY_FILE_FORMAT_VERSION}`,
-    );
+  const file = await open(path, 'r');
+  let ids: Uint32Array;
+  let year: string;
+  let base: number;
+  let releaseDocs: number;
+  let n: number;
+  try {
+    const size = (await file.stat()).size;
+    if (size < HEADER_BYTES) throw bad('not a story file');
+    const buf = Buffer.alloc(HEADER_BYTES);
+    await readFully(file, buf, 0, bad);
+    if (buf.toString('latin1', 0, 8) !== MAGIC) throw bad('not a story file');
+    const version = buf.readUInt32LE(8);
+    if (version !== STORY_FILE_FORMAT_VERSION) {
+      throw new StoryFileError(
+        'format_unsupported',
+        `${path} has story format ${version}, this build reads ${STORY_FILE_FORMAT_VERSION}`,
+      );
+    }
+    year = String(buf.readUInt32LE(12));
+    n = buf.readUInt32LE(16);
+    base = buf.readUInt32LE(20);
+    releaseDocs = buf.readUInt32LE(24);
+    if (year !== expected.year || n !== expected.docCount)
+      throw bad(`holds year ${year} with ${n} articles, the manifest says ${expected.year} with ${expected.docCount}`);
+    if (size !== HEADER_BYTES + 8 * n) throw bad(`has ${size} bytes, ${HEADER_BYTES + 8 * n} expected`);
+    // Read straight into the (aligned) arrays: no second copy of the file waits for the GC in a serving worker.
+    ids = new Uint32Array(2 * n);
+    await readFully(file, Buffer.from(ids.buffer), HEADER_BYTES, bad);
+  } finally {
+    await file.close();
   }
-  const year = String(buf.readUInt32LE(12));
-  const n = buf.readUInt32LE(16);
-  const base = buf.readUInt32LE(20);
-  const releaseDocs = buf.readUInt32LE(24);
-  if (year !== expected.year || n !== expected.docCount)
-    throw bad(`holds year ${year} with ${n} articles, the manifest says ${expected.year} with ${expected.docCount}`);
-  if (buf.length !== HEADER_BYTES + 8 * n) throw bad(`has ${buf.length} bytes, ${HEADER_BYTES + 8 * n} expected`);
-  // Copied out so the arrays are aligned whatever the Buffer pool did.
-  const ids = new Uint32Array(2 * n);
-  Buffer.from(ids.buffer).set(buf.subarray(HEADER_BYTES));
   const exact = ids.subarray(0, n);
   const near = ids.subarray(n);
   for (let i = 0; i < n; i++) {
@@ -79,4 +92,18 @@ export async function readStoryFile(path: string, expected: { year: string; docC
       throw bad(`article ${i} names story ${exact[i]}/${near[i]}, not an earlier article`);
   }
   return { year, base, releaseDocs, exact, near };
+}
+
+/** Fills `into` from the file at `position`; a file that ends first is corrupt. */
+async function readFully(
+  file: FileHandle,
+  into: Buffer,
+  position: number,
+  bad: (what: string) => StoryFileError,
+): Promise<void> {
+  for (let got = 0; got < into.length;) {
+    const { bytesRead } = await file.read(into, got, into.length - got, position + got);
+    if (bytesRead === 0) throw bad(`ended at byte ${position + got} while being read (changed on disk?)`);
+    got += bytesRead;
+  }
 }

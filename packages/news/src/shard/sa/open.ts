@@ -30,15 +30,14 @@ export function openSaShard(dir: string, mode: ShardOpenMode, read: Partial<Read
   const docsFile = path.join(dir, FILES.docOffsets);
   // The SA kind maps its text and suffix array (nothing writes to them): no copy at start, one page cache for all.
   const options: ReadWholeFileOptions = { ...defaultReadWholeFileOptions, map: true, ...read };
-  const docsRaw = readFileBuffer(docsFile, options);
   if (mode === 'memory') {
     const text = readFileBuffer(path.join(dir, FILES.text), options);
     const sa = readFileTyped(path.join(dir, FILES.suffixArray), Int32Array, options);
-    const docs = DocTable.fromU64(docsRaw, header.textBytes, docsFile, (pos) => text[pos]);
+    const docs = DocTable.readU64(docsFile, header.textBytes, (pos) => text[pos], options);
     return new MemoryShardReader(text, sa, docs);
   }
   if (mode !== 'disk') throw new TypeError(`openShard: mode must be 'memory' or 'disk', got ${String(mode)}`);
-  const docs = DocTable.fromU64(docsRaw, header.textBytes, docsFile);
+  const docs = DocTable.readU64(docsFile, header.textBytes, undefined, options);
   const textFd = openSync(path.join(dir, FILES.text), 'r');
   const saFd = openSync(path.join(dir, FILES.suffixArray), 'r');
   return new DiskShardReader(textFd, saFd, docs);
