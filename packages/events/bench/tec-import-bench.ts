@@ -2,7 +2,7 @@
  * `npm run bench:events:tec-import`: `events import tec` throughput. A source service (SQLite, on loopback) holds
  * EVENTS_BENCH_ROWS events (default 2,000; the CSV bench's file: 40 venues, 25 organizers, 12 categories); each target
  * store imports it in-process as the CLI does (`readTecSite` then `importTec`, ids kept into the empty store), then
- * imports it again (every item found by slug, nothing written). Prints events/s for read + write.
+ * imports it again (every item found by its link, tec_links, nothing written). Prints events/s for read + write.
  * EVENTS_BENCH_STORES=sqlite,postgres picks the target stores.
  */
 import { pino } from 'pino';

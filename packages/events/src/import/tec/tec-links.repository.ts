@@ -14,22 +14,23 @@ export const linkSource = (api: string): string => api.replace(/^https?:\/\//, '
 
 /** Which post or term each item of a source was imported as (README, "Import from a site running the plugin"). */
 export function tecLinksRepository(db: Kysely<Database>) {
+  /** Source id → local id of the linked items of one kind of `source` among `sourceIds`. */
+  async function find(source: string, kind: TecKind, sourceIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (let at = 0; at < sourceIds.length; at += CHUNK) {
+      const rows = await db
+        .selectFrom('tec_links')
+        .select(['source_id', 'local_id'])
+        .where('source', '=', source)
+        .where('kind', '=', kind)
+        .where('source_id', 'in', sourceIds.slice(at, at + CHUNK))
+        .execute();
+      for (const r of rows) out.set(r.source_id, r.local_id);
+    }
+    return out;
+  }
   return {
-    /** Source id → local id of the linked items of one kind of `source` among `sourceIds`. */
-    async find(source: string, kind: TecKind, sourceIds: readonly number[]): Promise<Map<number, number>> {
-      const out = new Map<number, number>();
-      for (let at = 0; at < sourceIds.length; at += CHUNK) {
-        const rows = await db
-          .selectFrom('tec_links')
-          .select(['source_id', 'local_id'])
-          .where('source', '=', source)
-          .where('kind', '=', kind)
-          .where('source_id', 'in', sourceIds.slice(at, at + CHUNK))
-          .execute();
-        for (const r of rows) out.set(r.source_id, r.local_id);
-      }
-      return out;
-    },
+    find,
 
     /** Those of `localIds` linked by an import (of `source` only, when given): the slug rule does not take them. */
     async linked(kind: TecKind, localIds: readonly number[], source?: string): Promise<Set<number>> {
@@ -47,9 +48,12 @@ export function tecLinksRepository(db: Kysely<Database>) {
       return out;
     },
 
-    /** Records (or moves) the links of one kind, in the import's transaction. */
+    /** Records (or moves) the links of one kind, in the import's transaction; a link as stored is not written again. */
     async save(source: string, kind: TecKind, links: ReadonlyMap<number, number>): Promise<void> {
-      const rows = [...links].map(([source_id, local_id]) => ({ source, kind, source_id, local_id }));
+      const known = await find(source, kind, [...links.keys()]);
+      const rows = [...links]
+        .filter(([source_id, local_id]) => known.get(source_id) !== local_id)
+        .map(([source_id, local_id]) => ({ source, kind, source_id, local_id }));
       for (let at = 0; at < rows.length; at += CHUNK)
         await db
           .insertInto('tec_links')
