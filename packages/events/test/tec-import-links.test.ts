@@ -169,4 +169,19 @@ describe.each(STORES)('a $name store upgraded to the link table', (factory) => {
     expect(renamed.counts.events).toEqual({ created: 0, updated: 1, unchanged: 1 });
     expect(await postOf(importer, src.event)).toMatchObject({ id: event!.id, slug: `renamed-${factory.name}` });
   });
+
+  it('a link naming a post of another kind (an edited table) counts as deleted: the event is created again', async () => {
+    await t.importer.store.db
+      .updateTable('tec_links')
+      .set({ local_id: src.venue })
+      .where('kind', '=', 'events')
+      .where('source_id', '=', src.event)
+      .execute();
+    const r = await t.importer.run(source.base, { auth: AUTH });
+    expect(r.deletedHere).toBe(1);
+    expect(r.counts.events).toEqual({ created: 1, updated: 0, unchanged: 1 });
+    expect(r.counts.venues).toEqual({ created: 0, updated: 0, unchanged: 1 });
+    const venue = await postOf(t.importer, src.venue);
+    expect(venue).toMatchObject({ title: 'Hall', status: 'publish' });
+  });
 });
