@@ -86,9 +86,9 @@ const postRefusals = <T extends Posted>(
 /**
  * Imports what `readTecSite` read, in one transaction through the services the REST writes use (README, "Import from
  * a site running the plugin"): terms first, then venues, organizers and events in ascending source id. Into an empty
- * store every item keeps its id and slug; otherwise the store assigns ids and references are mapped. An item whose
- * slug is stored already (an earlier import) is updated when it differs and left alone when not, so importing again
- * writes nothing. A venue, organizer or event the write rules refuse refuses the whole import, or with `skipBad` is
+ * store every item keeps its id and slug; otherwise the store assigns ids and references are mapped. An item an
+ * earlier import wrote (found by its `tec_links` link, or by slug if never linked) is updated when it differs and
+ * left alone when not, so importing again writes nothing; every item is linked in this transaction. A venue, organizer or event the write rules refuse refuses the whole import, or with `skipBad` is
  * left out and reported; an event naming a venue or organizer left out is written without it and reported too.
  * A refused category or tag always refuses the import (events would lose it silently).
  * @example await importTec({ db, site, config, caller, now }, await readTecSite(url, options), { dryRun: false })
