@@ -2,7 +2,8 @@
  * `npm run bench:events:tec-import`: `events import tec` throughput. A source service (SQLite, on loopback) holds
  * EVENTS_BENCH_ROWS events (default 2,000; the CSV bench's file: 40 venues, 25 organizers, 12 categories); each target
  * store imports it in-process as the CLI does (`readTecSite` then `importTec`, ids kept into the empty store), then
- * imports it again (every item found by slug, nothing written). Prints events/s for read + write.
+ * imports it again (every item found by its link, tec_links, nothing written). Prints events/s for read + write
+ * and the process CPU seconds of each import.
  * EVENTS_BENCH_STORES=sqlite,postgres picks the target stores.
  */
 import { pino } from 'pino';
@@ -39,19 +40,29 @@ const app = createEventsApp({ config, store, clock: () => NOW, logger: pino({ le
 const source = await app.listen({ port: 0, host: '127.0.0.1' });
 
 console.log(`import tec, ${ROWS} events from a SQLite source on loopback; load average before ${loadLine()}`);
-console.log('| target | first import (events/s) | created | ids kept | re-import (events/s) | unchanged |');
-console.log('|---|---|---|---|---|---|');
+console.log(
+  '| target | first import (events/s) | CPU s | created | ids kept | re-import (events/s) | CPU s | unchanged |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+/** Process CPU seconds (user + system) since `from`: the in-process source's serving included, the same for all. */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(from);
+  return ((d.user + d.system) / 1e6).toFixed(2);
+};
 const options = { ...defaultTecSourceOptions, auth: `bench:${PASSWORD}`, allowPrivateHosts: true };
 for (const kind of benchStores()) {
   await withImportStore(kind, 'tec_import_target', NOW, async (deps) => {
     let t = performance.now();
+    let cpu = process.cpuUsage();
     const first = await importTec(deps, await readTecSite(source, options), { dryRun: false });
     const firstRate = ROWS / ((performance.now() - t) / 1000);
+    const firstCpu = cpuSince(cpu);
     t = performance.now();
+    cpu = process.cpuUsage();
     const again = await importTec(deps, await readTecSite(source, options), { dryRun: false });
     const againRate = ROWS / ((performance.now() - t) / 1000);
     console.log(
-      `| ${kind} | ${firstRate.toFixed(0)} | ${first.counts.events.created} | ${first.keptIds} | ${againRate.toFixed(0)} | ${again.counts.events.unchanged} |`,
+      `| ${kind} | ${firstRate.toFixed(0)} | ${firstCpu} | ${first.counts.events.created} | ${first.keptIds} | ${againRate.toFixed(0)} | ${cpuSince(cpu)} | ${again.counts.events.unchanged} |`,
     );
   });
 }

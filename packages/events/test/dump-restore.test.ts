@@ -130,6 +130,15 @@ describe.each(STORES)('export and restore from $name', (factory) => {
         .insertInto('ical_links')
         .values({ uid, recurrence_id, source: 'https://feeds.test/a.ics', post_id: series.id, digest: `d-${uid}` })
         .execute();
+    // Links of `events import tec` (dump version 4), sources whose byte order differs from a locale's.
+    for (const [source, kind, source_id, local_id] of [
+      ['zürich.test/wp-json/tribe/events/v1', 'events', 7, concert.id],
+      ['Zeta.test/wp-json/tribe/events/v1', 'venues', 12, concert.venue.id],
+      ['a.test/wp-json/tribe/events/v1', 'events', 30, series.id],
+      ['a.test/wp-json/tribe/events/v1', 'events', 4, draft.id],
+      ['a.test/wp-json/tribe/events/v1', 'categories', 9, concert.categories[0].id],
+    ] as const)
+      await svc.store.db.insertInto('tec_links').values({ source, kind, source_id, local_id }).execute();
     urls.push(
       '/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01',
       '/events?per_page=2&page=2&start_date=2000-01-01&end_date=2100-01-01',
@@ -216,6 +225,13 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       { url: 'https://feeds.test/Zürich.ics', every_seconds: 3600, next_run_ms: 1_764_350_000_123, author_id: null },
       { url: 'https://feeds.test/a.ics', trash_vanished: 0, next_run_ms: 1_764_350_000_456 },
     ]);
+    expect(rowsOf(first.text(), 'tec_links').map((r) => [r.source, r.kind, r.source_id])).toEqual([
+      ['Zeta.test/wp-json/tribe/events/v1', 'venues', 12],
+      ['a.test/wp-json/tribe/events/v1', 'categories', 9],
+      ['a.test/wp-json/tribe/events/v1', 'events', 4],
+      ['a.test/wp-json/tribe/events/v1', 'events', 30],
+      ['zürich.test/wp-json/tribe/events/v1', 'events', 7],
+    ]);
     expect(rowsOf(first.text(), 'webhook_subscriptions')).toMatchObject([
       {
         url: 'https://hooks.test/in',
@@ -299,14 +315,14 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       await refusal([...lines.slice(0, 5), '{"table":"posts","row":', ...lines.slice(5)].join('\n'), 'malformed'),
     ).toMatch(/line 6 is not JSON/);
     expect(
-      await refusal([lines[0]!.replace('"version":3', '"version":99'), ...lines.slice(1)].join('\n'), 'version'),
+      await refusal([lines[0]!.replace('"version":4', '"version":99'), ...lines.slice(1)].join('\n'), 'version'),
     ).toContain('version 99');
     expect(await refusal('{"hello":"world"}', 'not_a_dump')).toContain('not an events dump');
     // Version 1 (before the iCalendar state) still restores; iCalendar rows in a version-1 file are refused.
-    const v1Header = lines[0]!.replace('"version":3', '"version":1');
-    const ical = (l: string) => /^\{"table":"(ical_|webhook_)/.test(l);
+    const v1Header = lines[0]!.replace('"version":4', '"version":1');
+    const ical = (l: string) => /^\{"table":"(ical_|webhook_|tec_)/.test(l);
     const v1Rows = lines.slice(1, -1).filter((l) => !ical(l));
-    expect(lines.slice(1, -1).filter(ical).length).toBe(8);
+    expect(lines.slice(1, -1).filter(ical).length).toBe(13);
     expect(await refusal([v1Header, ...lines.slice(1)].join('\n'), 'malformed')).toMatch(
       /line \d+: expected .* \(dump version 1\)/,
     );
@@ -326,6 +342,28 @@ describe.each(STORES)('export and restore from $name', (factory) => {
         await store.close();
       }
     }
+    // Version 3 (before the links of `events import tec`) restores with no links; link rows in it are refused, and
+    // so is a link row without its local id in a version-4 file.
+    const v3Header = lines[0]!.replace('"version":4', '"version":3');
+    const tec = (l: string) => l.startsWith('{"table":"tec_links"');
+    const v3Rows = lines.slice(1, -1).filter((l) => !tec(l));
+    expect(await refusal([v3Header, ...lines.slice(1)].join('\n'), 'malformed')).toMatch(/\(dump version 3\)/);
+    {
+      const db = await other.create();
+      made.push(db);
+      const store = await openStore(db.url);
+      try {
+        const trailer = JSON.stringify({ end: true, rows: v3Rows.length, files: 0 });
+        const report = await restoreDump(store, linesOf([v3Header, ...v3Rows, trailer].join('\n')));
+        expect(report.tables).toMatchObject({ webhook_subscriptions: 1 });
+        expect(report.tables).not.toHaveProperty('tec_links');
+        expect(await store.db.selectFrom('tec_links').selectAll().execute()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    }
+    const brokenLink = lines.map((l) => (tec(l) ? l.replace(/,"local_id":\d+/, '') : l));
+    expect(await refusal(brokenLink.join('\n'), 'malformed')).toMatch(/tec_links rows before line \d+ were refused/);
     expect(
       await refusal([lines[0]!, ...lines.slice(1, -1), '{"end":true,"rows":3}'].join('\n'), 'truncated'),
     ).toContain('trailer counts 3');
@@ -374,7 +412,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       const exported = await run(process.execPath, [BIN, 'export', '--db', svc.dbUrl], { maxBuffer: 64 * 2 ** 20 });
       expect(JSON.parse(exported.stdout.split('\n')[0]!)).toMatchObject({
         format: 'events-dump',
-        version: 3,
+        version: 4,
         source: factory.name,
       });
       const target = await other.create();
@@ -386,5 +424,5 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -50,6 +50,8 @@ export function tecImportCommand(imports: Command, withStore: WithStore): void {
               const c = r.counts[kind];
               console.log(`${kind}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`);
             }
+            if (r.deletedHere > 0)
+              console.log(`${r.deletedHere} items imported earlier were deleted here: imported again as new`);
             console.log(`featured images: ${r.images.imported} set, ${r.images.failed.length} failed`);
             for (const f of r.images.failed) console.log(`${f.item}: image ${f.url}: ${f.reason}`);
             if (r.skipped.length > 0) console.log(`skipped (refused by the write rules): ${r.skipped.length}`);

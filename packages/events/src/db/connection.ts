@@ -35,6 +35,7 @@ import { userUrlMigration } from './migrations/014-user-url.ts';
 import { slugHintsMigration } from './migrations/015-slug-hints.ts';
 import { icalImportMigration } from './migrations/016-ical-import.ts';
 import { webhooksMigration } from './migrations/017-webhooks.ts';
+import { tecLinksMigration } from './migrations/018-tec-links.ts';
 import { pgChangeSignal, sqliteChangeSignal, type ChangeSignal } from './change-signal.ts';
 import { ConnectionLosses, isDatabaseUnavailable } from './unavailable.ts';
 
@@ -101,6 +102,7 @@ function migrations(kind: DbKind): Record<string, Migration> {
     '015-slug-hints': slugHintsMigration(kind),
     '016-ical-import': icalImportMigration,
     '017-webhooks': webhooksMigration(kind),
+    '018-tec-links': tecLinksMigration,
   };
 }
 

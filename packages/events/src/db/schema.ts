@@ -186,6 +186,15 @@ export interface IcalLinksTable {
   digest: string;
 }
 
+/** An item of a site running the plugin and the post or term it was imported as (migration 018). */
+export interface TecLinksTable {
+  /** The source's API root without its scheme: `example.com/wp-json/tribe/events/v1`. */
+  source: string;
+  kind: string;
+  source_id: number;
+  local_id: number;
+}
+
 /** An iCalendar feed the service imports on a schedule (migration 016); times in ms (strings on PostgreSQL). */
 /** Webhook subscriptions (migration 017); `event_types` is the list between commas: `,event.created,tag.deleted,`. */
 export interface WebhookSubscriptionsTable {
@@ -247,4 +256,5 @@ export interface Database {
   ical_subscriptions: IcalSubscriptionsTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_outbox: WebhookOutboxTable;
+  tec_links: TecLinksTable;
 }

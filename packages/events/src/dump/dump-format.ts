@@ -8,9 +8,10 @@ import type { Database } from '../db/index.ts';
 export const DUMP_FORMAT = 'events-dump';
 /**
  * Bumped when the line shapes or their meaning change. Version 2 added the iCalendar import state (migration 016),
- * version 3 the webhook subscriptions (migration 017); a restore still reads versions 1 and 2.
+ * version 3 the webhook subscriptions (migration 017), version 4 the links of `events import tec` (migration 018); a
+ * restore still reads versions 1 to 3.
  */
-export const DUMP_VERSION = 3;
+export const DUMP_VERSION = 4;
 
 export interface DumpHeader {
   readonly format: typeof DUMP_FORMAT;
@@ -58,6 +59,9 @@ export const TABLES = [
   // restored store starts with no messages owed, and, last in the file, the subscriptions see no restored row as a
   // change (the outbox triggers find no subscription while posts and terms are restored).
   'webhook_subscriptions',
+  // Version 4: which post or term each item of a site running the plugin became (so a re-import after a restore
+  // matches by source id). No references to check: the links name posts and terms by id only.
+  'tec_links',
 ] as const satisfies ReadonlyArray<keyof Database>;
 export type DumpTable = (typeof TABLES)[number];
 
@@ -65,7 +69,8 @@ export type DumpTable = (typeof TABLES)[number];
 export const TABLES_OF_VERSION: Readonly<Record<number, readonly DumpTable[]>> = {
   1: TABLES.slice(0, TABLES.indexOf('ical_links')),
   2: TABLES.slice(0, TABLES.indexOf('webhook_subscriptions')),
-  3: TABLES,
+  3: TABLES.slice(0, TABLES.indexOf('tec_links')),
+  4: TABLES,
 };
 
 /** A stable row order per table (its primary key), so two exports of one store are the same file but for the header. */
@@ -85,17 +90,24 @@ export const ORDER_BY: Record<DumpTable, string> = {
   ical_links: 'uid, recurrence_id',
   ical_subscriptions: 'url',
   webhook_subscriptions: 'id',
+  tec_links: 'source, kind, source_id',
 };
 
-/** Tables keyed by text: PostgreSQL orders them by byte ("C" collation), as SQLite's BINARY does, not by locale. */
-const TEXT_KEYED: ReadonlySet<DumpTable> = new Set(['ical_links', 'ical_subscriptions']);
+/** Text key columns: PostgreSQL orders them by byte ("C" collation), as SQLite's BINARY does, not by locale. */
+const TEXT_KEYS: ReadonlySet<string> = new Set([
+  'ical_links.uid',
+  'ical_links.recurrence_id',
+  'ical_subscriptions.url',
+  'tec_links.source',
+  'tec_links.kind',
+]);
 
 /** The ORDER BY clause of a table on one store: the same row order on both, so their exports are the same file. */
 export const orderBy = (table: DumpTable, kind: 'sqlite' | 'postgres'): string =>
-  kind === 'postgres' && TEXT_KEYED.has(table)
+  kind === 'postgres'
     ? ORDER_BY[table]
         .split(', ')
-        .map((c) => `${c} collate "C"`)
+        .map((c) => (TEXT_KEYS.has(`${table}.${c}`) ? `${c} collate "C"` : c))
         .join(', ')
     : ORDER_BY[table];
 

@@ -40,7 +40,7 @@ function checkHeader(value: unknown, schema: string): DumpHeader {
   if (typeof h.version !== 'number' || TABLES_OF_VERSION[h.version] === undefined)
     throw new DumpError(
       'version',
-      `dump format version ${String(h.version)}; this service reads versions ${Object.keys(TABLES_OF_VERSION).join(' and ')}`,
+      `dump format version ${String(h.version)}; this service reads versions ${Object.keys(TABLES_OF_VERSION).join(', ')}`,
     );
   if (h.schema !== schema)
     throw new DumpError(

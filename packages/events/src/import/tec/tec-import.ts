@@ -8,7 +8,8 @@ import { composeServices } from '../../services.ts';
 import type { CsvImportDeps } from '../csv/csv-import.ts';
 import { writeItems, type ItemRefusals } from '../item-writes.ts';
 import { claimNextId, isEmptyStore } from './keep-ids.ts';
-import { POST_TYPES, storedPostIds, type PostKind } from './stored-posts.ts';
+import { POST_TYPES, slugFree, storedPostIds, type PostKind } from './stored-posts.ts';
+import { linkSource, tecLinksRepository } from './tec-links.repository.ts';
 import { TermWrites } from './tec-terms.ts';
 import { imageUrl, writeImages, type ImageReport } from './tec-images.ts';
 import { describe, refusal, TEC_KINDS, type KindCounts, type TecKind } from './tec-error.ts';
@@ -16,6 +17,7 @@ import { reasonOf } from '../csv/csv-import.ts';
 import { readEvent, readItem, type TecEvent, type TecItem } from './tec-items.ts';
 import { eventParams, linkedParams, sameParams, type IdMap } from './tec-params.ts';
 import type { TecSite } from './tec-source.ts';
+import { skippedLinks } from './skipped-links.ts';
 
 export interface TecImportReport {
   readonly source: string;
@@ -24,6 +26,8 @@ export interface TecImportReport {
   readonly keptIds: boolean;
   /** Items written under another id than the source's (all of them into a store that was not empty). */
   readonly remapped: number;
+  /** Items whose post or term an earlier import linked was deleted (or trashed) here: imported again as new. */
+  readonly deletedHere: number;
   readonly counts: Readonly<Record<TecKind, KindCounts>>;
   /** Featured images set (or, in a dry run, to set) on posts without one, and those that failed. */
   readonly images: ImageReport;
@@ -82,9 +86,9 @@ const postRefusals = <T extends Posted>(
 /**
  * Imports what `readTecSite` read, in one transaction through the services the REST writes use (README, "Import from
  * a site running the plugin"): terms first, then venues, organizers and events in ascending source id. Into an empty
- * store every item keeps its id and slug; otherwise the store assigns ids and references are mapped. An item whose
- * slug is stored already (an earlier import) is updated when it differs and left alone when not, so importing again
- * writes nothing. A venue, organizer or event the write rules refuse refuses the whole import, or with `skipBad` is
+ * store every item keeps its id and slug; otherwise the store assigns ids and references are mapped. An item an
+ * earlier import wrote (found by its `tec_links` link, or by slug if never linked) is updated when it differs and
+ * left alone when not, so importing again writes nothing; every item is linked in this transaction. A venue, organizer or event the write rules refuse refuses the whole import, or with `skipBad` is
  * left out and reported; an event naming a venue or organizer left out is written without it and reported too.
  * A refused category or tag always refuses the import (events would lose it silently).
  * @example await importTec({ db, site, config, caller, now }, await readTecSite(url, options), { dryRun: false })
@@ -111,7 +115,21 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       counts[kind].created++;
       if (id !== item.id) remapped++;
     };
-    const terms = new TermWrites(db, s, keepIds, map, created, counts, ids);
+    const links = tecLinksRepository(db);
+    const source = linkSource(site.api);
+    let deletedHere = 0;
+    const terms = new TermWrites({
+      db,
+      s,
+      links,
+      source,
+      keepIds,
+      map,
+      created,
+      counts,
+      ids,
+      deletedHere: () => deletedHere++,
+    });
     // One id sequence for both taxonomies (WordPress numbers all terms together): ascending ids keep them all.
     await terms.write([
       ...site.categories.map((item) => ({ kind: 'categories' as const, item })),
@@ -123,9 +141,10 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       ...site.events.map((item) => ({ kind: 'events' as const, item })),
     ].sort((a, b) => a.item.id - b.item.id);
     // Posts stored by an earlier import, found first so every reference maps whatever the order of the writes.
-    const stored = await storedPostIds(db, posts);
+    const stored = await storedPostIds(db, links, source, posts);
+    deletedHere += stored.deletedHere;
     for (const kind of Object.keys(POST_TYPES) as PostKind[])
-      for (const [from, to] of stored[kind]) ids[kind].set(from, to);
+      for (const [from, to] of stored.ids[kind]) ids[kind].set(from, to);
     const linkLater: TecEvent[] = [];
     const skipped: TecSkipped[] = [];
     const skippedKeys = new Set<string>();
@@ -136,12 +155,16 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       eventCreate: eventWriteArgs(s.eventArgDeps, true),
       eventUpdate: eventWriteArgs(s.eventArgDeps, false),
     };
-    const check = async (kind: TecKind, item: TecItem, set: ArgSet, raw: Record<string, unknown>) => {
+    /** `slug`: whether to write the source's slug (always on a create; on an update only if it moved, `movedSlug`). */
+    const check = async (kind: TecKind, item: TecItem, set: ArgSet, raw: Record<string, unknown>, slug = true) => {
       const params = await checkArgs<Record<string, unknown>>(set, raw, deps.caller);
       // The slug is not a tribe/events/v1 field of venues and organizers; it is kept the way tec/v1 writes it.
-      if (item.slug === '') return { params, sent: new Set(Object.keys(raw)) };
+      if (item.slug === '' || !slug) return { params, sent: new Set(Object.keys(raw)) };
       return { params: { ...params, slug: item.slug }, sent: new Set([...Object.keys(raw), 'slug']) };
     };
+    /** The local slug follows the source's where no other post of the type holds it; else it stays. */
+    const movedSlug = async (kind: PostKind, item: TecItem, row: { id: number; slug: string }) =>
+      item.slug !== '' && item.slug !== row.slug && (await slugFree(db, POST_TYPES[kind], item.slug, row.id));
     const eventMaps = {
       venue: map('venues'),
       organizer: map('organizers'),
@@ -158,14 +181,16 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
           ids.events.set(e.id, row.id);
           const stored = readEvent(await s.events.presentWritten(row, deps.caller), { url: 'target', path: '$' });
           const same = (x: number) => x;
+          const slug = await movedSlug('events', e, row);
           if (
             complete &&
+            !slug &&
             sameParams(eventParams(stored, { venue: same, organizer: same, category: same, tag: same }).params, raw)
           ) {
             counts.events.unchanged++;
             return;
           }
-          const c = await check('events', e, args.eventUpdate, raw);
+          const c = await check('events', e, args.eventUpdate, raw, slug);
           await s.events.update(deps.caller, row, c.params, c.sent, deps.now);
           counts.events.updated++;
         } else {
@@ -178,13 +203,14 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       }
       const service = kind === 'venues' ? s.venues : s.organizers;
       const raw = linkedParams(kind === 'venues' ? 'venue' : 'organizer', item);
-      const c = await check(kind, item, args[kind], raw);
       const row = existing === undefined ? undefined : await service.get(existing);
+      const slug = row === undefined || (await movedSlug(kind, item, row));
+      const c = await check(kind, item, args[kind], raw, slug);
       if (row !== undefined) {
         ids[kind].set(item.id, row.id);
         const storedJson = await service.present(row, false);
         const stored = readItem(storedJson, kind === 'venues' ? 'venue' : 'organizer', { url: 'target', path: '$' });
-        if (sameParams(linkedParams(kind === 'venues' ? 'venue' : 'organizer', stored), raw)) {
+        if (!slug && sameParams(linkedParams(kind === 'venues' ? 'venue' : 'organizer', stored), raw)) {
           counts[kind].unchanged++;
           return;
         }
@@ -222,6 +248,8 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       ),
     );
     unlinked.push(...skippedLinks(site.events, ids, skipped));
+    // Every item written or matched is linked (again), in this transaction: the next import finds it by its id.
+    for (const kind of TEC_KINDS) await links.save(source, kind, ids[kind]);
     const images = await writeImages(
       db,
       s,
@@ -238,6 +266,7 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       dryRun: opts.dryRun,
       keptIds: keepIds,
       remapped,
+      deletedHere,
       counts,
       images,
       skipped,
@@ -249,28 +278,5 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
   return writeTransaction(deps.db, run).catch((err: unknown) => {
     if (err instanceof DryRunDone) return err.report;
     throw err;
-  });
-}
-
-/** The written events naming a venue or organizer that was left out (skipped, so never written): written without it. */
-function skippedLinks(
-  events: readonly TecEvent[],
-  ids: Record<TecKind, Map<number, number>>,
-  skipped: readonly TecSkipped[],
-): TecUnlinked[] {
-  const gone = new Map(skipped.map((x) => [`${x.kind} ${x.id}`, x] as const));
-  return events.flatMap((e) => {
-    if (!ids.events.has(e.id)) return [];
-    const refs = [
-      ...(e.venueId === undefined ? [] : [{ kind: 'venues' as const, id: e.venueId }]),
-      ...e.organizerIds.map((id) => ({ kind: 'organizers' as const, id })),
-    ];
-    const missing = refs.flatMap(({ kind, id }) => {
-      const x = gone.get(`${kind} ${id}`);
-      return x === undefined || ids[kind].has(id) ? [] : [`${kind} ${id} (${x.slug})`];
-    });
-    return missing.length === 0
-      ? []
-      : [{ event: describe('events', e), reason: `written without ${missing.join(', ')}, which was skipped` }];
   });
 }
