@@ -1,7 +1,8 @@
 /**
  * `npm run bench:search` (issue 27): POST /api/v2/search over HTTP on the real corpora (real worker and
  * gateway processes) next to SQLite FTS5 over the same articles in process, for AND/OR/NOT of two or three phrases.
- * FTS5 matches tokens, the index substrings: the counts differ by design, the latencies are what a user compares.
+ * FTS5's default tokenizer matches tokens, the index substrings: the counts differ by design, the latencies are what
+ * a user compares; its trigram tokenizer matches substrings as we do (search-fts5.ts), its counts should be ours.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
