@@ -1,17 +1,17 @@
 /**
  * `npm run bench:search` (issue 27): POST /api/v2/search over HTTP on the real corpora (real worker and
  * gateway processes) next to SQLite FTS5 over the same articles in process, for AND/OR/NOT of two or three phrases.
- * FTS5 matches tokens, the index substrings: the counts differ by design, the latencies are what a user compares.
+ * FTS5's default tokenizer matches tokens, the index substrings: the counts differ by design, the latencies are what
+ * a user compares; its trigram tokenizer matches substrings as we do (search-fts5.ts), its counts should be ours.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { loadavg } from 'node:os';
-import { ADMISSION_OPEN_ENV, CORPORA, ensureCorporaRelease, pct, spawnListening } from './bench-support.ts';
+import { ADMISSION_OPEN_ENV, ensureCorporaRelease, pct, spawnListening } from './bench-support.ts';
 import { client, latency } from './v2-client.ts';
 import { concurrentSearchRss, HEAVY_QUERIES } from './search-memory.ts';
-import { readJsonlGz } from '../test/support/corpora.ts';
+import { buildFts5, type Fts5Query } from './search-fts5.ts';
 import { openRelease } from '../src/release/index.ts';
 import { search } from '../src/search-v2/index.ts';
 
@@ -27,31 +27,32 @@ function treeBytes(dir: string): number {
   );
 }
 
-function corpusFiles(): string[] {
-  return readdirSync(CORPORA, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(join(CORPORA, d.name))
-        .filter((f) => f.endsWith('.jsonl.gz'))
-        .map((f) => join(CORPORA, d.name, f)),
-    )
-    .sort();
-}
+/**
+ * Each query in our language, in FTS5's for its default tokenizer, and for its trigram tokenizer (substrings, like
+ * ours; no `*`: a trigram prefix is any substring, and `NEAR` counts trigrams, not words).
+ */
+type BenchQuery = { readonly ours: string; readonly unicode61: string; readonly trigram: Fts5Query };
+/** A query written the same in every engine. */
+const everywhere = (q: string): BenchQuery => ({ ours: q, unicode61: q, trigram: { match: q } });
 
-const QUERIES: readonly (readonly [string, string])[] = [
-  ['"oil prices" AND "crude"', '"oil prices" AND "crude"'],
-  ['"oil prices" NOT "olive oil"', '"oil prices" NOT "olive oil"'],
-  ['Merkel AND (Flüchtlinge OR Migration)', 'Merkel AND (Flüchtlinge OR Migration)'],
-  ['"interest rates" OR "central bank"', '"interest rates" OR "central bank"'],
-  ['Regierung AND Wien NOT Kurz', 'Regierung AND Wien NOT Kurz'],
-  ['trade AND deficit AND Japan', 'trade AND deficit AND Japan'],
+const QUERIES: readonly BenchQuery[] = [
+  everywhere('"oil prices" AND "crude"'),
+  everywhere('"oil prices" NOT "olive oil"'),
+  everywhere('Merkel AND (Flüchtlinge OR Migration)'),
+  everywhere('"interest rates" OR "central bank"'),
+  everywhere('Regierung AND Wien NOT Kurz'),
+  everywhere('trade AND deficit AND Japan'),
   // Prefixes and proximity, in each engine's syntax; ours expands through the index and lists the words.
-  ['econom*', 'econom*'],
-  ['Wirtschaft* AND Regierung', 'Wirtschaft* AND Regierung'],
-  ['oil NEAR/5 prices', 'NEAR(oil prices, 5)'],
-  // Japanese without spaces: FTS5's unicode61 tokenizer keeps a run of kanji and kana as one token, so it misses
-  // words inside it; the index matches the characters wherever they are.
-  ['東京 AND 経済', '東京 AND 経済'],
+  { ours: 'econom*', unicode61: 'econom*', trigram: { match: 'econom' } },
+  {
+    ours: 'Wirtschaft* AND Regierung',
+    unicode61: 'Wirtschaft* AND Regierung',
+    trigram: { match: 'Wirtschaft AND Regierung' },
+  },
+  { ours: 'oil NEAR/5 prices', unicode61: 'NEAR(oil prices, 5)', trigram: { match: 'NEAR(oil prices, 5)' } },
+  // Japanese without spaces: unicode61 keeps a run of kanji and kana as one token, so it misses words inside it;
+  // trigram MATCH needs 3 characters a term (0 rows for these), so its exact answer is a GLOB scan of every article.
+  { ours: '東京 AND 経済', unicode61: '東京 AND 経済', trigram: { glob: ['*東京*', '*経済*'] } },
 ];
 
 const ms = (x: number) => x.toFixed(1);
@@ -86,35 +87,8 @@ async function main(): Promise<void> {
   let memory = '';
   try {
     const dir = mkdtempSync(join(tmpdir(), 'fts5-'));
-    const db = new Database(join(dir, 'fts.db'));
-    const f0 = performance.now();
-    // The columns our answer groups by (crawl period from warc_date, source, language), not indexed for search.
-    db.exec('CREATE VIRTUAL TABLE a USING fts5(text, period UNINDEXED, source UNINDEXED, language UNINDEXED)');
-    const insert = db.prepare('INSERT INTO a(text, period, source, language) VALUES (?, ?, ?, ?)');
-    const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-    db.transaction(() => {
-      for (const f of corpusFiles())
-        for (const r of readJsonlGz(f))
-          insert.run(
-            String(r['text'] ?? ''),
-            str(r['warc_date'])?.slice(0, 7) ?? null,
-            str(r['sitename']) ?? str(r['hostname']),
-            str(r['language']),
-          );
-    })();
-    const ftsBuildMs = performance.now() - f0;
-    db.close();
-    const ftsBytes = statSync(join(dir, 'fts.db')).size;
-    const ro = new Database(join(dir, 'fts.db'), { readonly: true });
-    const count = ro.prepare('SELECT count(*) AS n FROM a WHERE a MATCH ?');
-    // What our answer holds besides the count: matches per period (summing to the count), per source and language
-    // (two of the facets), and a first page of 10 with context around a match.
-    const sameAnswer = [
-      ro.prepare('SELECT period, count(*) AS n FROM a WHERE a MATCH ? GROUP BY period'),
-      ro.prepare('SELECT source, count(*) AS n FROM a WHERE a MATCH ? GROUP BY source'),
-      ro.prepare('SELECT language, count(*) AS n FROM a WHERE a MATCH ? GROUP BY language'),
-      ro.prepare("SELECT rowid, snippet(a, 0, '', '', '…', 16) AS s FROM a WHERE a MATCH ? LIMIT 10"),
-    ];
+    const unicode61 = buildFts5(dir, 'unicode61');
+    const trigram = buildFts5(dir, 'trigram');
     const timed = (run: () => void): number[] => {
       const times: number[] = [];
       for (let i = 0; i < 45; i++) {
@@ -129,8 +103,8 @@ async function main(): Promise<void> {
     // Every query a few times first: the engine's code is compiled by then for whichever query is measured first
     // (with only its own 5 warm-up calls, the first query's p50 measured the JIT: 3.6 ms against 1.7 ms warm).
     for (let round = 0; round < 5; round++)
-      for (const [ours] of QUERIES) await search(local, { index: 'news', query: ours, page_size: 10 });
-    for (const [ours, fts] of QUERIES) {
+      for (const { ours } of QUERIES) await search(local, { index: 'news', query: ours, page_size: 10 });
+    for (const { ours, unicode61: fts, trigram: tri } of QUERIES) {
       const inProcess: number[] = [];
       for (let i = 0; i < 25; i++) {
         const s = performance.now();
@@ -148,9 +122,10 @@ async function main(): Promise<void> {
       const answer = JSON.parse(
         (await c.post('/api/v2/search', JSON.stringify({ index: 'news', query: ours }))).text,
       ) as { articles: number };
-      const n = (count.get(fts) as { n: number }).n;
-      const times = timed(() => count.get(fts));
-      const same = timed(() => sameAnswer.forEach((q) => q.all(fts)));
+      const n = unicode61.count({ match: fts });
+      const times = timed(() => unicode61.count({ match: fts }));
+      const same = timed(() => unicode61.sameAnswer({ match: fts }));
+      const triSame = timed(() => trigram.sameAnswer(tri));
       const ratio = (ours: number, theirs: number) => (theirs > 0 ? `${(ours / theirs).toFixed(1)}×` : '∞');
       rows.push([
         ours,
@@ -161,10 +136,15 @@ async function main(): Promise<void> {
         `${ms(pct(times, 50))} / ${ms(pct(times, 99))}`,
         `${ms(pct(same, 50))} / ${ms(pct(same, 99))}`,
         `${ratio(pct(inProcess, 50), pct(same, 50))} / ${ratio(http.p50, pct(same, 50))}`,
+        String(trigram.count(tri)),
+        `${ms(pct(triSame, 50))} / ${ms(pct(triSame, 99))}`,
+        ratio(pct(inProcess, 50), pct(triSame, 50)),
       ]);
     }
     local.close();
-    ro.close();
+    const shortTerms = trigram.count({ match: '東京 AND 経済' });
+    unicode61.close();
+    trigram.close();
     // A gateway of its own that lets all 16 through at once and waits for slow answers (the default 2 s would cut
     // the heaviest under load, which measures the timeout rather than the memory).
     const open = await spawnListening(['gateway', '--port', '0'], {
@@ -185,13 +165,16 @@ async function main(): Promise<void> {
     }
     rmSync(dir, { recursive: true, force: true });
     console.log(
-      `load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}; release build ${(buildMs / 1000).toFixed(1)} s (0 when cached); FTS5 build ${(ftsBuildMs / 1000).toFixed(1)} s, FTS5 file ${(ftsBytes / 1_048_576).toFixed(1)} MiB; release ${(treeBytes(RELEASE) / 1_048_576).toFixed(1)} MiB`,
+      `load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}; release build ${(buildMs / 1000).toFixed(1)} s (0 when cached); ${[unicode61, trigram].map((t) => `FTS5 ${t.tokenizer} build ${(t.buildMs / 1000).toFixed(1)} s, file ${(t.bytes / 1_048_576).toFixed(1)} MiB`).join('; ')}; release ${(treeBytes(RELEASE) / 1_048_576).toFixed(1)} MiB`,
     );
     console.log(
-      '| query | articles (ours) | search over HTTP p50 / p99 ms | search in process p50 / p99 ms | articles (FTS5, tokens) | FTS5 count(*) in process p50 / p99 ms | FTS5 same answer (periods, 2 facets, page) p50 / p99 ms | ours ÷ FTS5 same answer, p50 (in process / HTTP) |',
+      '| query | articles (ours) | search over HTTP p50 / p99 ms | search in process p50 / p99 ms | articles (FTS5, tokens) | FTS5 count(*) in process p50 / p99 ms | FTS5 same answer (periods, 2 facets, page) p50 / p99 ms | ours ÷ FTS5 same answer, p50 (in process / HTTP) | articles (FTS5 trigram, substrings) | FTS5 trigram same answer p50 / p99 ms | ours ÷ FTS5 trigram, p50 in process |',
     );
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+    console.log(
+      `FTS5 trigram MATCH '東京 AND 経済': ${shortTerms} articles (terms under 3 characters match no row; the row above scans with GLOB)`,
+    );
     console.log(memory);
   } finally {
     await c.close();

@@ -34,6 +34,22 @@ export abstract class ShardReaderBase implements ShardReader {
     return this.textPositions(ranks).map((pos) => this.location(pos));
   }
 
+  positionsInto(lo: number, hi: number, out: Float64Array | Uint32Array, at: number): void {
+    this.assertPositionsRange(lo, hi, out, at);
+    const ranks: number[] = [];
+    for (let rank = lo; rank < hi; rank++) ranks.push(rank);
+    out.set(this.textPositions(ranks), at);
+  }
+
+  /** Throws RangeError unless [lo, hi) is a range of ranks and `out` holds hi − lo values from `at`. */
+  protected assertPositionsRange(lo: number, hi: number, out: Float64Array | Uint32Array, at: number): void {
+    if (hi === lo && Number.isInteger(lo)) return;
+    this.assertRank(lo);
+    this.assertRank(hi - 1);
+    if (hi < lo || !Number.isInteger(at) || at < 0 || at + (hi - lo) > out.length)
+      throw new RangeError(`ranks [${lo}, ${hi}) do not fit ${out.length} positions from ${at}`);
+  }
+
   /** `textPosition` of every rank, all in range (checked by the caller); a kind with a batch walk overrides it. */
   protected textPositions(ranks: readonly number[]): number[] {
     return ranks.map((rank) => this.textPosition(rank));

@@ -91,6 +91,23 @@ export function describeShardReaderContract(name: string, make: ShardFactory): v
       });
     });
 
+    it('writes the text positions of a rank range where asked, as locate gives them', async () => {
+      await withShard(make, ['über uns', 'Grüße aus Köln', '', 'ünd'], (r) => {
+        const n = r.stats.textBytes;
+        const out = new Float64Array(n + 2).fill(-1);
+        r.positionsInto(0, n, out, 1);
+        expect([...out]).toEqual([-1, ...Array.from({ length: n }, (_, k) => r.locate(k).pos), -1]);
+        const narrow = new Uint32Array(n);
+        r.positionsInto(0, n, narrow, 0);
+        expect([...narrow]).toEqual([...out.subarray(1, n + 1)]);
+        r.positionsInto(3, 3, out, out.length);
+        expect(() => r.positionsInto(0, n, out, 3)).toThrow(RangeError);
+        expect(() => r.positionsInto(-1, 2, out, 0)).toThrow(RangeError);
+        expect(() => r.positionsInto(1, n + 1, out, 0)).toThrow(RangeError);
+        expect(() => r.positionsInto(2, 1, out, 0)).toThrow(RangeError);
+      });
+    });
+
     it('cuts the window at byte distances from the match and shrinks it to character boundaries', async () => {
       await withShard(make, ['Die Station 北京 ist groß'], (r) => {
         const q = b('北京');

@@ -66,6 +66,9 @@ function checkSearch(r: ShardReader, ref: ReferenceShard, q: Uint8Array): void {
   }
   const ranks = Array.from({ length: hi - lo }, (_, k) => lo + k);
   expect(r.locateMany(ranks)).toEqual(ranks.map((rank) => r.locate(rank)));
+  const positions = new Float64Array(hi - lo);
+  r.positionsInto(lo, hi, positions, 0);
+  expect([...positions]).toEqual(ranks.map((rank) => r.locate(rank).pos));
   expect(located.sort((a, x) => a - x)).toEqual(expected);
 }
 

@@ -79,6 +79,13 @@ export interface ShardReader {
    */
   locateMany(ranks: readonly number[]): Location[];
   /**
+   * `locate(r).pos` of every rank in [lo, hi), written to `out[at…]` (no article lookup, no object per rank): for
+   * callers that sort the positions and walk the articles in text order. A RangeError, before any write, when the
+   * range leaves [0, textBytes) or `out` has no room. A Uint32Array holds them for a text of at most 2^32 bytes.
+   * The SA kind in memory copies its suffix array.
+   */
+  positionsInto(lo: number, hi: number, out: Float64Array | Uint32Array, at: number): void;
+  /**
    * Context window around the match at `rank`: [max(docStart, p − maxCtxLen), min(docEnd, p + needleLen + maxCtxLen)),
    * shrunk inward to UTF-8 character boundaries, with spans marking every non-overlapping occurrence of `query`.
    * `maxCtxLen = Infinity` returns the whole article.

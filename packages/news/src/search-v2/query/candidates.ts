@@ -15,19 +15,29 @@ export interface Candidates {
   readonly located: readonly ReadonlyMap<TermNode, LocatedTerm>[];
 }
 
-/** Locates every occurrence of `t` in rank order (batched, `forEachLocated`), handing each to `visit`. */
-async function locateTerm(
-  plan: ShardPlan,
-  t: ShardTerm,
-  work: WorkBudget,
-  visit: (doc: number, pos: number, spelling: number) => void,
-): Promise<void> {
-  const reader = fieldReader(plan.shard, t.probe.term.field);
+/** Ranks whose positions are read per call between the work budget's pause checks (~5 ms on the compressed kind). */
+const POSITIONS_BATCH = 256;
+
+/** Every occurrence of `t` kept as a hit of `hits`: positions read a batch at a time, pausing when the budget asks. */
+async function locateInto(hits: LocatedTerm, t: ShardTerm, work: WorkBudget): Promise<void> {
   for (let s = 0; s < t.found.length; s++) {
     const { lo, hi } = t.found[s] as ShardTerm['found'][number];
-    await forEachLocated(reader, lo, hi, work, (_rank, { doc, pos }) => visit(doc, pos, s));
+    for (let from = lo; from < hi; from += POSITIONS_BATCH) {
+      if (work.due()) await work.pause();
+      hits.addRange(from, Math.min(hi, from + POSITIONS_BATCH), s);
+    }
   }
 }
+
+/** Adds to `seen` the article of every occurrence of `t` (located in batches, `forEachLocated`), none kept. */
+async function locateDocs(plan: ShardPlan, t: ShardTerm, work: WorkBudget, seen: Set<number>): Promise<void> {
+  const reader = fieldReader(plan.shard, t.probe.term.field);
+  for (const { lo, hi } of t.found) await forEachLocated(reader, lo, hi, work, (_rank, { doc }) => seen.add(doc));
+}
+
+/** What a shard without any driver occurrence contributes: no candidate, nothing located. */
+const NO_CANDIDATES: readonly number[] = Object.freeze([]);
+const NOTHING_LOCATED: ReadonlyMap<TermNode, LocatedTerm> = new Map();
 
 /**
  * Step 2, exact: per shard, the articles holding a driver occurrence (one `locate` each) that pass `keep`, with the
@@ -41,13 +51,19 @@ export async function candidateArticles(
   work: WorkBudget,
   path: EvaluationPath = 'auto',
 ): Promise<Candidates> {
-  const out: number[][] = [];
-  const located: Map<TermNode, LocatedTerm>[] = [];
+  const out: (readonly number[])[] = [];
+  const located: ReadonlyMap<TermNode, LocatedTerm>[] = [];
   let bytes = 0;
   // Occurrences kept as hits so far (memory), against LOCATED_HITS_MAX.
   let kept = 0;
   for (let i = 0; i < plans.length; i++) {
     const plan = plans[i] as ShardPlan;
+    // Most shards of a rare query hold no driver occurrence (an AND term absent there): nothing to allocate or walk.
+    if (plan.located === 0) {
+      out.push(NO_CANDIDATES);
+      located.push(NOTHING_LOCATED);
+      continue;
+    }
     const terms = new Map<TermNode, LocatedTerm>();
     const seen = new Set<number>();
     for (const d of plan.drivers) {
@@ -56,14 +72,13 @@ export async function candidateArticles(
         path !== 'text' && locatable(t) && kept + t.size <= LOCATED_HITS_MAX
           ? new LocatedTerm(d, t, fieldReader(plan.shard, d.field))
           : null;
-      if (hits !== null) {
+      if (hits === null) await locateDocs(plan, t, work, seen);
+      else {
         kept += t.size;
         terms.set(d, hits);
+        await locateInto(hits, t, work);
+        for (const doc of hits.docs()) seen.add(doc);
       }
-      await locateTerm(plan, t, work, (doc, pos, spelling) => {
-        seen.add(doc);
-        hits?.add(pos, spelling);
-      });
     }
     const docs: number[] = [];
     for (const doc of seen) if (keep(i, doc)) docs.push(doc);
@@ -86,7 +101,7 @@ export async function candidateArticles(
         const hits = new LocatedTerm(node, t, fieldReader(plan.shard, node.field));
         kept += t.size;
         terms.set(node, hits);
-        await locateTerm(plan, t, work, (_doc, pos, spelling) => hits.add(pos, spelling));
+        await locateInto(hits, t, work);
       }
     }
     out.push(docs);

@@ -109,8 +109,22 @@ class Candidate {
    */
   has(t: TermNode): boolean {
     const known = this.#hits.get(t);
-    if (known !== undefined || this.located?.has(t) === true) return (known ?? this.hits(t)).length > 0;
-    return occursIn(this.text(t.field), this.plan.probes.get(t) as TermProbe);
+    if (known !== undefined) return known.length > 0;
+    const located = this.located?.get(t);
+    const probe = this.plan.probes.get(t) as TermProbe;
+    if (located === undefined) return occursIn(this.text(t.field), probe);
+    // Without word rules every located occurrence counts: a binary search answers, no hit listed.
+    return probe.term.prefix || probe.wholeWord ? this.hits(t).length > 0 : located.occursIn(this.doc);
+  }
+
+  /** The term's first hit and number of hits: for a located term without word rules, none listed. */
+  firstOf(t: TermNode): { first: Hit | undefined; count: number } {
+    const located = this.located?.get(t);
+    const probe = this.plan.probes.get(t) as TermProbe;
+    if (located !== undefined && !this.#hits.has(t) && !probe.term.prefix && !probe.wholeWord)
+      return located.firstOf(this.doc);
+    const h = this.hits(t);
+    return { first: h[0], count: h.length };
   }
 
   /**
@@ -177,9 +191,8 @@ export function verifyArticle(
   let first: { term: TermNode; hit: Hit } | undefined;
   let occurrences = 0;
   for (const t of positive) {
-    const h = article.hits(t);
-    occurrences += h.length;
-    const at = h[0];
+    const { first: at, count } = article.firstOf(t);
+    occurrences += count;
     // The first occurrence shown is the article's own when an article term has one, else the headline's.
     const earlier =
       first === undefined ||

@@ -9,20 +9,21 @@ import type { ShardKind, ShardReader } from '../../shard/index.ts';
 import type { TermNode } from './ast.ts';
 import type { Hit } from './article-text.ts';
 import type { ShardTerm } from './plan.ts';
+import { sortPositions } from './radix-sort.ts';
 
 /** How step 4 finds a term's hits: by estimated cost, or forced (tests check that every way gives one answer). */
 export type EvaluationPath = 'auto' | 'text' | 'located';
 
 /**
- * Estimated costs in ns, measured on the real corpora (SA kind in memory; BENCHMARKS.md, "News article search",
- * h27 second pass): a `locate` with its hit recorded ~250–300 ns; a candidate's byte search ~0.8 ns per byte and
- * spelling, `indexOf` calls per article and per occurrence found included (an AND of a rare and a common word
- * searched the common one's 4,122 occurrences faster located than in the rare one's 2.8 MB of candidates). The
- * compressed kind's locate walk ~15–20 µs, and its text a block decode (as collocations/filtered-frequency.ts
- * measured). Only speed depends on them: both ways give one answer.
+ * Estimated costs in ns, measured on the real corpora (SA kind in memory; BENCHMARKS.md, "News article search"):
+ * locating an occurrence is copying its suffix-array entry, its share of one integer sort and of the walk to its
+ * article, ~10–30 ns (it was ~250–300 ns as a `locate` per occurrence, an object each and a binary search of the
+ * article starts); a candidate's byte search ~0.8 ns per byte and spelling, `indexOf` calls per article and per
+ * occurrence found included. The compressed kind's locate walk ~15–20 µs, and its text a block decode (as
+ * collocations/filtered-frequency.ts measured). Only speed depends on them: both ways give one answer.
  */
 const COSTS = {
-  locate: { sa: 300, compressed: 20_000 },
+  locate: { sa: 30, compressed: 20_000 },
   readByte: { sa: 0, compressed: 2 },
   scanByte: 0.8,
 } as const;
@@ -48,53 +49,149 @@ export function locatable(t: ShardTerm): boolean {
 }
 
 /**
- * One term's located occurrences in one shard (the word rules not yet applied): text positions packed with the
- * spelling's index in one typed array, sorted once, so an article's hits are a binary search away. Off the JS heap:
+ * One term's located occurrences in one shard (the word rules not yet applied): their text positions in one typed
+ * array, sorted once, so an article's hits are a binary search away and its articles one walk. Off the JS heap:
  * per-article arrays in a map were most of a NEAR query's garbage-collection time (they survive the scavenges).
  */
 export class LocatedTerm {
-  readonly #keys: Float64Array;
+  /** Text positions in the order added; `#runs` says which spelling each run of them is. */
+  readonly #positions: Float64Array | Uint32Array;
   readonly #lengths: readonly number[];
+  /** [from, to, spelling] per `addRange`. */
+  readonly #runs: number[] = [];
   #count = 0;
-  #sorted = true;
+  /**
+   * Sorted keys: the positions themselves when one spelling occurs (32-bit integers, radix-sorted: radix-sort.ts),
+   * else each position × SPELLINGS_MAX + its spelling (a comparison sort: case variants, rarer).
+   */
+  #keys: Float64Array | Uint32Array | undefined;
+  #scale = 1;
+  #spelling = 0;
 
   constructor(
     readonly term: TermNode,
     t: ShardTerm,
     private readonly reader: ShardReader,
   ) {
-    this.#keys = new Float64Array(t.size);
+    this.#positions = reader.stats.textBytes <= 2 ** 32 ? new Uint32Array(t.size) : new Float64Array(t.size);
     this.#lengths = t.found.map((iv) => iv.bytes.length);
   }
 
-  /** Records an occurrence of spelling `spelling` (index into the term's intervals) at text position `pos`. */
-  add(pos: number, spelling: number): void {
-    this.#keys[this.#count++] = pos * SPELLINGS_MAX + spelling;
-    this.#sorted = false;
+  /**
+   * Records the occurrences at ranks [lo, hi) of spelling `spelling` (index into the term's intervals): their text
+   * positions only (`positionsInto`), no article lookup per occurrence; `docs` finds the articles once sorted.
+   */
+  addRange(lo: number, hi: number, spelling: number): void {
+    this.reader.positionsInto(lo, hi, this.#positions, this.#count);
+    this.#runs.push(this.#count, this.#count + hi - lo, spelling);
+    this.#count += hi - lo;
+    this.#keys = undefined;
   }
 
-  /** The article's occurrences by offset (equal offsets in spelling order, as `hitsIn` lists them). */
-  hitsOf(doc: number): Hit[] {
-    const keys = this.#keys.subarray(0, this.#count);
-    if (!this.#sorted) {
+  #sortedKeys(): Float64Array | Uint32Array {
+    if (this.#keys !== undefined) return this.#keys;
+    const positions = this.#positions.subarray(0, this.#count);
+    const spellings = new Set<number>();
+    for (let r = 2; r < this.#runs.length; r += 3) spellings.add(this.#runs[r] as number);
+    const bound = this.reader.stats.textBytes;
+    let keys: Float64Array | Uint32Array;
+    if (spellings.size <= 1) {
+      this.#scale = 1;
+      this.#spelling = spellings.values().next().value ?? 0;
+      keys = positions instanceof Uint32Array ? sortPositions(positions.slice(), bound) : positions.slice().sort();
+    } else {
+      this.#scale = SPELLINGS_MAX;
+      keys = new Float64Array(this.#count);
+      for (let r = 0; r < this.#runs.length; r += 3) {
+        const [from, to, spelling] = [this.#runs[r], this.#runs[r + 1], this.#runs[r + 2]] as [number, number, number];
+        for (let i = from; i < to; i++) keys[i] = (positions[i] as number) * SPELLINGS_MAX + spelling;
+      }
       keys.sort();
-      this.#sorted = true;
     }
-    const start = this.reader.documentStart(doc);
-    const end = (start + this.reader.documentLength(doc)) * SPELLINGS_MAX;
+    return (this.#keys = keys);
+  }
+
+  /**
+   * The articles holding an occurrence, ascending, each once: one walk over the sorted positions, the next article
+   * found by a galloping search of the article starts only past the previous one's end.
+   */
+  docs(): number[] {
+    const keys = this.#sortedKeys();
+    const scale = this.#scale;
+    const docCount = this.reader.stats.docCount;
+    // An article's separator is its first position (the separator belongs to the article it introduces, as in locate).
+    const first = (doc: number) => (doc < docCount ? this.reader.documentStart(doc) - 1 : Number.POSITIVE_INFINITY);
+    const out: number[] = [];
+    let end = -1;
+    let doc = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as number;
+      if (key < end) continue;
+      const pos = Math.floor(key / scale);
+      // first(doc) ≤ pos: gallop to a bound past pos, then binary search for the last article starting at or before it.
+      let step = 1;
+      let hi = doc + 1;
+      while (hi < docCount && first(hi) <= pos) {
+        doc = hi;
+        hi = doc + (step *= 2);
+      }
+      hi = Math.min(hi, docCount) - 1;
+      while (doc < hi) {
+        const mid = (doc + hi + 1) >>> 1;
+        if (first(mid) <= pos) doc = mid;
+        else hi = mid - 1;
+      }
+      out.push(doc);
+      end = first(doc + 1) * scale;
+    }
+    return out;
+  }
+
+  /** Index of the first sorted key at or past the article's start, and the key bound of its end. */
+  #rangeOf(doc: number): { lo: number; end: number; keys: Float64Array | Uint32Array } {
+    const keys = this.#sortedKeys();
+    const scale = this.#scale;
+    const start = this.reader.documentStart(doc) * scale;
+    const end = start + this.reader.documentLength(doc) * scale;
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((keys[mid] as number) < start * SPELLINGS_MAX) lo = mid + 1;
+      if ((keys[mid] as number) < start) lo = mid + 1;
       else hi = mid;
     }
+    return { lo, end, keys };
+  }
+
+  /** Whether the article holds an occurrence (a binary search, no hit listed). */
+  occursIn(doc: number): boolean {
+    const { lo, end, keys } = this.#rangeOf(doc);
+    return lo < keys.length && (keys[lo] as number) < end;
+  }
+
+  /** The article's occurrences by offset (equal offsets in spelling order, as `hitsIn` lists them). */
+  hitsOf(doc: number): Hit[] {
+    const { lo, end, keys } = this.#rangeOf(doc);
+    const start = this.reader.documentStart(doc);
     const hits: Hit[] = [];
-    for (let i = lo; i < keys.length && (keys[i] as number) < end; i++) {
-      const spelling = (keys[i] as number) % SPELLINGS_MAX;
-      const pos = ((keys[i] as number) - spelling) / SPELLINGS_MAX;
-      hits.push({ at: pos - start, length: this.#lengths[spelling] as number });
-    }
+    for (let i = lo; i < keys.length && (keys[i] as number) < end; i++)
+      hits.push(this.#hitAt(keys[i] as number, start));
     return hits;
+  }
+
+  /** `hitsOf(doc)`'s first hit and length, without listing the others (a match's page entry and facet weight). */
+  firstOf(doc: number): { first: Hit | undefined; count: number } {
+    const { lo, end, keys } = this.#rangeOf(doc);
+    let i = lo;
+    while (i < keys.length && (keys[i] as number) < end) i++;
+    const first = i > lo ? this.#hitAt(keys[lo] as number, this.reader.documentStart(doc)) : undefined;
+    return { first, count: i - lo };
+  }
+
+  #hitAt(key: number, start: number): Hit {
+    const scale = this.#scale;
+    const spelling = scale === 1 ? this.#spelling : key % scale;
+    const pos = (key - (scale === 1 ? 0 : spelling)) / scale;
+    return { at: pos - start, length: this.#lengths[spelling] as number };
   }
 }

@@ -19,6 +19,7 @@ import type { TermProbe } from './article-text.ts';
 import { termsOf, type QueryNode, type TermField, type TermNode } from './ast.ts';
 import type { QueryBudget } from './evaluate.ts';
 import { fieldReader } from './fields.ts';
+import { RequiredTerms } from './required-terms.ts';
 import { literalSegments, phrasePattern } from './wildcard-phrase.ts';
 
 /** How one term is looked up in every shard, prepared once per request. */
@@ -37,6 +38,8 @@ export interface PreparedQuery {
   readonly tree: QueryNode;
   readonly options: MatchOptions;
   readonly terms: readonly PreparedTerm[];
+  /** The same, by term. */
+  readonly byTerm: ReadonlyMap<TermNode, PreparedTerm>;
   /** The fields the query's terms look in (body, title): what verifying a candidate reads. */
   readonly fields: readonly TermField[];
 }
@@ -61,12 +64,22 @@ export function prepareQuery(tree: QueryNode, options: MatchOptions): PreparedQu
       ...(options.caseInsensitive ? {} : { pattern: phrasePattern(term.text) }),
     };
   });
-  return { tree, options, terms, fields: [...new Set(terms.map((t) => t.term.field))] };
+  return {
+    tree,
+    options,
+    terms,
+    byTerm: new Map(terms.map((t) => [t.term, t])),
+    fields: [...new Set(terms.map((t) => t.term.field))],
+  };
 }
 
 /** One shard's part of a query: how each term is probed, and the occurrences that drive it (DESIGN.md). */
 export interface ShardPlan {
   readonly shard: ShardHandle;
+  /**
+   * Each term's probe. In a shard lacking a required term (`planShard`), only the terms looked up before it and the
+   * prefixes: nothing there is verified, so the others are never asked for.
+   */
   readonly probes: ReadonlyMap<TermNode, TermProbe>;
   /**
    * The drivers' spellings, each with the field whose index holds it: every matching article holds an occurrence of
@@ -84,7 +97,7 @@ export interface ShardPlan {
   readonly located: number;
   /** The drivers, each once: whose occurrences `intervals` hold. */
   readonly drivers: readonly TermNode[];
-  /** Every term's rank intervals here: what locating a term instead of searching its bytes would cost. */
+  /** The terms' rank intervals here (the same terms as `probes`): what locating a term instead of searching its bytes would cost. */
   readonly terms: ReadonlyMap<TermNode, ShardTerm>;
 }
 
@@ -193,15 +206,39 @@ function addDrivers(node: QueryNode, terms: ReadonlyMap<TermNode, ShardTerm>, ou
   }
 }
 
-/** Step 1 for one shard: every term's rank intervals and the drivers, from the request's prepared query. */
-export function planShard(shard: ShardHandle, query: PreparedQuery, budget: QueryBudget): ShardPlan {
+/**
+ * Step 1 for one shard: every term's rank intervals and the drivers, from the request's prepared query. The required
+ * terms are looked up first (`required` keeps their order across shards); when one is absent the shard cannot match:
+ * its plan has no driver and locates nothing, and only the prefixes among the terms not yet looked up are (their
+ * expansions are part of the answer).
+ */
+export function planShard(
+  shard: ShardHandle,
+  query: PreparedQuery,
+  budget: QueryBudget,
+  required: RequiredTerms = new RequiredTerms(query.tree),
+): ShardPlan {
   const terms = new Map<TermNode, ShardTerm>();
   const probes = new Map<TermNode, TermProbe>();
+  let absent = false;
+  for (const term of required.terms) {
+    const st = shardTerm(shard, query.byTerm.get(term) as PreparedTerm, query.options, budget.match);
+    terms.set(term, st);
+    probes.set(term, st.probe);
+    if (st.size === 0) {
+      required.absentIn(term);
+      absent = true;
+      break;
+    }
+  }
   for (const t of query.terms) {
+    if (terms.has(t.term) || (absent && !t.term.prefix)) continue;
     const st = shardTerm(shard, t, query.options, budget.match);
     terms.set(t.term, st);
     probes.set(t.term, st.probe);
   }
+  if (absent)
+    return { shard, probes, driverSpellings: [], intervals: [], fields: query.fields, located: 0, drivers: [], terms };
   const drivers: TermNode[] = [];
   addDrivers(query.tree, terms, drivers);
   const driverSpellings: (readonly [Uint8Array, TermField])[] = [];
@@ -233,5 +270,6 @@ export function planShards(
   // No shard selected: nothing is looked up, so nothing is refused (as when each shard prepared its own terms).
   if (shards.length === 0) return [];
   const query = prepareQuery(tree, options);
-  return shards.map((shard) => planShard(shard, query, budget));
+  const required = new RequiredTerms(tree);
+  return shards.map((shard) => planShard(shard, query, budget, required));
 }

@@ -96,6 +96,11 @@ export class MemoryShardReader extends ShardReaderBase {
     return this.text.subarray(Math.max(0, start), Math.min(this.text.length, end));
   }
 
+  override positionsInto(lo: number, hi: number, out: Float64Array | Uint32Array, at: number): void {
+    this.assertPositionsRange(lo, hi, out, at);
+    out.set(this.sa.subarray(lo, hi), at);
+  }
+
   protected textPosition(rank: number): number {
     if (!Number.isInteger(rank) || rank < 0 || rank >= this.sa.length) {
       throw new RangeError(`rank ${rank} is outside [0, ${this.sa.length})`);
