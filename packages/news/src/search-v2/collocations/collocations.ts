@@ -111,6 +111,9 @@ export async function collocations(
     sampleSize: ANALYSIS_LIMITS.collocationsSampleSize,
   };
   const { totals, counted: fx } = await tallyOccurrences(release, request, bounds, work, (o) => {
+    // Read on the `located` path (tallyOccurrences' default): every occurrence has its rank, the example's.
+    const rank = o.occurrence.rank;
+    if (rank === undefined) throw new Error('collocations reads located occurrences only');
     for (const { word, at } of windowOf(o.shard.reader, o.occurrence, left, right, edges, wordCase, o.memo)) {
       let t = tallies.get(word);
       if (t === undefined)
@@ -119,12 +122,12 @@ export async function collocations(
           (t = {
             count: 0,
             positions: new Array<number>(left + right).fill(0),
-            example: { shard_id: o.shard.shardId, rank: o.occurrence.rank },
+            example: { shard_id: o.shard.shardId, rank },
           }),
         );
       // The example is the word's lowest rank in the first shard that has it: occurrences come in text order.
-      if (t.example.shard_id === o.shard.shardId && o.occurrence.rank < t.example.rank)
-        t.example = { shard_id: o.shard.shardId, rank: o.occurrence.rank };
+      if (t.example.shard_id === o.shard.shardId && rank < t.example.rank)
+        t.example = { shard_id: o.shard.shardId, rank };
       t.count += o.weight;
       t.positions[at] = (t.positions[at] ?? 0) + o.weight;
     }

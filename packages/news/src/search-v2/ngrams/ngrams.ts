@@ -92,15 +92,22 @@ export async function ngrams(
   let insideWord = 0;
   let tooShort = 0;
   const bounds = { exactRanks: ANALYSIS_LIMITS.ngramsExactRanks, sampleSize: ANALYSIS_LIMITS.ngramsSampleSize };
-  const { totals } = await tallyOccurrences(release, request, bounds, work, (o) => {
-    const c = continuationOf(o.occurrence, edges, { direction, n, complete, wordCase }, o.shard.reader, o.memo);
-    if (c === 'inside_word') insideWord += o.weight;
-    else if (c === 'too_short') tooShort += o.weight;
-    else {
-      const key = c.words.join('\u0000');
-      counts.set(key, (counts.get(key) ?? 0) + o.weight);
-    }
-  });
+  const { totals } = await tallyOccurrences(
+    release,
+    request,
+    bounds,
+    work,
+    (o) => {
+      const c = continuationOf(o.occurrence, edges, { direction, n, complete, wordCase }, o.shard.reader, o.memo);
+      if (c === 'inside_word') insideWord += o.weight;
+      else if (c === 'too_short') tooShort += o.weight;
+      else {
+        const key = c.words.join('\u0000');
+        counts.set(key, (counts.get(key) ?? 0) + o.weight);
+      }
+    },
+    'auto',
+  );
   return {
     index_version: release.indexVersion,
     query: request.query,

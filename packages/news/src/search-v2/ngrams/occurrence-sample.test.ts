@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { buildMemoryRelease } from '../memory-release.fixture.ts';
 import { tallyOccurrences, type WeightedOccurrence } from './occurrence-sample.ts';
+import { scanIsCheaper } from './text-scan.ts';
 
 /** Overlapping occurrences of `needle` in `hay`, as the index's ranks count them. */
 function occurrences(hay: string, needle: string): number {
@@ -48,6 +49,56 @@ describe('tallyOccurrences', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('finds the same occurrences in the same order by scanning the text as by locating the ranks (property)', async () => {
+    const sized = fc.record({
+      shard: fc.constantFrom('2020-01', '2020-02'),
+      // Long articles too, so a shard's text comes in several slices.
+      text: fc
+        .array(fc.constantFrom('ab', 'Ab', 'AB', 'ba', 'a', 'b', 'cab'), { minLength: 1, maxLength: 40 })
+        .chain((ws) =>
+          fc.constantFrom(1, 1, 1, 3_000).map((times) => Array.from({ length: times }, () => ws.join(' ')).join('\n')),
+        ),
+      language: fc.constantFrom('en', 'de'),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(sized, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('ab', 'a', 'b a', 'ab ab'),
+        fc.constantFrom<'sensitive' | 'insensitive'>('sensitive', 'insensitive'),
+        fc.constantFrom<string[] | null>(null, ['de']),
+        async (arts, query, wordCase, languages) => {
+          const release = await buildMemoryRelease(
+            arts.map((a) => ({ shard: a.shard, text: a.text, meta: { language: a.language } })),
+          );
+          const run = async (path: 'located' | 'text') => {
+            const seen: string[] = [];
+            const r = await tallyOccurrences(
+              release,
+              { index: 'news', query, languages, case: wordCase },
+              { exactRanks: 1_000_000, sampleSize: 10 },
+              WorkBudget.unlimited(),
+              ({ occurrence: o, shard, weight }) =>
+                seen.push(
+                  `${shard.shardId} ${o.pos} ${o.article.doc} ${o.article.docStart} ${o.article.docEnd} ${Buffer.from(o.spelling).toString()} ${weight}`,
+                ),
+              path,
+            );
+            return { ...r, seen };
+          };
+          expect(await run('text')).toEqual(await run('located'));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('scans the text only where that is estimated cheaper than locating', () => {
+    // "said it" in the English shards of the real corpora: one occurrence per 1.7 KB.
+    expect(scanIsCheaper('compressed', 10_000, 17_000_000, 1)).toBe(true);
+    expect(scanIsCheaper('compressed', 379, 17_000_000, 1)).toBe(false);
+    expect(scanIsCheaper('sa', 10_000, 17_000_000, 1)).toBe(false);
   });
 
   it('weights a sampled shard so that its draws stand for all of its occurrences, reproducibly per seed', async () => {

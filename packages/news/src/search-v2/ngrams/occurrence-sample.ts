@@ -5,7 +5,7 @@
  * per shard (seeded by the request's seed and the shard id), so workers holding different shards give parts whose
  * sums equal one worker's answer. Occurrences failing the whole-word rule or the metadata filters are dropped.
  */
-import type { OpenRelease, ShardHandle } from '../../release/types.ts';
+import type { OpenRelease, ReleaseIndex, ShardHandle } from '../../release/types.ts';
 import type { Location } from '../../shard/index.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { compileFilters, hasNoFilter } from '../filters.ts';
@@ -16,6 +16,7 @@ import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
 import { sampleRanks } from '../sampling.ts';
 import type { EstimateRequest } from '../types.ts';
 import type { ArticleSpan, WindowWord } from './occurrence-words.ts';
+import { scanIsCheaper, scanOccurrences } from './text-scan.ts';
 
 export interface SampleBounds {
   /** Largest number of a shard's candidate ranks read one by one (an exact answer for that shard). */
@@ -26,13 +27,19 @@ export interface SampleBounds {
 
 /** A counted occurrence: where it is and which spelling matched there. */
 export interface Occurrence {
-  readonly rank: number;
+  /** Its rank; undefined when it was found by reading the shard's text (`OccurrencePath` other than `located`). */
+  readonly rank: number | undefined;
   readonly spelling: Uint8Array;
   /** Absolute byte position in the shard text. */
   readonly pos: number;
   readonly article: ArticleSpan;
 }
 
+/**
+ * A shard's occurrences, or a part of them: a shard read by scanning its text comes in consecutive parts (a slice
+ * of its articles each, so their windows are read while their text blocks are cached); `candidates` and `read`
+ * are then the shard's on its first part and 0 on the others.
+ */
 export interface ShardOccurrences {
   readonly shard: ShardHandle;
   /** Candidate ranks of the shard (before filters). */
@@ -63,6 +70,14 @@ export type OccurrenceRequest = Pick<
   | 'countries'
 > & { readonly seed?: number | null };
 
+/**
+ * How an exact shard's occurrences are found: by locating each rank (`located`: every occurrence has its rank), or
+ * by reading the shard's text when that is estimated cheaper (`auto`, `scanIsCheaper`) or always (`text`, for tests);
+ * occurrences found in the text have no rank. Sampled shards and `whole_word` always locate. Both ways give the
+ * same occurrences in the same (text) order.
+ */
+export type OccurrencePath = 'located' | 'auto' | 'text';
+
 /** FNV-1a of the shard id, mixed into the seed so each shard draws its own sample. */
 export function shardSeed(seed: number, shardId: string): number {
   let h = 0x811c9dc5 ^ seed;
@@ -83,10 +98,25 @@ async function wholeWords(
   const out: Occurrence[] = [];
   for (const o of occurrences) {
     if (work.due()) await work.pause();
+    if (o.rank === undefined) throw new Error('whole_word tests located occurrences only');
     if (matcher.countsAt(shard, o.rank, { doc: o.article.doc, offset: o.pos - o.article.docStart, pos: o.pos }))
       out.push(o);
   }
   return out;
+}
+
+/** The occurrences whose article passes the request's metadata filters (one `getMany` per shard). */
+function keptByFilters(
+  occurrences: Occurrence[],
+  shard: ShardHandle,
+  index: ReleaseIndex,
+  passes: ReturnType<typeof compileFilters>,
+): Occurrence[] {
+  if (occurrences.length === 0) return occurrences;
+  const docs = [...new Set(occurrences.map((o) => shard.docBase + o.article.doc))];
+  const rows = lookupYearStore(index, shard.year).getMany(docs);
+  const pass = new Map(docs.map((d, i) => [d, rows[i] !== undefined && passes(rows[i])]));
+  return occurrences.filter((o) => pass.get(shard.docBase + o.article.doc) === true);
 }
 
 /** The counted occurrences of the request's query, shard by shard, in chronological order. */
@@ -95,6 +125,7 @@ export async function* occurrencesOf(
   request: OccurrenceRequest,
   bounds: SampleBounds,
   work: WorkBudget = WorkBudget.unlimited(),
+  path: OccurrencePath = 'located',
 ): AsyncGenerator<ShardOccurrences> {
   const index = lookupIndex(release, request.index);
   const passes = compileFilters(request, index);
@@ -105,6 +136,23 @@ export async function* occurrencesOf(
     const candidates = intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
     if (candidates === 0) continue;
     const exact = candidates <= bounds.exactRanks;
+    const wholeWord = matcher.match(shard).wholeWord;
+    const scan =
+      exact &&
+      !wholeWord &&
+      (path === 'text' ||
+        (path === 'auto' &&
+          scanIsCheaper(shard.reader.kind ?? 'sa', candidates, shard.reader.stats.textBytes, intervals.length)));
+    if (scan) {
+      let first = true;
+      for await (const slice of scanOccurrences(shard, intervals, candidates, work)) {
+        const occurrences = slice.map((o): Occurrence => ({ rank: undefined, ...o }));
+        const kept = filtered ? keptByFilters(occurrences, shard, index, passes) : occurrences;
+        yield { shard, candidates: first ? candidates : 0, read: first ? candidates : 0, weight: 1, occurrences: kept };
+        first = false;
+      }
+      continue;
+    }
     const ranks: { rank: number; spelling: Uint8Array }[] = [];
     if (exact) {
       for (const iv of intervals) for (let r = iv.lo; r < iv.hi; r++) ranks.push({ rank: r, spelling: iv.bytes });
@@ -133,14 +181,8 @@ export async function* occurrencesOf(
       };
     });
     all.sort((a, b) => a.pos - b.pos);
-    const located = matcher.match(shard).wholeWord ? await wholeWords(matcher, shard, all, work) : all;
-    let kept = located;
-    if (filtered && located.length > 0) {
-      const docs = [...new Set(located.map((o) => shard.docBase + o.article.doc))];
-      const rows = lookupYearStore(index, shard.year).getMany(docs);
-      const pass = new Map(docs.map((d, i) => [d, rows[i] !== undefined && passes(rows[i])]));
-      kept = located.filter((o) => pass.get(shard.docBase + o.article.doc) === true);
-    }
+    const located = wholeWord ? await wholeWords(matcher, shard, all, work) : all;
+    const kept = filtered ? keptByFilters(located, shard, index, passes) : located;
     yield { shard, candidates, read: ranks.length, weight: exact ? 1 : candidates / ranks.length, occurrences: kept };
   }
 }
@@ -178,16 +220,21 @@ export async function tallyOccurrences(
   bounds: SampleBounds,
   work: WorkBudget,
   visit: (o: WeightedOccurrence) => void,
+  path: OccurrencePath = 'located',
 ): Promise<{ readonly totals: SampleTotals; readonly counted: number }> {
   let total = 0;
   let read = 0;
   let sampled = 0;
   let counted = 0;
-  for await (const part of occurrencesOf(release, request, bounds, work)) {
+  let memo = new Map<string, WindowWord[]>();
+  let shard: ShardHandle | undefined;
+  for await (const part of occurrencesOf(release, request, bounds, work, path)) {
     total += part.candidates;
     read += part.read;
     if (part.weight !== 1) sampled++;
-    const memo = new Map<string, WindowWord[]>();
+    // One memo per shard, across its parts.
+    if (part.shard !== shard) memo = new Map<string, WindowWord[]>();
+    shard = part.shard;
     for (const occurrence of part.occurrences) {
       if (work.due()) await work.pause();
       counted += part.weight;

@@ -9,7 +9,7 @@
  */
 import { isAscii } from 'node:buffer';
 import type { ShardReader } from '../../shard/types.ts';
-import { wordsOf, type WordCase } from '../../words/index.ts';
+import { asciiWords, wordsOf, type WordCase } from '../../words/index.ts';
 
 /** One word of a window: UTF-16 offsets into the window text. */
 export interface WindowWord {
@@ -78,6 +78,23 @@ function wholeCharsStart(bytes: Uint8Array): Uint8Array {
   return bytes.subarray(i);
 }
 
+/** ASCII bytes as a string (latin1 is ASCII there, and faster than UTF-8 decoding). */
+const asciiText = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+
+/** `BREAK` within ASCII: the white space characters of `\s` (tab to carriage return, and space). */
+const isAsciiSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+
+function lastAsciiSpace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) if (isAsciiSpace(text.charCodeAt(i))) return i;
+  return -1;
+}
+
+function firstAsciiSpace(text: string): number {
+  for (let i = 0; i < text.length; i++) if (isAsciiSpace(text.charCodeAt(i))) return i;
+  return text.length;
+}
+
 function lastBreak(text: string): number {
   for (let i = text.length - 1; i >= 0; i--) if (BREAK.test(text[i] as string)) return i;
   return -1;
@@ -112,6 +129,14 @@ export function wordsForward(
     const end = Math.min(article.docEnd, from + size);
     const atEnd = end === article.docEnd || size >= MAX_WINDOW_BYTES;
     const bytes = readShardText(reader, article.doc, article.docStart, from, end);
+    if (isAscii(bytes)) {
+      const text = asciiText(bytes);
+      const limit = atEnd ? text.length : lastAsciiSpace(text);
+      const words: WindowWord[] = [];
+      asciiWords(text, wordCase, (w) => w.end <= limit && words.push(w) < count);
+      if (words.length === count || atEnd) return { text, words };
+      continue;
+    }
     const text = decoder.decode(end === article.docEnd ? bytes : wholeCharsEnd(bytes));
     const windowMemo = memoFor(bytes, memo);
     const key = windowMemo === undefined ? '' : `F${count}\u0000${atEnd ? 1 : 0}\u0000${text}`;
@@ -146,6 +171,15 @@ export function wordsBackward(
     const start = Math.max(article.docStart, to - size);
     const atStart = start === article.docStart || size >= MAX_WINDOW_BYTES;
     const bytes = readShardText(reader, article.doc, article.docStart, start, to);
+    if (isAscii(bytes)) {
+      const text = asciiText(bytes);
+      const limit = atStart ? 0 : firstAsciiSpace(text) + 1;
+      const all: WindowWord[] = [];
+      asciiWords(text, wordCase, (w) => (w.start >= limit && all.push(w), true));
+      const words = all.slice(Math.max(0, all.length - count));
+      if (words.length === count || atStart) return { text, words };
+      continue;
+    }
     const text = decoder.decode(start === article.docStart ? bytes : wholeCharsStart(bytes));
     const windowMemo = memoFor(bytes, memo);
     const key = windowMemo === undefined ? '' : `B${count}\u0000${atStart ? 1 : 0}\u0000${text}`;

@@ -1,0 +1,101 @@
+/**
+ * A shard's occurrences found by reading its text instead of locating each rank: every article once (a view, no
+ * copy), `indexOf` per spelling. On the compressed kind a `locate` is ~32 LF steps (~5 µs), while reading the text
+ * costs the block decodes that the windows of dense occurrences pay anyway (nearly every block holds one) plus a
+ * search at memory speed: ngrams "said it" (10,053 occurrences, one per 1.7 KB of the English shards) located its
+ * ranks in about half of its CPU time (BENCHMARKS.md, "ngrams without locate").
+ */
+import type { ShardHandle } from '../../release/types.ts';
+import type { VariantInterval } from '../../matching/index.ts';
+import { ShardFormatError } from '../../shard/index.ts';
+import type { WorkBudget } from '../../work-budget/index.ts';
+
+/**
+ * Estimated costs in ns on warm shards (real corpora, ngrams "said it" and "prices"): a `locate` (SA: one pointer
+ * read; compressed: the LF walk) against reading a text byte (SA: nothing; compressed: its share of a block decode)
+ * and searching it once per spelling. Only speed depends on them: both ways find the same occurrences.
+ */
+export const SCAN_COSTS = {
+  locate: { sa: 200, compressed: 5_000 },
+  readByte: { sa: 0, compressed: 1 },
+  scanByte: 0.5,
+} as const;
+
+/**
+ * Whether reading the shard's `bytes` of text once per spelling is estimated cheaper than locating `candidates`.
+ * @example scanIsCheaper('compressed', 10_000, 17_000_000, 1) // true (1.7 KB of text an occurrence)
+ */
+export function scanIsCheaper(
+  kind: 'sa' | 'compressed',
+  candidates: number,
+  bytes: number,
+  spellings: number,
+): boolean {
+  return bytes * (SCAN_COSTS.readByte[kind] + spellings * SCAN_COSTS.scanByte) < candidates * SCAN_COSTS.locate[kind];
+}
+
+/** An occurrence found in the text: its spelling, absolute position and article (the rank is not known). */
+export interface ScannedOccurrence {
+  readonly spelling: Uint8Array;
+  readonly pos: number;
+  readonly article: { readonly doc: number; readonly docStart: number; readonly docEnd: number };
+}
+
+/**
+ * Text bytes of the articles handed over at a time: their windows are read right after, while the compressed kind
+ * still caches their blocks (8 of 128 KiB). Scanning a whole shard first decoded its blocks twice when it had more.
+ */
+const SLICE_BYTES = 64 * 1024;
+
+/**
+ * Every occurrence of the intervals' spellings in the shard's articles, in text order, a slice of articles at a
+ * time. Spellings are UTF-8 and never hold the 0xFF separator, so no match crosses an article's end and the
+ * intervals hold exactly these matches: a count other than `candidates` means the index and the text disagree (a
+ * damaged shard, `ShardFormatError` after the last slice).
+ * @example for await (const slice of scanOccurrences(shard, match.intervals, 10_053, work)) visit(slice);
+ */
+export async function* scanOccurrences(
+  shard: ShardHandle,
+  intervals: readonly VariantInterval[],
+  candidates: number,
+  work: WorkBudget,
+): AsyncGenerator<ScannedOccurrence[]> {
+  const reader = shard.reader;
+  const spellings = intervals.map((iv) => Buffer.from(iv.bytes.buffer, iv.bytes.byteOffset, iv.bytes.byteLength));
+  if (spellings.some((bytes) => bytes.length === 0)) throw new RangeError('scanOccurrences needs non-empty spellings');
+  let found = 0;
+  let slice: ScannedOccurrence[] = [];
+  let sliceBytes = 0;
+  for (let doc = 0; doc < reader.stats.docCount; doc++) {
+    const text = reader.documentView(doc);
+    let article: ScannedOccurrence['article'] | undefined;
+    const first = slice.length;
+    for (const [k, needle] of spellings.entries()) {
+      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+        if (article === undefined) {
+          const docStart = reader.documentStart(doc);
+          article = { doc, docStart, docEnd: docStart + text.length };
+        }
+        slice.push({ spelling: (intervals[k] as VariantInterval).bytes, pos: article.docStart + at, article });
+      }
+    }
+    // Several spellings: interleave them by position (they never share one: their intervals are disjoint).
+    if (spellings.length > 1 && slice.length - first > 1) {
+      const mine = slice.splice(first).sort((a, b) => a.pos - b.pos);
+      for (const o of mine) slice.push(o);
+    }
+    sliceBytes += text.length;
+    if (sliceBytes >= SLICE_BYTES || doc === reader.stats.docCount - 1) {
+      found += slice.length;
+      if (slice.length > 0) yield slice;
+      slice = [];
+      sliceBytes = 0;
+      if (work.due()) await work.pause();
+    }
+  }
+  if (found !== candidates)
+    throw new ShardFormatError(
+      shard.shardId,
+      `the text holds ${found} occurrences of the query where the index has ${candidates}`,
+    );
+}
