@@ -62,6 +62,18 @@ describe('buildRelease indexes parts while reading', () => {
       expect(early).toBe(true);
       expect(summary.documents).toBe(ARTICLES);
       expect(summary.shards).toBeGreaterThan(10);
+      // Stage times: every phase timed, and they add up to no more than the build's own time.
+      const { phases, busyMs } = summary.stages;
+      expect(Object.keys(phases).sort()).toEqual(['index', 'manifest', 'metadata', 'read']);
+      for (const p of Object.values(phases)) expect(p.cpuMs).toBeGreaterThanOrEqual(0);
+      const wall = Object.values(phases).reduce((n, p) => n + p.wallMs, 0);
+      expect(wall).toBeLessThanOrEqual(summary.seconds * 1000 + 50);
+      // The read waited for the test's second half, with parts indexed beside it.
+      expect(phases.read?.wallMs).toBeGreaterThan(0);
+      expect(busyMs.index).toBeGreaterThan(0);
+      expect(busyMs.titles).toBeGreaterThan(0);
+      expect(busyMs.words).toBeGreaterThan(0);
+      expect(busyMs.stories).toBeGreaterThan(0);
       const release = await openRelease(join(dir, 'r'));
       const ix = release.indexes.get('news') as ReleaseIndex;
       expect(ix.shards.map((s) => s.shardId)).toEqual(

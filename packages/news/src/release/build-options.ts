@@ -3,6 +3,7 @@ import { parsePeriodSelection, type PeriodSelection } from './distributed/period
 import { BuildError } from './errors.ts';
 import { INDEX_NAME_PATTERN, INDEX_VERSION_PATTERN } from './layout.ts';
 import { defaultMemoryBytes, resolvePartBytes, type IndexPlan } from './part-plan.ts';
+import type { BuildStages } from './build-stages.ts';
 
 export type ShardPeriod = 'month' | 'year';
 
@@ -24,6 +25,8 @@ export interface BuildProgress {
   readonly shardsDone: number;
   readonly shardsTotal: number;
   readonly elapsedMs: number;
+  /** Where the time went so far (build-stages.ts). */
+  readonly stages: BuildStages;
 }
 
 export interface BuildReleaseOptions {
@@ -97,6 +100,8 @@ export interface BuildSummary {
   readonly seconds: number;
   /** Text MB (10^6 bytes) per second of wall time. */
   readonly mbPerSecond: number;
+  /** Where the time went: each phase's wall and CPU, the summed time of the stages that overlap. */
+  readonly stages: BuildStages;
 }
 
 /** Options with the memory budget, part size and (for a part build) the selected years decided. */

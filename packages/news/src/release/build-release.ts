@@ -5,6 +5,7 @@ import { loadCountryTable, type CountryTable } from '../metadata/index.ts';
 import { ArticleSink } from './article-sink.ts';
 import {
   resolveBuildOptions,
+  type BuildPhase,
   type BuildProgress,
   type BuildReleaseInput,
   type BuildReleaseOptions,
@@ -15,6 +16,7 @@ import { InputCensus } from './distributed/input-census.ts';
 import { writePartManifest } from './distributed/part-manifest.ts';
 import { planIndexing } from './part-plan.ts';
 import { BuildError } from './errors.ts';
+import { StageClock } from './build-stages.ts';
 import { ShardIndexer } from './index-shards.ts';
 import { createPartialDir, putInPlace, refuseExistingOutput } from './output-dir.ts';
 import { StoryCollector } from '../stories/index.ts';
@@ -39,13 +41,15 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
   const writes = months
     ? (year: string, month: number): boolean => months.has(`${year}-${String(month).padStart(2, '0')}`)
     : undefined;
+  const clock = new StageClock();
   const progress = createProgress(
     options,
     files.reduce((n, f) => n + f.bytes, 0),
     started,
+    clock,
   );
   // A month's parts are indexed as soon as each is complete, while the input is still read: reading takes one core.
-  const indexer = new ShardIndexer(partial, options, progress);
+  const indexer = new ShardIndexer(partial, options, progress, clock);
   const sink = new ArticleSink(
     partial,
     options.indexName,
@@ -90,7 +94,10 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
     const years = await sink.finishStores(options.indexVersion);
     throwIfAborted(options.signal);
     const storiesEntry =
-      stories && (await writeStoryFiles(partial, options.indexName, stories, new Set(sink.yearDocCounts().keys())));
+      stories &&
+      (await clock.time('stories', () =>
+        writeStoryFiles(partial, options.indexName, stories, new Set(sink.yearDocCounts().keys())),
+      ));
 
     progress.update({ phase: 'manifest' });
     const totals = await writeManifests({
@@ -132,6 +139,7 @@ export async function buildRelease(input: BuildReleaseInput): Promise<BuildSumma
       partYears: options.selection?.years,
       seconds,
       mbPerSecond: totals.textBytes / 1e6 / Math.max(seconds, 1e-3),
+      stages: clock.stages(),
     };
   } catch (e) {
     sink.abort();
@@ -203,7 +211,12 @@ export interface Progress {
   update(p: Partial<BuildProgress>, force?: boolean): void;
 }
 
-function createProgress(options: BuildReleaseOptions, inputTotalBytes: number, started: number): Progress {
+function createProgress(
+  options: BuildReleaseOptions,
+  inputTotalBytes: number,
+  started: number,
+  clock: StageClock,
+): Progress {
   let state: BuildProgress = {
     phase: 'read',
     records: 0,
@@ -216,12 +229,15 @@ function createProgress(options: BuildReleaseOptions, inputTotalBytes: number, s
     shardsDone: 0,
     shardsTotal: 0,
     elapsedMs: 0,
+    stages: clock.stages(),
   };
+  clock.enter('read');
   let last = 0;
   return {
     update(p, force = false) {
       const phaseChange = p.phase !== undefined && p.phase !== state.phase;
-      state = { ...state, ...p, elapsedMs: Date.now() - started };
+      if (phaseChange) clock.enter(p.phase as BuildPhase);
+      state = { ...state, ...p, elapsedMs: Date.now() - started, stages: clock.stages() };
       const now = Date.now();
       // Throttled: a progress line per record would cost more than the build.
       if (force || phaseChange || now - last >= 250) {

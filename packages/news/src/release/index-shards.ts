@@ -3,6 +3,7 @@ import { indexKind, type ShardFileSet, type ShardKind } from '../shard/index.ts'
 import type { ClosedShard } from './article-sink.ts';
 import type { ResolvedBuildOptions } from './build-options.ts';
 import type { Progress } from './build-release.ts';
+import type { StageClock } from './build-stages.ts';
 import { BuildError } from './errors.ts';
 import { resolveRel, titlesRelDir } from './layout.ts';
 import { diskBytesNeeded, planIndexing, SortBudget } from './part-plan.ts';
@@ -54,12 +55,15 @@ export class ShardIndexer {
     private readonly root: string,
     private readonly options: ResolvedBuildOptions,
     private readonly progress: Progress,
+    private readonly clock: StageClock,
   ) {
     this.budget = new SortBudget<PartToIndex>([], options.memoryBytes, options.kind, true);
     this.words =
       options.wordCounts === false
         ? undefined
-        : new ShardWordTables(root, options.indexName, Math.max(1, options.concurrency));
+        : new ShardWordTables(root, options.indexName, Math.max(1, options.concurrency), (ms) =>
+            clock.add('words', ms),
+          );
     // allSettled: never rejects, and a failed shard must not leave another sort writing into a folder being removed.
     this.workers = Promise.allSettled(
       Array.from({ length: Math.max(1, options.concurrency) }, () =>
@@ -172,9 +176,9 @@ export class ShardIndexer {
               // The signal's own reason says nothing to a user: the build's message does.
               throw options.signal?.aborted ? interrupted() : e;
             });
-        const files = await index(s.relDir);
+        const files = await this.clock.time('index', () => index(s.relDir));
         // Headlines are short: the compressed kind reads them back from the index instead of storing them twice.
-        const titles = await index(titlesRelDir(s.relDir), true);
+        const titles = await this.clock.time('titles', () => index(titlesRelDir(s.relDir), true));
         this.results.set(s.shardId, { files, titles });
         this.indexedBytes += s.textBytes;
         this.shardsDone++;

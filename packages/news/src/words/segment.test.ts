@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { hasCorpora, realCorpusTexts } from './real-corpora.fixture.ts';
 import fc from 'fast-check';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { wordList, wordsOf } from './segment.ts';
 
 /** The reference: every segment of ICU's word segmenter that holds a letter or digit, as `offset:word`. */
@@ -19,7 +17,6 @@ const ours = (text: string) => [...wordsOf(text)].map((w) => `${w.start}:${w.wor
 const TRICKY = [
   ...'aZéßΣжقdž09٣ \t\n\u00a0\u202f\u2007\u3000.,;:\'’"«»()-_\u00ad\u200d\u200c\u0301\u064e🏽👍🇩🇪%$+#@&/·אב"カナ日本語がภาษาไทย',
 ];
-const CORPORA = fileURLToPath(new URL('../../../../../shared/corpora', import.meta.url));
 
 describe('words (UAX #29 segments with a letter or digit)', () => {
   it('drops punctuation, spaces and symbols and keeps numbers', () => {
@@ -58,19 +55,8 @@ describe('words (UAX #29 segments with a letter or digit)', () => {
     );
   });
 
-  it.runIf(existsSync(CORPORA))("equals ICU's segmentation on the first 300 articles of each real corpus", () => {
-    for (const corpus of readdirSync(CORPORA).filter((c) => !c.includes('.'))) {
-      for (const file of readdirSync(`${CORPORA}/${corpus}`).filter((f) => f.endsWith('.jsonl.gz'))) {
-        const lines = gunzipSync(readFileSync(`${CORPORA}/${corpus}/${file}`))
-          .toString('utf8')
-          .split('\n', 300)
-          .filter((l) => l.trim() !== '');
-        for (const line of lines) {
-          const { text, title } = JSON.parse(line) as { text: string; title?: string | null };
-          for (const t of [text, title ?? '']) expect(ours(t)).toEqual(reference(t));
-        }
-      }
-    }
+  it.runIf(hasCorpora())("equals ICU's segmentation on the first 300 articles of each real corpus", () => {
+    for (const t of realCorpusTexts(300)) expect(ours(t)).toEqual(reference(t));
   });
 
   it('segments a run longer than one window (no space to cut at) as ICU does over the whole run', () => {

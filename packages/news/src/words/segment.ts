@@ -88,17 +88,27 @@ function* piece(
   to: number,
   word: (w: string, start: number) => WordSpan,
 ): Generator<WordSpan> {
+  const core = plainCore(text, from, to);
+  if (core === '') return;
+  if (core !== undefined) {
+    yield word(core.word, core.start);
+    return;
+  }
+  yield* segmentRun(text, from, to, word);
+}
+
+/**
+ * The one word of the piece `text[from, to)` (no break inside) when it is a plain word with punctuation around it,
+ * '' when it holds no word, undefined when the segmenter must split it.
+ */
+export function plainCore(text: string, from: number, to: number): { word: string; start: number } | '' | undefined {
   let a = from;
   let b = to;
   while (a < b && EDGE.test(charAt(text, a))) a += charAt(text, a).length;
   while (b > a && EDGE.test(charBefore(text, b))) b -= charBefore(text, b).length;
-  if (a === b) return;
+  if (a === b) return '';
   const core = text.slice(a, b);
-  if (PLAIN_WORD.test(core)) {
-    yield word(core, a);
-    return;
-  }
-  yield* segmentRun(text, from, to, word);
+  return PLAIN_WORD.test(core) ? { word: core, start: a } : undefined;
 }
 
 /**
@@ -117,12 +127,23 @@ function* segmentRun(
   to: number,
   word: (w: string, start: number) => WordSpan,
 ): Generator<WordSpan> {
+  const out: WordSpan[] = [];
+  segmentWords(text, from, to, (w, start) => out.push(word(w, start)));
+  yield* out;
+}
+
+/**
+ * Calls `emit` with each word of the piece `text[from, to)` (no break inside) as the segmenter splits it, in
+ * windows (above); a callback, not a generator, for counting (count-words.ts).
+ */
+export function segmentWords(text: string, from: number, to: number, emit: (w: string, start: number) => void): void {
   for (let a = from; a < to;) {
     const b = Math.min(to, a + WINDOW);
     const segments = [...segmenter.segment(text.slice(a, b))];
     const keep = b === to ? segments.length : Math.max(1, segments.length - 2);
-    for (const s of segments.slice(0, keep)) {
-      if (HAS_LETTER_OR_DIGIT.test(s.segment)) yield word(s.segment, a + s.index);
+    for (let k = 0; k < keep; k++) {
+      const s = segments[k] as Intl.SegmentData;
+      if (HAS_LETTER_OR_DIGIT.test(s.segment)) emit(s.segment, a + s.index);
     }
     if (b === to) return;
     a += segments[keep]?.index ?? b - a;

@@ -1,13 +1,13 @@
 import { readSync } from 'node:fs';
-import { wordsOf } from '../../words/index.ts';
+import { countWords } from '../../words/index.ts';
 
 /** Articles in a shard text file are preceded by this byte (shard/format.ts SEPARATOR; not UTF-8). */
 const SEPARATOR = 0xff;
 const CHUNK = 4 << 20;
 
-/** Adds the case-sensitive words of `text` to `counts`. */
+/** Adds the case-sensitive words of `text` to `counts` (the words of `wordsOf`, counted by `countWords`). */
 export function addWords(counts: Map<string, number>, text: string): void {
-  for (const w of wordsOf(text)) counts.set(w.word, (counts.get(w.word) ?? 0) + 1);
+  countWords(counts, text);
 }
 
 /**

@@ -32,6 +32,8 @@ export class ShardWordTables {
     private readonly root: string,
     private readonly indexName: string,
     private readonly threads: number,
+    /** Each table's counting time on its thread (ms), for the build's stage times. */
+    private readonly onCounted: (ms: number) => void = () => {},
   ) {}
 
   private idlest(): { thread: WordCountThread; queued: number } {
@@ -57,7 +59,10 @@ export class ShardWordTables {
     slot.queued++;
     const job = slot.thread
       .count(fd, out, WORD_COUNT_FLOOR)
-      .then((w) => ({ file, ...w }))
+      .then(({ countMs, ...w }) => {
+        this.onCounted(countMs);
+        return { file, ...w };
+      })
       .finally(() => {
         slot.queued--;
         closeSync(fd);

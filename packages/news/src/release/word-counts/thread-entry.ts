@@ -11,6 +11,7 @@ import type { CountJob, CountReply } from './word-count-thread.ts';
 
 parentPort?.on('message', (job: CountJob) => {
   let reply: CountReply;
+  const started = performance.now();
   try {
     const table = tableOfCounts(countShardText(job.fd), job.floor);
     const bytes = encodeWordCounts(table);
@@ -21,6 +22,7 @@ parentPort?.on('message', (job: CountJob) => {
       sha256: createHash('sha256').update(bytes).digest('hex'),
       tokens: table.tokens,
       types: table.types,
+      countMs: performance.now() - started,
     };
   } catch (e) {
     reply = { id: job.id, error: (e as Error).message };

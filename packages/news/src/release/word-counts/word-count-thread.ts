@@ -14,6 +14,8 @@ export interface WordCountsWritten {
   readonly sha256: string;
   readonly tokens: number;
   readonly types: number;
+  /** Wall time of the counting and writing on the thread. */
+  readonly countMs: number;
 }
 export type CountReply =
   ({ readonly id: number } & WordCountsWritten) | { readonly id: number; readonly error: string };
@@ -63,7 +65,7 @@ export function startWordCountThread(): WordCountThread {
     if (p === undefined) return;
     pending.delete(r.id);
     if ('error' in r) p.reject(new Error(`word counts: ${r.error}`));
-    else p.resolve({ bytes: r.bytes, sha256: r.sha256, tokens: r.tokens, types: r.types });
+    else p.resolve({ bytes: r.bytes, sha256: r.sha256, tokens: r.tokens, types: r.types, countMs: r.countMs });
   });
   worker.on('error', failAll);
   worker.on('exit', () => failAll(new Error('the word-count thread stopped')));
