@@ -36,18 +36,23 @@ export function isAsciiText(text: string): boolean {
   return true;
 }
 
-const classAt = (text: string, i: number): number => (i < text.length ? (CLASS[text.charCodeAt(i)] as number) : OTHER);
+const classAt = (text: string, i: number, to: number): number =>
+  i < to ? (CLASS[text.charCodeAt(i)] as number) : OTHER;
 
 /**
- * The words of an ASCII `text` (see `isAsciiText`), in order, as `wordsOf` gives them; ASCII case folding is
- * lower-casing. Calls `visit` per word and stops when it returns false.
- * @example asciiWords("It's 3.5%", 'sensitive', (w) => (out.push(w.word), true)) // It's, 3.5
+ * The words of `text[from, to)`, all ASCII (see `isAsciiText`), in order, as `wordsOf` would give them for that
+ * slice: calls `visit(start, end)` per word and stops when it returns false. Shared by `asciiWords` and the build's
+ * `countWords`, so the ASCII rules live here only.
  */
-export function asciiWords(text: string, wordCase: WordCase, visit: (w: WordSpan) => boolean): void {
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const first = classAt(text, i);
+export function asciiWordRanges(
+  text: string,
+  from: number,
+  to: number,
+  visit: (start: number, end: number) => boolean,
+): void {
+  let i = from;
+  while (i < to) {
+    const first = classAt(text, i, to);
     if (first !== LETTER && first !== DIGIT && first !== UNDERSCORE) {
       i++;
       continue;
@@ -56,21 +61,31 @@ export function asciiWords(text: string, wordCase: WordCase, visit: (w: WordSpan
     let hasWordChar = first !== UNDERSCORE;
     let prev = first;
     i++;
-    for (; i < n; i++) {
-      const c = classAt(text, i);
+    for (; i < to; i++) {
+      const c = classAt(text, i, to);
       if (c === LETTER || c === DIGIT || c === UNDERSCORE) {
         if (c !== UNDERSCORE) hasWordChar = true;
         prev = c;
         continue;
       }
-      const next = classAt(text, i + 1);
+      const next = classAt(text, i + 1, to);
       const joinsLetters = prev === LETTER && next === LETTER && (c === MID_LETTER || c === MID_NUM_LET);
       const joinsDigits = prev === DIGIT && next === DIGIT && (c === MID_NUM || c === MID_NUM_LET);
       if (!joinsLetters && !joinsDigits) break;
       i++; // the mid character; the loop's i++ steps past the letter or digit after it
     }
-    if (!hasWordChar) continue;
-    const raw = text.slice(start, i);
-    if (!visit({ word: wordCase === 'insensitive' ? raw.toLowerCase() : raw, start, end: i })) return;
+    if (hasWordChar && !visit(start, i)) return;
   }
+}
+
+/**
+ * The words of an ASCII `text` (see `isAsciiText`), in order, as `wordsOf` gives them; ASCII case folding is
+ * lower-casing. Calls `visit` per word and stops when it returns false.
+ * @example asciiWords("It's 3.5%", 'sensitive', (w) => (out.push(w.word), true)) // It's, 3.5
+ */
+export function asciiWords(text: string, wordCase: WordCase, visit: (w: WordSpan) => boolean): void {
+  asciiWordRanges(text, 0, text.length, (start, end) => {
+    const raw = text.slice(start, end);
+    return visit({ word: wordCase === 'insensitive' ? raw.toLowerCase() : raw, start, end });
+  });
 }
