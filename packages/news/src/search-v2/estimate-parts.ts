@@ -25,6 +25,10 @@ import type {
 /** Step 1: the non-empty candidate intervals `[shard_id, lo, hi]`, one per spelling found, in shard order; every selected shard. */
 export type EstimateIntervals = WireOf<typeof EstimateIntervalsSchema>;
 
+/** The candidate occurrences of a plan: the ranks of all its intervals (the sample's population). */
+export const candidateTotal = (plan: EstimateIntervals): number =>
+  plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
+
 /**
  * One resolved article (exact mode) or draw (sampled mode): `key` is `year:doc_ix`; `n` the article's occurrences
  * among the ranks (exact) or its occurrence count k (sampled), both 0 when it fails; `labels` only where it passes.

@@ -3,7 +3,13 @@ import { WorkBudget } from '../work-budget/index.ts';
 import { FacetCounter } from './facets.ts';
 import { V2_LIMITS } from './limits.ts';
 import { meanInterval, sampleRanks, wilsonInterval } from './sampling.ts';
-import { estimateIntervals, resolveEstimate, type EstimateIntervals, type ResolvedDoc } from './estimate-parts.ts';
+import {
+  candidateTotal,
+  estimateIntervals,
+  resolveEstimate,
+  type EstimateIntervals,
+  type ResolvedDoc,
+} from './estimate-parts.ts';
 import { estimateStoryCopies } from './estimate-stories.ts';
 import {
   estimateStories,
@@ -64,7 +70,7 @@ export function estimateDraws(
   plan: EstimateIntervals,
   exactRanks: number = V2_LIMITS.estimateExactRanks,
 ): (readonly [string, number])[] | null {
-  const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
+  const total = candidateTotal(plan);
   if (total <= exactRanks) return null;
   const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
   return sampleRanks(
@@ -103,7 +109,7 @@ export function combineEstimate(
   copies: ReadonlyMap<number, StoryCopyCount> = new Map(),
   exactRanks: number = V2_LIMITS.estimateExactRanks,
 ): EstimateResult {
-  const total = plan.intervals.reduce((sum, [, lo, hi]) => sum + hi - lo, 0);
+  const total = candidateTotal(plan);
   const isExact = total <= exactRanks;
   const size = request.sample_size ?? V2_LIMITS.estimateSampleDefault;
   const facets = new FacetCounter(plan.facet_fields);

@@ -7,7 +7,13 @@
  */
 import type { OpenRelease } from '../release/types.ts';
 import type { WorkBudget } from '../work-budget/index.ts';
-import { estimateIntervals, resolveEstimate, type EstimateIntervals, type ResolvedDoc } from './estimate-parts.ts';
+import {
+  candidateTotal,
+  estimateIntervals,
+  resolveEstimate,
+  type EstimateIntervals,
+  type ResolvedDoc,
+} from './estimate-parts.ts';
 import { estimateStoryCopies } from './estimate-stories.ts';
 import { DEFAULT_SEED, estimateDraws, storiesToCount, storyDraws } from './estimate.ts';
 import { mergeStoryCopies, type StoryCopyCount } from './stories/sampled-stories.ts';
@@ -42,7 +48,7 @@ export function withSampledStories(
   resolved: readonly ResolvedDoc[],
   copies: ReadonlyMap<number, StoryCopyCount>,
 ): TimelineResult {
-  const population = plan.intervals.reduce((n, [, lo, hi]) => n + hi - lo, 0);
+  const population = candidateTotal(plan);
   const est = estimateStoryPeriods(
     storyDraws(resolved),
     population,

@@ -9,7 +9,13 @@
  * bound of Σx successes in n draws is a valid upper end, and a period's upper end is the larger of the two.
  */
 import { wilsonInterval } from '../sampling.ts';
-import { estimateFromTallies, tallyStories, type StoryCopyCount, type StoryDraw } from './sampled-stories.ts';
+import {
+  drawPeriod,
+  estimateFromTallies,
+  tallyStories,
+  type StoryCopyCount,
+  type StoryDraw,
+} from './sampled-stories.ts';
 
 /** A count with its 95% interval, as `estimateFromTallies` gives it. */
 export type EstimatedCount = ReturnType<typeof estimateFromTallies>;
@@ -35,7 +41,7 @@ export function estimateStoryPeriods(
 ): StoryPeriodEstimate {
   const byPeriod = new Map<string, StoryDraw[]>(periods.map((p) => [p, []]));
   for (const d of draws) {
-    const period = d === null ? null : (copies.get(d.story)?.period ?? null);
+    const period = drawPeriod(d, copies);
     if (period !== null) byPeriod.get(period)?.push(d);
   }
   // A period's tally holds only its own draws; the mean is still over all n draws of the sample.

@@ -210,6 +210,11 @@ export function estimateFromTallies(
   };
 }
 
+/** The crawl period a draw counts in: its story's first matching article's (from `copies`); null for no story. */
+export function drawPeriod(d: StoryDraw, copies: ReadonlyMap<number, StoryCopyCount>): string | null {
+  return d === null ? null : (copies.get(d.story)?.period ?? null);
+}
+
 /** Estimated stories with its 95% interval, and point values per crawl period of the stories' first matches. */
 export interface StoryEstimate {
   readonly value: number;
@@ -229,7 +234,7 @@ export function estimateStories(
 ): StoryEstimate {
   const periods = new Map<string, number>();
   for (const d of draws) {
-    const period = d === null ? null : (copies.get(d.story)?.period ?? null);
+    const period = drawPeriod(d, copies);
     if (d === null || period === null) continue;
     periods.set(period, (periods.get(period) ?? 0) + 1 / (d.k * copiesOf(copies, d.story)));
   }
