@@ -54,4 +54,21 @@ describe('RruleThread', () => {
     });
     expect(result.kind).toBe('invalid');
   });
+
+  it("counts a first request's budget from the worker's start, not from its spawn", async () => {
+    // Starting a thread and loading rrule takes 25-60 ms on a quiet 2-core machine and far more under load; counted
+    // in the budget, a 200 ms budget refused this rule in a loaded CI run.
+    for (let i = 0; i < 3; i++) {
+      const fresh = new RruleThread(60);
+      const result = await fresh.expand({
+        rule: 'FREQ=WEEKLY;COUNT=2',
+        dtstart: day(2026, 1, 5),
+        until: null,
+        before: day(2027, 1, 1),
+        max: 10,
+      });
+      await fresh.close();
+      expect(result).toEqual({ kind: 'expanded', dates: [day(2026, 1, 5), day(2026, 1, 12)] });
+    }
+  });
 });

@@ -17,6 +17,7 @@ export interface ExpansionRequest {
 
 type ToWorker = ExpansionRequest & { readonly id: number };
 type FromWorker =
+  | { readonly kind: 'ready' }
   | { readonly kind: 'expanded'; readonly id: number; readonly dates: number[] }
   | { readonly kind: 'invalid'; readonly id: number; readonly message: string };
 
@@ -41,13 +42,26 @@ parentPort.on('message', (req) => {
   } catch (err) {
     parentPort.postMessage({ kind: 'invalid', id: req.id, message: err instanceof Error ? err.message : String(err) });
   }
-});`;
+});
+parentPort.postMessage({ kind: 'ready' });`;
 
 const RRULE_PATH = createRequire(import.meta.url).resolve('rrule');
+/** How long a new worker may take to start and load rrule before a request fails (far above it on any machine). */
+const STARTUP_LIMIT_MS = 30_000;
 
-/** One worker thread expanding rules in turn, each within `budgetMs` of its own run time. */
+/** A worker and its start: a request's budget counts from `ready`, not from the spawn. */
+interface Running {
+  readonly worker: Worker;
+  readonly ready: Promise<void>;
+}
+
+/**
+ * One worker thread expanding rules in turn, each within `budgetMs` of its own run time. The budget starts once the
+ * worker has started: on a loaded machine starting a thread and loading rrule took longer than a 200 ms budget,
+ * which refused a valid rule as if it never matched.
+ */
 export class RruleThread {
-  private worker: Worker | undefined;
+  private running: Running | undefined;
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -65,13 +79,20 @@ export class RruleThread {
 
   /** Stops the worker (a later request starts a new one). */
   async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    await w?.terminate();
+    const r = this.running;
+    this.running = undefined;
+    await r?.worker.terminate();
   }
 
-  private runOne(req: ExpansionRequest): Promise<ExpansionResult> {
-    const worker = (this.worker ??= this.spawn());
+  private async runOne(req: ExpansionRequest): Promise<ExpansionResult> {
+    const running = (this.running ??= this.spawn());
+    try {
+      await running.ready;
+    } catch (err) {
+      if (this.running === running) this.running = undefined;
+      throw err;
+    }
+    const { worker } = running;
     const id = this.nextId++;
     return new Promise<ExpansionResult>((resolve, reject) => {
       const done = () => {
@@ -80,7 +101,7 @@ export class RruleThread {
         worker.off('error', onError);
       };
       const onMessage = (msg: FromWorker) => {
-        if (msg.id !== id) return;
+        if (msg.kind === 'ready' || msg.id !== id) return;
         done();
         resolve(
           msg.kind === 'expanded' ? { kind: 'expanded', dates: msg.dates } : { kind: 'invalid', message: msg.message },
@@ -88,12 +109,12 @@ export class RruleThread {
       };
       const onError = (err: Error) => {
         done();
-        this.worker = undefined;
+        if (this.running === running) this.running = undefined;
         reject(err);
       };
       const timer = setTimeout(() => {
         done();
-        if (this.worker === worker) this.worker = undefined;
+        if (this.running === running) this.running = undefined;
         void worker.terminate();
         resolve({ kind: 'timeout' });
       }, this.budgetMs);
@@ -103,10 +124,35 @@ export class RruleThread {
     });
   }
 
-  private spawn(): Worker {
+  private spawn(): Running {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { rrulePath: RRULE_PATH } });
     // An idle worker must not keep the process alive; a pending request keeps its caller's socket open anyway.
     worker.unref();
-    return worker;
+    const ready = new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', settle);
+        worker.off('exit', onExit);
+        if (err === undefined) resolve();
+        else reject(err);
+      };
+      const onMessage = (msg: FromWorker) => {
+        if (msg.kind === 'ready') settle();
+      };
+      const onExit = (code: number) =>
+        settle(new Error(`the recurrence worker exited with code ${code} while starting`));
+      const timer = setTimeout(() => {
+        settle(new Error(`the recurrence worker did not start within ${STARTUP_LIMIT_MS} ms`));
+        void worker.terminate();
+      }, STARTUP_LIMIT_MS);
+      timer.unref();
+      worker.on('message', onMessage);
+      worker.on('error', settle);
+      worker.on('exit', onExit);
+    });
+    // Handled by the request that awaits it; this keeps a start failure with no request waiting from going unhandled.
+    ready.catch(() => undefined);
+    return { worker, ready };
   }
 }
