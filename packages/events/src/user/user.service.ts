@@ -111,6 +111,7 @@ export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, '
       return password;
     },
     list: () => repo.list(),
+    withPublishedPosts: () => repo.withPublishedPosts(),
     async remove(login: string): Promise<void> {
       forgetVerified();
       if (!(await repo.remove(login))) throw new UserError(`no user ${login}`);
