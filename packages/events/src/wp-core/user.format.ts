@@ -1,24 +1,9 @@
 import type { Site } from '../post/index.ts';
-import { isRole, type UserRow } from '../user/index.ts';
+import { isRole, userSlug, type UserRow } from '../user/index.ts';
 import { wordpressCan, wordpressCapabilities } from './capabilities.ts';
 import { avatarUrls } from './gravatar.ts';
 import type { Context } from './context-arg.ts';
 import { FRESH_INSTALL_OPTIONS } from './site-options.ts';
-
-/**
- * `user_nicename` as `wp_insert_user` derives it from the login (`sanitize_title`): lower case, dots to dashes,
- * other characters outside `a-z0-9_-` dropped, dashes collapsed and trimmed.
- * @example userSlug('Jane.Doe@Example') // 'jane-doeexample'
- */
-export function userSlug(login: string): string {
-  return login
-    .slice(0, 50)
-    .toLowerCase()
-    .replace(/\./g, '-')
-    .replace(/[^a-z0-9_-]/g, '')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
-}
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC) as `gmdate( 'c' )` prints it. */
 const rfc3339 = (gmt: string) => `${gmt.replace(' ', 'T')}+00:00`;

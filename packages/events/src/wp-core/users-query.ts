@@ -1,6 +1,5 @@
-import { isRole, type UserRow } from '../user/index.ts';
+import { isRole, userSlug, type UserRow } from '../user/index.ts';
 import { wordpressCapabilities } from './capabilities.ts';
-import { userSlug } from './user.format.ts';
 
 // WP_User_Query as `/wp/v2/users` drives it, over the user rows. Done in memory, not in SQL: the slug
 // (`user_nicename`) is derived from the login here and stored nowhere, and a site's users are few (thousands at
