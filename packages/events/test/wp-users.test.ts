@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/db/index.ts';
 import { STORES, createEvent, startService, type Service } from './support/harness.ts';
 
 // Issue 30 item 3 needs the source's authors: `GET /wp/v2/users` and `/wp/v2/users/<id>` as WordPress core's
@@ -167,5 +168,32 @@ describe.each(STORES)('/wp/v2/users ($name)', (factory) => {
       query: { context: 'edit' },
     });
     expect(admin.body).toMatchObject({ username: 'subscriber', roles: ['subscriber'] });
+  });
+});
+
+describe.each(STORES)('cached anonymous /wp/v2/users answers ($name)', (factory) => {
+  let svc: Service;
+  beforeAll(async () => {
+    // A long cache life: only the change signal (users changes move the calendar topic too) can drop the answer here.
+    svc = await startService(factory, { env: { EVENTS_CACHE_TTL_MS: '600000' } });
+    await createEvent(svc, { title: 'Gala' }, 'author');
+  });
+  afterAll(() => svc.close());
+
+  it('are dropped when another process changes a user, as for a calendar change', async () => {
+    expect((await svc.get(USERS)).body.map((u: { name: string }) => u.name)).toEqual(['author']);
+    const other = await openStore(svc.dbUrl);
+    try {
+      await other.db.updateTable('users').set({ display_name: 'Ann Author' }).where('login', '=', 'author').execute();
+    } finally {
+      await other.close();
+    }
+    // PostgreSQL's notification arrives asynchronously: wait for it, well within the cache's life.
+    let name = '';
+    for (let i = 0; i < 100 && name !== 'Ann Author'; i++) {
+      name = (await svc.get(USERS)).body[0].name;
+      if (name !== 'Ann Author') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(name).toBe('Ann Author');
   });
 });
