@@ -58,6 +58,8 @@ export function createEventsApp(deps: AppDeps): FastifyInstance {
     tagline: config.siteDescription,
     routes: () => compiled,
     findUser: (id) => users.findById(id),
+    listUsers: () => users.list(),
+    withPublishedPosts: () => users.withPublishedPosts(),
     adminEmail: async () => config.adminEmail || ((await users.firstAdministrator())?.email ?? ''),
   };
   // The route registry: `/wp-json/` lists its namespaces and routes in this order.

@@ -10,6 +10,7 @@ import { openStore } from '../src/db/index.ts';
 import { postRepository } from '../src/post/index.ts';
 import { DumpError, exportDump, restoreDump } from '../src/dump/index.ts';
 import { subscriptionRepository } from '../src/import/subscription/index.ts';
+import { userService } from '../src/user/index.ts';
 import { webhookRepository } from '../src/webhook/index.ts';
 import { STORES, createEvent, startService, startSibling, type Service, type StoreFactory } from './support/harness.ts';
 import { makeImages, startImageServer } from './support/image-server.ts';
@@ -130,6 +131,15 @@ describe.each(STORES)('export and restore from $name', (factory) => {
         .insertInto('ical_links')
         .values({ uid, recurrence_id, source: 'https://feeds.test/a.ics', post_id: series.id, digest: `d-${uid}` })
         .execute();
+    // A user as `events import tec` makes them: no application password.
+    const imported = await userService(svc.store.db).addImported({
+      login: 'jo-smith',
+      role: 'editor',
+      email: 'jo@example.com',
+      url: 'https://jo.example.org',
+      displayName: 'Jo Smith',
+      created: '2017-03-04 05:06:07',
+    });
     // Links of `events import tec` (dump version 4), sources whose byte order differs from a locale's.
     for (const [source, kind, source_id, local_id] of [
       ['zürich.test/wp-json/tribe/events/v1', 'events', 7, concert.id],
@@ -137,6 +147,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       ['a.test/wp-json/tribe/events/v1', 'events', 30, series.id],
       ['a.test/wp-json/tribe/events/v1', 'events', 4, draft.id],
       ['a.test/wp-json/tribe/events/v1', 'categories', 9, concert.categories[0].id],
+      ['a.test/wp-json/tribe/events/v1', 'users', 3, imported],
     ] as const)
       await svc.store.db.insertInto('tec_links').values({ source, kind, source_id, local_id }).execute();
     urls.push(
@@ -154,6 +165,9 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       `/events/${trashed.id}`,
       `/events/${series.id}`,
       '/wp-json/wp/v2/users/me',
+      '/wp-json/wp/v2/users?context=edit&per_page=100',
+      '/wp-json/wp/v2/users?per_page=2&page=2',
+      `/wp-json/wp/v2/users/${imported}?context=edit`,
       ...list.map((e: { id: number }) => `/events/${e.id}`),
     );
   });
@@ -230,6 +244,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       ['a.test/wp-json/tribe/events/v1', 'categories', 9],
       ['a.test/wp-json/tribe/events/v1', 'events', 4],
       ['a.test/wp-json/tribe/events/v1', 'events', 30],
+      ['a.test/wp-json/tribe/events/v1', 'users', 3],
       ['zürich.test/wp-json/tribe/events/v1', 'events', 7],
     ]);
     expect(rowsOf(first.text(), 'webhook_subscriptions')).toMatchObject([
@@ -322,7 +337,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
     const v1Header = lines[0]!.replace('"version":4', '"version":1');
     const ical = (l: string) => /^\{"table":"(ical_|webhook_|tec_)/.test(l);
     const v1Rows = lines.slice(1, -1).filter((l) => !ical(l));
-    expect(lines.slice(1, -1).filter(ical).length).toBe(13);
+    expect(lines.slice(1, -1).filter(ical).length).toBe(14);
     expect(await refusal([v1Header, ...lines.slice(1)].join('\n'), 'malformed')).toMatch(
       /line \d+: expected .* \(dump version 1\)/,
     );
@@ -419,7 +434,7 @@ describe.each(STORES)('export and restore from $name', (factory) => {
       made.push(target);
       const restored = await run(process.execPath, [BIN, 'import', 'dump', file, '--db', target.url]);
       expect(restored.stdout).toMatch(
-        /^restored \d+ rows and \d+ image files from a .* dump: users 5, app_passwords 5, posts/,
+        /^restored \d+ rows and \d+ image files from a .* dump: users 6, app_passwords 5, posts/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

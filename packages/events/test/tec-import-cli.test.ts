@@ -47,8 +47,13 @@ describe('events import tec', () => {
     expect(done.stdout).toContain('(ids kept: the store was empty)');
     expect(done.stdout).toContain('venues: 1 created, 0 updated, 0 unchanged');
     expect(done.stdout).toContain('events: 2 created, 0 updated, 0 unchanged');
+    // The source's five users are not this store's `admin`: created, and the summary says they cannot sign in yet.
+    expect(done.stdout).toContain(
+      'users (edit context): 5 created without an application password, 0 matched; 0 items keep the importing user as author',
+    );
     const again = await events(LOOPBACK, 'import', 'tec', source.base, ...auth);
     expect(again.stdout).toContain('events: 0 created, 0 updated, 2 unchanged');
+    expect(again.stdout).toContain('users (edit context): 0 created without an application password, 5 matched');
   });
 
   it('exits 2 with the reason: a loopback source without the opt-in, wrong credentials, a bad --auth', async () => {

@@ -55,6 +55,8 @@ describe.each(STORES)('re-imports matched by source id on $name', (factory) => {
       ['categories', true, api()],
       ['events', true, api()],
       ['events', true, api()],
+      // The source's five users, matched by login to this service's five (the same ids).
+      ...Array.from({ length: 5 }, () => ['users', true, api()]),
       ['venues', true, api()],
     ]);
     // A dry run writes no link.
@@ -162,7 +164,8 @@ describe.each(STORES)('a $name store upgraded to the link table', (factory) => {
     expect(Number(tables.rows[0]!.n)).toBe(0);
     const r = await importer.run(source.base, { auth: AUTH });
     expect(r.counts.events).toEqual({ created: 0, updated: 0, unchanged: 2 });
-    expect((await linksOf(importer)).length).toBe(4);
+    // The four items and the source's five users.
+    expect((await linksOf(importer)).length).toBe(9);
     const event = await postOf(importer, src.event);
     await edit(source, `/events/${src.event}`, { slug: `renamed-${factory.name}` });
     const renamed = await importer.run(source.base, { auth: AUTH });

@@ -50,6 +50,12 @@ export function tecImportCommand(imports: Command, withStore: WithStore): void {
               const c = r.counts[kind];
               console.log(`${kind}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`);
             }
+            const u = r.users;
+            console.log(
+              u.context === 'none'
+                ? `users: not read (${u.reason}); every item is written by the importing user`
+                : `users (${u.context} context): ${u.created} created without an application password, ${u.matched} matched; ${u.unmapped} items keep the importing user as author`,
+            );
             if (r.deletedHere > 0)
               console.log(`${r.deletedHere} items imported earlier were deleted here: imported again as new`);
             console.log(`featured images: ${r.images.imported} set, ${r.images.failed.length} failed`);

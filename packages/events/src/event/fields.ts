@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { EventColumnName, EventColumnsPatch, NewEventColumns, OccurrenceRule } from '../db/index.ts';
-import { declared, invalid, type Validator } from '../http/args.ts';
+import { declared, invalid, phpTruthy, type Validator } from '../http/args.ts';
 import { isUrlOrEmpty, type WriteFilters } from '../post/index.ts';
 import type { EventRow } from './event.repository.ts';
 
@@ -49,9 +49,7 @@ export interface EventField<C extends EventColumnName> {
   readonly rest?: RestField<C>;
 }
 
-/** PHP's (bool) of what was sent: TEC casts flags without checking them (`"maybe"` is true). */
-export const phpTruthy = (v: unknown): boolean =>
-  !(v === false || v === 0 || v === '0' || v === '' || v === 'false' || v === null);
+export { phpTruthy };
 
 type FlagColumn = 'show_map' | 'show_map_link' | 'hide_from_listings' | 'featured';
 

@@ -228,6 +228,10 @@ export async function checkArgs<T>(
   return out as T;
 }
 
+/** PHP's (bool) of what was sent: TEC casts flags without checking them (`"maybe"` is true). */
+export const phpTruthy = (v: unknown): boolean =>
+  !(v === false || v === 0 || v === '0' || v === '' || v === 'false' || v === null);
+
 export const invalid = (message = 'Invalid parameter.'): ParamProblem => ({ message });
 
 /** Validator failing with a nested error object, which core copies into `data.details`. */

@@ -14,6 +14,12 @@ export const ERROR_STATUS = {
   rest_cannot_edit_others: 403,
   invalid_username: 401,
   incorrect_password: 401,
+  // wp/v2/users (src/wp-core): core's codes; the 401s are 403 when logged in (rest_authorization_required_code).
+  rest_user_invalid_id: 404,
+  rest_user_cannot_view: 401,
+  rest_forbidden_context: 401,
+  rest_forbidden_orderby: 401,
+  rest_forbidden_who: 401,
   rest_too_many_attempts: 429,
   'rest-event-not-found': 404,
   'rest-invalid-event-id': 400,

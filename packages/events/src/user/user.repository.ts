@@ -44,6 +44,14 @@ export function userRepository(db: Kysely<Database>) {
       return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
     },
     list: () => db.selectFrom('users').selectAll().orderBy('id').execute(),
+    /**
+     * Users who have published posts (`has_published_posts` of `/wp/v2/users`): every post type here (events, venues,
+     * organizers) is public and in REST, and only `publish` counts, as `count_user_posts` counts for anonymous callers.
+     */
+    async withPublishedPosts(): Promise<Set<number>> {
+      const rows = await db.selectFrom('posts').select('author').distinct().where('status', '=', 'publish').execute();
+      return new Set(rows.map((r) => r.author));
+    },
     async remove(login: string): Promise<boolean> {
       const r = await db.deleteFrom('users').where('login', '=', login).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;

@@ -33,6 +33,18 @@ function checkUrl(url: string): string {
   return u;
 }
 
+/** The logins `events user add` accepts: 1-60 letters, digits, `_ . @ -`. */
+export const isLogin = (login: string): boolean => /^[A-Za-z0-9_.@-]{1,60}$/.test(login);
+
+/** The checked value, or `''` where the check refuses it. */
+function orEmpty(check: (v: string) => string, value: string): string {
+  try {
+    return check(value);
+  } catch {
+    return '';
+  }
+}
+
 export function toCaller(u: UserRow): Caller {
   const caps = isRole(u.role) ? ROLE_CAPS[u.role] : new Set<string>();
   return { id: u.id, login: u.login, role: u.role, can: (cap) => caps.has(cap) };
@@ -81,8 +93,7 @@ export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, '
       role: string,
       opts: { appPassword?: string; email?: string; url?: string } = {},
     ): Promise<{ id: number; password: string; generated: boolean }> {
-      if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(login))
-        throw new UserError('login must be 1-60 characters of letters, digits, _ . @ -');
+      if (!isLogin(login)) throw new UserError('login must be 1-60 characters of letters, digits, _ . @ -');
       if (!isRole(role)) throw new UserError(`role must be one of ${Object.keys(ROLE_CAPS).join(', ')}`);
       if (await repo.findByLogin(login)) throw new UserError(`user ${login} already exists`);
       const password = opts.appPassword ?? generateAppPassword();
@@ -111,6 +122,33 @@ export function userService(db: Kysely<Database>, changes?: Pick<ChangeSignal, '
       return password;
     },
     list: () => repo.list(),
+    findByLogin: (login: string) => repo.findByLogin(login),
+    /**
+     * A user brought by an import (`events import tec`), written with `db` (the import's transaction): no
+     * application password, so it cannot sign in until `events user add-password` gives it one, as WordPress's
+     * importer gives a random password nobody knows. An e-mail or website that is not one is left empty.
+     */
+    async addImported(u: {
+      login: string;
+      role: Role;
+      email: string;
+      url: string;
+      displayName: string;
+      created: string;
+    }): Promise<number> {
+      if (!isLogin(u.login)) throw new UserError(`login ${u.login} is not 1-60 characters of letters, digits, _ . @ -`);
+      if (await repo.findByLogin(u.login)) throw new UserError(`user ${u.login} already exists`);
+      forgetVerified();
+      return repo.insert({
+        login: u.login,
+        role: u.role,
+        email: orEmpty(checkEmail, u.email),
+        url: orEmpty(checkUrl, u.url),
+        display_name: u.displayName,
+        created_gmt: u.created,
+      });
+    },
+    withPublishedPosts: () => repo.withPublishedPosts(),
     async remove(login: string): Promise<void> {
       forgetVerified();
       if (!(await repo.remove(login))) throw new UserError(`no user ${login}`);

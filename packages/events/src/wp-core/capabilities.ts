@@ -1,4 +1,4 @@
-import type { Role } from '../user/index.ts';
+import { isRole, type Role } from '../user/index.ts';
 
 // The capabilities WordPress gives each role (wp-admin/includes/schema.php, populate_roles_160 … _300, in the order
 // they were added, which is the order `users/me?context=edit` lists them), and those The Events Calendar grants on
@@ -121,4 +121,12 @@ export function wordpressCapabilities(role: Role): string[] {
     TEC_FROM_CORE.filter(([cap]) => core.includes(cap)).map(([, prefix]) => `${prefix}${type}`),
   );
   return [...core, ...tec];
+}
+
+/**
+ * `current_user_can( cap )` for a primitive capability: whether WordPress gives it to the caller's role.
+ * @example wordpressCan({ role: 'administrator' }, 'delete_users') // true
+ */
+export function wordpressCan(caller: { readonly role: string } | null, cap: string): boolean {
+  return caller !== null && isRole(caller.role) && wordpressCapabilities(caller.role).includes(cap);
 }

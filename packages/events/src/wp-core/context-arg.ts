@@ -20,10 +20,30 @@ export function contextArg(contexts: readonly Context[]) {
       default: 'view',
     }),
   );
-  const validator: Validator = (value, name) => {
-    if ((contexts as readonly unknown[]).includes(value)) return true;
-    const message = `${name} is not one of ${listWords(contexts)}.`;
+  return { schema, validator: enumValidator(contexts) };
+}
+
+/** Core's `enum` check: a value outside `values` is 400 `rest_invalid_param` with a `rest_not_in_enum` detail. */
+export function enumValidator(values: readonly string[]): Validator {
+  return (value, name) => {
+    if ((values as readonly unknown[]).includes(value)) return true;
+    const message = `${name} is not one of ${listWords(values)}.`;
     return { message, detail: { code: 'rest_not_in_enum', message, data: null } };
   };
-  return { schema, validator };
+}
+
+/**
+ * Core's `minimum`/`maximum` check of an integer argument, with its `rest_out_of_bounds` detail.
+ * @example integerRange(1, 100) // per_page: "per_page must be between 1 (inclusive) and 100 (inclusive)"
+ */
+export function integerRange(min: number, max?: number): Validator {
+  return (value, name) => {
+    const n = value as number;
+    if (n >= min && (max === undefined || n <= max)) return true;
+    const message =
+      max === undefined
+        ? `${name} must be greater than or equal to ${min}`
+        : `${name} must be between ${min} (inclusive) and ${max} (inclusive)`;
+    return { message, detail: { code: 'rest_out_of_bounds', message, data: null } };
+  };
 }

@@ -18,6 +18,8 @@ describe('the API root over a route registry', () => {
     tagline: '',
     adminEmail: async () => '',
     findUser: async () => undefined,
+    listUsers: async () => [],
+    withPublishedPosts: async () => new Set(),
     routes: () => compiled,
   };
   const listed = endpoint({ methods: ['GET'], args: { schema: Type.Object({}) }, handler: () => ({ body: [] }) });
@@ -57,6 +59,8 @@ describe('the API root over a route registry', () => {
       '/tec/v1',
       '/tec/v1/events/(?P<id>\\d+)',
       '/wp/v2',
+      '/wp/v2/users',
+      '/wp/v2/users/(?P<id>[\\d]+)',
       '/wp/v2/users/me',
       '/wp/v2/settings',
     ]);

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint, type RouteDef } from '../http/route.ts';
-import { isRole } from '../user/index.ts';
-import { wordpressCapabilities } from './capabilities.ts';
+import { wordpressCan } from './capabilities.ts';
 import { FRESH_INSTALL_OPTIONS, timezoneOf, type SiteOptions } from './site-options.ts';
 
 /**
@@ -17,10 +16,7 @@ export function settingsRoutes(options: SiteOptions): RouteDef[] {
         endpoint<Record<string, never>>({
           methods: ['GET'],
           args: { schema: Type.Object({}) },
-          permission: (ctx) =>
-            ctx.caller !== null &&
-            isRole(ctx.caller.role) &&
-            wordpressCapabilities(ctx.caller.role).includes('manage_options'),
+          permission: (ctx) => wordpressCan(ctx.caller, 'manage_options'),
           handler: async (ctx) => {
             const o = FRESH_INSTALL_OPTIONS;
             return {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { avatarUrls } from './gravatar.ts';
 import { wordpressCapabilities } from './capabilities.ts';
-import { userSlug } from './user.format.ts';
 import { ROLES } from '../user/index.ts';
-
-describe('userSlug', () => {
-  it('derives user_nicename from a login as sanitize_title does', () => {
-    expect(userSlug('admin')).toBe('admin');
-    expect(userSlug('Jane.Doe')).toBe('jane-doe');
-    expect(userSlug('ops@example.org')).toBe('opsexample-org');
-    expect(userSlug('-a..b_c-')).toBe('a-b_c');
-  });
-});
 
 describe('avatarUrls', () => {
   it('hashes the trimmed, lower-cased e-mail; no e-mail gives the hash-less URL', () => {

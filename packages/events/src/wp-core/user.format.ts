@@ -1,24 +1,9 @@
 import type { Site } from '../post/index.ts';
-import { isRole, type UserRow } from '../user/index.ts';
-import { wordpressCapabilities } from './capabilities.ts';
+import { isRole, userSlug, type UserRow } from '../user/index.ts';
+import { wordpressCan, wordpressCapabilities } from './capabilities.ts';
 import { avatarUrls } from './gravatar.ts';
 import type { Context } from './context-arg.ts';
 import { FRESH_INSTALL_OPTIONS } from './site-options.ts';
-
-/**
- * `user_nicename` as `wp_insert_user` derives it from the login (`sanitize_title`): lower case, dots to dashes,
- * other characters outside `a-z0-9_-` dropped, dashes collapsed and trimmed.
- * @example userSlug('Jane.Doe@Example') // 'jane-doeexample'
- */
-export function userSlug(login: string): string {
-  return login
-    .slice(0, 50)
-    .toLowerCase()
-    .replace(/\./g, '-')
-    .replace(/[^a-z0-9_-]/g, '')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
-}
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC) as `gmdate( 'c' )` prints it. */
 const rfc3339 = (gmt: string) => `${gmt.replace(' ', 'T')}+00:00`;
@@ -65,12 +50,13 @@ export function userBody(user: UserRow, context: Context, site: Site): Record<st
 }
 
 /**
- * The user's `self` and `collection` links. `targetHints.allow` says what WordPress would let the caller do with
- * that user: read, edit themselves, and delete with `delete_users` (administrators).
+ * The user's `self` and `collection` links. `targetHints.allow` says what WordPress would let `viewer` do with that
+ * user: read; edit with `edit_users` or when it is the viewer; delete with `delete_users` (administrators).
  */
-export function userLinks(user: UserRow, site: Site): Record<string, unknown> {
-  const canDelete = isRole(user.role) && wordpressCapabilities(user.role).includes('delete_users');
-  const allow = ['GET', 'POST', 'PUT', 'PATCH', ...(canDelete ? ['DELETE'] : [])];
+export function userLinks(user: UserRow, site: Site, viewer: { readonly id: number; readonly role: string } | null) {
+  const canEdit = viewer !== null && (viewer.id === user.id || wordpressCan(viewer, 'edit_users'));
+  const canDelete = wordpressCan(viewer, 'delete_users');
+  const allow = ['GET', ...(canEdit ? ['POST', 'PUT', 'PATCH'] : []), ...(canDelete ? ['DELETE'] : [])];
   return {
     self: [{ href: `${site.restRoot}wp/v2/users/${user.id}`, targetHints: { allow } }],
     collection: [{ href: `${site.restRoot}wp/v2/users` }],

@@ -30,7 +30,7 @@ export function usersMeRoutes(deps: UsersMeDeps): RouteDef[] {
             // A user removed after authenticating is no longer anyone.
             const user = await deps.findUser(ctx.caller.id);
             if (user === undefined) throw notLoggedIn();
-            const links = isFieldIncluded('_links', ctx.query._fields) ? userLinks(user, deps.site) : undefined;
+            const links = isFieldIncluded('_links', ctx.query._fields) ? userLinks(user, deps.site, user) : undefined;
             return { body: userBody(user, params.context, deps.site), ...(links ? { links } : {}) };
           },
         }),

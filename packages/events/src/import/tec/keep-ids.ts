@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres, type Database } from '../../db/index.ts';
 
-type IdTable = 'posts' | 'terms';
+type IdTable = 'posts' | 'terms' | 'users';
 
 /** Whether the store holds no post and no term: only then are the source's ids kept. */
 export async function isEmptyStore(db: Kysely<Database>): Promise<boolean> {

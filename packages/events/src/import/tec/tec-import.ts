@@ -18,6 +18,7 @@ import { readEvent, readItem, type TecEvent, type TecItem } from './tec-items.ts
 import { eventParams, linkedParams, sameParams, type IdMap } from './tec-params.ts';
 import type { TecSite } from './tec-source.ts';
 import { skippedLinks } from './skipped-links.ts';
+import { importUsers, type TecUsersReport } from './tec-users.ts';
 
 export interface TecImportReport {
   readonly source: string;
@@ -35,6 +36,8 @@ export interface TecImportReport {
   readonly skipped: readonly TecSkipped[];
   /** Events written without a venue or organizer they name (it was skipped, or linking it was refused). */
   readonly unlinked: readonly TecUnlinked[];
+  /** The source's users: created or matched here, and the items whose author stays the importing user. */
+  readonly users: TecUsersReport;
 }
 
 /** An item left out by `--skip-bad`: its list, its source id and slug, and why the write rules refused it. */
@@ -140,6 +143,12 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       ...site.organizers.map((item) => ({ kind: 'organizers' as const, item })),
       ...site.events.map((item) => ({ kind: 'events' as const, item })),
     ].sort((a, b) => a.item.id - b.item.id);
+    // Authors before their posts: each post's author is mapped to the local user.
+    const users = await importUsers(
+      { db, s, links, source, keepIds, now: deps.now },
+      site.users,
+      posts.map((p) => p.item),
+    );
     // Posts stored by an earlier import, found first so every reference maps whatever the order of the writes.
     const stored = await storedPostIds(db, links, source, posts);
     deletedHere += stored.deletedHere;
@@ -170,6 +179,7 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       organizer: map('organizers'),
       category: map('categories'),
       tag: map('tags'),
+      author: users.author,
     };
     const writePost = async ({ kind, item }: (typeof posts)[number]): Promise<void> => {
       const existing = ids[kind].get(item.id);
@@ -185,7 +195,10 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
           if (
             complete &&
             !slug &&
-            sameParams(eventParams(stored, { venue: same, organizer: same, category: same, tag: same }).params, raw)
+            sameParams(
+              eventParams(stored, { venue: same, organizer: same, category: same, tag: same, author: same }).params,
+              raw,
+            )
           ) {
             counts.events.unchanged++;
             return;
@@ -202,7 +215,7 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
         return;
       }
       const service = kind === 'venues' ? s.venues : s.organizers;
-      const raw = linkedParams(kind === 'venues' ? 'venue' : 'organizer', item);
+      const raw = linkedParams(kind === 'venues' ? 'venue' : 'organizer', item, users.author);
       const row = existing === undefined ? undefined : await service.get(existing);
       const slug = row === undefined || (await movedSlug(kind, item, row));
       const c = await check(kind, item, args[kind], raw, slug);
@@ -210,7 +223,13 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
         ids[kind].set(item.id, row.id);
         const storedJson = await service.present(row, false);
         const stored = readItem(storedJson, kind === 'venues' ? 'venue' : 'organizer', { url: 'target', path: '$' });
-        if (!slug && sameParams(linkedParams(kind === 'venues' ? 'venue' : 'organizer', stored), raw)) {
+        if (
+          !slug &&
+          sameParams(
+            linkedParams(kind === 'venues' ? 'venue' : 'organizer', stored, (x) => x),
+            raw,
+          )
+        ) {
           counts[kind].unchanged++;
           return;
         }
@@ -271,6 +290,7 @@ export async function importTec(deps: TecImportDeps, site: TecSite, opts: TecImp
       images,
       skipped,
       unlinked,
+      users: users.report,
     };
     if (opts.dryRun) throw new DryRunDone(report);
     return report;

@@ -89,3 +89,43 @@ export function readEvent(v: unknown, at: At): TecEvent {
     tags,
   };
 }
+
+/**
+ * A user of the source as `/wp/v2/users` answers it. The view context has id, slug, name and website; the edit
+ * context (the credentials may list users) adds the login, e-mail, roles and registration date.
+ */
+export interface TecUser {
+  readonly id: number;
+  readonly slug: string;
+  readonly name: string;
+  readonly url: string;
+  readonly login?: string;
+  readonly email?: string;
+  readonly roles?: readonly string[];
+  /** `registered_date`, RFC 3339. */
+  readonly registered?: string;
+}
+
+const optionalString = (json: Json, key: string, at: At): string | undefined =>
+  json[key] === undefined ? undefined : stringAt(json[key], child(at, key));
+
+export function readUser(v: unknown, at: At): TecUser {
+  const json = objectAt(v, at);
+  const roles = json.roles === undefined ? undefined : arrayAt(json.roles, child(at, 'roles'));
+  return {
+    id: idAt(json.id, child(at, 'id')),
+    slug: stringAt(json.slug, child(at, 'slug')),
+    name: stringAt(json.name, child(at, 'name')),
+    url: optionalString(json, 'url', at) ?? '',
+    login: optionalString(json, 'username', at),
+    email: optionalString(json, 'email', at),
+    roles: roles?.map((r, i) => stringAt(r, child(child(at, 'roles'), i))),
+    registered: optionalString(json, 'registered_date', at),
+  };
+}
+
+/** The source id of an item's author: the plugin sends it as a string of digits (`"3"`), tec/v1 as a number. */
+export function authorIdOf(json: Json): number | undefined {
+  const raw = typeof json.author === 'string' && /^\d+$/.test(json.author) ? Number(json.author) : json.author;
+  return typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? raw : undefined;
+}

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { TecKind } from './tec-error.ts';
 
+/** What a link points to: a post or term of an imported kind, or a user (the source's authors). */
+export type TecLinkKind = TecKind | 'users';
+
 /** Ids per query: well under both stores' bound-parameter limits (4 per row written). */
 const CHUNK = 500;
 
@@ -15,7 +18,7 @@ export const linkSource = (api: string): string => api.replace(/^https?:\/\//, '
 /** Which post or term each item of a source was imported as (README, "Import from a site running the plugin"). */
 export function tecLinksRepository(db: Kysely<Database>) {
   /** Source id → local id of the linked items of one kind of `source` among `sourceIds`. */
-  async function find(source: string, kind: TecKind, sourceIds: readonly number[]): Promise<Map<number, number>> {
+  async function find(source: string, kind: TecLinkKind, sourceIds: readonly number[]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     for (let at = 0; at < sourceIds.length; at += CHUNK) {
       const rows = await db
@@ -33,7 +36,7 @@ export function tecLinksRepository(db: Kysely<Database>) {
     find,
 
     /** Those of `localIds` linked by an import (of `source` only, when given): the slug rule does not take them. */
-    async linked(kind: TecKind, localIds: readonly number[], source?: string): Promise<Set<number>> {
+    async linked(kind: TecLinkKind, localIds: readonly number[], source?: string): Promise<Set<number>> {
       const out = new Set<number>();
       for (let at = 0; at < localIds.length; at += CHUNK) {
         let q = db
@@ -49,7 +52,7 @@ export function tecLinksRepository(db: Kysely<Database>) {
     },
 
     /** Records (or moves) the links of one kind, in the import's transaction; a link as stored is not written again. */
-    async save(source: string, kind: TecKind, links: ReadonlyMap<number, number>): Promise<void> {
+    async save(source: string, kind: TecLinkKind, links: ReadonlyMap<number, number>): Promise<void> {
       const known = await find(source, kind, [...links.keys()]);
       const rows = [...links]
         .filter(([source_id, local_id]) => known.get(source_id) !== local_id)

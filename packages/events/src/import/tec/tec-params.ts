@@ -1,14 +1,14 @@
 import { venueKind } from '../../venue/index.ts';
 import { organizerKind } from '../../organizer/index.ts';
-import type { TecEvent, TecItem } from './tec-items.ts';
+import { authorIdOf, type TecEvent, type TecItem } from './tec-items.ts';
 
 type Params = Record<string, unknown>;
 /** Source id → target id of the items written so far (undefined: not written yet). */
 export type IdMap = (id: number) => number | undefined;
 
-// The fields written, as the plugin's answers name them and its write routes take them. Left out: `author` (users
-// are not imported: the operator writes), images (set last, tec-images.ts), and fields the service derives (urls,
-// counts, json_ld).
+// The fields written, as the plugin's answers name them and its write routes take them. Left out: `author` (mapped
+// to the local user, `withAuthor`), images (set last, tec-images.ts), and fields the service derives (urls, counts,
+// json_ld).
 const LINKED_FIELDS = ['description', 'excerpt', 'status', 'date', 'website'];
 const VENUE_FIELDS = ['venue', ...LINKED_FIELDS, ...venueKind.textFields, 'geo_lat', 'geo_lng'];
 const ORGANIZER_FIELDS = ['organizer', ...LINKED_FIELDS, ...organizerKind.textFields];
@@ -34,13 +34,21 @@ function pick(json: Params, fields: readonly string[]): Params {
   return out;
 }
 
+/** `params` with the item's author mapped to a local user; without one (not read, not mapped) the writer's stays. */
+function withAuthor(params: Params, json: Params, author: IdMap): Params {
+  const source = authorIdOf(json);
+  const local = source === undefined ? undefined : author(source);
+  if (local !== undefined) params.author = local;
+  return params;
+}
+
 /** A venue's or organizer's write; a venue's map flags go as the strings its write takes (`"1"`, `"0"`). */
-export function linkedParams(kind: 'venue' | 'organizer', item: TecItem): Params {
-  if (kind === 'organizer') return pick(item.json, ORGANIZER_FIELDS);
+export function linkedParams(kind: 'venue' | 'organizer', item: TecItem, author: IdMap): Params {
+  if (kind === 'organizer') return withAuthor(pick(item.json, ORGANIZER_FIELDS), item.json, author);
   const params = pick(item.json, VENUE_FIELDS);
   for (const flag of ['show_map', 'show_map_link'])
     if (typeof item.json[flag] === 'boolean') params[flag] = item.json[flag] ? '1' : '0';
-  return params;
+  return withAuthor(params, item.json, author);
 }
 
 /** A term's write: name, description and its parent mapped (0 until the parent is written). */
@@ -74,10 +82,10 @@ function costOf(details: unknown): string[] | undefined {
  */
 export function eventParams(
   e: TecEvent,
-  maps: { venue: IdMap; organizer: IdMap; category: IdMap; tag: IdMap },
+  maps: { venue: IdMap; organizer: IdMap; category: IdMap; tag: IdMap; author: IdMap },
   skipped: (kind: 'venues' | 'organizers', id: number) => boolean = () => false,
 ): { params: Params; complete: boolean } {
-  const params = pick(e.json, EVENT_FIELDS);
+  const params = withAuthor(pick(e.json, EVENT_FIELDS), e.json, maps.author);
   // Without a website of its own an event shows its permalink there: that is the source's page, not a website.
   if (params.website === e.json.url) delete params.website;
   const cost = costOf(e.json.cost_details);

@@ -1,6 +1,16 @@
 import { defaultSafeFetchOptions, FetchError, safeFetch } from '../../media/index.ts';
 import { TecImportError } from './tec-error.ts';
-import { arrayAt, idAt, objectAt, readEvent, readItem, type TecEvent, type TecItem } from './tec-items.ts';
+import {
+  arrayAt,
+  idAt,
+  objectAt,
+  readEvent,
+  readItem,
+  readUser,
+  type TecEvent,
+  type TecItem,
+  type TecUser,
+} from './tec-items.ts';
 
 export interface TecSourceOptions {
   /** `user:app-password`, sent as Basic auth (then drafts, pending and private events are read too). */
@@ -34,10 +44,23 @@ export interface TecSite {
   readonly venues: readonly TecItem[];
   readonly organizers: readonly TecItem[];
   readonly events: readonly TecEvent[];
+  /** The authors: `/wp/v2/users` of the same site. */
+  readonly users: TecUsers;
 }
 
+/**
+ * The source's users in the richest context its credentials allow, or why none could be read (a site may hide
+ * `/wp/v2/users`): then every item is written by the importing user, as before users were imported.
+ */
+export type TecUsers =
+  | { readonly context: 'edit' | 'view'; readonly list: readonly TecUser[] }
+  | { readonly context: 'none'; readonly reason: string };
+
 const PER_PAGE = 50;
-const NAMESPACE = '/wp-json/tribe/events/v1';
+/** The most `/wp/v2/users` gives a page. */
+const USERS_PER_PAGE = 100;
+const PLUGIN_NAMESPACE = '/tribe/events/v1';
+const NAMESPACE = `/wp-json${PLUGIN_NAMESPACE}`;
 // The events list shows upcoming events unless asked for a window; this one holds every event the store can hold.
 const ALL_TIME = { start_date: '1900-01-01 00:00:00', end_date: '2199-12-31 23:59:59' };
 const READABLE_STATUSES = 'publish,future,draft,pending,private';
@@ -111,6 +134,35 @@ async function readList<T>(
   }
 }
 
+/** Every page of `/wp/v2/users` in one context, by id: a plain list, the last page shorter than the others. */
+async function readUserPages(url: string, context: 'edit' | 'view', opts: TecSourceOptions): Promise<TecUser[]> {
+  const out: TecUser[] = [];
+  for (let page = 1; ; page++) {
+    const qs = new URLSearchParams({ context, orderby: 'id', per_page: String(USERS_PER_PAGE), page: String(page) });
+    const at = `${url}?${qs.toString()}`;
+    const items = arrayAt(await getJson(at, opts), { url: at, path: '$' });
+    items.forEach((v, i) => out.push(readUser(v, { url: at, path: `$[${i}]` })));
+    if (items.length < USERS_PER_PAGE) return out;
+    if (page >= opts.maxPages)
+      throw new TecImportError('too_large', `${at}: users go past ${opts.maxPages} pages; at most that many are read`);
+  }
+}
+
+/** The users of the site whose plugin API is `api`: in edit context when credentials are given, else in view. */
+export async function readTecUsers(api: string, opts: TecSourceOptions): Promise<TecUsers> {
+  const url = `${api.slice(0, -PLUGIN_NAMESPACE.length)}/wp/v2/users`;
+  let reason = '';
+  for (const context of opts.auth === undefined ? (['view'] as const) : (['edit', 'view'] as const)) {
+    try {
+      return { context, list: await readUserPages(url, context, opts) };
+    } catch (err) {
+      if (!(err instanceof TecImportError)) throw err;
+      reason = err.message;
+    }
+  }
+  return { context: 'none', reason };
+}
+
 /** Items that came twice (a list and an event's nested copy, or pages shifting while read): the first kept. */
 function distinct<T extends TecItem>(items: readonly T[]): T[] {
   const seen = new Map<number, T>();
@@ -120,7 +172,7 @@ function distinct<T extends TecItem>(items: readonly T[]): T[] {
 
 /**
  * Reads the lists of a site running the plugin, page by page through the safe fetch: categories and tags (empty ones
- * too), venues, organizers and the events of every status the credentials can read, in any date.
+ * too), venues, organizers and the events of every status the credentials can read, in any date, and its users.
  * @example const site = await readTecSite('https://example.com', { ...defaultTecSourceOptions, auth: 'me:app pass' })
  */
 export async function readTecSite(source: string, opts: TecSourceOptions): Promise<TecSite> {
@@ -139,5 +191,6 @@ export async function readTecSite(source: string, opts: TecSourceOptions): Promi
     venues: distinct([...venues, ...events.flatMap((e) => e.venues)]),
     organizers: distinct([...organizers, ...events.flatMap((e) => e.organizers)]),
     events: distinct(events),
+    users: await readTecUsers(api, opts),
   };
 }
