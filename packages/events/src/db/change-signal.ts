@@ -148,8 +148,34 @@ export function pgChangeSignal(connectionString: string, opts: PgSignalOptions =
   // The highest WAL position a query on the listening connection returned: every notification of a transaction
   // committed before it was read has been received (PostgreSQL sends pending notifications before a query's answer).
   let caughtUp = 0n;
-  const walPosition = async (): Promise<bigint> =>
+  const queryPosition = async (): Promise<bigint> =>
     parseLsn((await client!.query<{ lsn: string }>(WAL_POSITION)).rows[0]!.lsn);
+  // One query at a time on the one listening connection (pg queues a second one, deprecated since pg 8.13 and
+  // refused from pg 9). A caller that finds a query running shares the next one, which starts after that one ends
+  // and so after the caller's own commit: its position is never earlier than what the caller committed.
+  let running: Promise<bigint> | undefined;
+  let next: Promise<bigint> | undefined;
+  const walPosition = (): Promise<bigint> => {
+    if (running === undefined) {
+      const p = queryPosition();
+      running = p;
+      const done = () => {
+        if (running === p) running = undefined;
+      };
+      p.then(done, done);
+      return p;
+    }
+    next ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        next = undefined;
+        return walPosition();
+      });
+    return next;
+  };
 
   return listen().then(() => ({
     read: (topic: ChangeTopic = 'calendar') => (listening ? versions[topic] : ++versions[topic]),
