@@ -99,6 +99,9 @@ describe('tallyOccurrences', () => {
     expect(scanIsCheaper('compressed', 10_000, 17_000_000, 1)).toBe(true);
     expect(scanIsCheaper('compressed', 379, 17_000_000, 1)).toBe(false);
     expect(scanIsCheaper('sa', 10_000, 17_000_000, 1)).toBe(false);
+    // 東京 in a Japanese month (1.15 MB, 9 blocks): its windows decode every block, the scan adds only its search.
+    expect(scanIsCheaper('compressed', 195, 1_154_353, 1)).toBe(true);
+    expect(scanIsCheaper('compressed', 2, 1_154_353, 1)).toBe(false);
   });
 
   it('weights a sampled shard so that its draws stand for all of its occurrences, reproducibly per seed', async () => {

@@ -15,7 +15,8 @@ import { locateRanks } from '../locate-range.ts';
 import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
 import { sampleRanks } from '../sampling.ts';
 import type { EstimateRequest } from '../types.ts';
-import type { ArticleSpan, WindowWord } from './occurrence-words.ts';
+import type { ArticleSpan } from './occurrence-words.ts';
+import { WindowCache } from './window-cache.ts';
 import { scanIsCheaper, scanOccurrences } from './text-scan.ts';
 
 export interface SampleBounds {
@@ -204,8 +205,8 @@ export interface WeightedOccurrence {
   /** Occurrences it stands for (1 in an exact shard). */
   readonly weight: number;
   readonly shard: ShardHandle;
-  /** Per-shard memo of word windows (occurrence-words.ts), shared by the occurrences of one shard. */
-  readonly memo: Map<string, WindowWord[]>;
+  /** What the word windows of the shard's occurrences share (window-cache.ts). */
+  readonly memo: WindowCache;
 }
 
 /**
@@ -226,14 +227,14 @@ export async function tallyOccurrences(
   let read = 0;
   let sampled = 0;
   let counted = 0;
-  let memo = new Map<string, WindowWord[]>();
+  let memo = new WindowCache();
   let shard: ShardHandle | undefined;
   for await (const part of occurrencesOf(release, request, bounds, work, path)) {
     total += part.candidates;
     read += part.read;
     if (part.weight !== 1) sampled++;
     // One memo per shard, across its parts.
-    if (part.shard !== shard) memo = new Map<string, WindowWord[]>();
+    if (part.shard !== shard) memo = new WindowCache();
     shard = part.shard;
     for (const occurrence of part.occurrences) {
       if (work.due()) await work.pause();
