@@ -92,7 +92,11 @@ export async function ngrams(
   const edges = new Map<Uint8Array, EdgeWord | null>();
   let insideWord = 0;
   let tooShort = 0;
-  const bounds = { exactRanks: ANALYSIS_LIMITS.ngramsExactRanks, sampleSize: ANALYSIS_LIMITS.ngramsSampleSize };
+  const bounds = {
+    exactRanks: ANALYSIS_LIMITS.ngramsExactRanks,
+    sampleSize: ANALYSIS_LIMITS.ngramsSampleSize,
+    textOrderBytesPerDraw: ANALYSIS_LIMITS.ngramsTextOrderBytesPerDraw,
+  };
   const { totals } = await tallyOccurrences(
     release,
     request,

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { buildMemoryRelease } from '../memory-release.fixture.ts';
-import { tallyOccurrences, type WeightedOccurrence } from './occurrence-sample.ts';
+import { sampleRanks } from '../sampling.ts';
+import { shardSeed, tallyOccurrences, type WeightedOccurrence } from './occurrence-sample.ts';
 import { scanIsCheaper } from './text-scan.ts';
 
 /** Overlapping occurrences of `needle` in `hay`, as the index's ranks count them. */
@@ -88,6 +89,56 @@ describe('tallyOccurrences', () => {
             return { ...r, seen };
           };
           expect(await run('text')).toEqual(await run('located'));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("draws a small sampled shard's occurrences in text order, alike by scanning and by locating (property)", async () => {
+    const long = fc.record({
+      shard: fc.constantFrom('2020-01', '2020-02'),
+      text: fc
+        .array(fc.constantFrom('ab', 'Ab', 'ba', 'a', 'b', 'cab'), { minLength: 1, maxLength: 30 })
+        .map((ws) => ws.join(' ')),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(long, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('ab', 'a'),
+        fc.constantFrom<'sensitive' | 'insensitive'>('sensitive', 'insensitive'),
+        fc.integer({ min: 0, max: 1000 }),
+        async (arts, query, wordCase, seed) => {
+          const release = await buildMemoryRelease(arts.map((a) => ({ shard: a.shard, text: a.text })));
+          const run = async (path: 'located' | 'text', exactRanks: number) => {
+            const seen: { shard: string; at: string; weight: number }[] = [];
+            const r = await tallyOccurrences(
+              release,
+              { index: 'news', query, case: wordCase, seed },
+              { exactRanks, sampleSize: 4, textOrderBytesPerDraw: 1_000_000 },
+              WorkBudget.unlimited(),
+              ({ occurrence: o, shard, weight }) =>
+                seen.push({ shard: shard.shardId, at: `${o.article.doc} ${o.pos} ${o.spelling.join()}`, weight }),
+              path,
+            );
+            return { ...r, seen };
+          };
+          const sampled = await run('text', 3);
+          expect(await run('located', 3)).toEqual(sampled);
+          // Draw i of a sampled shard is its occurrence i in text order (all of them: an exact run).
+          const all = await run('located', Infinity);
+          for (const shard of new Set(all.seen.map((o) => o.shard))) {
+            const mine = all.seen.filter((o) => o.shard === shard);
+            const drawn = sampled.seen.filter((o) => o.shard === shard);
+            if (mine.length <= 3) {
+              expect(drawn).toEqual(mine);
+              continue;
+            }
+            const draws = sampleRanks([[0, mine.length]], 4, shardSeed(seed, shard)).map((d) => d.rank);
+            expect(drawn).toEqual(
+              draws.map((d) => ({ ...(mine[d] as (typeof mine)[number]), weight: mine.length / 4 })),
+            );
+          }
         },
       ),
       { numRuns: 40 },

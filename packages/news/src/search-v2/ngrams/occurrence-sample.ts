@@ -18,12 +18,18 @@ import type { EstimateRequest } from '../types.ts';
 import type { ArticleSpan } from './occurrence-words.ts';
 import { WindowCache } from './window-cache.ts';
 import { scanIsCheaper, scanOccurrences } from './text-scan.ts';
+import { ranksOfTextDraws, sampledInTextOrder } from './text-order-draws.ts';
 
 export interface SampleBounds {
   /** Largest number of a shard's candidate ranks read one by one (an exact answer for that shard). */
   readonly exactRanks: number;
   /** Ranks drawn from a larger shard. */
   readonly sampleSize: number;
+  /**
+   * Draws in text order from a sampled shard of at most `sampleSize` × this many text bytes (text-order-draws.ts);
+   * absent: in rank order always (collocations name each example by its rank).
+   */
+  readonly textOrderBytesPerDraw?: number;
 }
 
 /** A counted occurrence: where it is and which spelling matched there. */
@@ -138,18 +144,23 @@ export async function* occurrencesOf(
     if (candidates === 0) continue;
     const exact = candidates <= bounds.exactRanks;
     const wholeWord = matcher.match(shard).wholeWord;
+    const bytes = shard.reader.stats.textBytes;
+    const textOrder =
+      !exact && !wholeWord && sampledInTextOrder(bytes, bounds.sampleSize, bounds.textOrderBytesPerDraw);
+    const seed = shardSeed(request.seed ?? 1, shard.shardId);
+    const draws = textOrder ? sampleRanks([[0, candidates]], bounds.sampleSize, seed).map((d) => d.rank) : undefined;
     const scan =
-      exact &&
+      (exact || textOrder) &&
       !wholeWord &&
       (path === 'text' ||
-        (path === 'auto' &&
-          scanIsCheaper(shard.reader.kind ?? 'sa', candidates, shard.reader.stats.textBytes, intervals.length)));
+        (path === 'auto' && scanIsCheaper(shard.reader.kind ?? 'sa', candidates, bytes, intervals.length)));
     if (scan) {
+      const read = draws?.length ?? candidates;
+      const weight = candidates / read;
       let first = true;
-      for await (const slice of scanOccurrences(shard, intervals, candidates, work)) {
-        const occurrences = slice.map((o): Occurrence => ({ rank: undefined, ...o }));
+      for await (const occurrences of scanOccurrences(shard, intervals, candidates, work, draws)) {
         const kept = filtered ? keptByFilters(occurrences, shard, index, passes) : occurrences;
-        yield { shard, candidates: first ? candidates : 0, read: first ? candidates : 0, weight: 1, occurrences: kept };
+        yield { shard, candidates: first ? candidates : 0, read: first ? read : 0, weight, occurrences: kept };
         first = false;
       }
       continue;
@@ -157,11 +168,13 @@ export async function* occurrencesOf(
     const ranks: { rank: number; spelling: Uint8Array }[] = [];
     if (exact) {
       for (const iv of intervals) for (let r = iv.lo; r < iv.hi; r++) ranks.push({ rank: r, spelling: iv.bytes });
+    } else if (draws !== undefined) {
+      ranks.push(...ranksOfTextDraws(shard.reader, intervals, draws));
     } else {
       for (const d of sampleRanks(
         intervals.map((iv) => [iv.lo, iv.hi] as const),
         bounds.sampleSize,
-        shardSeed(request.seed ?? 1, shard.shardId),
+        seed,
       )) {
         ranks.push({ rank: d.rank, spelling: (intervals[d.shard] as (typeof intervals)[number]).bytes });
       }
@@ -181,6 +194,7 @@ export async function* occurrencesOf(
         article: { doc: loc.doc, docStart, docEnd: docStart + shard.reader.documentLength(loc.doc) },
       };
     });
+    // Stable: draws of one occurrence stay together, text-order draws keep their order.
     all.sort((a, b) => a.pos - b.pos);
     const located = wholeWord ? await wholeWords(matcher, shard, all, work) : all;
     const kept = filtered ? keptByFilters(located, shard, index, passes) : located;

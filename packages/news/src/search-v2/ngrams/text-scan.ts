@@ -45,6 +45,7 @@ export function scanIsCheaper(
 
 /** An occurrence found in the text: its spelling, absolute position and article (the rank is not known). */
 export interface ScannedOccurrence {
+  readonly rank: undefined;
   readonly spelling: Uint8Array;
   readonly pos: number;
   readonly article: { readonly doc: number; readonly docStart: number; readonly docEnd: number };
@@ -58,7 +59,8 @@ const SLICE_BYTES = 64 * 1024;
 
 /**
  * Every occurrence of the intervals' spellings in the shard's articles, in text order, a slice of articles at a
- * time. Spellings are UTF-8 and never hold the 0xFF separator, so no match crosses an article's end and the
+ * time; with `draws` (indices into that order, ascending, repeats allowed) only the drawn ones, each as many times as
+ * it is drawn. Spellings are UTF-8 and never hold the 0xFF separator, so no match crosses an article's end and the
  * intervals hold exactly these matches: a count other than `candidates` means the index and the text disagree (a
  * damaged shard, `ShardFormatError` after the last slice).
  * @example for await (const slice of scanOccurrences(shard, match.intervals, 10_053, work)) visit(slice);
@@ -68,34 +70,51 @@ export async function* scanOccurrences(
   intervals: readonly VariantInterval[],
   candidates: number,
   work: WorkBudget,
+  draws?: readonly number[],
 ): AsyncGenerator<ScannedOccurrence[]> {
   const reader = shard.reader;
   const spellings = intervals.map((iv) => Buffer.from(iv.bytes.buffer, iv.bytes.byteOffset, iv.bytes.byteLength));
   if (spellings.some((bytes) => bytes.length === 0)) throw new RangeError('scanOccurrences needs non-empty spellings');
   let found = 0;
+  let nextDraw = 0;
   let slice: ScannedOccurrence[] = [];
   let sliceBytes = 0;
-  for (let doc = 0; doc < reader.stats.docCount; doc++) {
-    const text = reader.documentView(doc);
-    let article: ScannedOccurrence['article'] | undefined;
-    const first = slice.length;
-    for (const [k, needle] of spellings.entries()) {
-      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
-        if (article === undefined) {
-          const docStart = reader.documentStart(doc);
-          article = { doc, docStart, docEnd: docStart + text.length };
-        }
-        slice.push({ spelling: (intervals[k] as VariantInterval).bytes, pos: article.docStart + at, article });
-      }
+  let doc = 0;
+  let article: ScannedOccurrence['article'] | undefined;
+  /** The occurrence at `at` of the current article: the next in text order. */
+  const take = (at: number, k: number): void => {
+    let copies = 1;
+    if (draws !== undefined) for (copies = 0; draws[nextDraw] === found; nextDraw++) copies++;
+    found++;
+    if (copies === 0) return;
+    if (article === undefined) {
+      const docStart = reader.documentStart(doc);
+      article = { doc, docStart, docEnd: docStart + reader.documentLength(doc) };
     }
-    // Several spellings: interleave them by position (they never share one: their intervals are disjoint).
-    if (spellings.length > 1 && slice.length - first > 1) {
-      const mine = slice.splice(first).sort((a, b) => a.pos - b.pos);
-      for (const o of mine) slice.push(o);
+    const o: ScannedOccurrence = {
+      rank: undefined,
+      spelling: (intervals[k] as VariantInterval).bytes,
+      pos: article.docStart + at,
+      article,
+    };
+    for (let c = 0; c < copies; c++) slice.push(o);
+  };
+  for (; doc < reader.stats.docCount; doc++) {
+    const text = reader.documentView(doc);
+    article = undefined;
+    if (spellings.length === 1) {
+      const needle = spellings[0] as Buffer;
+      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) take(at, 0);
+    } else {
+      // Several spellings: taken by position (they never share one: their intervals are disjoint).
+      const hits: (readonly [number, number])[] = [];
+      for (const [k, needle] of spellings.entries())
+        for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) hits.push([at, k]);
+      hits.sort((a, b) => a[0] - b[0]);
+      for (const [at, k] of hits) take(at, k);
     }
     sliceBytes += text.length;
     if (sliceBytes >= SLICE_BYTES || doc === reader.stats.docCount - 1) {
-      found += slice.length;
       if (slice.length > 0) yield slice;
       slice = [];
       sliceBytes = 0;
