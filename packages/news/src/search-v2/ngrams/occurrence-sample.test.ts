@@ -98,9 +98,12 @@ describe('tallyOccurrences', () => {
   it("draws a small sampled shard's occurrences in text order, alike by scanning and by locating (property)", async () => {
     const long = fc.record({
       shard: fc.constantFrom('2020-01', '2020-02'),
+      // Long articles too, so a shard's text comes in several slices.
       text: fc
         .array(fc.constantFrom('ab', 'Ab', 'ba', 'a', 'b', 'cab'), { minLength: 1, maxLength: 30 })
-        .map((ws) => ws.join(' ')),
+        .chain((ws) =>
+          fc.constantFrom(1, 1, 1, 3_000).map((times) => Array.from({ length: times }, () => ws.join(' ')).join('\n')),
+        ),
     });
     await fc.assert(
       fc.asyncProperty(
@@ -127,6 +130,11 @@ describe('tallyOccurrences', () => {
           expect(await run('located', 3)).toEqual(sampled);
           // Draw i of a sampled shard is its occurrence i in text order (all of them: an exact run).
           const all = await run('located', Infinity);
+          // Counted once per shard however many slices its scan came in; weight above 1 only past the sample size.
+          const over = [...new Set(arts.map((a) => a.shard))].filter(
+            (id) => all.seen.filter((o) => o.shard === id).length > 4,
+          ).length;
+          expect(sampled.totals.sampled_shards).toBe(over);
           for (const shard of new Set(all.seen.map((o) => o.shard))) {
             const mine = all.seen.filter((o) => o.shard === shard);
             const drawn = sampled.seen.filter((o) => o.shard === shard);

@@ -18,7 +18,7 @@ import type { EstimateRequest } from '../types.ts';
 import type { ArticleSpan } from './occurrence-words.ts';
 import { WindowCache } from './window-cache.ts';
 import { scanIsCheaper, scanOccurrences } from './text-scan.ts';
-import { ranksOfTextDraws, sampledInTextOrder } from './text-order-draws.ts';
+import { positionTextDraws, sampledInTextOrder, textDrawsScanIsCheaper } from './text-order-draws.ts';
 
 export interface SampleBounds {
   /** Largest number of a shard's candidate ranks read one by one (an exact answer for that shard). */
@@ -149,12 +149,21 @@ export async function* occurrencesOf(
       !exact && !wholeWord && sampledInTextOrder(bytes, bounds.sampleSize, bounds.textOrderBytesPerDraw);
     const seed = shardSeed(request.seed ?? 1, shard.shardId);
     const draws = textOrder ? sampleRanks([[0, candidates]], bounds.sampleSize, seed).map((d) => d.rank) : undefined;
+    const kind = shard.reader.kind ?? 'sa';
     const scan =
-      (exact || textOrder) &&
       !wholeWord &&
       (path === 'text' ||
-        (path === 'auto' && scanIsCheaper(shard.reader.kind ?? 'sa', candidates, bytes, intervals.length)));
-    if (scan) {
+        (path === 'auto' &&
+          (exact
+            ? scanIsCheaper(kind, candidates, bytes, intervals.length)
+            : textOrder && textDrawsScanIsCheaper(kind, candidates, bytes, intervals.length))));
+    if (draws !== undefined && !scan) {
+      const occurrences = positionTextDraws(shard.reader, intervals, draws);
+      const kept = filtered ? keptByFilters(occurrences, shard, index, passes) : occurrences;
+      yield { shard, candidates, read: draws.length, weight: candidates / draws.length, occurrences: kept };
+      continue;
+    }
+    if (scan && (exact || draws !== undefined)) {
       const read = draws?.length ?? candidates;
       const weight = candidates / read;
       let first = true;
@@ -168,8 +177,6 @@ export async function* occurrencesOf(
     const ranks: { rank: number; spelling: Uint8Array }[] = [];
     if (exact) {
       for (const iv of intervals) for (let r = iv.lo; r < iv.hi; r++) ranks.push({ rank: r, spelling: iv.bytes });
-    } else if (draws !== undefined) {
-      ranks.push(...ranksOfTextDraws(shard.reader, intervals, draws));
     } else {
       for (const d of sampleRanks(
         intervals.map((iv) => [iv.lo, iv.hi] as const),
@@ -246,7 +253,8 @@ export async function tallyOccurrences(
   for await (const part of occurrencesOf(release, request, bounds, work, path)) {
     total += part.candidates;
     read += part.read;
-    if (part.weight !== 1) sampled++;
+    // A scanned shard comes in several parts; `read` is its on the first only.
+    if (part.weight !== 1 && part.read > 0) sampled++;
     // One memo per shard, across its parts.
     if (part.shard !== shard) memo = new WindowCache();
     shard = part.shard;
