@@ -73,8 +73,13 @@ export async function* scanOccurrences(
   draws?: readonly number[],
 ): AsyncGenerator<ScannedOccurrence[]> {
   const reader = shard.reader;
-  const spellings = intervals.map((iv) => Buffer.from(iv.bytes.buffer, iv.bytes.byteOffset, iv.bytes.byteLength));
-  if (spellings.some((bytes) => bytes.length === 0)) throw new RangeError('scanOccurrences needs non-empty spellings');
+  // Searched as latin1 strings (a character a byte, so offsets are byte offsets and matches byte-exact): a string's
+  // indexOf costs less a call than a Buffer's, and frequent words call it once a match ('the' on 9.3 MB: 12 -> 6 ms).
+  const spellings = intervals.map((iv) =>
+    Buffer.from(iv.bytes.buffer, iv.bytes.byteOffset, iv.bytes.byteLength).toString('latin1'),
+  );
+  if (spellings.some((spelling) => spelling.length === 0))
+    throw new RangeError('scanOccurrences needs non-empty spellings');
   let found = 0;
   let nextDraw = 0;
   let slice: ScannedOccurrence[] = [];
@@ -100,10 +105,10 @@ export async function* scanOccurrences(
     for (let c = 0; c < copies; c++) slice.push(o);
   };
   for (; doc < reader.stats.docCount; doc++) {
-    const text = reader.documentView(doc);
+    const text = reader.documentView(doc).toString('latin1');
     article = undefined;
     if (spellings.length === 1) {
-      const needle = spellings[0] as Buffer;
+      const needle = spellings[0] as string;
       for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) take(at, 0);
     } else {
       // Several spellings: taken by position (they never share one: their intervals are disjoint).
