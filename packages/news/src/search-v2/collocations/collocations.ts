@@ -13,7 +13,8 @@ import { hasNoFilter } from '../filters.ts';
 import type { WireOf } from '../schema/fields.ts';
 import { ANALYSIS_LIMITS } from '../ngrams/limits.ts';
 import { tallyOccurrences, type Occurrence } from '../ngrams/occurrence-sample.ts';
-import { edgeWord, wordsBackward, wordsForward, type EdgeWord, type WindowWord } from '../ngrams/occurrence-words.ts';
+import { edgeWord, wordsBackward, wordsForward, type EdgeWord } from '../ngrams/occurrence-words.ts';
+import type { WindowCache } from '../ngrams/window-cache.ts';
 import type { ShardReader } from '../../shard/types.ts';
 import { scoresOf } from './scores.ts';
 import { filteredFrequencies } from './filtered-frequency.ts';
@@ -41,7 +42,7 @@ function windowOf(
   right: number,
   edges: Map<Uint8Array, readonly [EdgeWord | null, EdgeWord | null]>,
   wordCase: WordCase,
-  memo: Map<string, WindowWord[]>,
+  memo: WindowCache,
 ): { word: string; at: number }[] {
   let e = edges.get(o.spelling);
   if (e === undefined) edges.set(o.spelling, (e = [edgeWord(o.spelling, 'left'), edgeWord(o.spelling, 'right')]));

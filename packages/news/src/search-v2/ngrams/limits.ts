@@ -9,6 +9,8 @@ export const ANALYSIS_LIMITS = {
   ngramsExactRanks: 20_000,
   /** Occurrences `ngrams` samples from a larger shard. */
   ngramsSampleSize: 5_000,
+  /** `ngrams` draws a sampled shard's occurrences in text order when it holds at most this many text bytes a draw. */
+  ngramsTextOrderBytesPerDraw: 4_096,
   /** Collocation window: words on each side by default, and at most. */
   windowDefault: 5,
   windowMax: 10,

@@ -12,6 +12,7 @@ import type { WireOf } from '../schema/fields.ts';
 import { ANALYSIS_LIMITS } from './limits.ts';
 import { tallyOccurrences, type Occurrence } from './occurrence-sample.ts';
 import { edgeWord, wordsBackward, wordsForward, type EdgeWord, type WindowWord } from './occurrence-words.ts';
+import type { WindowCache } from './window-cache.ts';
 
 export type NgramsRequestWire = WireOf<typeof NgramsRequest>;
 export type NgramsResult = WireOf<typeof NgramsAnswer>;
@@ -26,7 +27,7 @@ function continuationOf(
   edges: Map<Uint8Array, EdgeWord | null>,
   req: { direction: 'left' | 'right'; n: number; complete: boolean; wordCase: WordCase },
   reader: Parameters<typeof wordsForward>[0],
-  memo: Map<string, WindowWord[]>,
+  memo: WindowCache,
 ): Outcome {
   const { direction, n, complete, wordCase } = req;
   let edge = edges.get(o.spelling);
@@ -91,7 +92,11 @@ export async function ngrams(
   const edges = new Map<Uint8Array, EdgeWord | null>();
   let insideWord = 0;
   let tooShort = 0;
-  const bounds = { exactRanks: ANALYSIS_LIMITS.ngramsExactRanks, sampleSize: ANALYSIS_LIMITS.ngramsSampleSize };
+  const bounds = {
+    exactRanks: ANALYSIS_LIMITS.ngramsExactRanks,
+    sampleSize: ANALYSIS_LIMITS.ngramsSampleSize,
+    textOrderBytesPerDraw: ANALYSIS_LIMITS.ngramsTextOrderBytesPerDraw,
+  };
   const { totals } = await tallyOccurrences(
     release,
     request,

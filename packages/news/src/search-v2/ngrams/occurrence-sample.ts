@@ -15,14 +15,21 @@ import { locateRanks } from '../locate-range.ts';
 import { lookupIndex, lookupYearStore } from '../release-lookup.ts';
 import { sampleRanks } from '../sampling.ts';
 import type { EstimateRequest } from '../types.ts';
-import type { ArticleSpan, WindowWord } from './occurrence-words.ts';
+import type { ArticleSpan } from './occurrence-words.ts';
+import { WindowCache } from './window-cache.ts';
 import { scanIsCheaper, scanOccurrences } from './text-scan.ts';
+import { positionTextDraws, sampledInTextOrder, textDrawsScanIsCheaper } from './text-order-draws.ts';
 
 export interface SampleBounds {
   /** Largest number of a shard's candidate ranks read one by one (an exact answer for that shard). */
   readonly exactRanks: number;
   /** Ranks drawn from a larger shard. */
   readonly sampleSize: number;
+  /**
+   * Draws in text order from a sampled shard of at most `sampleSize` × this many text bytes (text-order-draws.ts);
+   * absent: in rank order always (collocations name each example by its rank).
+   */
+  readonly textOrderBytesPerDraw?: number;
 }
 
 /** A counted occurrence: where it is and which spelling matched there. */
@@ -137,18 +144,32 @@ export async function* occurrencesOf(
     if (candidates === 0) continue;
     const exact = candidates <= bounds.exactRanks;
     const wholeWord = matcher.match(shard).wholeWord;
+    const bytes = shard.reader.stats.textBytes;
+    const textOrder =
+      !exact && !wholeWord && sampledInTextOrder(bytes, bounds.sampleSize, bounds.textOrderBytesPerDraw);
+    const seed = shardSeed(request.seed ?? 1, shard.shardId);
+    const draws = textOrder ? sampleRanks([[0, candidates]], bounds.sampleSize, seed).map((d) => d.rank) : undefined;
+    const kind = shard.reader.kind ?? 'sa';
     const scan =
-      exact &&
       !wholeWord &&
       (path === 'text' ||
         (path === 'auto' &&
-          scanIsCheaper(shard.reader.kind ?? 'sa', candidates, shard.reader.stats.textBytes, intervals.length)));
-    if (scan) {
+          (exact
+            ? scanIsCheaper(kind, candidates, bytes, intervals.length)
+            : textOrder && textDrawsScanIsCheaper(kind, candidates, bytes, intervals.length))));
+    if (draws !== undefined && !scan) {
+      const occurrences = positionTextDraws(shard.reader, intervals, draws);
+      const kept = filtered ? keptByFilters(occurrences, shard, index, passes) : occurrences;
+      yield { shard, candidates, read: draws.length, weight: candidates / draws.length, occurrences: kept };
+      continue;
+    }
+    if (scan && (exact || draws !== undefined)) {
+      const read = draws?.length ?? candidates;
+      const weight = candidates / read;
       let first = true;
-      for await (const slice of scanOccurrences(shard, intervals, candidates, work)) {
-        const occurrences = slice.map((o): Occurrence => ({ rank: undefined, ...o }));
+      for await (const occurrences of scanOccurrences(shard, intervals, candidates, work, draws)) {
         const kept = filtered ? keptByFilters(occurrences, shard, index, passes) : occurrences;
-        yield { shard, candidates: first ? candidates : 0, read: first ? candidates : 0, weight: 1, occurrences: kept };
+        yield { shard, candidates: first ? candidates : 0, read: first ? read : 0, weight, occurrences: kept };
         first = false;
       }
       continue;
@@ -160,7 +181,7 @@ export async function* occurrencesOf(
       for (const d of sampleRanks(
         intervals.map((iv) => [iv.lo, iv.hi] as const),
         bounds.sampleSize,
-        shardSeed(request.seed ?? 1, shard.shardId),
+        seed,
       )) {
         ranks.push({ rank: d.rank, spelling: (intervals[d.shard] as (typeof intervals)[number]).bytes });
       }
@@ -180,6 +201,7 @@ export async function* occurrencesOf(
         article: { doc: loc.doc, docStart, docEnd: docStart + shard.reader.documentLength(loc.doc) },
       };
     });
+    // Stable: draws of one occurrence stay together, text-order draws keep their order.
     all.sort((a, b) => a.pos - b.pos);
     const located = wholeWord ? await wholeWords(matcher, shard, all, work) : all;
     const kept = filtered ? keptByFilters(located, shard, index, passes) : located;
@@ -204,8 +226,8 @@ export interface WeightedOccurrence {
   /** Occurrences it stands for (1 in an exact shard). */
   readonly weight: number;
   readonly shard: ShardHandle;
-  /** Per-shard memo of word windows (occurrence-words.ts), shared by the occurrences of one shard. */
-  readonly memo: Map<string, WindowWord[]>;
+  /** What the word windows of the shard's occurrences share (window-cache.ts). */
+  readonly memo: WindowCache;
 }
 
 /**
@@ -226,14 +248,15 @@ export async function tallyOccurrences(
   let read = 0;
   let sampled = 0;
   let counted = 0;
-  let memo = new Map<string, WindowWord[]>();
+  let memo = new WindowCache();
   let shard: ShardHandle | undefined;
   for await (const part of occurrencesOf(release, request, bounds, work, path)) {
     total += part.candidates;
     read += part.read;
-    if (part.weight !== 1) sampled++;
+    // A scanned shard comes in several parts; `read` is its on the first only.
+    if (part.weight !== 1 && part.read > 0) sampled++;
     // One memo per shard, across its parts.
-    if (part.shard !== shard) memo = new Map<string, WindowWord[]>();
+    if (part.shard !== shard) memo = new WindowCache();
     shard = part.shard;
     for (const occurrence of part.occurrences) {
       if (work.due()) await work.pause();

@@ -9,7 +9,10 @@
  */
 import { isAscii } from 'node:buffer';
 import type { ShardReader } from '../../shard/types.ts';
-import { asciiWords, wordsOf, type WordCase } from '../../words/index.ts';
+import { asciiWordRanges, asciiWords, wordsOf, type WordCase } from '../../words/index.ts';
+import type { ArticleSpan, WindowCache } from './window-cache.ts';
+
+export type { ArticleSpan } from './window-cache.ts';
 
 /** One word of a window: UTF-16 offsets into the window text. */
 export interface WindowWord {
@@ -26,24 +29,15 @@ export interface WindowWord {
 const firstWindowBytes = (count: number): number => Math.max(48, 24 * (count + 1));
 const MAX_WINDOW_BYTES = 12_288;
 /**
- * Characters the segmenter never joins across (spaces, and the CJK full stop, comma and brackets), so the words
- * before one do not depend on the text after it: a word cut by the window's edge is never taken.
+ * Characters the segmenter never joins across, on either side: the spaces and line breaks `wordsOf` cuts at, and the
+ * CJK full stop, comma and brackets (UAX #29 class Other; ICU's dictionaries see only runs of CJK letters). A
+ * non-ASCII window is segmented a piece between two of them at a time, each alone, with the result of segmenting it
+ * whole, and a piece cut by the window's edge is never taken. Not U+FF0C (fullwidth comma, MidNum: it joins digits)
+ * nor the other `\s` characters (U+202F joins words, U+FEFF is a format character).
  */
-const BREAK = /[\s、。，！？「」『』（）【】]/u;
+const BREAK = /[\t\n\v\f\r \u0085\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000、。！？「」『』（）【】]/u;
 
 const decoder = new TextDecoder('utf-8');
-
-/**
- * The memo of a window, or none for an ASCII one: its words take the segmenter's plain-word path, which costs less
- * than building and hashing the window's key (ngrams "said it": 1.5% hits, 19% less CPU without the memo), while
- * other scripts go through ICU and gain from it (東京: 11% hits).
- */
-function memoFor(
-  bytes: Uint8Array,
-  memo: Map<string, WindowWord[]> | undefined,
-): Map<string, WindowWord[]> | undefined {
-  return memo === undefined || isAscii(bytes) ? undefined : memo;
-}
 
 /** The article bytes [start, end) of the shard text; readers without `readText` (test doubles) via the article. */
 export function readShardText(
@@ -95,27 +89,82 @@ function firstAsciiSpace(text: string): number {
   return text.length;
 }
 
-function lastBreak(text: string): number {
-  for (let i = text.length - 1; i >= 0; i--) if (BREAK.test(text[i] as string)) return i;
+/** Index of the first `BREAK` at or after `from`, or −1. */
+function nextBreak(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) if (BREAK.test(text[i] as string)) return i;
   return -1;
 }
 
-function firstBreak(text: string): number {
-  for (let i = 0; i < text.length; i++) if (BREAK.test(text[i] as string)) return i;
-  return text.length;
+/** Index of the last `BREAK` before `to`, or −1. */
+function previousBreak(text: string, to: number): number {
+  for (let i = to - 1; i >= 0; i--) if (BREAK.test(text[i] as string)) return i;
+  return -1;
 }
 
-/** Where an occurrence's article lies in the shard text, in bytes. */
-export interface ArticleSpan {
-  readonly doc: number;
-  readonly docStart: number;
-  readonly docEnd: number;
+/**
+ * The words of the piece `text[from, to)` (no `BREAK` inside), offsets into `text`. `memo` keeps each piece's
+ * segmentation: syndicated copies and repeated phrases give equal pieces, and ICU segments Japanese slowly.
+ */
+function pieceWords(
+  text: string,
+  from: number,
+  to: number,
+  wordCase: WordCase,
+  memo: Map<string, WindowWord[]> | undefined,
+): readonly WindowWord[] {
+  if (to <= from) return [];
+  const piece = text.slice(from, to);
+  const key = wordCase === 'sensitive' ? `s${piece}` : `i${piece}`;
+  let words = memo?.get(key);
+  if (words === undefined) {
+    words = [...wordsOf(piece, wordCase)];
+    memo?.set(key, words);
+  }
+  return from === 0 ? words : words.map((w) => ({ word: w.word, start: from + w.start, end: from + w.end }));
+}
+
+/** One ASCII word of `text[s, e)` in a window starting at `at`, as `asciiWords` builds it. */
+function asciiWord(text: string, s: number, e: number, at: number, wordCase: WordCase): WindowWord {
+  const raw = text.slice(s, e);
+  return { word: wordCase === 'insensitive' ? raw.toLowerCase() : raw, start: s - at, end: e - at };
+}
+
+/**
+ * `wordsForward` in an ASCII article held whole (`text`, from index `at`): the same windows and rules, without
+ * reading each window's bytes.
+ */
+function asciiForward(text: string, at: number, count: number, wordCase: WordCase) {
+  for (let size = firstWindowBytes(count); ; size *= 4) {
+    const end = Math.min(text.length, at + size);
+    const atEnd = end === text.length || size >= MAX_WINDOW_BYTES;
+    let limit = end;
+    if (!atEnd) while (--limit >= at && !isAsciiSpace(text.charCodeAt(limit)));
+    const words: WindowWord[] = [];
+    asciiWordRanges(text, at, end, (s, e) => e <= limit && words.push(asciiWord(text, s, e, at, wordCase)) < count);
+    if (words.length === count || atEnd) return { text: text.slice(at, end), words };
+  }
+}
+
+/** `wordsBackward` in an ASCII article held whole, up to index `at`. */
+function asciiBackward(text: string, at: number, count: number, wordCase: WordCase) {
+  for (let size = firstWindowBytes(count); ; size *= 4) {
+    const start = Math.max(0, at - size);
+    const atStart = start === 0 || size >= MAX_WINDOW_BYTES;
+    let limit = start;
+    if (!atStart) {
+      while (limit < at && !isAsciiSpace(text.charCodeAt(limit))) limit++;
+      limit++;
+    }
+    const all: WindowWord[] = [];
+    asciiWordRanges(text, start, at, (s, e) => (s >= limit && all.push(asciiWord(text, s, e, start, wordCase)), true));
+    const words = all.slice(Math.max(0, all.length - count));
+    if (words.length === count || atStart) return { text: text.slice(start, at), words };
+  }
 }
 
 /**
  * The first `count` words of the article text from byte `from` (fewer only at the article's end), as the
- * segmenter splits the text from `from` to the article's end. `memo` caches segmentations of equal non-ASCII windows
- * (occurrences of a phrase often share what follows); keys name the direction, so one memo serves both.
+ * segmenter splits the text from `from` to the article's end. `cache` (one per shard) keeps what windows share.
  */
 export function wordsForward(
   reader: ShardReader,
@@ -123,8 +172,11 @@ export function wordsForward(
   from: number,
   count: number,
   wordCase: WordCase,
-  memo?: Map<string, WindowWord[]>,
+  cache?: WindowCache,
 ): { readonly text: string; readonly words: readonly WindowWord[] } {
+  const ascii = cache?.asciiArticle(reader, article);
+  if (ascii !== undefined) return asciiForward(ascii, from - article.docStart, count, wordCase);
+  const memo = cache?.pieces;
   for (let size = firstWindowBytes(count); ; size *= 4) {
     const end = Math.min(article.docEnd, from + size);
     const atEnd = end === article.docEnd || size >= MAX_WINDOW_BYTES;
@@ -138,19 +190,14 @@ export function wordsForward(
       continue;
     }
     const text = decoder.decode(end === article.docEnd ? bytes : wholeCharsEnd(bytes));
-    const windowMemo = memoFor(bytes, memo);
-    const key = windowMemo === undefined ? '' : `F${count}\u0000${atEnd ? 1 : 0}\u0000${text}`;
-    const known = windowMemo?.get(key);
-    if (known !== undefined) return { text, words: known };
-    const limit = atEnd ? text.length : lastBreak(text);
     const words: WindowWord[] = [];
-    for (const w of wordsOf(text, wordCase)) {
-      if (w.end > limit || words.length === count) break;
-      words.push(w);
-    }
-    if (words.length === count || atEnd) {
-      windowMemo?.set(key, words);
-      return { text, words };
+    for (let from = 0; ;) {
+      const cut = nextBreak(text, from);
+      if (cut < 0 && !atEnd) break; // the last piece may go on past the window
+      for (const w of pieceWords(text, from, cut < 0 ? text.length : cut, wordCase, memo))
+        if (words.push(w) === count) return { text, words };
+      if (cut < 0) return { text, words };
+      from = cut + 1;
     }
   }
 }
@@ -165,8 +212,11 @@ export function wordsBackward(
   to: number,
   count: number,
   wordCase: WordCase,
-  memo?: Map<string, WindowWord[]>,
+  cache?: WindowCache,
 ): { readonly text: string; readonly words: readonly WindowWord[] } {
+  const ascii = cache?.asciiArticle(reader, article);
+  if (ascii !== undefined) return asciiBackward(ascii, to - article.docStart, count, wordCase);
+  const memo = cache?.pieces;
   for (let size = firstWindowBytes(count); ; size *= 4) {
     const start = Math.max(article.docStart, to - size);
     const atStart = start === article.docStart || size >= MAX_WINDOW_BYTES;
@@ -181,16 +231,15 @@ export function wordsBackward(
       continue;
     }
     const text = decoder.decode(start === article.docStart ? bytes : wholeCharsStart(bytes));
-    const windowMemo = memoFor(bytes, memo);
-    const key = windowMemo === undefined ? '' : `B${count}\u0000${atStart ? 1 : 0}\u0000${text}`;
-    const known = windowMemo?.get(key);
-    if (known !== undefined) return { text, words: known };
-    const limit = atStart ? 0 : firstBreak(text) + 1;
-    const all = [...wordsOf(text, wordCase)].filter((w) => w.start >= limit);
-    const words = all.slice(Math.max(0, all.length - count));
-    if (words.length === count || atStart) {
-      windowMemo?.set(key, words);
-      return { text, words };
+    const words: WindowWord[] = [];
+    for (let to = text.length; ;) {
+      const cut = previousBreak(text, to);
+      if (cut < 0 && !atStart) break; // the first piece may begin before the window
+      const piece = pieceWords(text, cut + 1, to, wordCase, memo);
+      for (let k = piece.length - 1; k >= 0; k--)
+        if (words.push(piece[k] as WindowWord) === count) return { text, words: words.reverse() };
+      if (cut < 0) return { text, words: words.reverse() };
+      to = cut;
     }
   }
 }
