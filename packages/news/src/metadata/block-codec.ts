@@ -2,7 +2,7 @@ import { addonWith } from '../suffix-array/index.ts';
 
 /** The addon's zstd (`native/zstd_codec.c`), as far as the metadata store uses it. */
 interface Zstd {
-  zstdTrain(samples: Uint8Array, sizes: Uint32Array, capacity: number): Buffer;
+  zstdTrain(samples: Uint8Array, sizes: Uint32Array, capacity: number, tuneStride: number): Buffer;
   zstdCompressor(dict: Uint8Array, level: number): object;
   zstdCompress(compressor: object, src: Uint8Array): Promise<Buffer>;
   zstdDecompressor(dict: Uint8Array): object;
@@ -30,6 +30,8 @@ const LEVEL = 9;
 const LEVEL_WITHOUT_DICTIONARY = 3;
 /** The dictionary's largest size: measured on the real corpora (DESIGN.md), larger ones cost more than they gain. */
 export const DICTIONARY_BYTES = 32 << 10;
+/** The trainer searches its parameters on every 8th block, then trains on all (as the shard text, native/zstd_codec.c). */
+const TUNE_STRIDE = 8;
 
 /**
  * A dictionary trained on raw blocks (empty when they are too few or too small for the trainer: blocks are then
@@ -45,6 +47,7 @@ export function trainBlockDictionary(blocks: readonly Buffer[]): Buffer {
       Buffer.concat(blocks),
       Uint32Array.from(blocks, (b) => b.length),
       capacity,
+      TUNE_STRIDE,
     );
   } catch {
     return Buffer.alloc(0); // too uniform for the trainer: nothing for a dictionary to add

@@ -22,6 +22,8 @@ export interface TextCodecParams {
   /** Largest dictionary (`zstd-dict`); the trainer is given at most `trainBytes` of the text. */
   readonly dictionaryBytes: number;
   readonly trainBytes: number;
+  /** The trainer searches its parameters on every `tuneStride`-th sample only, then trains once on all of them. */
+  readonly tuneStride: number;
 }
 
 /**
@@ -33,12 +35,19 @@ export const TEXT_CODEC_DEFAULTS: TextCodecParams = {
   level: 9,
   dictionaryBytes: 512 << 10,
   trainBytes: 64 << 20,
+  tuneStride: 8,
 };
-export const BROTLI_FALLBACK: TextCodecParams = { codec: 'brotli', level: 6, dictionaryBytes: 0, trainBytes: 0 };
+export const BROTLI_FALLBACK: TextCodecParams = {
+  codec: 'brotli',
+  level: 6,
+  dictionaryBytes: 0,
+  trainBytes: 0,
+  tuneStride: 1,
+};
 
 /** The addon's zstd functions (`native/zstd_codec.c`). */
 interface ZstdAddon {
-  zstdTrain(samples: Uint8Array, sizes: Uint32Array, capacity: number): Buffer;
+  zstdTrain(samples: Uint8Array, sizes: Uint32Array, capacity: number, tuneStride: number): Buffer;
   zstdCompressor(dict: Uint8Array, level: number): object;
   zstdCompress(compressor: object, src: Uint8Array): Promise<Buffer>;
   zstdDecompressor(dict: Uint8Array): object;
@@ -129,7 +138,7 @@ function trainDictionary(zstd: ZstdAddon, text: Uint8Array, params: TextCodecPar
     samples.set(text.subarray(from, from + SAMPLE_BYTES), k * SAMPLE_BYTES);
   }
   try {
-    return zstd.zstdTrain(samples, new Uint32Array(taken).fill(SAMPLE_BYTES), capacity);
+    return zstd.zstdTrain(samples, new Uint32Array(taken).fill(SAMPLE_BYTES), capacity, params.tuneStride);
   } catch {
     return Buffer.alloc(0); // e.g. "Src size is incorrect" / not enough distinct content: no dictionary helps then
   }
