@@ -19,10 +19,10 @@ import {
   bruteContinuations,
   bruteSegmentCounts,
   bruteWindows,
-  bruteWordTotal,
   scanJsonl,
   type BruteArticle,
   type BruteNgramsOptions,
+  type SegmentCountSpec,
 } from './support/analyses-brute.ts';
 import { SHARED_VERSION as VERSION, sharedRelease } from './support/shared-release.ts';
 import { corpusFiles, startV2Processes, v2, type V2Processes } from './v2-support.ts';
@@ -190,28 +190,52 @@ const COLLOCATION_CASES: readonly (readonly [
   ],
 ];
 
+/** A collocation case's brute-force reference: the window counts and the subcorpus's segment counts. */
+interface CollocationTruth {
+  readonly fx: number;
+  readonly candidates: readonly [string, number][];
+  readonly segments: { counts: Map<string, number>; total: number };
+}
+
+/**
+ * The references of every collocation case and the German word total, in one segmenting pass over the corpora:
+ * segmenting is most of their cost, and the cases' subcorpora overlap (two take every article).
+ */
+async function collocationTruths(): Promise<{ cases: CollocationTruth[]; germanWords: number }> {
+  const windowed = COLLOCATION_CASES.map(([, req, keep]) => {
+    const wordCase = req.case === 'insensitive' ? 'insensitive' : 'sensitive';
+    const windows = new Map<string, number>();
+    let fx = 0;
+    for (const a of articles) {
+      if (keep(a)) fx += bruteWindows(a.text, req.query, req.left ?? 5, req.right ?? 5, wordCase, windows);
+    }
+    const candidates = [...windows]
+      .filter(([, c]) => c >= (req.min_frequency ?? 2))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, (req.limit ?? 50) * 2);
+    const spec: SegmentCountSpec = { keep, words: new Set(candidates.map(([w]) => w)), wordCase };
+    return { fx, candidates, spec };
+  });
+  const german: SegmentCountSpec = { keep: (a) => a.language === 'de', words: new Set(), wordCase: 'sensitive' };
+  const counted = await bruteSegmentCounts(articles, [...windowed.map((w) => w.spec), german]);
+  return {
+    cases: windowed.map(({ fx, candidates }, i) => ({ fx, candidates, segments: counted[i]! })),
+    germanWords: counted[windowed.length]!.total,
+  };
+}
+
 describe('collocations against the brute-force scan of the corpora', { timeout: 600_000 }, () => {
-  it.each(COLLOCATION_CASES)(
+  let truths: Awaited<ReturnType<typeof collocationTruths>>;
+  beforeAll(async () => {
+    truths = await collocationTruths();
+  }, 600_000);
+
+  it.each(COLLOCATION_CASES.map((c, i) => [c[0], c[1], i] as const))(
     '%s: window counts, subcorpus counts, scores and the list on both index kinds',
-    async (_name, req, keep) => {
-      const wordCase = req.case === 'insensitive' ? 'insensitive' : 'sensitive';
-      const left = req.left ?? 5;
-      const right = req.right ?? 5;
-      const windows = new Map<string, number>();
-      let fx = 0;
-      const kept = articles.filter(keep);
-      for (const a of kept) fx += bruteWindows(a.text, req.query, left, right, wordCase, windows);
+    async (_name, req, i) => {
       const limit = req.limit ?? 50;
-      const candidates = [...windows]
-        .filter(([, c]) => c >= (req.min_frequency ?? 2))
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .slice(0, limit * 2);
       // f_y and n: the words as segments of the subcorpus's text (what the word-count tables hold).
-      const segments = bruteSegmentCounts(
-        kept.map((a) => a.text),
-        new Set(candidates.map(([w]) => w)),
-        wordCase,
-      );
+      const { fx, candidates, segments } = truths.cases[i]!;
       const fy = segments.counts;
       for (const kind of ['sa', 'compressed'] as const) {
         const r = await collocations(releases[kind] as OpenRelease, { index: 'news', ...req });
@@ -259,10 +283,7 @@ describe('collocations against the brute-force scan of the corpora', { timeout: 
       languages: ['de'],
       limit: 1,
     });
-    const total = bruteWordTotal(
-      articles.filter((a) => a.language === 'de').map((a) => a.text),
-      'sensitive',
-    );
+    const total = truths.germanWords;
     expect(Math.abs(r.corpus_words.value - total) / total).toBeLessThan(0.03);
   });
 

@@ -3,21 +3,17 @@
  * own worker and gateway processes; every v1 and v2 answer must be the same (latency fields aside).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRelease } from '../src/release/index.ts';
 import type { ShardKind } from '../src/shard/index.ts';
 import { post, type AnyJson } from './gateway-harness.ts';
-import { CORPORA, startV2Processes, v2, type BuiltRelease, type V2Processes } from './v2-support.ts';
+import { CORPORA_DIR, corpusFiles } from './support/corpora.ts';
+import { SHARED_VERSION, sharedRelease } from './support/shared-release.ts';
+import { startV2Processes, v2, type V2Processes } from './v2-support.ts';
 
-const VERSION = 'e2e-kinds-1';
-const INPUTS = [
-  '10kgnad-de/10kgnad-de.jsonl.gz',
-  'fundus-testdata-multi/fundus-testdata-multi.jsonl.gz',
-  'reuters21578-en/reuters21578-en.jsonl.gz',
-].map((f) => join(CORPORA, f));
+// Every corpus, one release per kind with the builder's defaults: the shared releases, built once per machine (other
+// suites test the same two), instead of two more builds of most of the same articles.
+const VERSION = SHARED_VERSION;
+const INPUTS = existsSync(CORPORA_DIR) ? corpusFiles() : [];
 const QUERIES = [
   'Berlin',
   ' die ',
@@ -35,7 +31,6 @@ const QUERIES = [
   'Reuter',
 ];
 
-let root = '';
 const stacks = new Map<ShardKind, V2Processes>();
 
 /** A response body without the timing fields, which differ between any two requests. */
@@ -54,20 +49,16 @@ async function both(path: string, body: unknown, api: 'v1' | 'v2' = 'v1'): Promi
   return [await ask('sa'), await ask('compressed')];
 }
 
-describe.skipIf(!INPUTS.every((f) => existsSync(f)))(
+describe.skipIf(INPUTS.length === 0)(
   'a compressed release served through worker and gateway answers as the SA release does',
   () => {
     beforeAll(async () => {
-      root = await mkdtemp(join(tmpdir(), 'e2e-kinds-'));
       for (const kind of ['sa', 'compressed'] as const) {
-        const release: BuiltRelease = { dir: join(root, kind), version: VERSION, cleanup: async () => {} };
-        await buildRelease({ inputs: INPUTS, out: release.dir, indexVersion: VERSION, kind, concurrency: 2 });
-        stacks.set(kind, await startV2Processes(release));
+        stacks.set(kind, await startV2Processes(await sharedRelease({ inputs: INPUTS, kind })));
       }
     });
     afterAll(async () => {
       for (const s of stacks.values()) await s.stop();
-      if (root !== '') await rm(root, { recursive: true, force: true });
     });
 
     it('v1 count and find: same counts and the same rank segments per shard', async () => {

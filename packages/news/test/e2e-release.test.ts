@@ -1,18 +1,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRelease } from '../src/release/index.ts';
 import { parseCrawlPeriod } from '../src/corpus/index.ts';
 import { get, OPERATOR_ENV, post, type AnyJson } from './gateway-harness.ts';
 import { spawnNews, type NewsProcess } from './e2e-processes.ts';
+import { corpusFiles } from './support/corpora.ts';
+import { SHARED_VERSION, sharedRelease } from './support/shared-release.ts';
 
 /** The real corpora beside the repository (never copied into it). */
 const CORPORA = fileURLToPath(new URL('../../../../shared/corpora', import.meta.url));
-const VERSION = 'e2e-real-1';
+// The release of every corpus with the builder's defaults, built once per machine and shared with the other suites
+// that test it (a folder input names the same files in the same order: corpus-records tests that expansion).
+const VERSION = SHARED_VERSION;
 
 interface Article {
   readonly year: string;
@@ -74,7 +75,6 @@ function drawQueries(n: number): string[] {
 }
 
 const haveCorpora = existsSync(CORPORA);
-let root = '';
 let release = '';
 let worker: NewsProcess;
 let workerUrl = '';
@@ -84,9 +84,7 @@ const extra: NewsProcess[] = [];
 
 describe.skipIf(!haveCorpora)('end to end on the real corpora (worker and gateway as processes)', () => {
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'e2e-release-'));
-    release = join(root, 'release');
-    await buildRelease({ inputs: [CORPORA], out: release, indexVersion: VERSION });
+    release = (await sharedRelease({ inputs: corpusFiles() })).dir;
     loadCorpora();
     worker = spawnNews(['worker', '--release', release, '--index-version', VERSION, '--port', '0']);
     workerUrl = await worker.listening;
@@ -100,7 +98,6 @@ describe.skipIf(!haveCorpora)('end to end on the real corpora (worker and gatewa
   });
   afterAll(async () => {
     for (const p of [...extra, gateway, worker]) await p?.stop();
-    if (root !== '') await rm(root, { recursive: true, force: true });
   });
 
   it('counts equal brute-force counts of overlapping byte occurrences, over all years and per year', async () => {

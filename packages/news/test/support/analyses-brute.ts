@@ -147,29 +147,38 @@ export function bruteWindows(
   return found.length;
 }
 
-/**
- * How often each of `words` is a word (segment) of the texts, and all their words: f_y and n of the collocations.
- * Counted on the texts as given (words folded with `insensitive`).
- */
-export function bruteSegmentCounts(
-  texts: Iterable<string>,
-  words: ReadonlySet<string>,
-  wordCase: WordCase,
-): { counts: Map<string, number>; total: number } {
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const t of texts) {
-    for (const w of wordsOf(t, wordCase)) {
-      total++;
-      if (words.has(w.word)) counts.set(w.word, (counts.get(w.word) ?? 0) + 1);
-    }
-  }
-  return { counts, total };
+/** What one segment count asks for: the articles it keeps, the words it counts, and how words are cased. */
+export interface SegmentCountSpec {
+  readonly keep: (a: BruteArticle) => boolean;
+  readonly words: ReadonlySet<string>;
+  readonly wordCase: WordCase;
 }
 
-/** All words of the articles. */
-export function bruteWordTotal(texts: Iterable<string>, wordCase: WordCase): number {
-  let n = 0;
-  for (const t of texts) for (const _ of wordsOf(t, wordCase)) n++;
-  return n;
+/**
+ * For each spec, how often each of its `words` is a word (segment) of the articles it keeps, and all their words:
+ * f_y and n of the collocations. Counted on the texts as given (words folded with `insensitive`). All specs share
+ * one pass: each article is segmented once per word case any spec keeping it asks for (segmenting is the cost).
+ * The pass takes tens of seconds on a loaded machine, so it lets the event loop turn every 1,000 articles (a Vitest
+ * worker blocked for 60 s times out its report to the runner: scripts/vitest-event-loop.ts).
+ */
+export async function bruteSegmentCounts(
+  articles: readonly BruteArticle[],
+  specs: readonly SegmentCountSpec[],
+): Promise<{ counts: Map<string, number>; total: number }[]> {
+  const out = specs.map(() => ({ counts: new Map<string, number>(), total: 0 }));
+  for (const [n, a] of articles.entries()) {
+    if (n % 1000 === 999) await new Promise((r) => setImmediate(r));
+    for (const wordCase of ['sensitive', 'insensitive'] as const) {
+      const mine = specs.flatMap((s, i) => (s.wordCase === wordCase && s.keep(a) ? [i] : []));
+      if (mine.length === 0) continue;
+      for (const w of wordsOf(a.text, wordCase)) {
+        for (const i of mine) {
+          const o = out[i]!;
+          o.total++;
+          if (specs[i]!.words.has(w.word)) o.counts.set(w.word, (o.counts.get(w.word) ?? 0) + 1);
+        }
+      }
+    }
+  }
+  return out;
 }
