@@ -292,9 +292,19 @@ describe('search page wording', () => {
         },
       });
     });
+    // The corpus info (which offers the filter) is held until the refusal is on screen: the order in which a late
+    // info answer once turned the box back on.
+    let refusalShown = (): void => undefined;
+    const shown = new Promise<void>((resolve) => (refusalShown = resolve));
+    await page.route('**/api/v2/info*', async (route) => {
+      await shown;
+      await route.continue();
+    });
     await page.goto(`${service.url}/?q=die&countries=AT`);
     const alert = page.locator('#alert');
     await alert.waitFor();
+    refusalShown();
+    await page.locator('#corpus-info').filter({ hasText: 'release' }).waitFor();
     expect(await alert.textContent()).toContain('This corpus release has no publisher-country information');
     expect(await alert.textContent()).not.toContain('--countries');
     expect(await page.locator('#examine-next').isHidden()).toBe(true);

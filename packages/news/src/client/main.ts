@@ -34,7 +34,7 @@ import { quotedQuery } from './view/quoted-query.ts';
 import { mountThemeSwitch } from './view/theme-switch.ts';
 import { afterPaint, byId, downloadText, formatCount, h, plural, replaceChildren } from './view/dom.ts';
 import { formProblem, readForm, setIndexes, writeForm } from './view/search-form.ts';
-import { applyFilterSupport, filterEnabled } from './view/filter-support.ts';
+import { applyFilterSupport, filterEnabled, markFilterRefused } from './view/filter-support.ts';
 import { plainError } from './view/error-messages.ts';
 import { renderFacets, toggleFilterValue } from './view/facets-view.ts';
 import { showEstimate } from './view/filtered-total.ts';
@@ -153,7 +153,7 @@ function reportError(e: unknown, retry?: () => void): void {
 function noCountryFilter(state: SearchState): void {
   el.next.hidden = true;
   const countries = byId<HTMLInputElement>('countries');
-  countries.disabled = true;
+  markFilterRefused('countries');
   countries.title = 'This corpus release has no publisher-country information.';
   showAlert(
     'This corpus release has no publisher-country information, so the Publisher countries filter cannot be used.',

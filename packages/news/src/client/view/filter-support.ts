@@ -17,9 +17,21 @@ function reasonFor(name: FilterName, support: FilterSupport): string {
     : 'No article in this corpus has a publisher country, so this filter would find nothing.';
 }
 
+/** Filters a search answer refused on this page (the release cannot apply them), whatever info said before. */
+const refused = new Set<FilterName>();
+
 /**
- * Disables the filter boxes the release cannot serve (info's `filters`), each with its reason under the box, so
- * no reader filters everything away. A gateway without the field leaves every box on.
+ * Marks a filter the gateway refused: its box stays off for the page. Why here: info and the first search run at
+ * once, and an info answer arriving after the refusal turned the box back on (seen in CI).
+ */
+export function markFilterRefused(name: FilterName): void {
+  refused.add(name);
+  byId<HTMLInputElement>(name).disabled = true;
+}
+
+/**
+ * Disables the filter boxes the release cannot serve (info's `filters`, and those a search was refused), each with
+ * its reason under the box, so no reader filters everything away. A gateway without the field leaves every box on.
  */
 export function applyFilterSupport(info: Pick<InfoResponse, 'filters'>): void {
   for (const name of FILTER_NAMES) {
@@ -27,7 +39,7 @@ export function applyFilterSupport(info: Pick<InfoResponse, 'filters'>): void {
     const input = byId<HTMLInputElement>(name);
     const noteId = `${name}-unavailable`;
     document.getElementById(noteId)?.remove();
-    input.disabled = support !== undefined && !support.available;
+    input.disabled = refused.has(name) || (support !== undefined && !support.available);
     if (support === undefined || support.available) {
       input.removeAttribute('aria-describedby');
       continue;
