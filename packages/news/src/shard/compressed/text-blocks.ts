@@ -18,6 +18,9 @@ const CACHE_BLOCKS = 8;
 export class TextBlocks {
   private readonly starts: Float64Array;
   private readonly cache = new Map<number, Buffer>();
+  /** The block last returned: the Map's last entry. */
+  private newest = -1;
+  private newestBlock: Buffer | undefined;
 
   constructor(
     private readonly source: BlockSource,
@@ -58,10 +61,14 @@ export class TextBlocks {
   }
 
   private block(b: number): Buffer {
+    // A scan reads the articles of one block after another: the newest block needs no move to the LRU's end.
+    if (b === this.newest && this.newestBlock !== undefined) return this.newestBlock;
     const hit = this.cache.get(b);
     if (hit) {
       this.cache.delete(b); // re-insert: Map order is the LRU order
       this.cache.set(b, hit);
+      this.newest = b;
+      this.newestBlock = hit;
       return hit;
     }
     const from = this.starts[b] as number;
@@ -88,6 +95,8 @@ export class TextBlocks {
       throw new ShardFormatError(this.textFile, `block ${b}: ${(e as Error).message}`);
     }
     this.cache.set(b, raw);
+    this.newest = b;
+    this.newestBlock = raw;
     return raw;
   }
 }
