@@ -10,6 +10,7 @@
  *   zstdCompress(compressor, src: Uint8Array): Promise<Buffer>                     one frame, on the libuv pool
  *   zstdDecompressor(dict: Uint8Array): external                                    a prepared DDict + DCtx
  *   zstdDecompress(decompressor, src: Uint8Array, bytes: number): Buffer           exactly `bytes` bytes or a throw
+ *   zstdDecompressInto(decompressor, src: Uint8Array, out: Uint8Array): undefined  fills `out` exactly or throws
  *
  * A decompressor keeps its own DCtx, so it must be used from the thread that made it (each reader opens its own).
  * Damaged input throws ERR_NEWS_ZSTD with zstd's reason; the reader turns it into a ShardFormatError.
@@ -259,6 +260,31 @@ static napi_value zstd_decompressor(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* The frame records its content size; anything but exactly `bytes` means a damaged or foreign block. */
+static int frame_holds(napi_env env, const void *src, size_t src_len, size_t bytes, const char *what) {
+  char message[160];
+  unsigned long long size = ZSTD_getFrameContentSize(src, src_len);
+  if (size == bytes) return 1;
+  snprintf(message, sizeof message, "%s: %s", what,
+           size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN
+               ? "not a zstd frame with a content size"
+               : "the frame holds another number of bytes than expected");
+  napi_throw_error(env, "ERR_NEWS_ZSTD", message);
+  return 0;
+}
+
+/* Decodes the frame into exactly `bytes` bytes at `out`, or throws and returns 0. */
+static int decode_exact(napi_env env, decompressor *dec, const void *src, size_t src_len, void *out, size_t bytes,
+                        const char *what) {
+  char message[160];
+  size_t got = ZSTD_decompress_usingDDict(dec->dctx, out, bytes, src, src_len, dec->ddict);
+  if (ZSTD_isError(got)) return throw_zstd(env, what, got), 0;
+  if (got == bytes) return 1;
+  snprintf(message, sizeof message, "%s: the frame decoded to another number of bytes than expected", what);
+  napi_throw_error(env, "ERR_NEWS_ZSTD", message);
+  return 0;
+}
+
 static napi_value zstd_decompress(napi_env env, napi_callback_info info) {
   size_t argc = 3, src_len = 0;
   napi_value argv[3], result;
@@ -273,30 +299,40 @@ static napi_value zstd_decompress(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "zstdDecompress(decompressor, src: Uint8Array, bytes: number)");
     return NULL;
   }
-  decompressor *dec = d;
-  /* the frame records its content size; anything but exactly `bytes` means a damaged or foreign block */
-  unsigned long long size = ZSTD_getFrameContentSize(src, src_len);
-  if (size != bytes) {
-    napi_throw_error(env, "ERR_NEWS_ZSTD", size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN
-                                               ? "zstdDecompress: not a zstd frame with a content size"
-                                               : "zstdDecompress: the frame holds another number of bytes than expected");
-    return NULL;
-  }
+  if (!frame_holds(env, src, src_len, bytes, "zstdDecompress")) return NULL;
   CHECK(env, napi_create_buffer(env, bytes, &out, &result));
-  size_t got = ZSTD_decompress_usingDDict(dec->dctx, out, bytes, src, src_len, dec->ddict);
-  if (ZSTD_isError(got)) return throw_zstd(env, "zstdDecompress", got);
-  if (got != bytes) {
-    napi_throw_error(env, "ERR_NEWS_ZSTD", "zstdDecompress: the frame decoded to another number of bytes than expected");
+  if (!decode_exact(env, d, src, src_len, out, bytes, "zstdDecompress")) return NULL;
+  return result;
+}
+
+/*
+ * zstdDecompressInto(decompressor, src, out): the frame decoded into the caller's `out`, which it must fill exactly.
+ * A reader decoding the same size of block again and again reuses its buffers: a new 128 KiB buffer a block was
+ * about a sixth of ngrams "the"'s CPU in page faults and garbage collection (BENCHMARKS.md, issue 28).
+ */
+static napi_value zstd_decompress_into(napi_env env, napi_callback_info info) {
+  size_t argc = 3, src_len = 0, out_len = 0;
+  napi_value argv[3];
+  void *src = NULL, *d = NULL, *out = NULL;
+  napi_valuetype type;
+  CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 3 || napi_typeof(env, argv[0], &type) != napi_ok || type != napi_external ||
+      napi_get_value_external(env, argv[0], &d) != napi_ok ||
+      !news_typed_array(env, argv[1], napi_uint8_array, &src, &src_len) ||
+      !news_typed_array(env, argv[2], napi_uint8_array, &out, &out_len)) {
+    napi_throw_type_error(env, NULL, "zstdDecompressInto(decompressor, src: Uint8Array, out: Uint8Array)");
     return NULL;
   }
-  return result;
+  if (frame_holds(env, src, src_len, out_len, "zstdDecompressInto"))
+    decode_exact(env, d, src, src_len, out, out_len, "zstdDecompressInto");
+  return NULL; /* undefined, or the error thrown */
 }
 
 napi_status news_zstd_register(napi_env env, napi_value exports) {
   static const news_function fns[] = {
       {"zstdTrain", zstd_train},           {"zstdCompressor", zstd_compressor},
       {"zstdCompress", zstd_compress},     {"zstdDecompressor", zstd_decompressor},
-      {"zstdDecompress", zstd_decompress},
+      {"zstdDecompress", zstd_decompress}, {"zstdDecompressInto", zstd_decompress_into},
   };
   return news_register_functions(env, exports, fns, sizeof fns / sizeof fns[0]);
 }

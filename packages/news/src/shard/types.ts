@@ -67,7 +67,8 @@ export interface ShardReader {
   narrow?(iv: RankInterval, depth: number, byte: number): RankInterval;
   /**
    * Optional: the shard text's bytes [start, end) (positions as in `Location.pos`, clipped to the text). Lets the
-   * matching rules look at a few bytes around an occurrence without building a window.
+   * matching rules look at a few bytes around an occurrence without building a window. Possibly a view of the
+   * reader's own memory, like `documentView`: read it at once, never change or keep it.
    */
   readText?(start: number, end: number): Uint8Array;
   /** Text position of the suffix at `rank`. Throws RangeError outside [0, textBytes). */

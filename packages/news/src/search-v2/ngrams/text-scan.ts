@@ -5,10 +5,12 @@
  * search at memory speed: ngrams "said it" (10,053 occurrences, one per 1.7 KB of the English shards) located its
  * ranks in about half of its CPU time (BENCHMARKS.md, "ngrams without locate").
  */
+import { isAscii } from 'node:buffer';
 import type { ShardHandle } from '../../release/types.ts';
 import type { VariantInterval } from '../../matching/index.ts';
 import { ShardFormatError } from '../../shard/index.ts';
 import type { WorkBudget } from '../../work-budget/index.ts';
+import type { ArticleSpan } from './window-cache.ts';
 
 /**
  * Estimated costs in ns on warm shards (real corpora, ngrams "said it", "prices" and 東京): a `locate` (SA: one
@@ -48,7 +50,7 @@ export interface ScannedOccurrence {
   readonly rank: undefined;
   readonly spelling: Uint8Array;
   readonly pos: number;
-  readonly article: { readonly doc: number; readonly docStart: number; readonly docEnd: number };
+  readonly article: ArticleSpan;
 }
 
 /**
@@ -86,6 +88,8 @@ export async function* scanOccurrences(
   let sliceBytes = 0;
   let doc = 0;
   let article: ScannedOccurrence['article'] | undefined;
+  let bytes: Buffer = Buffer.alloc(0);
+  let text = '';
   /** The occurrence at `at` of the current article: the next in text order. */
   const take = (at: number, k: number): void => {
     let copies = 1;
@@ -94,7 +98,8 @@ export async function* scanOccurrences(
     if (copies === 0) return;
     if (article === undefined) {
       const docStart = reader.documentStart(doc);
-      article = { doc, docStart, docEnd: docStart + reader.documentLength(doc) };
+      // the string searched serves the windows too (WindowCache), where they converted the article again
+      article = { doc, docStart, docEnd: docStart + bytes.length, ascii: isAscii(bytes) ? text : null };
     }
     const o: ScannedOccurrence = {
       rank: undefined,
@@ -105,7 +110,8 @@ export async function* scanOccurrences(
     for (let c = 0; c < copies; c++) slice.push(o);
   };
   for (; doc < reader.stats.docCount; doc++) {
-    const text = reader.documentView(doc).toString('latin1');
+    bytes = reader.documentView(doc);
+    text = bytes.toString('latin1');
     article = undefined;
     if (spellings.length === 1) {
       const needle = spellings[0] as string;

@@ -7,6 +7,8 @@ export interface ArticleSpan {
   readonly doc: number;
   readonly docStart: number;
   readonly docEnd: number;
+  /** The article's text (a byte a character) when it is all ASCII, null when not, from a scan that read it whole. */
+  readonly ascii?: string | null;
 }
 
 /**
@@ -25,6 +27,7 @@ export class WindowCache {
 
   /** The article's text (a byte a character) when it is all ASCII, else undefined. */
   asciiArticle(reader: ShardReader, article: ArticleSpan): string | undefined {
+    if (article.ascii !== undefined) return article.ascii ?? undefined;
     if (reader !== this.reader || article.doc !== this.doc) {
       const bytes = reader.documentView(article.doc);
       this.reader = reader;

@@ -119,6 +119,13 @@ describe.skipIf(loadZstd() === undefined)('text codec zstd-dict (format version 
     );
   });
 
+  it('reads every article in text order and back again through block buffers recycled by the cache', () => {
+    // some 500 blocks of 4 KiB through a cache of 8: each decode after the first 8 reuses an evicted block's buffer
+    for (const order of [docs.keys(), [...docs.keys()].reverse()])
+      for (const doc of order)
+        for (const r of readers) expect(r.documentView(doc).equals(sa.documentView(doc)), `article ${doc}`).toBe(true);
+  });
+
   it('builds tiny shards without a dictionary (too little text to train on) and still reads them back', async () => {
     const tiny = articles(3, 9);
     const dir = await build('tiny', tiny, { ...params, textBlockBytes: 64 });

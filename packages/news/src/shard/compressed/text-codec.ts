@@ -52,6 +52,8 @@ interface ZstdAddon {
   zstdCompress(compressor: object, src: Uint8Array): Promise<Buffer>;
   zstdDecompressor(dict: Uint8Array): object;
   zstdDecompress(decompressor: object, src: Uint8Array, bytes: number): Buffer;
+  /** Absent from addons built before it (then `zstdDecompress`). */
+  zstdDecompressInto?(decompressor: object, src: Uint8Array, out: Uint8Array): void;
 }
 
 const isZstdAddon = (addon: object): addon is ZstdAddon =>
@@ -144,8 +146,11 @@ function trainDictionary(zstd: ZstdAddon, text: Uint8Array, params: TextCodecPar
   }
 }
 
-/** Decodes one block to exactly `bytes` bytes, or throws (the caller names the file). */
-export type BlockDecoder = (packed: Uint8Array, bytes: number) => Buffer;
+/**
+ * Decodes one block to exactly `bytes` bytes, or throws (the caller names the file). With `into` (of `bytes` bytes)
+ * the zstd codec decodes into it and returns it, sparing a new buffer; brotli (and an older addon) return a new one.
+ */
+export type BlockDecoder = (packed: Uint8Array, bytes: number, into?: Buffer) => Buffer;
 
 /** The decoder of a shard's text codec; `dictionary` is the shard's dictionary file (zstd-dict). */
 export function blockDecoder(codec: TextCodecName, dictionary: Uint8Array): BlockDecoder {
@@ -162,5 +167,11 @@ export function blockDecoder(codec: TextCodecName, dictionary: Uint8Array): Bloc
       "this shard's text is zstd with a dictionary, which needs the native addon: run `npm run postinstall`",
     );
   const decompressor = zstd.zstdDecompressor(dictionary);
-  return (packed, bytes) => zstd.zstdDecompress(decompressor, packed, bytes);
+  const decompressInto = zstd.zstdDecompressInto;
+  if (decompressInto === undefined) return (packed, bytes) => zstd.zstdDecompress(decompressor, packed, bytes);
+  return (packed, bytes, into) => {
+    if (into === undefined || into.length !== bytes) return zstd.zstdDecompress(decompressor, packed, bytes);
+    decompressInto(decompressor, packed, into);
+    return into;
+  };
 }
