@@ -5,6 +5,7 @@ import { openStore, type Store } from '../../src/db/index.ts';
 import { createSite } from '../../src/post/index.ts';
 import { toCaller, userService } from '../../src/user/index.ts';
 import { defaultIcsImportOptions, importIcs, type IcsImportOptions } from '../../src/import/index.ts';
+import { MIN_GENERATION_HEADER } from '../../src/http/read-your-writes.ts';
 import type { Service } from './harness.ts';
 
 export interface Importer {
@@ -23,10 +24,18 @@ export async function icsImporter(svc: Service, timezone = 'UTC'): Promise<Impor
     async run(ics, opts = {}, source = 'test:feed') {
       const admin = (await userService(store.db).firstAdministrator())!;
       const bytes = typeof ics === 'string' ? Buffer.from(ics) : ics;
-      return importIcs({ db: store.db, site, config, caller: toCaller(admin), now: svc.clock.now }, bytes, source, {
-        ...defaultIcsImportOptions,
-        ...opts,
-      });
+      const result = await importIcs(
+        { db: store.db, site, config, caller: toCaller(admin), now: svc.clock.now },
+        bytes,
+        source,
+        { ...defaultIcsImportOptions, ...opts },
+      );
+      // PostgreSQL tells the service of the commit by NOTIFY, asynchronously: a read right after could still be
+      // answered from its cache. A client would send the write's token back (read-your-writes); so does this.
+      const token = await store.changes.writeToken();
+      if (token !== undefined)
+        await svc.get('/events', { query: { per_page: 1 }, headers: { [MIN_GENERATION_HEADER]: token } });
+      return result;
     },
     close: () => store.close(),
   };
