@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { openStore, type Store } from '../../src/db/index.ts';
 import { createEventsApp } from '../../src/app.ts';
+import { MIN_GENERATION_HEADER } from '../../src/http/read-your-writes.ts';
 import { userService } from '../../src/user/index.ts';
 
 export const PG_ADMIN_URL = process.env.EVENTS_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -250,3 +251,14 @@ export async function count(
 /** Row counts of every table a write touches: equal before and after a refused write. */
 export const countWritten = (svc: Service): Promise<number[]> =>
   Promise.all((['posts', 'terms', 'events', 'event_terms', 'event_organizers'] as const).map((t) => count(svc, t)));
+
+/**
+ * Returns once `svc` has seen every commit `store` (another connection to its database, as another process's
+ * `events import …` would be) made so far. PostgreSQL tells the service by NOTIFY, asynchronously, so a read right
+ * after could still come from its cache; a client sends the write's token back (read-your-writes), and so does this.
+ */
+export async function commitsSeen(svc: Service, store: Store): Promise<void> {
+  const token = await store.changes.writeToken();
+  if (token !== undefined)
+    await svc.get('/events', { query: { per_page: 1 }, headers: { [MIN_GENERATION_HEADER]: token } });
+}

@@ -5,8 +5,7 @@ import { openStore, type Store } from '../../src/db/index.ts';
 import { createSite } from '../../src/post/index.ts';
 import { toCaller, userService } from '../../src/user/index.ts';
 import { defaultIcsImportOptions, importIcs, type IcsImportOptions } from '../../src/import/index.ts';
-import { MIN_GENERATION_HEADER } from '../../src/http/read-your-writes.ts';
-import type { Service } from './harness.ts';
+import { commitsSeen, type Service } from './harness.ts';
 
 export interface Importer {
   run(ics: string | Uint8Array, opts?: Partial<IcsImportOptions>, source?: string): ReturnType<typeof importIcs>;
@@ -30,11 +29,7 @@ export async function icsImporter(svc: Service, timezone = 'UTC'): Promise<Impor
         source,
         { ...defaultIcsImportOptions, ...opts },
       );
-      // PostgreSQL tells the service of the commit by NOTIFY, asynchronously: a read right after could still be
-      // answered from its cache. A client would send the write's token back (read-your-writes); so does this.
-      const token = await store.changes.writeToken();
-      if (token !== undefined)
-        await svc.get('/events', { query: { per_page: 1 }, headers: { [MIN_GENERATION_HEADER]: token } });
+      await commitsSeen(svc, store);
       return result;
     },
     close: () => store.close(),

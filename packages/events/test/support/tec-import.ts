@@ -6,7 +6,7 @@ import { createSite } from '../../src/post/index.ts';
 import { toCaller, userService } from '../../src/user/index.ts';
 import { defaultTecSourceOptions, importTec, readTecSite, type TecSourceOptions } from '../../src/import/index.ts';
 import { beforeAll, afterAll } from 'vitest';
-import { startService, type Service, type StoreFactory } from './harness.ts';
+import { commitsSeen, startService, type Service, type StoreFactory } from './harness.ts';
 
 export interface TecImporter {
   run(
@@ -31,10 +31,16 @@ export async function tecImporter(svc: Service): Promise<TecImporter> {
     async run(url, opts = {}) {
       const admin = (await userService(store.db).firstAdministrator())!;
       const read = await readTecSite(url, { ...defaultTecSourceOptions, allowPrivateHosts: true, ...opts });
-      return importTec({ db: store.db, site, config, caller: toCaller(admin), now: svc.clock.now }, read, {
-        dryRun: opts.dryRun === true,
-        skipBad: opts.skipBad === true,
-      });
+      const result = await importTec(
+        { db: store.db, site, config, caller: toCaller(admin), now: svc.clock.now },
+        read,
+        {
+          dryRun: opts.dryRun === true,
+          skipBad: opts.skipBad === true,
+        },
+      );
+      await commitsSeen(svc, store);
+      return result;
     },
     close: () => store.close(),
   };
