@@ -9,7 +9,7 @@
  */
 import { isAscii } from 'node:buffer';
 import type { ShardReader } from '../../shard/types.ts';
-import { asciiWordRanges, asciiWords, wordsOf, type WordCase } from '../../words/index.ts';
+import { asciiWordRanges, wordsOf, type WordCase } from '../../words/index.ts';
 import type { ArticleSpan, WindowCache } from './window-cache.ts';
 
 export type { ArticleSpan } from './window-cache.ts';
@@ -79,16 +79,6 @@ const asciiText = (bytes: Uint8Array): string =>
 /** `BREAK` within ASCII: the white space characters of `\s` (tab to carriage return, and space). */
 const isAsciiSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
 
-function lastAsciiSpace(text: string): number {
-  for (let i = text.length - 1; i >= 0; i--) if (isAsciiSpace(text.charCodeAt(i))) return i;
-  return -1;
-}
-
-function firstAsciiSpace(text: string): number {
-  for (let i = 0; i < text.length; i++) if (isAsciiSpace(text.charCodeAt(i))) return i;
-  return text.length;
-}
-
 /** Index of the first `BREAK` at or after `from`, or −1. */
 function nextBreak(text: string, from: number): number {
   for (let i = from; i < text.length; i++) if (BREAK.test(text[i] as string)) return i;
@@ -130,6 +120,38 @@ function asciiWord(text: string, s: number, e: number, at: number, wordCase: Wor
 }
 
 /**
+ * The words `wordsForward` takes from the ASCII window `text[from, to)`: at most `count`, none cut by the window's end
+ * (a word must end at or before its last space) unless `atEnd`; offsets from `from`. One rule for windows read as
+ * bytes and windows of an article held whole.
+ */
+function asciiWindowForward(text: string, from: number, to: number, atEnd: boolean, count: number, wordCase: WordCase) {
+  let limit = to;
+  if (!atEnd) while (--limit >= from && !isAsciiSpace(text.charCodeAt(limit)));
+  const words: WindowWord[] = [];
+  asciiWordRanges(text, from, to, (s, e) => e <= limit && words.push(asciiWord(text, s, e, from, wordCase)) < count);
+  return words;
+}
+
+/** The words `wordsBackward` takes from the ASCII window `text[from, to)`: the last `count`, none cut by its start. */
+function asciiWindowBackward(
+  text: string,
+  from: number,
+  to: number,
+  atStart: boolean,
+  count: number,
+  wordCase: WordCase,
+) {
+  let limit = from;
+  if (!atStart) {
+    while (limit < to && !isAsciiSpace(text.charCodeAt(limit))) limit++;
+    limit++;
+  }
+  const all: WindowWord[] = [];
+  asciiWordRanges(text, from, to, (s, e) => (s >= limit && all.push(asciiWord(text, s, e, from, wordCase)), true));
+  return all.slice(Math.max(0, all.length - count));
+}
+
+/**
  * `wordsForward` in an ASCII article held whole (`text`, from index `at`): the same windows and rules, without
  * reading each window's bytes.
  */
@@ -137,10 +159,7 @@ function asciiForward(text: string, at: number, count: number, wordCase: WordCas
   for (let size = firstWindowBytes(count); ; size *= 4) {
     const end = Math.min(text.length, at + size);
     const atEnd = end === text.length || size >= MAX_WINDOW_BYTES;
-    let limit = end;
-    if (!atEnd) while (--limit >= at && !isAsciiSpace(text.charCodeAt(limit)));
-    const words: WindowWord[] = [];
-    asciiWordRanges(text, at, end, (s, e) => e <= limit && words.push(asciiWord(text, s, e, at, wordCase)) < count);
+    const words = asciiWindowForward(text, at, end, atEnd, count, wordCase);
     if (words.length === count || atEnd) return { text: text.slice(at, end), words };
   }
 }
@@ -150,14 +169,7 @@ function asciiBackward(text: string, at: number, count: number, wordCase: WordCa
   for (let size = firstWindowBytes(count); ; size *= 4) {
     const start = Math.max(0, at - size);
     const atStart = start === 0 || size >= MAX_WINDOW_BYTES;
-    let limit = start;
-    if (!atStart) {
-      while (limit < at && !isAsciiSpace(text.charCodeAt(limit))) limit++;
-      limit++;
-    }
-    const all: WindowWord[] = [];
-    asciiWordRanges(text, start, at, (s, e) => (s >= limit && all.push(asciiWord(text, s, e, start, wordCase)), true));
-    const words = all.slice(Math.max(0, all.length - count));
+    const words = asciiWindowBackward(text, start, at, atStart, count, wordCase);
     if (words.length === count || atStart) return { text: text.slice(start, at), words };
   }
 }
@@ -183,9 +195,7 @@ export function wordsForward(
     const bytes = readShardText(reader, article.doc, article.docStart, from, end);
     if (isAscii(bytes)) {
       const text = asciiText(bytes);
-      const limit = atEnd ? text.length : lastAsciiSpace(text);
-      const words: WindowWord[] = [];
-      asciiWords(text, wordCase, (w) => w.end <= limit && words.push(w) < count);
+      const words = asciiWindowForward(text, 0, text.length, atEnd, count, wordCase);
       if (words.length === count || atEnd) return { text, words };
       continue;
     }
@@ -223,10 +233,7 @@ export function wordsBackward(
     const bytes = readShardText(reader, article.doc, article.docStart, start, to);
     if (isAscii(bytes)) {
       const text = asciiText(bytes);
-      const limit = atStart ? 0 : firstAsciiSpace(text) + 1;
-      const all: WindowWord[] = [];
-      asciiWords(text, wordCase, (w) => (w.start >= limit && all.push(w), true));
-      const words = all.slice(Math.max(0, all.length - count));
+      const words = asciiWindowBackward(text, 0, text.length, atStart, count, wordCase);
       if (words.length === count || atStart) return { text, words };
       continue;
     }
