@@ -10,6 +10,10 @@ export interface VariantInterval extends RankInterval {
   readonly bytes: Uint8Array;
 }
 
+/** The ranks the intervals hold: a shard's candidate occurrences of a query (before the whole-word rule). */
+export const ranksIn = (intervals: readonly RankInterval[]): number =>
+  intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
+
 /** Work allowed for one request, shared by all its shards: one step is one narrowing of an interval by a byte. */
 export interface StepBudget {
   remaining: number;

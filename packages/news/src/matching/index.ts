@@ -18,6 +18,7 @@ import { WorkBudget } from '../work-budget/index.ts';
 export { MatchingError, type MatchingErrorCode } from './errors.ts';
 export {
   findCaseVariants,
+  ranksIn,
   stepBudget,
   DEFAULT_CASE_STEPS,
   type StepBudget,

@@ -8,7 +8,7 @@
  *   word's draws are ranks, which only `locate` places, so they take the located way on either path.
  */
 import type { OpenRelease, ShardHandle } from '../../release/types.ts';
-import { isWholeWordAtOffset } from '../../matching/index.ts';
+import { isWholeWordAtOffset, ranksIn } from '../../matching/index.ts';
 import type { Location } from '../../shard/index.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
@@ -180,7 +180,7 @@ export async function filteredFrequencies(
     const pending: Pending[] = [];
     for (const [at, matcher] of matchers.entries()) {
       const intervals = matcher.match(shard).intervals.filter((iv) => iv.hi > iv.lo);
-      const candidates = intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
+      const candidates = ranksIn(intervals);
       if (candidates === 0) continue;
       if (candidates <= exactRanks) {
         exact.push({ at, wholeWord: matcher.options.wholeWord, intervals });
@@ -194,7 +194,7 @@ export async function filteredFrequencies(
       weights[at] = candidates / draws.length;
       await locateInPassing(shard, articles, at, draws, work, pending);
     }
-    const ranks = exact.reduce((n, w) => n + w.intervals.reduce((m, iv) => m + iv.hi - iv.lo, 0), 0);
+    const ranks = exact.reduce((n, w) => n + ranksIn(w.intervals), 0);
     const spellings = exact.reduce((n, w) => n + w.intervals.length, 0);
     const way = path === 'auto' ? choosePath(shard.reader.kind ?? 'sa', ranks, articles.bytes, spellings) : path;
     if (way === 'located') {

@@ -3,6 +3,7 @@
  * (f_y, counted in the index with whole-word matching) and the subcorpus's words (n, from a seeded sample of
  * articles). Both per shard, so workers holding different shards give parts that add up.
  */
+import { ranksIn } from '../../matching/index.ts';
 import type { OpenRelease, ShardHandle } from '../../release/types.ts';
 import type { ShardReader } from '../../shard/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
@@ -58,7 +59,7 @@ async function countRanks(
   let exact = true;
   for (const shard of shardsInYears(release, request)) {
     const intervals = matcher.match(shard).intervals.filter((iv) => iv.hi > iv.lo);
-    const candidates = intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
+    const candidates = ranksIn(intervals);
     if (!matcher.options.wholeWord || candidates === 0) {
       value += candidates;
       continue;

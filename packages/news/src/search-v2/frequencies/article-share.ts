@@ -1,4 +1,4 @@
-import { countInArticle } from '../../matching/index.ts';
+import { countInArticle, ranksIn } from '../../matching/index.ts';
 import type { ShardHandle } from '../../release/types.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
 import type { RequestMatcher } from '../matching.ts';
@@ -51,7 +51,7 @@ export async function articlesWithMatch(
   work: WorkBudget = WorkBudget.unlimited(),
 ): Promise<ArticlesWithMatch> {
   const m = matcher.match(shard);
-  const candidates = m.intervals.reduce((n, iv) => n + (iv.hi - iv.lo), 0);
+  const candidates = ranksIn(m.intervals);
   const articles = shard.reader.stats.docCount;
   if (candidates <= options.exactOccurrences) {
     const docs = new Set<number>();

@@ -5,6 +5,7 @@
  * per shard (seeded by the request's seed and the shard id), so workers holding different shards give parts whose
  * sums equal one worker's answer. Occurrences failing the whole-word rule or the metadata filters are dropped.
  */
+import { ranksIn } from '../../matching/index.ts';
 import type { OpenRelease, ReleaseIndex, ShardHandle } from '../../release/types.ts';
 import type { Location } from '../../shard/index.ts';
 import { WorkBudget } from '../../work-budget/index.ts';
@@ -140,7 +141,7 @@ export async function* occurrencesOf(
   const matcher = new RequestMatcher(request.query, request, work);
   for (const shard of shardsInYears(release, request)) {
     const intervals = matcher.match(shard).intervals.filter((iv) => iv.hi > iv.lo);
-    const candidates = intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
+    const candidates = ranksIn(intervals);
     if (candidates === 0) continue;
     const exact = candidates <= bounds.exactRanks;
     const wholeWord = matcher.match(shard).wholeWord;

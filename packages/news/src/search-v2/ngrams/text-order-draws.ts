@@ -4,7 +4,7 @@
  * seeded alike; text order lets the compressed kind find its draws by scanning the text it decodes for their windows
  * anyway, where ranks cost a `locate` (~32 LF steps) each. search-v2/DESIGN.md, "Word continuations".
  */
-import type { VariantInterval } from '../../matching/index.ts';
+import { ranksIn, type VariantInterval } from '../../matching/index.ts';
 import type { ShardReader } from '../../shard/index.ts';
 import { SCAN_COSTS, type ScannedOccurrence } from './text-scan.ts';
 
@@ -44,7 +44,7 @@ export function positionTextDraws(
   intervals: readonly VariantInterval[],
   draws: readonly number[],
 ): ScannedOccurrence[] {
-  const total = intervals.reduce((n, iv) => n + iv.hi - iv.lo, 0);
+  const total = ranksIn(intervals);
   const m = intervals.length;
   const keys = new Float64Array(total);
   let at = 0;

@@ -1,4 +1,5 @@
 import type { ShardHandle } from '../../release/types.ts';
+import { ranksIn } from '../../matching/index.ts';
 import type { WorkBudget } from '../../work-budget/index.ts';
 import { V2Error } from '../errors.ts';
 import type { RequestMatcher } from '../matching.ts';
@@ -28,7 +29,7 @@ export async function timelineStories(
   selection: { readonly year_min?: number | null; readonly year_max?: number | null },
   work: WorkBudget,
 ): Promise<TimelineStories> {
-  const candidates = shards.reduce((n, s) => n + matcher.match(s).intervals.reduce((k, iv) => k + iv.hi - iv.lo, 0), 0);
+  const candidates = shards.reduce((n, s) => n + ranksIn(matcher.match(s).intervals), 0);
   if (candidates > STORY_TIMELINE_OCCURRENCES) {
     throw new V2Error(
       'query_too_expensive',
